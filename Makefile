@@ -1,0 +1,137 @@
+# collscope: one non-recursive Makefile (STYLE.md).
+#   make            build build/collscope
+#   make run        install what is missing, build, run the main job on local ranks
+#   make check      build and run every test (unit, MPI, command line)
+#   make install PREFIX=/opt/collscope
+#   make SANITIZE=address,undefined check     V=1 shows the full commands
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+BUILD    ?= build
+MPICC    ?= mpicc
+CC       ?= cc
+MPIRUN   ?= mpirun
+NP       ?= 2
+SANITIZE ?=
+
+# What Open MPI needs on these machines, for this Makefile's own targets only:
+# we may run as root (CI does), and more ranks than cores must not busy-spin.
+MPIRUN_FLAGS ?= --oversubscribe --mca mpi_yield_when_idle 1
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+export MPIRUN MPIRUN_FLAGS
+
+DEB_PKGS := libopenmpi-dev openmpi-bin libhwloc-dev libcjson-dev libcriterion-dev pkg-config
+
+# Deferred (=) so that pkg-config is asked after `deps` has installed it.
+PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libcjson hwloc 2>/dev/null)
+CRIT_FLAGS = $(shell pkg-config --cflags --libs criterion 2>/dev/null)
+
+WARN   := -std=c17 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wwrite-strings
+OPT    ?= -O2 -g
+SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
+CPPFLAGS += -D_GNU_SOURCE -Ialgorithms -Iprobes -Ireports -Icmd -I$(BUILD)
+ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
+LIBS   = $(PKG_LIBS) -lm
+
+ifneq ($(V),1)
+Q := @
+QUIET = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+# Sources by wildcard. A source that includes <mpi.h> is compiled with mpicc;
+# every other source is the pure core, compiled with plain cc (so a stray
+# MPI include there fails the build) and linked into the unit tests too.
+SRCS      := $(wildcard cmd/*.c algorithms/*.c probes/*.c reports/*.c)
+MPI_SRCS  := $(shell grep -l '^\#include <mpi.h>' $(SRCS) 2>/dev/null)
+PURE_SRCS := $(filter-out $(MPI_SRCS) cmd/%,$(SRCS)) $(filter-out $(MPI_SRCS),$(wildcard cmd/parse*.c))
+CMD_SRCS  := $(filter-out $(PURE_SRCS),$(SRCS))
+PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
+CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
+
+BIN := $(BUILD)/collscope
+UNIT_BIN := $(BUILD)/tests/unit-tests
+
+.PHONY: all deps run check unit-test mpi-test cli-test install clean format lint version-stamp
+all: $(BIN)
+
+# Look for the toolchain and libraries; on a Debian machine where we are root,
+# install what is missing, otherwise say exactly what is missing and stop.
+deps:
+	$(Q)missing=""; \
+	for t in mpicc mpirun pkg-config; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	for m in hwloc libcjson criterion; do pkg-config --exists $$m 2>/dev/null || missing="$$missing pkg-config:$$m"; done; \
+	[ -z "$$missing" ] && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "deps: missing$$missing: installing $(DEB_PKGS)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) || exit 5; \
+	else \
+		echo "deps: missing$$missing"; \
+		echo "deps: install the Debian packages $(DEB_PKGS)"; \
+		echo "deps: (or load the modules that provide mpicc, mpirun and the pkg-config files of hwloc, libcjson, criterion)"; \
+		exit 1; \
+	fi
+
+# Rewritten only when the commit changes, so a new commit relinks and nothing else.
+$(BUILD)/version.h: version-stamp
+	@mkdir -p $(BUILD)
+	@git_id=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	printf '#define COLLSCOPE_VERSION "%s"\n#define COLLSCOPE_GIT "%s"\n' '$(VERSION)' "$$git_id" > $@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BIN): $(CMD_OBJS) $(PURE_OBJS) | deps
+	$(call QUIET,LINK,$@)$(MPICC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+$(PURE_OBJS): $(BUILD)/%.o: %.c | deps $(BUILD)/version.h
+	@mkdir -p $(dir $@)
+	$(call QUIET,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(CMD_OBJS): $(BUILD)/%.o: %.c | deps $(BUILD)/version.h
+	@mkdir -p $(dir $@)
+	$(call QUIET,MPICC,$<)$(MPICC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/cmd/main.o: $(BUILD)/version.h
+
+$(UNIT_OBJS): $(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(call QUIET,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJS) $(PURE_OBJS)
+	$(call QUIET,LINK,$@)$(CC) $(SANFLAGS) -o $@ $^ $(CRIT_FLAGS) $(LIBS)
+
+# Oversubscription flags only when there are more ranks than cores: yielding
+# when idle costs latency that a run with a core per rank should not pay.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+RUN_FLAGS = $(if $(shell [ $(NP) -gt $(NPROC) ] && echo over),$(MPIRUN_FLAGS))
+run: $(BIN)
+	$(Q)out=$(BUILD)/report-$$(date -u +%Y%m%dT%H%M%SZ).json; \
+	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && echo "report: $$out"
+
+check: unit-test mpi-test cli-test
+	@echo "make check: all tests passed"
+
+unit-test: $(UNIT_BIN)
+	$(Q)$(UNIT_BIN) --jobs 2
+
+# Every script in the suite runs, even after one fails; the target fails if any did.
+mpi-test cli-test: $(BIN)
+	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do echo "== $$t"; bash $$t $(BIN) || rc=1; done; exit $$rc
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/collscope
+
+format:
+	clang-format -i $(SRCS) $(wildcard */*.h tests/unit/*.[ch])
+
+lint: $(BIN)
+	clang-tidy $(SRCS) -- $(ALL_CFLAGS) $(shell $(MPICC) --showme:compile)
+	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 -Ialgorithms -Iprobes -Ireports -Icmd $(SRCS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(PURE_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)

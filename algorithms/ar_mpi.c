@@ -1,0 +1,89 @@
+/*
+ * mpi: the MPI library's own MPI_Allreduce, the reference every other
+ * variant is weighed against. The library picks its algorithm by size and
+ * rank count (Open MPI 4.1's tuned component: Rabenseifner from 256 KiB at 2
+ * ranks, ...); collscope reports what it measures and does not second-guess.
+ *
+ * Counts beyond an int are sent as consecutive calls of at most
+ * call->mpi_max_count elements (default INT_MAX), each a full all-reduce of
+ * its slice: the result is the same, element by element.
+ * bfloat16 has no MPI type: it travels as MPI_UINT16_T with a user-defined,
+ * commutative operator that widens to float32 and rounds back.
+ */
+#include <mpi.h>
+
+#include "executor.h"
+
+#include <limits.h>
+
+static MPI_Datatype mpi_type_of(enum ar_dtype t)
+{
+	switch (t) {
+	case AR_FLOAT32: return MPI_FLOAT;
+	case AR_FLOAT64: return MPI_DOUBLE;
+	case AR_INT32: return MPI_INT32_T;
+	case AR_INT64: return MPI_INT64_T;
+	default: return MPI_UINT16_T;
+	}
+}
+
+#define BF16_USER_FN(OP, NAME)                                                                     \
+	static void NAME(void *in, void *inout, int *len, MPI_Datatype *type)                     \
+	{                                                                                          \
+		(void)type;                                                                        \
+		ar_reduce(inout, inout, in, (size_t)*len, AR_BFLOAT16, OP);                        \
+	}
+BF16_USER_FN(AR_SUM, bf16_sum)
+BF16_USER_FN(AR_PROD, bf16_prod)
+BF16_USER_FN(AR_MIN, bf16_min)
+BF16_USER_FN(AR_MAX, bf16_max)
+
+/* User operators are created on first use and live until MPI_Finalize. */
+static int mpi_op_of(enum ar_dtype t, enum ar_op op, MPI_Op *out)
+{
+	static MPI_Op bf16_ops[AR_OP_COUNT];
+	static MPI_User_function *const bf16_fns[AR_OP_COUNT] = {bf16_sum, bf16_prod, bf16_min,
+	                                                         bf16_max};
+	static const MPI_Op builtin[AR_OP_COUNT] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
+	if (t != AR_BFLOAT16) {
+		*out = builtin[op];
+		return MPI_SUCCESS;
+	}
+	if (!bf16_ops[op]) {
+		int rc = MPI_Op_create(bf16_fns[op], 1, &bf16_ops[op]);
+		if (rc != MPI_SUCCESS)
+			return rc;
+	}
+	*out = bf16_ops[op];
+	return MPI_SUCCESS;
+}
+
+static int mpi_run(const struct ar_call *c)
+{
+	MPI_Op op = MPI_OP_NULL;
+	MPI_Datatype type = mpi_type_of(c->dtype);
+	size_t w = ar_dtype_bytes(c->dtype);
+	size_t max_count = c->mpi_max_count ? c->mpi_max_count : (size_t)INT_MAX;
+	int rc = mpi_op_of(c->dtype, c->op, &op);
+	bool in_place = c->input == c->result;
+	if (max_count > (size_t)INT_MAX)
+		max_count = INT_MAX;
+	/* count 0 still calls once: the library's behaviour at 0 is part of what we measure */
+	size_t done = 0;
+	do {
+		size_t n = c->count - done < max_count ? c->count - done : max_count;
+		const void *src = in_place ? MPI_IN_PLACE : (const char *)c->input + done * w;
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Allreduce(src, (char *)c->result + done * w, (int)n, type, op, c->comm);
+		done += n;
+	} while (done < c->count && rc == MPI_SUCCESS);
+	return rc;
+}
+
+const struct ar_variant ar_variant_mpi = {
+	.name = "mpi",
+	.summary = "the MPI library's own MPI_Allreduce (the reference)",
+	.algorithm = "chosen by the library per size and rank count",
+	.restrictions = 0,
+	.run = mpi_run,
+};

@@ -1,0 +1,189 @@
+/*
+ * rabenseifner: reduce-scatter by recursive halving, all-gather by recursive
+ * doubling.
+ *
+ * What it does
+ *   Among p ranks (p a power of two), each rank starts with the window
+ *   [0, count). Reduce-scatter, levels mask = 1, 2, ..., p/2: a rank and its
+ *   partner (virtual rank xor mask) hold the same window; they split it with
+ *   the floor split (lower half = floor(len / 2) elements), the lower-ranked
+ *   partner keeps the lower half and the other the upper half; each sends the
+ *   half it gives up and reduces the half it keeps. After log2(p) levels each
+ *   rank holds a window of about count / p elements reduced over all p
+ *   ranks. All-gather retraces the levels in reverse (mask = p/2, ..., 1):
+ *   partners send the window they hold and copy the partner's, so the window
+ *   doubles back to [0, count). Every transfer is cut into segments of at
+ *   most segment_count elements.
+ *
+ * Cost (S = message bytes, p = largest power of two <= n, rem = n - p)
+ *   2 log2(p) transfers (x segments); each rank sends and receives
+ *   2 (p-1)/p x S bytes and reduces (p-1)/p x S bytes: the bandwidth of the
+ *   ring with the latency of recursive doubling (2 log2(p) alpha). The 2 rem
+ *   ranks of the fold add one whole-buffer transfer before and one after.
+ *
+ * Restrictions
+ *   Commutative operators: partners combine their operands in opposite
+ *   orders. Any rank count (see below); windows may be empty when count < p,
+ *   in which case both partners agree and the transfer vanishes.
+ *
+ * Non-power-of-two rank counts (as Open MPI's coll/base does)
+ *   Fold: in the first 2 rem ranks each even rank sends its whole input to
+ *   its odd neighbour, which reduces it and plays virtual rank r / 2; ranks
+ *   r >= 2 rem play virtual rank r - rem. Unfold: at the end each such odd
+ *   rank sends the whole result back to its even neighbour.
+ *
+ * Memory
+ *   Out of place without the initial copy: at the first level a rank that
+ *   did not take part in the fold sends the half it gives up straight from
+ *   its input and reduces the half it keeps with its input as the left
+ *   operand; everything later reads windows already written to the result.
+ *
+ * Reference
+ *   R. Rabenseifner, "Optimization of collective reduction operations",
+ *   ICCS 2004; R. Thakur, R. Rabenseifner, W. Gropp, IJHPCA 19(1), 2005;
+ *   Open MPI ompi_coll_base_allreduce_intra_redscat_allgather
+ *   (coll_base_allreduce.c), which uses the same level order.
+ *
+ * Trace, 4 ranks, count 8 (no fold)
+ *   RS mask 1, window [0,8): r0<->r1, r2<->r3; r0, r2 keep [0,4), r1, r3 keep [4,8)
+ *   RS mask 2: r0<->r2 in [0,4): r0 keeps [0,2), r2 keeps [2,4)
+ *              r1<->r3 in [4,8): r1 keeps [4,6), r3 keeps [6,8)
+ *   AG mask 2: r0<->r2 swap [0,2) and [2,4); r1<->r3 swap [4,6) and [6,8)
+ *   AG mask 1: r0<->r1 and r2<->r3 swap [0,4) and [4,8)
+ *   Trace, 3 ranks (p = 2, rem = 1): r0 sends in0 to r1 (fold), r1 (virtual
+ *   0) and r2 (virtual 1) split [0, count) at count / 2 and swap halves,
+ *   reduce, swap the reduced halves back, then r1 sends the result to r0.
+ */
+#include "variant.h"
+
+enum { RAB_MAX_LEVELS = 32 }; /* log2 of the largest int power of two, plus one */
+
+struct rab_window {
+	size_t offset, count;
+};
+
+/* Rank r's virtual rank after the fold, or -1 for the even ranks folded out. */
+static int fold_vrank(int r, int rem)
+{
+	if (r < 2 * rem)
+		return r % 2 ? r / 2 : -1;
+	return r - rem;
+}
+
+/* The real rank that plays virtual rank v. */
+static int fold_rank(int v, int rem)
+{
+	return v < rem ? 2 * v + 1 : v + rem;
+}
+
+static int fold(struct sched *s)
+{
+	struct sched_step tmpl = {
+	    .action = SCHED_REDUCE, .send_from_input = true, .reduce_from_input = true};
+	size_t count = s->count;
+	if (s->rank % 2 == 0)
+		return sched_add_segmented(s, s->rank + 1, 0, count, -1, 0, 0, &tmpl);
+	return sched_add_segmented(s, -1, 0, 0, s->rank - 1, 0, count, &tmpl);
+}
+
+static int unfold(struct sched *s)
+{
+	struct sched_step tmpl = {.action = SCHED_COPY};
+	size_t count = s->count;
+	if (s->rank % 2 == 0)
+		return sched_add_segmented(s, -1, 0, 0, s->rank + 1, 0, count, &tmpl);
+	return sched_add_segmented(s, s->rank - 1, 0, count, -1, 0, 0, &tmpl);
+}
+
+/*
+ * Split w with the floor split; the lower of the two partners keeps the
+ * lower half. Both partners call this with the same window and agree.
+ */
+static void split(struct rab_window w, bool lower, struct rab_window *keep, struct rab_window *give)
+{
+	struct rab_window lo = {w.offset, w.count / 2};
+	struct rab_window hi = {w.offset + w.count / 2, w.count - w.count / 2};
+	*keep = lower ? lo : hi;
+	*give = lower ? hi : lo;
+}
+
+/*
+ * Reduce-scatter; parents[level] records the window split at each level and
+ * *nlevels how many levels there were (log2 p).
+ */
+static int reduce_scatter(struct sched *s, int p, int rem, bool result_written,
+                          struct rab_window *parents, int *nlevels)
+{
+	int vrank = fold_vrank(s->rank, rem);
+	struct rab_window w = {0, s->count}, keep, give;
+	for (int mask = 1, level = 0; mask < p; mask <<= 1, level++) {
+		int vpeer = vrank ^ mask, peer = fold_rank(vpeer, rem);
+		struct sched_step tmpl = {
+		    .action = SCHED_REDUCE,
+		    .send_from_input = !result_written,
+		    .reduce_from_input = !result_written,
+		};
+		split(w, vrank < vpeer, &keep, &give);
+		if (sched_add_segmented(s, peer, give.offset, give.count, peer, keep.offset,
+		                        keep.count, &tmpl) != 0)
+			return -1;
+		parents[level] = w;
+		*nlevels = level + 1;
+		w = keep;
+		result_written = true;
+	}
+	return 0;
+}
+
+/* All-gather: undo the levels in reverse, each partner sending the half it kept. */
+static int all_gather(struct sched *s, int rem, const struct rab_window *parents, int nlevels)
+{
+	int vrank = fold_vrank(s->rank, rem);
+	struct sched_step tmpl = {.action = SCHED_COPY};
+	struct rab_window keep, give;
+	for (int level = nlevels - 1; level >= 0; level--) {
+		int vpeer = vrank ^ (1 << level), peer = fold_rank(vpeer, rem);
+		split(parents[level], vrank < vpeer, &keep, &give);
+		if (sched_add_segmented(s, peer, keep.offset, keep.count, peer, give.offset,
+		                        give.count, &tmpl) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int build_rabenseifner(struct sched *s)
+{
+	struct rab_window parents[RAB_MAX_LEVELS];
+	int p, rem, nlevels = 0;
+	bool folded;
+	if (s->nranks <= 1) {
+		s->copy_input_first = true;
+		return 0;
+	}
+	if (s->count == 0)
+		return 0;
+	p = sched_pow2_floor(s->nranks);
+	rem = s->nranks - p;
+	folded = s->rank < 2 * rem;
+	if (folded && fold(s) != 0)
+		return -1;
+	if (fold_vrank(s->rank, rem) >= 0) {
+		/* the odd ranks of the fold already hold a partial result */
+		if (reduce_scatter(s, p, rem, folded, parents, &nlevels) != 0)
+			return -1;
+		if (all_gather(s, rem, parents, nlevels) != 0)
+			return -1;
+	}
+	if (folded && unfold(s) != 0)
+		return -1;
+	return 0;
+}
+
+const struct ar_variant ar_variant_rabenseifner = {
+    .name = "rabenseifner",
+    .summary = "reduce-scatter by recursive halving, all-gather by recursive doubling",
+    .algorithm =
+        "2 log2(p) steps (+2 when n is not a power of two), 2(p-1)/p x S bytes sent per rank",
+    .restrictions = AR_NEEDS_COMMUTATIVE,
+    .build = build_rabenseifner,
+};

@@ -1,0 +1,145 @@
+/*
+ * Runs a schedule over MPI with the step semantics of schedule.h.
+ *
+ * Overlap: while step k's received segment is being reduced, the receive of
+ * step k+1 is already posted (double-buffered scratch), so the network and
+ * the reduction kernel work at the same time. The prefetch is skipped when
+ * step k+1 copies straight into a region that step k still sends or writes.
+ * Messages are bytes (MPI_BYTE): every rank has the same dtype, and a
+ * segment is at most EXEC_MAX_SEGMENT_BYTES, so counts always fit an int.
+ */
+#include <mpi.h>
+
+#include "executor.h"
+
+#include <string.h>
+
+enum { EXEC_TAG = 7301 };
+
+static size_t segment_count_of(size_t segment_bytes, size_t elem_bytes)
+{
+	size_t n = segment_bytes / elem_bytes;
+	return n ? n : 1;
+}
+
+int exec_plan_init(struct exec_plan *p, const struct ar_variant *v, int rank, int nranks,
+                   size_t count, enum ar_dtype t, size_t segment_bytes)
+{
+	p->variant = v;
+	p->elem_bytes = ar_dtype_bytes(t);
+	sched_init(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
+	if (!v->build)
+		return 0;
+	return v->build(&p->sched);
+}
+
+int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, enum ar_dtype t,
+                      size_t segment_bytes)
+{
+	p->elem_bytes = ar_dtype_bytes(t);
+	sched_reset(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
+	if (!p->variant->build)
+		return 0;
+	return p->variant->build(&p->sched);
+}
+
+void exec_plan_release(struct exec_plan *p) { sched_release(&p->sched); }
+
+size_t exec_plan_scratch_bytes(const struct exec_plan *p)
+{
+	return 2 * p->sched.max_recv_count * p->elem_bytes;
+}
+
+size_t exec_scratch_bound_bytes(size_t segment_bytes)
+{
+	/* a segment of the widest dtype, rounded up to whole elements, twice */
+	return 2 * (segment_bytes + 8);
+}
+
+static bool overlaps(size_t a_off, size_t a_cnt, size_t b_off, size_t b_cnt)
+{
+	return a_cnt && b_cnt && a_off < b_off + b_cnt && b_off < a_off + a_cnt;
+}
+
+/* May step `next`'s receive be posted while step `cur` is still in flight? */
+static bool can_prefetch(const struct sched_step *cur, const struct sched_step *next,
+                         bool in_place)
+{
+	if (next->recv_peer < 0)
+		return false;
+	if (next->action == SCHED_REDUCE)
+		return true; /* lands in the other scratch half */
+	if (cur->recv_peer >= 0 &&
+	    overlaps(cur->recv_offset, cur->recv_count, next->recv_offset, next->recv_count))
+		return false;
+	if (cur->send_peer >= 0 && (in_place || !cur->send_from_input) &&
+	    overlaps(cur->send_offset, cur->send_count, next->recv_offset, next->recv_count))
+		return false;
+	return true;
+}
+
+static int post_recv(const struct sched_step *st, const struct ar_call *c, char *tmp, size_t w,
+                     MPI_Request *req)
+{
+	char *dst = st->action == SCHED_REDUCE ? tmp : (char *)c->result + st->recv_offset * w;
+	return MPI_Irecv(dst, (int)(st->recv_count * w), MPI_BYTE, st->recv_peer, EXEC_TAG, c->comm,
+	                 req);
+}
+
+static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
+{
+	const struct sched *s = &p->sched;
+	const size_t w = p->elem_bytes;
+	const bool in_place = c->input == c->result;
+	const char *in = c->input;
+	char *res = c->result;
+	char *tmp[2] = {c->scratch, (char *)c->scratch + s->max_recv_count * w};
+	MPI_Request next_req = MPI_REQUEST_NULL;
+	bool next_posted = false;
+	int rc = MPI_SUCCESS;
+
+	if (!in_place && s->copy_input_first && c->count)
+		memcpy(res, in, c->count * w);
+	for (size_t k = 0; k < s->nsteps && rc == MPI_SUCCESS; k++) {
+		const struct sched_step *st = &s->steps[k];
+		MPI_Request rreq = MPI_REQUEST_NULL, sreq = MPI_REQUEST_NULL;
+		if (st->recv_peer >= 0) {
+			if (next_posted)
+				rreq = next_req;
+			else
+				rc = post_recv(st, c, tmp[k & 1], w, &rreq);
+		}
+		next_posted = false;
+		if (rc == MPI_SUCCESS && st->send_peer >= 0) {
+			const char *src = (st->send_from_input ? in : res) + st->send_offset * w;
+			rc = MPI_Isend(src, (int)(st->send_count * w), MPI_BYTE, st->send_peer, EXEC_TAG,
+			               c->comm, &sreq);
+		}
+		if (rc == MPI_SUCCESS && k + 1 < s->nsteps &&
+		    can_prefetch(st, &s->steps[k + 1], in_place)) {
+			rc = post_recv(&s->steps[k + 1], c, tmp[(k + 1) & 1], w, &next_req);
+			next_posted = rc == MPI_SUCCESS;
+		}
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && st->recv_peer >= 0 && st->action == SCHED_REDUCE) {
+			/* the reduction may overwrite what is being sent: let the send finish */
+			if (st->send_peer >= 0 && (in_place || !st->send_from_input) &&
+			    overlaps(st->send_offset, st->send_count, st->recv_offset, st->recv_count))
+				rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
+			char *out = res + st->recv_offset * w;
+			ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
+		}
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+	}
+	return rc;
+}
+
+int exec_run(const struct exec_plan *p, const struct ar_call *call)
+{
+	if (p->variant->run)
+		return p->variant->run(call);
+	return run_schedule(p, call);
+}

@@ -1,0 +1,59 @@
+/*
+ * The executor: runs any variant over MPI. Point-to-point variants run
+ * their schedule (schedule.h); direct variants (`mpi`) run themselves.
+ *
+ * A plan is built once per (variant, rank count, count, dtype, segment) and
+ * run many times: nothing is allocated while it runs, so a timed loop
+ * measures the collective and not the harness.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_EXECUTOR_H
+#define COLLSCOPE_EXECUTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dtype.h"
+#include "schedule.h"
+#include "variant.h"
+
+/* One all-reduce call. input == result means in place. */
+struct ar_call {
+	MPI_Comm comm;
+	int rank, nranks;
+	const void *input;
+	void *result;
+	size_t count;
+	enum ar_dtype dtype;
+	enum ar_op op;
+	void *scratch;        /* exec_plan_scratch_bytes() bytes, or NULL when that is 0 */
+	size_t mpi_max_count; /* direct variants: elements per MPI call; 0 = INT_MAX */
+};
+
+struct exec_plan {
+	const struct ar_variant *variant;
+	struct sched sched; /* built when variant->build is set */
+	size_t elem_bytes;
+};
+
+/* Default message segment of the point-to-point variants. */
+#define EXEC_DEFAULT_SEGMENT_BYTES ((size_t)256 * 1024)
+/* Largest segment accepted: keeps every message's byte count an int. */
+#define EXEC_MAX_SEGMENT_BYTES ((size_t)1 << 30)
+
+/* Returns 0, or -1 when the schedule cannot be allocated. */
+int exec_plan_init(struct exec_plan *p, const struct ar_variant *v, int rank, int nranks,
+                   size_t count, enum ar_dtype t, size_t segment_bytes);
+/* Rebuild for another count, reusing the storage. */
+int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, enum ar_dtype t,
+                      size_t segment_bytes);
+void exec_plan_release(struct exec_plan *p);
+size_t exec_plan_scratch_bytes(const struct exec_plan *p);
+/* Upper bound of exec_plan_scratch_bytes for any count, dtype and variant. */
+size_t exec_scratch_bound_bytes(size_t segment_bytes);
+
+/* Run one all-reduce; returns MPI_SUCCESS or an MPI error code. */
+int exec_run(const struct exec_plan *p, const struct ar_call *call);
+
+#endif

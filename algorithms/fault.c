@@ -1,0 +1,109 @@
+/* See fault.h. */
+#include "fault.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct fault ar_fault;
+
+static int fail(const char **why, const char *reason)
+{
+	*why = reason;
+	return -1;
+}
+
+/* Decimal digits only, at most 2^30. */
+static int parse_small(const char *s, uint64_t *out, const char **why)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return fail(why, "empty number");
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return fail(why, "not a whole number");
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > (1u << 30))
+			return fail(why, "out of range");
+	}
+	*out = v;
+	return 0;
+}
+
+/* "key=value" pairs after the kind, comma-separated. */
+static int parse_args(char *args, struct fault *f, const char **why)
+{
+	bool have_rank = false, have_after = false;
+	for (char *save = NULL, *kv = strtok_r(args, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		uint64_t v;
+		if (!eq)
+			return fail(why, "expected key=value");
+		*eq = '\0';
+		if (parse_small(eq + 1, &v, why) != 0)
+			return -1;
+		if (strcmp(kv, "rank") == 0) {
+			f->rank = (int)v;
+			have_rank = true;
+		} else if (strcmp(kv, "after") == 0 && f->kind == FAULT_STALL) {
+			f->after = (int64_t)v;
+			have_after = true;
+		} else {
+			return fail(why, "unknown key (rank=, and after= for stall)");
+		}
+	}
+	if (!have_rank)
+		return fail(why, "rank=R is required");
+	if (f->kind == FAULT_STALL && !have_after)
+		return fail(why, "stall needs after=K");
+	return 0;
+}
+
+int fault_parse(const char *spec, struct fault *out, const char **why)
+{
+	static const struct {
+		const char *name;
+		enum fault_kind kind;
+	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM}};
+	char buf[256];
+	*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
+	if (!spec || !*spec)
+		return 0;
+	if (strlen(spec) >= sizeof buf)
+		return fail(why, "too long");
+	strcpy(buf, spec);
+	char *colon = strchr(buf, ':');
+	if (!colon)
+		return fail(why, "expected KIND:rank=R[,after=K] (flip, stall, nomem)");
+	*colon = '\0';
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(buf, kinds[i].name) == 0)
+			out->kind = kinds[i].kind;
+	if (out->kind == FAULT_NONE)
+		return fail(why, "unknown kind (flip, stall, nomem)");
+	int rc = parse_args(colon + 1, out, why);
+	if (rc != 0)
+		*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
+	return rc;
+}
+
+int fault_load(const char **why) { return fault_parse(getenv("COLLSCOPE_FAULT"), &ar_fault, why); }
+
+bool fault_is(enum fault_kind kind, int rank) { return ar_fault.kind == kind && ar_fault.rank == rank; }
+
+void fault_flip(void *buf, size_t count, size_t elem_bytes)
+{
+	if (count == 0)
+		return;
+	unsigned char *e = (unsigned char *)buf + (count / 2) * elem_bytes;
+	/* a bit in the upper half of the element: exponent or high bits, never lost in rounding */
+	e[elem_bytes - 1 - (elem_bytes > 2)] ^= 0x10;
+}
+
+void fault_stall(void)
+{
+	for (;;) {
+		struct timespec ts = {.tv_sec = 3600};
+		nanosleep(&ts, NULL);
+	}
+}

@@ -1,0 +1,40 @@
+/*
+ * Fault injection, FOR TESTING ONLY: proves that the checks catch what they
+ * claim to catch. Read from the environment variable COLLSCOPE_FAULT:
+ *   flip:rank=R            flip one bit of rank R's result after each measured call
+ *                          (the check then finds it)
+ *   stall:rank=R,after=K   rank R stops making progress after K timed iterations
+ *                          (the watchdog then finds it)
+ *   nomem:rank=R           rank R's buffer allocation fails (all ranks must agree)
+ * Pure: no MPI, no printing.
+ */
+#ifndef COLLSCOPE_FAULT_H
+#define COLLSCOPE_FAULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum fault_kind { FAULT_NONE, FAULT_FLIP, FAULT_STALL, FAULT_NOMEM };
+
+struct fault {
+	enum fault_kind kind;
+	int rank;
+	int64_t after;
+};
+
+/* The process's fault, parsed once by fault_load. */
+extern struct fault ar_fault;
+
+/* Parse a spec ("" or NULL: no fault). 0, or -1 with *why. */
+int fault_parse(const char *spec, struct fault *out, const char **why);
+/* Parse getenv("COLLSCOPE_FAULT") into ar_fault; -1 with *why for a bad spec. */
+int fault_load(const char **why);
+
+bool fault_is(enum fault_kind kind, int rank);
+/* Flip one bit of the middle element of buf (count elements of elem_bytes). */
+void fault_flip(void *buf, size_t count, size_t elem_bytes);
+/* Never returns: the stalled rank sleeps until something kills it. */
+void fault_stall(void);
+
+#endif

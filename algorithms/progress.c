@@ -1,0 +1,39 @@
+/* See progress.h. */
+#include "progress.h"
+
+#include <stdio.h>
+
+#include "variant.h"
+
+struct progress ar_progress = {.variant = -1};
+
+void progress_point(int variant, uint64_t bytes)
+{
+	atomic_store_explicit(&ar_progress.variant, variant, memory_order_relaxed);
+	atomic_store_explicit(&ar_progress.bytes, bytes, memory_order_relaxed);
+}
+
+void progress_step(enum progress_phase phase, int64_t iteration)
+{
+	atomic_store_explicit(&ar_progress.phase, (int)phase, memory_order_relaxed);
+	atomic_store_explicit(&ar_progress.iteration, iteration, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ar_progress.ticks, 1, memory_order_release);
+}
+
+void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int phase,
+                       int64_t iteration)
+{
+	static const char *const phases[] = {"starting", "warm-up iteration", "timed iteration",
+	                                     "verifying", "finishing"};
+	const char *name = variant >= 0 && (size_t)variant < ar_variant_count()
+	                           ? ar_variants[variant]->name
+	                           : NULL;
+	const char *what = phase >= 0 && phase <= PROGRESS_DONE ? phases[phase] : "unknown";
+	if (!name || phase == PROGRESS_START || phase == PROGRESS_DONE)
+		snprintf(buf, len, "%s", what);
+	else if (phase == PROGRESS_VERIFY)
+		snprintf(buf, len, "%s, %llu bytes, %s", name, (unsigned long long)bytes, what);
+	else
+		snprintf(buf, len, "%s, %llu bytes, %s %lld", name, (unsigned long long)bytes, what,
+		         (long long)iteration);
+}

@@ -1,0 +1,49 @@
+/* The one table of all-reduce variants. Adding one: see variant.h. */
+#include "variant.h"
+
+#include <string.h>
+
+const struct ar_variant *const ar_variants[] = {
+	&ar_variant_naive,
+	&ar_variant_ring,
+	&ar_variant_tree,
+	&ar_variant_recursive_doubling,
+	&ar_variant_rabenseifner,
+	&ar_variant_mpi,
+	NULL,
+};
+
+const struct ar_variant *ar_variant_find(const char *name)
+{
+	for (size_t i = 0; ar_variants[i]; i++)
+		if (strcmp(ar_variants[i]->name, name) == 0)
+			return ar_variants[i];
+	return NULL;
+}
+
+size_t ar_variant_count(void)
+{
+	size_t n = 0;
+	while (ar_variants[n])
+		n++;
+	return n;
+}
+
+const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op)
+{
+	if ((v->restrictions & AR_NEEDS_POW2) && (nranks & (nranks - 1)) != 0)
+		return "needs a power-of-two rank count";
+	if ((v->restrictions & AR_NEEDS_COMMUTATIVE) && !ar_op_is_commutative(op))
+		return "needs a commutative operator";
+	return NULL;
+}
+
+const char *ar_variant_restrictions_text(const struct ar_variant *v)
+{
+	switch (v->restrictions & (AR_NEEDS_POW2 | AR_NEEDS_COMMUTATIVE)) {
+	case 0: return "none";
+	case AR_NEEDS_POW2: return "power-of-two ranks";
+	case AR_NEEDS_COMMUTATIVE: return "commutative ops";
+	default: return "power-of-two ranks, commutative ops";
+	}
+}

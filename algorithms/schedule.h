@@ -1,0 +1,80 @@
+/*
+ * A schedule: the steps one rank takes in a point-to-point all-reduce.
+ *
+ * Schedules are data. A builder (one per variant, pure, no MPI) fills a
+ * struct sched for (rank, nranks, count, segment); the executor runs it over
+ * MPI, the unit-test simulator plays every rank of it in one process, and the
+ * cost model walks it. Offsets and counts are in elements, never bytes.
+ *
+ * Step semantics (what the executor and the simulator both implement):
+ *   1. post the receive (if recv_peer >= 0) and the send (if send_peer >= 0);
+ *   2. wait for both;
+ *   3. SCHED_COPY: the received elements land at result[recv_offset];
+ *      SCHED_REDUCE: result[recv_offset + i] = lhs[recv_offset + i] op tmp[i],
+ *      where lhs is the input buffer if reduce_from_input, else the result.
+ * A send reads input[] if send_from_input, else result[]. When the call is
+ * in place input and result are the same buffer and the flags are moot.
+ * If copy_input_first is set the executor copies input to result before
+ * step 0 (out of place only); builders that read their input through the
+ * flags instead leave it clear and so save a full pass over memory.
+ * A message never exceeds the builder's segment count, so receive scratch is
+ * bounded by sched.max_recv_count elements whatever the message size.
+ */
+#ifndef COLLSCOPE_SCHEDULE_H
+#define COLLSCOPE_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum sched_action { SCHED_COPY, SCHED_REDUCE };
+
+struct sched_step {
+	int send_peer; /* -1: no send */
+	int recv_peer; /* -1: no receive */
+	size_t send_offset, send_count;
+	size_t recv_offset, recv_count;
+	enum sched_action action;
+	bool send_from_input;
+	bool reduce_from_input;
+};
+
+struct sched {
+	int rank, nranks;
+	size_t count;         /* elements in the whole buffer */
+	size_t segment_count; /* largest message, in elements (>= 1) */
+	bool copy_input_first;
+	struct sched_step *steps;
+	size_t nsteps, cap;
+	size_t max_recv_count; /* largest recv_count of any step */
+};
+
+/* Builders fill an initialised schedule and return 0, or -1 on allocation failure. */
+typedef int (*sched_build_fn)(struct sched *s);
+
+void sched_init(struct sched *s, int rank, int nranks, size_t count, size_t segment_count);
+void sched_release(struct sched *s);
+/* Remove every step, keep the storage: lets one struct serve many builds. */
+void sched_reset(struct sched *s, int rank, int nranks, size_t count, size_t segment_count);
+
+/* Append one step; zero-count halves are dropped (peer set to -1). */
+int sched_add(struct sched *s, const struct sched_step *step);
+
+/*
+ * Append a send of [send_offset, +send_count) to send_peer paired with a
+ * receive of [recv_offset, +recv_count) from recv_peer, both cut into
+ * segments of at most s->segment_count: step k carries segment k of each
+ * side, so the two sides pipeline. Peers of -1 or counts of 0 mean that side
+ * is absent. The flags of tmpl (action, from_input) apply to every segment.
+ */
+int sched_add_segmented(struct sched *s, int send_peer, size_t send_offset, size_t send_count,
+                        int recv_peer, size_t recv_offset, size_t recv_count,
+                        const struct sched_step *tmpl);
+
+/* Balanced split of count into parts: part i starts at sched_part_offset(i). */
+size_t sched_part_offset(size_t count, size_t parts, size_t i);
+size_t sched_part_count(size_t count, size_t parts, size_t i);
+
+/* Largest power of two <= n (n >= 1). */
+int sched_pow2_floor(int n);
+
+#endif

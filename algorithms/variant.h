@@ -1,0 +1,52 @@
+/*
+ * The all-reduce variants and their one registry.
+ *
+ * A point-to-point variant is a pure schedule builder (build); a variant
+ * that is not a schedule (the MPI library's own MPI_Allreduce) runs
+ * directly (run). Exactly one of the two is set. Restrictions are data: the
+ * harness checks them and records the point as skipped with the reason; a
+ * variant is never replaced by another one.
+ *
+ * Adding a variant: one file algorithms/ar_<name>.c defining
+ * `const struct ar_variant ar_variant_<name>`, and one line in registry.c.
+ */
+#ifndef COLLSCOPE_VARIANT_H
+#define COLLSCOPE_VARIANT_H
+
+#include "dtype.h"
+#include "schedule.h"
+
+struct ar_call; /* one MPI call's arguments: algorithms/executor.h */
+
+enum ar_restriction {
+	AR_NEEDS_COMMUTATIVE = 1u << 0, /* reorders operands */
+	AR_NEEDS_POW2 = 1u << 1,        /* power-of-two rank counts only */
+};
+
+struct ar_variant {
+	const char *name;
+	const char *summary;   /* one line, for `collscope list` */
+	const char *algorithm; /* cost in steps and bytes, for `collscope list` */
+	unsigned restrictions; /* enum ar_restriction bits */
+	sched_build_fn build;
+	int (*run)(const struct ar_call *call); /* returns an MPI error code */
+};
+
+/* NULL-terminated, in the order `list` and reports show them. */
+extern const struct ar_variant *const ar_variants[];
+
+const struct ar_variant *ar_variant_find(const char *name);
+size_t ar_variant_count(void);
+/* NULL when v can run nranks with op, else why not (a static string). */
+const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op);
+/* "none", or the restrictions in words (static string). */
+const char *ar_variant_restrictions_text(const struct ar_variant *v);
+
+extern const struct ar_variant ar_variant_naive;
+extern const struct ar_variant ar_variant_ring;
+extern const struct ar_variant ar_variant_tree;
+extern const struct ar_variant ar_variant_recursive_doubling;
+extern const struct ar_variant ar_variant_rabenseifner;
+extern const struct ar_variant ar_variant_mpi;
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * collscope allreduce: the main job. Sizes outer, variants inner, so that
+ * the variants of one size are measured side by side, minutes apart at most,
+ * and a drifting machine biases none of them.
+ */
+#include <mpi.h>
+
+#include "allreduce.h"
+#include "ar_report.h"
+#include "bench.h"
+#include "topo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What the summary keeps per variant while the sweep goes on. */
+struct variant_tally {
+	double peak_busbw_gbps;
+	uint64_t peak_bytes;
+	double busbw_at_max_gbps; /* at the largest size measured */
+	uint64_t max_bytes_measured;
+	uint64_t wrong;
+	int measured, skipped;
+};
+
+struct sweep {
+	struct cmd_ctx *ctx;
+	const struct ar_opts *o;
+	struct bench_bufs bufs;
+	struct bench_cfg cfg;
+	struct exec_plan plans[32];
+	bool planned[32];
+	struct variant_tally tally[32];
+	cJSON *results; /* rank 0 */
+	int done, total;
+};
+
+/*
+ * Refuse, before allocating anything, a sweep whose buffers cannot fit in the
+ * memory of the host (all ranks of the host together): an OOM kill halfway
+ * through a sweep helps nobody.
+ */
+static int check_memory(const struct cmd_ctx *ctx, const struct ar_opts *o, uint64_t *need)
+{
+	MPI_Comm node;
+	int local = 1;
+	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(node, &local);
+		MPI_Comm_free(&node);
+	}
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	*need = 2 * o->max_bytes + exec_scratch_bound_bytes(o->segment_bytes);
+	if (o->max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
+		cmd_error(ctx,
+		          "allreduce: --max-bytes %llu needs %llu bytes of buffers per rank, with %d "
+		          "rank(s) on this host, but the host has %.0f bytes of memory",
+		          (unsigned long long)o->max_bytes, (unsigned long long)*need, local, phys);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int setup(struct sweep *s)
+{
+	const struct ar_opts *o = s->o;
+	uint64_t need;
+	int status = check_memory(s->ctx, o, &need);
+	if (status != EXIT_OK)
+		return status;
+	int max_samples = o->iters ? o->iters : AR_ADAPTIVE_MAX_ITERS;
+	bool failed = bench_bufs_alloc(&s->bufs, o->max_bytes, exec_scratch_bound_bytes(o->segment_bytes),
+	                               max_samples, s->ctx->nranks) != 0;
+	if (failed)
+		cmd_rank_error(s->ctx, "allreduce: cannot allocate %llu bytes of buffers",
+		               (unsigned long long)need);
+	if (cmd_any(s->ctx, failed))
+		return EXIT_RUNTIME;
+	s->cfg = (struct bench_cfg){.warmup = o->warmup, .iters = o->iters,
+	                            .budget_s = o->time_per_size_s,
+	                            .min_iters = AR_ADAPTIVE_MIN_ITERS,
+	                            .max_iters = AR_ADAPTIVE_MAX_ITERS, .check = o->check};
+	for (int i = 0; ar_variants[i]; i++)
+		s->total += o->variants[i] ? o->nsizes : 0;
+	return EXIT_OK;
+}
+
+static void print_row(const struct sweep *s, const struct ar_record *r)
+{
+	char line[512];
+	if (s->ctx->rank != 0 || ar_format_row(line, sizeof line, r, s->o->csv) != 0)
+		return;
+	printf("%s\n", line);
+	fflush(stdout);
+}
+
+static void describe_wrong(const struct sweep *s, const struct ar_record *r,
+                           const struct bench_result *br)
+{
+	size_t hex = 2 * ar_dtype_bytes(s->o->dtype);
+	cmd_error(s->ctx,
+	          "wrong result: variant %s, %llu bytes (%llu %s, %s): %llu wrong elements; rank %d, "
+	          "first bad index %zu: got %g (0x%0*llx), expected %g (0x%0*llx), differing bits "
+	          "0x%0*llx",
+	          r->algorithm, (unsigned long long)r->bytes, (unsigned long long)r->count, r->dtype,
+	          r->op, (unsigned long long)br->wrong, br->first_bad_rank, br->first.index,
+	          br->first.got, (int)hex, (unsigned long long)br->first.got_bits, br->first.expected,
+	          (int)hex, (unsigned long long)br->first.expected_bits, (int)hex,
+	          (unsigned long long)(br->first.got_bits ^ br->first.expected_bits));
+}
+
+/* Rank 0: turn one measured (or skipped) point into a row, a record and a tally. */
+static int record_point(struct sweep *s, int v, struct ar_record *r, const struct bench_result *br)
+{
+	struct variant_tally *t = &s->tally[v];
+	if (br) {
+		r->iterations = br->iterations;
+		r->wrong = s->o->check ? (int64_t)br->wrong : -1;
+		r->samples_us = s->bufs.max_us;
+		r->nsamples = (size_t)br->iterations;
+		r->rank_mean_us = s->bufs.rank_mean_us;
+		if (ar_record_compute(r) != 0)
+			return -1;
+		t->measured++;
+		t->wrong += br->wrong;
+		if (isfinite(r->busbw_gbps) && r->busbw_gbps > t->peak_busbw_gbps) {
+			t->peak_busbw_gbps = r->busbw_gbps;
+			t->peak_bytes = r->bytes;
+		}
+		if (r->bytes >= t->max_bytes_measured) {
+			t->max_bytes_measured = r->bytes;
+			t->busbw_at_max_gbps = r->busbw_gbps;
+		}
+		if (br->wrong)
+			describe_wrong(s, r, br);
+	} else {
+		t->skipped++;
+	}
+	print_row(s, r);
+	if (r->skipped)
+		cmd_progress(s->ctx, s->o->quiet, "allreduce: [%d/%d] %s %llu bytes: skipped (%s)",
+		             ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes, r->skipped);
+	else
+		cmd_progress(s->ctx, s->o->quiet,
+		             "allreduce: [%d/%d] %s %llu bytes: p50 %.2f us, busbw %.3f GB/s, %d iterations%s",
+		             ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
+		             r->time.p50_us, r->busbw_gbps, r->iterations, br->wrong ? ", WRONG" : "");
+	return ar_record_to_json(s->results, r) ? 0 : -1;
+}
+
+/* One (size, variant) point on every rank. Returns an exit code. */
+static int run_point(struct sweep *s, int v, uint64_t size_bytes)
+{
+	const struct ar_variant *var = ar_variants[v];
+	const struct ar_opts *o = s->o;
+	struct cmd_ctx *ctx = s->ctx;
+	char msg[MPI_MAX_ERROR_STRING];
+	size_t w = ar_dtype_bytes(o->dtype);
+	struct ar_record r = {.algorithm = var->name, .dtype = ar_dtype_name(o->dtype),
+	                      .op = ar_op_name(o->op), .count = size_bytes / w, .ranks = ctx->nranks,
+	                      .in_place = o->in_place, .straggler_rank = -1};
+	struct bench_result br;
+	r.bytes = r.count * w;
+	r.skipped = ar_variant_unsupported(var, ctx->nranks, o->op);
+	if (!r.skipped && r.count == 0)
+		r.skipped = "message smaller than one element";
+	if (r.skipped)
+		return ctx->rank == 0 && record_point(s, v, &r, NULL) != 0 ? EXIT_RUNTIME : EXIT_OK;
+
+	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], ctx->rank, ctx->nranks, r.count,
+	                                                o->dtype, o->segment_bytes) != 0
+	                            : exec_plan_init(&s->plans[v], var, ctx->rank, ctx->nranks, r.count,
+	                                             o->dtype, o->segment_bytes) != 0;
+	s->planned[v] = true;
+	if (cmd_any(ctx, failed)) {
+		cmd_error(ctx, "allreduce: %s: cannot build the schedule of %llu bytes", var->name,
+		          (unsigned long long)r.bytes);
+		return EXIT_RUNTIME;
+	}
+	struct ar_call call = {.comm = ctx->comm, .rank = ctx->rank, .nranks = ctx->nranks,
+	                       .count = r.count, .dtype = o->dtype, .op = o->op};
+	int rc = bench_point(&s->plans[v], &call, o->in_place, &s->cfg, &s->bufs, &br);
+	if (rc != MPI_SUCCESS) {
+		cmd_rank_error(ctx, "allreduce: %s at %llu bytes: %s", var->name,
+		               (unsigned long long)r.bytes, cmd_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	if (ctx->rank == 0 && record_point(s, v, &r, &br) != 0) {
+		cmd_error(ctx, "allreduce: out of memory while recording results");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static void print_header(const struct sweep *s, const struct report_context *c)
+{
+	char line[512];
+	const struct ar_opts *o = s->o;
+	if (s->ctx->rank != 0)
+		return;
+	if (!o->csv) {
+		printf("# collscope allreduce: %d ranks on %d host%s%s; %s %s, %s; %d sizes from %llu to "
+		       "%llu bytes\n",
+		       s->ctx->nranks, c->nhosts, c->nhosts == 1 ? "" : "s",
+		       c->oversubscribed ? " (oversubscribed)" : "", ar_dtype_name(o->dtype),
+		       ar_op_name(o->op), o->in_place ? "in place" : "out of place", o->nsizes,
+		       (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
+		printf("# %s; times are the slowest rank's; busbw = algbw x 2(n-1)/n\n", c->mpi_library);
+	}
+	if (ar_format_header(line, sizeof line, o->csv) == 0)
+		printf("%s\n", line);
+	fflush(stdout);
+}
+
+/* Peak busbw per variant on stdout, the acceptance gate, and the JSON summary. */
+static int summarize(struct sweep *s, cJSON *root)
+{
+	const struct ar_opts *o = s->o;
+	bool gate = isfinite(o->min_busbw_gbps), below_any = false;
+	uint64_t wrong = 0;
+	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+	cJSON *vars = sum ? cJSON_AddArrayToObject(sum, "variants") : NULL;
+	cJSON *below = sum ? cJSON_AddArrayToObject(sum, "below_min_busbw") : NULL;
+	if (!vars || !below)
+		return -1;
+	if (!o->csv)
+		printf("# peak busbw per variant:\n");
+	for (int v = 0; ar_variants[v]; v++) {
+		const struct variant_tally *t = &s->tally[v];
+		if (!o->variants[v])
+			continue;
+		wrong += t->wrong;
+		bool low = gate && t->measured && !(t->busbw_at_max_gbps >= o->min_busbw_gbps);
+		if (!o->csv && t->measured)
+			printf("#   %-20s %10.3f GB/s at %llu bytes; %.3f GB/s at %llu bytes%s\n",
+			       ar_variants[v]->name, t->peak_busbw_gbps, (unsigned long long)t->peak_bytes,
+			       t->busbw_at_max_gbps, (unsigned long long)t->max_bytes_measured,
+			       low ? "  BELOW --min-busbw" : "");
+		if (low) {
+			below_any = true;
+			cJSON_AddItemToArray(below, cJSON_CreateString(ar_variants[v]->name));
+			cmd_error(s->ctx, "allreduce: %s: busbw %.3f GB/s at %llu bytes is below --min-busbw %g",
+			          ar_variants[v]->name, t->busbw_at_max_gbps,
+			          (unsigned long long)t->max_bytes_measured, o->min_busbw_gbps);
+		}
+		cJSON *e = cJSON_CreateObject();
+		if (!e || !cJSON_AddItemToArray(vars, e) ||
+		    !cJSON_AddStringToObject(e, "algorithm", ar_variants[v]->name) ||
+		    !report_add_number(e, "peak_busbw_gbps", t->measured ? t->peak_busbw_gbps : NAN) ||
+		    !cJSON_AddNumberToObject(e, "peak_busbw_bytes", (double)t->peak_bytes) ||
+		    !report_add_number(e, "busbw_at_max_bytes_gbps", t->measured ? t->busbw_at_max_gbps : NAN) ||
+		    !cJSON_AddNumberToObject(e, "points", t->measured) ||
+		    !cJSON_AddNumberToObject(e, "skipped", t->skipped) ||
+		    !cJSON_AddNumberToObject(e, "wrong", (double)t->wrong))
+			return -1;
+	}
+	fflush(stdout);
+	if (!cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) ||
+	    !report_add_number(sum, "min_busbw_gbps", o->min_busbw_gbps) ||
+	    !cJSON_AddStringToObject(sum, "verdict", wrong ? "wrong results" : below_any ? "below min busbw" : "ok"))
+		return -1;
+	return wrong ? EXIT_WRONG : below_any ? EXIT_CHECK_FAILED : EXIT_OK;
+}
+
+int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct ar_opts o;
+	struct report_context rc;
+	struct topo_map map;
+	struct sweep s = {.ctx = ctx, .o = &o};
+	cJSON *root = NULL;
+	bool have_context = false;
+	topo_map_init(&map);
+	int status = ar_opts_parse(argc, argv, ctx, &o);
+	if (status == EXIT_OK)
+		status = setup(&s);
+	if (status == EXIT_OK) {
+		have_context = cmd_context_begin(ctx, &rc, &map) == 0;
+		status = have_context ? EXIT_OK : EXIT_RUNTIME;
+	}
+	if (status == EXIT_OK && ctx->rank == 0) {
+		root = cmd_report_new("allreduce", &rc);
+		s.results = root && ar_opts_to_json(root, &o) ? cJSON_AddArrayToObject(root, "results") : NULL;
+	}
+	if (status == EXIT_OK && cmd_any(ctx, ctx->rank == 0 && !s.results)) {
+		cmd_error(ctx, "allreduce: out of memory for the report");
+		status = EXIT_RUNTIME;
+	}
+	if (status == EXIT_OK)
+		print_header(&s, &rc);
+	for (int i = 0; i < o.nsizes && status == EXIT_OK; i++)
+		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
+			if (o.variants[v])
+				status = run_point(&s, v, o.sizes[i]);
+	if (status == EXIT_OK && ctx->rank == 0) {
+		int verdict = summarize(&s, root);
+		cmd_context_end(&rc);
+		cJSON *fin = cJSON_GetObjectItemCaseSensitive(root, "context");
+		cJSON_ReplaceItemInObjectCaseSensitive(fin, "finished_utc", cJSON_CreateString(rc.finished_utc));
+		if (verdict < 0 || !cJSON_AddBoolToObject(root, "complete", true)) {
+			cmd_error(ctx, "allreduce: out of memory for the report");
+			status = EXIT_RUNTIME;
+		} else {
+			int wrc = cmd_report_write(ctx, o.output, root, o.force);
+			status = wrc != EXIT_OK ? wrc : verdict;
+		}
+	}
+	for (int v = 0; v < 32; v++)
+		if (s.planned[v])
+			exec_plan_release(&s.plans[v]);
+	bench_bufs_free(&s.bufs);
+	cJSON_Delete(root);
+	if (have_context)
+		report_context_release(&rc);
+	topo_map_release(&map);
+	return status;
+}

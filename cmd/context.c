@@ -1,0 +1,57 @@
+/*
+ * The report context every measuring command records: tool, command line,
+ * times, MPI library, placement (probes/topo.c) and an allow-list of the
+ * environment.
+ */
+#include <mpi.h>
+
+#include "cmd.h"
+#include "topo.h"
+#include "version.h"
+
+extern char **environ;
+
+int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struct topo_map *map)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	report_context_init(c);
+	c->tool_version = COLLSCOPE_VERSION;
+	c->tool_git = COLLSCOPE_GIT;
+	c->argc = ctx->argc_all;
+	c->argv = ctx->argv_all;
+	report_utc_now(c->started_utc, sizeof c->started_utc);
+	int rc = topo_fill_context(ctx->comm, c, map);
+	if (rc != MPI_SUCCESS)
+		return cmd_error(ctx, "cannot gather the placement of the ranks: %s",
+		                 cmd_mpi_error_text(rc, msg, sizeof msg));
+	if (cmd_any(ctx, ctx->rank == 0 && report_context_capture_env(c, environ) != 0))
+		return cmd_error(ctx, "out of memory while recording the environment");
+	return 0;
+}
+
+void cmd_context_end(struct report_context *c)
+{
+	report_utc_now(c->finished_utc, sizeof c->finished_utc);
+}
+
+cJSON *cmd_report_new(const char *command, const struct report_context *c)
+{
+	cJSON *root = cJSON_CreateObject();
+	if (!root || !cJSON_AddNumberToObject(root, "schema_version", 1) ||
+	    !cJSON_AddStringToObject(root, "command", command) || !report_context_to_json(root, c)) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force)
+{
+	char err[1024];
+	int rc = REPORT_OK;
+	if (ctx->rank == 0 && path)
+		rc = report_write_atomic(path, root, force, err, sizeof err);
+	if (rc != REPORT_OK)
+		cmd_error(ctx, "%s", err);
+	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+}

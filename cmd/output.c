@@ -1,0 +1,86 @@
+/*
+ * What the user sees. Rank 0 speaks for the job; a rank that alone knows
+ * something prefixes its line with [rank N].
+ *
+ * Named cmd_error rather than error(): glibc already exports error(3), and
+ * defining our own would interpose it for every library that calls it.
+ */
+#include <mpi.h>
+
+#include "cmd.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void vprint(const char *prefix, int rank, const char *fmt, va_list ap)
+{
+	char line[2048];
+	vsnprintf(line, sizeof line, fmt, ap);
+	if (rank >= 0)
+		fprintf(stderr, "collscope: [rank %d] %s%s\n", rank, prefix, line);
+	else
+		fprintf(stderr, "collscope: %s%s\n", prefix, line);
+	fflush(stderr);
+}
+
+int cmd_error(const struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	if (ctx && ctx->rank != 0)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vprint("error: ", -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprint("error: ", ctx ? ctx->rank : 0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
+{
+	if (quiet || (ctx && ctx->rank != 0))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+const char *cmd_mpi_error_text(int rc, char *buf, int len)
+{
+	int n = 0;
+	if (MPI_Error_string(rc, buf, &n) != MPI_SUCCESS || len <= 0)
+		snprintf(buf, (size_t)len, "MPI error %d", rc);
+	return buf;
+}
+
+bool cmd_any(const struct cmd_ctx *ctx, bool mine)
+{
+	int in = mine, out = mine;
+	if (ctx->mpi && ctx->nranks > 1)
+		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, ctx->comm);
+	return out != 0;
+}
+
+int cmd_usage_error(const struct cmd_ctx *ctx, const char *cmd, int argc, char **argv)
+{
+	/* getopt_long leaves the offending element at optind - 1 */
+	const char *bad = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
+	if (optopt && optopt != '?' && !strchr(bad, optopt))
+		cmd_error(ctx, "%s: option '-%c' is unknown or needs a value (see 'collscope %s --help')",
+		          cmd, optopt, cmd);
+	else
+		cmd_error(ctx, "%s: option '%s' is unknown or needs a value (see 'collscope %s --help')",
+		          cmd, bad, cmd);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,331 @@
+/*
+ * collscope verify: every variant over awkward counts, every dtype and op, in
+ * place and out of place, every element compared with its exact expected
+ * value. Exit 3 on any wrong element, naming where.
+ */
+#include <mpi.h>
+
+#include "cmd.h"
+#include "executor.h"
+#include "fault.h"
+#include "parse.h"
+#include "pattern.h"
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_verify_usage[] =
+	"usage: mpirun -np N collscope verify [options]\n\n"
+	"Runs every selected variant over a matrix of element counts (0, 1, n-1, n, n+1,\n"
+	"1031, 65539 and 1048583, where n is the rank count), every dtype and op, in place\n"
+	"and out of place, and compares every element with its exact expected value.\n"
+	"Prints one line per variant; exits 3 on any wrong element, naming the variant,\n"
+	"dtype, op, count, rank and first bad index.\n\n"
+	"  -a, --algo LIST        variants to check, comma-separated, or 'all' (default all)\n"
+	"  -d, --dtype LIST       float32,float64,int32,int64,bfloat16 or 'all' (default all)\n"
+	"  -r, --op LIST          sum,prod,min,max or 'all' (default all)\n"
+	"      --counts LIST      element counts instead of the default matrix\n"
+	"      --segment-bytes N  message segment of the point-to-point variants\n"
+	"                         (default 256K; suffixes K M G)\n"
+	"      --mpi-max-count N  elements per MPI_Allreduce call of the 'mpi' variant\n"
+	"                         (testing only: exercises the >2 GiB chunking at small sizes)\n"
+	"  -q, --quiet            no progress lines\n"
+	"  -h, --help             this text\n\n"
+	"exit codes: 0 all correct, 2 bad usage, 3 wrong results, 5 MPI or runtime error\n";
+
+enum { MAX_COUNTS = 64, BIG_COUNT = 1048583 };
+
+struct verify_opts {
+	bool variants[16];
+	bool dtypes[AR_DTYPE_COUNT];
+	bool ops[AR_OP_COUNT];
+	size_t counts[MAX_COUNTS];
+	int ncounts;
+	uint64_t segment_bytes;
+	uint64_t mpi_max_count;
+};
+
+/* What one rank tells rank 0 about one check. */
+struct verify_outcome {
+	uint64_t wrong;
+	struct ar_mismatch first;
+};
+
+static int parse_counts(const struct cmd_ctx *ctx, char *arg, struct verify_opts *o)
+{
+	char *items[MAX_COUNTS];
+	const char *why = NULL;
+	int n = parse_list(arg, items, MAX_COUNTS, &why);
+	if (n < 0)
+		return cmd_error(ctx, "verify: bad list '%s' for --counts: %s", arg, why);
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+		if (parse_u64(items[i], 0, (uint64_t)1 << 40, &v, &why) != 0)
+			return cmd_error(ctx, "verify: bad count '%s': %s", items[i], why);
+		o->counts[i] = (size_t)v;
+	}
+	o->ncounts = n;
+	return 0;
+}
+
+static void default_counts(struct verify_opts *o, int nranks)
+{
+	const size_t n = (size_t)nranks;
+	const size_t want[] = {0, 1, n - 1, n, n + 1, 1031, 65539, BIG_COUNT};
+	o->ncounts = 0;
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		bool dup = false;
+		for (int j = 0; j < o->ncounts; j++)
+			dup |= o->counts[j] == want[i];
+		if (!dup)
+			o->counts[o->ncounts++] = want[i];
+	}
+}
+
+static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct verify_opts *o)
+{
+	static const struct option longopts[] = {
+		{"algo", required_argument, NULL, 'a'},   {"dtype", required_argument, NULL, 'd'},
+		{"op", required_argument, NULL, 'r'},     {"counts", required_argument, NULL, 'C'},
+		{"segment-bytes", required_argument, NULL, 'S'},
+		{"mpi-max-count", required_argument, NULL, 'M'},
+		{0},
+	};
+	const char *why = NULL;
+	int c, nv = (int)ar_variant_count();
+	*o = (struct verify_opts){.segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES};
+	for (int i = 0; i < nv; i++)
+		o->variants[i] = true;
+	memset(o->dtypes, 1, sizeof o->dtypes);
+	memset(o->ops, 1, sizeof o->ops);
+	default_counts(o, ctx->nranks);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:d:r:", longopts, NULL)) != -1) {
+		int rc = 0;
+		switch (c) {
+		case 'a': rc = cmd_select_variants(ctx, "verify", optarg, o->variants); break;
+		case 'd': rc = cmd_select_dtypes(ctx, "verify", optarg, o->dtypes); break;
+		case 'r': rc = cmd_select_ops(ctx, "verify", optarg, o->ops); break;
+		case 'C': rc = parse_counts(ctx, optarg, o); break;
+		case 'S':
+			if (parse_bytes(optarg, &o->segment_bytes, &why) != 0 || o->segment_bytes == 0 ||
+			    o->segment_bytes > EXEC_MAX_SEGMENT_BYTES)
+				rc = cmd_error(ctx, "verify: bad --segment-bytes '%s': %s", optarg,
+				               why ? why : "must be from 1 to 1G");
+			break;
+		case 'M':
+			if (parse_u64(optarg, 1, INT32_MAX, &o->mpi_max_count, &why) != 0)
+				rc = cmd_error(ctx, "verify: bad --mpi-max-count '%s': %s", optarg, why);
+			break;
+		default: return cmd_usage_error(ctx, "verify", argc, argv);
+		}
+		if (rc != 0)
+			return EXIT_USAGE;
+	}
+	if (optind < argc) {
+		cmd_error(ctx, "verify: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+struct verify_bufs {
+	void *input, *result, *scratch;
+};
+
+static void bufs_free(struct verify_bufs *b)
+{
+	free(b->input);
+	free(b->result);
+	free(b->scratch);
+}
+
+/* Allocate on every rank, and agree: one rank short of memory fails them all. */
+static int bufs_alloc(const struct cmd_ctx *ctx, const struct verify_opts *o,
+                      struct verify_bufs *b)
+{
+	size_t max_count = 0;
+	for (int i = 0; i < o->ncounts; i++)
+		if (o->counts[i] > max_count)
+			max_count = o->counts[i];
+	size_t bytes = (max_count ? max_count : 1) * sizeof(double);
+	b->input = malloc(bytes);
+	b->result = malloc(bytes);
+	b->scratch = malloc(exec_scratch_bound_bytes(o->segment_bytes));
+	bool failed = !b->input || !b->result || !b->scratch;
+	if (failed)
+		cmd_rank_error(ctx, "verify: cannot allocate 2 x %zu bytes of buffers", bytes);
+	return cmd_any(ctx, failed) ? -1 : 0;
+}
+
+static void describe_failure(const struct cmd_ctx *ctx, const struct ar_variant *v,
+                             const struct ar_call *call, const struct verify_outcome *all)
+{
+	for (int r = 0; r < ctx->nranks; r++) {
+		const struct verify_outcome *w = &all[r];
+		if (!w->wrong)
+			continue;
+		size_t hex = 2 * ar_dtype_bytes(call->dtype);
+		cmd_error(ctx,
+		          "wrong result: variant %s, dtype %s, op %s, count %zu, %s: rank %d has %llu "
+		          "wrong elements; first bad index %zu: got %g (0x%0*llx), expected %g (0x%0*llx), "
+		          "differing bits 0x%0*llx",
+		          v->name, ar_dtype_name(call->dtype), ar_op_name(call->op), call->count,
+		          call->input == call->result ? "in place" : "out of place", r,
+		          (unsigned long long)w->wrong, w->first.index, w->first.got, (int)hex,
+		          (unsigned long long)w->first.got_bits, w->first.expected, (int)hex,
+		          (unsigned long long)w->first.expected_bits, (int)hex,
+		          (unsigned long long)(w->first.got_bits ^ w->first.expected_bits));
+		return; /* the first bad rank is named; the others are counted */
+	}
+}
+
+/*
+ * One check on every rank. Returns the number of wrong elements over all
+ * ranks (printing the first failure), or UINT64_MAX after an MPI error.
+ */
+static uint64_t check_one(const struct cmd_ctx *ctx, struct exec_plan *plan, struct ar_call *call,
+                          struct verify_outcome *gathered)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	struct verify_outcome mine = {0};
+	if (call->input == call->result) {
+		ar_pattern_fill(call->result, call->dtype, call->op, ctx->rank, ctx->nranks, call->count);
+	} else {
+		ar_pattern_fill((void *)call->input, call->dtype, call->op, ctx->rank, ctx->nranks,
+		                call->count);
+		memset(call->result, 0xA5, call->count * ar_dtype_bytes(call->dtype));
+	}
+	int rc = exec_run(plan, call);
+	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, ctx->rank))
+		fault_flip(call->result, call->count, ar_dtype_bytes(call->dtype));
+	if (cmd_any(ctx, rc != MPI_SUCCESS)) {
+		if (rc != MPI_SUCCESS)
+			cmd_rank_error(ctx, "variant %s, count %zu: %s", plan->variant->name, call->count,
+			               cmd_mpi_error_text(rc, msg, sizeof msg));
+		return UINT64_MAX;
+	}
+	size_t wrong = ar_pattern_check(call->result, call->dtype, call->op, ctx->nranks, call->count,
+	                                &mine.first);
+	mine.wrong = wrong == SIZE_MAX ? call->count : wrong;
+	if (MPI_Gather(&mine, sizeof mine, MPI_BYTE, gathered, sizeof mine, MPI_BYTE, 0, ctx->comm) !=
+	    MPI_SUCCESS)
+		return UINT64_MAX;
+	uint64_t total = 0;
+	for (int r = 0; ctx->rank == 0 && r < ctx->nranks; r++)
+		total += gathered[r].wrong;
+	if (total)
+		describe_failure(ctx, plan->variant, call, gathered);
+	MPI_Bcast(&total, 1, MPI_UINT64_T, 0, ctx->comm);
+	return total;
+}
+
+struct variant_tally {
+	uint64_t checks, wrong, skipped;
+};
+
+static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o,
+                          const struct ar_variant *v, struct verify_bufs *b,
+                          struct verify_outcome *gathered, struct variant_tally *t)
+{
+	struct exec_plan plan;
+	int status = EXIT_OK;
+	if (exec_plan_init(&plan, v, ctx->rank, ctx->nranks, 0, AR_FLOAT32, o->segment_bytes) != 0)
+		status = EXIT_RUNTIME;
+	for (int ci = 0; ci < o->ncounts && status == EXIT_OK; ci++)
+		for (int d = 0; d < AR_DTYPE_COUNT && status == EXIT_OK; d++)
+			for (int op = 0; op < AR_OP_COUNT && status == EXIT_OK; op++) {
+				if (!o->dtypes[d] || !o->ops[op])
+					continue;
+				if (ar_variant_unsupported(v, ctx->nranks, (enum ar_op)op)) {
+					t->skipped += 2;
+					continue;
+				}
+				bool failed = exec_plan_rebuild(&plan, ctx->rank, ctx->nranks, o->counts[ci],
+				                                (enum ar_dtype)d, o->segment_bytes) != 0;
+				if (cmd_any(ctx, failed)) {
+					cmd_error(ctx, "verify: %s: cannot build the schedule for count %zu",
+					          v->name, o->counts[ci]);
+					status = EXIT_RUNTIME;
+					break;
+				}
+				for (int in_place = 0; in_place < 2 && status == EXIT_OK; in_place++) {
+					struct ar_call call = {
+						.comm = ctx->comm, .rank = ctx->rank, .nranks = ctx->nranks,
+						.input = in_place ? b->result : b->input, .result = b->result,
+						.count = o->counts[ci], .dtype = (enum ar_dtype)d,
+						.op = (enum ar_op)op, .scratch = b->scratch,
+						.mpi_max_count = (size_t)o->mpi_max_count,
+					};
+					uint64_t wrong = check_one(ctx, &plan, &call, gathered);
+					if (wrong == UINT64_MAX) {
+						status = EXIT_RUNTIME;
+						break;
+					}
+					t->checks++;
+					t->wrong += wrong;
+				}
+			}
+	exec_plan_release(&plan);
+	return status;
+}
+
+static void print_header(const struct cmd_ctx *ctx, const struct verify_opts *o)
+{
+	if (ctx->rank != 0)
+		return;
+	printf("# collscope verify: %d rank%s; counts", ctx->nranks, ctx->nranks == 1 ? "" : "s");
+	for (int i = 0; i < o->ncounts; i++)
+		printf(" %zu", o->counts[i]);
+	printf("; dtypes");
+	for (int d = 0; d < AR_DTYPE_COUNT; d++)
+		if (o->dtypes[d])
+			printf(" %s", ar_dtype_name((enum ar_dtype)d));
+	printf("; ops");
+	for (int op = 0; op < AR_OP_COUNT; op++)
+		if (o->ops[op])
+			printf(" %s", ar_op_name((enum ar_op)op));
+	printf("; in place and out of place; segment %llu bytes\n",
+	       (unsigned long long)o->segment_bytes);
+	printf("# %-20s %8s %10s %8s  %s\n", "variant", "checks", "wrong", "skipped", "result");
+	fflush(stdout);
+}
+
+int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct verify_opts o;
+	struct verify_bufs b = {0};
+	struct verify_outcome *gathered = NULL;
+	bool any_wrong = false;
+	int status = parse_opts(argc, argv, ctx, &o);
+	if (status != EXIT_OK)
+		goto out;
+	gathered = calloc((size_t)ctx->nranks, sizeof *gathered);
+	if (cmd_any(ctx, !gathered) || bufs_alloc(ctx, &o, &b) != 0) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	print_header(ctx, &o);
+	for (int i = 0; ar_variants[i] && status == EXIT_OK; i++) {
+		struct variant_tally t = {0};
+		if (!o.variants[i])
+			continue;
+		status = verify_variant(ctx, &o, ar_variants[i], &b, gathered, &t);
+		if (status == EXIT_OK && ctx->rank == 0) {
+			printf("  %-20s %8llu %10llu %8llu  %s\n", ar_variants[i]->name,
+			       (unsigned long long)t.checks, (unsigned long long)t.wrong,
+			       (unsigned long long)t.skipped, t.wrong ? "WRONG" : "ok");
+			fflush(stdout);
+		}
+		any_wrong |= t.wrong != 0;
+	}
+	if (status == EXIT_OK && any_wrong)
+		status = EXIT_WRONG;
+out:
+	bufs_free(&b);
+	free(gathered);
+	return status;
+}

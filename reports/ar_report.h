@@ -1,0 +1,48 @@
+/*
+ * One measured all-reduce point: its record, the formulas that derive
+ * bandwidth from time (DESIGN.md section 4), and the one table of output
+ * fields that drives both the text table and the JSON record, so the two
+ * cannot drift apart. Pure: no MPI, no I/O.
+ */
+#ifndef COLLSCOPE_AR_REPORT_H
+#define COLLSCOPE_AR_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct ar_record {
+	const char *algorithm, *dtype, *op; /* borrowed static names */
+	uint64_t bytes, count;
+	int ranks;
+	bool in_place;
+	const char *skipped; /* NULL when measured, else the reason (borrowed) */
+	int iterations;
+	int64_t wrong; /* wrong elements over all ranks; -1 when not checked */
+	struct stats_summary time;
+	double algbw_gbps, busbw_gbps;           /* from the p50 time */
+	double algbw_mean_gbps, busbw_mean_gbps; /* from the mean time */
+	const double *samples_us;                /* borrowed: per iteration, max over ranks */
+	size_t nsamples;
+	const double *rank_mean_us; /* borrowed: per rank, mean time inside the call */
+	int straggler_rank; /* least time inside the call: the one everyone waited for */
+};
+
+/* algbw = bytes / time; NAN for a time that is not positive. */
+double ar_algbw_gbps(uint64_t bytes, double time_us);
+/* nccl-tests' all-reduce bus factor 2(n-1)/n (0 at one rank). */
+double ar_busbw_factor(int nranks);
+/* Fill time, bandwidths and the straggler from samples and per-rank means. */
+int ar_record_compute(struct ar_record *r);
+
+/* The text table: header line (starts with '#') and one row per record. */
+int ar_format_header(char *buf, size_t len, bool csv);
+int ar_format_row(char *buf, size_t len, const struct ar_record *r, bool csv);
+
+/* Append the record to the JSON array `results`; NULL on allocation failure. */
+cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r);
+
+#endif

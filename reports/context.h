@@ -1,0 +1,60 @@
+/*
+ * Where and how a run happened: the `context` block of every report.
+ * Pure data; probes/topo.c fills the placement from hwloc and the host names,
+ * cmd/ fills the rest. report_context_to_json writes it (reports/context.c).
+ */
+#ifndef COLLSCOPE_CONTEXT_H
+#define COLLSCOPE_CONTEXT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#define CTX_NAME_BYTES 256
+
+struct ctx_rank {
+	int rank;
+	int pid;
+	char host[CTX_NAME_BYTES];
+	char cpuset[CTX_NAME_BYTES]; /* the cores it is bound to, as a list "0-3,8" */
+	int numa_node;               /* -1 when unknown or spanning several */
+	int package;                 /* -1 when unknown or spanning several */
+	bool bound;                  /* bound to fewer PUs than its host has */
+};
+
+struct ctx_host {
+	char name[CTX_NAME_BYTES];
+	int cores, pus, numa_nodes, packages;
+	int nranks;
+	int *ranks; /* owned: nranks entries */
+	bool oversubscribed; /* more ranks than cores */
+};
+
+struct report_context {
+	const char *tool_name, *tool_version, *tool_git; /* static strings */
+	int argc;
+	char **argv;                       /* borrowed */
+	char started_utc[32], finished_utc[32]; /* ISO 8601, "2026-11-29T11:18:21Z" */
+	char mpi_library[512];
+	int nranks;
+	struct ctx_rank *ranks; /* owned: nranks entries (rank 0 only) */
+	int nhosts;
+	struct ctx_host *hosts; /* owned */
+	bool oversubscribed;    /* any host */
+	double timer_resolution_us;
+	/* allow-listed environment (OMPI_, SLURM_, COLLSCOPE_ prefixes): owned "NAME=value" strings */
+	int nenv;
+	char **env;
+};
+
+void report_context_init(struct report_context *c);
+void report_context_release(struct report_context *c);
+/* Current UTC time as ISO 8601 into buf (at least 32 bytes). */
+void report_utc_now(char *buf, size_t len);
+/* Keep only OMPI_*, SLURM_*, COLLSCOPE_* variables of envp; never the whole environment. */
+int report_context_capture_env(struct report_context *c, char **envp);
+/* Add "context": {...} to root; returns the object or NULL on allocation failure. */
+cJSON *report_context_to_json(cJSON *root, const struct report_context *c);
+/* The host index of every rank by name, for locality (hosts must be filled). */
+int report_context_host_of(const struct report_context *c, int rank);
+
+#endif

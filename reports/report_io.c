@@ -1,0 +1,278 @@
+/*
+ * Atomic report writing (see report_io.h). The report appears at its path
+ * complete or not at all: it is written to a temporary file in the same
+ * directory (same file system, so the final move is atomic), made durable
+ * with fsync, and only then moved into place; the directory is fsynced so the
+ * new name survives a crash too.
+ */
+#include "report_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The base name is cut to this in the temporary's name, to stay under NAME_MAX. */
+#define TMP_BASE_MAX_CHARS 200
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen,
+							  const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/* The directory part of path ("." when there is none); the caller frees it. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static const char *base_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * What is at path, as far as replacing it goes. lstat, so that a dangling
+ * symbolic link counts as existing (the final move would meet it); a link's
+ * target is looked at only to refuse a link to a directory or a device.
+ */
+static int check_target(const char *path, bool force, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!path || *path == '\0') {
+		set_err(err, errlen, "empty output path");
+		return REPORT_EUSAGE;
+	}
+	if (path[strlen(path) - 1] == '/') {
+		set_err(err, errlen, "output '%s' names a directory", path);
+		return REPORT_EUSAGE;
+	}
+	if (lstat(path, &st) != 0)
+		return REPORT_OK; /* absent, or the write itself reports why */
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		st.st_mode = S_IFREG; /* dangling link: replaceable like a file */
+	if (S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "output '%s' is a directory", path);
+		return REPORT_EUSAGE;
+	}
+	if (!force) {
+		set_err(err, errlen, "output '%s' already exists (use --force to overwrite)", path);
+		return REPORT_EUSAGE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_err(err, errlen, "output '%s' exists and is not a regular file", path);
+		return REPORT_EUSAGE;
+	}
+	return REPORT_OK;
+}
+
+int report_check_output_path(const char *path, bool force, char *err, size_t errlen)
+{
+	struct stat st;
+	char *dir = NULL;
+	int rc = check_target(path, force, err, errlen);
+
+	if (rc != REPORT_OK)
+		goto out;
+	rc = REPORT_EUSAGE;
+	dir = dir_of(path);
+	if (!dir) {
+		set_err(err, errlen, "cannot check output '%s': out of memory", path);
+		goto out;
+	}
+	if (stat(dir, &st) != 0) {
+		set_err(err, errlen, "cannot write '%s': directory '%s': %s", path, dir,
+			strerror(errno));
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "cannot write '%s': '%s' is not a directory", path, dir);
+		goto out;
+	}
+	if (access(dir, W_OK | X_OK) != 0) {
+		set_err(err, errlen, "cannot write '%s': directory '%s' is not writable: %s", path,
+			dir, strerror(errno));
+		goto out;
+	}
+	rc = REPORT_OK;
+out:
+	free(dir);
+	return rc;
+}
+
+static int write_all(int fd, const char *buf, size_t len_bytes)
+{
+	while (len_bytes > 0) {
+		ssize_t done = write(fd, buf, len_bytes);
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -1;
+		buf += done;
+		len_bytes -= (size_t)done;
+	}
+	return 0;
+}
+
+/* umask can only be read by setting it: single-threaded callers only. */
+static mode_t current_umask(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mask;
+}
+
+/* Fills the open temporary: mode, text, newline, fsync. 0 or -1 with errno. */
+static int fill_tmp(int fd, const char *text)
+{
+	if (fchmod(fd, 0666 & ~current_umask()) != 0)
+		return -1;
+	if (write_all(fd, text, strlen(text)) != 0 || write_all(fd, "\n", 1) != 0)
+		return -1;
+	return fsync(fd);
+}
+
+/*
+ * Moves the written temporary to path. Without force the move must not
+ * replace anything: renameat2(RENAME_NOREPLACE) where the kernel and file
+ * system have it, else link(), which fails with EEXIST, then unlink of the
+ * temporary name. On success the temporary name no longer exists.
+ */
+static int publish(const char *tmp, const char *path, bool force, char *err, size_t errlen)
+{
+	if (force) {
+		if (rename(tmp, path) == 0)
+			return REPORT_OK;
+		goto fail;
+	}
+#ifdef RENAME_NOREPLACE
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return REPORT_OK;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		goto fail;
+#endif
+	if (link(tmp, path) != 0)
+		goto fail;
+	unlink(tmp); /* on failure only a stray hidden name remains; the report is in place */
+	return REPORT_OK;
+fail:
+	if (errno == EEXIST) {
+		set_err(err, errlen, "output '%s' already exists (use --force to overwrite)", path);
+		return REPORT_EUSAGE;
+	}
+	if (errno == EISDIR) {
+		set_err(err, errlen, "output '%s' is a directory", path);
+		return REPORT_EUSAGE;
+	}
+	set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+	return REPORT_EIO;
+}
+
+static int sync_dir(const char *dir, const char *path, char *err, size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = REPORT_OK;
+
+	/* EINVAL: the file system cannot sync a directory, nothing to do. */
+	if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL)) {
+		set_err(err, errlen, "wrote '%s' but cannot sync directory '%s': %s", path, dir,
+			strerror(errno));
+		rc = REPORT_EIO;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen)
+{
+	char *text = NULL, *dir = NULL, *tmp = NULL;
+	int fd = -1, closed, rc = check_target(path, force, err, errlen);
+	bool tmp_exists = false;
+
+	if (rc != REPORT_OK)
+		goto out;
+	rc = REPORT_EIO;
+	text = root ? cJSON_Print(root) : NULL;
+	dir = dir_of(path);
+	if (dir && asprintf(&tmp, "%s/.%.*s.tmp.XXXXXX", dir, TMP_BASE_MAX_CHARS, base_of(path)) < 0)
+		tmp = NULL;
+	if (!text || !tmp) {
+		set_err(err, errlen, "cannot write '%s': cannot format the report (out of memory)",
+			path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		set_err(err, errlen, "cannot write '%s': cannot create a temporary file in '%s': %s",
+			path, dir, strerror(errno));
+		goto out;
+	}
+	tmp_exists = true;
+	if (fill_tmp(fd, text) != 0) {
+		set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	/* close reports delayed write errors (NFS); the descriptor is gone either way. */
+	closed = close(fd);
+	fd = -1;
+	if (closed != 0) {
+		set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rc = publish(tmp, path, force, err, errlen);
+	if (rc != REPORT_OK)
+		goto out;
+	tmp_exists = false;
+	rc = sync_dir(dir, path, err, errlen);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp_exists)
+		unlink(tmp);
+	cJSON_free(text);
+	free(tmp);
+	free(dir);
+	return rc;
+}
+
+cJSON *report_add_number(cJSON *parent, const char *name, double v)
+{
+	if (!isfinite(v))
+		return cJSON_AddNullToObject(parent, name);
+	return cJSON_AddNumberToObject(parent, name, v);
+}
+
+cJSON *report_add_number_item(cJSON *parent, double v)
+{
+	cJSON *item = isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+
+	/* cJSON has no create-and-append for arrays: attach at once, free if that fails. */
+	if (item && !cJSON_AddItemToArray(parent, item)) {
+		cJSON_Delete(item);
+		item = NULL;
+	}
+	return item;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The command line as a user meets it: help, version, bad input, exit codes.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+expect_exit 0 "--help" "$BIN" --help
+expect_output 'usage: collscope' "--help prints usage"
+expect_exit 0 "--version" "$BIN" --version
+expect_output '^collscope [0-9]+\.[0-9]+\.[0-9]+ \(git ' "--version names version and commit"
+expect_exit 2 "no command" "$BIN"
+expect_exit 2 "unknown command" "$BIN" frobnicate
+expect_output "unknown command 'frobnicate'" "unknown command is named"
+expect_exit 0 "list runs without mpirun" "$BIN" list
+for v in naive ring tree recursive-doubling rabenseifner mpi; do
+	expect_output "^$v " "list shows $v"
+done
+expect_exit 0 "list --names" "$BIN" list --names
+expect_exit 2 "list with an unknown option" "$BIN" list --bogus
+expect_output "'--bogus'" "the unknown option is named"
+expect_exit 0 "verify --help runs without mpirun" "$BIN" verify --help
+expect_output 'exit codes' "verify --help documents exit codes"
+
+# Bad values: each exits 2 and names the value.
+check_bad() {
+	local want=$1
+	shift
+	expect_exit 2 "verify $* exits 2" mpi 1 verify "$@"
+	expect_output "$want" "verify $* names the bad value"
+}
+check_bad "unknown dtype 'float16'" -d float16
+check_bad "unknown op 'avg'" -r avg
+check_bad "unknown algorithm 'ring2'" -a ring,ring2
+check_bad "'8Gx'" --segment-bytes 8Gx
+check_bad "'0'" --segment-bytes 0
+check_bad "'-1'" --counts -1
+check_bad "'nan'" --counts nan
+check_bad "'--frob'" --frob
+
+finish

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# collscope allreduce under mpirun: report invariants at 2, 3 and 4 ranks.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+CHECK="python3 $(dirname "$0")/check_allreduce_report.py"
+ALL=$("$BIN" list --names | paste -sd, -)
+
+for n in 2 3 4; do
+	expect_exit 0 "allreduce at $n ranks" mpi "$n" allreduce -b 8 -e 256K -f 8 \
+		--time-per-size 0.02 -o "$TMP/ar$n.json"
+	expect_output '^# peak busbw per variant' "allreduce at $n ranks prints the peak per variant"
+	expect_exit 0 "allreduce report at $n ranks keeps every invariant" $CHECK "$TMP/ar$n.json" "$n" "$ALL"
+done
+
+# A fixed count of 150 gives p99 but no p99.9; in place; other dtypes and ops.
+expect_exit 0 "fixed -n 150, in place, bfloat16 max" mpi 3 allreduce -n 150 -w 1 -e 64K -f 16 \
+	--in-place -d bfloat16 -r max -o "$TMP/fixed.json"
+expect_exit 0 "fixed-count report invariants" $CHECK "$TMP/fixed.json" 3 "$ALL"
+expect_exit 0 "the fixed count is what was run" python3 -c "
+import json,sys; d=json.load(open('$TMP/fixed.json'))
+sys.exit(not all(r['iterations']==150 and r['in_place'] and r['dtype']=='bfloat16' for r in d['results']))"
+
+# The acceptance gate: nothing reaches 1e5 GB/s; every variant is named.
+expect_exit 1 "--min-busbw fails below the gate" mpi 2 allreduce -a ring,tree -b 1K -e 4K \
+	-n 20 --min-busbw 100000 -q
+expect_output "ring: busbw .* below --min-busbw" "the gate names ring"
+expect_output "tree: busbw .* below --min-busbw" "the gate names tree"
+expect_exit 0 "--min-busbw passes at 0" mpi 2 allreduce -a ring -b 1K -e 4K -n 20 --min-busbw 0 -q
+
+# CSV: a header and one line per point, comma-separated.
+expect_exit 0 "--format csv" mpi 2 allreduce -a ring,mpi -b 8 -e 64 -n 5 --format csv -q
+expect_output '^size_bytes,count,type,redop,algorithm,p50_us,p99_us,algbw_gbps,busbw_gbps,wrong$' \
+	"csv header"
+expect_output '^64,16,float32,sum,mpi,' "csv row"
+
+# Reports are never overwritten without --force; the old file stays as it was.
+echo '{"keep": true}' >"$TMP/exists.json"
+expect_exit 2 "an existing report is not overwritten" mpi 2 allreduce -e 64 -n 2 -o "$TMP/exists.json"
+expect_exit 0 "the existing report is untouched" grep -q '"keep": true' "$TMP/exists.json"
+expect_exit 0 "--force overwrites" mpi 2 allreduce -e 64 -n 2 -q -o "$TMP/exists.json" --force
+expect_exit 0 "the forced report is complete" grep -Eq '"complete":[[:space:]]*true' "$TMP/exists.json"
+
+finish

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The real binary under mpirun at several rank counts, odd ones included.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+for n in 1 2 3 4 5 7 8; do
+	expect_exit 0 "verify at $n ranks: every variant, dtype, op and count correct" mpi "$n" verify
+	expect_output '^  ring +[0-9]+ +0 +0  ok$' "verify at $n ranks prints a line per variant"
+done
+
+# Small segments: many pipelined messages per chunk, odd rank counts.
+for n in 3 6; do
+	expect_exit 0 "verify at $n ranks with 1K segments" mpi "$n" verify --segment-bytes 1K \
+		--counts 0,1,2,7,1031,20011 -d float32,bfloat16
+done
+
+# The 'mpi' variant's int-count chunking, exercised with tiny chunks.
+expect_exit 0 "mpi variant chunks counts past its per-call limit" \
+	mpi 3 verify -a mpi --mpi-max-count 1000 --counts 999,1000,1001,65539
+expect_exit 2 "an unknown variant exits 2" mpi 2 verify -a nosuch
+expect_output "unknown algorithm 'nosuch'" "an unknown variant is named"
+
+finish

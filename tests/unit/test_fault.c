@@ -1,0 +1,50 @@
+/* The fault-injection switch (testing only) parses strictly and flips exactly one bit. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fault.h"
+
+Test(fault, parses_each_kind)
+{
+	struct fault f;
+	const char *why = NULL;
+	cr_expect_eq(fault_parse("flip:rank=3", &f, &why), 0);
+	cr_expect(f.kind == FAULT_FLIP && f.rank == 3);
+	cr_expect_eq(fault_parse("stall:rank=1,after=20", &f, &why), 0);
+	cr_expect(f.kind == FAULT_STALL && f.rank == 1 && f.after == 20);
+	cr_expect_eq(fault_parse("nomem:rank=0", &f, &why), 0);
+	cr_expect(f.kind == FAULT_NOMEM);
+	cr_expect_eq(fault_parse("", &f, &why), 0);
+	cr_expect(f.kind == FAULT_NONE);
+	cr_expect_eq(fault_parse(NULL, &f, &why), 0);
+}
+
+Test(fault, rejects_bad_specs)
+{
+	const char *bad[] = {"flip",          "flip:",          "flip:rank=",  "flip:rank=-1",
+	                     "stall:rank=1", "melt:rank=1",    "flip:node=1", "flip:rank=1,after=2",
+	                     "flip:rank=1x", "stall:after=3", "flip:rank=99999999999"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct fault f;
+		const char *why = NULL;
+		cr_expect_eq(fault_parse(bad[i], &f, &why), -1, "%s", bad[i]);
+		cr_expect(why != NULL, "%s has a reason", bad[i]);
+		cr_expect(f.kind == FAULT_NONE);
+	}
+}
+
+Test(fault, flips_one_bit_of_the_middle_element)
+{
+	for (size_t w = 2; w <= 8; w *= 2) {
+		unsigned char buf[10 * 8] = {0}, orig[10 * 8] = {0};
+		fault_flip(buf, 10, w);
+		int bits = 0;
+		for (size_t i = 0; i < sizeof buf; i++) {
+			bits += __builtin_popcount(buf[i] ^ orig[i]);
+			if (buf[i] != orig[i])
+				cr_expect(i >= 5 * w && i < 6 * w, "width %zu: byte %zu is in element 5", w, i);
+		}
+		cr_expect_eq(bits, 1);
+	}
+	fault_flip(NULL, 0, 4); /* count 0: nothing to flip, no crash */
+}
