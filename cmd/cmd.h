@@ -78,8 +78,12 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_links(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_topo(int argc, char **argv, struct cmd_ctx *ctx);
 extern const char cmd_list_usage[];
 extern const char cmd_verify_usage[];
 extern const char cmd_allreduce_usage[];
+extern const char cmd_links_usage[];
+extern const char cmd_topo_usage[];
 
 #endif

@@ -29,6 +29,10 @@ static const struct cmd commands[] = {
 	 "sweep variants x message sizes: time, verify, percentiles, algbw and busbw"},
 	{"verify", cmd_verify, cmd_verify_usage, CMD_NEEDS_MPI,
 	 "correctness sweep of every variant over awkward counts, dtypes and ops"},
+	{"links", cmd_links, cmd_links_usage, CMD_NEEDS_MPI,
+	 "pairwise latency and bandwidth between all ranks; name slow links and hosts"},
+	{"topo", cmd_topo, cmd_topo_usage, CMD_NEEDS_MPI,
+	 "where every rank runs: host, cores, NUMA node, binding, oversubscription"},
 	{"list", cmd_list, cmd_list_usage, 0, "the all-reduce variants and their restrictions"},
 };
 

@@ -1,0 +1,309 @@
+/*
+ * collscope links: latency and bandwidth between every pair of ranks, then
+ * the slow links and hosts named (issue 4).
+ *
+ * 1. Every round of the tournament is measured (probes/links.c); each rank
+ *    summarises the direction it timed into its row of records.
+ * 2. Rank 0 gathers the rows and runs the detector (reports/detect.c).
+ * 3. The pairs of every suspect are measured again, one at a time, and the
+ *    detector runs on the new values: only what it accuses twice is
+ *    reported, so noise in the first pass accuses nobody.
+ * 4. Rank 0 prints the matrix and the suspects and writes the report.
+ */
+#include <mpi.h>
+
+#include "links_cmd.h"
+#include "topo.h"
+#include "tournament.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct links_run {
+	const struct cmd_ctx *ctx;
+	const struct links_opts *o;
+	struct report_context c;
+	struct topo_map map;
+	struct probe_links probe;
+	bool probe_ready;
+	struct link_record *mine;   /* nranks: this rank's row, mine[b] = rank -> b */
+	struct link_record *all;    /* rank 0: nranks x nranks */
+	const char **host_names;    /* rank 0: nhosts, into c.hosts */
+	bool *host_judged;          /* rank 0: nhosts */
+	bool *pairs;                /* rank 0: the pairs measured again, as detect.h marks them */
+	struct detect_link *dlinks; /* rank 0: scratch of the detector */
+	struct detect_result first, final;
+	int remeasured;
+};
+
+static void run_release(struct links_run *r)
+{
+	if (r->probe_ready)
+		probe_links_release(&r->probe);
+	topo_map_release(&r->map);
+	report_context_release(&r->c);
+	free(r->mine);
+	free(r->all);
+	free(r->host_names);
+	free(r->host_judged);
+	free(r->pairs);
+	free(r->dlinks);
+	detect_result_release(&r->first);
+	detect_result_release(&r->final);
+}
+
+/* Check the report path on rank 0 before anything is measured; all agree. */
+static int check_output(const struct cmd_ctx *ctx, const struct links_opts *o)
+{
+	char err[1024] = "";
+	bool bad = o->output && ctx->rank == 0 &&
+	           report_check_output_path(o->output, o->force, err, sizeof err) != REPORT_OK;
+	if (!cmd_any(ctx, bad))
+		return EXIT_OK;
+	cmd_error(ctx, "links: %s", err);
+	return EXIT_USAGE;
+}
+
+/* The tables of every rank, and on rank 0 those of the whole job. */
+static int run_alloc(struct links_run *r)
+{
+	const int n = r->ctx->nranks, nh = r->map.nhosts;
+	const size_t nn = (size_t)n * (size_t)n;
+	bool failed = !(r->mine = calloc((size_t)n, sizeof *r->mine));
+	if (r->ctx->rank == 0) {
+		r->all = calloc(nn, sizeof *r->all);
+		r->host_names = calloc((size_t)nh, sizeof *r->host_names);
+		r->host_judged = calloc((size_t)nh, sizeof *r->host_judged);
+		r->pairs = calloc(nn, sizeof *r->pairs);
+		r->dlinks = calloc(nn ? nn : 1, sizeof *r->dlinks);
+		failed |= !r->all || !r->host_names || !r->host_judged || !r->pairs || !r->dlinks;
+		for (int h = 0; !failed && h < nh; h++) {
+			r->host_names[h] = r->c.hosts[h].name;
+			r->host_judged[h] =
+			    r->o->judge_oversubscribed || !r->map.host_oversubscribed[h];
+		}
+	}
+	for (int b = 0; r->mine && b < n; b++)
+		r->mine[b] = (struct link_record){.a = r->ctx->rank, .b = b};
+	if (failed)
+		cmd_rank_error(r->ctx, "links: out of memory for the tables of %d ranks", n);
+	if (cmd_any(r->ctx, failed))
+		return EXIT_RUNTIME;
+	int rc = n > 1 ? probe_links_init(&r->probe, r->ctx->comm, &r->o->probe) : MPI_SUCCESS;
+	r->probe_ready = n > 1 && rc == MPI_SUCCESS;
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(r->ctx, "links: cannot allocate the message buffers (%zu bytes)",
+		               r->o->probe.bw_bytes);
+	return cmd_any(r->ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* --test-slow-link: the pair's windows made slower after the fact. */
+static void slow_down(struct probe_links *p, const struct links_opts *o)
+{
+	bool hit = (p->rank == o->slow_a && p->peer == o->slow_b) ||
+	           (p->rank == o->slow_b && p->peer == o->slow_a);
+	for (int i = 0; hit && o->slow_factor > 0 && i < p->opts.bw_iters; i++) {
+		p->window_us[i] *= o->slow_factor;
+		p->bidir_us[i] *= o->slow_factor;
+	}
+}
+
+/* This rank's samples of rank -> peer into its row; false when out of memory. */
+static bool summarize(struct links_run *r, bool remeasured)
+{
+	struct probe_links *p = &r->probe;
+	if (p->peer < 0)
+		return true;
+	slow_down(p, r->o);
+	struct link_record *k = &r->mine[p->peer];
+	k->measured = true;
+	k->remeasured = remeasured;
+	return stats_summarize(p->lat_us, (size_t)p->opts.lat_iters, &k->latency_us) == 0 &&
+	       stats_summarize(p->window_us, (size_t)p->opts.bw_iters, &k->window_us) == 0 &&
+	       stats_summarize(p->bidir_us, (size_t)p->opts.bw_iters, &k->bidir_window_us) == 0;
+}
+
+/* After a collective step: any rank's failure fails all, named by the rank that saw it. */
+static int step_failed(struct links_run *r, int rc, bool summarized, const char *what)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(r->ctx, "links: %s: %s", what,
+		               cmd_mpi_error_text(rc, msg, sizeof msg));
+	else if (!summarized)
+		cmd_rank_error(r->ctx, "links: %s: out of memory for the statistics", what);
+	return cmd_any(r->ctx, rc != MPI_SUCCESS || !summarized);
+}
+
+static int measure_all(struct links_run *r)
+{
+	const int n = r->ctx->nranks, rounds = probe_tournament_rounds(n);
+	const char *mode = r->o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated";
+	for (int k = 0; k < rounds; k++) {
+		char what[64];
+		int pairs = probe_tournament_pairs_per_round(n);
+		cmd_progress(r->ctx, r->o->quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
+		             rounds, pairs, pairs == 1 ? "" : "s", mode);
+		snprintf(what, sizeof what, "round %d", k + 1);
+		int rc = probe_links_round(&r->probe, k, r->o->mode);
+		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, false), what))
+			return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* Every row to rank 0. */
+static int gather_rows(struct links_run *r)
+{
+	const int n = r->ctx->nranks;
+	int bytes = n * (int)sizeof *r->mine;
+	int rc = MPI_Gather(r->mine, bytes, MPI_BYTE, r->all, bytes, MPI_BYTE, 0, r->ctx->comm);
+	return step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static struct links_view view_of(const struct links_run *r)
+{
+	return (struct links_view){
+	    .nranks = r->ctx->nranks,
+	    .nhosts = r->map.nhosts,
+	    .records = r->all,
+	    .host_of_rank = r->map.host_of_rank,
+	    .numa_of_rank = r->map.numa_of_rank,
+	    .host_names = r->host_names,
+	    .host_judged = r->host_judged,
+	    .window_bytes = (double)r->o->probe.window * (double)r->o->probe.bw_bytes,
+	};
+}
+
+/* Rank 0: both metrics judged into out. */
+static int judge(struct links_run *r, struct detect_result *out)
+{
+	struct links_view v = view_of(r);
+	detect_result_init(out);
+	for (int m = 0; m < DETECT_METRICS; m++) {
+		size_t k = links_to_detect(&v, (enum detect_metric)m, r->dlinks);
+		if (detect_run(r->dlinks, k, v.nhosts, (enum detect_metric)m, &r->o->detect, out) !=
+		    0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Rank 0 lists the pairs to measure again; everyone gets the list (owned by the caller). */
+static int share_pairs(struct links_run *r, struct probe_pair **list, int *count)
+{
+	const int n = r->ctx->nranks;
+	int k = 0, rc;
+	if (r->ctx->rank == 0) {
+		struct links_view v = view_of(r);
+		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
+		k = detect_remeasure_pairs(&r->first, r->dlinks, nl, n, r->pairs);
+	}
+	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
+	*count = k;
+	*list = rc == MPI_SUCCESS ? calloc((size_t)k + 1, sizeof **list) : NULL;
+	if (step_failed(r, rc, *list != NULL, "sharing the suspects") || !*list)
+		return EXIT_RUNTIME;
+	struct probe_pair *out = *list;
+	for (int a = 0, i = 0; r->ctx->rank == 0 && a < n; a++)
+		for (int b = a + 1; b < n && i < k; b++)
+			if (r->pairs[(size_t)a * (size_t)n + (size_t)b])
+				out[i++] = (struct probe_pair){.a = a, .b = b};
+	rc = MPI_Bcast(out, 2 * k, MPI_INT, 0, r->ctx->comm);
+	return step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
+static int remeasure(struct links_run *r)
+{
+	struct probe_pair *list = NULL;
+	int count = 0;
+	int status = share_pairs(r, &list, &count);
+	for (int i = 0; status == EXIT_OK && i < count; i++) {
+		char what[96];
+		const struct probe_pair q = list[i];
+		cmd_progress(r->ctx, r->o->quiet, "links: measuring %d-%d again, alone (%d of %d)",
+		             q.a, q.b, i + 1, count);
+		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
+		int rc = probe_links_isolated(&r->probe, q.a, q.b);
+		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, true), what))
+			status = EXIT_RUNTIME;
+	}
+	r->remeasured = count;
+	if (status == EXIT_OK && count > 0)
+		status = gather_rows(r);
+	free(list);
+	return status;
+}
+
+static int write_report(struct links_run *r)
+{
+	struct links_view v = view_of(r);
+	cJSON *root = cmd_report_new("links", &r->c);
+	int status = EXIT_RUNTIME;
+	if (!root || !links_opts_to_json(root, r->o) || !links_report_add_results(root, &v) ||
+	    !links_report_add_summary(root, &v, &r->first, &r->final, r->remeasured) ||
+	    !cJSON_AddBoolToObject(root, "complete", true))
+		cmd_error(r->ctx, "links: out of memory while building the report");
+	else
+		status = cmd_report_write(r->ctx, r->o->output, root, r->o->force);
+	cJSON_Delete(root);
+	return status;
+}
+
+/* Rank 0: the verdict, stdout, the report and the exit code. */
+static int conclude(struct links_run *r)
+{
+	struct links_view v = view_of(r);
+	int status = EXIT_OK, confirmed;
+	if (judge(r, &r->final) != 0) {
+		cmd_error(r->ctx, "links: out of memory in the detector");
+		return EXIT_RUNTIME;
+	}
+	confirmed = detect_confirm(&r->final, &r->first, r->pairs, r->ctx->nranks);
+	cmd_context_end(&r->c);
+	links_print(&v, r->o, &r->first, &r->final, r->remeasured);
+	if (r->o->output)
+		status = write_report(r);
+	if (status == EXIT_OK && confirmed > 0 && r->o->fail_on_suspect)
+		status = EXIT_CHECK_FAILED;
+	return status;
+}
+
+static int run(struct links_run *r)
+{
+	int status = run_alloc(r);
+	if (status == EXIT_OK)
+		status = measure_all(r);
+	if (status == EXIT_OK)
+		status = gather_rows(r);
+	bool failed = status == EXIT_OK && r->ctx->rank == 0 && judge(r, &r->first) != 0;
+	if (failed)
+		cmd_error(r->ctx, "links: out of memory in the detector");
+	if (status == EXIT_OK && cmd_any(r->ctx, failed))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = remeasure(r);
+	if (status == EXIT_OK && r->ctx->rank == 0)
+		status = conclude(r);
+	return status;
+}
+
+int cmd_links(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct links_opts o;
+	struct links_run r = {.ctx = ctx, .o = &o};
+	topo_map_init(&r.map);
+	report_context_init(&r.c);
+	detect_result_init(&r.first);
+	detect_result_init(&r.final);
+	int status = links_opts_parse(argc, argv, ctx, &o);
+	if (status == EXIT_OK)
+		status = check_output(ctx, &o);
+	if (status == EXIT_OK && cmd_context_begin(ctx, &r.c, &r.map) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = run(&r);
+	run_release(&r);
+	return status;
+}

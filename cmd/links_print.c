@@ -1,0 +1,177 @@
+/*
+ * What `collscope links` prints on stdout (rank 0): a header, the bandwidth
+ * matrix (rank x rank, or host x host past 16 ranks), the locality classes,
+ * then every confirmed suspect with its evidence.
+ */
+#include <mpi.h>
+
+#include "links_cmd.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { RANK_MATRIX_MAX = 16 };
+
+static void print_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+	int u = 0;
+	while (u < 3 && bytes >= 1024 && fmod(bytes, 1024) == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.0f %s", bytes, units[u]);
+}
+
+static void print_header(const struct links_view *v, const struct links_opts *o)
+{
+	char lat[32], bw[32];
+	const struct probe_link_opts *p = &o->probe;
+	print_bytes(lat, sizeof lat, (double)p->lat_bytes);
+	print_bytes(bw, sizeof bw, (double)p->bw_bytes);
+	printf("# collscope links: %d rank%s on %d host%s, %s mode; latency: %s ping-pong x %d; "
+	       "bandwidth: windows of %d x %s, x %d per direction\n",
+	       v->nranks, v->nranks == 1 ? "" : "s", v->nhosts, v->nhosts == 1 ? "" : "s",
+	       o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated", lat, p->lat_iters,
+	       p->window, bw, p->bw_iters);
+}
+
+static void print_cell(double gbps)
+{
+	if (isfinite(gbps))
+		printf(" %7.2f", gbps);
+	else
+		printf(" %7s", "-");
+}
+
+static void print_rank_matrix(const struct links_view *v)
+{
+	printf("# p50 bandwidth in GB/s, from the row's rank to the column's\n#    ");
+	for (int b = 0; b < v->nranks; b++)
+		printf(" %7d", b);
+	printf("\n");
+	for (int a = 0; a < v->nranks; a++) {
+		printf("  %3d", a);
+		for (int b = 0; b < v->nranks; b++)
+			print_cell(a == b ? NAN
+			                  : link_bandwidth_gbps(&v->records[a * v->nranks + b],
+			                                        v->window_bytes));
+		printf("\n");
+	}
+}
+
+static void print_host_matrix(const struct links_view *v)
+{
+	double *m = malloc((size_t)v->nhosts * (size_t)v->nhosts * sizeof *m);
+	if (!m || links_host_matrix(v, m) != 0) {
+		printf("# (no memory for the host matrix)\n");
+		free(m);
+		return;
+	}
+	printf("# median p50 bandwidth in GB/s of the links from the row's host to the column's\n");
+	for (int h = 0; h < v->nhosts; h++)
+		printf("#   h%-4d %s\n", h, v->host_names[h]);
+	printf("#      ");
+	for (int h = 0; h < v->nhosts; h++) {
+		char label[16];
+		snprintf(label, sizeof label, "h%d", h);
+		printf(" %7s", label);
+	}
+	printf("\n");
+	for (int i = 0; i < v->nhosts; i++) {
+		printf("  h%-4d", i);
+		for (int j = 0; j < v->nhosts; j++)
+			print_cell(m[i * v->nhosts + j]);
+		printf("\n");
+	}
+	free(m);
+}
+
+static void print_classes(const struct links_view *v, const struct detect_result *r,
+                          const struct detect_params *p)
+{
+	printf("# %-10s %-9s %6s %12s  %s\n", "class", "metric", "links", "median", "judged");
+	for (int m = 0; m < DETECT_METRICS; m++)
+		for (int l = 0; l < DETECT_LOCALITIES; l++) {
+			const struct detect_class *k = &r->classes[m][l];
+			int links = 0;
+			double med = links_class_median(v, (enum detect_metric)m,
+			                                (enum detect_locality)l, &links);
+			if (links == 0)
+				continue;
+			printf("  %-10s %-9s %6d %7.3g %-4s  ",
+			       detect_locality_name((enum detect_locality)l),
+			       detect_metric_name((enum detect_metric)m), links, med,
+			       m == DETECT_BANDWIDTH ? "GB/s" : "us");
+			if (k->judged)
+				printf("yes%s\n", k->links < links
+				                      ? " (links of oversubscribed hosts left out)"
+				                      : "");
+			else if (k->links == 0)
+				printf("no: every link touches an oversubscribed host\n");
+			else
+				printf("no: %d judged link%s, %d needed\n", k->links,
+				       k->links == 1 ? "" : "s", p->min_class_links);
+		}
+}
+
+static void print_not_judged(const struct links_view *v)
+{
+	for (int h = 0; v->host_judged && h < v->nhosts; h++)
+		if (!v->host_judged[h])
+			printf(
+			    "# not judged: host %s is oversubscribed (more ranks than cores): its "
+			    "links time the scheduler as much as the link (--judge-oversubscribed "
+			    "judges them anyway)\n",
+			    v->host_names[h]);
+}
+
+static void print_suspect(const struct links_view *v, const struct detect_suspect *s)
+{
+	char why[512];
+	detect_describe(s, v->host_names, why, sizeof why);
+	if (s->kind == DETECT_HOST)
+		printf("  %s\n", why);
+	else
+		printf("  link %d->%d (%s -> %s): %s\n", s->a, s->b, v->host_names[s->host_a],
+		       v->host_names[s->host_b], why);
+}
+
+static void print_suspects(const struct links_view *v, const struct detect_result *first,
+                           const struct detect_result *final, int remeasured)
+{
+	int confirmed = 0;
+	for (int i = 0; i < final->nsuspects; i++)
+		confirmed += final->suspects[i].confirmed;
+	if (confirmed == 0)
+		printf("# suspects: none");
+	else
+		printf("# suspects: %d, each confirmed by measuring it again alone", confirmed);
+	if (first->nsuspects > 0)
+		printf(" (%d accused by the first pass; %d pair%s measured again)",
+		       first->nsuspects, remeasured, remeasured == 1 ? "" : "s");
+	printf("\n");
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].confirmed)
+			print_suspect(v, &final->suspects[i]);
+}
+
+void links_print(const struct links_view *v, const struct links_opts *o,
+                 const struct detect_result *first, const struct detect_result *final,
+                 int remeasured_pairs)
+{
+	print_header(v, o);
+	if (v->nranks < 2) {
+		printf("# no pairs to measure: links needs at least 2 ranks\n");
+		fflush(stdout);
+		return;
+	}
+	if (v->nranks <= RANK_MATRIX_MAX)
+		print_rank_matrix(v);
+	else
+		print_host_matrix(v);
+	print_classes(v, final, &o->detect);
+	print_not_judged(v);
+	print_suspects(v, first, final, remeasured_pairs);
+	fflush(stdout);
+}

@@ -1,0 +1,184 @@
+/*
+ * collscope topo: where every rank runs (host, pid, binding, NUMA node,
+ * package) and what every host has (cores, NUMA nodes, ranks), with the
+ * oversubscribed hosts named. The placement comes from probes/topo.c, the
+ * module that fills the context block of every report.
+ */
+#include <mpi.h>
+
+#include "cmd.h"
+#include "topo.h"
+
+#include <getopt.h>
+#include <string.h>
+
+const char cmd_topo_usage[] =
+    "usage: mpirun -np N collscope topo [options]\n\n"
+    "Shows where every rank runs: its host, pid, the cpuset it is bound to, its NUMA\n"
+    "node and package (from hwloc; '-' when the binding spans several or is unknown),\n"
+    "and for every host its cores, PUs, NUMA nodes, packages and ranks. A host with\n"
+    "more ranks than cores is oversubscribed: its timings measure the scheduler too.\n\n"
+    "  -o, --output FILE  write the JSON report to FILE (atomically; refuses to\n"
+    "                     replace an existing file unless --force)\n"
+    "      --force        replace FILE if it exists\n"
+    "  -q, --quiet        no tables on stdout\n"
+    "  -h, --help         this text\n\n"
+    "exit codes: 0 ok, 2 bad usage, 5 MPI, I/O or runtime error\n";
+
+struct topo_opts {
+	const char *output;
+	bool force, quiet;
+};
+
+static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct topo_opts *o)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, 'F'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {0},
+	};
+	int c;
+	*o = (struct topo_opts){0};
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:q", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'F': o->force = true; break;
+		case 'q': o->quiet = true; break;
+		default: return cmd_usage_error(ctx, "topo", argc, argv);
+		}
+	}
+	if (optind < argc) {
+		cmd_error(ctx, "topo: unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* Rank 0 checks the report's path before anything is measured; all agree. */
+static int check_output(const struct cmd_ctx *ctx, const char *path, bool force)
+{
+	char err[1024] = "";
+	bool bad = false;
+	if (path && ctx->rank == 0)
+		bad = report_check_output_path(path, force, err, sizeof err) != REPORT_OK;
+	if (!cmd_any(ctx, bad))
+		return EXIT_OK;
+	cmd_error(ctx, "topo: %s", err);
+	return EXIT_USAGE;
+}
+
+static void print_index(char *buf, size_t len, int v)
+{
+	if (v >= 0)
+		snprintf(buf, len, "%d", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_tables(const struct report_context *c)
+{
+	char numa[16], pkg[16];
+	printf("# collscope topo: %d rank%s on %d host%s; %s; timer resolution %.3g us\n",
+	       c->nranks, c->nranks == 1 ? "" : "s", c->nhosts, c->nhosts == 1 ? "" : "s",
+	       c->mpi_library, c->timer_resolution_us);
+	printf("# %4s  %-24s %8s  %-16s %5s %8s  %s\n", "rank", "host", "pid", "cpuset", "numa",
+	       "package", "bound");
+	for (int r = 0; r < c->nranks; r++) {
+		const struct ctx_rank *k = &c->ranks[r];
+		print_index(numa, sizeof numa, k->numa_node);
+		print_index(pkg, sizeof pkg, k->package);
+		printf("  %4d  %-24s %8d  %-16s %5s %8s  %s\n", k->rank, k->host, k->pid, k->cpuset,
+		       numa, pkg, k->bound ? "yes" : "no");
+	}
+	printf("# %-24s %6s %5s %5s %9s %6s  %s\n", "host", "cores", "pus", "numa", "packages",
+	       "ranks", "oversubscribed");
+	for (int h = 0; h < c->nhosts; h++) {
+		const struct ctx_host *ho = &c->hosts[h];
+		printf("  %-24s %6d %5d %5d %9d %6d  ", ho->name, ho->cores, ho->pus,
+		       ho->numa_nodes, ho->packages, ho->nranks);
+		if (ho->oversubscribed)
+			printf("yes (%d ranks on %d cores)\n", ho->nranks, ho->cores);
+		else
+			printf("no\n");
+	}
+	fflush(stdout);
+}
+
+static bool add_rank(cJSON *results, const struct ctx_rank *k)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(results, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return cJSON_AddNumberToObject(o, "rank", k->rank) &&
+	       cJSON_AddStringToObject(o, "host", k->host) &&
+	       cJSON_AddNumberToObject(o, "pid", k->pid) &&
+	       cJSON_AddStringToObject(o, "cpuset", k->cpuset) &&
+	       (k->numa_node >= 0 ? cJSON_AddNumberToObject(o, "numa", k->numa_node)
+	                          : cJSON_AddNullToObject(o, "numa")) &&
+	       (k->package >= 0 ? cJSON_AddNumberToObject(o, "package", k->package)
+	                        : cJSON_AddNullToObject(o, "package")) &&
+	       cJSON_AddBoolToObject(o, "bound", k->bound);
+}
+
+/* config, results (one per rank), summary and complete, after the context. */
+static bool fill_report(cJSON *root, const struct report_context *c, const struct topo_opts *o)
+{
+	cJSON *config = cJSON_AddObjectToObject(root, "config");
+	cJSON *results = cJSON_AddArrayToObject(root, "results");
+	cJSON *summary = cJSON_AddObjectToObject(root, "summary");
+	if (!config || !results || !summary ||
+	    !(o->output ? cJSON_AddStringToObject(config, "output", o->output)
+	                : cJSON_AddNullToObject(config, "output")) ||
+	    !cJSON_AddBoolToObject(config, "force", o->force))
+		return false;
+	for (int r = 0; r < c->nranks; r++)
+		if (!add_rank(results, &c->ranks[r]))
+			return false;
+	cJSON *over = cJSON_AddArrayToObject(summary, "oversubscribed_hosts");
+	for (int h = 0; over && h < c->nhosts; h++)
+		if (c->hosts[h].oversubscribed &&
+		    !cJSON_AddItemToArray(over, cJSON_CreateString(c->hosts[h].name)))
+			return false;
+	return over && cJSON_AddNumberToObject(summary, "ranks", c->nranks) &&
+	       cJSON_AddNumberToObject(summary, "hosts", c->nhosts) &&
+	       cJSON_AddBoolToObject(summary, "oversubscribed", c->oversubscribed) &&
+	       cJSON_AddBoolToObject(root, "complete", true);
+}
+
+int cmd_topo(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct topo_opts o;
+	struct report_context c;
+	cJSON *root = NULL;
+	report_context_init(&c);
+	int status = parse_opts(argc, argv, ctx, &o);
+	if (status == EXIT_OK)
+		status = check_output(ctx, o.output, o.force);
+	if (status != EXIT_OK)
+		goto out;
+	if (cmd_context_begin(ctx, &c, NULL) != 0) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	cmd_context_end(&c);
+	if (ctx->rank == 0 && !o.quiet)
+		print_tables(&c);
+	if (ctx->rank == 0 && o.output) {
+		root = cmd_report_new("topo", &c);
+		if (!root || !fill_report(root, &c, &o)) {
+			cmd_error(ctx, "topo: out of memory while building the report");
+			status = EXIT_RUNTIME;
+			goto out;
+		}
+		status = cmd_report_write(ctx, o.output, root, o.force);
+	}
+out:
+	cJSON_Delete(root);
+	report_context_release(&c);
+	return status;
+}

@@ -1,0 +1,88 @@
+/*
+ * The results of `collscope links` as data: one record per ordered pair,
+ * the values the detector judges, per-host aggregates and the JSON of
+ * DESIGN.md section 5. Pure: libc, libm and cJSON.
+ */
+#ifndef COLLSCOPE_LINKS_REPORT_H
+#define COLLSCOPE_LINKS_REPORT_H
+
+#include "detect.h"
+#include "stats.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+/*
+ * One ordered pair a -> b, as measured by a. Plain data (rank 0 gathers it
+ * as bytes). Bandwidth is kept as the time of one window, in us; GB/s are
+ * derived from it with the window's bytes.
+ */
+struct link_record {
+	int a, b;
+	bool measured;                   /* false on the diagonal and for pairs not measured */
+	bool remeasured;                 /* the values come from the isolated second measurement */
+	struct stats_summary latency_us; /* one-way: half of each round trip */
+	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
+	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
+};
+
+/* Everything the report needs, borrowed from the caller. */
+struct links_view {
+	int nranks, nhosts;
+	const struct link_record *records; /* nranks x nranks, [a * nranks + b] */
+	const int *host_of_rank;           /* nranks */
+	const int *numa_of_rank;           /* nranks, -1 unknown */
+	const char *const *host_names;     /* nhosts */
+	const bool *host_judged;           /* nhosts: false when its links are not judged */
+	double window_bytes;               /* bytes of one window in one direction */
+};
+
+/* The locality class of a -> b: hosts differ, or same host and the same known NUMA node. */
+enum detect_locality links_locality(const struct links_view *v, int a, int b);
+
+/* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
+double link_latency_us(const struct link_record *r);
+/* The typical bandwidth a -> b in GB/s (window bytes over the p50 window time), or NAN. */
+double link_bandwidth_gbps(const struct link_record *r, double window_bytes);
+
+/*
+ * The detector's view of every measured ordered pair for metric: writes at
+ * most nranks x (nranks - 1) entries to out and returns the count. A link is
+ * judged when both its hosts are judged.
+ */
+size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
+                       struct detect_link *out);
+
+/*
+ * Median of the typical bandwidths of the links from host i to host j into
+ * out[i * nhosts + j] (NAN where there are none): the host x host matrix.
+ */
+int links_host_matrix(const struct links_view *v, double *out);
+
+/*
+ * The median of the typical values of every measured link of class l,
+ * judged or not (for display); *links gets their count. NAN when none or
+ * out of memory.
+ */
+double links_class_median(const struct links_view *v, enum detect_metric m, enum detect_locality l,
+                          int *links);
+
+/* Adds "results": one record per measured ordered pair. Returns the array or NULL. */
+cJSON *links_report_add_results(cJSON *root, const struct links_view *v);
+
+/*
+ * Adds "summary": pairs and links measured, the classes of both metrics,
+ * per-host aggregates, "suspects" (the confirmed suspects of final),
+ * "cleared" (what first accused and the isolated measurement did not
+ * confirm), "remeasured_pairs" and "not_judged" (notes, e.g. oversubscribed
+ * hosts). first may be NULL. Returns the object or NULL when out of memory.
+ */
+cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
+                                const struct detect_result *first,
+                                const struct detect_result *final, int remeasured_pairs);
+
+/* Suspect as JSON into array (kind, metric, locality, who, measured, ...); NULL on no memory. */
+cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
+                                const struct detect_suspect *s);
+
+#endif

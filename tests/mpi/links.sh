@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# collscope links under mpirun: every ordered pair measured, the JSON report's
+# invariants, no suspect on one machine (also oversubscribed), the detector
+# end to end with an injected slow link, bad values and the output-file rules.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+# Small counts: the suite stays well under a minute and a half on 2 cores.
+FAST=(-n 100 -w 10 --bw-iters 3 --bw-warmup 1 --bw-bytes 256K --window 8)
+# Windows large enough, and enough of them, that the p50 of an oversubscribed
+# link varies by well under 2x: the injected slow-down stands out.
+SLOWLINK=(-n 100 -w 10 --bw-iters 5 --bw-warmup 1 --bw-bytes 1M --window 8 --judge-oversubscribed)
+
+# check_report FILE N [EXPECT_SUSPECTS]: the links report of an N-rank run.
+check_report() {
+	python3 - "$1" "$2" "${4:-none}" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+path, n, expect = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+d = json.load(open(path))
+def need(cond, what):
+    if not cond:
+        sys.exit("report: " + what)
+need(d["schema_version"] == 1 and d["command"] == "links" and d["complete"] is True, "envelope")
+c, cfg, s = d["context"], d["config"], d["summary"]
+need(c["mpi"]["ranks"] == n and len(c["ranks"]) == n, "context")
+host = {r["rank"]: r["host"] for r in c["ranks"]}
+res = d["results"]
+pairs = sorted((r["a"], r["b"]) for r in res)
+need(pairs == [(a, b) for a in range(n) for b in range(n) if a != b], "one record per ordered pair")
+for r in res:
+    who = "%d->%d" % (r["a"], r["b"])
+    need(r["host_a"] == host[r["a"]] and r["host_b"] == host[r["b"]], who + " hosts")
+    need(r["locality"] in (("same_numa", "same_host") if r["host_a"] == r["host_b"] else ("cross_host",)),
+         who + " locality " + r["locality"])
+    lat, bw, bi = r["latency_us"], r["bandwidth_gbps"], r["bidirectional_gbps"]
+    need(lat["iterations"] == cfg["iters"] and bw["iterations"] == cfg["bw_iters"], who + " iterations")
+    need(0 < lat["min"] <= lat["p50"] <= lat["max"], who + " latency order")
+    need(lat["p99"] is None or lat["p50"] <= lat["p99"] <= lat["max"], who + " latency p99")
+    need(0 < bw["min"] <= bw["p50"] <= bw["max"], who + " bandwidth order")
+    need(0 < bi["min"] <= bi["max"], who + " bidirectional")
+    need(isinstance(r["remeasured"], bool), who + " remeasured flag")
+need(s["links"] == n * (n - 1) and s["pairs"] == n * (n - 1) // 2 and s["ranks"] == n, "summary counts")
+need(s["suspects_count"] == len(s["suspects"]), "suspects_count")
+for k in s["suspects"] + s["cleared"]:
+    need(k["kind"] in ("link", "host") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
+    need(k["measured"] is not None and k["expected"] is not None and k["reason"], "suspect evidence")
+if expect == "none":
+    need(s["suspects"] == [], "no suspect on one machine, got " + json.dumps(s["suspects"]))
+else:
+    a, b = expect.split(":")
+    hit = [k for k in s["suspects"] if k["kind"] == "link" and k["metric"] == "bandwidth"
+           and {k["a"], k["b"]} == {int(a), int(b)}]
+    need(hit, "the slow link %s-%s is named: %s" % (a, b, json.dumps(s["suspects"])))
+    need(all(k["ratio"] < 0.5 and k["score"] < -3.5 for k in hit), "its evidence")
+    need(s["remeasured_pairs"] >= 1, "suspects were measured again")
+    again = [r for r in res if {r["a"], r["b"]} == {int(a), int(b)}]
+    need(all(r["remeasured"] for r in again), "its records come from the isolated measurement")
+over = {h["name"] for h in c["hosts"] if h["oversubscribed"]}
+need(sorted(s["not_judged"]) == sorted(over) or cfg["judge_oversubscribed"], "not_judged")
+need({h["name"] for h in s["hosts"]} == {h["name"] for h in c["hosts"]}, "per-host aggregates")
+PY
+	local rc=$?
+	if [ $rc = 0 ]; then pass "$3"; else fail "$3" "$TMP/py"; fi
+}
+
+expect_exit 0 "links at 1 rank: nothing to measure" mpi 1 links -o "$TMP/l1.json"
+expect_output "no pairs to measure" "links at 1 rank says so"
+check_report "$TMP/l1.json" 1 "links report at 1 rank"
+
+for n in 2 3 4; do
+	expect_exit 0 "links at $n ranks" mpi "$n" links -q "${FAST[@]}" -o "$TMP/l$n.json"
+	expect_output "^ +$((n - 1)) +[0-9.]+ " "links at $n ranks prints the bandwidth matrix"
+	expect_output "^# suspects: none" "links at $n ranks on one machine accuses nobody"
+	check_report "$TMP/l$n.json" "$n" "links report at $n ranks"
+done
+
+# Past 16 ranks the matrix is host x host.
+expect_exit 0 "links at 17 ranks" mpi 17 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
+	--bw-bytes 64K --window 4 -o "$TMP/l17.json"
+expect_output "^  h0 +[0-9.]+$" "links at 17 ranks prints the host x host matrix"
+check_report "$TMP/l17.json" 17 "links report at 17 ranks"
+
+expect_exit 0 "links at 3 ranks, isolated mode" mpi 3 links -q "${FAST[@]}" --mode isolated \
+	-o "$TMP/l3i.json" --fail-on-suspect
+check_report "$TMP/l3i.json" 3 "isolated links report at 3 ranks"
+
+# The defaults, oversubscribed: a false alarm here costs an admin a day.
+expect_exit 0 "links at 4 oversubscribed ranks with the defaults" mpi 4 links -q --fail-on-suspect \
+	-o "$TMP/l4d.json"
+expect_output "^# suspects: none" "the default run accuses nobody"
+check_report "$TMP/l4d.json" 4 "default links report at 4 ranks"
+
+# The detector end to end: an injected slow link is accused, measured again, confirmed.
+expect_exit 1 "an injected slow link fails --fail-on-suspect" mpi 4 links -q "${SLOWLINK[@]}" \
+	--test-slow-link 1:2:100 --fail-on-suspect -o "$TMP/slow.json"
+expect_output "link (1->2|2->1) .*bandwidth .* is 0\.[0-9]+x the same_numa median" \
+	"the slow link is printed with its evidence"
+check_report "$TMP/slow.json" 4 "the slow link is in the report" 1:2
+expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 links -q \
+	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
+check_report "$TMP/slow2.json" 4 "the isolated run names the slow link too" 0:3
+
+# Bad values exit 2 and name the value.
+check_bad() {
+	local want=$1
+	shift
+	expect_exit 2 "links $* exits 2" mpi 1 links "$@"
+	expect_output "$want" "links $* names the bad value"
+}
+check_bad "'0' for --tolerance" --tolerance 0
+check_bad "'1.5' for --tolerance" --tolerance 1.5
+check_bad "'abc' for --tolerance" --tolerance abc
+check_bad "'-1' for --z-threshold" --z-threshold -1
+check_bad "'0' for --window" --window 0
+check_bad "'4Q' for --bw-bytes" --bw-bytes 4Q
+check_bad "'0' for --bw-bytes" --bw-bytes 0
+check_bad "'-8' for --lat-bytes" --lat-bytes -8
+check_bad "'foo' for --mode" --mode foo
+check_bad "'0' for --iters" -n 0
+check_bad "'x' for --warmup" -w x
+check_bad "'0' for --bw-iters" --bw-iters 0
+check_bad "'1:1:2' for --test-slow-link" --test-slow-link 1:1:2
+check_bad "'--bogus'" --bogus
+check_bad "unexpected argument 'extra'" extra
+
+# The report file: checked before measuring, never replaced without --force.
+echo "precious" >"$TMP/exists.json"
+expect_exit 2 "links -o an existing file exits 2" mpi 2 links "${FAST[@]}" -o "$TMP/exists.json"
+expect_output "exists" "the refusal says why"
+if [ "$(cat "$TMP/exists.json")" = precious ]; then pass "the existing file is untouched"; else fail "the existing file is untouched"; fi
+if grep -q "round 1" "$TMP/out"; then fail "nothing is measured before the refusal" "$TMP/out"; else pass "nothing is measured before the refusal"; fi
+expect_exit 0 "links -o an existing file with --force" mpi 2 links -q "${FAST[@]}" -o "$TMP/exists.json" --force
+check_report "$TMP/exists.json" 2 "the forced report is complete"
+expect_exit 2 "links -o into a missing directory exits 2" mpi 2 links -o "$TMP/no/such/l.json"
+expect_exit 0 "links --help runs without mpirun" "$BIN" links --help
+expect_output "fail-on-suspect" "links --help documents --fail-on-suspect"
+
+finish
