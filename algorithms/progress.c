@@ -24,11 +24,11 @@ void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int p
                        int64_t iteration)
 {
 	static const char *const phases[] = {"starting", "warm-up iteration", "timed iteration",
-	                                     "verifying", "finishing"};
+	                                     "verifying", "finishing", "check"};
 	const char *name = variant >= 0 && (size_t)variant < ar_variant_count()
 	                           ? ar_variants[variant]->name
 	                           : NULL;
-	const char *what = phase >= 0 && phase <= PROGRESS_DONE ? phases[phase] : "unknown";
+	const char *what = phase >= 0 && phase <= PROGRESS_CHECK ? phases[phase] : "unknown";
 	if (!name || phase == PROGRESS_START || phase == PROGRESS_DONE)
 		snprintf(buf, len, "%s", what);
 	else if (phase == PROGRESS_VERIFY)

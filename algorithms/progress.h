@@ -19,6 +19,7 @@ enum progress_phase {
 	PROGRESS_TIMED,  /* iteration counts timed calls */
 	PROGRESS_VERIFY, /* checking and gathering results */
 	PROGRESS_DONE,   /* finishing: summary, report */
+	PROGRESS_CHECK,  /* iteration counts correctness checks (verify) */
 };
 
 struct progress {

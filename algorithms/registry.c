@@ -29,6 +29,14 @@ size_t ar_variant_count(void)
 	return n;
 }
 
+int ar_variant_index(const struct ar_variant *v)
+{
+	for (int i = 0; ar_variants[i]; i++)
+		if (ar_variants[i] == v)
+			return i;
+	return -1;
+}
+
 const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op)
 {
 	if ((v->restrictions & AR_NEEDS_POW2) && (nranks & (nranks - 1)) != 0)

@@ -37,6 +37,8 @@ extern const struct ar_variant *const ar_variants[];
 
 const struct ar_variant *ar_variant_find(const char *name);
 size_t ar_variant_count(void);
+/* Position of v in ar_variants, or -1. */
+int ar_variant_index(const struct ar_variant *v);
 /* NULL when v can run nranks with op, else why not (a static string). */
 const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op);
 /* "none", or the restrictions in words (static string). */

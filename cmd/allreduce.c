@@ -8,9 +8,13 @@
 #include "allreduce.h"
 #include "ar_report.h"
 #include "bench.h"
+#include "fault.h"
+#include "progress.h"
 #include "topo.h"
+#include "watchdog.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,7 +37,9 @@ struct sweep {
 	struct exec_plan plans[32];
 	bool planned[32];
 	struct variant_tally tally[32];
-	cJSON *results; /* rank 0 */
+	cJSON *root, *results; /* rank 0 */
+	pthread_mutex_t lock;  /* rank 0: the report, shared with the watchdog's hang hook */
+	bool written;          /* the report file is ours now: later writes replace it */
 	int done, total;
 };
 
@@ -71,7 +77,8 @@ static int setup(struct sweep *s)
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : AR_ADAPTIVE_MAX_ITERS;
-	bool failed = bench_bufs_alloc(&s->bufs, o->max_bytes, exec_scratch_bound_bytes(o->segment_bytes),
+	bool failed = fault_is(FAULT_NOMEM, s->ctx->rank) ||
+	              bench_bufs_alloc(&s->bufs, o->max_bytes, exec_scratch_bound_bytes(o->segment_bytes),
 	                               max_samples, s->ctx->nranks) != 0;
 	if (failed)
 		cmd_rank_error(s->ctx, "allreduce: cannot allocate %llu bytes of buffers",
@@ -150,6 +157,56 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 	return ar_record_to_json(s->results, r) ? 0 : -1;
 }
 
+/*
+ * Rank 0: write the report as it stands, "complete": false until the end, so
+ * a job killed halfway leaves every finished point on disk as valid JSON.
+ * The first write honours --force; later ones replace our own file.
+ */
+static int write_report(struct sweep *s)
+{
+	char err[1024];
+	if (!s->o->output)
+		return EXIT_OK;
+	int rc = report_write_atomic(s->o->output, s->root, s->written || s->o->force, err, sizeof err);
+	if (rc != REPORT_OK) {
+		cmd_error(s->ctx, "%s", err);
+		return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	s->written = true;
+	return EXIT_OK;
+}
+
+static int flush_partial(struct sweep *s)
+{
+	pthread_mutex_lock(&s->lock);
+	int status = write_report(s);
+	pthread_mutex_unlock(&s->lock);
+	return status;
+}
+
+/* The watchdog thread on rank 0, before it ends the job: record the hang in the report. */
+static void on_hang(void *arg, const char *event)
+{
+	struct sweep *s = arg;
+	struct timespec deadline;
+	char at[32];
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 2; /* the main thread never holds the lock inside MPI; be safe anyway */
+	if (!s->root || pthread_mutex_timedlock(&s->lock, &deadline) != 0)
+		return;
+	report_utc_now(at, sizeof at);
+	cJSON *events = cJSON_GetObjectItemCaseSensitive(s->root, "events");
+	cJSON *e = cJSON_CreateObject();
+	if (e && cJSON_AddItemToArray(events, e)) {
+		cJSON_AddStringToObject(e, "kind", "hang");
+		cJSON_AddStringToObject(e, "at_utc", at);
+		cJSON_AddStringToObject(e, "message", event);
+		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
+		write_report(s);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
 /* One (size, variant) point on every rank. Returns an exit code. */
 static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 {
@@ -163,11 +220,18 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 	                      .in_place = o->in_place, .straggler_rank = -1};
 	struct bench_result br;
 	r.bytes = r.count * w;
+	progress_point(v, r.bytes);
 	r.skipped = ar_variant_unsupported(var, ctx->nranks, o->op);
 	if (!r.skipped && r.count == 0)
 		r.skipped = "message smaller than one element";
-	if (r.skipped)
-		return ctx->rank == 0 && record_point(s, v, &r, NULL) != 0 ? EXIT_RUNTIME : EXIT_OK;
+	if (r.skipped) {
+		if (ctx->rank != 0)
+			return EXIT_OK;
+		pthread_mutex_lock(&s->lock);
+		int failed_rec = record_point(s, v, &r, NULL);
+		pthread_mutex_unlock(&s->lock);
+		return failed_rec ? EXIT_RUNTIME : flush_partial(s);
+	}
 
 	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], ctx->rank, ctx->nranks, r.count,
 	                                                o->dtype, o->segment_bytes) != 0
@@ -187,9 +251,15 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 		               (unsigned long long)r.bytes, cmd_mpi_error_text(rc, msg, sizeof msg));
 		return EXIT_RUNTIME;
 	}
-	if (ctx->rank == 0 && record_point(s, v, &r, &br) != 0) {
-		cmd_error(ctx, "allreduce: out of memory while recording results");
-		return EXIT_RUNTIME;
+	if (ctx->rank == 0) {
+		pthread_mutex_lock(&s->lock);
+		int failed_rec = record_point(s, v, &r, &br);
+		pthread_mutex_unlock(&s->lock);
+		if (failed_rec != 0) {
+			cmd_error(ctx, "allreduce: out of memory while recording results");
+			return EXIT_RUNTIME;
+		}
+		return flush_partial(s);
 	}
 	return EXIT_OK;
 }
@@ -264,56 +334,88 @@ static int summarize(struct sweep *s, cJSON *root)
 	return wrong ? EXIT_WRONG : below_any ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
+/* Rank 0: the report's skeleton, "complete": false until finish_report. */
+static int start_report(struct sweep *s, const struct report_context *rc)
+{
+	if (s->ctx->rank == 0) {
+		s->root = cmd_report_new("allreduce", rc);
+		if (s->root && ar_opts_to_json(s->root, s->o) && cJSON_AddArrayToObject(s->root, "events") &&
+		    cJSON_AddBoolToObject(s->root, "complete", false))
+			s->results = cJSON_AddArrayToObject(s->root, "results");
+	}
+	if (cmd_any(s->ctx, s->ctx->rank == 0 && !s->results)) {
+		cmd_error(s->ctx, "allreduce: out of memory for the report");
+		return EXIT_RUNTIME;
+	}
+	return s->ctx->rank == 0 ? flush_partial(s) : EXIT_OK;
+}
+
+/* Rank 0: summary, finish time, "complete": true, the last write. Returns the verdict. */
+static int finish_report(struct sweep *s, struct report_context *rc)
+{
+	pthread_mutex_lock(&s->lock);
+	int verdict = summarize(s, s->root);
+	cmd_context_end(rc);
+	cJSON *ctxj = cJSON_GetObjectItemCaseSensitive(s->root, "context");
+	cJSON_ReplaceItemInObjectCaseSensitive(ctxj, "finished_utc",
+	                                       cJSON_CreateString(rc->finished_utc));
+	cJSON_DeleteItemFromObjectCaseSensitive(s->root, "complete");
+	if (verdict < 0 || !cJSON_AddBoolToObject(s->root, "complete", true)) {
+		cmd_error(s->ctx, "allreduce: out of memory for the report");
+		verdict = EXIT_RUNTIME;
+	} else {
+		int wrc = write_report(s);
+		verdict = wrc != EXIT_OK ? wrc : verdict;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return verdict;
+}
+
+/* Every rank leaves a point with the same status: the worst of them. */
+static int agree(const struct cmd_ctx *ctx, int status)
+{
+	int worst = status;
+	if (MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+		return EXIT_RUNTIME;
+	return worst;
+}
+
 int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct ar_opts o;
 	struct report_context rc;
 	struct topo_map map;
 	struct sweep s = {.ctx = ctx, .o = &o};
-	cJSON *root = NULL;
 	bool have_context = false;
+	pthread_mutex_init(&s.lock, NULL);
 	topo_map_init(&map);
 	int status = ar_opts_parse(argc, argv, ctx, &o);
 	if (status == EXIT_OK)
 		status = setup(&s);
 	if (status == EXIT_OK) {
 		have_context = cmd_context_begin(ctx, &rc, &map) == 0;
-		status = have_context ? EXIT_OK : EXIT_RUNTIME;
+		status = have_context ? agree(ctx, start_report(&s, &rc)) : EXIT_RUNTIME;
 	}
-	if (status == EXIT_OK && ctx->rank == 0) {
-		root = cmd_report_new("allreduce", &rc);
-		s.results = root && ar_opts_to_json(root, &o) ? cJSON_AddArrayToObject(root, "results") : NULL;
-	}
-	if (status == EXIT_OK && cmd_any(ctx, ctx->rank == 0 && !s.results)) {
-		cmd_error(ctx, "allreduce: out of memory for the report");
+	if (status == EXIT_OK && watchdog_start(ctx, "allreduce", o.timeout_s, on_hang, &s) != 0)
 		status = EXIT_RUNTIME;
-	}
 	if (status == EXIT_OK)
 		print_header(&s, &rc);
 	for (int i = 0; i < o.nsizes && status == EXIT_OK; i++)
 		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
 			if (o.variants[v])
-				status = run_point(&s, v, o.sizes[i]);
-	if (status == EXIT_OK && ctx->rank == 0) {
-		int verdict = summarize(&s, root);
-		cmd_context_end(&rc);
-		cJSON *fin = cJSON_GetObjectItemCaseSensitive(root, "context");
-		cJSON_ReplaceItemInObjectCaseSensitive(fin, "finished_utc", cJSON_CreateString(rc.finished_utc));
-		if (verdict < 0 || !cJSON_AddBoolToObject(root, "complete", true)) {
-			cmd_error(ctx, "allreduce: out of memory for the report");
-			status = EXIT_RUNTIME;
-		} else {
-			int wrc = cmd_report_write(ctx, o.output, root, o.force);
-			status = wrc != EXIT_OK ? wrc : verdict;
-		}
-	}
+				status = agree(ctx, run_point(&s, v, o.sizes[i]));
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
+	if (status == EXIT_OK && ctx->rank == 0)
+		status = finish_report(&s, &rc);
 	for (int v = 0; v < 32; v++)
 		if (s.planned[v])
 			exec_plan_release(&s.plans[v]);
 	bench_bufs_free(&s.bufs);
-	cJSON_Delete(root);
+	cJSON_Delete(s.root);
 	if (have_context)
 		report_context_release(&rc);
 	topo_map_release(&map);
+	pthread_mutex_destroy(&s.lock);
 	return status;
 }

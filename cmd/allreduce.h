@@ -29,6 +29,7 @@ struct ar_opts {
 	bool in_place, check, force, csv, quiet;
 	uint64_t segment_bytes;
 	double min_busbw_gbps; /* NAN: no gate */
+	double timeout_s;      /* watchdog; 0 disables */
 	const char *output;
 	uint64_t sizes[AR_MAX_SIZES];
 	int nsizes;

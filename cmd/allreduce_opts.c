@@ -8,6 +8,7 @@
 #include "executor.h"
 #include "parse.h"
 #include "report_io.h"
+#include "watchdog.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -34,13 +35,16 @@ const char cmd_allreduce_usage[] =
 	"      --segment-bytes SIZE message segment of the point-to-point variants (256K)\n"
 	"      --min-busbw GBPS     acceptance gate: exit 1 naming every variant whose\n"
 	"                           busbw at the largest size is below GBPS\n"
-	"  -o, --output FILE        write the JSON report (atomically)\n"
+	"      --timeout SECONDS    watchdog: a rank that makes no progress for this long\n"
+	"                           is a hang: exit 4 naming it (default 600; 0 disables)\n"
+	"  -o, --output FILE        write the JSON report (atomically, after every point,\n"
+	"                           with \"complete\": false until the sweep ends)\n"
 	"      --force              overwrite an existing output file\n"
 	"      --format table|csv   stdout format (default table)\n"
 	"  -q, --quiet              no progress lines on stderr\n"
 	"  -h, --help               this text\n\n"
 	"exit codes: 0 ok, 1 below --min-busbw, 2 bad usage, 3 wrong results,\n"
-	"            5 MPI, memory or I/O error\n";
+	"            4 hang or dead rank, 5 MPI, memory or I/O error\n";
 
 static const struct option longopts[] = {
 	{"algo", required_argument, NULL, 'a'},       {"min-bytes", required_argument, NULL, 'b'},
@@ -52,7 +56,8 @@ static const struct option longopts[] = {
 	{"segment-bytes", required_argument, NULL, 'S'},
 	{"min-busbw", required_argument, NULL, 'G'},  {"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'F'},            {"format", required_argument, NULL, 'R'},
-	{"quiet", no_argument, NULL, 'q'},            {0},
+	{"quiet", no_argument, NULL, 'q'},            {"timeout", required_argument, NULL, 't'},
+	{0},
 };
 
 static void defaults(struct ar_opts *o)
@@ -70,6 +75,7 @@ static void defaults(struct ar_opts *o)
 	o->check = true;
 	o->segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES;
 	o->min_busbw_gbps = NAN;
+	o->timeout_s = WATCHDOG_DEFAULT_TIMEOUT_S;
 }
 
 static int bad(const struct cmd_ctx *ctx, const char *opt, const char *value, const char *why)
@@ -128,6 +134,7 @@ static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct ar_opts
 			return bad(ctx, "--format", arg, "must be table or csv");
 		o->csv = arg[0] == 'c';
 		return 0;
+	case 't': return watchdog_parse_timeout(ctx, "allreduce", arg, &o->timeout_s) ? EXIT_USAGE : 0;
 	case 'o': o->output = arg; return 0;
 	case 'F': o->force = true; return 0;
 	case 'I': o->in_place = true; return 0;
@@ -212,6 +219,7 @@ cJSON *ar_opts_to_json(cJSON *root, const struct ar_opts *o)
 	          cJSON_AddStringToObject(cfg, "format", o->csv ? "csv" : "table") &&
 	          (o->output ? cJSON_AddStringToObject(cfg, "output", o->output)
 	                     : cJSON_AddNullToObject(cfg, "output")) &&
-	          cJSON_AddBoolToObject(cfg, "force", o->force);
+	          cJSON_AddBoolToObject(cfg, "force", o->force) &&
+	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s);
 	return ok ? cfg : NULL;
 }

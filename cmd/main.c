@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "cmd.h"
+#include "fault.h"
 #include "version.h"
 
 #include <stdlib.h>
@@ -130,6 +131,12 @@ int main(int argc, char **argv)
 	}
 	if (!(cmd->flags & CMD_NEEDS_MPI))
 		return cmd->fn(cargc, cargv, &ctx);
+	const char *why = NULL;
+	if (fault_load(&why) != 0) {
+		fprintf(stderr, "collscope: error: bad COLLSCOPE_FAULT '%s': %s\n",
+		        getenv("COLLSCOPE_FAULT"), why);
+		return EXIT_USAGE;
+	}
 	if (mpi_start(&ctx, &argc, &argv) != 0)
 		return EXIT_RUNTIME;
 	return mpi_finish(&ctx, cmd->fn(cargc, cargv, &ctx));

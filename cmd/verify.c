@@ -10,6 +10,8 @@
 #include "fault.h"
 #include "parse.h"
 #include "pattern.h"
+#include "progress.h"
+#include "watchdog.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -31,9 +33,11 @@ const char cmd_verify_usage[] =
 	"                         (default 256K; suffixes K M G)\n"
 	"      --mpi-max-count N  elements per MPI_Allreduce call of the 'mpi' variant\n"
 	"                         (testing only: exercises the >2 GiB chunking at small sizes)\n"
-	"  -q, --quiet            no progress lines\n"
+	"      --timeout SECONDS  watchdog: no progress for this long is a hang, exit 4\n"
+	"                         naming the ranks (default 600; 0 disables)\n"
 	"  -h, --help             this text\n\n"
-	"exit codes: 0 all correct, 2 bad usage, 3 wrong results, 5 MPI or runtime error\n";
+	"exit codes: 0 all correct, 2 bad usage, 3 wrong results, 4 hang or dead rank,\n"
+	"            5 MPI or runtime error\n";
 
 enum { MAX_COUNTS = 64, BIG_COUNT = 1048583 };
 
@@ -45,6 +49,7 @@ struct verify_opts {
 	int ncounts;
 	uint64_t segment_bytes;
 	uint64_t mpi_max_count;
+	double timeout_s;
 };
 
 /* What one rank tells rank 0 about one check. */
@@ -91,11 +96,13 @@ static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct v
 		{"op", required_argument, NULL, 'r'},     {"counts", required_argument, NULL, 'C'},
 		{"segment-bytes", required_argument, NULL, 'S'},
 		{"mpi-max-count", required_argument, NULL, 'M'},
+		{"timeout", required_argument, NULL, 't'},
 		{0},
 	};
 	const char *why = NULL;
 	int c, nv = (int)ar_variant_count();
-	*o = (struct verify_opts){.segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES};
+	*o = (struct verify_opts){.segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES,
+	                          .timeout_s = WATCHDOG_DEFAULT_TIMEOUT_S};
 	for (int i = 0; i < nv; i++)
 		o->variants[i] = true;
 	memset(o->dtypes, 1, sizeof o->dtypes);
@@ -116,6 +123,7 @@ static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct v
 				rc = cmd_error(ctx, "verify: bad --segment-bytes '%s': %s", optarg,
 				               why ? why : "must be from 1 to 1G");
 			break;
+		case 't': rc = watchdog_parse_timeout(ctx, "verify", optarg, &o->timeout_s); break;
 		case 'M':
 			if (parse_u64(optarg, 1, INT32_MAX, &o->mpi_max_count, &why) != 0)
 				rc = cmd_error(ctx, "verify: bad --mpi-max-count '%s': %s", optarg, why);
@@ -260,6 +268,10 @@ static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o
 						.op = (enum ar_op)op, .scratch = b->scratch,
 						.mpi_max_count = (size_t)o->mpi_max_count,
 					};
+					progress_point(ar_variant_index(v), call.count * ar_dtype_bytes(call.dtype));
+					if (fault_is(FAULT_STALL, ctx->rank) && (int64_t)t->checks == ar_fault.after)
+						fault_stall();
+					progress_step(PROGRESS_CHECK, (int64_t)t->checks);
 					uint64_t wrong = check_one(ctx, &plan, &call, gathered);
 					if (wrong == UINT64_MAX) {
 						status = EXIT_RUNTIME;
@@ -309,6 +321,8 @@ int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	print_header(ctx, &o);
+	if (watchdog_start(ctx, "verify", o.timeout_s, NULL, NULL) != 0)
+		status = EXIT_RUNTIME;
 	for (int i = 0; ar_variants[i] && status == EXIT_OK; i++) {
 		struct variant_tally t = {0};
 		if (!o.variants[i])
@@ -322,6 +336,8 @@ int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 		any_wrong |= t.wrong != 0;
 	}
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
 	if (status == EXIT_OK && any_wrong)
 		status = EXIT_WRONG;
 out:

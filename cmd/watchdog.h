@@ -1,0 +1,40 @@
+/*
+ * The watchdog: MPI has no timeouts (a stopped or dead peer leaves the others
+ * blocked for ever), so every measuring command runs one.
+ *
+ * Each rank runs a thread that never calls MPI. Rank 0's thread listens on a
+ * TCP port; the others connect at start-up and send a heartbeat each second
+ * with their progress (algorithms/progress.h); rank 0 answers with its own.
+ * Rank 0 declares a hang when some rank has made no progress, or has not been
+ * heard from, for the timeout: it names the ranks that had not arrived and
+ * where each one last was, calls the command's hang hook (which writes the
+ * partial report), and ends the job with exit code 4. When rank 0 itself
+ * stops answering, rank 1 says so and ends the job the same way.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_WATCHDOG_H
+#define COLLSCOPE_WATCHDOG_H
+
+#include "cmd.h"
+
+#define WATCHDOG_DEFAULT_TIMEOUT_S 600.0
+
+/* Called on rank 0's watchdog thread with the event text, before the job ends. */
+typedef void (*watchdog_hang_fn)(void *arg, const char *event);
+
+/*
+ * Collective over ctx->comm. timeout_s <= 0 disables the watchdog (returns 0).
+ * A rank that cannot reach rank 0 says so and runs unwatched; returns -1 only
+ * for errors that stop the command.
+ */
+int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeout_s,
+                   watchdog_hang_fn hook, void *hook_arg);
+/* Not collective: ends this rank's thread (a normal finish is never a hang). */
+void watchdog_stop(void);
+
+/* Parse --timeout: seconds, > 0, at most a week; 0 disables. */
+int watchdog_parse_timeout(const struct cmd_ctx *ctx, const char *cmd, const char *arg,
+                           double *out);
+
+#endif

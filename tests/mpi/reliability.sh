@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# A hung, stopped or killed rank is named and the job ends; corrupt data is caught;
+# an allocation failure on one rank is agreed; reports survive; no secret leaks.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+# pid_of_rank REPORT R: the pid of rank R, from a report's context (written before the first point).
+pid_of_rank() {
+	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['context']['ranks'][int(sys.argv[2])]['pid'])" "$1" "$2"
+}
+
+# wait_for_file FILE: up to 30 s.
+wait_for_file() {
+	for _ in $(seq 300); do [ -s "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+# stop_rank R NAME: SIGSTOP rank R in the middle of a sweep; the watchdog must end the job with 4.
+stop_rank() {
+	local r=$1 name=$2 report="$TMP/stop$1.json"
+	local start=$SECONDS
+	mpi 4 allreduce -b 64K -e 4M -n 400 -w 2 --timeout 4 -q -o "$report" >"$TMP/out" 2>&1 &
+	local job=$!
+	if ! wait_for_file "$report"; then
+		fail "$name: no partial report appeared"
+		wait $job
+		return
+	fi
+	sleep 1
+	local pid
+	pid=$(pid_of_rank "$report" "$r")
+	kill -STOP "$pid"
+	wait $job
+	local rc=$? took=$((SECONDS - start))
+	kill -KILL "$pid" 2>/dev/null
+	if [ "$rc" = 4 ]; then pass "$name: exit 4"; else fail "$name: exit $rc, expected 4" "$TMP/out"; fi
+	if [ "$took" -le 30 ]; then pass "$name: ended in ${took} s"; else fail "$name: took ${took} s"; fi
+}
+
+stop_rank 2 "rank 2 stopped mid-sweep"
+expect_output "rank 2 \(not answering for [0-9]+ s: stopped, stuck or dead; last at [a-z-]+, [0-9]+ bytes" \
+	"rank 0 names rank 2 and where it was"
+expect_exit 0 "the partial report is valid JSON with complete false and the hang" python3 -c "
+import json,sys; d=json.load(open('$TMP/stop2.json'))
+sys.exit(not (d['complete'] is False and d['events'][0]['kind']=='hang' and 'rank 2' in d['events'][0]['message']))"
+
+stop_rank 0 "rank 0 stopped mid-sweep"
+expect_output "\[rank 1\] error: hang in allreduce: rank 0 has not answered" "rank 1 says rank 0 is stuck"
+expect_exit 0 "the report written so far is valid JSON, complete false" python3 -c "
+import json,sys; d=json.load(open('$TMP/stop0.json')); sys.exit(d['complete'] is not False)"
+
+# The test hook: rank 2 stalls after 20 timed iterations but still answers heartbeats.
+COLLSCOPE_FAULT=stall:rank=2,after=20 expect_exit 4 "a stalled rank is a hang" \
+	mpi 3 allreduce -b 1K -e 1K -n 100 --timeout 3 -q
+expect_output "rank 2 \(answering but making no progress; last at naive, 1024 bytes, timed iteration 19\)" \
+	"the stalled rank is named with its iteration"
+
+COLLSCOPE_FAULT=stall:rank=1,after=3 expect_exit 4 "verify: a stalled rank is a hang" \
+	mpi 3 verify -a ring --timeout 3
+expect_output "rank 1 \(answering but making no progress; last at ring, [0-9]+ bytes, check 2\)" \
+	"verify names the stalled rank and its check"
+
+# A rank killed mid-run: mpirun ends the others, the report so far survives.
+mpi 4 allreduce -b 64K -e 8M -n 300 -q -o "$TMP/kill.json" >"$TMP/out" 2>&1 &
+job=$!
+if wait_for_file "$TMP/kill.json"; then
+	sleep 1.5
+	kill -KILL "$(pid_of_rank "$TMP/kill.json" 1)"
+fi
+wait $job
+rc=$?
+if [ "$rc" != 0 ]; then pass "a killed rank: exit $rc (not 0)"; else fail "a killed rank: exit 0"; fi
+expect_exit 0 "the report of a killed job is valid JSON with complete false" python3 -c "
+import json,sys; d=json.load(open('$TMP/kill.json')); sys.exit(d['complete'] is not False)"
+
+# One flipped bit on one rank: named with rank, variant, size, index and bits.
+COLLSCOPE_FAULT=flip:rank=1 expect_exit 3 "allreduce catches a flipped bit" \
+	mpi 3 allreduce -a ring -b 4K -e 4K -n 5 -q
+expect_output "wrong result: variant ring, 4096 bytes .* rank 1, first bad index 512: .* differing bits 0x00100000" \
+	"allreduce names rank, variant, size, index and the flipped bit"
+COLLSCOPE_FAULT=flip:rank=2 expect_exit 3 "verify catches a flipped bit" \
+	mpi 3 verify -a tree -d int32 -r sum --counts 1031
+expect_output "variant tree, dtype int32, op sum, count 1031, .*rank 2 has 1 wrong elements; first bad index 515: .*differing bits 0x00100000" \
+	"verify names rank, variant, count, index and bits"
+COLLSCOPE_FAULT=melt:rank=1 expect_exit 2 "a bad COLLSCOPE_FAULT exits 2" mpi 2 allreduce -e 8
+expect_output "bad COLLSCOPE_FAULT 'melt:rank=1'" "the bad fault spec is named"
+
+# An allocation failure on one rank: every rank agrees and the job ends cleanly with 5.
+COLLSCOPE_FAULT=nomem:rank=2 expect_exit 5 "an allocation failure on rank 2 is agreed" \
+	mpi 3 allreduce -e 1M -n 2 -q
+expect_output "\[rank 2\] error: allreduce: cannot allocate [0-9]+ bytes" "the rank and byte count are named"
+
+# No secrets in reports: only OMPI_, SLURM_ and COLLSCOPE_ variables are recorded.
+COLLSCOPE_NOTE=kept MY_API_TOKEN=hunter2-secret expect_exit 0 "allreduce with a secret in the environment" \
+	mpi 2 allreduce -e 64 -n 2 -q -o "$TMP/env.json"
+expect_exit 1 "the secret is in no report" grep -q hunter2-secret "$TMP/env.json"
+expect_exit 0 "allow-listed variables are recorded" grep -q '"COLLSCOPE_NOTE"' "$TMP/env.json"
+
+finish
