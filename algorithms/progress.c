@@ -25,6 +25,12 @@ void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int p
 {
 	static const char *const phases[] = {"starting", "warm-up iteration", "timed iteration",
 	                                     "verifying", "finishing", "check"};
+	static const char *const activities[] = {"", "", "links round", "links re-measure of suspect",
+	                                         "scale: forming the communicator of"};
+	if (variant <= PROGRESS_LINKS_ROUND && variant >= PROGRESS_SCALE_GROUP) {
+		snprintf(buf, len, "%s %lld", activities[-variant], (long long)iteration);
+		return;
+	}
 	const char *name = variant >= 0 && (size_t)variant < ar_variant_count()
 	                           ? ar_variants[variant]->name
 	                           : NULL;

@@ -22,6 +22,17 @@ enum progress_phase {
 	PROGRESS_CHECK,  /* iteration counts correctness checks (verify) */
 };
 
+/*
+ * Operations that are not an all-reduce variant take a negative "variant":
+ * heartbeats carry numbers only, and every rank can name these.
+ */
+enum progress_activity {
+	PROGRESS_NONE = -1,
+	PROGRESS_LINKS_ROUND = -2, /* links: a tournament round; iteration = round */
+	PROGRESS_LINKS_AGAIN = -3, /* links: a suspect measured again; iteration = which */
+	PROGRESS_SCALE_GROUP = -4, /* scale: forming a sub-communicator */
+};
+
 struct progress {
 	_Atomic uint64_t ticks;
 	_Atomic int variant; /* index into ar_variants, -1 for none */

@@ -13,8 +13,10 @@
 #include <mpi.h>
 
 #include "links_cmd.h"
+#include "progress.h"
 #include "topo.h"
 #include "tournament.h"
+#include "watchdog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,8 @@ static int measure_all(struct links_run *r)
 		cmd_progress(r->ctx, r->o->quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
 		             rounds, pairs, pairs == 1 ? "" : "s", mode);
 		snprintf(what, sizeof what, "round %d", k + 1);
+		progress_point(PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
+		progress_step(PROGRESS_TIMED, k + 1);
 		int rc = probe_links_round(&r->probe, k, r->o->mode);
 		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, false), what))
 			return EXIT_RUNTIME;
@@ -225,6 +229,8 @@ static int remeasure(struct links_run *r)
 		cmd_progress(r->ctx, r->o->quiet, "links: measuring %d-%d again, alone (%d of %d)",
 		             q.a, q.b, i + 1, count);
 		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
+		progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
+		progress_step(PROGRESS_TIMED, i + 1);
 		int rc = probe_links_isolated(&r->probe, q.a, q.b);
 		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, true), what))
 			status = EXIT_RUNTIME;
@@ -302,8 +308,12 @@ int cmd_links(int argc, char **argv, struct cmd_ctx *ctx)
 		status = check_output(ctx, &o);
 	if (status == EXIT_OK && cmd_context_begin(ctx, &r.c, &r.map) != 0)
 		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && watchdog_start(ctx, "links", o.timeout_s, NULL, NULL) != 0)
+		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = run(&r);
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
 	run_release(&r);
 	return status;
 }

@@ -17,6 +17,7 @@ struct links_opts {
 	struct detect_params detect;
 	bool judge_oversubscribed;
 	bool fail_on_suspect, force, quiet;
+	double timeout_s; /* watchdog; 0 disables */
 	const char *output;
 	/* testing only: the window times of the pair slow_a-slow_b are multiplied by this (0: off)
 	 */

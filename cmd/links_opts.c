@@ -7,6 +7,7 @@
 #include "links_cmd.h"
 #include "parse.h"
 #include "report_io.h"
+#include "watchdog.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -48,10 +49,12 @@ const char cmd_links_usage[] =
     "  -o, --output FILE      write the JSON report (atomically)\n"
     "      --force            overwrite an existing output file\n"
     "  -q, --quiet            no progress lines on stderr\n"
+    "      --timeout SECONDS  watchdog: no progress for this long is a hang, exit 4\n"
+    "                         naming the ranks (default 600; 0 disables)\n"
     "  -h, --help             this text\n\n"
     "exit codes: 0 ok (suspects are reported but do not fail the run unless\n"
     "            --fail-on-suspect), 1 a suspect confirmed with --fail-on-suspect,\n"
-    "            2 bad usage, 5 MPI, memory or I/O error\n";
+    "            2 bad usage, 4 hang or dead rank, 5 MPI, memory or I/O error\n";
 
 enum {
 	LINKS_MAX_ITERS = 10000000,
@@ -75,12 +78,14 @@ static const struct option longopts[] = {
     {"force", no_argument, NULL, 'F'},
     {"quiet", no_argument, NULL, 'q'},
     {"test-slow-link", required_argument, NULL, 'T'},
+    {"timeout", required_argument, NULL, 'D'},
     {0},
 };
 
 static void defaults(struct links_opts *o)
 {
 	memset(o, 0, sizeof *o);
+	o->timeout_s = WATCHDOG_DEFAULT_TIMEOUT_S;
 	o->probe = (struct probe_link_opts){
 	    .lat_bytes = 8,
 	    .bw_bytes = (size_t)4 << 20,
@@ -185,6 +190,7 @@ static int parse_one(const struct cmd_ctx *ctx, int c, const char *arg, struct l
 	case 'o': o->output = arg; return 0;
 	case 'F': o->force = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case 'D': return watchdog_parse_timeout(ctx, "links", arg, &o->timeout_s) ? EXIT_USAGE : 0;
 	default: return -1;
 	}
 }
@@ -238,7 +244,8 @@ cJSON *links_opts_to_json(cJSON *root, const struct links_opts *o)
 	          cJSON_AddBoolToObject(cfg, "fail_on_suspect", o->fail_on_suspect) &&
 	          (o->output ? cJSON_AddStringToObject(cfg, "output", o->output)
 	                     : cJSON_AddNullToObject(cfg, "output")) &&
-	          cJSON_AddBoolToObject(cfg, "force", o->force) && add_detector(cfg, &o->detect);
+	          cJSON_AddBoolToObject(cfg, "force", o->force) && add_detector(cfg, &o->detect) &&
+	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s);
 	if (ok && o->slow_factor > 0) {
 		cJSON *t = cJSON_AddObjectToObject(cfg, "test_slow_link");
 		ok = t && cJSON_AddNumberToObject(t, "a", o->slow_a) &&

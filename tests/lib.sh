@@ -21,14 +21,14 @@ mpi() {
 	local n=$1
 	shift
 	# shellcheck disable=SC2086
-	timeout 600 "$MPIRUN" $MPIRUN_FLAGS -np "$n" "$BIN" "$@"
+	timeout 600 "$MPIRUN" $MPIRUN_FLAGS -np "$n" "$BIN" "$@" </dev/null
 }
 
 # expect_exit CODE NAME CMD...: run CMD, keep its output in $TMP/out, check its exit code.
 expect_exit() {
 	local want=$1 name=$2
 	shift 2
-	"$@" >"$TMP/out" 2>&1
+	"$@" >"$TMP/out" 2>&1 </dev/null
 	local got=$?
 	if [ "$got" = "$want" ]; then
 		pass "$name"

@@ -11,7 +11,7 @@ expect_output '--min-busbw' "allreduce --help documents the gate"
 bad() {
 	local want=$1
 	shift
-	expect_exit 2 "allreduce $* exits 2" mpi 1 allreduce -o "$TMP/never.json" "$@"
+	expect_exit 2 "allreduce $* exits 2" "$BIN" allreduce -o "$TMP/never.json" "$@"
 	expect_output "$want" "allreduce $* names the value"
 	[ -e "$TMP/never.json" ] && fail "allreduce $* wrote a report" || true
 }

@@ -25,7 +25,7 @@ expect_output 'exit codes' "verify --help documents exit codes"
 check_bad() {
 	local want=$1
 	shift
-	expect_exit 2 "verify $* exits 2" mpi 1 verify "$@"
+	expect_exit 2 "verify $* exits 2" "$BIN" verify "$@"
 	expect_output "$want" "verify $* names the bad value"
 }
 check_bad "unknown dtype 'float16'" -d float16

@@ -50,6 +50,18 @@ expect_output "\[rank 1\] error: hang in allreduce: rank 0 has not answered" "ra
 expect_exit 0 "the report written so far is valid JSON, complete false" python3 -c "
 import json,sys; d=json.load(open('$TMP/stop0.json')); sys.exit(d['complete'] is not False)"
 
+# links: one of its ranks stopped (whichever): the job still ends with 4, naming the hang.
+mpi 3 links -q --timeout 3 --bw-iters 200 >"$TMP/out" 2>&1 &
+job=$!
+sleep 2
+victim=$(pgrep -f "$BIN links" | tail -n 1)
+[ -n "$victim" ] && kill -STOP "$victim"
+wait $job
+rc=$?
+[ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
+if [ "$rc" = 4 ]; then pass "links: a stopped rank ends the job with 4"; else fail "links: exit $rc, expected 4" "$TMP/out"; fi
+expect_output "hang in links: .*(links round|rank 0 has not answered)" "links names the hang and the round"
+
 # The test hook: rank 2 stalls after 20 timed iterations but still answers heartbeats.
 COLLSCOPE_FAULT=stall:rank=2,after=20 expect_exit 4 "a stalled rank is a hang" \
 	mpi 3 allreduce -b 1K -e 1K -n 100 --timeout 3 -q

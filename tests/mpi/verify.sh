@@ -4,8 +4,20 @@ set -u
 BIN=$(realpath "${1:-build/collscope}")
 . "$(dirname "$0")/../lib.sh"
 
+# The whole default matrix up to 5 ranks. At 7 and 8 ranks on this 2-core machine
+# the 4 MiB count costs a minute per run (oversubscribed context switches, not
+# collscope), so there it runs for the widest and the narrowest dtype only.
 for n in 1 2 3 4 5 7 8; do
-	expect_exit 0 "verify at $n ranks: every variant, dtype, op and count correct" mpi "$n" verify
+	if [ "$n" -le 5 ]; then
+		expect_exit 0 "verify at $n ranks: every variant, dtype, op and count correct" mpi "$n" verify
+	else
+		small="0,1,$((n - 1)),$n,$((n + 1)),1031,65539"
+		expect_exit 0 "verify at $n ranks: every variant, dtype and op, counts $small" \
+			mpi "$n" verify --counts "$small"
+		expect_output '^  ring +[0-9]+ +0 +0  ok$' "verify at $n ranks prints a line per variant"
+		expect_exit 0 "verify at $n ranks: 1048583 elements of float64 and bfloat16" \
+			mpi "$n" verify --counts 1048583 -d float64,bfloat16 -r sum,max
+	fi
 	expect_output '^  ring +[0-9]+ +0 +0  ok$' "verify at $n ranks prints a line per variant"
 done
 
