@@ -24,7 +24,10 @@ bool ar_op_parse(const char *name, enum ar_op *out);
 /* Every op here is commutative and associative on the exact inputs we use. */
 bool ar_op_is_commutative(enum ar_op op);
 
-/* out[i] = a[i] op b[i] for i < count; out may alias a or b. */
+/*
+ * out[i] = a[i] op b[i] for i < count. out may be the same pointer as a or b;
+ * otherwise the three ranges must not overlap.
+ */
 void ar_reduce(void *out, const void *a, const void *b, size_t count, enum ar_dtype t,
                enum ar_op op);
 

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* What the summary keeps per variant while the sweep goes on. */
@@ -27,6 +28,14 @@ struct variant_tally {
 	uint64_t max_bytes_measured;
 	uint64_t wrong;
 	int measured, skipped;
+	uint64_t last_bytes; /* the previous measured point, for cliffs */
+	double last_p50_us;
+};
+
+struct cliff {
+	int variant;
+	uint64_t from_bytes, to_bytes;
+	double time_ratio;
 };
 
 struct sweep {
@@ -41,6 +50,10 @@ struct sweep {
 	pthread_mutex_t lock;  /* rank 0: the report, shared with the watchdog's hang hook */
 	bool written;          /* the report file is ours now: later writes replace it */
 	int done, total;
+	struct cliff cliffs[64];
+	int ncliffs;
+	double peak_rss_bytes; /* rank 0: the largest of any rank */
+	int peak_rss_rank;
 };
 
 /*
@@ -130,6 +143,12 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 		r->rank_mean_us = s->bufs.rank_mean_us;
 		if (ar_record_compute(r) != 0)
 			return -1;
+		if (t->measured && s->ncliffs < 64 &&
+		    ar_is_cliff(t->last_bytes, t->last_p50_us, r->bytes, r->time.p50_us))
+			s->cliffs[s->ncliffs++] = (struct cliff){v, t->last_bytes, r->bytes,
+			                                         r->time.p50_us / t->last_p50_us};
+		t->last_bytes = r->bytes;
+		t->last_p50_us = r->time.p50_us;
 		t->measured++;
 		t->wrong += br->wrong;
 		if (isfinite(r->busbw_gbps) && r->busbw_gbps > t->peak_busbw_gbps) {
@@ -284,6 +303,65 @@ static void print_header(const struct sweep *s, const struct report_context *c)
 	fflush(stdout);
 }
 
+/* Time that grows much faster than size: printed, and listed in the summary. */
+static int add_cliffs(const struct sweep *s, cJSON *sum)
+{
+	cJSON *a = cJSON_AddArrayToObject(sum, "cliffs");
+	for (int i = 0; a && i < s->ncliffs; i++) {
+		const struct cliff *c = &s->cliffs[i];
+		double size_ratio = (double)c->to_bytes / (double)c->from_bytes;
+		if (!s->o->csv)
+			printf("# cliff: %s takes %.1fx the time from %llu to %llu bytes (%.0fx the size)%s\n",
+			       ar_variants[c->variant]->name, c->time_ratio, (unsigned long long)c->from_bytes,
+			       (unsigned long long)c->to_bytes, size_ratio,
+			       strcmp(ar_variants[c->variant]->name, "mpi") == 0
+			               ? ": the library allocates per call? (try MALLOC_MMAP_THRESHOLD_)"
+			               : "");
+		cJSON *e = cJSON_CreateObject();
+		if (!e || !cJSON_AddItemToArray(a, e) ||
+		    !cJSON_AddStringToObject(e, "algorithm", ar_variants[c->variant]->name) ||
+		    !cJSON_AddNumberToObject(e, "from_bytes", (double)c->from_bytes) ||
+		    !cJSON_AddNumberToObject(e, "to_bytes", (double)c->to_bytes) ||
+		    !cJSON_AddNumberToObject(e, "time_ratio", c->time_ratio) ||
+		    !cJSON_AddNumberToObject(e, "size_ratio", size_ratio))
+			return -1;
+	}
+	return a ? 0 : -1;
+}
+
+/* Peak resident memory of the hungriest rank against the budget 4 x largest message + 64 MiB. */
+static int add_memory(const struct sweep *s, cJSON *sum)
+{
+	double budget = 4.0 * (double)s->o->max_bytes + 64.0 * 1024 * 1024;
+	cJSON *m = cJSON_AddObjectToObject(sum, "memory");
+	if (!s->o->csv)
+		printf("# peak memory: %.1f MiB on rank %d (budget %.1f MiB: 4 x the largest message + "
+		       "64 MiB)\n",
+		       s->peak_rss_bytes / 1048576.0, s->peak_rss_rank, budget / 1048576.0);
+	return m && cJSON_AddNumberToObject(m, "peak_rss_bytes", s->peak_rss_bytes) &&
+	               cJSON_AddNumberToObject(m, "peak_rss_rank", s->peak_rss_rank) &&
+	               cJSON_AddNumberToObject(m, "budget_bytes", budget) &&
+	               cJSON_AddBoolToObject(m, "within_budget", s->peak_rss_bytes <= budget)
+	           ? 0
+	           : -1;
+}
+
+/* Every rank's peak resident set size (getrusage), the largest on rank 0. */
+static void gather_peak_memory(struct sweep *s)
+{
+	struct rusage ru;
+	struct {
+		double bytes;
+		int rank;
+	} mine = {0, s->ctx->rank}, top = {0, 0};
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		mine.bytes = (double)ru.ru_maxrss * 1024.0;
+	if (MPI_Reduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, 0, s->ctx->comm) == MPI_SUCCESS) {
+		s->peak_rss_bytes = top.bytes;
+		s->peak_rss_rank = top.rank;
+	}
+}
+
 /* Peak busbw per variant on stdout, the acceptance gate, and the JSON summary. */
 static int summarize(struct sweep *s, cJSON *root)
 {
@@ -326,6 +404,8 @@ static int summarize(struct sweep *s, cJSON *root)
 		    !cJSON_AddNumberToObject(e, "wrong", (double)t->wrong))
 			return -1;
 	}
+	if (add_cliffs(s, sum) != 0 || add_memory(s, sum) != 0)
+		return -1;
 	fflush(stdout);
 	if (!cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) ||
 	    !report_add_number(sum, "min_busbw_gbps", o->min_busbw_gbps) ||
@@ -406,6 +486,8 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 				status = agree(ctx, run_point(&s, v, o.sizes[i]));
 	progress_step(PROGRESS_DONE, 0);
 	watchdog_stop();
+	if (status == EXIT_OK)
+		gather_peak_memory(&s);
 	if (status == EXIT_OK && ctx->rank == 0)
 		status = finish_report(&s, &rc);
 	for (int v = 0; v < 32; v++)

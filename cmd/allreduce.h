@@ -33,6 +33,7 @@ struct ar_opts {
 	const char *output;
 	uint64_t sizes[AR_MAX_SIZES];
 	int nsizes;
+	bool explicit_sizes; /* --sizes given: -b/-e/-f are ignored */
 };
 
 /* EXIT_OK, or an exit code after printing why. */

@@ -24,6 +24,7 @@ const char cmd_allreduce_usage[] =
 	"  -b, --min-bytes SIZE     smallest message (default 8; suffixes K M G T)\n"
 	"  -e, --max-bytes SIZE     largest message (default 64M)\n"
 	"  -f, --step-factor X      size multiplier between points, > 1 (default 2)\n"
+	"      --sizes LIST         exactly these sizes, comma-separated (instead of -b/-e/-f)\n"
 	"  -n, --iters N            timed iterations per point (default adaptive)\n"
 	"  -w, --warmup N           untimed iterations per point (default 5)\n"
 	"      --time-per-size S    adaptive budget per point in seconds (default 0.25):\n"
@@ -57,6 +58,7 @@ static const struct option longopts[] = {
 	{"min-busbw", required_argument, NULL, 'G'},  {"output", required_argument, NULL, 'o'},
 	{"force", no_argument, NULL, 'F'},            {"format", required_argument, NULL, 'R'},
 	{"quiet", no_argument, NULL, 'q'},            {"timeout", required_argument, NULL, 't'},
+	{"sizes", required_argument, NULL, 'z'},
 	{0},
 };
 
@@ -82,6 +84,34 @@ static int bad(const struct cmd_ctx *ctx, const char *opt, const char *value, co
 {
 	cmd_error(ctx, "allreduce: bad value '%s' for %s: %s", value, opt, why);
 	return EXIT_USAGE;
+}
+
+/* --sizes: ascending after sorting, no duplicates, each a byte count. */
+static int parse_size_list(const struct cmd_ctx *ctx, char *arg, struct ar_opts *o)
+{
+	char *items[AR_MAX_SIZES];
+	const char *why = NULL;
+	int n = parse_list(arg, items, AR_MAX_SIZES, &why);
+	if (n < 0)
+		return bad(ctx, "--sizes", arg, why);
+	o->nsizes = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t v;
+		if (parse_bytes(items[i], &v, &why) != 0)
+			return bad(ctx, "--sizes", items[i], why);
+		int at = o->nsizes;
+		while (at > 0 && o->sizes[at - 1] > v)
+			at--;
+		if (at > 0 && o->sizes[at - 1] == v)
+			return bad(ctx, "--sizes", items[i], "given twice");
+		memmove(&o->sizes[at + 1], &o->sizes[at], (size_t)(o->nsizes - at) * sizeof o->sizes[0]);
+		o->sizes[at] = v;
+		o->nsizes++;
+	}
+	o->explicit_sizes = true;
+	o->min_bytes = o->sizes[0];
+	o->max_bytes = o->sizes[o->nsizes - 1];
+	return 0;
 }
 
 static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct ar_opts *o)
@@ -134,6 +164,7 @@ static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct ar_opts
 			return bad(ctx, "--format", arg, "must be table or csv");
 		o->csv = arg[0] == 'c';
 		return 0;
+	case 'z': return parse_size_list(ctx, arg, o);
 	case 't': return watchdog_parse_timeout(ctx, "allreduce", arg, &o->timeout_s) ? EXIT_USAGE : 0;
 	case 'o': o->output = arg; return 0;
 	case 'F': o->force = true; return 0;
@@ -145,6 +176,8 @@ static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct ar_opts
 
 static int check_sizes(const struct cmd_ctx *ctx, struct ar_opts *o)
 {
+	if (o->explicit_sizes)
+		return 0;
 	if (o->min_bytes > o->max_bytes) {
 		cmd_error(ctx, "allreduce: --min-bytes %llu is larger than --max-bytes %llu",
 		          (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
@@ -194,6 +227,15 @@ int ar_opts_parse(int argc, char **argv, const struct cmd_ctx *ctx, struct ar_op
 	return EXIT_OK;
 }
 
+static bool add_sizes(cJSON *cfg, const struct ar_opts *o)
+{
+	cJSON *a = cJSON_AddArrayToObject(cfg, "sizes_bytes");
+	for (int i = 0; a && i < o->nsizes; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber((double)o->sizes[i])))
+			return false;
+	return a != NULL;
+}
+
 cJSON *ar_opts_to_json(cJSON *root, const struct ar_opts *o)
 {
 	cJSON *cfg = cJSON_AddObjectToObject(root, "config");
@@ -204,6 +246,7 @@ cJSON *ar_opts_to_json(cJSON *root, const struct ar_opts *o)
 	bool ok = algos && cJSON_AddNumberToObject(cfg, "min_bytes", (double)o->min_bytes) &&
 	          cJSON_AddNumberToObject(cfg, "max_bytes", (double)o->max_bytes) &&
 	          cJSON_AddNumberToObject(cfg, "step_factor", o->step_factor) &&
+	          add_sizes(cfg, o) &&
 	          (o->iters ? cJSON_AddNumberToObject(cfg, "iters", o->iters)
 	                    : cJSON_AddStringToObject(cfg, "iters", "adaptive")) &&
 	          cJSON_AddNumberToObject(cfg, "warmup", o->warmup) &&

@@ -5,6 +5,7 @@
  */
 #include <mpi.h>
 
+#include "bench.h"
 #include "cmd.h"
 #include "topo.h"
 #include "version.h"
@@ -24,6 +25,7 @@ int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 	if (rc != MPI_SUCCESS)
 		return cmd_error(ctx, "cannot gather the placement of the ranks: %s",
 		                 cmd_mpi_error_text(rc, msg, sizeof msg));
+	c->timer_overhead_us = bench_timer_overhead_us();
 	if (cmd_any(ctx, ctx->rank == 0 && report_context_capture_env(c, environ) != 0))
 		return cmd_error(ctx, "out of memory while recording the environment");
 	return 0;

@@ -19,6 +19,14 @@ double ar_busbw_factor(int nranks)
 	return nranks > 0 ? 2.0 * (nranks - 1) / nranks : 0;
 }
 
+bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us)
+{
+	if (bytes_b <= bytes_a || bytes_b < AR_CLIFF_MIN_BYTES || !(time_a_us > 0) || !(time_b_us > 0))
+		return false;
+	double growth = (time_b_us / time_a_us) / ((double)bytes_b / (double)bytes_a);
+	return growth > AR_CLIFF_FACTOR;
+}
+
 int ar_record_compute(struct ar_record *r)
 {
 	if (stats_summarize(r->samples_us, r->nsamples, &r->time) != 0)

@@ -38,6 +38,16 @@ double ar_busbw_factor(int nranks);
 /* Fill time, bandwidths and the straggler from samples and per-rank means. */
 int ar_record_compute(struct ar_record *r);
 
+/*
+ * A cliff: between two consecutive measured sizes of one variant, the time
+ * grows more than AR_CLIFF_FACTOR times faster than the size, in the
+ * bandwidth regime (from 256 KiB). Open MPI 4.1's MPI_Allreduce shows one at
+ * 32 MiB, where each call's scratch buffer becomes a fresh mmap.
+ */
+#define AR_CLIFF_FACTOR 3.0
+#define AR_CLIFF_MIN_BYTES ((uint64_t)256 * 1024)
+bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us);
+
 /* The text table: header line (starts with '#') and one row per record. */
 int ar_format_header(char *buf, size_t len, bool csv);
 int ar_format_row(char *buf, size_t len, const struct ar_record *r, bool csv);

@@ -10,6 +10,7 @@ void report_context_init(struct report_context *c)
 	memset(c, 0, sizeof *c);
 	c->tool_name = "collscope";
 	c->timer_resolution_us = -1;
+	c->timer_overhead_us = -1;
 }
 
 void report_context_release(struct report_context *c)
@@ -142,7 +143,10 @@ cJSON *report_context_to_json(cJSON *root, const struct report_context *c)
 	    !add_ranks(ctx, c) || !cJSON_AddBoolToObject(ctx, "oversubscribed", c->oversubscribed) ||
 	    !(c->timer_resolution_us >= 0
 	          ? cJSON_AddNumberToObject(ctx, "timer_resolution_us", c->timer_resolution_us)
-	          : cJSON_AddNullToObject(ctx, "timer_resolution_us")))
+	          : cJSON_AddNullToObject(ctx, "timer_resolution_us")) ||
+	    !(c->timer_overhead_us >= 0
+	          ? cJSON_AddNumberToObject(ctx, "timer_overhead_us", c->timer_overhead_us)
+	          : cJSON_AddNullToObject(ctx, "timer_overhead_us")))
 		return NULL;
 	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
 	for (int i = 0; env && i < c->nenv; i++) {

@@ -41,6 +41,7 @@ struct report_context {
 	struct ctx_host *hosts; /* owned */
 	bool oversubscribed;    /* any host */
 	double timer_resolution_us;
+	double timer_overhead_us; /* cost of one timer read, measured; -1 unknown */
 	/* allow-listed environment (OMPI_, SLURM_, COLLSCOPE_ prefixes): owned "NAME=value" strings */
 	int nenv;
 	char **env;
