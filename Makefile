@@ -55,7 +55,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/collscope
 UNIT_BIN := $(BUILD)/tests/unit-tests
 
-.PHONY: all deps run check unit-test mpi-test cli-test install clean format lint version-stamp
+.PHONY: all deps run bench check unit-test mpi-test cli-test install clean format lint version-stamp
 all: $(BIN)
 
 # Look for the toolchain and libraries; on a Debian machine where we are root,
@@ -110,6 +110,17 @@ $(UNIT_BIN): $(UNIT_OBJS) $(PURE_OBJS)
 # when idle costs latency that a run with a core per rank should not pay.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
 RUN_FLAGS = $(if $(shell [ $(NP) -gt $(NPROC) ] && echo over),$(MPIRUN_FLAGS))
+# Performance, side by side in one run (not part of check): every variant
+# against MPI_Allreduce at 2 ranks and 4 oversubscribed, beside memcpy and
+# point-to-point bandwidth; medians of BENCH_REPEATS runs, bench/results.json.
+BENCH_REPEATS ?= 3
+bench: $(BIN) $(BUILD)/bench/membw
+	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
+
+$(BUILD)/bench/membw: tests/bench/membw.c
+	@mkdir -p $(dir $@)
+	$(call QUIET,CC,$<)$(CC) -std=c17 -O2 -Wall -Wextra -o $@ $<
+
 run: $(BIN)
 	$(Q)out=$(BUILD)/report-$$(date -u +%Y%m%dT%H%M%SZ).json; \
 	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && echo "report: $$out"
