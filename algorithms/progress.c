@@ -24,7 +24,8 @@ void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int p
                        int64_t iteration)
 {
 	static const char *const phases[] = {"starting", "warm-up iteration", "timed iteration",
-	                                     "verifying", "finishing", "check"};
+	                                     "verifying", "finishing", "check",
+	                                     "waiting outside the sub-communicator of"};
 	static const char *const activities[] = {"", "", "links round", "links re-measure of suspect",
 	                                         "scale: forming the communicator of"};
 	if (variant <= PROGRESS_LINKS_ROUND && variant >= PROGRESS_SCALE_GROUP) {
@@ -34,8 +35,10 @@ void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int p
 	const char *name = variant >= 0 && (size_t)variant < ar_variant_count()
 	                           ? ar_variants[variant]->name
 	                           : NULL;
-	const char *what = phase >= 0 && phase <= PROGRESS_CHECK ? phases[phase] : "unknown";
-	if (!name || phase == PROGRESS_START || phase == PROGRESS_DONE)
+	const char *what = phase >= 0 && phase <= PROGRESS_IDLE ? phases[phase] : "unknown";
+	if (phase == PROGRESS_IDLE)
+		snprintf(buf, len, "%s %lld ranks", what, (long long)iteration);
+	else if (!name || phase == PROGRESS_START || phase == PROGRESS_DONE)
 		snprintf(buf, len, "%s", what);
 	else if (phase == PROGRESS_VERIFY)
 		snprintf(buf, len, "%s, %llu bytes, %s", name, (unsigned long long)bytes, what);

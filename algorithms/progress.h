@@ -20,6 +20,7 @@ enum progress_phase {
 	PROGRESS_VERIFY, /* checking and gathering results */
 	PROGRESS_DONE,   /* finishing: summary, report */
 	PROGRESS_CHECK,  /* iteration counts correctness checks (verify) */
+	PROGRESS_IDLE,   /* not in the current sub-communicator: waiting, never late */
 };
 
 /*

@@ -85,5 +85,7 @@ extern const char cmd_verify_usage[];
 extern const char cmd_allreduce_usage[];
 extern const char cmd_links_usage[];
 extern const char cmd_topo_usage[];
+int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx);
+extern const char cmd_scale_usage[];
 
 #endif

@@ -34,6 +34,8 @@ static const struct cmd commands[] = {
 	 "pairwise latency and bandwidth between all ranks; name slow links and hosts"},
 	{"topo", cmd_topo, cmd_topo_usage, CMD_NEEDS_MPI,
 	 "where every rank runs: host, cores, NUMA node, binding, oversubscription"},
+	{"scale", cmd_scale, cmd_scale_usage, CMD_NEEDS_MPI,
+	 "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot"},
 	{"list", cmd_list, cmd_list_usage, 0, "the all-reduce variants and their restrictions"},
 };
 

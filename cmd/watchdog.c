@@ -138,7 +138,7 @@ static void declare_hang(double now)
 	for (int r = 0; r < wd.nranks && used < 60000; r++) {
 		const struct wd_peer *p = &wd.peers[r];
 		bool silent = p->fd >= 0 && now - p->heard_s > wd.timeout_s;
-		if (!p->seen || (!silent && p->last.ticks == most))
+		if (!p->seen || (!silent && (p->last.ticks == most || p->last.phase == PROGRESS_IDLE)))
 			continue;
 		describe_beat(where, sizeof where, &p->last);
 		if (silent)
@@ -176,8 +176,9 @@ static void check_peers(double now)
 		const struct wd_peer *p = &wd.peers[r];
 		if (!p->seen)
 			continue;
-		if (now - p->moved_s > wd.timeout_s ||
-		    (p->fd >= 0 && now - p->heard_s > wd.timeout_s))
+		/* an idle rank (outside the current sub-communicator) may wait as long as it takes */
+		bool stuck = now - p->moved_s > wd.timeout_s && p->last.phase != PROGRESS_IDLE;
+		if (stuck || (p->fd >= 0 && now - p->heard_s > wd.timeout_s))
 			declare_hang(now);
 	}
 }

@@ -73,6 +73,12 @@ COLLSCOPE_FAULT=stall:rank=1,after=3 expect_exit 4 "verify: a stalled rank is a 
 expect_output "rank 1 \(answering but making no progress; last at ring, [0-9]+ bytes, check 2\)" \
 	"verify names the stalled rank and its check"
 
+COLLSCOPE_FAULT=stall:rank=1,after=5 expect_exit 4 "scale: a stalled rank is a hang" \
+	mpi 4 scale -b 8 -e 1K -n 20 --timeout 3 -q
+expect_output "rank 1 \(answering but making no progress; last at ring, 8 bytes, timed iteration 4\)" \
+	"scale names the stalled rank; the ranks outside the sub-communicator are not accused"
+expect_exit 1 "scale: idle ranks are not named" grep -Eq "rank [23] \(answering" "$TMP/out"
+
 # A rank killed mid-run: mpirun ends the others, the report so far survives.
 mpi 4 allreduce -b 64K -e 8M -n 300 -q -o "$TMP/kill.json" >"$TMP/out" 2>&1 &
 job=$!

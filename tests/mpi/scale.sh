@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# collscope scale under mpirun: report invariants at 4 and 3 ranks, the text,
+# and every bad value exiting 2 naming it. Small sizes and budgets: ~1 minute.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+CHECK="python3 $(dirname "$0")/check_scale_report.py"
+
+# 4 ranks: sub-communicators of 2 and 4; 8 B, 64K and the gradient's 16K; the step model.
+expect_exit 0 "scale at 4 ranks" mpi 4 scale -b 8 -e 64K --time-per-size 0.01 -w 2 \
+	--compute-ms 5 --grad-bytes 16K --overlap 0.5 --extrapolate 64,1024 -o "$TMP/s4.json"
+expect_output '^  ring +16384 +1024 +- .*PREDICTED' "predicted rows are marked in the table"
+expect_output '^#   ring +4 ranks: [0-9.]+x of 4 ideal \([0-9]+%\)' "speedup printed as 'N ranks: Sx of N ideal (E%)'"
+expect_output '^#   mpi .*shape of rabenseifner \(borrowed' "mpi's borrowed shape is named"
+expect_output '^#   tree +model \(1\.\.1024 ranks\): [0-9]+ ranks?, .*PREDICTED' "the model's sweet spot"
+expect_exit 0 "report at 4 ranks keeps every invariant" $CHECK "$TMP/s4.json" 4 2,4 8,16384,65536 \
+	ring,tree,mpi 64,1024 16384 0.5
+
+# 3 ranks, spread, an odd count with one rank alone, a non-power-of-two variant, no step model.
+expect_exit 0 "scale at 3 ranks, spread, --ranks 1,3" mpi 3 scale --placement spread --ranks 3,1 \
+	-a ring,rabenseifner,mpi -b 1K -e 4K -n 12 -w 1 --extrapolate 5 -q -o "$TMP/s3.json"
+expect_exit 0 "report at 3 ranks keeps every invariant" $CHECK "$TMP/s3.json" 3 1,3 1024,4096 \
+	ring,rabenseifner,mpi 5 0 0
+
+# Reports are never overwritten without --force (a singleton: one rank, no mpirun).
+echo '{"keep": true}' >"$TMP/exists.json"
+expect_exit 2 "an existing report is not overwritten" "$BIN" scale -b 8 -e 8 -n 2 -q -o "$TMP/exists.json"
+expect_exit 0 "the existing report is untouched" grep -q '"keep": true' "$TMP/exists.json"
+expect_exit 0 "--force overwrites (one rank alone)" "$BIN" scale -b 8 -e 8 -n 2 -q -o "$TMP/exists.json" --force
+expect_exit 0 "the forced report is complete" grep -Eq '"complete":[[:space:]]*true' "$TMP/exists.json"
+
+# One flipped bit: exit 3 naming the point, the report still written with its verdict.
+COLLSCOPE_FAULT=flip:rank=1 expect_exit 3 "scale catches a flipped bit" mpi 2 scale -a ring -b 4K \
+	-e 4K -n 3 -w 1 -q --extrapolate none -o "$TMP/wrong.json"
+expect_output "wrong result: variant ring, 4096 bytes .* on 2 ranks" "the wrong point is named"
+expect_exit 0 "the report says wrong results" python3 -c "
+import json,sys; d=json.load(open('$TMP/wrong.json')); sys.exit(d['summary']['verdict'] != 'wrong results')"
+
+expect_exit 0 "--help runs without mpirun" "$BIN" scale --help
+expect_output '--placement' "--help describes --placement"
+
+# Every bad value exits 2, names itself and writes nothing. A singleton without
+# mpirun: parsing is the same on every rank, and it starts three times faster.
+bad() {
+	local want=$1
+	shift
+	expect_exit 2 "scale $* exits 2" "$BIN" scale -o "$TMP/never.json" "$@"
+	expect_output "$want" "scale $* names '$want'"
+	[ -e "$TMP/never.json" ] && fail "scale $* wrote a report" || true
+}
+bad "'2' in --ranks" --ranks 2
+bad "'0' in --ranks" --ranks 0
+bad "'x' in --ranks" --ranks 1,x
+bad "'diagonal' for --placement" --placement diagonal
+bad "'1' in --extrapolate" --extrapolate 1
+bad "'100000' in --extrapolate" --extrapolate 64,100000
+bad "'1.5' for --overlap" --compute-ms 10 --overlap 1.5
+bad "'0' for --compute-ms" --compute-ms 0
+bad "'-3' for --compute-ms" --compute-ms -3
+bad "'10Q' for --grad-bytes" --compute-ms 10 --grad-bytes 10Q
+bad "--grad-bytes needs --compute-ms" --grad-bytes 1M
+bad "--overlap needs --compute-ms" --overlap 0.5
+bad "--min-bytes 2 is less than one float32" -b 2
+bad "unknown algorithm 'nosuch'" -a ring,nosuch
+bad "'1' for --step-factor" -f 1
+bad "'0' for --iters" -n 0
+bad "'2' for --check" -c 2
+bad "'0' for --segment-bytes" --segment-bytes 0
+bad "unexpected argument 'extra'" extra
+
+finish
