@@ -45,6 +45,7 @@ expect_output() {
 }
 
 finish() {
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "$PASSED $FAILED" >>"$COLLSCOPE_TALLY"
 	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Checks of collscope's reports from the virtual cluster (tests/cluster/cluster.sh).
+
+usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
+       check_cluster.py links REPORT HOSTS RANKS_PER_HOST none|HOST
+       check_cluster.py allreduce REPORT RANKS VARIANT[,VARIANT...]
+       check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
+Prints what it measured on one line (the figures the suite logs), and each
+violation; exits 1 if there is any.
+"""
+import json
+import math
+import statistics
+import sys
+
+BAD = []
+
+
+def need(cond, what):
+    if not cond:
+        BAD.append(what)
+    return cond
+
+
+def load(path, command):
+    d = json.load(open(path))
+    need(d.get("schema_version") == 1 and d.get("command") == command and d.get("complete") is True,
+         "%s: not a complete %s report" % (path, command))
+    return d
+
+
+def hosts_of(d, nhosts, per_host):
+    """The hosts h1..hN, each with ranks 2i, 2i+1 (the hostfile's slots, filled in order)."""
+    c = d["context"]
+    names = ["h%d" % (i + 1) for i in range(nhosts)]
+    got = {h["name"]: sorted(h["ranks"]) for h in c["hosts"]}
+    need(sorted(got) == sorted(names), "hosts %s, expected %s" % (sorted(got), names))
+    for i, name in enumerate(names):
+        want = list(range(i * per_host, (i + 1) * per_host))
+        need(got.get(name) == want, "%s has ranks %s, expected %s" % (name, got.get(name), want))
+    return {r["rank"]: r["host"] for r in c["ranks"]}
+
+
+def topo(path, nhosts, per_host):
+    d = load(path, "topo")
+    n = nhosts * per_host
+    need(d["context"]["mpi"]["ranks"] == n, "ranks %s, expected %d" % (d["context"]["mpi"]["ranks"], n))
+    host = hosts_of(d, nhosts, per_host)
+    need(d["summary"]["hosts"] == nhosts, "summary.hosts %s" % d["summary"]["hosts"])
+    for r in d["results"]:
+        need(r["host"] == host[r["rank"]], "rank %d: host %s in results" % (r["rank"], r["host"]))
+        need(r["pid"] > 0, "rank %d: pid" % r["rank"])
+    # Each namespace sees the whole machine: a host is oversubscribed only when
+    # it has more ranks than the machine has cores.
+    for h in d["context"]["hosts"]:
+        need(h["oversubscribed"] == (len(h["ranks"]) > h["cores"]), "%s: oversubscribed flag" % h["name"])
+    print("topo: %d ranks on %d hosts: %s" % (n, len(d["context"]["hosts"]), ", ".join(
+        "%s %s" % (h["name"], h["ranks"]) for h in d["context"]["hosts"])))
+
+
+def involves(s, slow):
+    if s["kind"] == "host":
+        return s["who"] == slow
+    return slow in (s["host_a"], s["host_b"])
+
+
+def links(path, nhosts, per_host, slow):
+    d = load(path, "links")
+    n = nhosts * per_host
+    host = hosts_of(d, nhosts, per_host)
+    res = d["results"]
+    need(sorted((r["a"], r["b"]) for r in res) == [(a, b) for a in range(n) for b in range(n) if a != b],
+         "one record per ordered pair")
+    for r in res:
+        cross = host[r["a"]] != host[r["b"]]
+        need((r["locality"] == "cross_host") == cross, "%d->%d: locality %s" % (r["a"], r["b"], r["locality"]))
+    s = d["summary"]
+    need(s["not_judged"] == [], "hosts not judged: %s" % s["not_judged"])
+    # The figures: median p50 bandwidth of the cross-host links that touch the
+    # slow host (h%d, the last one, when none is slowed) and of the others.
+    mark = slow if slow != "none" else "h%d" % nhosts
+    to = [r["bandwidth_gbps"]["p50"] for r in res if r["locality"] == "cross_host"
+          and mark in (r["host_a"], r["host_b"])]
+    other = [r["bandwidth_gbps"]["p50"] for r in res if r["locality"] == "cross_host"
+             and mark not in (r["host_a"], r["host_b"])]
+    med_to, med_other = statistics.median(to) * 1e3, statistics.median(other) * 1e3
+    sus = s["suspects"]
+
+    def said(k):
+        return k["reason"] if k["kind"] == "host" else "link %s (%s -> %s): %s" % (
+            k["who"], k["host_a"], k["host_b"], k["reason"])
+    print("links: cross-host bandwidth (p50, median) of %s's links %.1f MB/s, of the others %.1f MB/s;"
+          " suspects: %s" % (mark, med_to, med_other, "; ".join(said(k) for k in sus) or "none"))
+    if slow == "none":
+        need(sus == [], "with no limit, suspects: %s" % "; ".join(said(k) for k in sus))
+        return
+    need(med_to < 0.5 * med_other, "the limit shows: %s's links %.1f MB/s against %.1f MB/s"
+         % (slow, med_to, med_other))
+    need([k for k in sus if k["metric"] == "bandwidth" and involves(k, slow)],
+         "%s (or its links) is named for bandwidth" % slow)
+    others = [said(k) for k in sus if not involves(k, slow)]
+    need(not others, "nothing but %s is named; also: %s" % (slow, "; ".join(others)))
+
+
+def allreduce(path, ranks, variants):
+    d = load(path, "allreduce")
+    need(d["context"]["mpi"]["ranks"] == ranks, "ranks")
+    need(len(d["context"]["hosts"]) > 1, "the run spans several hosts")
+    seen = {r["algorithm"] for r in d["results"]}
+    need(seen == set(variants), "variants %s, expected %s" % (sorted(seen), sorted(variants)))
+    for r in d["results"]:
+        who = "%s at %d bytes" % (r["algorithm"], r["bytes"])
+        need("skipped" not in r, "%s skipped: %s" % (who, r.get("skipped")))
+        need(r.get("wrong") == 0, "%s: wrong %s" % (who, r.get("wrong")))
+        need(r.get("busbw_gbps") is not None and r["busbw_gbps"] > 0, "%s: busbw" % who)
+    need(d["summary"]["wrong_total"] == 0, "summary.wrong_total %s" % d["summary"]["wrong_total"])
+    print("allreduce: %d points, wrong 0; busbw at the largest size (GB/s): %s" % (len(d["results"]), ", ".join(
+        "%s %.3f" % (v["algorithm"], v["busbw_at_max_bytes_gbps"]) for v in d["summary"]["variants"])))
+
+
+def busbw(fast_path, slow_path, nbytes):
+    fast, slow = load(fast_path, "allreduce"), load(slow_path, "allreduce")
+
+    def at(d):
+        return {r["algorithm"]: r["busbw_gbps"] for r in d["results"] if r["bytes"] == nbytes and "skipped" not in r}
+
+    f, s = at(fast), at(slow)
+    need(f and sorted(f) == sorted(s), "the same variants at %d bytes in both runs" % nbytes)
+    ratios = {a: s[a] / f[a] for a in f if a in s and f[a] > 0}
+    print("busbw at %d bytes, no limit -> one host slowed (GB/s): %s" % (nbytes, ", ".join(
+        "%s %.3f -> %.3f (%.2fx)" % (a, f[a], s[a], ratios[a]) for a in sorted(ratios))))
+    # Every variant moves data through the slow host's link, so each falls. By
+    # how much depends on what else bounds it: naive and tree are bound by
+    # their root too, and on a busy machine the unlimited runs are bound by
+    # the CPU. So: each falls by a tenth at least, and half on average.
+    for a, x in sorted(ratios.items()):
+        need(x < 0.9, "%s: busbw %.3f -> %.3f GB/s, %.2fx, does not fall" % (a, f[a], s[a], x))
+    mean = math.exp(statistics.mean(math.log(x) for x in ratios.values())) if ratios else 1
+    print("busbw: geometric mean of the ratios %.2fx" % mean)
+    need(mean < 0.5, "busbw falls by %.2fx on average, not below 0.5x" % mean)
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "topo":
+        topo(args[0], int(args[1]), int(args[2]))
+    elif cmd == "links":
+        links(args[0], int(args[1]), int(args[2]), args[3])
+    elif cmd == "allreduce":
+        allreduce(args[0], int(args[1]), args[2].split(","))
+    elif cmd == "busbw":
+        busbw(args[0], args[1], int(args[2]))
+    else:
+        sys.exit(__doc__)
+    for b in BAD:
+        print("violation: " + b)
+    sys.exit(1 if BAD else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# collscope across hosts, on a virtual cluster (vcluster.sh): 4 hosts as
+# network namespaces with their own host names, joined by a bridge, 2 ranks on
+# each, Open MPI over TCP launched from h1 through an rsh agent. Checks: the
+# cluster comes up and goes away without a trace (also over the leftovers of a
+# crashed run), topo sees the 4 hosts, links names nothing on equal links and
+# names h4 alone once h4's link is limited to 200 Mbit/s with tbf, allreduce
+# runs every variant across the hosts without a wrong element and its busbw
+# falls when h4 is slowed.
+#
+# Needs root (network namespaces); prints a SKIP line and passes otherwise.
+# Every collscope run here has 8 ranks on this machine's cores: on a small
+# machine their timings are the scheduler's as much as the network's, so the
+# links verdicts get up to $TRIES measurements each (each one printed), and the
+# figures the checks compare are 10x apart.
+set -u
+export PATH=$PATH:/usr/sbin:/sbin
+BIN=$(realpath "${1:-build/collscope}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib.sh"
+VC=$HERE/vcluster.sh
+check() { python3 "$HERE/check_cluster.py" "$@"; }
+# A prefix of its own, with this run's pid: a cluster made by hand (prefix
+# csvc) and a suite running beside this one are left alone.
+export VC_PREFIX=${VC_PREFIX:-csvct$$}
+NET=${VC_NET:-10.213.0}
+HOSTS=4
+PER_HOST=2
+NP=$((HOSTS * PER_HOST))
+SLOW=h$HOSTS
+RATE=200mbit
+TRIES=${TRIES:-3}
+# 2 MiB windows: the limited link needs ~80 ms for one, the others under 10.
+LINKS=(-q -n 300 -w 30 --bw-iters 3 --bw-warmup 0 --bw-bytes 256K --window 8)
+AR=(-q -b 1M -e 4M -f 4 -n 3 -w 1)
+AR_SLOW=(-q -b 4M -e 4M -n 3 -w 1)
+AR_BYTES=4194304
+
+# Whatever happens, the cluster goes: on success, failure and interrupt.
+cleanup() {
+	bash "$VC" down >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+# (fd 3: the suite's stdout, also while a command's output goes to a file)
+exec 3>&1
+trap 'echo "cluster/cluster: interrupted, removing the cluster" >&3; exit 130' INT
+trap 'echo "cluster/cluster: terminated, removing the cluster" >&3; exit 143' TERM
+
+# Long commands run in the background, so that a signal runs the trap at once.
+in_bg() {
+	"$@" &
+	wait $!
+}
+vc() { in_bg timeout 120 bash "$VC" "$@"; }
+vmpi() { in_bg timeout 300 bash "$VC" mpirun --bind-to none -np "$NP" "$@"; }
+
+if [ "$(id -u)" != 0 ]; then
+	echo "cluster/cluster: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
+	exit 0
+fi
+if ! why=$(bash "$VC" probe 2>&1); then
+	echo "cluster/cluster: SKIP (${why#vcluster: })"
+	exit 0
+fi
+# The leftovers of crashed runs of this suite: clusters whose run is gone.
+for p in $({
+	ip netns list | awk '{print $1}' | sed -n 's/^\(csvct[0-9][0-9]*w\{0,1\}\)-.*/\1/p'
+	ls -d /run/collscope-vcluster-csvct* 2>/dev/null | sed 's|^/run/collscope-vcluster-||'
+} | sort -u); do
+	pid=${p#csvct}
+	pid=${pid%w}
+	kill -0 "$pid" 2>/dev/null || VC_PREFIX=$p bash "$VC" down
+done
+
+# --- the cluster itself -------------------------------------------------------
+leftover() { ip netns pids "$VC_PREFIX-h2" 2>/dev/null | head -n 1; }
+expect_exit 0 "vcluster up $HOSTS" vc up "$HOSTS" "$PER_HOST"
+expect_exit 0 "each host has its own name" bash -c \
+	'for i in $(seq 1 "$1"); do [ "$(bash "$0" exec h$i hostname)" = h$i ] || exit 1; done' "$VC" "$HOSTS"
+expect_exit 0 "the hosts reach each other on the private subnet" bash "$VC" exec h1 \
+	python3 -c 'import socket, sys
+for a in sys.argv[1:]:
+    s = socket.socket(); s.settimeout(2)
+    # a refused connection is an answer: the address is there
+    s.connect_ex((a, 9)) in (0, 111) or exit("no answer from " + a)' $(seq -f "$NET.%g" 12 $((10 + HOSTS)))
+if ip -o addr show | grep -qF " $NET."; then
+	fail "the cluster's addresses exist only inside its namespaces"
+else
+	pass "the cluster's addresses exist only inside its namespaces"
+fi
+# A crashed run leaves namespaces and processes behind: the next up clears them.
+bash "$VC" exec h2 sleep 600 >/dev/null 2>&1 &
+for _ in 1 2 3 4 5 6 7 8 9 10; do STRAY=$(leftover) && [ -n "$STRAY" ] && break; sleep 0.2; done
+expect_exit 0 "vcluster up over the leftovers of a crashed run" vc up "$HOSTS" "$PER_HOST"
+wait 2>/dev/null # reaps the stray, our child
+if [ -n "$STRAY" ] && [ ! -e "/proc/$STRAY" ] && [ "$(ip netns list | grep -c "^$VC_PREFIX-")" = $((HOSTS + 1)) ]; then
+	pass "the leftover process is gone, the cluster is whole again"
+else
+	fail "the leftover process is gone, the cluster is whole again"
+fi
+# The one-shot form tears down after an interrupt.
+VC_PREFIX=${VC_PREFIX}w timeout --preserve-status -s INT 3 bash "$VC" with 2 sleep 60 >"$TMP/out" 2>&1
+rc=$?
+if [ $rc = 130 ] && ! ip netns list | grep -q "^${VC_PREFIX}w-" &&
+	[ ! -e "/run/collscope-vcluster-${VC_PREFIX}w" ]; then
+	pass "vcluster with: an interrupt leaves nothing behind"
+else
+	echo "exit $rc; namespaces: $(ip netns list | grep "^${VC_PREFIX}w-" | tr '\n' ' ')" >>"$TMP/out"
+	fail "vcluster with: an interrupt leaves nothing behind" "$TMP/out"
+	VC_PREFIX=${VC_PREFIX}w bash "$VC" down
+fi
+
+# --- topo ---------------------------------------------------------------------
+expect_exit 0 "topo across $HOSTS hosts" vmpi "$BIN" topo -o "$TMP/topo.json"
+expect_output "$NP ranks on $HOSTS hosts" "topo says $NP ranks on $HOSTS hosts"
+expect_exit 0 "topo report: $HOSTS hosts, $PER_HOST ranks each, with their host names" \
+	check topo "$TMP/topo.json" "$HOSTS" "$PER_HOST"
+sed 's/^/        /' "$TMP/out"
+
+# links_verdict NAME WANT_EXIT EXPECT: up to $TRIES runs of links, until one
+# exits WANT_EXIT and its report passes `check_cluster.py links ... EXPECT`;
+# the runs that did not are printed as notes.
+links_verdict() {
+	local name=$1 want=$2 expect=$3 i rc crc ok=0
+	for i in $(seq 1 "$TRIES"); do
+		rm -f "$TMP/links.json"
+		vmpi "$BIN" links "${LINKS[@]}" --fail-on-suspect -o "$TMP/links.json" >"$TMP/run" 2>&1
+		rc=$?
+		check links "$TMP/links.json" "$HOSTS" "$PER_HOST" "$expect" >"$TMP/verdict" 2>&1
+		crc=$?
+		if [ $crc = 0 ] && [ $rc = "$want" ]; then
+			ok=1
+			break
+		fi
+		{
+			echo "collscope links exited $rc, expected $want; its last lines:"
+			tail -n 6 "$TMP/run"
+		} >>"$TMP/verdict"
+		if [ "$i" -lt "$TRIES" ]; then
+			printf '  note  %s: measurement %d of %d was off\n' "$name" "$i" "$TRIES"
+			sed 's/^/        | /' "$TMP/verdict"
+		fi
+	done
+	if [ $ok = 1 ]; then
+		pass "$name$([ "$i" -gt 1 ] && echo " (measurement $i)")"
+		sed 's/^/        /' "$TMP/verdict"
+	else
+		fail "$name" "$TMP/verdict"
+	fi
+	cp "$TMP/run" "$TMP/out"
+}
+
+# --- equal links ----------------------------------------------------------------
+links_verdict "links with equal links names nothing" 0 none
+expect_output '^# suspects: none' "links prints that it suspects nobody"
+expect_exit 0 "allreduce across the hosts, every variant" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar-fast.json"
+expect_exit 0 "allreduce report: every variant, no wrong element" \
+	check allreduce "$TMP/ar-fast.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
+sed 's/^/        /' "$TMP/out"
+
+# --- h4 slowed ------------------------------------------------------------------
+expect_exit 0 "vcluster slow $SLOW $RATE" vc slow "$SLOW" "$RATE"
+if [ "$(tc -n "$VC_PREFIX-$SLOW" qdisc show dev eth0 | grep -c 'tbf.*rate 200Mbit')" = 1 ] &&
+	[ "$(tc -n "$VC_PREFIX-br" qdisc show dev "vh${SLOW#h}" | grep -c 'tbf.*rate 200Mbit')" = 1 ]; then
+	pass "tbf at both ends of $SLOW's veth"
+else
+	fail "tbf at both ends of $SLOW's veth"
+fi
+links_verdict "links names $SLOW (or its links) and nothing else" 1 "$SLOW"
+expect_output "host $SLOW: |link [0-9]+->[0-9]+ .*bandwidth" "links prints the accusation with its evidence"
+expect_exit 0 "allreduce with $SLOW slowed, every variant" vmpi "$BIN" allreduce "${AR_SLOW[@]}" -o "$TMP/ar-slow.json"
+expect_exit 0 "allreduce report with $SLOW slowed: no wrong element" \
+	check allreduce "$TMP/ar-slow.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
+sed 's/^/        /' "$TMP/out"
+expect_exit 0 "busbw at 4 MiB falls for every variant when $SLOW is slowed, by half on average" \
+	check busbw "$TMP/ar-fast.json" "$TMP/ar-slow.json" "$AR_BYTES"
+sed 's/^/        /' "$TMP/out"
+
+# --- teardown -------------------------------------------------------------------
+bash "$VC" exec h3 sleep 600 >/dev/null 2>&1 &
+for _ in 1 2 3 4 5 6 7 8 9 10; do STRAY=$(ip netns pids "$VC_PREFIX-h3" | head -n 1) && [ -n "$STRAY" ] && break; sleep 0.2; done
+expect_exit 0 "vcluster down" vc down
+wait 2>/dev/null
+if ! ip netns list | grep -q "^$VC_PREFIX-" && [ ! -e "/run/collscope-vcluster-$VC_PREFIX" ] &&
+	[ -n "$STRAY" ] && [ ! -e "/proc/$STRAY" ]; then
+	pass "nothing is left behind: namespaces and their veths, processes, state"
+else
+	fail "nothing is left behind: namespaces and their veths, processes, state"
+fi
+
+finish

@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# A virtual cluster on one machine, for the cluster tests and by hand.
+#
+# K hosts h1 .. hK, each a network namespace with its own host name (every
+# command runs in a fresh UTS namespace named after its host, so that
+# gethostname and MPI_Get_processor_name differ), an interface eth0 with an
+# address of a private /24 that exists only inside these namespaces, and
+# loopback up. Each eth0 is one end of a veth pair whose other end, vhN, is a
+# port of the bridge br0, which lives in a namespace of its own: nothing of
+# the cluster appears in the machine's own network namespace, and nothing is
+# routed out of it. Open MPI is launched from h1; agent.sh, its rsh agent,
+# enters the namespace of the host it is asked to reach.
+#
+#   vcluster.sh up [K] [SLOTS]   create K hosts (default 4) with SLOTS slots each
+#                                (default 2); removes the leftovers of an earlier
+#                                run of the same prefix first
+#   vcluster.sh down             kill every process inside the namespaces, remove
+#                                them with their veths and the state directory
+#   vcluster.sh slow HOST RATE   limit HOST's link to RATE (tc units: 200mbit) with
+#                                a token bucket (tbf) at both ends of its veth
+#   vcluster.sh fast HOST        remove the limit
+#   vcluster.sh run CMD...       run CMD on h1, where mpirun is started
+#   vcluster.sh exec HOST CMD... run CMD on HOST
+#   vcluster.sh mpirun ARGS...   mpirun on h1 across the hosts (hostfile, agent,
+#                                TCP on the subnet: see cmd_mpirun), then ARGS,
+#                                e.g. -np 8 build/collscope topo
+#   vcluster.sh with K CMD...    up K, run CMD here (not in a host; $VCLUSTER is
+#                                this script, for the subcommands above), then
+#                                down, also when CMD fails or is interrupted;
+#                                exits with CMD's status
+#   vcluster.sh status           hosts, addresses, limits and processes
+#   vcluster.sh probe            exit 0 when namespaces can be made here, else 77
+#   vcluster.sh hostfile         the path of the hostfile (IP addresses, slots)
+#
+# Environment: VC_PREFIX (default csvc; every namespace is named PREFIX-...),
+# VC_NET (default 10.213.0: the first three octets of the /24), VC_BURST (tbf
+# bucket, default 64kb). Needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN), ip
+# (iproute2), tc and unshare (util-linux).
+#
+# Exit status: 0 ok, 2 bad usage, 5 the cluster could not be made (with the
+# reason), 77 namespaces are not permitted here (not root, or a container
+# without CAP_SYS_ADMIN). Other statuses are those of the command run.
+set -u
+
+# ip and tc live in sbin, which a non-login shell may not have in its PATH.
+export PATH=$PATH:/usr/sbin:/sbin
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VC_PREFIX=${VC_PREFIX:-csvc}
+VC_NET=${VC_NET:-10.213.0}
+VC_BURST=${VC_BURST:-64kb}
+STATE=/run/collscope-vcluster-$VC_PREFIX
+BR_NS=$VC_PREFIX-br
+
+say() { printf 'vcluster: %s\n' "$*" >&2; }
+die() {
+	say "$2"
+	exit "$1"
+}
+
+case $VC_PREFIX in
+*[!a-z0-9]* | '') die 2 "bad VC_PREFIX '$VC_PREFIX': lowercase letters and digits only" ;;
+esac
+case $VC_NET in
+10.* | 192.168.* | 172.1[6-9].* | 172.2[0-9].* | 172.3[01].*) ;;
+*) die 2 "bad VC_NET '$VC_NET': three octets of a private range, such as 10.213.0" ;;
+esac
+
+# host_index HOST: N for hN (1 .. 200), empty otherwise.
+host_index() {
+	case $1 in
+	h[1-9] | h[1-9][0-9] | h1[0-9][0-9] | h200) echo "${1#h}" ;;
+	esac
+}
+host_ip() { echo "$VC_NET.$((10 + $1))"; }
+
+# can_netns: namespaces may be made here (probes with a throw-away one); when
+# not, WHY says why.
+WHY=
+can_netns() {
+	local probe="$VC_PREFIX-probe$$" t rc
+	for t in ip tc unshare; do
+		command -v $t >/dev/null 2>&1 || {
+			WHY="'$t' not found (Debian packages iproute2, util-linux)"
+			return 1
+		}
+	done
+	WHY="network namespaces are not permitted here: need root with CAP_SYS_ADMIN"
+	ip netns add "$probe" 2>/dev/null || return 1
+	ip netns exec "$probe" unshare --uts true 2>/dev/null
+	rc=$?
+	ip netns del "$probe" 2>/dev/null
+	return $rc
+}
+
+our_namespaces() {
+	ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$VC_PREFIX-(br|h[0-9]+|probe[0-9]+)\$"
+}
+
+# pids_inside: every process in one of our namespaces, but not this script or
+# its parents (a `down` typed inside the cluster must finish its work).
+pids_inside() {
+	local ns p self=" $$ $PPID ${BASHPID:-} "
+	for ns in $(our_namespaces); do
+		for p in $(ip netns pids "$ns" 2>/dev/null); do
+			case $self in *" $p "*) continue ;; esac
+			echo "$p"
+		done
+	done
+}
+
+cmd_down() {
+	local pids ns tries=0
+	pids=$(pids_inside)
+	if [ -n "$pids" ]; then
+		# shellcheck disable=SC2086
+		kill -TERM $pids 2>/dev/null
+		while [ -n "$(pids_inside)" ] && [ $tries -lt 50 ]; do
+			sleep 0.1
+			tries=$((tries + 1))
+		done
+		pids=$(pids_inside)
+		# shellcheck disable=SC2086
+		[ -n "$pids" ] && kill -KILL $pids 2>/dev/null && sleep 0.2
+	fi
+	# Deleting a host's namespace destroys its veth pair, both ends.
+	for ns in $(our_namespaces); do
+		ip netns del "$ns" 2>/dev/null || say "could not remove namespace $ns"
+	done
+	# With the hosts, hostfile and Open MPI's session directories.
+	rm -rf "$STATE"
+	[ -z "$(our_namespaces)" ]
+}
+
+cmd_up() {
+	local k=${1:-4} slots=${2:-2} i ns
+	case $k$slots in *[!0-9]*) die 2 "bad host or slot count '$k' '$slots'" ;; esac
+	[ "$k" -ge 1 ] && [ "$k" -le 200 ] || die 2 "bad host count '$k': 1 to 200"
+	[ "$slots" -ge 1 ] || die 2 "bad slot count '$slots'"
+	can_netns || die 77 "$WHY"
+	cmd_down || die 5 "could not remove the leftovers of an earlier run"
+	trap 'cmd_down; exit 130' INT TERM
+	mkdir -p "$STATE/tmp" || die 5 "cannot create $STATE/tmp"
+	{
+		ip netns add "$BR_NS" &&
+			ip -n "$BR_NS" link set lo up &&
+			ip -n "$BR_NS" link add br0 type bridge stp_state 0 forward_delay 0 &&
+			ip -n "$BR_NS" link set br0 up
+	} || {
+		cmd_down
+		die 5 "cannot create the bridge namespace $BR_NS"
+	}
+	for i in $(seq 1 "$k"); do
+		ns=$VC_PREFIX-h$i
+		{
+			ip netns add "$ns" &&
+				ip -n "$BR_NS" link add "vh$i" type veth peer name eth0 netns "$ns" &&
+				ip -n "$BR_NS" link set "vh$i" master br0 &&
+				ip -n "$BR_NS" link set "vh$i" up &&
+				ip -n "$ns" link set lo up &&
+				ip -n "$ns" addr add "$(host_ip "$i")/24" dev eth0 &&
+				ip -n "$ns" link set eth0 up &&
+				echo "h$i $(host_ip "$i") $ns" >>"$STATE/hosts" &&
+				echo "$(host_ip "$i") slots=$slots" >>"$STATE/hostfile"
+		} || {
+			cmd_down
+			die 5 "cannot create host h$i (namespace $ns)"
+		}
+	done
+	trap - INT TERM
+	say "up: $k hosts h1..h$k on $VC_NET.0/24, $slots slots each; hostfile $STATE/hostfile"
+}
+
+# ns_of HOST: the namespace of a host of the running cluster.
+ns_of() {
+	local i
+	i=$(host_index "$1")
+	[ -n "$i" ] && [ -f "$STATE/hosts" ] && grep -q "^$1 " "$STATE/hosts" ||
+		die 2 "no host '$1' in the cluster (is it up? see: vcluster.sh status)"
+	echo "$VC_PREFIX-h$i"
+}
+
+cmd_exec() {
+	local host=$1 ns
+	shift
+	[ $# -gt 0 ] || die 2 "exec $host: no command"
+	ns=$(ns_of "$host") || exit $?
+	exec ip netns exec "$ns" unshare --uts -- sh -c 'hostname "$0" && exec "$@"' "$host" "$@"
+}
+
+cmd_slow() {
+	local host=$1 rate=$2 i ns
+	ns=$(ns_of "$host") || exit $?
+	i=$(host_index "$host")
+	# Both directions: tbf shapes what leaves an interface, so one bucket on
+	# the host's eth0 (its sends) and one on the bridge's port (its receives).
+	tc -n "$ns" qdisc replace dev eth0 root tbf rate "$rate" burst "$VC_BURST" latency 50ms &&
+		tc -n "$BR_NS" qdisc replace dev "vh$i" root tbf rate "$rate" burst "$VC_BURST" latency 50ms ||
+		die 5 "cannot limit $host to '$rate'"
+	say "slow: $host limited to $rate both ways"
+}
+
+cmd_fast() {
+	local host=$1 i ns
+	ns=$(ns_of "$host") || exit $?
+	i=$(host_index "$host")
+	tc -n "$ns" qdisc del dev eth0 root 2>/dev/null
+	tc -n "$BR_NS" qdisc del dev "vh$i" root 2>/dev/null
+	return 0
+}
+
+cmd_mpirun() {
+	local bin prefix
+	[ -f "$STATE/hostfile" ] || die 2 "the cluster is not up (vcluster.sh up K)"
+	bin=$(command -v mpirun) || die 5 "mpirun not found"
+	prefix=$(dirname "$(dirname "$(readlink -f "$bin")")")
+	# --prefix: the remote orted and the libraries are found where the local
+	# ones are; plm_rsh_no_tree_spawn: only mpirun calls the agent; pml ob1 and
+	# btl tcp,self: TCP between all ranks, also two of one host (no shared
+	# memory, no UCX); both interfaces limited to the cluster's subnet; gds
+	# hash: PMIx keeps its data in the daemons, not in shared-memory files;
+	# session directories in the state directory, which down removes (in
+	# /tmp they would be named after h1, h2, ... for every cluster).
+	cmd_exec h1 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+		PMIX_MCA_gds=hash VC_PREFIX="$VC_PREFIX" \
+		"$bin" --prefix "$prefix" --hostfile "$STATE/hostfile" \
+		--mca plm_rsh_agent "$HERE/agent.sh" --mca plm_rsh_no_tree_spawn 1 \
+		--mca pml ob1 --mca btl tcp,self \
+		--mca btl_tcp_if_include "$VC_NET.0/24" --mca oob_tcp_if_include "$VC_NET.0/24" \
+		--mca gds hash --mca orte_tmpdir_base "$STATE/tmp" \
+		--oversubscribe --mca mpi_yield_when_idle 1 "$@"
+}
+
+cmd_with() {
+	local k=$1 pid='' rc
+	shift
+	cmd_up "$k" || exit $?
+	# CMD runs in the background, so that INT and TERM reach the trap at once
+	# and not when CMD is done; down kills what it left inside the namespaces.
+	trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; cmd_down; exit 130' INT
+	trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; cmd_down; exit 143' TERM
+	VC_PREFIX=$VC_PREFIX VCLUSTER="$HERE/vcluster.sh" "$@" 0<&0 &
+	pid=$!
+	wait "$pid"
+	rc=$?
+	trap - INT TERM
+	cmd_down
+	return $rc
+}
+
+cmd_status() {
+	local name ip ns i
+	[ -f "$STATE/hosts" ] || {
+		echo "down"
+		[ -z "$(our_namespaces)" ] || echo "leftover namespaces: $(our_namespaces | tr '\n' ' ')"
+		return 0
+	}
+	while read -r name ip ns; do
+		i=$(host_index "$name")
+		printf '%-5s %-15s %-10s processes %-3s link: %s\n' "$name" "$ip" "$ns" \
+			"$(ip netns pids "$ns" 2>/dev/null | wc -l)" \
+			"$(tc -n "$ns" qdisc show dev eth0 | awk '$2 == "tbf" {print "limited to", $8; n++} END {if (!n) print "no limit"}')"
+	done <"$STATE/hosts"
+	echo "bridge: $BR_NS br0; hostfile: $STATE/hostfile"
+}
+
+usage() {
+	sed -n '/^#   vcluster.sh/,/^#$/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+case $cmd in
+up) [ $# -le 2 ] || usage; cmd_up "$@" ;;
+down) command -v ip >/dev/null 2>&1 || exit 0; cmd_down ;;
+slow) [ $# = 2 ] || usage; cmd_slow "$@" ;;
+fast) [ $# = 1 ] || usage; cmd_fast "$@" ;;
+run) [ $# -ge 1 ] || usage; cmd_exec h1 "$@" ;;
+exec) [ $# -ge 2 ] || usage; cmd_exec "$@" ;;
+mpirun) cmd_mpirun "$@" ;;
+with) [ $# -ge 2 ] || usage; cmd_with "$@" ;;
+status) cmd_status ;;
+probe) can_netns || die 77 "$WHY" ;;
+hostfile) [ -f "$STATE/hostfile" ] || die 2 "the cluster is not up"; echo "$STATE/hostfile" ;;
+-h | --help | help) usage ;;
+*) say "unknown subcommand '$cmd'"; usage ;;
+esac
