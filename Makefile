@@ -126,7 +126,8 @@ $(BUILD)/bench/membw: tests/bench/membw.c
 
 run: $(BIN)
 	$(Q)out=$(BUILD)/report-$$(date -u +%Y%m%dT%H%M%SZ).json; \
-	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && echo "report: $$out"
+	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && \
+	$(BIN) report -o $${out%.json}.html $$out && echo "report: $$out and $${out%.json}.html"
 
 check: tally-reset unit-test mpi-test cli-test sanitize-test cluster-test
 	@awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
@@ -179,3 +180,73 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(PURE_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+# --- Fuzzing the report reader (tests/fuzz): part of `make check` ---
+# A libFuzzer target built with clang from the pure code that reads reports
+# (reader, compare, HTML page) runs for FUZZ_SECONDS from the seeds in
+# tests/fuzz/seeds; a crash, leak or sanitizer report fails the target and
+# leaves the input in $(BUILD)/fuzz/. clang and libFuzzer come from Debian:
+# fuzz-deps installs them when they do not work and we are root with apt-get;
+# otherwise fuzz-test is skipped with a message naming the packages.
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 25
+FUZZ_DEB_PKGS := clang libclang-rt-dev
+FUZZ_BIN      := $(BUILD)/fuzz/fuzz_report_read
+FUZZ_SRCS     := tests/fuzz/fuzz_report_read.c $(filter reports/report_read% reports/compare% \
+                 reports/html% reports/svg% reports/stats.c reports/report_io.c,$(PURE_SRCS))
+FUZZ_FLAGS    := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+# Chromium loads the page of `collscope report` in tests/cli/report.sh.
+BROWSER_DEB_PKGS := chromium
+
+.PHONY: fuzz fuzz-test fuzz-deps browser-deps
+check: fuzz-test
+cli-test: browser-deps
+fuzz: fuzz-test
+
+# True when $(FUZZ_CC) can build and link a libFuzzer target.
+FUZZ_PROBE = { printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+	> $(BUILD)/fuzz/probe.c && $(FUZZ_CC) -fsanitize=fuzzer -o $(BUILD)/fuzz/probe $(BUILD)/fuzz/probe.c >/dev/null 2>&1; }
+
+fuzz-deps:
+	$(Q)mkdir -p $(BUILD)/fuzz; $(FUZZ_PROBE) && exit 0; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "fuzz-deps: $(FUZZ_CC) cannot build a libFuzzer target: installing $(FUZZ_DEB_PKGS)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
+	fi
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h) | deps
+	@mkdir -p $(dir $@)
+	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ \
+		$(FUZZ_SRCS) $$(pkg-config --libs libcjson) -lm
+
+fuzz-test: fuzz-deps
+	$(Q)if ! $(FUZZ_PROBE); then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "fuzz-test: FAILED: $(FUZZ_CC) cannot build a libFuzzer target even with $(FUZZ_DEB_PKGS) installed"; \
+			exit 1; \
+		fi; \
+		echo "fuzz-test: SKIPPED: $(FUZZ_CC) cannot build a libFuzzer target (install the Debian packages $(FUZZ_DEB_PKGS), or run make check as root)"; \
+		exit 0; \
+	fi; \
+	$(MAKE) --no-print-directory $(FUZZ_BIN) || exit 1; \
+	mkdir -p $(BUILD)/fuzz/corpus; \
+	echo "fuzz-test: $(FUZZ_BIN) for $(FUZZ_SECONDS) s"; \
+	if $(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+		-dict=tests/fuzz/report.dict -artifact_prefix=$(BUILD)/fuzz/ -print_final_stats=1 \
+		$(BUILD)/fuzz/corpus tests/fuzz/seeds >$(BUILD)/fuzz/fuzz.log 2>&1; then \
+		grep -E '^stat::(number_of_executed_units|peak_rss_mb)' $(BUILD)/fuzz/fuzz.log; \
+		echo "fuzz-test: no crash, leak or sanitizer report"; \
+	else \
+		tail -n 60 $(BUILD)/fuzz/fuzz.log; \
+		echo "fuzz-test: FAILED: the input is in $(BUILD)/fuzz/ (crash-*, leak-*, timeout-*)"; \
+		exit 1; \
+	fi
+
+browser-deps:
+	$(Q)if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "browser-deps: chromium not found: installing $(BROWSER_DEB_PKGS)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_DEB_PKGS) || exit 5; \
+	else \
+		echo "browser-deps: chromium not found and not root: tests/cli/report.sh skips the headless browser check (install the Debian package $(BROWSER_DEB_PKGS))"; \
+	fi

@@ -87,5 +87,9 @@ extern const char cmd_links_usage[];
 extern const char cmd_topo_usage[];
 int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx);
 extern const char cmd_scale_usage[];
+int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
+extern const char cmd_compare_usage[];
+extern const char cmd_report_usage[];
 
 #endif

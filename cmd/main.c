@@ -37,6 +37,10 @@ static const struct cmd commands[] = {
 	{"scale", cmd_scale, cmd_scale_usage, CMD_NEEDS_MPI,
 	 "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot"},
 	{"list", cmd_list, cmd_list_usage, 0, "the all-reduce variants and their restrictions"},
+	{"compare", cmd_compare, cmd_compare_usage, 0,
+	 "a report against a baseline: regressions, with statistics; exit 1 on regression"},
+	{"report", cmd_report, cmd_report_usage, 0,
+	 "render reports as one self-contained HTML page with SVG charts"},
 };
 
 static void print_help(FILE *f)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,6 +180,14 @@ static size_t depth_at(const char *buf, size_t offset)
 	return depth;
 }
 
+/* NaN, Infinity, -Infinity (any case): what other writers put where JSON has no number. */
+static bool is_non_json_number(const char *at)
+{
+	if (*at == '-' || *at == '+')
+		at++;
+	return strncasecmp(at, "nan", 3) == 0 || strncasecmp(at, "inf", 3) == 0;
+}
+
 static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
 		    size_t errlen)
 {
@@ -195,6 +204,11 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
 	else if (is_cut_short(buf, offset, len_bytes))
 		set_err(err, errlen, "'%s' is not valid json: truncated (input ends at byte %zu)",
 			path, len_bytes);
+	else if (is_non_json_number(buf + offset))
+		set_err(err, errlen,
+			"'%s' is not valid json: NaN and Infinity are not json numbers (byte offset "
+			"%zu)",
+			path, offset);
 	else if (depth_at(buf, offset) >= CJSON_NESTING_LIMIT)
 		set_err(err, errlen, "'%s' is not valid json: nested deeper than %d levels at byte %zu",
 			path, CJSON_NESTING_LIMIT, offset);
@@ -205,6 +219,117 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
 			path, line, col, offset);
 	}
 	return NULL;
+}
+
+/*
+ * The walk over a parsed document that refuses what cJSON lets through: a
+ * number that overflowed a double (cJSON turns 1e999 into infinity) and a key
+ * given twice in one object (cJSON keeps both and lookups see the first, so
+ * two readers could disagree on the value). where is the JSON path so far,
+ * "results[3].time_us", cut short when it outgrows its buffer.
+ */
+struct walk {
+	const char *path;
+	char *err;
+	size_t errlen;
+	char where[REPORT_WHERE_BYTES];
+	size_t len;
+};
+
+/* Appends text to w->where, printable ASCII only, truncated at the buffer's end. */
+static void where_append(struct walk *w, const char *prefix, const char *text)
+{
+	size_t cap = sizeof w->where - 1;
+
+	for (const char *p = prefix; *p && w->len < cap; p++)
+		w->where[w->len++] = *p;
+	for (const unsigned char *p = (const unsigned char *)text; *p && w->len < cap; p++)
+		w->where[w->len++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
+	w->where[w->len] = '\0';
+}
+
+static int cmp_key(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The first key that appears twice in object, or NULL (also when out of memory). */
+static const char *duplicate_key(const cJSON *object)
+{
+	const cJSON *c;
+	const char **keys = NULL, *dup = NULL;
+	size_t n = 0, i = 0;
+
+	for (c = object->child; c; c = c->next)
+		n++;
+	if (n < 2)
+		return NULL;
+	keys = malloc(n * sizeof *keys);
+	if (!keys)
+		return NULL;
+	for (c = object->child; c; c = c->next)
+		keys[i++] = c->string ? c->string : "";
+	qsort(keys, n, sizeof *keys, cmp_key);
+	for (i = 1; i < n && !dup; i++)
+		if (strcmp(keys[i - 1], keys[i]) == 0)
+			dup = keys[i];
+	free(keys);
+	return dup;
+}
+
+static int walk_value(struct walk *w, const cJSON *item)
+{
+	const char *dup;
+	size_t len = w->len, index = 0;
+	char at[32];
+	int rc = 0;
+
+	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
+		set_err(w->err, w->errlen, "report '%s': number out of range at %s", w->path,
+			w->len ? w->where : "the top level");
+		return -1;
+	}
+	if (cJSON_IsObject(item) && (dup = duplicate_key(item)) != NULL) {
+		set_err(w->err, w->errlen, "report '%s': duplicate key '%.64s' in %s", w->path, dup,
+			w->len ? w->where : "the top level");
+		return -1;
+	}
+	for (const cJSON *c = item->child; c && rc == 0; c = c->next, index++) {
+		if (cJSON_IsObject(item)) {
+			where_append(w, w->len ? "." : "", c->string ? c->string : "");
+		} else {
+			snprintf(at, sizeof at, "[%zu]", index);
+			where_append(w, "", at);
+		}
+		rc = walk_value(w, c);
+		w->len = len;
+		w->where[len] = '\0';
+	}
+	return rc;
+}
+
+/* The blocks of the envelope that every reader relies on, when present, have their types. */
+static int check_blocks(const char *path, const cJSON *root, char *err, size_t errlen)
+{
+	static const struct {
+		const char *name;
+		cJSON_bool (*is)(const cJSON *);
+		const char *what;
+	} blocks[] = {
+		{"context", cJSON_IsObject, "an object"}, {"config", cJSON_IsObject, "an object"},
+		{"results", cJSON_IsArray, "an array"},   {"summary", cJSON_IsObject, "an object"},
+		{"complete", cJSON_IsBool, "true or false"},
+	};
+
+	for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, blocks[i].name);
+		if (b && !blocks[i].is(b)) {
+			set_err(err, errlen, "report '%s': %s is not %s", path, blocks[i].name,
+				blocks[i].what);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The envelope of DESIGN.md section 5. 0, or -1 with err set. */
@@ -243,6 +368,25 @@ static int check_envelope(const char *path, const cJSON *root, char *err, size_t
 	return 0;
 }
 
+cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,
+		    size_t errlen)
+{
+	struct walk w = {.path = path, .err = err, .errlen = errlen};
+	cJSON *root = NULL;
+
+	if (len_bytes == 0) {
+		set_err(err, errlen, "cannot read '%s': the file is empty", path);
+		return NULL;
+	}
+	root = parse(path, buf, len_bytes, err, errlen);
+	if (root && (check_envelope(path, root, err, errlen) != 0 ||
+		     check_blocks(path, root, err, errlen) != 0 || walk_value(&w, root) != 0)) {
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	return root;
+}
+
 cJSON *report_read(const char *path, char *err, size_t errlen)
 {
 	char *buf = NULL;
@@ -254,13 +398,8 @@ cJSON *report_read(const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	buf = slurp(path, &len_bytes, err, errlen);
-	if (!buf)
-		goto out;
-	root = parse(path, buf, len_bytes, err, errlen);
-	if (root && check_envelope(path, root, err, errlen) != 0) {
-		cJSON_Delete(root);
-		root = NULL;
-	}
+	if (buf)
+		root = report_parse(path, buf, len_bytes, err, errlen);
 out:
 	free(buf);
 	return root;

@@ -6,7 +6,9 @@
 #define COLLSCOPE_REPORT_READ_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The schema this build reads and writes (DESIGN.md section 5). */
 #define REPORT_SCHEMA_VERSION 1
@@ -29,5 +31,59 @@
  * FIFO blocks until it has a writer, as with cat.
  */
 cJSON *report_read(const char *path, char *err, size_t errlen);
+
+/*
+ * The checks of report_read on text already in memory: buf holds len_bytes
+ * bytes and buf[len_bytes] must be '\0'. path only names the text in errors.
+ * Beyond the envelope, refuses anywhere in the document a number that does
+ * not fit a double (1e999), NaN or Infinity literals, a key given twice in
+ * one object, and "context", "config", "summary" that are not objects,
+ * "results" that is not an array, "complete" that is not a boolean.
+ */
+cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,
+		    size_t errlen);
+
+/* The JSON path in messages ("results[3].time_us.p50") is cut to this. */
+#define REPORT_WHERE_BYTES 160
+
+/*
+ * Typed access to one member of an object of a report, for the readers of
+ * records (compare, the HTML page). Every getter names the file (path) and
+ * where the object is (where, e.g. "results[3]") in err on failure, e.g.
+ * "report 'b.json': results[3].bytes is not a number", and returns -1.
+ * A member that is absent, or null, is "missing": an error when required,
+ * otherwise the getter returns 0 and leaves the default described below.
+ */
+struct report_at {
+	const char *path;  /* the file, for messages */
+	const char *where; /* the object's JSON path, for messages; "" for the top level */
+	char *err;
+	size_t errlen;
+};
+
+/* A string; *out NULL when missing. */
+int report_get_string(const struct report_at *at, const cJSON *obj, const char *name,
+		      bool required, const char **out);
+/* A number in [min, max]; *out NAN when missing (an undefined statistic is null). */
+int report_get_number(const struct report_at *at, const cJSON *obj, const char *name,
+		      bool required, double min, double max, double *out);
+/* A whole number in [min, max] (both within +-2^53); *out unchanged when missing. */
+int report_get_integer(const struct report_at *at, const cJSON *obj, const char *name,
+		       bool required, double min, double max, int64_t *out);
+/* true or false; *out unchanged when missing. */
+int report_get_bool(const struct report_at *at, const cJSON *obj, const char *name,
+		    bool required, bool *out);
+/* An object or an array (as asked); *out NULL when missing. */
+int report_get_object(const struct report_at *at, const cJSON *obj, const char *name,
+		      bool required, const cJSON **out);
+int report_get_array(const struct report_at *at, const cJSON *obj, const char *name,
+		     bool required, const cJSON **out);
+/*
+ * An array of numbers in [min, max] into a new array *out of *n entries
+ * (the caller frees it; NULL and 0 when missing or empty). -1 also when out
+ * of memory.
+ */
+int report_get_numbers(const struct report_at *at, const cJSON *obj, const char *name,
+		       bool required, double min, double max, double **out, size_t *n);
 
 #endif

@@ -1,0 +1,221 @@
+/*
+ * collscope report: one or more reports as one self-contained HTML page
+ * with inline SVG charts (reports/html*.c builds it in memory), written
+ * atomically like the JSON reports: a temporary file in the same directory,
+ * fsync, then moved into place, never replacing a file without --force.
+ */
+#include <mpi.h>
+
+#include "cmd.h"
+#include "html.h"
+#include "report_read.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_report_usage[] =
+    "usage: collscope report [options] FILE... -o report.html\n\n"
+    "Renders one or more JSON reports as one self-contained HTML page (no script,\n"
+    "no network, no external style or font) with inline SVG charts: for allreduce,\n"
+    "busbw, p50 and p99 time against message size (log2 axis) per variant; for\n"
+    "links, the rank-to-rank bandwidth and latency heatmaps with the suspects\n"
+    "marked; for scale, efficiency and speedup against ranks, measured and\n"
+    "predicted drawn apart; for compare, the verdicts. Every report's context\n"
+    "(hosts, MPI library, command line) and verdicts are tables. A kind of report\n"
+    "the page cannot chart gets its context and summary, and a note saying so.\n"
+    "Runs without mpirun.\n\n"
+    "  -o, --output FILE   the page ('-' for stdout); required\n"
+    "      --force         overwrite an existing FILE\n"
+    "  -q, --quiet         do not print the path written\n"
+    "  -h, --help          this text\n\n"
+    "exit codes: 0 ok, 2 bad usage or a report that cannot be read (the message\n"
+    "            names the file and the problem), 5 I/O error\n";
+
+struct report_opts {
+	const char *output;
+	bool force, quiet;
+	int first, count; /* the input files in argv */
+};
+
+static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, 'F'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {0},
+	};
+	char err[1024];
+	int c;
+
+	memset(o, 0, sizeof *o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:q", longopts, NULL)) != -1) {
+		if (c == 'o')
+			o->output = optarg;
+		else if (c == 'F')
+			o->force = true;
+		else if (c == 'q')
+			o->quiet = true;
+		else
+			return cmd_usage_error(ctx, "report", argc, argv);
+	}
+	o->first = optind;
+	o->count = argc - optind;
+	if (o->count == 0 || !o->output) {
+		cmd_error(ctx, "report: %s (see 'collscope report --help')",
+		          o->count == 0 ? "no report to render" : "-o FILE is required");
+		return EXIT_USAGE;
+	}
+	if (strcmp(o->output, "-") != 0 &&
+	    report_check_output_path(o->output, o->force, err, sizeof err) != REPORT_OK) {
+		cmd_error(ctx, "report: %s", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int write_all(int fd, const char *buf, size_t len_bytes)
+{
+	while (len_bytes > 0) {
+		ssize_t done = write(fd, buf, len_bytes);
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -1;
+		buf += done;
+		len_bytes -= (size_t)done;
+	}
+	return 0;
+}
+
+/* Moves tmp to path; without force never replacing what is there. 0, or -1 with errno. */
+static int publish(const char *tmp, const char *path, bool force)
+{
+	if (force)
+		return rename(tmp, path);
+#ifdef RENAME_NOREPLACE
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+#endif
+	if (link(tmp, path) != 0)
+		return -1;
+	unlink(tmp);
+	return 0;
+}
+
+/* The page to path atomically; an exit code after saying why. */
+static int write_page(const struct cmd_ctx *ctx, const char *path, const struct html_buf *b,
+                      bool force)
+{
+	char *tmp = NULL, *slash = strrchr(path, '/');
+	mode_t mask = umask(0);
+	int fd, saved, rc = EXIT_RUNTIME;
+	bool ok;
+
+	umask(mask);
+	if (asprintf(&tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
+	             slash ? slash + 1 : path) < 0) {
+		tmp = NULL;
+		cmd_error(ctx, "report: cannot write '%s': out of memory", path);
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		cmd_error(ctx, "report: cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, b->data, b->len) == 0 && fsync(fd) == 0;
+	saved = errno;
+	/* close reports delayed write errors (NFS) */
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		saved = errno;
+	}
+	if (!ok) {
+		cmd_error(ctx, "report: cannot write '%s': %s", path, strerror(saved));
+		unlink(tmp);
+		goto out;
+	}
+	if (publish(tmp, path, force) != 0) {
+		rc = errno == EEXIST || errno == EISDIR ? EXIT_USAGE : EXIT_RUNTIME;
+		cmd_error(ctx, "report: cannot write '%s': %s", path,
+		          errno == EEXIST ? "it already exists (use --force to overwrite)"
+		                          : strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	free(tmp);
+	return rc;
+}
+
+static int render(const struct cmd_ctx *ctx, const struct report_opts *o, char **argv,
+                  struct html_input *in, struct html_buf *page)
+{
+	char err[1024];
+
+	for (int i = 0; i < o->count; i++) {
+		in[i].path = argv[o->first + i];
+		in[i].root = report_read(in[i].path, err, sizeof err);
+		if (!in[i].root) {
+			cmd_error(ctx, "report: %s", err);
+			return EXIT_USAGE;
+		}
+	}
+	if (html_render_page(page, in, (size_t)o->count, COLLSCOPE_VERSION, err, sizeof err)) {
+		cmd_error(ctx, "report: %s", err);
+		return page->failed ? EXIT_RUNTIME : EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct report_opts o;
+	struct html_input *in = NULL;
+	struct html_buf page;
+	int rc = parse_args(ctx, argc, argv, &o);
+
+	html_buf_init(&page);
+	if (rc != EXIT_OK)
+		goto out;
+	in = calloc((size_t)o.count, sizeof *in);
+	if (!in) {
+		cmd_error(ctx, "report: out of memory");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	rc = render(ctx, &o, argv, in, &page);
+	if (rc != EXIT_OK)
+		goto out;
+	if (strcmp(o.output, "-") == 0) {
+		rc = fwrite(page.data, 1, page.len, stdout) == page.len && fflush(stdout) == 0
+		         ? EXIT_OK
+		         : EXIT_RUNTIME;
+		if (rc != EXIT_OK)
+			cmd_error(ctx, "report: cannot write the page to stdout");
+		goto out;
+	}
+	rc = write_page(ctx, o.output, &page, o.force);
+	if (rc == EXIT_OK && !o.quiet)
+		printf("report: %s (%zu bytes, %d report%s)\n", o.output, page.len, o.count,
+		       o.count == 1 ? "" : "s");
+out:
+	for (int i = 0; in && i < o.count; i++)
+		cJSON_Delete((cJSON *)in[i].root);
+	free(in);
+	html_buf_release(&page);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/*
+ * collscope compare: a report against a baseline, point by point, with a
+ * significance test, so that noise alone does not fail CI and a large real
+ * slowdown does. Pure: libc, libm and cJSON; no MPI. The rendering
+ * functions write to a FILE * or into a cJSON tree and nothing else.
+ *
+ * A point regresses when its gate metric (p50 time by default) is worse by
+ * more than threshold_pct AND the two-sided Mann-Whitney U test of the raw
+ * samples finds a shift in the same direction at alpha. The test needs at
+ * least CMP_MIN_SAMPLES samples a side (its normal approximation is poor
+ * below): with fewer, or none (links records carry no raw samples), the
+ * point gets no significance verdict and is "untested", which does not fail
+ * unless untested_fails is set (then the threshold alone decides).
+ */
+#ifndef COLLSCOPE_COMPARE_H
+#define COLLSCOPE_COMPARE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CMP_MIN_SAMPLES           9
+#define CMP_LABEL_BYTES           200
+#define CMP_DEFAULT_THRESHOLD_PCT 10.0
+#define CMP_DEFAULT_ALPHA         0.01
+
+/* Collective records keyed by (algorithm, dtype, op, bytes, ranks, in_place); links by pair. */
+enum cmp_kind { CMP_KIND_POINTS, CMP_KIND_LINKS };
+
+/* Times are worse when larger, bandwidth when smaller. */
+enum cmp_metric {
+	CMP_P50, /* p50 time, us (links: one-way latency) */
+	CMP_P99, /* p99 time, us */
+	CMP_BW,  /* busbw, GB/s (links: p50 bandwidth) */
+	CMP_METRICS
+};
+
+/* In table order: worst first. */
+enum cmp_verdict {
+	CMP_REGRESSION,      /* worse beyond the threshold and significant */
+	CMP_UNTESTED,        /* beyond the threshold, too few samples for the test */
+	CMP_NOT_SIGNIFICANT, /* beyond the threshold, the test finds no shift that way */
+	CMP_UNCHANGED,       /* within the threshold */
+	CMP_IMPROVED,        /* better beyond the threshold and significant */
+	CMP_NOT_COMPARED,    /* skipped on a side, or the gate metric undefined */
+	CMP_BASELINE_ONLY,
+	CMP_CURRENT_ONLY,
+	CMP_VERDICTS
+};
+
+/* One record of a report. Strings are borrowed from the report's cJSON tree. */
+struct cmp_point {
+	const char *algorithm, *dtype, *op; /* "" for links */
+	int64_t bytes, ranks;
+	bool in_place;
+	int64_t a, b;                /* links: the ordered pair */
+	const char *host_a, *host_b; /* links, NULL when not recorded */
+	const char *skipped;         /* the reason, NULL when measured */
+	double value[CMP_METRICS];   /* NAN when undefined */
+	double *samples_us;          /* owned; NULL when the record has none */
+	size_t nsamples;
+	size_t index; /* in the report's results */
+};
+
+/* One report as compare sees it. Borrows from the cJSON root, which must outlive it. */
+struct cmp_run {
+	const char *path, *command;
+	enum cmp_kind kind;
+	int64_t ranks, hosts; /* from the context; -1 when not recorded */
+	char dtypes[256],
+	    ops[256]; /* the distinct values of the records, sorted, comma-separated */
+	bool complete;
+	struct cmp_point *points; /* owned, sorted by key */
+	size_t npoints;
+};
+
+struct cmp_options {
+	double threshold_pct;
+	double alpha;
+	enum cmp_metric gate;
+	bool untested_fails; /* an untested point worse beyond the threshold regresses */
+};
+
+struct cmp_row {
+	const struct cmp_point *base, *cur; /* one of them NULL for a one-sided point */
+	double ratio[CMP_METRICS];          /* current / baseline; NAN when undefined */
+	double change_pct[CMP_METRICS];     /* (ratio - 1) x 100 */
+	double worse_pct;                   /* of the gate metric; positive is worse */
+	bool tested;
+	double u, p_value; /* U of current against baseline; NAN when not tested */
+	enum cmp_verdict verdict;
+	const char *note; /* static text, or NULL */
+	char label[CMP_LABEL_BYTES];
+};
+
+struct cmp_result {
+	struct cmp_row *rows; /* owned, worst first */
+	size_t nrows;
+	size_t count[CMP_VERDICTS];
+};
+
+void cmp_options_init(struct cmp_options *o);
+
+/*
+ * Reads the records of root (read from path by report_read) into *run.
+ * Refuses, with err naming path and the problem: a command compare does not
+ * know (it compares allreduce, scale and links reports), a record field of
+ * the wrong type or out of range, two records for the same point. Rows
+ * marked "predicted": true (scale) are left out: only measurements compare.
+ * Returns 0 or -1; on -1 *run holds nothing to release.
+ */
+int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char *err,
+                 size_t errlen);
+void cmp_run_release(struct cmp_run *run);
+/* The key order of the points (algorithm, dtype, op, ranks, in_place, bytes, a, b). */
+int cmp_point_order(const struct cmp_point *x, const struct cmp_point *y);
+
+/*
+ * The keys on which two runs differ (ranks, hosts, dtype, op), as
+ * "ranks 2 vs 4, hosts 1 vs 2" into buf; returns how many. Unknown
+ * values (-1) never differ.
+ */
+int cmp_mismatch(const struct cmp_run *base, const struct cmp_run *cur, char *buf, size_t len);
+
+/* Matches, tests and orders; 0, or -1 when out of memory. */
+int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
+                struct cmp_result *out);
+void cmp_result_release(struct cmp_result *r);
+/* Exit status material: any regression. */
+bool cmp_failed(const struct cmp_result *r);
+
+const char *cmp_verdict_name(enum cmp_verdict v);
+/* "p50", "p99", "busbw" (links: "latency_p50", "latency_p99", "bandwidth"). */
+const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind);
+/* Accepts either kind's names; 0 or -1. */
+int cmp_metric_parse(const char *s, enum cmp_metric *out);
+/* The point as people read it, control characters replaced: "ring 1048576 B float32 sum x4". */
+void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char *buf, size_t len);
+
+/* stdout formats (compare_render.c). */
+enum cmp_format { CMP_FORMAT_TABLE, CMP_FORMAT_MARKDOWN };
+
+/* The table, one-sided points and the summary; 0, or -1 on a write error. */
+int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const struct cmp_run *cur,
+              const struct cmp_result *r, const struct cmp_options *o);
+
+/*
+ * Adds "config" (files, options), "results" (one record per row, every
+ * field of the table and the keys of the point) and "summary" (counts per
+ * verdict, "verdict": "regression" or "ok") to root. Returns root, or NULL
+ * when out of memory.
+ */
+cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,
+                   const struct cmp_result *r, const struct cmp_options *o);
+
+#endif

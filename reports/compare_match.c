@@ -1,0 +1,225 @@
+/*
+ * compare: matching the points of two runs, the change of every metric, the
+ * Mann-Whitney verdict and the worst-first order (see compare.h).
+ */
+#include "compare.h"
+
+#include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[CMP_VERDICTS] = {
+    [CMP_REGRESSION] = "regression",
+    [CMP_UNTESTED] = "untested",
+    [CMP_NOT_SIGNIFICANT] = "not-significant",
+    [CMP_UNCHANGED] = "unchanged",
+    [CMP_IMPROVED] = "improved",
+    [CMP_NOT_COMPARED] = "not-compared",
+    [CMP_BASELINE_ONLY] = "baseline-only",
+    [CMP_CURRENT_ONLY] = "current-only",
+};
+
+static const char *const metric_names[2][CMP_METRICS] = {
+    [CMP_KIND_POINTS] = {"p50", "p99", "busbw"},
+    [CMP_KIND_LINKS] = {"latency_p50", "latency_p99", "bandwidth"},
+};
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	return v >= 0 && v < CMP_VERDICTS ? verdict_names[v] : "?";
+}
+
+const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind)
+{
+	return m >= 0 && m < CMP_METRICS ? metric_names[kind][m] : "?";
+}
+
+int cmp_metric_parse(const char *s, enum cmp_metric *out)
+{
+	for (int k = 0; k < 2; k++)
+		for (int m = 0; m < CMP_METRICS; m++)
+			if (strcmp(s, metric_names[k][m]) == 0) {
+				*out = (enum cmp_metric)m;
+				return 0;
+			}
+	return -1;
+}
+
+static size_t append(char *buf, size_t len, size_t used, const char *what, const char *a,
+                     const char *b)
+{
+	if (used >= len)
+		return used;
+	return used + (size_t)snprintf(buf + used, len - used, "%s%s %s vs %s", used ? ", " : "",
+	                               what, a, b);
+}
+
+int cmp_mismatch(const struct cmp_run *base, const struct cmp_run *cur, char *buf, size_t len)
+{
+	char a[32], b[32];
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	if (base->ranks >= 0 && cur->ranks >= 0 && base->ranks != cur->ranks) {
+		snprintf(a, sizeof a, "%lld", (long long)base->ranks);
+		snprintf(b, sizeof b, "%lld", (long long)cur->ranks);
+		used = append(buf, len, used, "ranks", a, b);
+		n++;
+	}
+	if (base->hosts >= 0 && cur->hosts >= 0 && base->hosts != cur->hosts) {
+		snprintf(a, sizeof a, "%lld", (long long)base->hosts);
+		snprintf(b, sizeof b, "%lld", (long long)cur->hosts);
+		used = append(buf, len, used, "hosts", a, b);
+		n++;
+	}
+	if (strcmp(base->dtypes, cur->dtypes) != 0) {
+		used = append(buf, len, used, "dtype", base->dtypes[0] ? base->dtypes : "none",
+		              cur->dtypes[0] ? cur->dtypes : "none");
+		n++;
+	}
+	if (strcmp(base->ops, cur->ops) != 0) {
+		append(buf, len, used, "op", base->ops[0] ? base->ops : "none",
+		       cur->ops[0] ? cur->ops : "none");
+		n++;
+	}
+	return n;
+}
+
+static void changes(struct cmp_row *r)
+{
+	for (int m = 0; m < CMP_METRICS; m++) {
+		double b = r->base->value[m], c = r->cur->value[m];
+		r->ratio[m] = isfinite(b) && isfinite(c) && b > 0 ? c / b : NAN;
+		r->change_pct[m] = (r->ratio[m] - 1.0) * 100.0;
+	}
+}
+
+/* Mann-Whitney of current against baseline when both sides have enough samples. */
+static void test(struct cmp_row *r)
+{
+	const struct cmp_point *b = r->base, *c = r->cur;
+
+	r->tested = b->nsamples >= CMP_MIN_SAMPLES && c->nsamples >= CMP_MIN_SAMPLES &&
+	            stats_mann_whitney(c->samples_us, c->nsamples, b->samples_us, b->nsamples,
+	                               &r->u, &r->p_value) == 0;
+	if (r->tested)
+		return;
+	r->u = r->p_value = NAN;
+	if (!b->samples_us || !c->samples_us)
+		r->note = "no raw samples: no significance verdict";
+	else
+		r->note = "fewer than 9 samples a side: no significance verdict";
+}
+
+/* The verdict of a point present on both sides (compare.h). */
+static void judge(struct cmp_row *r, const struct cmp_options *o)
+{
+	const struct cmp_point *b = r->base, *c = r->cur;
+	bool worse, slower;
+
+	changes(r);
+	if (b->skipped || c->skipped) {
+		r->verdict = CMP_NOT_COMPARED;
+		r->note = b->skipped && c->skipped ? "skipped in both runs"
+		          : b->skipped             ? "skipped in the baseline"
+		                                   : "skipped in the current run";
+		return;
+	}
+	r->worse_pct = o->gate == CMP_BW ? -r->change_pct[o->gate] : r->change_pct[o->gate];
+	test(r);
+	if (!isfinite(r->worse_pct)) {
+		r->verdict = CMP_NOT_COMPARED;
+		r->note = "the gate metric is undefined on a side (too few samples for it)";
+		return;
+	}
+	worse = r->worse_pct > 0;
+	if (fabs(r->worse_pct) <= o->threshold_pct) {
+		r->verdict = CMP_UNCHANGED;
+		return;
+	}
+	if (!r->tested) {
+		r->verdict = worse && o->untested_fails ? CMP_REGRESSION : CMP_UNTESTED;
+		return;
+	}
+	/* Samples are times: U above its mean says the current run tends to be slower. */
+	slower = r->u > (double)b->nsamples * (double)c->nsamples / 2.0;
+	if (r->p_value < o->alpha && slower == worse) {
+		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
+		return;
+	}
+	r->verdict = CMP_NOT_SIGNIFICANT;
+	r->note = r->p_value < o->alpha ? "the test finds a shift the other way"
+	                                : "the change is within the noise of the samples";
+}
+
+static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct cmp_point *b,
+                     const struct cmp_point *c)
+{
+	memset(r, 0, sizeof *r);
+	r->base = b;
+	r->cur = c;
+	r->u = r->p_value = r->worse_pct = NAN;
+	for (int m = 0; m < CMP_METRICS; m++)
+		r->ratio[m] = r->change_pct[m] = NAN;
+	cmp_point_label(run, b ? b : c, r->label, sizeof r->label);
+	if (!b)
+		r->verdict = CMP_CURRENT_ONLY;
+	else if (!c)
+		r->verdict = CMP_BASELINE_ONLY;
+}
+
+/* Worst first: by verdict, then by how much worse (undefined last), then by name. */
+static int row_order(const void *pa, const void *pb)
+{
+	const struct cmp_row *x = pa, *y = pb;
+	bool fx = isfinite(x->worse_pct), fy = isfinite(y->worse_pct);
+
+	if (x->verdict != y->verdict)
+		return x->verdict < y->verdict ? -1 : 1;
+	if (fx != fy)
+		return fx ? -1 : 1;
+	if (fx && x->worse_pct != y->worse_pct)
+		return x->worse_pct > y->worse_pct ? -1 : 1;
+	return strcmp(x->label, y->label);
+}
+
+int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
+                struct cmp_result *out)
+{
+	size_t i = 0, j = 0;
+
+	memset(out, 0, sizeof *out);
+	out->rows = calloc(base->npoints + cur->npoints + 1, sizeof *out->rows);
+	if (!out->rows)
+		return -1;
+	while (i < base->npoints || j < cur->npoints) {
+		const struct cmp_point *b = i < base->npoints ? &base->points[i] : NULL;
+		const struct cmp_point *c = j < cur->npoints ? &cur->points[j] : NULL;
+		int order = !b ? 1 : !c ? -1 : cmp_point_order(b, c);
+		struct cmp_row *r = &out->rows[out->nrows++];
+		init_row(r, cur, order <= 0 ? b : NULL, order >= 0 ? c : NULL);
+		i += order <= 0;
+		j += order >= 0;
+		if (r->base && r->cur)
+			judge(r, o);
+		out->count[r->verdict]++;
+	}
+	qsort(out->rows, out->nrows, sizeof *out->rows, row_order);
+	return 0;
+}
+
+void cmp_result_release(struct cmp_result *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+}
+
+bool cmp_failed(const struct cmp_result *r)
+{
+	return r->count[CMP_REGRESSION] > 0;
+}

@@ -1,0 +1,256 @@
+/*
+ * The HTML page: escaping of every string from a report (including invalid
+ * UTF-8 and control characters), the sections by command, a kind the page
+ * does not know, and fields of the wrong type named with their file.
+ */
+#include "html.h"
+#include "report_fixtures.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+static char err[1024];
+
+static char *escaped(const char *s, size_t max_bytes)
+{
+	struct html_buf b;
+
+	html_buf_init(&b);
+	html_text(&b, s, max_bytes);
+	cr_assert_not(b.failed);
+	return b.data ? b.data : strdup("");
+}
+
+static void assert_escape(const char *in, size_t max_bytes, const char *want)
+{
+	char *got = escaped(in, max_bytes);
+
+	cr_assert_str_eq(got, want, "html_text(\"%s\")", in);
+	free(got);
+}
+
+#define FFFD "\xef\xbf\xbd"
+
+Test(html, escapes_markup)
+{
+	assert_escape("<script>alert('x&y')</script>\"", 0,
+	              "&lt;script&gt;alert(&#39;x&amp;y&#39;)&lt;/script&gt;&quot;");
+	assert_escape("plain host-1.example", 0, "plain host-1.example");
+	assert_escape("", 0, "");
+	assert_escape(NULL, 0, "");
+}
+
+Test(html, replaces_control_characters_and_invalid_utf8)
+{
+	assert_escape("a\x01z\x7f", 0, "a" FFFD "z" FFFD);
+	assert_escape("tab\tnew\nline\r", 0, "tab\tnew\nline" FFFD);
+	assert_escape("\xff", 0, FFFD);
+	assert_escape("\xc0\xaf", 0, FFFD FFFD);          /* overlong '/' */
+	assert_escape("\xed\xa0\x80", 0, FFFD FFFD FFFD); /* a surrogate */
+	assert_escape("\xef\xbf\xbe", 0, FFFD FFFD FFFD); /* U+FFFE: not an XML character */
+	assert_escape("\xe2\x82", 0, FFFD FFFD);          /* cut short */
+	assert_escape("\xf4\x90\x80\x80", 0, FFFD FFFD FFFD FFFD); /* past U+10FFFF */
+	assert_escape("µs \xf0\x9f\x93\x88", 0, "µs \xf0\x9f\x93\x88");
+}
+
+Test(html, cuts_at_a_character_boundary)
+{
+	assert_escape("abcdef", 3, "abc\xe2\x80\xa6");
+	assert_escape("aµb", 2, "a\xe2\x80\xa6");
+	assert_escape("abc", 3, "abc");
+}
+
+Test(html, buffer_grows)
+{
+	struct html_buf b;
+
+	html_buf_init(&b);
+	for (int i = 0; i < 10000; i++)
+		html_rawf(&b, "%d,", i);
+	html_rawf(&b, "%s", "");
+	cr_assert_not(b.failed);
+	cr_assert_eq(strlen(b.data), b.len);
+	cr_assert_eq(strncmp(b.data + b.len - 5, "9999,", 5), 0);
+	html_buf_release(&b);
+}
+
+/* Renders the reports; the caller frees the page. NULL when rendering failed. */
+static char *page_of(cJSON **roots, size_t n)
+{
+	struct html_input in[4];
+	struct html_buf b;
+
+	for (size_t i = 0; i < n; i++) {
+		in[i].path = i ? "second <b>.json" : "first.json";
+		in[i].root = roots[i];
+	}
+	html_buf_init(&b);
+	err[0] = '\0';
+	if (html_render_page(&b, in, n, "0.test", err, sizeof err) != 0) {
+		cr_assert_neq(err[0], '\0', "a failure says why");
+		html_buf_release(&b);
+		return NULL;
+	}
+	return b.data;
+}
+
+/* Nothing in the page loads anything, and no markup came from a report. */
+static void assert_self_contained(const char *page)
+{
+	cr_assert_null(strstr(page, "<script"));
+	cr_assert_null(strstr(page, "<img"));
+	cr_assert_null(strstr(page, "<iframe"));
+	cr_assert_null(strstr(page, "<link"));
+	cr_assert_null(strstr(page, "url("));
+	cr_assert_null(strstr(page, "@import"));
+	cr_assert_null(strstr(page, "http"));
+}
+
+Test(html, allreduce_page_escapes_hosts_and_argv)
+{
+	cJSON *r = fx_report("allreduce", 2, 1);
+	cJSON *ctx = cJSON_GetObjectItem(r, "context");
+	char *page;
+
+	cJSON_SetValuestring(cJSON_GetArrayItem(cJSON_GetObjectItem(ctx, "hosts"), 0)->child,
+	                     "<img src=x onerror=alert(1)>");
+	cJSON_AddItemToArray(cJSON_GetObjectItem(ctx, "argv"),
+	                     cJSON_CreateString("<script>alert(1)</script>"));
+	fx_measured(r, "ring", 1024, 5, 0.1, 20, 1);
+	fx_measured(r, "ring", 2048, 6, 0.1, 20, 1);
+	fx_measured(r, "tree", 1024, 5, 0.1, 20, 1);
+	page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	assert_self_contained(page);
+	cr_assert_not_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	cr_assert_not_null(strstr(page, "&lt;img src=x onerror=alert(1)&gt;"));
+	cr_assert_not_null(strstr(page, "busbw vs message size"));
+	cr_assert_not_null(strstr(page, "p50 time vs message size"));
+	cr_assert_not_null(strstr(page, "p99 time vs message size"));
+	cr_assert_not_null(strstr(page, "message size (bytes, log2 scale)"));
+	cr_assert_not_null(strstr(page, "Test MPI 1.0"));
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, links_page_marks_suspects)
+{
+	cJSON *r = fx_report("links", 3, 2);
+	cJSON *summary = cJSON_AddObjectToObject(r, "summary");
+	cJSON *suspects = cJSON_AddArrayToObject(summary, "suspects");
+	cJSON *s = cJSON_CreateObject();
+	char *page;
+
+	fx_link(r, 0, 1, "node0", "node1", 5, 10);
+	fx_link(r, 1, 0, "node1", "node0", 5, 1);
+	fx_link(r, 2, 0, "node1", "node0", 5, 9);
+	cJSON_AddStringToObject(s, "kind", "link");
+	cJSON_AddNumberToObject(s, "a", 1);
+	cJSON_AddNumberToObject(s, "b", 0);
+	cJSON_AddStringToObject(s, "metric", "bandwidth");
+	cJSON_AddStringToObject(s, "reason", "10x below its class");
+	cJSON_AddItemToArray(suspects, s);
+	s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "kind", "host");
+	cJSON_AddStringToObject(s, "who", "node1");
+	cJSON_AddItemToArray(suspects, s);
+	page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	cr_assert_not_null(strstr(page, "p50 bandwidth from rank to rank (GB/s)"));
+	cr_assert_not_null(strstr(page, "1 to 0: 1 GB/s 10x below its class"));
+	cr_assert_not_null(strstr(page, "<rect x=\"92\" y=\"110\" width=\"32\" height=\"32\" "));
+	cr_assert_not_null(strstr(page, "class=\"suspect\"><title>1 to 0"));
+	cr_assert_not_null(strstr(page, "class=\"tick sus\""), "ranks of the suspect host");
+	cr_assert_not_null(strstr(page, "<h3>Suspects</h3>"));
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, scale_page_draws_predicted_apart)
+{
+	cJSON *r = fx_report("scale", 8, 1), *results = cJSON_GetObjectItem(r, "results");
+	char *page;
+
+	for (int n = 2; n <= 16; n *= 2) {
+		cJSON *rec = cJSON_CreateObject();
+		cJSON_AddStringToObject(rec, "algorithm", "ring");
+		cJSON_AddNumberToObject(rec, "bytes", 1 << 20);
+		cJSON_AddNumberToObject(rec, "ranks", n);
+		cJSON_AddNumberToObject(rec, "efficiency", 1.0 / n);
+		cJSON_AddNumberToObject(rec, "speedup", 1.0);
+		cJSON_AddBoolToObject(rec, "predicted", n > 8);
+		cJSON_AddItemToArray(results, rec);
+	}
+	page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	cr_assert_not_null(strstr(page, "scaling efficiency (weak) vs ranks: 1 MiB"));
+	cr_assert_not_null(strstr(page, "speedup (weak) vs ranks: 1 MiB"));
+	cr_assert_not_null(strstr(page, "stroke-dasharray"));
+	cr_assert_not_null(strstr(page, "ring (predicted)"));
+	cr_assert_not_null(strstr(page, "ranks (log2 scale)"));
+	cr_assert_null(strstr(page, "bandwidth efficiency vs ranks"), "no such field: no chart");
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, unknown_kind_is_shown_not_charted)
+{
+	cJSON *r = fx_report("topo", 2, 1);
+	cJSON *summary = cJSON_AddObjectToObject(r, "summary");
+	char *page;
+
+	cJSON_AddStringToObject(summary, "verdict", "<ok>");
+	page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	cr_assert_not_null(strstr(page, "does not know how to chart 'topo' reports"));
+	cr_assert_not_null(strstr(page, "&lt;ok&gt;"));
+	cr_assert_null(strstr(page, "<svg"));
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, two_reports_two_sections)
+{
+	cJSON *r[2] = {fx_report("allreduce", 2, 1), fx_report("mystery", 2, 1)};
+	char *page;
+
+	fx_measured(r[0], "ring", 1024, 5, 0.1, 20, 1);
+	page = page_of(r, 2);
+	cr_assert_not_null(page, "%s", err);
+	cr_assert_not_null(strstr(page, "<section id=\"r1\">"));
+	cr_assert_not_null(strstr(page, "<section id=\"r2\">"));
+	cr_assert_not_null(strstr(page, "second &lt;b&gt;.json"));
+	cr_assert_not_null(strstr(page, "</html>\n"));
+	free(page);
+	cJSON_Delete(r[0]);
+	cJSON_Delete(r[1]);
+}
+
+Test(html, wrong_types_are_named)
+{
+	cJSON *r = fx_report("allreduce", 2, 1);
+
+	cJSON_AddItemToArray(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "context"), "argv"),
+	                     cJSON_CreateNumber(3));
+	cr_assert_null(page_of(&r, 1));
+	cr_assert_not_null(strstr(err, "report 'first.json': context.argv[2] is not a string"),
+	                   "%s", err);
+	cJSON_Delete(r);
+
+	r = fx_report("allreduce", 2, 1);
+	cJSON_AddStringToObject(fx_point(r, "ring", 8, "float32", "sum", 2), "samples_us", "x");
+	cr_assert_null(page_of(&r, 1));
+	cr_assert_not_null(strstr(err, "results[0].samples_us is not an array"), "%s", err);
+	cJSON_Delete(r);
+
+	r = fx_report("links", 2, 1);
+	fx_link(r, 0, 1, "a", "b", 1, 1);
+	cJSON *sus = cJSON_AddArrayToObject(cJSON_AddObjectToObject(r, "summary"), "suspects");
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "kind", "link");
+	cJSON_AddNumberToObject(s, "a", 7);
+	cJSON_AddItemToArray(sus, s);
+	cr_assert_null(page_of(&r, 1));
+	cr_assert_not_null(strstr(err, "summary.suspects[0].a is out of range"), "%s", err);
+	cJSON_Delete(r);
+}

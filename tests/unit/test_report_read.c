@@ -1,0 +1,142 @@
+/*
+ * What report_parse refuses beyond the envelope (numbers that overflow a
+ * double, NaN and Infinity, duplicate keys, blocks of the wrong type), and
+ * the typed getters that name the file, the JSON path and the problem.
+ * Reading from disk is covered in test_report_io.c.
+ */
+#include "report_read.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char err[512];
+
+#define ENVELOPE "\"schema_version\": 1, \"command\": \"allreduce\""
+
+static void assert_refused(const char *text, const char *word)
+{
+	cJSON *root;
+
+	err[0] = '\0';
+	root = report_parse("r.json", text, strlen(text), err, sizeof err);
+	cr_assert_null(root, "accepted: %s", text);
+	cr_assert_not_null(strstr(err, "r.json"), "%s", err);
+	cr_assert_not_null(strstr(err, word), "'%s' does not say '%s'", err, word);
+}
+
+Test(report_read, accepts_a_plain_report)
+{
+	static const char text[] =
+	    "{" ENVELOPE ", \"results\": [{\"a\": 1e300}], \"complete\": true}";
+	cJSON *root = report_parse("r.json", text, strlen(text), err, sizeof err);
+
+	cr_assert_not_null(root, "%s", err);
+	cJSON_Delete(root);
+}
+
+Test(report_read, refuses_numbers_that_overflow)
+{
+	assert_refused("{" ENVELOPE ", \"results\": [{\"time_us\": {\"p50\": 1e999}}]}",
+	               "number out of range at results[0].time_us.p50");
+	assert_refused("{" ENVELOPE ", \"x\": -1e400}", "number out of range at x");
+}
+
+Test(report_read, refuses_nan_and_infinity_literals)
+{
+	assert_refused("{" ENVELOPE ", \"x\": NaN}", "NaN and Infinity are not json");
+	assert_refused("{" ENVELOPE ", \"x\": -Infinity}", "NaN and Infinity are not json");
+	assert_refused("{" ENVELOPE ", \"x\": [nan]}", "NaN and Infinity are not json");
+}
+
+Test(report_read, refuses_duplicate_keys)
+{
+	assert_refused("{" ENVELOPE ", \"command\": \"links\"}",
+	               "duplicate key 'command' in the top level");
+	assert_refused("{" ENVELOPE ", \"results\": [{}, {\"b\": 1, \"a\": 2, \"b\": 3}]}",
+	               "duplicate key 'b' in results[1]");
+	/* many keys: the sorted check, not only the pairwise one */
+	char text[4096];
+	size_t used = (size_t)snprintf(text, sizeof text, "{" ENVELOPE ", \"o\": {");
+	for (int i = 0; i < 100; i++)
+		used += (size_t)snprintf(text + used, sizeof text - used, "\"k%d\": %d, ", i, i);
+	snprintf(text + used, sizeof text - used, "\"k42\": 0}}");
+	assert_refused(text, "duplicate key 'k42' in o");
+}
+
+Test(report_read, key_in_message_is_printable)
+{
+	assert_refused("{" ENVELOPE ", \"a\\u001b[31m\": {\"x\": 1e999}}", "at a?[31m.x");
+}
+
+Test(report_read, refuses_blocks_of_the_wrong_type)
+{
+	assert_refused("{" ENVELOPE ", \"results\": {}}", "results is not an array");
+	assert_refused("{" ENVELOPE ", \"context\": []}", "context is not an object");
+	assert_refused("{" ENVELOPE ", \"summary\": 3}", "summary is not an object");
+	assert_refused("{" ENVELOPE ", \"config\": \"x\"}", "config is not an object");
+	assert_refused("{" ENVELOPE ", \"complete\": 1}", "complete is not true or false");
+}
+
+Test(report_read, empty_buffer)
+{
+	assert_refused("", "empty");
+}
+
+Test(report_read, getters_name_file_path_and_problem)
+{
+	static const char text[] =
+	    "{\"s\": \"x\", \"n\": 2.5, \"i\": 3, \"big\": 1e300, \"b\": true, \"z\": null, "
+	    "\"arr\": [1, 2, \"3\"], \"o\": {}}";
+	struct report_at at = {"r.json", "results[4]", err, sizeof err};
+	cJSON *obj = cJSON_Parse(text);
+	const char *s;
+	double d;
+	int64_t i = -7;
+	bool b = false;
+	const cJSON *o;
+	double *x;
+	size_t n;
+
+	cr_assert_eq(report_get_string(&at, obj, "s", true, &s), 0);
+	cr_assert_str_eq(s, "x");
+	cr_assert_eq(report_get_string(&at, obj, "n", true, &s), -1);
+	cr_assert_str_eq(err, "report 'r.json': results[4].n is not a string");
+	cr_assert_eq(report_get_string(&at, obj, "missing", false, &s), 0);
+	cr_assert_null(s);
+	cr_assert_eq(report_get_string(&at, obj, "missing", true, &s), -1);
+	cr_assert_str_eq(err, "report 'r.json': results[4].missing is missing");
+	cr_assert_eq(report_get_number(&at, obj, "z", false, 0, 1, &d), 0);
+	cr_assert(isnan(d), "null is an undefined statistic");
+	cr_assert_eq(report_get_number(&at, obj, "z", true, 0, 1, &d), -1);
+	cr_assert_not_null(strstr(err, "results[4].z is null"));
+	cr_assert_eq(report_get_number(&at, obj, "n", true, 0, 2, &d), -1);
+	cr_assert_not_null(strstr(err, "results[4].n is out of range (2.5, expected 0 to 2)"), "%s",
+	                   err);
+	cr_assert_eq(report_get_integer(&at, obj, "i", true, 0, 10, &i), 0);
+	cr_assert_eq(i, 3);
+	cr_assert_eq(report_get_integer(&at, obj, "n", true, 0, 10, &i), -1);
+	cr_assert_not_null(strstr(err, "not a whole number"));
+	cr_assert_eq(report_get_integer(&at, obj, "big", true, 0, 1e308, &i), -1);
+	cr_assert_not_null(strstr(err, "out of range"), "beyond 2^53: %s", err);
+	cr_assert_eq(report_get_bool(&at, obj, "b", true, &b), 0);
+	cr_assert(b);
+	cr_assert_eq(report_get_bool(&at, obj, "i", true, &b), -1);
+	cr_assert_eq(report_get_object(&at, obj, "o", true, &o), 0);
+	cr_assert_eq(report_get_array(&at, obj, "o", true, &o), -1);
+	cr_assert_not_null(strstr(err, "results[4].o is not an array"));
+	cr_assert_eq(report_get_numbers(&at, obj, "arr", true, 0, 10, &x, &n), -1);
+	cr_assert_not_null(strstr(err, "results[4].arr[2] is not a number"), "%s", err);
+	cr_assert_null(x);
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(obj, "arr"), 2, cJSON_CreateNumber(3));
+	cr_assert_eq(report_get_numbers(&at, obj, "arr", true, 0, 10, &x, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(x[2], 3);
+	free(x);
+	at.where = "";
+	cr_assert_eq(report_get_bool(&at, obj, "s", true, &b), -1);
+	cr_assert_str_eq(err, "report 'r.json': s is not true or false");
+	cJSON_Delete(obj);
+}
