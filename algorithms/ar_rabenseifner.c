@@ -62,39 +62,6 @@ struct rab_window {
 	size_t offset, count;
 };
 
-/* Rank r's virtual rank after the fold, or -1 for the even ranks folded out. */
-static int fold_vrank(int r, int rem)
-{
-	if (r < 2 * rem)
-		return r % 2 ? r / 2 : -1;
-	return r - rem;
-}
-
-/* The real rank that plays virtual rank v. */
-static int fold_rank(int v, int rem)
-{
-	return v < rem ? 2 * v + 1 : v + rem;
-}
-
-static int fold(struct sched *s)
-{
-	struct sched_step tmpl = {
-	    .action = SCHED_REDUCE, .send_from_input = true, .reduce_from_input = true};
-	size_t count = s->count;
-	if (s->rank % 2 == 0)
-		return sched_add_segmented(s, s->rank + 1, 0, count, -1, 0, 0, &tmpl);
-	return sched_add_segmented(s, -1, 0, 0, s->rank - 1, 0, count, &tmpl);
-}
-
-static int unfold(struct sched *s)
-{
-	struct sched_step tmpl = {.action = SCHED_COPY};
-	size_t count = s->count;
-	if (s->rank % 2 == 0)
-		return sched_add_segmented(s, -1, 0, 0, s->rank + 1, 0, count, &tmpl);
-	return sched_add_segmented(s, s->rank - 1, 0, count, -1, 0, 0, &tmpl);
-}
-
 /*
  * Split w with the floor split; the lower of the two partners keeps the
  * lower half. Both partners call this with the same window and agree.
@@ -114,10 +81,10 @@ static void split(struct rab_window w, bool lower, struct rab_window *keep, stru
 static int reduce_scatter(struct sched *s, int p, int rem, bool result_written,
                           struct rab_window *parents, int *nlevels)
 {
-	int vrank = fold_vrank(s->rank, rem);
+	int vrank = sched_fold_vrank(s->rank, rem);
 	struct rab_window w = {0, s->count}, keep, give;
 	for (int mask = 1, level = 0; mask < p; mask <<= 1, level++) {
-		int vpeer = vrank ^ mask, peer = fold_rank(vpeer, rem);
+		int vpeer = vrank ^ mask, peer = sched_fold_rank(vpeer, rem);
 		struct sched_step tmpl = {
 		    .action = SCHED_REDUCE,
 		    .send_from_input = !result_written,
@@ -138,11 +105,11 @@ static int reduce_scatter(struct sched *s, int p, int rem, bool result_written,
 /* All-gather: undo the levels in reverse, each partner sending the half it kept. */
 static int all_gather(struct sched *s, int rem, const struct rab_window *parents, int nlevels)
 {
-	int vrank = fold_vrank(s->rank, rem);
+	int vrank = sched_fold_vrank(s->rank, rem);
 	struct sched_step tmpl = {.action = SCHED_COPY};
 	struct rab_window keep, give;
 	for (int level = nlevels - 1; level >= 0; level--) {
-		int vpeer = vrank ^ (1 << level), peer = fold_rank(vpeer, rem);
+		int vpeer = vrank ^ (1 << level), peer = sched_fold_rank(vpeer, rem);
 		split(parents[level], vrank < vpeer, &keep, &give);
 		if (sched_add_segmented(s, peer, keep.offset, keep.count, peer, give.offset,
 		                        give.count, &tmpl) != 0)
@@ -165,16 +132,16 @@ static int build_rabenseifner(struct sched *s)
 	p = sched_pow2_floor(s->nranks);
 	rem = s->nranks - p;
 	folded = s->rank < 2 * rem;
-	if (folded && fold(s) != 0)
+	if (folded && sched_add_fold(s) != 0)
 		return -1;
-	if (fold_vrank(s->rank, rem) >= 0) {
+	if (sched_fold_vrank(s->rank, rem) >= 0) {
 		/* the odd ranks of the fold already hold a partial result */
 		if (reduce_scatter(s, p, rem, folded, parents, &nlevels) != 0)
 			return -1;
 		if (all_gather(s, rem, parents, nlevels) != 0)
 			return -1;
 	}
-	if (folded && unfold(s) != 0)
+	if (folded && sched_add_unfold(s) != 0)
 		return -1;
 	return 0;
 }

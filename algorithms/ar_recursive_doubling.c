@@ -50,47 +50,13 @@
  */
 #include "variant.h"
 
-/* Rank r's virtual rank after the fold, or -1 for the even ranks folded out. */
-static int fold_vrank(int r, int rem)
-{
-	if (r < 2 * rem)
-		return r % 2 ? r / 2 : -1;
-	return r - rem;
-}
-
-/* The real rank that plays virtual rank v. */
-static int fold_rank(int v, int rem)
-{
-	return v < rem ? 2 * v + 1 : v + rem;
-}
-
-/* The first 2 rem ranks pair up: even ranks hand their input to the odd ones. */
-static int fold(struct sched *s)
-{
-	struct sched_step tmpl = {
-	    .action = SCHED_REDUCE, .send_from_input = true, .reduce_from_input = true};
-	size_t count = s->count;
-	if (s->rank % 2 == 0)
-		return sched_add_segmented(s, s->rank + 1, 0, count, -1, 0, 0, &tmpl);
-	return sched_add_segmented(s, -1, 0, 0, s->rank - 1, 0, count, &tmpl);
-}
-
-static int unfold(struct sched *s)
-{
-	struct sched_step tmpl = {.action = SCHED_COPY};
-	size_t count = s->count;
-	if (s->rank % 2 == 0)
-		return sched_add_segmented(s, -1, 0, 0, s->rank + 1, 0, count, &tmpl);
-	return sched_add_segmented(s, s->rank - 1, 0, count, -1, 0, 0, &tmpl);
-}
-
 /* log2(p) whole-buffer exchanges among the p virtual ranks. */
 static int exchanges(struct sched *s, int p, int rem, bool result_written)
 {
-	int vrank = fold_vrank(s->rank, rem);
+	int vrank = sched_fold_vrank(s->rank, rem);
 	size_t count = s->count;
 	for (int mask = 1; mask < p; mask <<= 1) {
-		int peer = fold_rank(vrank ^ mask, rem);
+		int peer = sched_fold_rank(vrank ^ mask, rem);
 		struct sched_step tmpl = {
 		    .action = SCHED_REDUCE,
 		    .send_from_input = !result_written,
@@ -116,12 +82,12 @@ static int build_recursive_doubling(struct sched *s)
 	p = sched_pow2_floor(s->nranks);
 	rem = s->nranks - p;
 	folded = s->rank < 2 * rem;
-	if (folded && fold(s) != 0)
+	if (folded && sched_add_fold(s) != 0)
 		return -1;
 	/* the odd ranks of the fold already hold a partial result */
-	if (fold_vrank(s->rank, rem) >= 0 && exchanges(s, p, rem, folded) != 0)
+	if (sched_fold_vrank(s->rank, rem) >= 0 && exchanges(s, p, rem, folded) != 0)
 		return -1;
-	if (folded && unfold(s) != 0)
+	if (folded && sched_add_unfold(s) != 0)
 		return -1;
 	return 0;
 }

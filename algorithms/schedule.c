@@ -135,3 +135,32 @@ int sched_pow2_floor(int n)
 		p *= 2;
 	return p;
 }
+
+int sched_fold_vrank(int r, int rem)
+{
+	if (r < 2 * rem)
+		return r % 2 ? r / 2 : -1;
+	return r - rem;
+}
+
+int sched_fold_rank(int v, int rem)
+{
+	return v < rem ? 2 * v + 1 : v + rem;
+}
+
+int sched_add_fold(struct sched *s)
+{
+	struct sched_step tmpl = {
+	    .action = SCHED_REDUCE, .send_from_input = true, .reduce_from_input = true};
+	if (s->rank % 2 == 0)
+		return sched_add_segmented(s, s->rank + 1, 0, s->count, -1, 0, 0, &tmpl);
+	return sched_add_segmented(s, -1, 0, 0, s->rank - 1, 0, s->count, &tmpl);
+}
+
+int sched_add_unfold(struct sched *s)
+{
+	struct sched_step tmpl = {.action = SCHED_COPY};
+	if (s->rank % 2 == 0)
+		return sched_add_segmented(s, -1, 0, 0, s->rank + 1, 0, s->count, &tmpl);
+	return sched_add_segmented(s, s->rank - 1, 0, s->count, -1, 0, 0, &tmpl);
+}

@@ -74,6 +74,22 @@ int sched_add_segmented(struct sched *s, int send_peer, size_t send_offset, size
 size_t sched_part_offset(size_t count, size_t parts, size_t i);
 size_t sched_part_count(size_t count, size_t parts, size_t i);
 
+/*
+ * The fold of a non-power-of-two rank count (recursive doubling,
+ * Rabenseifner; Open MPI's coll/base does the same): with p the largest power
+ * of two <= n and rem = n - p, the first 2 rem ranks pair up and each even
+ * one hands its input to its odd neighbour, which reduces it and plays a
+ * virtual rank; at the end the odd one sends the result back.
+ */
+/* Rank r's virtual rank after the fold, or -1 for the even ranks folded out. */
+int sched_fold_vrank(int r, int rem);
+/* The real rank that plays virtual rank v. */
+int sched_fold_rank(int v, int rem);
+/* This rank's half of the fold (call only for ranks < 2 rem). */
+int sched_add_fold(struct sched *s);
+/* This rank's half of the unfold (call only for ranks < 2 rem). */
+int sched_add_unfold(struct sched *s);
+
 /* Largest power of two <= n (n >= 1). */
 int sched_pow2_floor(int n);
 
