@@ -56,37 +56,11 @@ struct sweep {
 	int peak_rss_rank;
 };
 
-/*
- * Refuse, before allocating anything, a sweep whose buffers cannot fit in the
- * memory of the host (all ranks of the host together): an OOM kill halfway
- * through a sweep helps nobody.
- */
-static int check_memory(const struct cmd_ctx *ctx, const struct ar_opts *o, uint64_t *need)
-{
-	MPI_Comm node;
-	int local = 1;
-	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-	    MPI_SUCCESS) {
-		MPI_Comm_size(node, &local);
-		MPI_Comm_free(&node);
-	}
-	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-	*need = 2 * o->max_bytes + exec_scratch_bound_bytes(o->segment_bytes);
-	if (o->max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
-		cmd_error(ctx,
-		          "allreduce: --max-bytes %llu needs %llu bytes of buffers per rank, with %d "
-		          "rank(s) on this host, but the host has %.0f bytes of memory",
-		          (unsigned long long)o->max_bytes, (unsigned long long)*need, local, phys);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 static int setup(struct sweep *s)
 {
 	const struct ar_opts *o = s->o;
 	uint64_t need;
-	int status = check_memory(s->ctx, o, &need);
+	int status = cmd_check_memory(s->ctx, "allreduce", o->max_bytes, o->segment_bytes, &need);
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : AR_ADAPTIVE_MAX_ITERS;

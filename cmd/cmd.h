@@ -11,6 +11,7 @@
 #define COLLSCOPE_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -74,6 +75,14 @@ int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 void cmd_context_end(struct report_context *c);
 cJSON *cmd_report_new(const char *command, const struct report_context *c);
 int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force);
+
+/*
+ * Refuse, before allocating anything, a sweep whose buffers cannot fit in the
+ * memory of the host (all ranks of the host together): an OOM kill halfway
+ * through helps nobody. Collective; EXIT_USAGE after naming the byte counts.
+ */
+int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
+                     uint64_t segment_bytes, uint64_t *need);
 
 int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx);

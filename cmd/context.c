@@ -10,6 +10,8 @@
 #include "topo.h"
 #include "version.h"
 
+#include <unistd.h>
+
 extern char **environ;
 
 int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struct topo_map *map)
@@ -56,4 +58,26 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 	if (rc != REPORT_OK)
 		cmd_error(ctx, "%s", err);
 	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
+                     uint64_t segment_bytes, uint64_t *need)
+{
+	MPI_Comm node;
+	int local = 1;
+	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(node, &local);
+		MPI_Comm_free(&node);
+	}
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	*need = 2 * max_bytes + exec_scratch_bound_bytes(segment_bytes);
+	if (max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
+		cmd_error(ctx,
+		          "%s: a message of %llu bytes needs %llu bytes of buffers per rank, with %d "
+		          "rank(s) on this host, but the host has %.0f bytes of memory",
+		          cmd, (unsigned long long)max_bytes, (unsigned long long)*need, local, phys);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }

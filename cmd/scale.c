@@ -41,35 +41,12 @@ struct scale_comm {
 	int rank, nranks, hosts;
 };
 
-/* Every rank of a host holds the largest buffers at once: refuse what cannot fit. */
-static int check_memory(const struct cmd_ctx *ctx, const struct scale_opts *o, uint64_t *need)
-{
-	MPI_Comm node;
-	int local = 1;
-	uint64_t max_bytes = o->sizes[o->nsizes - 1];
-	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-	    MPI_SUCCESS) {
-		MPI_Comm_size(node, &local);
-		MPI_Comm_free(&node);
-	}
-	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-	*need = 2 * max_bytes + exec_scratch_bound_bytes(o->segment_bytes);
-	if (max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
-		cmd_error(
-		    ctx,
-		    "scale: a message of %llu bytes needs %llu bytes of buffers per rank, with %d "
-		    "rank(s) on this host, but the host has %.0f bytes of memory",
-		    (unsigned long long)max_bytes, (unsigned long long)*need, local, phys);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 static int setup(struct scale_run *s)
 {
 	const struct scale_opts *o = s->o;
 	uint64_t need;
-	int status = check_memory(s->ctx, o, &need);
+	int status =
+	    cmd_check_memory(s->ctx, "scale", o->sizes[o->nsizes - 1], o->segment_bytes, &need);
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : SCALE_ADAPTIVE_MAX_ITERS;

@@ -34,7 +34,7 @@ bad "'xml'" --format xml
 bad "'-5'" --min-busbw -5
 bad "'inf'" --time-per-size inf
 bad "'--bogus'" --bogus
-bad "1099511627776 needs .* bytes of memory" -e 1T
+bad "1099511627776 bytes needs .* bytes of memory" -e 1T
 mkdir -p "$TMP/adir"
 expect_exit 2 "a directory as output exits 2" mpi 1 allreduce -e 64 -n 1 -o "$TMP/adir"
 expect_output "$TMP/adir" "the directory is named"
