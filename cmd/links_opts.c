@@ -220,6 +220,7 @@ static bool add_detector(cJSON *cfg, const struct detect_params *d)
 	cJSON *o = cJSON_AddObjectToObject(cfg, "detector");
 	return o && cJSON_AddNumberToObject(o, "min_class_links", d->min_class_links) &&
 	       cJSON_AddNumberToObject(o, "min_hosts", d->min_hosts) &&
+	       cJSON_AddNumberToObject(o, "min_host_links", d->min_host_links) &&
 	       cJSON_AddNumberToObject(o, "host_majority", d->host_majority) &&
 	       cJSON_AddNumberToObject(o, "mad_floor_fraction", d->mad_floor_fraction) &&
 	       cJSON_AddNumberToObject(o, "latency_floor_us", d->latency_floor_us);

@@ -44,6 +44,9 @@ void detect_params_default(struct detect_params *p)
 	    .z_threshold = 3.5,
 	    .min_class_links = 6,
 	    .min_hosts = 3,
+	    /* a host seen through one pair (2 links) is that pair: one noisy
+	       pair must not accuse a host */
+	    .min_host_links = 4,
 	    .host_majority = 0.5,
 	    .mad_floor_fraction = 0.02,
 	    .latency_floor_us = 0.05,
@@ -205,7 +208,7 @@ static int host_level_spread(int nhosts, enum detect_metric m, const struct dete
 {
 	size_t k = 0;
 	for (int h = 0; h < nhosts; h++)
-		if (s->host_total[h] > 0)
+		if (s->host_total[h] >= p->min_host_links)
 			s->vals[k++] = s->host_med[h];
 	return spread_of(s->vals, k, m, p, out, NULL);
 }
@@ -220,7 +223,10 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 	double z, ratio;
 	if (host_medians(links, n, nhosts, loc, s, &cls->hosts) != 0)
 		return -1;
-	cls->hosts_judged = cls->hosts >= p->min_hosts;
+	int big_enough = 0; /* hosts that rule (b) may judge */
+	for (int h = 0; h < nhosts; h++)
+		big_enough += s->host_total[h] >= p->min_host_links;
+	cls->hosts_judged = big_enough >= p->min_hosts;
 	if (cls->hosts_judged && host_level_spread(nhosts, m, p, s, &hosts) != 0)
 		return -1;
 	for (int h = 0; h < nhosts; h++) {
@@ -240,13 +246,14 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		    .links_suspect = s->host_flagged[h],
 		    .links_total = s->host_total[h],
 		};
-		bool majority = s->host_flagged[h] >= 2 &&
+		bool majority = s->host_flagged[h] >= 2 && s->host_total[h] >= p->min_host_links &&
 		                s->host_flagged[h] > p->host_majority * s->host_total[h];
 		if (majority) {
 			deviant(s->host_med[h], &s->class_spread, m, p, &z, &ratio);
 			sus.expected = s->class_spread.median;
 			sus.by_majority = true;
-		} else if (cls->hosts_judged && deviant(s->host_med[h], &hosts, m, p, &z, &ratio)) {
+		} else if (cls->hosts_judged && s->host_total[h] >= p->min_host_links &&
+		           deviant(s->host_med[h], &hosts, m, p, &z, &ratio)) {
 			sus.expected = hosts.median;
 		} else {
 			continue;

@@ -22,9 +22,10 @@
  *
  * A host is named instead of its links when, within one class:
  *   (a) more than host_majority of its judged links there are suspect (and at
- *       least 2), or
- *   (b) at least min_hosts hosts have links in the class and the median of
- *       its links, compared with the median of all hosts' medians, passes the
+ *       least 2, of at least min_host_links), or
+ *   (b) at least min_hosts hosts have min_host_links links or more in the
+ *       class (a host seen through one pair is only that pair) and the median
+ *       of its links, compared with the median of those hosts' medians, passes the
  *       same ratio and z tests (this finds a slow host that holds half of the
  *       class's links, which no per-link median can).
  * The links of a named host in that class are then not listed separately.
@@ -56,6 +57,7 @@ struct detect_params {
 	double z_threshold;        /* > 0 */
 	int min_class_links;       /* fewer judged links: the class is not judged link by link */
 	int min_hosts;             /* fewer hosts with links in a class: no host-level test (b) */
+	int min_host_links;        /* rule (b) judges only hosts with this many links in the class */
 	double host_majority;      /* rule (a): fraction of a host's links */
 	double mad_floor_fraction; /* MAD' >= log(1 + this) */
 	double latency_floor_us;   /* MAD' >= log(1 + this / median) for latency */
@@ -83,7 +85,7 @@ struct detect_class {
 	double log_mad;     /* the MAD of their logs, floored: the z-score's unit */
 	bool judged;        /* links >= min_class_links */
 	int hosts;          /* hosts with judged links in the class */
-	bool hosts_judged;  /* hosts >= min_hosts */
+	bool hosts_judged;  /* min_hosts hosts with min_host_links links or more */
 };
 
 /* What detect_run found. suspects is owned: detect_result_release frees it. */

@@ -387,3 +387,24 @@ Test(detect, a_dead_link_is_named_in_a_noisy_class)
 	cr_assert(isfinite(r.suspects[0].score) && r.suspects[0].score < -3.5);
 	detect_result_release(&r);
 }
+
+/*
+ * The virtual-cluster case: 4 hosts of 2 ranks, so each host's same_numa class
+ * is one pair (2 links). That pair running slow is that pair, not a slow host:
+ * rule (b) must not name the host from 2 links.
+ */
+Test(detect, a_host_seen_through_one_pair_is_not_named)
+{
+	struct cluster c;
+	struct detect_result r;
+	rng_state = 7;
+	layout(&c, 4, 2, 1);
+	fill(&c, BW, 0.05);
+	c.value[2][3] *= 0.4; /* host 1's only same_numa pair, both directions */
+	c.value[3][2] *= 0.4;
+	run(&c, DETECT_BANDWIDTH, &r);
+	for (int i = 0; i < r.nsuspects; i++)
+		cr_expect(r.suspects[i].kind != DETECT_HOST, "host %d named from one pair",
+		          r.suspects[i].host);
+	detect_result_release(&r);
+}
