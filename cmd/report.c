@@ -83,82 +83,16 @@ static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct r
 	return EXIT_OK;
 }
 
-static int write_all(int fd, const char *buf, size_t len_bytes)
-{
-	while (len_bytes > 0) {
-		ssize_t done = write(fd, buf, len_bytes);
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -1;
-		buf += done;
-		len_bytes -= (size_t)done;
-	}
-	return 0;
-}
-
-/* Moves tmp to path; without force never replacing what is there. 0, or -1 with errno. */
-static int publish(const char *tmp, const char *path, bool force)
-{
-	if (force)
-		return rename(tmp, path);
-#ifdef RENAME_NOREPLACE
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
-		return -1;
-#endif
-	if (link(tmp, path) != 0)
-		return -1;
-	unlink(tmp);
-	return 0;
-}
-
-/* The page to path atomically; an exit code after saying why. */
+/* The page to path atomically (reports/report_io.c); an exit code after saying why. */
 static int write_page(const struct cmd_ctx *ctx, const char *path, const struct html_buf *b,
                       bool force)
 {
-	char *tmp = NULL, *slash = strrchr(path, '/');
-	mode_t mask = umask(0);
-	int fd, saved, rc = EXIT_RUNTIME;
-	bool ok;
-
-	umask(mask);
-	if (asprintf(&tmp, "%.*s.%s.tmp.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
-	             slash ? slash + 1 : path) < 0) {
-		tmp = NULL;
-		cmd_error(ctx, "report: cannot write '%s': out of memory", path);
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		cmd_error(ctx, "report: cannot write '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	ok = fchmod(fd, 0666 & ~mask) == 0 && write_all(fd, b->data, b->len) == 0 && fsync(fd) == 0;
-	saved = errno;
-	/* close reports delayed write errors (NFS) */
-	if (close(fd) != 0 && ok) {
-		ok = false;
-		saved = errno;
-	}
-	if (!ok) {
-		cmd_error(ctx, "report: cannot write '%s': %s", path, strerror(saved));
-		unlink(tmp);
-		goto out;
-	}
-	if (publish(tmp, path, force) != 0) {
-		rc = errno == EEXIST || errno == EISDIR ? EXIT_USAGE : EXIT_RUNTIME;
-		cmd_error(ctx, "report: cannot write '%s': %s", path,
-		          errno == EEXIST ? "it already exists (use --force to overwrite)"
-		                          : strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = EXIT_OK;
-out:
-	free(tmp);
-	return rc;
+	char err[1024];
+	int rc = report_write_text_atomic(path, b->data, b->len, force, err, sizeof err);
+	if (rc == REPORT_OK)
+		return EXIT_OK;
+	cmd_error(ctx, "report: %s", err);
+	return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
 static int render(const struct cmd_ctx *ctx, const struct report_opts *o, char **argv,

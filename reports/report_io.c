@@ -145,11 +145,11 @@ static mode_t current_umask(void)
 }
 
 /* Fills the open temporary: mode, text, newline, fsync. 0 or -1 with errno. */
-static int fill_tmp(int fd, const char *text)
+static int fill_tmp(int fd, const char *text, size_t len_bytes, bool newline)
 {
 	if (fchmod(fd, 0666 & ~current_umask()) != 0)
 		return -1;
-	if (write_all(fd, text, strlen(text)) != 0 || write_all(fd, "\n", 1) != 0)
+	if (write_all(fd, text, len_bytes) != 0 || (newline && write_all(fd, "\n", 1) != 0))
 		return -1;
 	return fsync(fd);
 }
@@ -206,22 +206,22 @@ static int sync_dir(const char *dir, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen)
+/* The one writer behind both public functions: text, then a newline when asked. */
+static int write_atomic(const char *path, const char *text, size_t len_bytes, bool newline,
+                        bool force, char *err, size_t errlen)
 {
-	char *text = NULL, *dir = NULL, *tmp = NULL;
+	char *dir = NULL, *tmp = NULL;
 	int fd = -1, closed, rc = check_target(path, force, err, errlen);
 	bool tmp_exists = false;
 
 	if (rc != REPORT_OK)
 		goto out;
 	rc = REPORT_EIO;
-	text = root ? cJSON_Print(root) : NULL;
 	dir = dir_of(path);
 	if (dir && asprintf(&tmp, "%s/.%.*s.tmp.XXXXXX", dir, TMP_BASE_MAX_CHARS, base_of(path)) < 0)
 		tmp = NULL;
-	if (!text || !tmp) {
-		set_err(err, errlen, "cannot write '%s': cannot format the report (out of memory)",
-			path);
+	if (!tmp) {
+		set_err(err, errlen, "cannot write '%s': out of memory", path);
 		goto out;
 	}
 	fd = mkstemp(tmp);
@@ -231,7 +231,7 @@ int report_write_atomic(const char *path, const cJSON *root, bool force, char *e
 		goto out;
 	}
 	tmp_exists = true;
-	if (fill_tmp(fd, text) != 0) {
+	if (fill_tmp(fd, text, len_bytes, newline) != 0) {
 		set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
@@ -252,10 +252,33 @@ out:
 		close(fd);
 	if (tmp_exists)
 		unlink(tmp);
-	cJSON_free(text);
 	free(tmp);
 	free(dir);
 	return rc;
+}
+
+int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen)
+{
+	char *text = root ? cJSON_Print(root) : NULL;
+	int rc;
+	if (!text) {
+		rc = check_target(path, force, err, errlen);
+		if (rc == REPORT_OK) {
+			set_err(err, errlen, "cannot write '%s': cannot format the report (out of memory)",
+			        path);
+			rc = REPORT_EIO;
+		}
+		return rc;
+	}
+	rc = write_atomic(path, text, strlen(text), true, force, err, errlen);
+	cJSON_free(text);
+	return rc;
+}
+
+int report_write_text_atomic(const char *path, const char *text, size_t len_bytes, bool force,
+                             char *err, size_t errlen)
+{
+	return write_atomic(path, text, len_bytes, false, force, err, errlen);
 }
 
 cJSON *report_add_number(cJSON *parent, const char *name, double v)

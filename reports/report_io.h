@@ -36,6 +36,10 @@
  */
 int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen);
 
+/* The same for text that is not JSON (an HTML page): written as given, no newline added. */
+int report_write_text_atomic(const char *path, const char *text, size_t len_bytes, bool force,
+                             char *err, size_t errlen);
+
 /*
  * The check a command runs before measuring, so that a long run does not end
  * in an unwritable report: fails when path is empty, names a directory,

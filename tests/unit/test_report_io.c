@@ -478,3 +478,29 @@ Test(report_io, read_from_fifo)
 	cr_assert_str_eq(cJSON_GetObjectItem(root, "command")->valuestring, "topo");
 	cJSON_Delete(root);
 }
+
+/* A page that is not JSON: written byte for byte, no newline added, never over a file without force. */
+Test(report_io, text_is_written_exactly_and_safely)
+{
+	static const char page[] = "<!doctype html><p>a\0b</p>";
+	const char *path = in_dir("page.html");
+	char *text;
+	size_t len;
+
+	cr_assert_eq(report_write_text_atomic(path, page, sizeof page - 1, false, err, sizeof err),
+	             REPORT_OK, "%s", err);
+	text = read_text(path, &len);
+	cr_assert_eq(len, sizeof page - 1);
+	cr_assert_eq(memcmp(text, page, len), 0);
+	free(text);
+	cr_assert_eq(report_write_text_atomic(path, "x", 1, false, err, sizeof err), REPORT_EUSAGE);
+	assert_mentions(path, "exists");
+	text = read_text(path, &len);
+	cr_assert_eq(len, sizeof page - 1, "the page was replaced without force");
+	free(text);
+	cr_assert_eq(report_write_text_atomic(path, "x", 1, true, err, sizeof err), REPORT_OK);
+	text = read_text(path, &len);
+	cr_assert(len == 1 && text[0] == 'x');
+	free(text);
+	cr_assert_eq(count_entries(), 1, "temporary left behind");
+}
