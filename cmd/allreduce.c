@@ -90,21 +90,6 @@ static void print_row(const struct sweep *s, const struct ar_record *r)
 	fflush(stdout);
 }
 
-static void describe_wrong(const struct sweep *s, const struct ar_record *r,
-                           const struct bench_result *br)
-{
-	size_t hex = 2 * ar_dtype_bytes(s->o->dtype);
-	cmd_error(s->ctx,
-	          "wrong result: variant %s, %llu bytes (%llu %s, %s): %llu wrong elements; rank %d, "
-	          "first bad index %zu: got %g (0x%0*llx), expected %g (0x%0*llx), differing bits "
-	          "0x%0*llx",
-	          r->algorithm, (unsigned long long)r->bytes, (unsigned long long)r->count, r->dtype,
-	          r->op, (unsigned long long)br->wrong, br->first_bad_rank, br->first.index,
-	          br->first.got, (int)hex, (unsigned long long)br->first.got_bits, br->first.expected,
-	          (int)hex, (unsigned long long)br->first.expected_bits, (int)hex,
-	          (unsigned long long)(br->first.got_bits ^ br->first.expected_bits));
-}
-
 /* Rank 0: turn one measured (or skipped) point into a row, a record and a tally. */
 static int record_point(struct sweep *s, int v, struct ar_record *r, const struct bench_result *br)
 {
@@ -134,7 +119,7 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 			t->busbw_at_max_gbps = r->busbw_gbps;
 		}
 		if (br->wrong)
-			describe_wrong(s, r, br);
+			cmd_describe_wrong(s->ctx, r, br);
 	} else {
 		t->skipped++;
 	}

@@ -84,6 +84,15 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
                      uint64_t segment_bytes, uint64_t *need);
 
+/*
+ * "wrong result: variant ..., N bytes ... on N ranks: ... rank R, first bad
+ * index I: got ..., expected ..., differing bits ..." (rank 0 prints it).
+ */
+struct ar_record;
+struct bench_result;
+void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
+                        const struct bench_result *br);
+
 int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx);

@@ -5,6 +5,7 @@
  */
 #include <mpi.h>
 
+#include "ar_report.h"
 #include "bench.h"
 #include "cmd.h"
 #include "topo.h"
@@ -80,4 +81,21 @@ int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_by
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
+                        const struct bench_result *br)
+{
+	enum ar_dtype t = AR_FLOAT64;
+	ar_dtype_parse(r->dtype, &t); /* the record carries the canonical name */
+	int hex = (int)(2 * ar_dtype_bytes(t));
+	cmd_error(ctx,
+	          "wrong result: variant %s, %llu bytes (%llu %s, %s) on %d ranks: %llu wrong "
+	          "elements; rank %d, first bad index %zu: got %g (0x%0*llx), expected %g (0x%0*llx), "
+	          "differing bits 0x%0*llx",
+	          r->algorithm, (unsigned long long)r->bytes, (unsigned long long)r->count, r->dtype,
+	          r->op, r->ranks, (unsigned long long)br->wrong, br->first_bad_rank, br->first.index,
+	          br->first.got, hex, (unsigned long long)br->first.got_bits, br->first.expected, hex,
+	          (unsigned long long)br->first.expected_bits, hex,
+	          (unsigned long long)(br->first.got_bits ^ br->first.expected_bits));
 }

@@ -100,20 +100,6 @@ static int agree(const struct scale_run *s, int status)
 	return worst;
 }
 
-static void describe_wrong(const struct scale_run *s, const struct ar_record *r,
-                           const struct bench_result *br)
-{
-	size_t hex = 2 * ar_dtype_bytes(s->o->dtype);
-	cmd_error(s->ctx,
-	          "wrong result: variant %s, %llu bytes (%llu %s, %s) on %d ranks: %llu wrong "
-	          "elements; rank %d of the communicator, first bad index %zu: got %g (0x%0*llx), "
-	          "expected %g (0x%0*llx)",
-	          r->algorithm, (unsigned long long)r->bytes, (unsigned long long)r->count,
-	          r->dtype, r->op, r->ranks, (unsigned long long)br->wrong, br->first_bad_rank,
-	          br->first.index, br->first.got, (int)hex, (unsigned long long)br->first.got_bits,
-	          br->first.expected, (int)hex, (unsigned long long)br->first.expected_bits);
-}
-
 /* Rank 0: one measured (br) or skipped (NULL) point into its record and its row. */
 static int record_point(struct scale_run *s, int v, struct ar_record *r, int hosts,
                         const struct bench_result *br)
@@ -130,7 +116,7 @@ static int record_point(struct scale_run *s, int v, struct ar_record *r, int hos
 		s->res.measured[v]++;
 		s->res.wrong[v] += br->wrong;
 		if (br->wrong)
-			describe_wrong(s, r, br);
+			cmd_describe_wrong(s->ctx, r, br);
 	} else {
 		s->res.skipped[v]++;
 	}

@@ -101,6 +101,10 @@ COLLSCOPE_FAULT=flip:rank=2 expect_exit 3 "verify catches a flipped bit" \
 	mpi 3 verify -a tree -d int32 -r sum --counts 1031
 expect_output "variant tree, dtype int32, op sum, count 1031, .*rank 2 has 1 wrong elements; first bad index 515: .*differing bits 0x00100000" \
 	"verify names rank, variant, count, index and bits"
+COLLSCOPE_FAULT=flip:rank=1 expect_exit 3 "scale catches a flipped bit" \
+	mpi 3 scale -a ring -b 4K -e 4K -n 5 -q --extrapolate none
+expect_output "wrong result: variant ring, 4096 bytes .* on 2 ranks: .*rank 1, first bad index 512: .*differing bits 0x00100000" \
+	"scale names the rank of the communicator, variant, size, index and bits"
 COLLSCOPE_FAULT=melt:rank=1 expect_exit 2 "a bad COLLSCOPE_FAULT exits 2" mpi 2 allreduce -e 8
 expect_output "bad COLLSCOPE_FAULT 'melt:rank=1'" "the bad fault spec is named"
 
