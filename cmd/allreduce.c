@@ -95,12 +95,7 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 {
 	struct variant_tally *t = &s->tally[v];
 	if (br) {
-		r->iterations = br->iterations;
-		r->wrong = s->o->check ? (int64_t)br->wrong : -1;
-		r->samples_us = s->bufs.max_us;
-		r->nsamples = (size_t)br->iterations;
-		r->rank_mean_us = s->bufs.rank_mean_us;
-		if (ar_record_compute(r) != 0)
+		if (cmd_record_measured(r, br, &s->bufs, s->o->check) != 0)
 			return -1;
 		if (t->measured && s->ncliffs < 64 &&
 		    ar_is_cliff(t->last_bytes, t->last_p50_us, r->bytes, r->time.p50_us))

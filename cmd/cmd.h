@@ -92,6 +92,13 @@ struct ar_record;
 struct bench_result;
 void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
                         const struct bench_result *br);
+/*
+ * Rank 0: fill a record from a measured point (its samples stay in b, borrowed
+ * until the next point) and derive its statistics; -1 when out of memory.
+ */
+struct bench_bufs;
+int cmd_record_measured(struct ar_record *r, const struct bench_result *br,
+                        const struct bench_bufs *b, bool checked);
 
 int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx);

@@ -99,3 +99,14 @@ void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
 	          (unsigned long long)br->first.expected_bits, hex,
 	          (unsigned long long)(br->first.got_bits ^ br->first.expected_bits));
 }
+
+int cmd_record_measured(struct ar_record *r, const struct bench_result *br,
+                        const struct bench_bufs *b, bool checked)
+{
+	r->iterations = br->iterations;
+	r->wrong = checked ? (int64_t)br->wrong : -1;
+	r->samples_us = b->max_us;
+	r->nsamples = (size_t)br->iterations;
+	r->rank_mean_us = b->rank_mean_us;
+	return ar_record_compute(r);
+}

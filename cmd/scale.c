@@ -106,12 +106,7 @@ static int record_point(struct scale_run *s, int v, struct ar_record *r, int hos
 {
 	struct scale_entry e = {.variant = v, .count = r->count};
 	if (br) {
-		r->iterations = br->iterations;
-		r->wrong = s->o->check ? (int64_t)br->wrong : -1;
-		r->samples_us = s->bufs.max_us;
-		r->nsamples = (size_t)br->iterations;
-		r->rank_mean_us = s->bufs.rank_mean_us;
-		if (ar_record_compute(r) != 0)
+		if (cmd_record_measured(r, br, &s->bufs, s->o->check) != 0)
 			return -1;
 		s->res.measured[v]++;
 		s->res.wrong[v] += br->wrong;
