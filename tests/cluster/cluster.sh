@@ -111,6 +111,18 @@ else
 	VC_PREFIX=${VC_PREFIX}w bash "$VC" down
 fi
 
+# With the kernel's autogroup a session is a scheduling group: h1's ranks in
+# the suite's own session would share a CPU share with make and the CI runner,
+# and look slow beside the other hosts' ranks, which run under daemonized orteds.
+MYSID=$(ps -o sid= -p $$ | tr -d ' ')
+vmpi sh -c 'ps -o sid= -p $$' >"$TMP/sids" 2>&1
+if [ "$(grep -c '[0-9]' "$TMP/sids")" = "$NP" ] && ! grep -qx " *$MYSID" "$TMP/sids"; then
+	pass "no rank runs in the suite's own session"
+else
+	echo "the suite's session: $MYSID" >>"$TMP/sids"
+	fail "no rank runs in the suite's own session" "$TMP/sids"
+fi
+
 # --- topo ---------------------------------------------------------------------
 expect_exit 0 "topo across $HOSTS hosts" vmpi "$BIN" topo -o "$TMP/topo.json"
 expect_output "$NP ranks on $HOSTS hosts" "topo says $NP ranks on $HOSTS hosts"

@@ -220,7 +220,14 @@ cmd_mpirun() {
 	# hash: PMIx keeps its data in the daemons, not in shared-memory files;
 	# session directories in the state directory, which down removes (in
 	# /tmp they would be named after h1, h2, ... for every cluster).
-	cmd_exec h1 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	# setsid: the orteds of h2.. daemonize into sessions of their own, and with
+	# the kernel's autogroup a session is a scheduling group; without it h1's
+	# ranks would share their CPU with whatever else runs in the caller's
+	# session (make, the CI runner) and h1 would look slow. setsid forks only
+	# when called as a process-group leader (an interactive shell's job), and
+	# --wait then keeps the exit status (Ctrl-C then stops the wait, not
+	# mpirun: `vcluster.sh down` ends it).
+	cmd_exec h1 setsid --wait env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 		PMIX_MCA_gds=hash VC_PREFIX="$VC_PREFIX" \
 		"$bin" --prefix "$prefix" --hostfile "$STATE/hostfile" \
 		--mca plm_rsh_agent "$HERE/agent.sh" --mca plm_rsh_no_tree_spawn 1 \
