@@ -12,6 +12,7 @@
  */
 #include <mpi.h>
 
+#include "ar_mpi.h"
 #include "executor.h"
 
 #include <limits.h>
@@ -58,26 +59,32 @@ static int mpi_op_of(enum ar_dtype t, enum ar_op op, MPI_Op *out)
 	return MPI_SUCCESS;
 }
 
-static int mpi_run(const struct ar_call *c)
+int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtype t,
+                     enum ar_op o, MPI_Comm comm, size_t max_count)
 {
 	MPI_Op op = MPI_OP_NULL;
-	MPI_Datatype type = mpi_type_of(c->dtype);
-	size_t w = ar_dtype_bytes(c->dtype);
-	size_t max_count = c->mpi_max_count ? c->mpi_max_count : (size_t)INT_MAX;
-	int rc = mpi_op_of(c->dtype, c->op, &op);
-	bool in_place = c->input == c->result;
-	if (max_count > (size_t)INT_MAX)
+	MPI_Datatype type = mpi_type_of(t);
+	size_t w = ar_dtype_bytes(t);
+	int rc = mpi_op_of(t, o, &op);
+	bool in_place = input == MPI_IN_PLACE || input == result;
+	if (max_count == 0 || max_count > (size_t)INT_MAX)
 		max_count = INT_MAX;
 	/* count 0 still calls once: the library's behaviour at 0 is part of what we measure */
 	size_t done = 0;
 	do {
-		size_t n = c->count - done < max_count ? c->count - done : max_count;
-		const void *src = in_place ? MPI_IN_PLACE : (const char *)c->input + done * w;
+		size_t n = count - done < max_count ? count - done : max_count;
+		const void *src = in_place ? MPI_IN_PLACE : (const char *)input + done * w;
 		if (rc == MPI_SUCCESS)
-			rc = MPI_Allreduce(src, (char *)c->result + done * w, (int)n, type, op, c->comm);
+			rc = MPI_Allreduce(src, (char *)result + done * w, (int)n, type, op, comm);
 		done += n;
-	} while (done < c->count && rc == MPI_SUCCESS);
+	} while (done < count && rc == MPI_SUCCESS);
 	return rc;
+}
+
+static int mpi_run(const struct ar_call *c)
+{
+	return ar_mpi_allreduce(c->input, c->result, c->count, c->dtype, c->op, c->comm,
+	                        c->mpi_max_count);
 }
 
 const struct ar_variant ar_variant_mpi = {

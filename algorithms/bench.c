@@ -30,8 +30,20 @@ int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, i
 	return 0;
 }
 
+int bench_bufs_alloc_shared(struct bench_bufs *b, MPI_Comm comm)
+{
+	size_t bytes = b->bytes ? b->bytes : 1;
+	int rc = shm_arena_new(comm, 2 * bytes, &b->arena);
+	if (rc == MPI_SUCCESS) {
+		b->shared_input = shm_arena_base(b->arena);
+		b->shared_result = (char *)b->shared_input + bytes;
+	}
+	return rc;
+}
+
 void bench_bufs_free(struct bench_bufs *b)
 {
+	shm_arena_free(&b->arena);
 	free(b->input);
 	free(b->result);
 	free(b->scratch);
@@ -82,10 +94,10 @@ static int decide_iterations(const struct ar_call *c, const struct bench_cfg *cf
 	return MPI_Bcast(iters, 1, MPI_INT, 0, c->comm);
 }
 
-static int verify(const struct ar_call *c, const struct bench_bufs *b, struct bench_result *out)
+static int verify(const struct ar_call *c, struct bench_result *out)
 {
 	struct { uint64_t wrong; struct ar_mismatch first; } mine = {0}, *all = NULL;
-	size_t wrong = ar_pattern_check(b->result, c->dtype, c->op, c->nranks, c->count, &mine.first);
+	size_t wrong = ar_pattern_check(c->result, c->dtype, c->op, c->nranks, c->count, &mine.first);
 	mine.wrong = wrong == SIZE_MAX ? c->count : wrong;
 	if (c->rank == 0 && !(all = calloc((size_t)c->nranks, sizeof *all)))
 		return MPI_ERR_NO_MEM;
@@ -114,15 +126,20 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup;
 	memset(out, 0, sizeof *out);
 	out->first_bad_rank = -1;
-	c.input = in_place ? b->result : b->input;
-	c.result = b->result;
+	struct bench_bufs mine = *b;
+	if (plan->variant->shared_buffers) {
+		mine.input = b->shared_input;
+		mine.result = b->shared_result;
+	}
+	c.input = in_place ? mine.result : mine.input;
+	c.result = mine.result;
 	c.scratch = b->scratch;
-	ar_pattern_fill(b->input, c.dtype, c.op, c.rank, c.nranks, c.count);
+	ar_pattern_fill(mine.input, c.dtype, c.op, c.rank, c.nranks, c.count);
 	if (iters == 0 && warmup == 0)
 		warmup = 1; /* the adaptive count needs one call to go by */
 	for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++) {
 		progress_step(PROGRESS_WARMUP, i);
-		rc = one_iteration(plan, &c, in_place, false, b, bytes, &t);
+		rc = one_iteration(plan, &c, in_place, false, &mine, bytes, &t);
 		best = best < 0 || t < best ? t : best;
 	}
 	if (rc == MPI_SUCCESS && iters == 0)
@@ -134,14 +151,14 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 		if (stall && i == ar_fault.after)
 			fault_stall();
 		progress_step(PROGRESS_TIMED, i);
-		rc = one_iteration(plan, &c, in_place, cfg->check && i == iters - 1, b, bytes,
+		rc = one_iteration(plan, &c, in_place, cfg->check && i == iters - 1, &mine, bytes,
 		                   &b->local_us[i]);
 		sum += b->local_us[i];
 	}
 	out->iterations = iters;
 	progress_step(PROGRESS_VERIFY, 0);
 	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, c.rank))
-		fault_flip(b->result, c.count, ar_dtype_bytes(c.dtype));
+		fault_flip(c.result, c.count, ar_dtype_bytes(c.dtype));
 	/* every rank must learn of an error before any waits in the next collective */
 	int worst = rc;
 	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, c.comm) != MPI_SUCCESS || worst)
@@ -151,7 +168,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Gather(&mean, 1, MPI_DOUBLE, b->rank_mean_us, 1, MPI_DOUBLE, 0, c.comm);
 	if (rc == MPI_SUCCESS && cfg->check)
-		rc = verify(&c, b, out);
+		rc = verify(&c, out);
 	return out->mpi_rc = rc;
 }
 

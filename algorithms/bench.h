@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "executor.h"
+#include "shm_arena.h"
 #include "pattern.h"
 
 struct bench_cfg {
@@ -31,6 +32,9 @@ struct bench_cfg {
 struct bench_bufs {
 	void *input, *result, *scratch;
 	size_t bytes, scratch_bytes;
+	/* variants with shared_buffers: input and result in a shared-memory arena */
+	struct shm_arena *arena;
+	void *shared_input, *shared_result;
 	double *local_us; /* this rank's samples */
 	double *max_us;   /* rank 0: per iteration, max over ranks */
 	double *rank_mean_us; /* rank 0: nranks */
@@ -40,6 +44,11 @@ struct bench_bufs {
 /* Every rank allocates and touches its buffers; -1 on any failure (not agreed). */
 int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, int max_samples,
                      int nranks);
+/*
+ * Collective over comm: the shared-memory input and result for variants with
+ * shared_buffers (after bench_bufs_alloc). Returns an MPI error code.
+ */
+int bench_bufs_alloc_shared(struct bench_bufs *b, MPI_Comm comm);
 void bench_bufs_free(struct bench_bufs *b);
 
 struct bench_result {

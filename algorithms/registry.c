@@ -9,6 +9,7 @@ const struct ar_variant *const ar_variants[] = {
 	&ar_variant_tree,
 	&ar_variant_recursive_doubling,
 	&ar_variant_rabenseifner,
+	&ar_variant_shm,
 	&ar_variant_mpi,
 	NULL,
 };

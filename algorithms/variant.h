@@ -13,6 +13,8 @@
 #ifndef COLLSCOPE_VARIANT_H
 #define COLLSCOPE_VARIANT_H
 
+#include <stdbool.h>
+
 #include "dtype.h"
 #include "schedule.h"
 
@@ -30,6 +32,7 @@ struct ar_variant {
 	unsigned restrictions; /* enum ar_restriction bits */
 	sched_build_fn build;
 	int (*run)(const struct ar_call *call); /* returns an MPI error code */
+	bool shared_buffers; /* input and result must come from a shm_arena (shm_arena.h) */
 };
 
 /* NULL-terminated, in the order `list` and reports show them. */
@@ -49,6 +52,7 @@ extern const struct ar_variant ar_variant_ring;
 extern const struct ar_variant ar_variant_tree;
 extern const struct ar_variant ar_variant_recursive_doubling;
 extern const struct ar_variant ar_variant_rabenseifner;
+extern const struct ar_variant ar_variant_shm;
 extern const struct ar_variant ar_variant_mpi;
 
 #endif

@@ -60,7 +60,8 @@ static int setup(struct sweep *s)
 {
 	const struct ar_opts *o = s->o;
 	uint64_t need;
-	int status = cmd_check_memory(s->ctx, "allreduce", o->max_bytes, o->segment_bytes, &need);
+	int status = cmd_check_memory(s->ctx, "allreduce", o->max_bytes, o->segment_bytes,
+	                              cmd_needs_shared(o->variants), &need);
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : AR_ADAPTIVE_MAX_ITERS;
@@ -72,6 +73,9 @@ static int setup(struct sweep *s)
 		               (unsigned long long)need);
 	if (cmd_any(s->ctx, failed))
 		return EXIT_RUNTIME;
+	status = cmd_alloc_shared(s->ctx, "allreduce", o->variants, &s->bufs);
+	if (status != EXIT_OK)
+		return status;
 	s->cfg = (struct bench_cfg){.warmup = o->warmup, .iters = o->iters,
 	                            .budget_s = o->time_per_size_s,
 	                            .min_iters = AR_ADAPTIVE_MIN_ITERS,
@@ -283,15 +287,22 @@ static int add_cliffs(const struct sweep *s, cJSON *sum)
 	return a ? 0 : -1;
 }
 
-/* Peak resident memory of the hungriest rank against the budget 4 x largest message + 64 MiB. */
+/*
+ * Peak resident memory of the hungriest rank against the budget: 4 x the
+ * largest message + 64 MiB for the harness (input, result, scratch, slack),
+ * and 4 x more when a variant with shared buffers runs: its own shared input
+ * and result, and the slices of its host peers' buffers that it maps.
+ */
 static int add_memory(const struct sweep *s, cJSON *sum)
 {
-	double budget = 4.0 * (double)s->o->max_bytes + 64.0 * 1024 * 1024;
+	bool shared = cmd_needs_shared(s->o->variants);
+	double budget = (shared ? 8.0 : 4.0) * (double)s->o->max_bytes + 64.0 * 1024 * 1024;
 	cJSON *m = cJSON_AddObjectToObject(sum, "memory");
 	if (!s->o->csv)
 		printf("# peak memory: %.1f MiB on rank %d (budget %.1f MiB: 4 x the largest message + "
-		       "64 MiB)\n",
-		       s->peak_rss_bytes / 1048576.0, s->peak_rss_rank, budget / 1048576.0);
+		       "64 MiB%s)\n",
+		       s->peak_rss_bytes / 1048576.0, s->peak_rss_rank, budget / 1048576.0,
+		       shared ? ", + 4 x for shm's shared buffers" : "");
 	return m && cJSON_AddNumberToObject(m, "peak_rss_bytes", s->peak_rss_bytes) &&
 	               cJSON_AddNumberToObject(m, "peak_rss_rank", s->peak_rss_rank) &&
 	               cJSON_AddNumberToObject(m, "budget_bytes", budget) &&

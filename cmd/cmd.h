@@ -20,6 +20,8 @@
 #include "dtype.h"
 #include "report_io.h"
 
+struct bench_bufs;
+
 struct topo_map;
 
 /* Exit codes (DESIGN.md): every command returns one of these. */
@@ -82,7 +84,18 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
  * through helps nobody. Collective; EXIT_USAGE after naming the byte counts.
  */
 int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
-                     uint64_t segment_bytes, uint64_t *need);
+                     uint64_t segment_bytes, bool shared, uint64_t *need);
+
+/* Does any selected variant (selected[i] for ar_variants[i]) need shared buffers? */
+bool cmd_needs_shared(const bool *selected);
+
+/*
+ * Collective: when a selected variant needs them, the shared-memory input and
+ * result of b (bench_bufs_alloc_shared). EXIT_OK, or EXIT_RUNTIME after
+ * naming the failure.
+ */
+int cmd_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *selected,
+                     struct bench_bufs *b);
 
 /*
  * "wrong result: variant ..., N bytes ... on N ranks: ... rank R, first bad

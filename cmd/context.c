@@ -61,8 +61,29 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+bool cmd_needs_shared(const bool *selected)
+{
+	for (int i = 0; ar_variants[i]; i++)
+		if (selected[i] && ar_variants[i]->shared_buffers)
+			return true;
+	return false;
+}
+
+int cmd_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *selected,
+                     struct bench_bufs *b)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	if (!cmd_needs_shared(selected))
+		return EXIT_OK;
+	int rc = bench_bufs_alloc_shared(b, ctx->comm);
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(ctx, "%s: cannot allocate 2 x %zu bytes of shared memory: %s", cmd,
+		               b->bytes, cmd_mpi_error_text(rc, msg, sizeof msg));
+	return cmd_any(ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
+}
+
 int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
-                     uint64_t segment_bytes, uint64_t *need)
+                     uint64_t segment_bytes, bool shared, uint64_t *need)
 {
 	MPI_Comm node;
 	int local = 1;
@@ -72,7 +93,8 @@ int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_by
 		MPI_Comm_free(&node);
 	}
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-	*need = 2 * max_bytes + exec_scratch_bound_bytes(segment_bytes);
+	/* input and result, twice for variants that need them in shared memory */
+	*need = (shared ? 4 : 2) * max_bytes + exec_scratch_bound_bytes(segment_bytes);
 	if (max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
 		cmd_error(ctx,
 		          "%s: a message of %llu bytes needs %llu bytes of buffers per rank, with %d "

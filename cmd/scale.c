@@ -46,7 +46,8 @@ static int setup(struct scale_run *s)
 	const struct scale_opts *o = s->o;
 	uint64_t need;
 	int status =
-	    cmd_check_memory(s->ctx, "scale", o->sizes[o->nsizes - 1], o->segment_bytes, &need);
+	    cmd_check_memory(s->ctx, "scale", o->sizes[o->nsizes - 1], o->segment_bytes,
+	                     cmd_needs_shared(o->variants), &need);
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : SCALE_ADAPTIVE_MAX_ITERS;
@@ -59,6 +60,9 @@ static int setup(struct scale_run *s)
 		               (unsigned long long)need);
 	if (cmd_any(s->ctx, failed))
 		return EXIT_RUNTIME;
+	status = cmd_alloc_shared(s->ctx, "scale", o->variants, &s->bufs);
+	if (status != EXIT_OK)
+		return status;
 	s->cfg = (struct bench_cfg){.warmup = o->warmup,
 	                            .iters = o->iters,
 	                            .budget_s = o->time_per_size_s,

@@ -5,6 +5,7 @@
  */
 #include <mpi.h>
 
+#include "bench.h"
 #include "cmd.h"
 #include "executor.h"
 #include "fault.h"
@@ -140,33 +141,22 @@ static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct v
 	return EXIT_OK;
 }
 
-struct verify_bufs {
-	void *input, *result, *scratch;
-};
-
-static void bufs_free(struct verify_bufs *b)
-{
-	free(b->input);
-	free(b->result);
-	free(b->scratch);
-}
-
 /* Allocate on every rank, and agree: one rank short of memory fails them all. */
 static int bufs_alloc(const struct cmd_ctx *ctx, const struct verify_opts *o,
-                      struct verify_bufs *b)
+                      struct bench_bufs *b)
 {
 	size_t max_count = 0;
 	for (int i = 0; i < o->ncounts; i++)
 		if (o->counts[i] > max_count)
 			max_count = o->counts[i];
 	size_t bytes = (max_count ? max_count : 1) * sizeof(double);
-	b->input = malloc(bytes);
-	b->result = malloc(bytes);
-	b->scratch = malloc(exec_scratch_bound_bytes(o->segment_bytes));
-	bool failed = !b->input || !b->result || !b->scratch;
+	bool failed = bench_bufs_alloc(b, bytes, exec_scratch_bound_bytes(o->segment_bytes), 1,
+	                               ctx->nranks) != 0;
 	if (failed)
 		cmd_rank_error(ctx, "verify: cannot allocate 2 x %zu bytes of buffers", bytes);
-	return cmd_any(ctx, failed) ? -1 : 0;
+	if (cmd_any(ctx, failed))
+		return -1;
+	return cmd_alloc_shared(ctx, "verify", o->variants, b) == EXIT_OK ? 0 : -1;
 }
 
 static void describe_failure(const struct cmd_ctx *ctx, const struct ar_variant *v,
@@ -236,11 +226,13 @@ struct variant_tally {
 };
 
 static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o,
-                          const struct ar_variant *v, struct verify_bufs *b,
+                          const struct ar_variant *v, const struct bench_bufs *b,
                           struct verify_outcome *gathered, struct variant_tally *t)
 {
 	struct exec_plan plan;
 	int status = EXIT_OK;
+	void *input = v->shared_buffers ? b->shared_input : b->input;
+	void *result = v->shared_buffers ? b->shared_result : b->result;
 	if (exec_plan_init(&plan, v, ctx->rank, ctx->nranks, 0, AR_FLOAT32, o->segment_bytes) != 0)
 		status = EXIT_RUNTIME;
 	for (int ci = 0; ci < o->ncounts && status == EXIT_OK; ci++)
@@ -263,7 +255,7 @@ static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o
 				for (int in_place = 0; in_place < 2 && status == EXIT_OK; in_place++) {
 					struct ar_call call = {
 						.comm = ctx->comm, .rank = ctx->rank, .nranks = ctx->nranks,
-						.input = in_place ? b->result : b->input, .result = b->result,
+						.input = in_place ? result : input, .result = result,
 						.count = o->counts[ci], .dtype = (enum ar_dtype)d,
 						.op = (enum ar_op)op, .scratch = b->scratch,
 						.mpi_max_count = (size_t)o->mpi_max_count,
@@ -309,7 +301,7 @@ static void print_header(const struct cmd_ctx *ctx, const struct verify_opts *o)
 int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct verify_opts o;
-	struct verify_bufs b = {0};
+	struct bench_bufs b = {0};
 	struct verify_outcome *gathered = NULL;
 	bool any_wrong = false;
 	int status = parse_opts(argc, argv, ctx, &o);
@@ -341,7 +333,7 @@ int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
 	if (status == EXIT_OK && any_wrong)
 		status = EXIT_WRONG;
 out:
-	bufs_free(&b);
+	bench_bufs_free(&b);
 	free(gathered);
 	return status;
 }

@@ -9,3 +9,9 @@ const struct ar_variant ar_variant_mpi = {
 	.name = "mpi",
 	.summary = "stand-in for the unit tests (MPI is not linked)",
 };
+
+const struct ar_variant ar_variant_shm = {
+	.name = "shm",
+	.summary = "stand-in for the unit tests (MPI is not linked)",
+	.shared_buffers = true,
+};

@@ -1,0 +1,352 @@
+/*
+ * shm: the ranks of a host reduce straight from each other's buffers.
+ *
+ * What it does
+ *   On one host, message passing costs a copy per transfer (and a kernel
+ *   call per large message with CMA): a ring moves 2(n-1)/n x S bytes through
+ *   copies and then reads them again to reduce. Here the buffers live in an
+ *   MPI-3 shared-memory window (shm_arena.h), so a rank reads its peers'
+ *   inputs where they are. With L ranks on the host, local rank l owns slice
+ *   l (balanced, 1/L of the elements): it reduces slice l of all L inputs into
+ *   its result, block by block so that the partial stays in cache, then every
+ *   rank copies the slices it does not own from their owners' results.
+ *   Across hosts it is hierarchical: after the host's reduce-scatter, the
+ *   ranks that own the same slice on each host (one "rail" per local rank)
+ *   all-reduce it with the MPI library's MPI_Allreduce, so every host link
+ *   carries 1/L of the message at once; then the host's all-gather.
+ *   When hosts have different rank counts the slices do not line up, and the
+ *   first rank of each host gathers the host's sum, all-reduces it with the
+ *   other hosts' first ranks, and its peers copy the result.
+ *
+ * Cost (S = message bytes, L ranks on the host, H hosts)
+ *   Reads L x S/L of inputs (S/L of its own) and writes S/L to reduce; reads
+ *   and writes (L-1)/L x S to gather: about 3S of memory traffic per rank
+ *   against the ring's 5S (copy in, reduce, copy out), and no kernel calls.
+ *   Latency: one all-gather of offsets and two barriers of the host (about a
+ *   microsecond each at 2 ranks); across hosts an MPI_Allreduce of S/L bytes
+ *   on the rails.
+ *
+ * Restrictions
+ *   Its input and result must come from a shared-memory arena (the harness
+ *   provides them: shared_buffers); any other buffer is an error, never a
+ *   silent fallback. Commutative operators: slice l is combined starting with
+ *   rank l's own input. Any rank count.
+ *
+ * Non-power-of-two rank counts
+ *   Nothing special: slices are balanced (sizes differ by one element), and a
+ *   count below L leaves some ranks an empty slice.
+ *
+ * Memory
+ *   Out of place or in place: in place, rank l writes only slice l of its own
+ *   buffer while the others read only their own slices of it. No scratch.
+ *   A barrier at the end keeps peers from reading a buffer that its owner
+ *   has already handed back to the caller.
+ *
+ * Reference
+ *   The intra-node reduce-scatter + all-gather over shared memory of NCCL's
+ *   and Gloo's local steps, and hierarchical all-reduce (Horovod, Open MPI's
+ *   coll/han): J. Li et al., "Characterizing and Modeling Hierarchical
+ *   All-Reduce", and MPI-3 MPI_Win_allocate_shared (MPI 4.0, section 12.2.3).
+ *
+ * Trace, 3 ranks on one host, count 6: slices s0 = [0,2), s1 = [2,4), s2 = [4,6)
+ *   entry:   all-gather of (input, result) offsets, which is also a barrier
+ *   reduce:  r0: res0[s0] = in0[s0] + in1[s0] + in2[s0]
+ *            r1: res1[s1] = in1[s1] + in0[s1] + in2[s1]
+ *            r2: res2[s2] = in2[s2] + in0[s2] + in1[s2]
+ *   barrier
+ *   gather:  r0: res0[s1] = res1[s1], res0[s2] = res2[s2]; r1, r2 alike
+ *   barrier
+ */
+#include <mpi.h>
+
+#include "ar_mpi.h"
+#include "executor.h"
+#include "shm_arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reduce in blocks this big: the partial result stays in the core's cache. */
+enum { SHM_BLOCK_BYTES = 64 * 1024 };
+
+/* What a call on one communicator needs, made on its first call and cached on it. */
+struct shm_state {
+	MPI_Comm node;   /* the communicator's ranks on this host */
+	MPI_Comm across; /* this rank's rail, or the hosts' first ranks; else MPI_COMM_NULL */
+	int local, nlocal;
+	bool uniform;      /* every host has nlocal ranks: rails */
+	int *arena_rank;   /* node rank -> rank in the arena's communicator */
+	const struct shm_arena *arena; /* peer[] was looked up in it */
+	char **peer;       /* node rank -> its arena segment */
+	struct shm_offsets *offsets; /* node rank -> this call's buffers */
+};
+
+/* One rank's buffers, as offsets into its segment; ok = 0 when not in an arena. */
+struct shm_offsets {
+	uint64_t input, result;
+	int32_t ok, pad;
+};
+
+static void state_free(struct shm_state *st)
+{
+	if (!st)
+		return;
+	if (st->node != MPI_COMM_NULL)
+		MPI_Comm_free(&st->node);
+	if (st->across != MPI_COMM_NULL)
+		MPI_Comm_free(&st->across);
+	free(st->arena_rank);
+	free(st->peer);
+	free(st->offsets);
+	free(st);
+}
+
+static int delete_state(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+	(void)comm, (void)keyval, (void)extra;
+	state_free(value);
+	return MPI_SUCCESS;
+}
+
+/* The ranks that meet across hosts: a rail per local rank, or the first ranks. */
+static int split_across(MPI_Comm comm, struct shm_state *st)
+{
+	int counts[2] = {st->nlocal, -st->nlocal}, range[2], hosts = st->local == 0, nhosts;
+	int rc = MPI_Allreduce(counts, range, 2, MPI_INT, MPI_MAX, comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Allreduce(&hosts, &nhosts, 1, MPI_INT, MPI_SUM, comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	st->uniform = range[0] == -range[1];
+	if (nhosts == 1)
+		return MPI_Comm_split(comm, MPI_UNDEFINED, 0, &st->across);
+	int color = st->uniform ? st->local : st->local == 0 ? 0 : MPI_UNDEFINED;
+	return MPI_Comm_split(comm, color, 0, &st->across);
+}
+
+/* Node rank -> rank of the arena's communicator, through the groups. */
+static int translate(const struct shm_state *st, MPI_Comm arena_comm)
+{
+	MPI_Group from = MPI_GROUP_NULL, to = MPI_GROUP_NULL;
+	int *mine = malloc((size_t)st->nlocal * sizeof *mine);
+	int rc = mine ? MPI_Comm_group(st->node, &from) : MPI_ERR_NO_MEM;
+	for (int i = 0; mine && i < st->nlocal; i++)
+		mine[i] = i;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_group(arena_comm, &to);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Group_translate_ranks(from, st->nlocal, mine, to, st->arena_rank);
+	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
+		if (st->arena_rank[i] == MPI_UNDEFINED)
+			rc = MPI_ERR_RANK;
+	if (from != MPI_GROUP_NULL)
+		MPI_Group_free(&from);
+	if (to != MPI_GROUP_NULL)
+		MPI_Group_free(&to);
+	free(mine);
+	return rc;
+}
+
+static int state_new(MPI_Comm comm, struct shm_state **out)
+{
+	struct shm_state *st = calloc(1, sizeof *st);
+	int rc = st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+	*out = NULL;
+	if (st) {
+		st->node = MPI_COMM_NULL;
+		st->across = MPI_COMM_NULL;
+		rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &st->node);
+	}
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_rank(st->node, &st->local);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_size(st->node, &st->nlocal);
+	if (rc == MPI_SUCCESS)
+		rc = split_across(comm, st);
+	if (rc == MPI_SUCCESS) {
+		st->arena_rank = calloc((size_t)st->nlocal, sizeof *st->arena_rank);
+		st->peer = calloc((size_t)st->nlocal, sizeof *st->peer);
+		st->offsets = calloc((size_t)st->nlocal, sizeof *st->offsets);
+		if (!st->arena_rank || !st->peer || !st->offsets)
+			rc = MPI_ERR_NO_MEM;
+	}
+	if (rc != MPI_SUCCESS)
+		state_free(st);
+	else
+		*out = st;
+	return rc;
+}
+
+/* The state cached on comm, made on first use (collective: every rank calls at once). */
+static int state_of(MPI_Comm comm, struct shm_state **out)
+{
+	static int keyval = MPI_KEYVAL_INVALID;
+	int found = 0, rc = MPI_SUCCESS;
+	if (keyval == MPI_KEYVAL_INVALID)
+		rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_get_attr(comm, keyval, out, &found);
+	if (rc != MPI_SUCCESS || found)
+		return rc;
+	rc = state_new(comm, out);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_set_attr(comm, keyval, *out);
+	return rc;
+}
+
+/* Point peer[] at the segments of arena (once per arena). */
+static int look_up_peers(struct shm_state *st, const struct shm_arena *arena)
+{
+	if (st->arena == arena)
+		return MPI_SUCCESS;
+	int rc = translate(st, shm_arena_comm(arena));
+	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
+		if (!(st->peer[i] = shm_arena_peer(arena, st->arena_rank[i])))
+			rc = MPI_ERR_RANK;
+	st->arena = rc == MPI_SUCCESS ? arena : NULL;
+	return rc;
+}
+
+/* Every host peer's buffers; MPI_ERR_BUFFER on every rank when any is not in an arena. */
+static int gather_offsets(struct shm_state *st, const struct ar_call *c, size_t bytes)
+{
+	const struct shm_arena *a = shm_arena_find(c->input, bytes);
+	struct shm_offsets mine = {0};
+	if (a && shm_arena_find(c->result, bytes) == a) {
+		const char *base = shm_arena_base(a);
+		mine.input = (uint64_t)((const char *)c->input - base);
+		mine.result = (uint64_t)((const char *)c->result - base);
+		mine.ok = 1;
+	}
+	int rc = MPI_Allgather(&mine, sizeof mine, MPI_BYTE, st->offsets, sizeof mine, MPI_BYTE,
+	                       st->node);
+	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
+		if (!st->offsets[i].ok)
+			rc = MPI_ERR_BUFFER;
+	if (rc == MPI_SUCCESS)
+		rc = look_up_peers(st, a);
+	return rc;
+}
+
+static const char *input_of(const struct shm_state *st, int i)
+{
+	return st->peer[i] + st->offsets[i].input;
+}
+
+static char *result_of(const struct shm_state *st, int i)
+{
+	return st->peer[i] + st->offsets[i].result;
+}
+
+/* The host's stores before it are seen by every rank of it after. */
+static int host_barrier(const struct shm_state *st)
+{
+	int rc = shm_arena_sync(st->arena);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Barrier(st->node);
+	if (rc == MPI_SUCCESS)
+		rc = shm_arena_sync(st->arena);
+	return rc;
+}
+
+/* result[slice local] = the host's inputs combined, own input first, block by block. */
+static void reduce_slice(const struct shm_state *st, const struct ar_call *c)
+{
+	const size_t w = ar_dtype_bytes(c->dtype), per_block = SHM_BLOCK_BYTES / w;
+	const size_t first = sched_part_offset(c->count, (size_t)st->nlocal, (size_t)st->local);
+	const size_t n = sched_part_count(c->count, (size_t)st->nlocal, (size_t)st->local);
+	char *out = result_of(st, st->local);
+	if (st->nlocal == 1) {
+		if (c->input != c->result)
+			memcpy(out, c->input, c->count * w);
+		return;
+	}
+	for (size_t done = 0; done < n; done += per_block) {
+		size_t k = n - done < per_block ? n - done : per_block, at = (first + done) * w;
+		const char *lhs = input_of(st, st->local) + at;
+		for (int j = 0; j < st->nlocal; j++) {
+			if (j == st->local)
+				continue;
+			ar_reduce(out + at, lhs, input_of(st, j) + at, k, c->dtype, c->op);
+			lhs = out + at;
+		}
+	}
+}
+
+/* Copy slice i of rank i's result into ours, for every i != local. */
+static void gather_slices(const struct shm_state *st, const struct ar_call *c)
+{
+	const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
+	char *out = result_of(st, st->local);
+	for (int i = 0; i < st->nlocal; i++) {
+		size_t at = sched_part_offset(c->count, L, (size_t)i) * w;
+		if (i != st->local)
+			memcpy(out + at, result_of(st, i) + at, sched_part_count(c->count, L, (size_t)i) * w);
+	}
+}
+
+/* Hosts of equal size: the rails all-reduce their slice, then the host all-gathers. */
+static int finish_uniform(const struct shm_state *st, const struct ar_call *c)
+{
+	int rc = MPI_SUCCESS;
+	if (st->across != MPI_COMM_NULL) {
+		const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
+		char *slice = result_of(st, st->local) + sched_part_offset(c->count, L, (size_t)st->local) * w;
+		rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, sched_part_count(c->count, L, (size_t)st->local),
+		                      c->dtype, c->op, st->across, c->mpi_max_count);
+	}
+	if (rc == MPI_SUCCESS)
+		rc = host_barrier(st);
+	if (rc == MPI_SUCCESS)
+		gather_slices(st, c);
+	return rc;
+}
+
+/* Hosts of different sizes: the first rank of each gathers, all-reduces, and is copied. */
+static int finish_uneven(const struct shm_state *st, const struct ar_call *c)
+{
+	const size_t bytes = c->count * ar_dtype_bytes(c->dtype);
+	int rc = host_barrier(st);
+	if (rc == MPI_SUCCESS && st->local == 0) {
+		gather_slices(st, c);
+		rc = ar_mpi_allreduce(MPI_IN_PLACE, c->result, c->count, c->dtype, c->op, st->across,
+		                      c->mpi_max_count);
+	}
+	/* every rank reaches the barrier, also after a failed all-reduce */
+	int brc = host_barrier(st);
+	if (rc == MPI_SUCCESS)
+		rc = brc;
+	if (rc == MPI_SUCCESS && st->local != 0)
+		memcpy(c->result, result_of(st, 0), bytes);
+	return rc;
+}
+
+static int shm_run(const struct ar_call *c)
+{
+	struct shm_state *st = NULL;
+	const size_t bytes = c->count * ar_dtype_bytes(c->dtype);
+	int rc = state_of(c->comm, &st);
+	/* the all-gather is the entry barrier: every input is ready after it */
+	if (rc == MPI_SUCCESS)
+		rc = gather_offsets(st, c, bytes);
+	if (rc == MPI_SUCCESS)
+		rc = shm_arena_sync(st->arena);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	reduce_slice(st, c);
+	rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
+	/* nobody returns while a peer may still read its buffers */
+	int brc = host_barrier(st);
+	return rc != MPI_SUCCESS ? rc : brc;
+}
+
+const struct ar_variant ar_variant_shm = {
+    .name = "shm",
+    .summary = "host peers reduce straight from each other's shared-memory buffers; "
+               "hierarchical across hosts",
+    .algorithm = "2 host barriers; ~3 x S bytes of memory traffic per rank; S/L per rail",
+    .restrictions = AR_NEEDS_COMMUTATIVE,
+    .shared_buffers = true,
+    .run = shm_run,
+};
