@@ -9,12 +9,12 @@
 #include "ar_report.h"
 #include "bench.h"
 #include "fault.h"
+#include "partial.h"
 #include "progress.h"
 #include "topo.h"
 #include "watchdog.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -47,8 +47,7 @@ struct sweep {
 	bool planned[32];
 	struct variant_tally tally[32];
 	cJSON *root, *results; /* rank 0 */
-	pthread_mutex_t lock;  /* rank 0: the report, shared with the watchdog's hang hook */
-	bool written;          /* the report file is ours now: later writes replace it */
+	struct cmd_partial report; /* rank 0's root, written as it grows and on a hang */
 	int done, total;
 	struct cliff cliffs[64];
 	int ncliffs;
@@ -134,56 +133,6 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 	return ar_record_to_json(s->results, r) ? 0 : -1;
 }
 
-/*
- * Rank 0: write the report as it stands, "complete": false until the end, so
- * a job killed halfway leaves every finished point on disk as valid JSON.
- * The first write honours --force; later ones replace our own file.
- */
-static int write_report(struct sweep *s)
-{
-	char err[1024];
-	if (!s->o->output)
-		return EXIT_OK;
-	int rc = report_write_atomic(s->o->output, s->root, s->written || s->o->force, err, sizeof err);
-	if (rc != REPORT_OK) {
-		cmd_error(s->ctx, "%s", err);
-		return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	s->written = true;
-	return EXIT_OK;
-}
-
-static int flush_partial(struct sweep *s)
-{
-	pthread_mutex_lock(&s->lock);
-	int status = write_report(s);
-	pthread_mutex_unlock(&s->lock);
-	return status;
-}
-
-/* The watchdog thread on rank 0, before it ends the job: record the hang in the report. */
-static void on_hang(void *arg, const char *event)
-{
-	struct sweep *s = arg;
-	struct timespec deadline;
-	char at[32];
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 2; /* the main thread never holds the lock inside MPI; be safe anyway */
-	if (!s->root || pthread_mutex_timedlock(&s->lock, &deadline) != 0)
-		return;
-	report_utc_now(at, sizeof at);
-	cJSON *events = cJSON_GetObjectItemCaseSensitive(s->root, "events");
-	cJSON *e = cJSON_CreateObject();
-	if (e && cJSON_AddItemToArray(events, e)) {
-		cJSON_AddStringToObject(e, "kind", "hang");
-		cJSON_AddStringToObject(e, "at_utc", at);
-		cJSON_AddStringToObject(e, "message", event);
-		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
-		write_report(s);
-	}
-	pthread_mutex_unlock(&s->lock);
-}
-
 /* One (size, variant) point on every rank. Returns an exit code. */
 static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 {
@@ -204,10 +153,10 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 	if (r.skipped) {
 		if (ctx->rank != 0)
 			return EXIT_OK;
-		pthread_mutex_lock(&s->lock);
+		cmd_partial_lock(&s->report);
 		int failed_rec = record_point(s, v, &r, NULL);
-		pthread_mutex_unlock(&s->lock);
-		return failed_rec ? EXIT_RUNTIME : flush_partial(s);
+		cmd_partial_unlock(&s->report);
+		return failed_rec ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
 	}
 
 	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], ctx->rank, ctx->nranks, r.count,
@@ -229,14 +178,14 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 		return EXIT_RUNTIME;
 	}
 	if (ctx->rank == 0) {
-		pthread_mutex_lock(&s->lock);
+		cmd_partial_lock(&s->report);
 		int failed_rec = record_point(s, v, &r, &br);
-		pthread_mutex_unlock(&s->lock);
+		cmd_partial_unlock(&s->report);
 		if (failed_rec != 0) {
 			cmd_error(ctx, "allreduce: out of memory while recording results");
 			return EXIT_RUNTIME;
 		}
-		return flush_partial(s);
+		return cmd_partial_flush(&s->report);
 	}
 	return EXIT_OK;
 }
@@ -384,35 +333,34 @@ static int start_report(struct sweep *s, const struct report_context *rc)
 {
 	if (s->ctx->rank == 0) {
 		s->root = cmd_report_new("allreduce", rc);
-		if (s->root && ar_opts_to_json(s->root, s->o) && cJSON_AddArrayToObject(s->root, "events") &&
-		    cJSON_AddBoolToObject(s->root, "complete", false))
+		if (s->root && ar_opts_to_json(s->root, s->o) &&
+		    cmd_partial_start(&s->report, s->root, s->o->output, s->o->force) == 0)
 			s->results = cJSON_AddArrayToObject(s->root, "results");
 	}
 	if (cmd_any(s->ctx, s->ctx->rank == 0 && !s->results)) {
 		cmd_error(s->ctx, "allreduce: out of memory for the report");
 		return EXIT_RUNTIME;
 	}
-	return s->ctx->rank == 0 ? flush_partial(s) : EXIT_OK;
+	return s->ctx->rank == 0 ? cmd_partial_flush(&s->report) : EXIT_OK;
 }
 
 /* Rank 0: summary, finish time, "complete": true, the last write. Returns the verdict. */
 static int finish_report(struct sweep *s, struct report_context *rc)
 {
-	pthread_mutex_lock(&s->lock);
+	cmd_partial_lock(&s->report);
 	int verdict = summarize(s, s->root);
 	cmd_context_end(rc);
 	cJSON *ctxj = cJSON_GetObjectItemCaseSensitive(s->root, "context");
 	cJSON_ReplaceItemInObjectCaseSensitive(ctxj, "finished_utc",
 	                                       cJSON_CreateString(rc->finished_utc));
-	cJSON_DeleteItemFromObjectCaseSensitive(s->root, "complete");
-	if (verdict < 0 || !cJSON_AddBoolToObject(s->root, "complete", true)) {
+	if (verdict < 0) {
 		cmd_error(s->ctx, "allreduce: out of memory for the report");
 		verdict = EXIT_RUNTIME;
 	} else {
-		int wrc = write_report(s);
+		int wrc = cmd_partial_complete_locked(&s->report);
 		verdict = wrc != EXIT_OK ? wrc : verdict;
 	}
-	pthread_mutex_unlock(&s->lock);
+	cmd_partial_unlock(&s->report);
 	return verdict;
 }
 
@@ -432,7 +380,7 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 	struct topo_map map;
 	struct sweep s = {.ctx = ctx, .o = &o};
 	bool have_context = false;
-	pthread_mutex_init(&s.lock, NULL);
+	cmd_partial_init(&s.report, ctx);
 	topo_map_init(&map);
 	int status = ar_opts_parse(argc, argv, ctx, &o);
 	if (status == EXIT_OK)
@@ -441,7 +389,7 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 		have_context = cmd_context_begin(ctx, &rc, &map) == 0;
 		status = have_context ? agree(ctx, start_report(&s, &rc)) : EXIT_RUNTIME;
 	}
-	if (status == EXIT_OK && watchdog_start(ctx, "allreduce", o.timeout_s, on_hang, &s) != 0)
+	if (status == EXIT_OK && watchdog_start(ctx, "allreduce", o.timeout_s, cmd_partial_on_hang, &s.report) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		print_header(&s, &rc);
@@ -463,6 +411,6 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 	if (have_context)
 		report_context_release(&rc);
 	topo_map_release(&map);
-	pthread_mutex_destroy(&s.lock);
+	cmd_partial_release(&s.report);
 	return status;
 }

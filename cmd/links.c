@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include "links_cmd.h"
+#include "partial.h"
 #include "progress.h"
 #include "topo.h"
 #include "tournament.h"
@@ -36,6 +37,8 @@ struct links_run {
 	struct detect_link *dlinks; /* rank 0: scratch of the detector */
 	struct detect_result first, final;
 	int remeasured;
+	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
+	struct cmd_partial report; /* writes the skeleton at the start and on a hang */
 };
 
 static void run_release(struct links_run *r)
@@ -52,6 +55,28 @@ static void run_release(struct links_run *r)
 	free(r->dlinks);
 	detect_result_release(&r->first);
 	detect_result_release(&r->final);
+	cJSON_Delete(r->root);
+	cmd_partial_release(&r->report);
+}
+
+/*
+ * Rank 0: the report before anything is measured (context, options, no
+ * results, "complete": false), so a hang or a killed job still leaves one.
+ */
+static int start_report(struct links_run *r)
+{
+	bool failed = false;
+	if (r->ctx->rank == 0 && r->o->output) {
+		r->root = cmd_report_new("links", &r->c);
+		failed = !r->root || !links_opts_to_json(r->root, r->o) ||
+		         !cJSON_AddArrayToObject(r->root, "results") ||
+		         cmd_partial_start(&r->report, r->root, r->o->output, r->o->force) != 0;
+		if (failed)
+			cmd_error(r->ctx, "links: out of memory while building the report");
+	}
+	int status = failed ? EXIT_RUNTIME : cmd_partial_flush(&r->report);
+	return cmd_any(r->ctx, status != EXIT_OK) ? (status != EXIT_OK ? status : EXIT_RUNTIME)
+	                                          : EXIT_OK;
 }
 
 /* Check the report path on rank 0 before anything is measured; all agree. */
@@ -245,15 +270,19 @@ static int remeasure(struct links_run *r)
 static int write_report(struct links_run *r)
 {
 	struct links_view v = view_of(r);
-	cJSON *root = cmd_report_new("links", &r->c);
 	int status = EXIT_RUNTIME;
-	if (!root || !links_opts_to_json(root, r->o) || !links_report_add_results(root, &v) ||
-	    !links_report_add_summary(root, &v, &r->first, &r->final, r->remeasured) ||
-	    !cJSON_AddBoolToObject(root, "complete", true))
+	cmd_partial_lock(&r->report);
+	cJSON *root = r->root;
+	/* the results replace the skeleton's empty array; the context gets its finish time */
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "results");
+	cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "context"),
+	                                       "finished_utc", cJSON_CreateString(r->c.finished_utc));
+	if (!links_report_add_results(root, &v) ||
+	    !links_report_add_summary(root, &v, &r->first, &r->final, r->remeasured))
 		cmd_error(r->ctx, "links: out of memory while building the report");
 	else
-		status = cmd_report_write(r->ctx, r->o->output, root, r->o->force);
-	cJSON_Delete(root);
+		status = cmd_partial_complete_locked(&r->report);
+	cmd_partial_unlock(&r->report);
 	return status;
 }
 
@@ -303,12 +332,16 @@ int cmd_links(int argc, char **argv, struct cmd_ctx *ctx)
 	report_context_init(&r.c);
 	detect_result_init(&r.first);
 	detect_result_init(&r.final);
+	cmd_partial_init(&r.report, ctx);
 	int status = links_opts_parse(argc, argv, ctx, &o);
 	if (status == EXIT_OK)
 		status = check_output(ctx, &o);
 	if (status == EXIT_OK && cmd_context_begin(ctx, &r.c, &r.map) != 0)
 		status = EXIT_RUNTIME;
-	if (status == EXIT_OK && watchdog_start(ctx, "links", o.timeout_s, NULL, NULL) != 0)
+	if (status == EXIT_OK)
+		status = start_report(&r);
+	if (status == EXIT_OK &&
+	    watchdog_start(ctx, "links", o.timeout_s, cmd_partial_on_hang, &r.report) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = run(&r);

@@ -10,6 +10,7 @@
 
 #include "ar_report.h"
 #include "bench.h"
+#include "partial.h"
 #include "progress.h"
 #include "scale.h"
 #include "topo.h"
@@ -32,6 +33,7 @@ struct scale_run {
 	bool planned[SCALE_MAX_VARIANTS];
 	struct scale_results res; /* rank 0 */
 	cJSON *results;           /* rank 0 */
+	struct cmd_partial report; /* rank 0's root, written after every point and on a hang */
 	int done, total;
 };
 
@@ -201,10 +203,13 @@ static int run_point(struct scale_run *s, int v, uint64_t size_bytes, const stru
 	r.skipped = ar_variant_unsupported(ar_variants[v], c->nranks, o->op);
 	if (!r.skipped && c->comm != MPI_COMM_NULL)
 		status = measure(s, v, c, &r, &br);
-	if (status == EXIT_OK && s->ctx->rank == 0 &&
-	    record_point(s, v, &r, c->hosts, r.skipped ? NULL : &br) != 0) {
-		cmd_error(s->ctx, "scale: out of memory while recording results");
-		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && s->ctx->rank == 0) {
+		cmd_partial_lock(&s->report);
+		int failed = record_point(s, v, &r, c->hosts, r.skipped ? NULL : &br);
+		cmd_partial_unlock(&s->report);
+		if (failed)
+			cmd_error(s->ctx, "scale: out of memory while recording results");
+		status = failed ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
 	}
 	return agree(s, status);
 }
@@ -302,18 +307,21 @@ static int add_communicators(const struct scale_run *s, cJSON *root)
 /* Rank 0, after the sweep: models, tables, summary and the report on disk. */
 static int finish(struct scale_run *s, cJSON *root, struct report_context *rc)
 {
-	int status = scale_model_run(s->ctx, s->o, &s->res, root);
-	if (status != EXIT_OK && status != EXIT_WRONG)
-		return status;
-	cmd_context_end(rc);
-	cJSON *fin = cJSON_GetObjectItemCaseSensitive(root, "context");
-	cJSON_ReplaceItemInObjectCaseSensitive(fin, "finished_utc",
-	                                       cJSON_CreateString(rc->finished_utc));
-	if (add_communicators(s, root) != 0 || !cJSON_AddBoolToObject(root, "complete", true)) {
-		cmd_error(s->ctx, "scale: out of memory for the report");
-		return EXIT_RUNTIME;
+	cmd_partial_lock(&s->report);
+	int status = scale_model_run(s->ctx, s->o, &s->res, root), wrc = EXIT_OK;
+	if (status == EXIT_OK || status == EXIT_WRONG) {
+		cmd_context_end(rc);
+		cJSON *fin = cJSON_GetObjectItemCaseSensitive(root, "context");
+		cJSON_ReplaceItemInObjectCaseSensitive(fin, "finished_utc",
+		                                       cJSON_CreateString(rc->finished_utc));
+		if (add_communicators(s, root) != 0) {
+			cmd_error(s->ctx, "scale: out of memory for the report");
+			status = EXIT_RUNTIME;
+		} else {
+			wrc = cmd_partial_complete_locked(&s->report);
+		}
 	}
-	int wrc = cmd_report_write(s->ctx, s->o->output, root, s->o->force);
+	cmd_partial_unlock(&s->report);
 	return wrc != EXIT_OK ? wrc : status;
 }
 
@@ -326,7 +334,8 @@ static int begin(struct scale_run *s, struct report_context *rc, struct topo_map
 	                                    s->o->spread, s->order) != 0;
 	if (!failed && s->ctx->rank == 0) {
 		*root = cmd_report_new("scale", rc);
-		s->results = *root && scale_opts_to_json(*root, s->o)
+		s->results = *root && scale_opts_to_json(*root, s->o) &&
+		                     cmd_partial_start(&s->report, *root, s->o->output, s->o->force) == 0
 		                 ? cJSON_AddArrayToObject(*root, "results")
 		                 : NULL;
 		failed = !s->results;
@@ -335,6 +344,9 @@ static int begin(struct scale_run *s, struct report_context *rc, struct topo_map
 		cmd_error(s->ctx, "scale: out of memory for the report");
 		return EXIT_RUNTIME;
 	}
+	int status = s->ctx->rank == 0 ? cmd_partial_flush(&s->report) : EXIT_OK;
+	if (cmd_any(s->ctx, status != EXIT_OK))
+		return status != EXIT_OK ? status : EXIT_RUNTIME;
 	print_header(s, rc);
 	return EXIT_OK;
 }
@@ -346,6 +358,7 @@ int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx)
 	struct topo_map map;
 	struct scale_run s = {.ctx = ctx, .o = &o, .map = &map};
 	cJSON *root = NULL;
+	cmd_partial_init(&s.report, ctx);
 	bool have_context = false;
 	topo_map_init(&map);
 	int status = scale_opts_parse(argc, argv, ctx, &o);
@@ -355,7 +368,7 @@ int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx)
 		have_context = true;
 		status = begin(&s, &rc, &map, &root);
 	}
-	if (status == EXIT_OK && watchdog_start(ctx, "scale", o.timeout_s, NULL, NULL) != 0)
+	if (status == EXIT_OK && watchdog_start(ctx, "scale", o.timeout_s, cmd_partial_on_hang, &s.report) != 0)
 		status = EXIT_RUNTIME;
 	for (int i = 0; i < o.nranks && status == EXIT_OK; i++)
 		status = run_count(&s, o.ranks[i]);
@@ -373,5 +386,6 @@ int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx)
 	if (have_context)
 		report_context_release(&rc);
 	topo_map_release(&map);
+	cmd_partial_release(&s.report);
 	return status;
 }

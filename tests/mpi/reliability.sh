@@ -51,7 +51,7 @@ expect_exit 0 "the report written so far is valid JSON, complete false" python3 
 import json,sys; d=json.load(open('$TMP/stop0.json')); sys.exit(d['complete'] is not False)"
 
 # links: one of its ranks stopped (whichever): the job still ends with 4, naming the hang.
-mpi 3 links -q --timeout 3 --bw-iters 200 >"$TMP/out" 2>&1 &
+mpi 3 links -q --timeout 3 --bw-iters 200 -o "$TMP/links-hang.json" >"$TMP/out" 2>&1 &
 job=$!
 sleep 2
 victim=$(pgrep -f "$BIN links" | tail -n 1)
@@ -61,6 +61,13 @@ rc=$?
 [ -n "$victim" ] && kill -KILL "$victim" 2>/dev/null
 if [ "$rc" = 4 ]; then pass "links: a stopped rank ends the job with 4"; else fail "links: exit $rc, expected 4" "$TMP/out"; fi
 expect_output "hang in links: .*(links round|rank 0 has not answered)" "links names the hang and the round"
+# a report, even though no pair's figures had reached rank 0: the hang is in it
+# (unless rank 0 itself was the one stopped: then rank 1 speaks, and the
+# report is the one written at the start)
+expect_exit 0 "links: the report on disk is valid JSON, complete false, with the hang" python3 -c "
+import json,sys; d=json.load(open('$TMP/links-hang.json'))
+ok = d['complete'] is False and d['command'] == 'links' and d['results'] == []
+sys.exit(not (ok and (not d['events'] or d['events'][0]['kind'] == 'hang')))"
 
 # The test hook: rank 2 stalls after 20 timed iterations but still answers heartbeats.
 COLLSCOPE_FAULT=stall:rank=2,after=20 expect_exit 4 "a stalled rank is a hang" \
@@ -74,10 +81,16 @@ expect_output "rank 1 \(answering but making no progress; last at ring, [0-9]+ b
 	"verify names the stalled rank and its check"
 
 COLLSCOPE_FAULT=stall:rank=1,after=5 expect_exit 4 "scale: a stalled rank is a hang" \
-	mpi 4 scale -b 8 -e 1K -n 20 --timeout 3 -q
+	mpi 4 scale --ranks 1,2,4 -b 8 -e 1K -n 20 --timeout 3 -q -o "$TMP/scale-hang.json"
 expect_output "rank 1 \(answering but making no progress; last at ring, 8 bytes, timed iteration 4\)" \
 	"scale names the stalled rank; the ranks outside the sub-communicator are not accused"
 expect_exit 1 "scale: idle ranks are not named" grep -Eq "rank [23] \(answering" "$TMP/out"
+# rank 1 stalls in the first point of 2 ranks; the points of 1 rank are on disk
+expect_exit 0 "scale: the partial report has the finished points, complete false and the hang" python3 -c "
+import json,sys; d=json.load(open('$TMP/scale-hang.json'))
+done = [r for r in d['results'] if r['ranks'] == 1]
+sys.exit(not (d['complete'] is False and d['events'][0]['kind'] == 'hang'
+              and 'rank 1' in d['events'][0]['message'] and done))"
 
 # A rank killed mid-run: mpirun ends the others, the report so far survives.
 mpi 4 allreduce -b 64K -e 8M -n 300 -q -o "$TMP/kill.json" >"$TMP/out" 2>&1 &

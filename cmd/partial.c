@@ -1,0 +1,85 @@
+/* See partial.h. */
+#include "partial.h"
+#include "cmd.h"
+
+#include <time.h>
+
+void cmd_partial_init(struct cmd_partial *p, const struct cmd_ctx *ctx)
+{
+	*p = (struct cmd_partial){.ctx = ctx};
+	pthread_mutex_init(&p->lock, NULL);
+}
+
+int cmd_partial_start(struct cmd_partial *p, cJSON *root, const char *path, bool force)
+{
+	pthread_mutex_lock(&p->lock);
+	p->root = root;
+	p->path = path;
+	p->force = force;
+	bool ok = cJSON_AddArrayToObject(root, "events") &&
+	          cJSON_AddBoolToObject(root, "complete", false);
+	pthread_mutex_unlock(&p->lock);
+	return ok ? 0 : -1;
+}
+
+void cmd_partial_release(struct cmd_partial *p) { pthread_mutex_destroy(&p->lock); }
+
+void cmd_partial_lock(struct cmd_partial *p) { pthread_mutex_lock(&p->lock); }
+
+void cmd_partial_unlock(struct cmd_partial *p) { pthread_mutex_unlock(&p->lock); }
+
+static int write_locked(struct cmd_partial *p)
+{
+	char err[1024];
+	if (!p->path || !p->root)
+		return EXIT_OK;
+	int rc = report_write_atomic(p->path, p->root, p->written || p->force, err, sizeof err);
+	if (rc != REPORT_OK) {
+		cmd_error(p->ctx, "%s", err);
+		return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	p->written = true;
+	return EXIT_OK;
+}
+
+int cmd_partial_flush(struct cmd_partial *p)
+{
+	pthread_mutex_lock(&p->lock);
+	int status = write_locked(p);
+	pthread_mutex_unlock(&p->lock);
+	return status;
+}
+
+int cmd_partial_complete_locked(struct cmd_partial *p)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(p->root, "complete");
+	if (!cJSON_AddBoolToObject(p->root, "complete", true)) {
+		cmd_error(p->ctx, "out of memory for the report");
+		return EXIT_RUNTIME;
+	}
+	return write_locked(p);
+}
+
+void cmd_partial_on_hang(void *arg, const char *event)
+{
+	struct cmd_partial *p = arg;
+	struct timespec deadline;
+	char at[32];
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 2; /* the main thread never holds the lock inside MPI; be safe anyway */
+	if (!p->root || pthread_mutex_timedlock(&p->lock, &deadline) != 0)
+		return;
+	report_utc_now(at, sizeof at);
+	cJSON *events = cJSON_GetObjectItemCaseSensitive(p->root, "events");
+	cJSON *e = cJSON_CreateObject();
+	if (e && cJSON_AddItemToArray(events, e)) {
+		cJSON_AddStringToObject(e, "kind", "hang");
+		cJSON_AddStringToObject(e, "at_utc", at);
+		cJSON_AddStringToObject(e, "message", event);
+		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
+		write_locked(p);
+	} else {
+		cJSON_Delete(e);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
