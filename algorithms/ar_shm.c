@@ -345,7 +345,8 @@ const struct ar_variant ar_variant_shm = {
     .name = "shm",
     .summary = "host peers reduce straight from each other's shared-memory buffers; "
                "hierarchical across hosts",
-    .algorithm = "2 host barriers; ~3 x S bytes of memory traffic per rank; S/L per rail",
+    .algorithm = "a host all-gather and 2 host barriers; ~3 x S bytes of memory traffic per "
+                 "rank; S/L bytes per rail across hosts",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .shared_buffers = true,
     .run = shm_run,
