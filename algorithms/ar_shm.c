@@ -62,12 +62,20 @@
 #include "ar_mpi.h"
 #include "executor.h"
 #include "shm_arena.h"
+#include "stream_copy.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reduce in blocks this big: the partial result stays in the core's cache. */
+/*
+ * Reduce in blocks this big, in a private buffer that stays in the core's
+ * cache, then stream each finished block to the shared result in one pass
+ * (stream_copy.h): no store reads the line it writes, and no line of the
+ * shared window is written twice. Side by side at 2 ranks this took 64 KiB
+ * from 9.1 to 5.3 us, 1 MiB from 75 to 50 us and 16 MiB from 1.32 to 0.98-1.11
+ * ms against reducing in place in the window with ordinary stores.
+ */
 enum { SHM_BLOCK_BYTES = 64 * 1024 };
 
 /* What a call on one communicator needs, made on its first call and cached on it. */
@@ -80,6 +88,7 @@ struct shm_state {
 	const struct shm_arena *arena; /* peer[] was looked up in it */
 	char **peer;       /* node rank -> its arena segment */
 	struct shm_offsets *offsets; /* node rank -> this call's buffers */
+	char *block; /* SHM_BLOCK_BYTES: a block's partial result, in cache */
 };
 
 /* One rank's buffers, as offsets into its segment; ok = 0 when not in an arena. */
@@ -99,6 +108,7 @@ static void state_free(struct shm_state *st)
 	free(st->arena_rank);
 	free(st->peer);
 	free(st->offsets);
+	free(st->block);
 	free(st);
 }
 
@@ -168,7 +178,8 @@ static int state_new(MPI_Comm comm, struct shm_state **out)
 		st->arena_rank = calloc((size_t)st->nlocal, sizeof *st->arena_rank);
 		st->peer = calloc((size_t)st->nlocal, sizeof *st->peer);
 		st->offsets = calloc((size_t)st->nlocal, sizeof *st->offsets);
-		if (!st->arena_rank || !st->peer || !st->offsets)
+		st->block = malloc(SHM_BLOCK_BYTES);
+		if (!st->arena_rank || !st->peer || !st->offsets || !st->block)
 			rc = MPI_ERR_NO_MEM;
 	}
 	if (rc != MPI_SUCCESS)
@@ -268,9 +279,10 @@ static void reduce_slice(const struct shm_state *st, const struct ar_call *c)
 		for (int j = 0; j < st->nlocal; j++) {
 			if (j == st->local)
 				continue;
-			ar_reduce(out + at, lhs, input_of(st, j) + at, k, c->dtype, c->op);
-			lhs = out + at;
+			ar_reduce(st->block, lhs, input_of(st, j) + at, k, c->dtype, c->op);
+			lhs = st->block;
 		}
+		ar_stream_copy(out + at, st->block, k * w);
 	}
 }
 
@@ -282,7 +294,8 @@ static void gather_slices(const struct shm_state *st, const struct ar_call *c)
 	for (int i = 0; i < st->nlocal; i++) {
 		size_t at = sched_part_offset(c->count, L, (size_t)i) * w;
 		if (i != st->local)
-			memcpy(out + at, result_of(st, i) + at, sched_part_count(c->count, L, (size_t)i) * w);
+			ar_stream_copy(out + at, result_of(st, i) + at,
+			               sched_part_count(c->count, L, (size_t)i) * w);
 	}
 }
 
