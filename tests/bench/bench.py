@@ -5,10 +5,12 @@ For each configuration (2 ranks; 4 ranks oversubscribed on this 2-core class of
 machine) it runs `collscope allreduce` over the same sizes several times, every
 variant interleaved within each run, and takes medians over the repeats. Beside
 them it measures the limits: single-core memcpy bandwidth (membw) and the links
-probe's point-to-point bandwidth for messages of a ring chunk (bytes / ranks).
-Prints ratios (variant busbw / mpi busbw; busbw / point-to-point bandwidth,
-where the ring's bound 2(n-1)/n x bytes / B means busbw <= B) and writes a JSON
-file. Informational: it exits 0 unless a run fails.
+probe's point-to-point bandwidth for messages of a ring chunk (bytes / ranks),
+per direction with every rank sending and receiving at once, as in a ring step
+(and, beside it, one pair alone in one direction). Prints ratios (variant busbw
+/ mpi busbw; busbw / point-to-point bandwidth, where the ring's bound
+2(n-1)/n x bytes / B means busbw <= B) and writes a JSON file. Informational:
+it exits 0 unless a run fails.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N] [--out FILE]
 """
@@ -68,13 +70,25 @@ def measure_allreduce(binary, cfg, repeats, env):
 
 
 def measure_p2p(binary, cfg, env):
-    """Point-to-point bandwidth (GB/s, median over pairs of each pair's p50) per ring chunk size."""
+    """Point-to-point bandwidth per ring chunk size, GB/s, medians over pairs of their p50:
+    {size: {"duplex": per direction with every rank sending and receiving at once,
+            "oneway": one pair, one direction, the others idle}}.
+
+    The ring's bound uses "duplex": in a ring step every rank sends a chunk and
+    receives one at the same time, and on one host both directions and all
+    pairs share the same memory and cores (links' concurrent mode, both
+    directions at once, halved). "oneway" is kept in the report beside it: the
+    bound as if each transfer had the machine to itself."""
     out = {}
     for size in SIZES[2:]:
         chunk = size // cfg["ranks"]
-        d = run_json(mpirun(cfg) + [binary, "links", "--bw-bytes", str(chunk), "--bw-iters", "10",
-                                    "-n", "10", "--mode", "isolated"], env)
-        out[size] = statistics.median(r["bandwidth_gbps"]["p50"] for r in d["results"])
+        base = ["links", "--bw-bytes", str(chunk), "--bw-iters", "10", "-n", "10"]
+        one = run_json(mpirun(cfg) + [binary] + base + ["--mode", "isolated"], env)
+        both = run_json(mpirun(cfg) + [binary] + base + ["--mode", "concurrent"], env)
+        out[size] = {
+            "oneway": statistics.median(r["bandwidth_gbps"]["p50"] for r in one["results"]),
+            "duplex": statistics.median(r["bidirectional_gbps"]["p50"] / 2 for r in both["results"]),
+        }
     return out
 
 
@@ -93,8 +107,10 @@ def analyse(cfg, got, p2p):
                    "vs_mpi_busbw": m["busbw"] / mpi["busbw"] if mpi["busbw"] else None,
                    "vs_mpi_latency": m["p50_us"] / mpi["p50_us"]}
             if size in p2p:
-                row["p2p_gbps"] = p2p[size]
-                row["vs_ring_bound"] = m["busbw"] / p2p[size]
+                row["p2p_gbps"] = p2p[size]["duplex"]
+                row["vs_ring_bound"] = m["busbw"] / p2p[size]["duplex"]
+                row["p2p_oneway_gbps"] = p2p[size]["oneway"]
+                row["vs_oneway_bound"] = m["busbw"] / p2p[size]["oneway"]
             rows.append(row)
     return rows
 
@@ -141,11 +157,13 @@ def main():
           f"{mem[str(64 << 20)]['memcpy_gbps']:.1f} GB/s at 64 MiB; float32 a += b "
           f"{mem[str(16 << 20)]['add_f32_gbps']:.1f} / {mem[str(64 << 20)]['add_f32_gbps']:.1f} GB/s")
     print(f"# medians of {repeats} runs; vs mpi = busbw / mpi busbw; vs bound = busbw / point-to-point "
-          "bandwidth of a ring chunk")
+          "bandwidth of a ring chunk, every rank sending and receiving at once (p2p); vs 1-way = "
+          "busbw / that of one pair alone, one direction (1-way)")
     print(f"{'config':<24} {'size':>8} {'algorithm':<19} {'p50 us':>10} {'busbw GB/s':>10} "
-          f"{'vs mpi':>7} {'p2p GB/s':>9} {'vs bound':>8}")
+          f"{'vs mpi':>7} {'p2p GB/s':>9} {'vs bound':>8} {'1-way':>7} {'vs 1-way':>8}")
     for r in rows:
-        p2p = f"{r['p2p_gbps']:9.2f} {r['vs_ring_bound']:8.2f}" if "p2p_gbps" in r else f"{'':9} {'':8}"
+        p2p = (f"{r['p2p_gbps']:9.2f} {r['vs_ring_bound']:8.2f} {r['p2p_oneway_gbps']:7.2f} "
+               f"{r['vs_oneway_bound']:8.2f}") if "p2p_gbps" in r else ""
         vs = f"{r['vs_mpi_busbw']:7.2f}" if r["vs_mpi_busbw"] is not None else f"{'-':>7}"
         print(f"{r['config']:<24} {human(r['bytes']):>8} {r['algorithm']:<19} {r['p50_us']:10.2f} "
               f"{r['busbw_gbps']:10.3f} {vs} {p2p}")
