@@ -19,6 +19,7 @@
 #include "tournament.h"
 #include "watchdog.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,7 @@ static int run_alloc(struct links_run *r)
 		}
 	}
 	for (int b = 0; r->mine && b < n; b++)
-		r->mine[b] = (struct link_record){.a = r->ctx->rank, .b = b};
+		r->mine[b] = (struct link_record){.a = r->ctx->rank, .b = b, .cpu_wait_share = NAN};
 	if (failed)
 		cmd_rank_error(r->ctx, "links: out of memory for the tables of %d ranks", n);
 	if (cmd_any(r->ctx, failed))
@@ -145,6 +146,7 @@ static bool summarize(struct links_run *r, bool remeasured)
 	struct link_record *k = &r->mine[p->peer];
 	k->measured = true;
 	k->remeasured = remeasured;
+	k->cpu_wait_share = p->cpu_wait_share;
 	return stats_summarize(p->lat_us, (size_t)p->opts.lat_iters, &k->latency_us) == 0 &&
 	       stats_summarize(p->window_us, (size_t)p->opts.bw_iters, &k->window_us) == 0 &&
 	       stats_summarize(p->bidir_us, (size_t)p->opts.bw_iters, &k->bidir_window_us) == 0;

@@ -126,15 +126,51 @@ static void print_not_judged(const struct links_view *v)
 			    v->host_names[h]);
 }
 
+/* A share of waiting for a CPU worth a word: the scheduler, not only the link, is in the figures. */
+#define CPU_WAIT_NOTABLE 0.10
+
+/* The largest share of a pair's time its ranks waited for a CPU, and that pair. */
+static double worst_cpu_wait(const struct links_view *v, int *pa, int *pb)
+{
+	double worst = NAN;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = a + 1; b < v->nranks; b++) {
+			double w = link_cpu_wait(v, a, b);
+			if (!isnan(w) && (isnan(worst) || w > worst)) {
+				worst = w;
+				*pa = a;
+				*pb = b;
+			}
+		}
+	return worst;
+}
+
+static void print_cpu_wait(const struct links_view *v)
+{
+	int a = -1, b = -1;
+	double worst = worst_cpu_wait(v, &a, &b);
+	if (isnan(worst) || worst < CPU_WAIT_NOTABLE)
+		return;
+	printf("# cpu: the ranks of pair %d-%d waited for a core %.0f%% of the time they measured "
+	       "(the most of any pair): where that share is large, the figures are the scheduler's "
+	       "as much as the link's (cpu_wait_fraction in the report)\n",
+	       a, b, 100 * worst);
+}
+
 static void print_suspect(const struct links_view *v, const struct detect_suspect *s)
 {
 	char why[512];
 	detect_describe(s, v->host_names, why, sizeof why);
-	if (s->kind == DETECT_HOST)
+	if (s->kind == DETECT_HOST) {
 		printf("  %s\n", why);
-	else
-		printf("  link %d->%d (%s -> %s): %s\n", s->a, s->b, v->host_names[s->host_a],
-		       v->host_names[s->host_b], why);
+		return;
+	}
+	double w = link_cpu_wait(v, s->a, s->b);
+	printf("  link %d->%d (%s -> %s): %s", s->a, s->b, v->host_names[s->host_a],
+	       v->host_names[s->host_b], why);
+	if (!isnan(w) && w >= CPU_WAIT_NOTABLE)
+		printf("; its ranks waited for a core %.0f%% of the time", 100 * w);
+	printf("\n");
 }
 
 static void print_suspects(const struct links_view *v, const struct detect_result *first,
@@ -172,6 +208,7 @@ void links_print(const struct links_view *v, const struct links_opts *o,
 		print_host_matrix(v);
 	print_classes(v, final, &o->detect);
 	print_not_judged(v);
+	print_cpu_wait(v);
 	print_suspects(v, first, final, remeasured_pairs);
 	fflush(stdout);
 }

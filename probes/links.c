@@ -5,9 +5,11 @@
  */
 #include <mpi.h>
 
+#include "cpu_wait.h"
 #include "links.h"
 #include "tournament.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,16 +160,27 @@ static int run_phase(struct probe_links *p, int peer, enum phase ph)
 static int run_pair(struct probe_links *p, int peer, bool sync)
 {
 	int rc = MPI_SUCCESS;
+	uint64_t waited = 0;
+	double busy = 0;
+	bool known = peer >= 0;
 	p->peer = peer;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
+		/* the pair's own time and waits only: the barriers are left out */
+		uint64_t w0 = 0, w1 = 0;
+		known = known && probe_cpu_wait_ns(&w0);
+		double t = MPI_Wtime();
 		if (rc == MPI_SUCCESS && peer >= 0)
 			rc = run_phase(p, peer, (enum phase)ph);
+		busy += MPI_Wtime() - t;
+		known = known && probe_cpu_wait_ns(&w1) && w1 >= w0;
+		waited += known ? w1 - w0 : 0;
 		if (sync) {
 			int brc = MPI_Barrier(p->comm);
 			if (rc == MPI_SUCCESS)
 				rc = brc;
 		}
 	}
+	p->cpu_wait_share = known ? probe_cpu_wait_share(waited, busy) : NAN;
 	return rc;
 }
 

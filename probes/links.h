@@ -52,6 +52,7 @@ struct probe_links {
 	double *lat_us;            /* lat_iters one-way latencies rank -> peer */
 	double *window_us;         /* bw_iters times of one window rank -> peer */
 	double *bidir_us;          /* bw_iters times of a window each way at once */
+	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
 };
 
 /*

@@ -151,6 +151,14 @@ static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary
 	       cJSON_AddNumberToObject(b, "iterations", (double)s->n);
 }
 
+double link_cpu_wait(const struct links_view *v, int a, int b)
+{
+	double x = record(v, a, b)->cpu_wait_share, y = record(v, b, a)->cpu_wait_share;
+	if (isnan(x))
+		return y;
+	return isnan(y) || x >= y ? x : y;
+}
+
 static bool add_record(cJSON *results, const struct links_view *v, const struct link_record *r)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -166,6 +174,7 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 	       add_latency(o, &r->latency_us) &&
 	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes) &&
 	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes) &&
+	       report_add_number(o, "cpu_wait_fraction", link_cpu_wait(v, r->a, r->b)) &&
 	       cJSON_AddBoolToObject(o, "remeasured", r->remeasured);
 }
 

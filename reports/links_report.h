@@ -24,6 +24,7 @@ struct link_record {
 	struct stats_summary latency_us; /* one-way: half of each round trip */
 	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
 	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
+	double cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
 };
 
 /* Everything the report needs, borrowed from the caller. */
@@ -39,6 +40,12 @@ struct links_view {
 
 /* The locality class of a -> b: hosts differ, or same host and the same known NUMA node. */
 enum detect_locality links_locality(const struct links_view *v, int a, int b);
+
+/*
+ * The larger of both ends' shares of the pair a-b's time spent waiting for a
+ * CPU (each end measures its own), or NAN when neither knows.
+ */
+double link_cpu_wait(const struct links_view *v, int a, int b);
 
 /* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
 double link_latency_us(const struct link_record *r);
