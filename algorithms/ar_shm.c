@@ -7,24 +7,27 @@
  *   copies and then reads them again to reduce. Here the buffers live in an
  *   MPI-3 shared-memory window (shm_arena.h), so a rank reads its peers'
  *   inputs where they are. With L ranks on the host, local rank l owns slice
- *   l (balanced, 1/L of the elements): it reduces slice l of all L inputs into
- *   its result, block by block so that the partial stays in cache, then every
- *   rank copies the slices it does not own from their owners' results.
+ *   l (balanced, 1/L of the elements): it reduces slice l of all L inputs,
+ *   block by block in a buffer that stays in cache, and streams each finished
+ *   block into the result of every rank of the host (one host), or into its
+ *   own result (several hosts).
  *   Across hosts it is hierarchical: after the host's reduce-scatter, the
  *   ranks that own the same slice on each host (one "rail" per local rank)
  *   all-reduce it with the MPI library's MPI_Allreduce, so every host link
- *   carries 1/L of the message at once; then the host's all-gather.
- *   When hosts have different rank counts the slices do not line up, and the
- *   first rank of each host gathers the host's sum, all-reduces it with the
- *   other hosts' first ranks, and its peers copy the result.
+ *   carries 1/L of the message at once; then every rank copies the slices it
+ *   does not own from their owners. When hosts have different rank counts the
+ *   slices do not line up, and the first rank of each host gathers the host's
+ *   sum, all-reduces it with the other hosts' first ranks, and its peers copy
+ *   the result.
  *
  * Cost (S = message bytes, L ranks on the host, H hosts)
- *   Reads L x S/L of inputs (S/L of its own) and writes S/L to reduce; reads
- *   and writes (L-1)/L x S to gather: about 3S of memory traffic per rank
- *   against the ring's 5S (copy in, reduce, copy out), and no kernel calls.
- *   Latency: one all-gather of offsets and two barriers of the host (about a
- *   microsecond each at 2 ranks); across hosts an MPI_Allreduce of S/L bytes
- *   on the rails.
+ *   One host: reads S of inputs (S/L of its own) and writes S, with
+ *   streaming stores that do not read the lines they write: about 2S of
+ *   memory traffic per rank against the ring's 5S (copy in, reduce, copy
+ *   out), and no kernel calls. Latency: one all-gather of offsets and one
+ *   barrier of the host (about a microsecond each at 2 ranks). Several hosts:
+ *   an MPI_Allreduce of S/L bytes on the rails, then a barrier, a gather of
+ *   (L-1)/L x S and a last barrier.
  *
  * Restrictions
  *   Its input and result must come from a shared-memory arena (the harness
@@ -37,25 +40,22 @@
  *   count below L leaves some ranks an empty slice.
  *
  * Memory
- *   Out of place or in place: in place, rank l writes only slice l of its own
- *   buffer while the others read only their own slices of it. No scratch.
- *   A barrier at the end keeps peers from reading a buffer that its owner
- *   has already handed back to the caller.
+ *   Out of place or in place: slice l of every buffer is read and written by
+ *   rank l alone, each block read before it is written. A 64 KiB block buffer
+ *   per communicator; no other scratch. The last barrier keeps peers from
+ *   touching a buffer that its owner has already handed back to the caller.
  *
  * Reference
- *   The intra-node reduce-scatter + all-gather over shared memory of NCCL's
- *   and Gloo's local steps, and hierarchical all-reduce (Horovod, Open MPI's
- *   coll/han): J. Li et al., "Characterizing and Modeling Hierarchical
- *   All-Reduce", and MPI-3 MPI_Win_allocate_shared (MPI 4.0, section 12.2.3).
+ *   The shared-memory reduce-scatter and all-gather of NCCL's and Gloo's
+ *   intra-node steps; hierarchical all-reduce as in Horovod and Open MPI's
+ *   coll/han; MPI_Win_allocate_shared (MPI 4.0, section 12.2.3).
  *
  * Trace, 3 ranks on one host, count 6: slices s0 = [0,2), s1 = [2,4), s2 = [4,6)
  *   entry:   all-gather of (input, result) offsets, which is also a barrier
- *   reduce:  r0: res0[s0] = in0[s0] + in1[s0] + in2[s0]
- *            r1: res1[s1] = in1[s1] + in0[s1] + in2[s1]
- *            r2: res2[s2] = in2[s2] + in0[s2] + in1[s2]
- *   barrier
- *   gather:  r0: res0[s1] = res1[s1], res0[s2] = res2[s2]; r1, r2 alike
- *   barrier
+ *   reduce:  r0: b = in0[s0] + in1[s0] + in2[s0]; res0[s0] = res1[s0] = res2[s0] = b
+ *            r1: b = in1[s1] + in0[s1] + in2[s1]; res0[s1] = res1[s1] = res2[s1] = b
+ *            r2: b = in2[s2] + in0[s2] + in1[s2]; res0[s2] = res1[s2] = res2[s2] = b
+ *   barrier: every result is whole, and no input is read any more
  */
 #include <mpi.h>
 
@@ -261,8 +261,13 @@ static int host_barrier(const struct shm_state *st)
 	return rc;
 }
 
-/* result[slice local] = the host's inputs combined, own input first, block by block. */
-static void reduce_slice(const struct shm_state *st, const struct ar_call *c)
+/*
+ * result[slice local] = the host's inputs combined, own input first, block by
+ * block. push: every block goes straight into every host peer's result too
+ * (one host only: nothing crosses hosts afterwards), which saves the gather's
+ * second read of each slice and a barrier.
+ */
+static void reduce_slice(const struct shm_state *st, const struct ar_call *c, bool push)
 {
 	const size_t w = ar_dtype_bytes(c->dtype), per_block = SHM_BLOCK_BYTES / w;
 	const size_t first = sched_part_offset(c->count, (size_t)st->nlocal, (size_t)st->local);
@@ -282,7 +287,9 @@ static void reduce_slice(const struct shm_state *st, const struct ar_call *c)
 			ar_reduce(st->block, lhs, input_of(st, j) + at, k, c->dtype, c->op);
 			lhs = st->block;
 		}
-		ar_stream_copy(out + at, st->block, k * w);
+		for (int j = 0; j < st->nlocal; j++)
+			if (push || j == st->local)
+				ar_stream_copy(result_of(st, j) + at, st->block, k * w);
 	}
 }
 
@@ -347,8 +354,11 @@ static int shm_run(const struct ar_call *c)
 		rc = shm_arena_sync(st->arena);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	reduce_slice(st, c);
-	rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
+	/* one host: each rank pushes its slice to all; else the slices cross hosts first */
+	const bool push = st->uniform && st->across == MPI_COMM_NULL;
+	reduce_slice(st, c, push);
+	if (!push)
+		rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
 	/* nobody returns while a peer may still read its buffers */
 	int brc = host_barrier(st);
 	return rc != MPI_SUCCESS ? rc : brc;
@@ -358,8 +368,8 @@ const struct ar_variant ar_variant_shm = {
     .name = "shm",
     .summary = "host peers reduce straight from each other's shared-memory buffers; "
                "hierarchical across hosts",
-    .algorithm = "a host all-gather and 2 host barriers; ~3 x S bytes of memory traffic per "
-                 "rank; S/L bytes per rail across hosts",
+    .algorithm = "a host all-gather and a host barrier; ~2 x S bytes of memory traffic per "
+                 "rank; across hosts S/L bytes per rail",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .shared_buffers = true,
     .run = shm_run,
