@@ -58,7 +58,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/collscope
 UNIT_BIN := $(BUILD)/tests/unit-tests
 
-.PHONY: all deps run bench check sanitize-test tally-reset unit-test mpi-test cli-test cluster-test install clean format lint version-stamp
+.PHONY: all deps run bench check check-build sanitize-test tally-reset unit-test mpi-test cli-test cluster-test install clean format lint version-stamp
 all: $(BIN)
 
 # Look for the toolchain and libraries; on a Debian machine where we are root,
@@ -129,7 +129,12 @@ run: $(BIN)
 	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && \
 	$(BIN) report -o $${out%.json}.html $$out && echo "report: $$out and $${out%.json}.html"
 
-check: tally-reset unit-test mpi-test cli-test sanitize-test cluster-test
+# The binary and the unit tests are built on every core first; the suites
+# then run one after the other (timings in parallel suites would be noise).
+check-build: | deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(BIN) $(UNIT_BIN)
+
+check: tally-reset check-build unit-test mpi-test cli-test sanitize-test cluster-test
 	@awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
 
 tally-reset:
@@ -145,12 +150,14 @@ unit-test: $(UNIT_BIN)
 
 # Every script in the suite runs, even after one fails; the target fails if any did.
 mpi-test cli-test: $(BIN)
-	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do echo "== $$t"; bash $$t $(BIN) || rc=1; done; exit $$rc
+	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do echo "== $$t"; t0=$$(date +%s); \
+		bash $$t $(BIN) || rc=1; echo "== $$t: $$(($$(date +%s) - t0)) s"; done; exit $$rc
 
 # Hosts as network namespaces (tests/cluster/vcluster.sh), Open MPI across them;
 # needs root (ip, tc from iproute2), prints SKIP and passes otherwise.
 cluster-test: $(BIN)
-	$(Q)echo "== tests/cluster/cluster.sh"; bash tests/cluster/cluster.sh $(BIN)
+	$(Q)echo "== tests/cluster/cluster.sh"; t0=$$(date +%s); bash tests/cluster/cluster.sh $(BIN); \
+		rc=$$?; echo "== tests/cluster/cluster.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
 
 # The unit tests and the command-line suites again, built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (any report fails them). Leak checking stays on
@@ -158,7 +165,7 @@ cluster-test: $(BIN)
 # until exit by design and its frames cannot be told apart from ours.
 SAN_BUILD := $(BUILD)/san
 sanitize-test: | deps
-	$(Q)$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) SANITIZE=address,undefined \
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(SAN_BUILD) SANITIZE=address,undefined \
 		$(SAN_BUILD)/collscope $(SAN_BUILD)/tests/unit-tests
 	$(Q)echo "== unit tests under ASan and UBSan"; $(call RUN_UNIT,$(SAN_BUILD)/tests/unit-tests)
 	$(Q)rc=0; for t in tests/cli/basics.sh tests/cli/bad_input.sh; do \

@@ -93,16 +93,18 @@ check_report "$TMP/l3i.json" 3 "isolated links report at 3 ranks"
 expect_exit 0 "links at 4 oversubscribed ranks with the defaults" mpi 4 links -q --fail-on-suspect \
 	-o "$TMP/l4d.json"
 expect_output "^# suspects: none" "the default run accuses nobody"
-check_report "$TMP/l4d.json" 4 "default links report at 4 ranks"
 # 4 ranks spinning on fewer cores wait for one a good part of the time: the
 # report says so, and so does the text, so a slow figure is read for what it is
-if [ "$(nproc)" -lt 4 ] && [ -r /proc/thread-self/schedstat ]; then
+CROWDED=$([ "$(nproc)" -lt 4 ] && [ -r /proc/thread-self/schedstat ] && echo yes)
+if [ -n "$CROWDED" ]; then
+	expect_output "^# cpu: the ranks of pair [0-9]-[0-9] waited for a core [0-9]+% of the time" \
+		"links at 4 ranks on $(nproc) cores prints the largest share of waiting for a core"
+fi
+check_report "$TMP/l4d.json" 4 "default links report at 4 ranks"
+if [ -n "$CROWDED" ]; then
 	expect_exit 0 "4 ranks on $(nproc) cores: the report shows the ranks waiting for a core" \
 		python3 -c "import json,sys; d=json.load(open('$TMP/l4d.json'))
 sys.exit(not max(r['cpu_wait_fraction'] for r in d['results']) > 0.2)"
-	expect_exit 0 "links at 4 ranks on $(nproc) cores" mpi 4 links "${FAST[@]}" -o "$TMP/l4w.json"
-	expect_output "^# cpu: the ranks of pair [0-9]-[0-9] waited for a core [0-9]+% of the time" \
-		"links prints the largest share of waiting for a core"
 fi
 
 # The detector end to end: an injected slow link is accused, measured again, confirmed.
@@ -115,11 +117,13 @@ expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 
 	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
 check_report "$TMP/slow2.json" 4 "the isolated run names the slow link too" 0:3
 
-# Bad values exit 2 and name the value.
+# Bad values exit 2 and name the value. MPI starts as a singleton here: the
+# same parsing as under mpirun, without mpirun's 2 s of teardown after a failed
+# rank (the runs of 2 ranks below check that every rank agrees on exit 2).
 check_bad() {
 	local want=$1
 	shift
-	expect_exit 2 "links $* exits 2" mpi 1 links "$@"
+	expect_exit 2 "links $* exits 2" "$BIN" links "$@"
 	expect_output "$want" "links $* names the bad value"
 }
 check_bad "'0' for --tolerance" --tolerance 0
