@@ -147,6 +147,10 @@ static bool summarize(struct links_run *r, bool remeasured)
 	k->measured = true;
 	k->remeasured = remeasured;
 	k->cpu_wait_share = p->cpu_wait_share;
+	k->nlatency_samples =
+	    link_keep_samples(p->lat_us, (size_t)p->opts.lat_iters, k->latency_samples_us);
+	k->nwindow_samples =
+	    link_keep_samples(p->window_us, (size_t)p->opts.bw_iters, k->window_samples_us);
 	return stats_summarize(p->lat_us, (size_t)p->opts.lat_iters, &k->latency_us) == 0 &&
 	       stats_summarize(p->window_us, (size_t)p->opts.bw_iters, &k->window_us) == 0 &&
 	       stats_summarize(p->bidir_us, (size_t)p->opts.bw_iters, &k->bidir_window_us) == 0;

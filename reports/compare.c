@@ -73,7 +73,11 @@ static int load_link(const struct report_at *at, const cJSON *rec, struct cmp_po
 	    load_stats(at, rec, "bandwidth_gbps", &p->value[CMP_BW], NULL) != 0)
 		return -1;
 	return report_get_numbers(at, rec, "samples_us", false, 0, DBL_MAX, &p->samples_us,
-	                          &p->nsamples);
+	                          &p->nsamples) != 0 ||
+	               report_get_numbers(at, rec, "window_samples_us", false, 0, DBL_MAX,
+	                                  &p->window_samples_us, &p->nwindow_samples) != 0
+	           ? -1
+	           : 0;
 }
 
 static int str_order(const char *a, const char *b)
@@ -273,8 +277,10 @@ out:
 
 void cmp_run_release(struct cmp_run *run)
 {
-	for (size_t i = 0; run->points && i < run->npoints; i++)
+	for (size_t i = 0; run->points && i < run->npoints; i++) {
 		free(run->points[i].samples_us);
+		free(run->points[i].window_samples_us);
+	}
 	free(run->points);
 	run->points = NULL;
 	run->npoints = 0;

@@ -8,7 +8,7 @@
  * more than threshold_pct AND the two-sided Mann-Whitney U test of the raw
  * samples finds a shift in the same direction at alpha. The test needs at
  * least CMP_MIN_SAMPLES samples a side (its normal approximation is poor
- * below): with fewer, or none (links records carry no raw samples), the
+ * below; links records keep LINK_KEPT_SAMPLES of each kind): with fewer, the
  * point gets no significance verdict and is "untested", which does not fail
  * unless untested_fails is set (then the threshold alone decides).
  */
@@ -61,6 +61,8 @@ struct cmp_point {
 	double value[CMP_METRICS];   /* NAN when undefined */
 	double *samples_us;          /* owned; NULL when the record has none */
 	size_t nsamples;
+	double *window_samples_us;   /* links: window times, for the bandwidth gate; owned */
+	size_t nwindow_samples;
 	size_t index; /* in the report's results */
 };
 
@@ -89,6 +91,7 @@ struct cmp_row {
 	double change_pct[CMP_METRICS];     /* (ratio - 1) x 100 */
 	double worse_pct;                   /* of the gate metric; positive is worse */
 	bool tested;
+	size_t tested_base, tested_cur; /* the samples a side that the test was given */
 	double u, p_value; /* U of current against baseline; NAN when not tested */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */

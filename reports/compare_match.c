@@ -98,18 +98,29 @@ static void changes(struct cmp_row *r)
 	}
 }
 
-/* Mann-Whitney of current against baseline when both sides have enough samples. */
-static void test(struct cmp_row *r)
+/*
+ * Mann-Whitney of current against baseline when both sides have enough
+ * samples: of the gate's own measurement (a link's bandwidth gate tests its
+ * window times, its latency gates the ping-pongs; a collective's are the
+ * call times either way).
+ */
+static void test(struct cmp_row *r, enum cmp_metric gate)
 {
 	const struct cmp_point *b = r->base, *c = r->cur;
+	const bool windows = gate == CMP_BW && b->window_samples_us && c->window_samples_us;
+	const double *bs = windows ? b->window_samples_us : b->samples_us;
+	const double *cs = windows ? c->window_samples_us : c->samples_us;
+	size_t nb = windows ? b->nwindow_samples : b->nsamples;
+	size_t nc = windows ? c->nwindow_samples : c->nsamples;
 
-	r->tested = b->nsamples >= CMP_MIN_SAMPLES && c->nsamples >= CMP_MIN_SAMPLES &&
-	            stats_mann_whitney(c->samples_us, c->nsamples, b->samples_us, b->nsamples,
-	                               &r->u, &r->p_value) == 0;
+	r->tested = nb >= CMP_MIN_SAMPLES && nc >= CMP_MIN_SAMPLES &&
+	            stats_mann_whitney(cs, nc, bs, nb, &r->u, &r->p_value) == 0;
+	r->tested_base = nb;
+	r->tested_cur = nc;
 	if (r->tested)
 		return;
 	r->u = r->p_value = NAN;
-	if (!b->samples_us || !c->samples_us)
+	if (!bs || !cs)
 		r->note = "no raw samples: no significance verdict";
 	else
 		r->note = "fewer than 9 samples a side: no significance verdict";
@@ -130,7 +141,7 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 		return;
 	}
 	r->worse_pct = o->gate == CMP_BW ? -r->change_pct[o->gate] : r->change_pct[o->gate];
-	test(r);
+	test(r, o->gate);
 	if (!isfinite(r->worse_pct)) {
 		r->verdict = CMP_NOT_COMPARED;
 		r->note = "the gate metric is undefined on a side (too few samples for it)";
@@ -146,7 +157,7 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 		return;
 	}
 	/* Samples are times: U above its mean says the current run tends to be slower. */
-	slower = r->u > (double)b->nsamples * (double)c->nsamples / 2.0;
+	slower = r->u > (double)r->tested_base * (double)r->tested_cur / 2.0;
 	if (r->p_value < o->alpha && slower == worse) {
 		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
 		return;

@@ -109,8 +109,9 @@ static double field_number(const struct cmp_field *f, const struct cmp_row *r)
 	case F_CUR: return metric_value(r->cur, f->metric);
 	case F_RATIO: return r->ratio[f->metric];
 	case F_PCT: return r->change_pct[f->metric];
-	case F_NBASE: return r->base ? (double)r->base->nsamples : NAN;
-	case F_NCUR: return r->cur ? (double)r->cur->nsamples : NAN;
+	/* both sides: the samples the test was given (window times for a link's bandwidth) */
+	case F_NBASE: return !r->base ? NAN : r->cur ? (double)r->tested_base : (double)r->base->nsamples;
+	case F_NCUR: return !r->cur ? NAN : r->base ? (double)r->tested_cur : (double)r->cur->nsamples;
 	case F_U: return r->u;
 	case F_P: return r->p_value;
 	default: return NAN;
@@ -137,6 +138,8 @@ static void cell(const struct cmp_field *f, const struct cmp_row *r, char *buf, 
 		snprintf(buf, len, "%s", r->label);
 	else if (f->kind == F_NOTE)
 		snprintf(buf, len, "%s", r->note ? r->note : "");
+	else if (f->kind == F_SAMPLES && r->base && r->cur)
+		snprintf(buf, len, "%zu/%zu", r->tested_base, r->tested_cur);
 	else if (f->kind == F_SAMPLES)
 		snprintf(buf, len, "%s/%s", samples_text(r->base, nb, sizeof nb),
 		         samples_text(r->cur, nc, sizeof nc));

@@ -151,6 +151,23 @@ static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary
 	       cJSON_AddNumberToObject(b, "iterations", (double)s->n);
 }
 
+int link_keep_samples(const double *x, size_t n, double *kept)
+{
+	size_t k = n < LINK_KEPT_SAMPLES ? n : LINK_KEPT_SAMPLES;
+	for (size_t i = 0; i < k; i++)
+		kept[i] = x[i * n / k];
+	return (int)k;
+}
+
+static bool add_samples(cJSON *o, const char *name, const double *x, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+	for (int i = 0; a && i < n; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(x[i])))
+			return false;
+	return a != NULL;
+}
+
 double link_cpu_wait(const struct links_view *v, int a, int b)
 {
 	double x = record(v, a, b)->cpu_wait_share, y = record(v, b, a)->cpu_wait_share;
@@ -175,6 +192,8 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes) &&
 	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes) &&
 	       report_add_number(o, "cpu_wait_fraction", link_cpu_wait(v, r->a, r->b)) &&
+	       add_samples(o, "samples_us", r->latency_samples_us, r->nlatency_samples) &&
+	       add_samples(o, "window_samples_us", r->window_samples_us, r->nwindow_samples) &&
 	       cJSON_AddBoolToObject(o, "remeasured", r->remeasured);
 }
 

@@ -17,6 +17,13 @@
  * as bytes). Bandwidth is kept as the time of one window, in us; GB/s are
  * derived from it with the window's bytes.
  */
+/*
+ * Raw samples a record keeps for compare's significance test, evenly spaced
+ * in time over all of them: enough for the test (it needs 9 a side), and a
+ * record stays a fixed size that travels as bytes however many iterations ran.
+ */
+#define LINK_KEPT_SAMPLES 32
+
 struct link_record {
 	int a, b;
 	bool measured;                   /* false on the diagonal and for pairs not measured */
@@ -25,7 +32,13 @@ struct link_record {
 	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
 	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
 	double cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
+	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
+	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
+	int nlatency_samples, nwindow_samples;
 };
+
+/* Keep at most LINK_KEPT_SAMPLES of x[0..n), evenly spaced; returns how many. */
+int link_keep_samples(const double *x, size_t n, double *kept);
 
 /* Everything the report needs, borrowed from the caller. */
 struct links_view {

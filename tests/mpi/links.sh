@@ -10,7 +10,7 @@ BIN=$(realpath "${1:-build/collscope}")
 FAST=(-n 100 -w 10 --bw-iters 3 --bw-warmup 1 --bw-bytes 256K --window 8)
 # Windows large enough, and enough of them, that the p50 of an oversubscribed
 # link varies by well under 2x: the injected slow-down stands out.
-SLOWLINK=(-n 100 -w 10 --bw-iters 5 --bw-warmup 1 --bw-bytes 1M --window 8 --judge-oversubscribed)
+SLOWLINK=(-n 100 -w 10 --bw-iters 10 --bw-warmup 1 --bw-bytes 1M --window 8 --judge-oversubscribed)
 
 # check_report FILE N [EXPECT_SUSPECTS]: the links report of an N-rank run.
 check_report() {
@@ -116,6 +116,12 @@ check_report "$TMP/slow.json" 4 "the slow link is in the report" 1:2
 expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 links -q \
 	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
 check_report "$TMP/slow2.json" 4 "the isolated run names the slow link too" 0:3
+# compare, as CI would run it: the link slowed since the baseline fails the
+# gate on its window times, the one that recovered is an improvement
+expect_exit 1 "compare --metric bandwidth fails on the link slowed since the baseline" \
+	"$BIN" compare --metric bandwidth "$TMP/slow2.json" "$TMP/slow.json"
+expect_output "^regression +(1->2|2->1) .* 10/10 " "compare names the slowed link, tested on its windows"
+expect_output "^improved +(0->3|3->0) " "and the recovered one as improved"
 
 # Bad values exit 2 and name the value. MPI starts as a singleton here: the
 # same parsing as under mpirun, without mpirun's 2 s of teardown after a failed
