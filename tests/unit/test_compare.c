@@ -348,34 +348,34 @@ static void link_samples(cJSON *rec, const char *name, double mid, int n)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(mid * (0.9 + 0.2 * i / (n - 1))));
 }
 
-/* Two links reports with the same ping-pongs; 0->1's windows take 5x as long in the second. */
-static void slowed_windows(cJSON **base, cJSON **cur)
+/*
+ * Compares two links reports with the same ping-pongs, where 0->1's windows
+ * take 5x as long in the second, gated on gate.
+ */
+static void compare_slowed_windows(struct pair *p, enum cmp_metric gate)
 {
-	*base = fx_report("links", 2, 2);
-	*cur = fx_report("links", 2, 2);
-	cJSON *recs[] = {fx_link(*base, 0, 1, "node0", "node1", 5, 10),
-	                 fx_link(*base, 1, 0, "node1", "node0", 5, 10),
-	                 fx_link(*cur, 0, 1, "node0", "node1", 5, 2),
-	                 fx_link(*cur, 1, 0, "node1", "node0", 5, 10)};
+	cJSON *base = fx_report("links", 2, 2), *cur = fx_report("links", 2, 2);
+	cJSON *recs[] = {fx_link(base, 0, 1, "node0", "node1", 5, 10),
+	                 fx_link(base, 1, 0, "node1", "node0", 5, 10),
+	                 fx_link(cur, 0, 1, "node0", "node1", 5, 2),
+	                 fx_link(cur, 1, 0, "node1", "node0", 5, 10)};
 	const double window_us[] = {400, 400, 2000, 400};
 	for (int i = 0; i < 4; i++) {
 		link_samples(recs[i], "samples_us", 5, 32);
 		link_samples(recs[i], "window_samples_us", window_us[i], 32);
 	}
+	cmp_options_init(&p->opts);
+	p->opts.gate = gate;
+	compare_pair(p, base, cur);
+	cr_assert_eq(p->result.nrows, 2);
+	cr_assert_str_eq(p->result.rows[0].label, "0->1 (node0->node1)");
 }
 
 Test(compare, links_bandwidth_gate_tests_the_window_times)
 {
 	struct pair p = {0};
-	cJSON *base, *cur;
-
-	slowed_windows(&base, &cur);
-	cmp_options_init(&p.opts);
-	p.opts.gate = CMP_BW;
-	compare_pair(&p, base, cur);
-	cr_assert_eq(p.result.nrows, 2);
+	compare_slowed_windows(&p, CMP_BW);
 	cr_assert_eq(p.result.rows[0].verdict, CMP_REGRESSION, "%s", p.result.rows[0].note);
-	cr_assert_str_eq(p.result.rows[0].label, "0->1 (node0->node1)");
 	cr_assert_eq(p.result.rows[0].tested_base, 32);
 	cr_assert_eq(p.result.rows[1].verdict, CMP_UNCHANGED);
 	cr_assert(cmp_failed(&p.result));
@@ -385,13 +385,8 @@ Test(compare, links_bandwidth_gate_tests_the_window_times)
 Test(compare, links_latency_gate_tests_the_ping_pongs)
 {
 	struct pair p = {0};
-	cJSON *base, *cur;
-
 	/* the windows slowed, the ping-pongs did not: nothing to fail on latency */
-	slowed_windows(&base, &cur);
-	cmp_options_init(&p.opts);
-	p.opts.gate = CMP_P50;
-	compare_pair(&p, base, cur);
+	compare_slowed_windows(&p, CMP_P50);
 	cr_assert_eq(p.result.rows[0].verdict, CMP_UNCHANGED);
 	cr_assert_eq(p.result.rows[1].verdict, CMP_UNCHANGED);
 	cr_assert_not(cmp_failed(&p.result));
