@@ -35,6 +35,7 @@ struct bench_bufs {
 	/* variants with shared_buffers: input and result in a shared-memory arena */
 	struct shm_arena *arena;
 	void *shared_input, *shared_result;
+	const char *shared_skip; /* static: why there is no arena, when there is none */
 	double *local_us; /* this rank's samples */
 	double *max_us;   /* rank 0: per iteration, max over ranks */
 	double *rank_mean_us; /* rank 0: nranks */

@@ -11,6 +11,8 @@
 #include "topo.h"
 #include "version.h"
 
+#include <stdlib.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -69,12 +71,56 @@ bool cmd_needs_shared(const bool *selected)
 	return false;
 }
 
+/*
+ * Open MPI backs a shared window with a file in this directory; a small one
+ * (a container's 64 MiB /dev/shm) would end the job with SIGBUS when the
+ * window is first touched, so it is measured before, on every host.
+ */
+static bool shared_room(const struct cmd_ctx *ctx, size_t bytes, int *node_rank, char *why,
+                        size_t len)
+{
+	const char *dir = getenv("OMPI_MCA_osc_sm_backing_directory");
+	struct statvfs fs;
+	MPI_Comm node;
+	int local = 1;
+	*node_rank = 0;
+	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(node, &local);
+		MPI_Comm_rank(node, node_rank);
+		MPI_Comm_free(&node);
+	}
+	dir = dir && *dir ? dir : "/dev/shm";
+	/* input and result per rank, and a page of slack each */
+	double need = (double)local * (2.0 * (double)bytes + 8192.0);
+	if (statvfs(dir, &fs) != 0) {
+		snprintf(why, len, "'%s', where MPI keeps shared windows, cannot be read", dir);
+		return false;
+	}
+	double room = (double)fs.f_bavail * (double)fs.f_frsize;
+	if (room < need) {
+		snprintf(why, len, "%d rank(s) on this host need %.0f bytes in '%s', which has %.0f free",
+		         local, need, dir, room);
+		return false;
+	}
+	return true;
+}
+
 int cmd_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *selected,
                      struct bench_bufs *b)
 {
-	char msg[MPI_MAX_ERROR_STRING];
+	char msg[MPI_MAX_ERROR_STRING], why[256] = "";
 	if (!cmd_needs_shared(selected))
 		return EXIT_OK;
+	int node_rank;
+	bool short_here = !shared_room(ctx, b->bytes ? b->bytes : 1, &node_rank, why, sizeof why);
+	if (short_here && node_rank == 0) /* once per host */
+		fprintf(stderr, "[rank %d] %s: warning: no room for a shared-memory window: %s\n",
+		        ctx->rank, cmd, why);
+	if (cmd_any(ctx, short_here)) {
+		b->shared_skip = "no room for its shared-memory window on a host (see the warning)";
+		return EXIT_OK;
+	}
 	int rc = bench_bufs_alloc_shared(b, ctx->comm);
 	if (rc != MPI_SUCCESS)
 		cmd_rank_error(ctx, "%s: cannot allocate 2 x %zu bytes of shared memory: %s", cmd,

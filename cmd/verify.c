@@ -240,7 +240,8 @@ static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o
 			for (int op = 0; op < AR_OP_COUNT && status == EXIT_OK; op++) {
 				if (!o->dtypes[d] || !o->ops[op])
 					continue;
-				if (ar_variant_unsupported(v, ctx->nranks, (enum ar_op)op)) {
+				if (ar_variant_unsupported(v, ctx->nranks, (enum ar_op)op) ||
+				    (v->shared_buffers && !b->arena)) {
 					t->skipped += 2;
 					continue;
 				}

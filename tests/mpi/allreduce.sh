@@ -41,4 +41,20 @@ expect_exit 0 "the existing report is untouched" grep -q '"keep": true' "$TMP/ex
 expect_exit 0 "--force overwrites" mpi 2 allreduce -e 64 -n 2 -q -o "$TMP/exists.json" --force
 expect_exit 0 "the forced report is complete" grep -Eq '"complete":[[:space:]]*true' "$TMP/exists.json"
 
+# No room for shm's shared window (Open MPI backs it with a file there; a full
+# /dev/shm would end the job with SIGBUS): shm is skipped with the reason, once
+# per host on stderr, and every other variant still runs.
+OMPI_MCA_osc_sm_backing_directory=$TMP/no-such-dir expect_exit 0 \
+	"allreduce without room for a shared window still runs" \
+	mpi 2 allreduce -a ring,shm -e 64 -n 3 -q -o "$TMP/noshm.json"
+expect_output "^\[rank 0\] allreduce: warning: no room for a shared-memory window: .*no-such-dir" \
+	"it says why, naming the directory"
+expect_exit 1 "once per host" grep -q "^\[rank 1\].*no room" "$TMP/out"
+expect_exit 0 "shm is skipped with the reason, ring measured" python3 -c "
+import json,sys; d=json.load(open('$TMP/noshm.json'))
+shm = [r for r in d['results'] if r['algorithm'] == 'shm']
+ring = [r for r in d['results'] if r['algorithm'] == 'ring']
+sys.exit(not (shm and all('shared-memory window' in r['skipped'] for r in shm)
+              and ring and all('skipped' not in r for r in ring)))"
+
 finish
