@@ -41,6 +41,22 @@ int bench_bufs_alloc_shared(struct bench_bufs *b, MPI_Comm comm)
 	return rc;
 }
 
+void bench_bufs_of(const struct bench_bufs *b, const struct ar_variant *v, void **input,
+                   void **result)
+{
+	*input = v->shared_buffers ? b->shared_input : b->input;
+	*result = v->shared_buffers ? b->shared_result : b->result;
+}
+
+const char *bench_variant_skipped(const struct bench_bufs *b, const struct ar_variant *v,
+                                  int nranks, enum ar_op op)
+{
+	const char *why = ar_variant_unsupported(v, nranks, op);
+	if (!why && v->shared_buffers && !b->arena)
+		why = b->shared_skip ? b->shared_skip : "no shared-memory window";
+	return why;
+}
+
 void bench_bufs_free(struct bench_bufs *b)
 {
 	shm_arena_free(&b->arena);
@@ -127,10 +143,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	memset(out, 0, sizeof *out);
 	out->first_bad_rank = -1;
 	struct bench_bufs mine = *b;
-	if (plan->variant->shared_buffers) {
-		mine.input = b->shared_input;
-		mine.result = b->shared_result;
-	}
+	bench_bufs_of(b, plan->variant, &mine.input, &mine.result);
 	c.input = in_place ? mine.result : mine.input;
 	c.result = mine.result;
 	c.scratch = b->scratch;

@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 #include "executor.h"
-#include "shm_arena.h"
 #include "pattern.h"
+#include "shm_arena.h"
 
 struct bench_cfg {
 	int warmup;
@@ -51,6 +51,17 @@ int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, i
  */
 int bench_bufs_alloc_shared(struct bench_bufs *b, MPI_Comm comm);
 void bench_bufs_free(struct bench_bufs *b);
+
+/* The input and result that variant v runs on: the shared ones when it needs them. */
+void bench_bufs_of(const struct bench_bufs *b, const struct ar_variant *v, void **input,
+                   void **result);
+
+/*
+ * Why v cannot run nranks with op on b (a static string), or NULL: its
+ * restrictions (ar_variant_unsupported), or no shared buffers when it needs them.
+ */
+const char *bench_variant_skipped(const struct bench_bufs *b, const struct ar_variant *v,
+                                  int nranks, enum ar_op op);
 
 struct bench_result {
 	int iterations;

@@ -147,9 +147,7 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 	struct bench_result br;
 	r.bytes = r.count * w;
 	progress_point(v, r.bytes);
-	r.skipped = ar_variant_unsupported(var, ctx->nranks, o->op);
-	if (!r.skipped && var->shared_buffers && !s->bufs.arena)
-		r.skipped = s->bufs.shared_skip ? s->bufs.shared_skip : "no shared-memory window";
+	r.skipped = bench_variant_skipped(&s->bufs, var, ctx->nranks, o->op);
 	if (!r.skipped && r.count == 0)
 		r.skipped = "message smaller than one element";
 	if (r.skipped) {

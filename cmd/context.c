@@ -71,6 +71,21 @@ bool cmd_needs_shared(const bool *selected)
 	return false;
 }
 
+/* How many ranks of ctx's communicator share this host, and which of them this one is. */
+static int host_ranks(const struct cmd_ctx *ctx, int *node_rank)
+{
+	MPI_Comm node;
+	int local = 1;
+	*node_rank = 0;
+	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+	    MPI_SUCCESS) {
+		MPI_Comm_size(node, &local);
+		MPI_Comm_rank(node, node_rank);
+		MPI_Comm_free(&node);
+	}
+	return local;
+}
+
 /*
  * Open MPI backs a shared window with a file in this directory; a small one
  * (a container's 64 MiB /dev/shm) would end the job with SIGBUS when the
@@ -81,15 +96,7 @@ static bool shared_room(const struct cmd_ctx *ctx, size_t bytes, int *node_rank,
 {
 	const char *dir = getenv("OMPI_MCA_osc_sm_backing_directory");
 	struct statvfs fs;
-	MPI_Comm node;
-	int local = 1;
-	*node_rank = 0;
-	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-	    MPI_SUCCESS) {
-		MPI_Comm_size(node, &local);
-		MPI_Comm_rank(node, node_rank);
-		MPI_Comm_free(&node);
-	}
+	int local = host_ranks(ctx, node_rank);
 	dir = dir && *dir ? dir : "/dev/shm";
 	/* input and result per rank, and a page of slack each */
 	double need = (double)local * (2.0 * (double)bytes + 8192.0);
@@ -131,13 +138,7 @@ int cmd_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *sel
 int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
                      uint64_t segment_bytes, bool shared, uint64_t *need)
 {
-	MPI_Comm node;
-	int local = 1;
-	if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-	    MPI_SUCCESS) {
-		MPI_Comm_size(node, &local);
-		MPI_Comm_free(&node);
-	}
+	int node_rank, local = host_ranks(ctx, &node_rank);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 	/* input and result, twice for variants that need them in shared memory */
 	*need = (shared ? 4 : 2) * max_bytes + exec_scratch_bound_bytes(segment_bytes);

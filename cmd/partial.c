@@ -30,16 +30,11 @@ void cmd_partial_unlock(struct cmd_partial *p) { pthread_mutex_unlock(&p->lock);
 
 static int write_locked(struct cmd_partial *p)
 {
-	char err[1024];
 	if (!p->path || !p->root)
 		return EXIT_OK;
-	int rc = report_write_atomic(p->path, p->root, p->written || p->force, err, sizeof err);
-	if (rc != REPORT_OK) {
-		cmd_error(p->ctx, "%s", err);
-		return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	p->written = true;
-	return EXIT_OK;
+	int status = cmd_report_write(p->ctx, p->path, p->root, p->written || p->force);
+	p->written = p->written || status == EXIT_OK;
+	return status;
 }
 
 int cmd_partial_flush(struct cmd_partial *p)

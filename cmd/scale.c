@@ -200,9 +200,7 @@ static int run_point(struct scale_run *s, int v, uint64_t size_bytes, const stru
 	/* every rank ticks once per point, members or not: idle ranks are not hung */
 	progress_point(v, r.bytes);
 	progress_step(c->comm != MPI_COMM_NULL ? PROGRESS_START : PROGRESS_IDLE, c->nranks);
-	r.skipped = ar_variant_unsupported(ar_variants[v], c->nranks, o->op);
-	if (!r.skipped && ar_variants[v]->shared_buffers && !s->bufs.arena)
-		r.skipped = s->bufs.shared_skip ? s->bufs.shared_skip : "no shared-memory window";
+	r.skipped = bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
 	if (!r.skipped && c->comm != MPI_COMM_NULL)
 		status = measure(s, v, c, &r, &br);
 	if (status == EXIT_OK && s->ctx->rank == 0) {

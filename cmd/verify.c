@@ -231,8 +231,8 @@ static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o
 {
 	struct exec_plan plan;
 	int status = EXIT_OK;
-	void *input = v->shared_buffers ? b->shared_input : b->input;
-	void *result = v->shared_buffers ? b->shared_result : b->result;
+	void *input, *result;
+	bench_bufs_of(b, v, &input, &result);
 	if (exec_plan_init(&plan, v, ctx->rank, ctx->nranks, 0, AR_FLOAT32, o->segment_bytes) != 0)
 		status = EXIT_RUNTIME;
 	for (int ci = 0; ci < o->ncounts && status == EXIT_OK; ci++)
@@ -240,8 +240,7 @@ static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o
 			for (int op = 0; op < AR_OP_COUNT && status == EXIT_OK; op++) {
 				if (!o->dtypes[d] || !o->ops[op])
 					continue;
-				if (ar_variant_unsupported(v, ctx->nranks, (enum ar_op)op) ||
-				    (v->shared_buffers && !b->arena)) {
+				if (bench_variant_skipped(b, v, ctx->nranks, (enum ar_op)op)) {
 					t->skipped += 2;
 					continue;
 				}
