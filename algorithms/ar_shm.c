@@ -8,9 +8,10 @@
  *   MPI-3 shared-memory window (shm_arena.h), so a rank reads its peers'
  *   inputs where they are. With L ranks on the host, local rank l owns slice
  *   l (balanced, 1/L of the elements): it reduces slice l of all L inputs,
- *   block by block in a buffer that stays in cache, and streams each finished
+ *   block by block in a buffer that stays in cache, and copies each finished
  *   block into the result of every rank of the host (one host), or into its
- *   own result (several hosts).
+ *   own result (several hosts): with streaming stores when the host's
+ *   buffers overflow the cache, else with ordinary ones (ar_stream_pays).
  *   Across hosts it is hierarchical: after the host's reduce-scatter, the
  *   ranks that own the same slice on each host (one "rail" per local rank)
  *   all-reduce it with the MPI library's MPI_Allreduce, so every host link
@@ -21,10 +22,10 @@
  *   the result.
  *
  * Cost (S = message bytes, L ranks on the host, H hosts)
- *   One host: reads S of inputs (S/L of its own) and writes S, with
- *   streaming stores that do not read the lines they write: about 2S of
- *   memory traffic per rank against the ring's 5S (copy in, reduce, copy
- *   out), and no kernel calls. Latency: one all-gather of offsets and one
+ *   One host: reads S of inputs (S/L of its own) and writes S (beyond the
+ *   cache with streaming stores, which do not read the lines they write):
+ *   about 2S of memory traffic per rank against the ring's 5S (copy in,
+ *   reduce, copy out), and no kernel calls. Latency: one all-gather of offsets and one
  *   barrier of the host (about a microsecond each at 2 ranks). Several hosts:
  *   an MPI_Allreduce of S/L bytes on the rails, then a barrier, a gather of
  *   (L-1)/L x S and a last barrier.
@@ -70,11 +71,13 @@
 
 /*
  * Reduce in blocks this big, in a private buffer that stays in the core's
- * cache, then stream each finished block to the shared result in one pass
- * (stream_copy.h): no store reads the line it writes, and no line of the
- * shared window is written twice. Side by side at 2 ranks this took 64 KiB
- * from 9.1 to 5.3 us, 1 MiB from 75 to 50 us and 16 MiB from 1.32 to 0.98-1.11
- * ms against reducing in place in the window with ordinary stores.
+ * cache, then copy each finished block to the shared results in one pass,
+ * so no line of the shared window is written twice. Side by side at 2 ranks,
+ * with the copy streaming (stream_copy.h), this took 64 KiB from 9.1 to 5.3
+ * us, 1 MiB from 75 to 50 us and 16 MiB from 1.32 to 0.98-1.11 ms against
+ * reducing in place in the window with ordinary stores; copying with
+ * ordinary stores wherever the buffers fit in the cache then took 64 KiB to
+ * 2.6 us and 1 MiB to 29 us.
  */
 enum { SHM_BLOCK_BYTES = 64 * 1024 };
 
@@ -89,6 +92,7 @@ struct shm_state {
 	char **peer;       /* node rank -> its arena segment */
 	struct shm_offsets *offsets; /* node rank -> this call's buffers */
 	char *block; /* SHM_BLOCK_BYTES: a block's partial result, in cache */
+	bool stream; /* this call's results are written with streaming stores */
 };
 
 /* One rank's buffers, as offsets into its segment; ok = 0 when not in an arena. */
@@ -289,7 +293,7 @@ static void reduce_slice(const struct shm_state *st, const struct ar_call *c, bo
 		}
 		for (int j = 0; j < st->nlocal; j++)
 			if (push || j == st->local)
-				ar_stream_copy(result_of(st, j) + at, st->block, k * w);
+				ar_store_copy(result_of(st, j) + at, st->block, k * w, st->stream);
 	}
 }
 
@@ -301,8 +305,8 @@ static void gather_slices(const struct shm_state *st, const struct ar_call *c)
 	for (int i = 0; i < st->nlocal; i++) {
 		size_t at = sched_part_offset(c->count, L, (size_t)i) * w;
 		if (i != st->local)
-			ar_stream_copy(out + at, result_of(st, i) + at,
-			               sched_part_count(c->count, L, (size_t)i) * w);
+			ar_store_copy(out + at, result_of(st, i) + at,
+			              sched_part_count(c->count, L, (size_t)i) * w, st->stream);
 	}
 }
 
@@ -354,6 +358,8 @@ static int shm_run(const struct ar_call *c)
 		rc = shm_arena_sync(st->arena);
 	if (rc != MPI_SUCCESS)
 		return rc;
+	/* the host's buffers in all: streaming pays only when they overflow the cache */
+	st->stream = ar_stream_pays((c->input == c->result ? 1 : 2) * (size_t)st->nlocal * bytes);
 	/* one host: each rank pushes its slice to all; else the slices cross hosts first */
 	const bool push = st->uniform && st->across == MPI_COMM_NULL;
 	reduce_slice(st, c, push);

@@ -3,6 +3,36 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+
+size_t ar_stream_threshold_bytes(long llc_bytes)
+{
+	size_t llc = llc_bytes > 0 ? (size_t)llc_bytes : AR_STREAM_LLC_MAX_BYTES;
+	if (llc > AR_STREAM_LLC_MAX_BYTES)
+		llc = AR_STREAM_LLC_MAX_BYTES;
+	return llc / 4 * 3;
+}
+
+bool ar_stream_pays(size_t footprint_bytes)
+{
+	static size_t threshold;
+	if (!threshold) {
+#ifdef _SC_LEVEL3_CACHE_SIZE
+		threshold = ar_stream_threshold_bytes(sysconf(_SC_LEVEL3_CACHE_SIZE));
+#else
+		threshold = ar_stream_threshold_bytes(0);
+#endif
+	}
+	return footprint_bytes > threshold;
+}
+
+void ar_store_copy(void *dst, const void *src, size_t bytes, bool stream)
+{
+	if (stream)
+		ar_stream_copy(dst, src, bytes);
+	else
+		memcpy(dst, src, bytes);
+}
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__)
 #include <immintrin.h>

@@ -39,3 +39,25 @@ Test(stream_copy, large)
 {
 	check_copy(3, 17, (size_t)9 << 20);
 }
+
+/* Streaming from 3/4 of the last-level cache, which is taken as 32 MiB when unknown or larger. */
+Test(stream_copy, streams_only_what_overflows_the_cache)
+{
+	cr_assert_eq(ar_stream_threshold_bytes(8 << 20), (size_t)6 << 20, "an 8 MiB cache: from 6 MiB");
+	cr_assert_eq(ar_stream_threshold_bytes(0), (size_t)24 << 20, "unknown: as a 32 MiB cache");
+	cr_assert_eq(ar_stream_threshold_bytes(-1), (size_t)24 << 20, "sysconf failed: as unknown");
+	cr_assert_eq(ar_stream_threshold_bytes(532676608), (size_t)24 << 20,
+	             "a virtual machine's 508 MiB: capped at 32 MiB");
+	cr_assert(!ar_stream_pays(64 << 10), "64 KiB of buffers fits any cache");
+	cr_assert(ar_stream_pays((size_t)1 << 30), "1 GiB of buffers overflows any cache");
+}
+
+Test(stream_copy, store_copy_lands_either_way)
+{
+	char src[8192], a[8192], b[8192];
+	for (size_t i = 0; i < sizeof src; i++)
+		src[i] = (char)(i * 7u);
+	ar_store_copy(a, src, sizeof src, true);
+	ar_store_copy(b, src, sizeof src, false);
+	cr_assert(memcmp(a, src, sizeof src) == 0 && memcmp(b, src, sizeof src) == 0);
+}
