@@ -202,7 +202,7 @@ def main():
     print(f"# memcpy, one core: {mem[str(16 << 20)]['memcpy_gbps']:.1f} GB/s at 16 MiB, "
           f"{mem[str(64 << 20)]['memcpy_gbps']:.1f} GB/s at 64 MiB; float32 a += b "
           f"{mem[str(16 << 20)]['add_f32_gbps']:.1f} / {mem[str(64 << 20)]['add_f32_gbps']:.1f} GB/s; "
-          f"memcpy on all {mem['all_cores']['threads']} cores at once: {mem['all_cores']['memcpy_gbps']:.1f} GB/s "
+          f"memcpy on all {mem['all_cores']['threads']:.0f} cores at once: {mem['all_cores']['memcpy_gbps']:.1f} GB/s "
           "in all (the memory floor's C)")
     print(f"# medians of {repeats} runs per configuration, each run measuring the all-reduce, then its limits; "
           "every ratio is taken within a run, then its median reported; vs mpi = busbw / mpi busbw; vs bound = busbw / point-to-point "

@@ -41,6 +41,27 @@ expect_exit 0 "the existing report is untouched" grep -q '"keep": true' "$TMP/ex
 expect_exit 0 "--force overwrites" mpi 2 allreduce -e 64 -n 2 -q -o "$TMP/exists.json" --force
 expect_exit 0 "the forced report is complete" grep -Eq '"complete":[[:space:]]*true' "$TMP/exists.json"
 
+# Memory against the budget (4 x the largest message + 64 MiB). With shm each
+# rank maps half of its peer's shared buffers: its resident size, which
+# counts them in full, is over the budget at 96 MiB (~5 x), while the
+# proportional size, on which the budget is then judged, holds ~4 x per rank.
+expect_exit 0 "allreduce with shm at 96 MiB" mpi 2 allreduce -a ring,shm -b 96M -e 96M -n 3 -w 1 \
+	-q -o "$TMP/mem.json"
+expect_output "^# peak memory: .* MiB resident on rank .* MiB proportional on rank .*budget 448.0 MiB" \
+	"it prints both sizes and the budget"
+expect_exit 0 "judged on the proportional size, within budget, the resident size over it" python3 -c "
+import json,sys; m=json.load(open('$TMP/mem.json'))['summary']['memory']; S=96<<20
+print(m)
+sys.exit(not (m['judged_on']=='peak_pss_bytes' and m['within_budget'] and m['budget_bytes']==4*S+(64<<20)
+              and 3.5*S <= m['peak_pss_bytes'] <= m['budget_bytes'] < m['peak_rss_bytes']))"
+expect_exit 0 "allreduce without shm at 96 MiB" mpi 2 allreduce -a ring -b 96M -e 96M -n 3 -w 1 \
+	-q -o "$TMP/mem-private.json"
+expect_exit 0 "judged on the resident size, within budget" python3 -c "
+import json,sys; m=json.load(open('$TMP/mem-private.json'))['summary']['memory']
+print(m)
+sys.exit(not (m['judged_on']=='peak_rss_bytes' and m['within_budget']
+              and m['peak_pss_bytes'] <= m['peak_rss_bytes'] <= m['budget_bytes']))"
+
 # No room for shm's shared window (Open MPI backs it with a file there; a full
 # /dev/shm would end the job with SIGBUS): shm is skipped with the reason, once
 # per host on stderr, and every other variant still runs.

@@ -1,0 +1,39 @@
+/* See memory.h. */
+#include "memory.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool probe_memory_parse_pss(const char *text, uint64_t *bytes)
+{
+	/* lines "Name:   value kB"; "Pss:" itself, not "Pss_Anon:" and the like */
+	for (const char *line = text; line;) {
+		if (strncmp(line, "Pss:", 4) == 0) {
+			char *end;
+			unsigned long long kib = strtoull(line + 4, &end, 10);
+			while (*end == ' ' || *end == '\t')
+				end++;
+			if (end == line + 4 || strncmp(end, "kB", 2) != 0)
+				return false;
+			*bytes = (uint64_t)kib * 1024u;
+			return true;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return false;
+}
+
+bool probe_memory_pss_bytes(uint64_t *bytes)
+{
+	char text[4096];
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	if (!f)
+		return false;
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return probe_memory_parse_pss(text, bytes);
+}
