@@ -188,6 +188,25 @@ static bool is_non_json_number(const char *at)
 	return strncasecmp(at, "nan", 3) == 0 || strncasecmp(at, "inf", 3) == 0;
 }
 
+/*
+ * The offset of the first "\u0000" escape inside a string, or len_bytes:
+ * cJSON decodes it to a NUL byte, which ends its C string there, so a name
+ * or a reason would be read cut short without a word.
+ */
+static size_t nul_escape_at(const char *buf, size_t len_bytes)
+{
+	bool in_string = false;
+
+	for (size_t i = 0; i < len_bytes; i++)
+		if (in_string && buf[i] == '\\') {
+			if (len_bytes - i >= 6 && strncmp(buf + i + 1, "u0000", 5) == 0)
+				return i;
+			i++; /* the escaped character, a backslash or a quote among them */
+		} else if (buf[i] == '"')
+			in_string = !in_string;
+	return len_bytes;
+}
+
 static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
 		    size_t errlen)
 {
@@ -195,6 +214,14 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
 	cJSON *root = cJSON_ParseWithOpts(buf, &end, true);
 	size_t offset = end ? (size_t)(end - buf) : 0, line, col;
 
+	if (root && offset == len_bytes && (offset = nul_escape_at(buf, len_bytes)) < len_bytes) {
+		set_err(err, errlen,
+			"'%s': a string holds \\u0000 (a NUL character) at byte offset %zu, which "
+			"collscope cannot read without cutting the string short",
+			path, offset);
+		cJSON_Delete(root);
+		return NULL;
+	}
 	if (root && offset == len_bytes)
 		return root;
 	cJSON_Delete(root);

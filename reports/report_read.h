@@ -37,7 +37,7 @@ cJSON *report_read(const char *path, char *err, size_t errlen);
  * bytes and buf[len_bytes] must be '\0'. path only names the text in errors.
  * Beyond the envelope, refuses anywhere in the document a number that does
  * not fit a double (1e999), NaN or Infinity literals, a key given twice in
- * one object, and "context", "config", "summary" that are not objects,
+ * one object, a \u0000 escape in a string (cJSON would cut it there), and "context", "config", "summary" that are not objects,
  * "results" that is not an array, "complete" that is not a boolean.
  */
 cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,

@@ -100,6 +100,7 @@ unreadable huge.json "{$V, \"results\": [], \"x\": 1e999}" 'number out of range 
 unreadable hugebytes.json "{$V, \"results\": [{\"algorithm\": \"ring\", \"dtype\": \"float32\", \"op\": \"sum\", \"ranks\": 4, \"bytes\": 1e300}]}" 'bytes is out of range'
 unreadable dupkey.json "{$V, \"results\": [], \"command\": \"links\"}" "duplicate key 'command'"
 unreadable notjson.json 'hello' 'not valid json'
+unreadable nulescape.json "{$V, \"results\": [{\"algorithm\": \"ring\\\\u0000x\"}]}" 'a string holds .u0000'
 python3 -c 'print("[" * 5000 + "]" * 5000)' >"$TMP/deep.json"
 expect_exit 2 "deep nesting: exit 2" "$BIN" compare "$TMP/base.json" "$TMP/deep.json"
 expect_output 'deep.json.*nested deeper than' "deep nesting is named"

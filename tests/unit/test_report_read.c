@@ -51,6 +51,24 @@ Test(report_read, refuses_nan_and_infinity_literals)
 	assert_refused("{" ENVELOPE ", \"x\": [nan]}", "NaN and Infinity are not json");
 }
 
+Test(report_read, refuses_a_nul_escape_in_a_string)
+{
+	assert_refused("{" ENVELOPE ", \"results\": [{\"algorithm\": \"ring\\u0000evil\"}]}",
+	               "a string holds \\u0000 (a NUL character) at byte offset 77");
+	assert_refused("{" ENVELOPE ", \"a\\u0000b\": 1}", "a string holds \\u0000");
+}
+
+Test(report_read, accepts_what_only_looks_like_a_nul_escape)
+{
+	/* an escaped backslash followed by the text u0000 holds no NUL; \u0001 is a character like any */
+	static const char text[] = "{" ENVELOPE ", \"a\": \"x\\\\u0000\", \"b\": \"\\u0001\"}";
+	cJSON *root = report_parse("r.json", text, strlen(text), err, sizeof err);
+
+	cr_assert_not_null(root, "%s", err);
+	cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(root, "a")->valuestring, "x\\u0000");
+	cJSON_Delete(root);
+}
+
 Test(report_read, refuses_duplicate_keys)
 {
 	assert_refused("{" ENVELOPE ", \"command\": \"links\"}",
