@@ -118,33 +118,17 @@ static int all_gather(struct sched *s, int rem, const struct rab_window *parents
 	return 0;
 }
 
-static int build_rabenseifner(struct sched *s)
+/* Halving, then doubling back through the same windows. */
+static int halve_then_double(struct sched *s, int p, int rem, bool folded)
 {
 	struct rab_window parents[RAB_MAX_LEVELS];
-	int p, rem, nlevels = 0;
-	bool folded;
-	if (s->nranks <= 1) {
-		s->copy_input_first = true;
-		return 0;
-	}
-	if (s->count == 0)
-		return 0;
-	p = sched_pow2_floor(s->nranks);
-	rem = s->nranks - p;
-	folded = s->rank < 2 * rem;
-	if (folded && sched_add_fold(s) != 0)
+	int nlevels = 0;
+	if (reduce_scatter(s, p, rem, folded, parents, &nlevels) != 0)
 		return -1;
-	if (sched_fold_vrank(s->rank, rem) >= 0) {
-		/* the odd ranks of the fold already hold a partial result */
-		if (reduce_scatter(s, p, rem, folded, parents, &nlevels) != 0)
-			return -1;
-		if (all_gather(s, rem, parents, nlevels) != 0)
-			return -1;
-	}
-	if (folded && sched_add_unfold(s) != 0)
-		return -1;
-	return 0;
+	return all_gather(s, rem, parents, nlevels);
 }
+
+static int build_rabenseifner(struct sched *s) { return sched_build_folded(s, halve_then_double); }
 
 const struct ar_variant ar_variant_rabenseifner = {
     .name = "rabenseifner",

@@ -69,28 +69,7 @@ static int exchanges(struct sched *s, int p, int rem, bool result_written)
 	return 0;
 }
 
-static int build_recursive_doubling(struct sched *s)
-{
-	int p, rem;
-	bool folded;
-	if (s->nranks <= 1) {
-		s->copy_input_first = true;
-		return 0;
-	}
-	if (s->count == 0)
-		return 0;
-	p = sched_pow2_floor(s->nranks);
-	rem = s->nranks - p;
-	folded = s->rank < 2 * rem;
-	if (folded && sched_add_fold(s) != 0)
-		return -1;
-	/* the odd ranks of the fold already hold a partial result */
-	if (sched_fold_vrank(s->rank, rem) >= 0 && exchanges(s, p, rem, folded) != 0)
-		return -1;
-	if (folded && sched_add_unfold(s) != 0)
-		return -1;
-	return 0;
-}
+static int build_recursive_doubling(struct sched *s) { return sched_build_folded(s, exchanges); }
 
 const struct ar_variant ar_variant_recursive_doubling = {
     .name = "recursive-doubling",

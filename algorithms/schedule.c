@@ -164,3 +164,22 @@ int sched_add_unfold(struct sched *s)
 		return sched_add_segmented(s, -1, 0, 0, s->rank + 1, 0, s->count, &tmpl);
 	return sched_add_segmented(s, s->rank - 1, 0, s->count, -1, 0, 0, &tmpl);
 }
+
+int sched_build_folded(struct sched *s, sched_folded_core core)
+{
+	if (s->nranks <= 1) {
+		s->copy_input_first = true;
+		return 0;
+	}
+	if (s->count == 0)
+		return 0;
+	int p = sched_pow2_floor(s->nranks), rem = s->nranks - p;
+	bool folded = s->rank < 2 * rem;
+	if (folded && sched_add_fold(s) != 0)
+		return -1;
+	if (sched_fold_vrank(s->rank, rem) >= 0 && core(s, p, rem, folded) != 0)
+		return -1;
+	if (folded && sched_add_unfold(s) != 0)
+		return -1;
+	return 0;
+}

@@ -93,4 +93,14 @@ int sched_add_unfold(struct sched *s);
 /* Largest power of two <= n (n >= 1). */
 int sched_pow2_floor(int n);
 
+/*
+ * The whole frame of a power-of-two variant on any rank count: one rank
+ * copies its input; a count of 0 has no steps; else the fold, then core on
+ * the ranks that play a virtual rank (the odd ranks of the fold already hold
+ * a partial result; the even ones wait), then the unfold. core gets p and
+ * rem as above, and whether this rank took part in the fold. Returns 0 or -1.
+ */
+typedef int (*sched_folded_core)(struct sched *s, int p, int rem, bool folded);
+int sched_build_folded(struct sched *s, sched_folded_core core);
+
 #endif
