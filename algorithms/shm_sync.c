@@ -1,0 +1,23 @@
+/* See shm_sync.h. */
+#include "shm_sync.h"
+
+#include <sched.h>
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool yield)
+{
+	atomic_store_explicit(&slot[me]->reached, n, memory_order_release);
+	/* a peer ahead of us has reached n + 1 already: >=, not == */
+	for (int i = 0; i < count; i++)
+		while (atomic_load_explicit(&slot[i]->reached, memory_order_acquire) < n)
+			if (yield)
+				sched_yield();
+			else
+				cpu_relax();
+}

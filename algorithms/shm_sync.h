@@ -1,0 +1,37 @@
+/*
+ * The barrier of the shm variant's host: every rank has a slot of its own in
+ * shared memory (a cache line, written by its owner alone), counts the
+ * barriers it has reached there, and waits until every peer's count has
+ * caught up. No atomic read-modify-write and no shared counter, so nobody
+ * queues on one line; about 0.1-0.2 us at 2 ranks, where an MPI_Barrier of
+ * the host costs 0.4-0.5 us. The slot also carries what a rank publishes
+ * before a barrier (its buffers of the call), which its peers read after it.
+ *
+ * Waiting spins; with more ranks on the host than cores it gives the core up
+ * (sched_yield) on every look, since the peer it waits for may need it.
+ *
+ * No MPI: unit-tested with threads in place of ranks.
+ */
+#ifndef COLLSCOPE_SHM_SYNC_H
+#define COLLSCOPE_SHM_SYNC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct shm_slot {
+	_Atomic uint64_t reached; /* barriers this rank has reached */
+	uint64_t input, result;   /* published: the call's buffers, offsets in the rank's segment */
+	int32_t ok;               /* published: the buffers are in a shared arena */
+	char pad[64 - 3 * sizeof(uint64_t) - sizeof(int32_t)];
+};
+_Static_assert(sizeof(struct shm_slot) == 64, "a slot is one cache line");
+
+/*
+ * Reach barrier n (1, 2, ... in every rank's own count) in slot[me], and
+ * return once every one of the count slots has reached it. Every store this
+ * rank made before is seen by its peers after they return, and theirs by it.
+ */
+void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool yield);
+
+#endif
