@@ -95,20 +95,13 @@ struct shm_state {
 	int *arena_rank;   /* node rank -> rank in the arena's communicator */
 	const struct shm_arena *arena; /* peer[] was looked up in it */
 	char **peer;       /* node rank -> its arena segment */
-	struct shm_offsets *offsets; /* node rank -> this call's buffers */
 	char *block; /* SHM_BLOCK_BYTES: a block's partial result, in cache */
 	bool stream; /* this call's results are written with streaming stores */
 	/* the host's barrier (shm_sync.h): a slot per rank in a window of their own */
 	struct shm_arena *control;
-	struct shm_slot **slot; /* node rank -> its slot */
+	struct shm_slot **slot; /* node rank -> its slot, with this call's buffers */
 	uint64_t barriers;      /* reached so far */
 	bool crowded;           /* more ranks on the host than cores: waits yield */
-};
-
-/* One rank's buffers, as offsets into its segment; ok = 0 when not in an arena. */
-struct shm_offsets {
-	uint64_t input, result;
-	int32_t ok, pad;
 };
 
 static void state_free(struct shm_state *st)
@@ -121,7 +114,6 @@ static void state_free(struct shm_state *st)
 		MPI_Comm_free(&st->across);
 	free(st->arena_rank);
 	free(st->peer);
-	free(st->offsets);
 	free(st->block);
 	shm_arena_free(&st->control);
 	free(st->slot);
@@ -207,9 +199,8 @@ static int state_new(MPI_Comm comm, struct shm_state **out)
 	if (rc == MPI_SUCCESS) {
 		st->arena_rank = calloc((size_t)st->nlocal, sizeof *st->arena_rank);
 		st->peer = calloc((size_t)st->nlocal, sizeof *st->peer);
-		st->offsets = calloc((size_t)st->nlocal, sizeof *st->offsets);
 		st->block = malloc(SHM_BLOCK_BYTES);
-		if (!st->arena_rank || !st->peer || !st->offsets || !st->block)
+		if (!st->arena_rank || !st->peer || !st->block)
 			rc = MPI_ERR_NO_MEM;
 	}
 	if (rc == MPI_SUCCESS)
@@ -252,50 +243,43 @@ static int look_up_peers(struct shm_state *st, const struct shm_arena *arena)
 }
 
 /* The host's stores before it are seen by every rank of it after. */
-static int host_barrier(struct shm_state *st)
+static void host_barrier(struct shm_state *st)
 {
 	shm_sync_barrier(st->slot, st->nlocal, st->local, ++st->barriers, st->crowded);
-	return MPI_SUCCESS;
 }
 
 /* Every host peer's buffers; MPI_ERR_BUFFER on every rank when any is not in an arena. */
 static int gather_offsets(struct shm_state *st, const struct ar_call *c, size_t bytes)
 {
 	const struct shm_arena *a = shm_arena_find(c->input, bytes);
-	struct shm_offsets mine = {0};
-	if (a && shm_arena_find(c->result, bytes) == a) {
+	struct shm_slot *mine = st->slot[st->local];
+	mine->ok = a && shm_arena_find(c->result, bytes) == a;
+	if (mine->ok) {
 		const char *base = shm_arena_base(a);
-		mine.input = (uint64_t)((const char *)c->input - base);
-		mine.result = (uint64_t)((const char *)c->result - base);
-		mine.ok = 1;
+		mine->input = (uint64_t)((const char *)c->input - base);
+		mine->result = (uint64_t)((const char *)c->result - base);
 	}
-	struct shm_slot *slot = st->slot[st->local];
-	slot->input = mine.input;
-	slot->result = mine.result;
-	slot->ok = mine.ok;
 	/* peers publish theirs before the barrier, and keep them until the next one */
-	int rc = host_barrier(st);
-	for (int i = 0; i < st->nlocal; i++)
-		st->offsets[i] = (struct shm_offsets){.input = st->slot[i]->input,
-		                                      .result = st->slot[i]->result, .ok = st->slot[i]->ok};
+	host_barrier(st);
+	int rc = MPI_SUCCESS;
 	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
-		if (!st->offsets[i].ok)
+		if (!st->slot[i]->ok)
 			rc = MPI_ERR_BUFFER;
 	if (rc == MPI_SUCCESS)
 		rc = look_up_peers(st, a);
 	return rc;
 }
 
+/* Rank i's buffers of this call: valid from the entry barrier to the last one. */
 static const char *input_of(const struct shm_state *st, int i)
 {
-	return st->peer[i] + st->offsets[i].input;
+	return st->peer[i] + st->slot[i]->input;
 }
 
 static char *result_of(const struct shm_state *st, int i)
 {
-	return st->peer[i] + st->offsets[i].result;
+	return st->peer[i] + st->slot[i]->result;
 }
-
 
 /*
  * result[slice local] = the host's inputs combined, own input first, block by
@@ -352,8 +336,7 @@ static int finish_uniform(struct shm_state *st, const struct ar_call *c)
 		rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, sched_part_count(c->count, L, (size_t)st->local),
 		                      c->dtype, c->op, st->across, c->mpi_max_count);
 	}
-	if (rc == MPI_SUCCESS)
-		rc = host_barrier(st);
+	host_barrier(st);
 	if (rc == MPI_SUCCESS)
 		gather_slices(st, c);
 	return rc;
@@ -363,16 +346,15 @@ static int finish_uniform(struct shm_state *st, const struct ar_call *c)
 static int finish_uneven(struct shm_state *st, const struct ar_call *c)
 {
 	const size_t bytes = c->count * ar_dtype_bytes(c->dtype);
-	int rc = host_barrier(st);
-	if (rc == MPI_SUCCESS && st->local == 0) {
+	int rc = MPI_SUCCESS;
+	host_barrier(st);
+	if (st->local == 0) {
 		gather_slices(st, c);
 		rc = ar_mpi_allreduce(MPI_IN_PLACE, c->result, c->count, c->dtype, c->op, st->across,
 		                      c->mpi_max_count);
 	}
 	/* every rank reaches the barrier, also after a failed all-reduce */
-	int brc = host_barrier(st);
-	if (rc == MPI_SUCCESS)
-		rc = brc;
+	host_barrier(st);
 	if (rc == MPI_SUCCESS && st->local != 0)
 		memcpy(c->result, result_of(st, 0), bytes);
 	return rc;
@@ -396,8 +378,8 @@ static int shm_run(const struct ar_call *c)
 	if (!push)
 		rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
 	/* nobody returns while a peer may still read its buffers */
-	int brc = host_barrier(st);
-	return rc != MPI_SUCCESS ? rc : brc;
+	host_barrier(st);
+	return rc;
 }
 
 const struct ar_variant ar_variant_shm = {

@@ -100,9 +100,6 @@ int shm_arena_new(MPI_Comm comm, size_t bytes, struct shm_arena **out)
 		rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &a->win);
 	if (rc == MPI_SUCCESS)
 		rc = map_segments(a, node);
-	/* one passive epoch for the arena's life: MPI_Win_sync needs one */
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, a->win);
 	if (rc == MPI_SUCCESS) {
 		memset(base, 0, bytes);
 		a->next = arenas;
@@ -130,7 +127,6 @@ void shm_arena_free(struct shm_arena **pa)
 	if (!a)
 		return;
 	unlink_arena(a);
-	MPI_Win_unlock_all(a->win);
 	MPI_Win_free(&a->win);
 	MPI_Comm_free(&a->comm);
 	free(a->segment);
@@ -155,5 +151,3 @@ const struct shm_arena *shm_arena_find(const void *p, size_t bytes)
 MPI_Comm shm_arena_comm(const struct shm_arena *a) { return a->comm; }
 
 char *shm_arena_peer(const struct shm_arena *a, int r) { return a->segment[r]; }
-
-int shm_arena_sync(const struct shm_arena *a) { return MPI_Win_sync(a->win); }

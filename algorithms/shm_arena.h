@@ -3,7 +3,8 @@
  * window (MPI_Win_allocate_shared) per arena, each rank's segment on its own
  * pages, touched once by its owner. The `shm` variant reduces straight from
  * its host peers' buffers; it finds them by looking up the arena that holds
- * the buffers it was given.
+ * the buffers it was given. Direct loads and stores need no RMA epoch (MPI's
+ * unified memory model): their users order them with C11 atomics (shm_sync.h).
  *
  * Only variants that need it get arena buffers: the MPI library moves data
  * from private memory somewhat faster than from a shared window (5-15% here),
@@ -38,8 +39,5 @@ MPI_Comm shm_arena_comm(const struct shm_arena *a);
 
 /* Rank r's segment (r a rank of shm_arena_comm), or NULL when r is on another host. */
 char *shm_arena_peer(const struct shm_arena *a, int r);
-
-/* Make this rank's stores visible to its host peers, and theirs to it (MPI_Win_sync). */
-int shm_arena_sync(const struct shm_arena *a);
 
 #endif
