@@ -137,7 +137,6 @@ static int record_point(struct sweep *s, int v, struct ar_record *r, const struc
 	return ar_record_to_json(s->results, r) ? 0 : -1;
 }
 
-/* One (size, variant) point on every rank. Returns an exit code. */
 /* After a point, untimed: every buffer it used is resident now. */
 static void sample_pss(struct sweep *s)
 {
@@ -146,6 +145,7 @@ static void sample_pss(struct sweep *s)
 		s->my_peak_pss_bytes = pss;
 }
 
+/* One (size, variant) point on every rank. Returns an exit code. */
 static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 {
 	const struct ar_variant *var = ar_variants[v];
@@ -378,14 +378,11 @@ static int finish_report(struct sweep *s, struct report_context *rc)
 	cmd_partial_lock(&s->report);
 	int verdict = summarize(s, s->root);
 	cmd_context_end(rc);
-	cJSON *ctxj = cJSON_GetObjectItemCaseSensitive(s->root, "context");
-	cJSON_ReplaceItemInObjectCaseSensitive(ctxj, "finished_utc",
-	                                       cJSON_CreateString(rc->finished_utc));
 	if (verdict < 0) {
 		cmd_error(s->ctx, "allreduce: out of memory for the report");
 		verdict = EXIT_RUNTIME;
 	} else {
-		int wrc = cmd_partial_complete_locked(&s->report);
+		int wrc = cmd_partial_complete_locked(&s->report, rc->finished_utc);
 		verdict = wrc != EXIT_OK ? wrc : verdict;
 	}
 	cmd_partial_unlock(&s->report);
