@@ -279,15 +279,13 @@ static int write_report(struct links_run *r)
 	int status = EXIT_RUNTIME;
 	cmd_partial_lock(&r->report);
 	cJSON *root = r->root;
-	/* the results replace the skeleton's empty array; the context gets its finish time */
+	/* the results replace the skeleton's empty array */
 	cJSON_DeleteItemFromObjectCaseSensitive(root, "results");
-	cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "context"),
-	                                       "finished_utc", cJSON_CreateString(r->c.finished_utc));
 	if (!links_report_add_results(root, &v) ||
 	    !links_report_add_summary(root, &v, &r->first, &r->final, r->remeasured))
 		cmd_error(r->ctx, "links: out of memory while building the report");
 	else
-		status = cmd_partial_complete_locked(&r->report);
+		status = cmd_partial_complete_locked(&r->report, r->c.finished_utc);
 	cmd_partial_unlock(&r->report);
 	return status;
 }

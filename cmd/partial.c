@@ -45,10 +45,13 @@ int cmd_partial_flush(struct cmd_partial *p)
 	return status;
 }
 
-int cmd_partial_complete_locked(struct cmd_partial *p)
+int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc)
 {
+	cJSON *context = cJSON_GetObjectItemCaseSensitive(p->root, "context");
 	cJSON_DeleteItemFromObjectCaseSensitive(p->root, "complete");
-	if (!cJSON_AddBoolToObject(p->root, "complete", true)) {
+	if (!cJSON_ReplaceItemInObjectCaseSensitive(context, "finished_utc",
+	                                            cJSON_CreateString(finished_utc)) ||
+	    !cJSON_AddBoolToObject(p->root, "complete", true)) {
 		cmd_error(p->ctx, "out of memory for the report");
 		return EXIT_RUNTIME;
 	}

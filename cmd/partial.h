@@ -35,8 +35,11 @@ void cmd_partial_unlock(struct cmd_partial *p);
 
 /* Write the root as it stands (takes the lock). Returns an exit code. */
 int cmd_partial_flush(struct cmd_partial *p);
-/* With the lock held: "complete": true, then the last write. Returns an exit code. */
-int cmd_partial_complete_locked(struct cmd_partial *p);
+/*
+ * With the lock held: the context's "finished_utc", "complete": true, then
+ * the last write. Returns an exit code.
+ */
+int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc);
 
 /* watchdog_hang_fn: arg is a struct cmd_partial. */
 void cmd_partial_on_hang(void *arg, const char *event);

@@ -311,14 +311,11 @@ static int finish(struct scale_run *s, cJSON *root, struct report_context *rc)
 	int status = scale_model_run(s->ctx, s->o, &s->res, root), wrc = EXIT_OK;
 	if (status == EXIT_OK || status == EXIT_WRONG) {
 		cmd_context_end(rc);
-		cJSON *fin = cJSON_GetObjectItemCaseSensitive(root, "context");
-		cJSON_ReplaceItemInObjectCaseSensitive(fin, "finished_utc",
-		                                       cJSON_CreateString(rc->finished_utc));
 		if (add_communicators(s, root) != 0) {
 			cmd_error(s->ctx, "scale: out of memory for the report");
 			status = EXIT_RUNTIME;
 		} else {
-			wrc = cmd_partial_complete_locked(&s->report);
+			wrc = cmd_partial_complete_locked(&s->report, rc->finished_utc);
 		}
 	}
 	cmd_partial_unlock(&s->report);
