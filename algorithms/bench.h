@@ -1,5 +1,5 @@
 /*
- * The measurement harness of one all-reduce point (DESIGN.md section 3).
+ * The measurement harness of one all-reduce point (README, `collscope allreduce`, Method).
  *
  * Warm-up, then timed iterations. Each timed iteration starts after a
  * barrier; every rank times its own call with MPI_Wtime; the iteration's time

@@ -1,7 +1,7 @@
 /*
  * Where every rank runs: host name, pid, the cpuset it is bound to, its NUMA
  * node and package (from hwloc), and each host's cores, PUs, NUMA nodes and
- * packages. The only module that uses hwloc (STYLE.md).
+ * packages. The only module that uses hwloc.
  *
  * topo_fill_context is collective over comm: every rank reads its own
  * placement, rank 0 gathers them into the report context, and every rank

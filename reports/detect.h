@@ -1,5 +1,5 @@
 /*
- * Slow links and slow hosts, named with evidence (issue 4). Pure: no MPI,
+ * Slow links and slow hosts, named with evidence. Pure: no MPI,
  * no I/O.
  *
  * Links are compared only with links of the same locality class (same NUMA

@@ -109,7 +109,7 @@ static void group_charts(struct html_buf *b, const struct cmp_point *g, struct g
 	if (undefined_p99)
 		html_para(b, "note",
 		          "p99 is drawn only where a point has at least 100 samples "
-		          "(DESIGN.md section 4).");
+		          "(a q-quantile needs at least 1 / (1 - q) samples).");
 }
 
 static int charts(struct html_buf *b, const struct cmp_run *run)

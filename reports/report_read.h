@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The schema this build reads and writes (DESIGN.md section 5). */
+/* The schema this build reads and writes (README, Reports). */
 #define REPORT_SCHEMA_VERSION 1
 
 /* Larger files are refused before parsing. */

@@ -14,7 +14,7 @@
 
 #include "model.h"
 
-/* The data-parallel step at one rank count (DESIGN.md section 4). */
+/* The data-parallel step at one rank count (README, `collscope scale`, Step model). */
 struct scale_step {
 	double efficiency;     /* weak scaling: Tc / (Tc + exposed Tar(n)) */
 	double speedup;        /* weak scaling: n x efficiency */

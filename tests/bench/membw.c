@@ -5,8 +5,7 @@
  * machine's copy bandwidth, which the ranks of one host share). Medians of
  * several passes over buffers touched beforehand; one JSON object on stdout.
  * Bandwidth counts the bytes the kernel moves: memcpy reads S and writes S
- * (reported as S / time, the convention of STREAM-like copy figures quoted in
- * BASELINES.md; on every core, the sum over cores); a += b reads 2S and
+ * (reported as S / time, the convention of STREAM-like copy figures; on every core, the sum over cores); a += b reads 2S and
  * writes S (reported as S / time too).
  */
 #define _POSIX_C_SOURCE 200809L

@@ -9,7 +9,7 @@ usage: fake_reports.py KIND OUT [options]
        (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME)
   KIND scale: measured and predicted rows of two variants at two sizes
   KIND mystery: a report of a kind collscope report does not know
-The numbers follow the schema of DESIGN.md section 5; only their shape matters.
+The numbers follow the report schema (README, Reports); only their shape matters.
 """
 import argparse
 import json
