@@ -1,7 +1,8 @@
-# collscope: one non-recursive Makefile (STYLE.md).
+# collscope: one non-recursive Makefile.
 #   make            build build/collscope
 #   make run        install what is missing, build, run the main job on local ranks
-#   make check      build and run every test (unit, MPI, command line)
+#   make check      build and run every test (unit, MPI, command line, sanitizers, cluster, fuzzer)
+#   make check-fast the fast tier: unit, command line, each command once under mpirun
 #   make install PREFIX=/opt/collscope
 #   make SANITIZE=address,undefined check     V=1 shows the full commands
 
@@ -43,12 +44,13 @@ Q := @
 QUIET = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
-# Sources by wildcard. A source that includes <mpi.h> is compiled with mpicc;
-# every other source is the pure core, compiled with plain cc (so a stray
-# MPI include there fails the build) and linked into the unit tests too.
+# Sources by wildcard. A source that includes <mpi.h> (first, by itself) is
+# compiled with mpicc; every other source is the pure core, compiled with
+# plain cc (so a stray MPI include there fails the build) and linked into the
+# unit tests too: the option tables of cmd/ among them.
 SRCS      := $(wildcard cmd/*.c algorithms/*.c probes/*.c reports/*.c)
 MPI_SRCS  := $(shell grep -l '^\#include <mpi.h>' $(SRCS) 2>/dev/null)
-PURE_SRCS := $(filter-out $(MPI_SRCS) cmd/%,$(SRCS)) $(filter-out $(MPI_SRCS),$(wildcard cmd/parse*.c))
+PURE_SRCS := $(filter-out $(MPI_SRCS) cmd/main.c,$(SRCS))
 CMD_SRCS  := $(filter-out $(PURE_SRCS),$(SRCS))
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
@@ -58,7 +60,7 @@ UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/collscope
 UNIT_BIN := $(BUILD)/tests/unit-tests
 
-.PHONY: all deps run bench check check-build sanitize-test tally-reset unit-test mpi-test cli-test cluster-test install clean format lint version-stamp
+.PHONY: all deps run bench check check-fast check-build sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
 all: $(BIN)
 
 # Look for the toolchain and libraries; on a Debian machine where we are root,
@@ -138,6 +140,16 @@ check-build: | deps
 
 check: tally-reset check-build unit-test mpi-test cli-test sanitize-test cluster-test
 	@awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
+
+# The tier for an edit-test loop: unit tests, the command line, and each
+# measuring command once at 1-3 ranks (tests/fast); no sanitizers, cluster
+# or fuzzer. make check runs all of it and more.
+check-fast: tally-reset check-build unit-test cli-test fast-mpi-test
+	@awk '{p += $$1; f += $$2} END {printf "check-fast: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
+
+fast-mpi-test: $(BIN)
+	$(Q)echo "== tests/fast/mpi.sh"; t0=$$(date +%s); bash tests/fast/mpi.sh $(BIN); \
+		rc=$$?; echo "== tests/fast/mpi.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
 
 tally-reset:
 	@mkdir -p $(BUILD) && : > $(COLLSCOPE_TALLY)

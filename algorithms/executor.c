@@ -6,7 +6,7 @@
  * the reduction kernel work at the same time. The prefetch is skipped when
  * step k+1 copies straight into a region that step k still sends or writes.
  * Messages are bytes (MPI_BYTE): every rank has the same dtype, and a
- * segment is at most EXEC_MAX_SEGMENT_BYTES, so counts always fit an int.
+ * segment is at most SCHED_MAX_SEGMENT_BYTES, so counts always fit an int.
  */
 #include <mpi.h>
 

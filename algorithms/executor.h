@@ -37,11 +37,6 @@ struct exec_plan {
 	size_t elem_bytes;
 };
 
-/* Default message segment of the point-to-point variants. */
-#define EXEC_DEFAULT_SEGMENT_BYTES ((size_t)256 * 1024)
-/* Largest segment accepted: keeps every message's byte count an int. */
-#define EXEC_MAX_SEGMENT_BYTES ((size_t)1 << 30)
-
 /* Returns 0, or -1 when the schedule cannot be allocated. */
 int exec_plan_init(struct exec_plan *p, const struct ar_variant *v, int rank, int nranks,
                    size_t count, enum ar_dtype t, size_t segment_bytes);

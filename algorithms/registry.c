@@ -14,6 +14,9 @@ const struct ar_variant *const ar_variants[] = {
 	NULL,
 };
 
+_Static_assert(sizeof ar_variants / sizeof ar_variants[0] - 1 <= AR_MAX_VARIANTS,
+               "more variants than AR_MAX_VARIANTS: raise it in variant.h");
+
 const struct ar_variant *ar_variant_find(const char *name)
 {
 	for (size_t i = 0; ar_variants[i]; i++)

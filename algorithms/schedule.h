@@ -26,6 +26,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Default message segment of the point-to-point variants. */
+#define SCHED_DEFAULT_SEGMENT_BYTES ((size_t)256 * 1024)
+/* Largest segment accepted: keeps every message's byte count an int. */
+#define SCHED_MAX_SEGMENT_BYTES ((size_t)1 << 30)
+
 enum sched_action { SCHED_COPY, SCHED_REDUCE };
 
 struct sched_step {

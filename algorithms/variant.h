@@ -35,6 +35,12 @@ struct ar_variant {
 	bool shared_buffers; /* input and result must come from a shm_arena (shm_arena.h) */
 };
 
+/*
+ * Per-variant arrays (a selection, a plan each, a tally each) are sized by
+ * this; registry.c fails to compile when the registry outgrows it.
+ */
+enum { AR_MAX_VARIANTS = 32 };
+
 /* NULL-terminated, in the order `list` and reports show them. */
 extern const struct ar_variant *const ar_variants[];
 

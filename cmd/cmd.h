@@ -1,9 +1,12 @@
 /*
  * The command layer: the only code that parses argv, prints and exits.
  *
- * Adding a command: write cmd/<name>.c with `int cmd_<name>(int argc,
- * char **argv, struct cmd_ctx *ctx)` and its usage text `cmd_<name>_usage`,
- * declare both here, and add one line to the table in cmd/main.c.
+ * Adding a command: its options struct and option table `<name>_spec`
+ * (struct cmd_spec, cmd/opts.h) in a pure file (cmd/<name>_opts.c, no MPI,
+ * so the unit tests parse with it), its run `int cmd_<name>(void *opts,
+ * struct cmd_ctx *ctx)` in cmd/<name>.c, the run declared here, and one line
+ * in the table of cmd/main.c. main() parses argv with the table before
+ * MPI_Init, prints --help from it, and calls the run with the options.
  */
 #include <mpi.h>
 
@@ -18,21 +21,13 @@
 
 #include "context.h"
 #include "dtype.h"
+#include "exit_codes.h"
+#include "opts_common.h"
 #include "report_io.h"
 
 struct bench_bufs;
 
 struct topo_map;
-
-/* Exit codes (DESIGN.md): every command returns one of these. */
-enum cmd_exit {
-	EXIT_OK = 0,
-	EXIT_CHECK_FAILED = 1, /* regression, threshold, confirmed suspect */
-	EXIT_USAGE = 2,        /* bad usage or bad input */
-	EXIT_WRONG = 3,        /* wrong results: data corruption */
-	EXIT_HANG = 4,         /* a hang or a dead rank */
-	EXIT_RUNTIME = 5,      /* runtime, MPI or I/O error */
-};
 
 struct cmd_ctx {
 	bool mpi;       /* MPI is initialised and comm is usable */
@@ -55,17 +50,6 @@ void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 const char *cmd_mpi_error_text(int rc, char *buf, int len);
 /* True on every rank when any rank passes true (all-reduce MAX): ranks agree before they decide. */
 bool cmd_any(const struct cmd_ctx *ctx, bool mine);
-/* The unknown-option / missing-argument message of getopt, as an exit code. */
-int cmd_usage_error(const struct cmd_ctx *ctx, const char *cmd, int argc, char **argv);
-
-/* Name lists (cmd/select.c): 'all' or comma-separated names; -1 after naming a bad one. */
-int cmd_select_variants(const struct cmd_ctx *ctx, const char *cmd, char *arg, bool *sel);
-int cmd_select_dtypes(const struct cmd_ctx *ctx, const char *cmd, char *arg, bool *sel);
-int cmd_select_ops(const struct cmd_ctx *ctx, const char *cmd, char *arg, bool *sel);
-int cmd_select_dtype(const struct cmd_ctx *ctx, const char *cmd, const char *arg,
-                     enum ar_dtype *out);
-int cmd_select_op(const struct cmd_ctx *ctx, const char *cmd, const char *arg, enum ar_op *out);
-
 /*
  * Reports (cmd/context.c). cmd_context_begin is collective: it records the
  * tool, argv, start time, placement (map may be NULL) and environment
@@ -77,6 +61,12 @@ int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 void cmd_context_end(struct report_context *c);
 cJSON *cmd_report_new(const char *command, const struct report_context *c);
 int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force);
+/*
+ * Before anything is measured: rank 0 checks that out->output can be
+ * written (a missing directory, an existing file without --force); all
+ * agree. EXIT_OK, or EXIT_USAGE after naming the path.
+ */
+int cmd_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cmd_out *out);
 
 /*
  * Refuse, before allocating anything, a sweep whose buffers cannot fit in the
@@ -113,21 +103,14 @@ struct bench_bufs;
 int cmd_record_measured(struct ar_record *r, const struct bench_result *br,
                         const struct bench_bufs *b, bool checked);
 
-int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_links(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_topo(int argc, char **argv, struct cmd_ctx *ctx);
-extern const char cmd_list_usage[];
-extern const char cmd_verify_usage[];
-extern const char cmd_allreduce_usage[];
-extern const char cmd_links_usage[];
-extern const char cmd_topo_usage[];
-int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx);
-extern const char cmd_scale_usage[];
-int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
-int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
-extern const char cmd_compare_usage[];
-extern const char cmd_report_usage[];
+/* The runs of the commands (cmd/main.c's table); opts is the command's options struct. */
+int cmd_list(void *opts, struct cmd_ctx *ctx);
+int cmd_verify(void *opts, struct cmd_ctx *ctx);
+int cmd_allreduce(void *opts, struct cmd_ctx *ctx);
+int cmd_links(void *opts, struct cmd_ctx *ctx);
+int cmd_topo(void *opts, struct cmd_ctx *ctx);
+int cmd_scale(void *opts, struct cmd_ctx *ctx);
+int cmd_compare(void *opts, struct cmd_ctx *ctx);
+int cmd_report(void *opts, struct cmd_ctx *ctx);
 
 #endif

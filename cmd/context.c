@@ -63,6 +63,17 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
+int cmd_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cmd_out *out)
+{
+	char err[1024] = "";
+	bool bad = out->output && ctx->rank == 0 &&
+	           report_check_output_path(out->output, out->force, err, sizeof err) != REPORT_OK;
+	if (!cmd_any(ctx, bad))
+		return EXIT_OK;
+	cmd_error(ctx, "%s: %s", cmd, err);
+	return EXIT_USAGE;
+}
+
 bool cmd_needs_shared(const bool *selected)
 {
 	for (int i = 0; ar_variants[i]; i++)
@@ -140,13 +151,16 @@ int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_by
 {
 	int node_rank, local = host_ranks(ctx, &node_rank);
 	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-	/* input and result, twice for variants that need them in shared memory */
-	*need = (shared ? 4 : 2) * max_bytes + exec_scratch_bound_bytes(segment_bytes);
-	if (max_bytes > ((uint64_t)1 << 62) || (double)*need * local > phys) {
+	/* input and result, twice for variants that need them in shared memory; in double,
+	 * where no message size can wrap it */
+	double per_rank = (shared ? 4.0 : 2.0) * (double)max_bytes +
+	                  (double)exec_scratch_bound_bytes(segment_bytes);
+	*need = per_rank < 1.8e19 ? (uint64_t)per_rank : UINT64_MAX;
+	if (per_rank * local > phys) {
 		cmd_error(ctx,
-		          "%s: a message of %llu bytes needs %llu bytes of buffers per rank, with %d "
+		          "%s: a message of %llu bytes needs %.0f bytes of buffers per rank, with %d "
 		          "rank(s) on this host, but the host has %.0f bytes of memory",
-		          cmd, (unsigned long long)max_bytes, (unsigned long long)*need, local, phys);
+		          cmd, (unsigned long long)max_bytes, per_rank, local, phys);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

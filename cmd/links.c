@@ -1,6 +1,6 @@
 /*
  * collscope links: latency and bandwidth between every pair of ranks, then
- * the slow links and hosts named (issue 4).
+ * the slow links and hosts named.
  *
  * 1. Every round of the tournament is measured (probes/links.c); each rank
  *    summarises the direction it timed into its row of records.
@@ -67,29 +67,17 @@ static void run_release(struct links_run *r)
 static int start_report(struct links_run *r)
 {
 	bool failed = false;
-	if (r->ctx->rank == 0 && r->o->output) {
+	if (r->ctx->rank == 0 && r->o->out.output) {
 		r->root = cmd_report_new("links", &r->c);
-		failed = !r->root || !links_opts_to_json(r->root, r->o) ||
+		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
 		         !cJSON_AddArrayToObject(r->root, "results") ||
-		         cmd_partial_start(&r->report, r->root, r->o->output, r->o->force) != 0;
+		         cmd_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory while building the report");
 	}
 	int status = failed ? EXIT_RUNTIME : cmd_partial_flush(&r->report);
 	return cmd_any(r->ctx, status != EXIT_OK) ? (status != EXIT_OK ? status : EXIT_RUNTIME)
 	                                          : EXIT_OK;
-}
-
-/* Check the report path on rank 0 before anything is measured; all agree. */
-static int check_output(const struct cmd_ctx *ctx, const struct links_opts *o)
-{
-	char err[1024] = "";
-	bool bad = o->output && ctx->rank == 0 &&
-	           report_check_output_path(o->output, o->force, err, sizeof err) != REPORT_OK;
-	if (!cmd_any(ctx, bad))
-		return EXIT_OK;
-	cmd_error(ctx, "links: %s", err);
-	return EXIT_USAGE;
 }
 
 /* The tables of every rank, and on rank 0 those of the whole job. */
@@ -175,7 +163,7 @@ static int measure_all(struct links_run *r)
 	for (int k = 0; k < rounds; k++) {
 		char what[64];
 		int pairs = probe_tournament_pairs_per_round(n);
-		cmd_progress(r->ctx, r->o->quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
+		cmd_progress(r->ctx, r->o->out.quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
 		             rounds, pairs, pairs == 1 ? "" : "s", mode);
 		snprintf(what, sizeof what, "round %d", k + 1);
 		progress_point(PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
@@ -257,7 +245,7 @@ static int remeasure(struct links_run *r)
 	for (int i = 0; status == EXIT_OK && i < count; i++) {
 		char what[96];
 		const struct probe_pair q = list[i];
-		cmd_progress(r->ctx, r->o->quiet, "links: measuring %d-%d again, alone (%d of %d)",
+		cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
 		             q.a, q.b, i + 1, count);
 		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
 		progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
@@ -302,7 +290,7 @@ static int conclude(struct links_run *r)
 	confirmed = detect_confirm(&r->final, &r->first, r->pairs, r->ctx->nranks);
 	cmd_context_end(&r->c);
 	links_print(&v, r->o, &r->first, &r->final, r->remeasured);
-	if (r->o->output)
+	if (r->o->out.output)
 		status = write_report(r);
 	if (status == EXIT_OK && confirmed > 0 && r->o->fail_on_suspect)
 		status = EXIT_CHECK_FAILED;
@@ -328,24 +316,22 @@ static int run(struct links_run *r)
 	return status;
 }
 
-int cmd_links(int argc, char **argv, struct cmd_ctx *ctx)
+int cmd_links(void *opts, struct cmd_ctx *ctx)
 {
-	struct links_opts o;
-	struct links_run r = {.ctx = ctx, .o = &o};
+	const struct links_opts *o = opts;
+	struct links_run r = {.ctx = ctx, .o = o};
 	topo_map_init(&r.map);
 	report_context_init(&r.c);
 	detect_result_init(&r.first);
 	detect_result_init(&r.final);
 	cmd_partial_init(&r.report, ctx);
-	int status = links_opts_parse(argc, argv, ctx, &o);
-	if (status == EXIT_OK)
-		status = check_output(ctx, &o);
+	int status = cmd_check_output(ctx, "links", &o->out);
 	if (status == EXIT_OK && cmd_context_begin(ctx, &r.c, &r.map) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = start_report(&r);
 	if (status == EXIT_OK &&
-	    watchdog_start(ctx, "links", o.timeout_s, cmd_partial_on_hang, &r.report) != 0)
+	    watchdog_start(ctx, "links", o->timeout_s, cmd_partial_on_hang, &r.report) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = run(&r);

@@ -1,15 +1,22 @@
 /*
  * collscope: dispatch a subcommand from one table.
  *
- * Commands flagged CMD_NEEDS_MPI run between MPI_Init and MPI_Finalize on a
- * duplicate of MPI_COMM_WORLD whose errors are returned, not fatal, so every
- * failure reaches the one exit path with a code. `--help` of any command, and
- * the commands that need no MPI, run without mpirun.
+ * Every command's options are parsed from its table (cmd/opts.h) before
+ * MPI_Init: a bad option costs no MPI start-up, and --help runs anywhere.
+ * Commands flagged CMD_NEEDS_MPI then run between MPI_Init and MPI_Finalize
+ * on a duplicate of MPI_COMM_WORLD whose errors are returned, not fatal, so
+ * every failure reaches the one exit path with a code; what needs the rank
+ * count (spec->check_world) is checked once it is known.
  */
 #include <mpi.h>
 
+#include "allreduce_opts.h"
 #include "cmd.h"
 #include "fault.h"
+#include "links_opts.h"
+#include "scale_opts.h"
+#include "small_opts.h"
+#include "verify_opts.h"
 #include "version.h"
 
 #include <stdlib.h>
@@ -18,29 +25,27 @@
 enum { CMD_NEEDS_MPI = 1 << 0 };
 
 struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, struct cmd_ctx *ctx);
-	const char *usage;
+	const struct cmd_spec *spec; /* name, options, help */
+	int (*run)(void *opts, struct cmd_ctx *ctx);
 	unsigned flags;
 	const char *summary;
 };
 
 static const struct cmd commands[] = {
-	{"allreduce", cmd_allreduce, cmd_allreduce_usage, CMD_NEEDS_MPI,
-	 "sweep variants x message sizes: time, verify, percentiles, algbw and busbw"},
-	{"verify", cmd_verify, cmd_verify_usage, CMD_NEEDS_MPI,
-	 "correctness sweep of every variant over awkward counts, dtypes and ops"},
-	{"links", cmd_links, cmd_links_usage, CMD_NEEDS_MPI,
-	 "pairwise latency and bandwidth between all ranks; name slow links and hosts"},
-	{"topo", cmd_topo, cmd_topo_usage, CMD_NEEDS_MPI,
-	 "where every rank runs: host, cores, NUMA node, binding, oversubscription"},
-	{"scale", cmd_scale, cmd_scale_usage, CMD_NEEDS_MPI,
-	 "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot"},
-	{"list", cmd_list, cmd_list_usage, 0, "the all-reduce variants and their restrictions"},
-	{"compare", cmd_compare, cmd_compare_usage, 0,
-	 "a report against a baseline: regressions, with statistics; exit 1 on regression"},
-	{"report", cmd_report, cmd_report_usage, 0,
-	 "render reports as one self-contained HTML page with SVG charts"},
+    {&allreduce_spec, cmd_allreduce, CMD_NEEDS_MPI,
+     "sweep variants x message sizes: time, verify, percentiles, algbw and busbw"},
+    {&verify_spec, cmd_verify, CMD_NEEDS_MPI,
+     "correctness sweep of every variant over awkward counts, dtypes and ops"},
+    {&links_spec, cmd_links, CMD_NEEDS_MPI,
+     "pairwise latency and bandwidth between all ranks; name slow links and hosts"},
+    {&topo_spec, cmd_topo, CMD_NEEDS_MPI,
+     "where every rank runs: host, cores, NUMA node, binding, oversubscription"},
+    {&scale_spec, cmd_scale, CMD_NEEDS_MPI,
+     "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot"},
+    {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions"},
+    {&compare_spec, cmd_compare, 0,
+     "a report against a baseline: regressions, with statistics; exit 1 on regression"},
+    {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts"},
 };
 
 static void print_help(FILE *f)
@@ -49,7 +54,7 @@ static void print_help(FILE *f)
 	           "       mpirun -np N collscope <command> [options]   (commands that measure)\n\n"
 	           "commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-10s %s%s\n", commands[i].name, commands[i].summary,
+		fprintf(f, "  %-10s %s%s\n", commands[i].spec->name, commands[i].summary,
 		        commands[i].flags & CMD_NEEDS_MPI ? " (under mpirun)" : "");
 	fprintf(f, "\n'collscope <command> --help' describes a command.\n"
 	           "exit codes: 0 ok, 1 a check failed, 2 bad usage or input, 3 wrong results,\n"
@@ -59,17 +64,32 @@ static void print_help(FILE *f)
 static const struct cmd *find_command(const char *name)
 {
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(commands[i].name, name) == 0)
+		if (strcmp(commands[i].spec->name, name) == 0)
 			return &commands[i];
 	return NULL;
 }
 
-static bool wants_help(int argc, char **argv)
+/*
+ * Before MPI_Init the rank is not known, but the launcher says it: only
+ * the first process of a job prints a usage error, not every rank.
+ */
+static bool first_process(void)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return true;
-	return false;
+	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+	                                   "SLURM_PROCID"};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return strcmp(v, "0") == 0;
+	}
+	return true; /* not launched by mpirun or srun: the only process */
+}
+
+static int usage_error(const char *msg)
+{
+	if (first_process())
+		fprintf(stderr, "collscope: error: %s\n", msg);
+	return EXIT_USAGE;
 }
 
 static int mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv)
@@ -106,10 +126,59 @@ static int mpi_finish(struct cmd_ctx *ctx, int status)
 	return worst;
 }
 
+/* The checks that need the rank count; the same on every rank, so rank 0 alone speaks. */
+static int check_world(const struct cmd *cmd, void *opts, const struct cmd_ctx *ctx)
+{
+	char err[1024];
+	if (!cmd->spec->check_world ||
+	    cmd->spec->check_world(opts, ctx->nranks, err, sizeof err) == EXIT_OK)
+		return EXIT_OK;
+	cmd_error(ctx, "%s", err);
+	return EXIT_USAGE;
+}
+
+/* Parse, then run with MPI or without; the command's exit code. */
+static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, struct cmd_ctx *ctx)
+{
+	char err[1024];
+	int status;
+	switch (opts_parse(cmd->spec, argc - 1, argv + 1, opts, err, sizeof err)) {
+	case OPTS_HELP: {
+		char *text = opts_usage(cmd->spec);
+		if (!text || fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+			free(text);
+			fprintf(stderr, "collscope: error: cannot print the help of %s\n",
+			        cmd->spec->name);
+			return EXIT_RUNTIME;
+		}
+		free(text);
+		return EXIT_OK;
+	}
+	case OPTS_ERROR: return usage_error(err);
+	case OPTS_RUN: break;
+	}
+	if (!(cmd->flags & CMD_NEEDS_MPI)) {
+		status = check_world(cmd, opts, ctx);
+		return status == EXIT_OK ? cmd->run(opts, ctx) : status;
+	}
+	const char *why = NULL;
+	if (fault_load(&why) != 0) {
+		snprintf(err, sizeof err, "bad COLLSCOPE_FAULT '%s': %s", getenv("COLLSCOPE_FAULT"),
+		         why);
+		return usage_error(err);
+	}
+	if (mpi_start(ctx, &argc, &argv) != 0)
+		return EXIT_RUNTIME;
+	status = check_world(cmd, opts, ctx);
+	if (status == EXIT_OK)
+		status = cmd->run(opts, ctx);
+	return mpi_finish(ctx, status);
+}
+
 int main(int argc, char **argv)
 {
-	struct cmd_ctx ctx = {.comm = MPI_COMM_NULL, .rank = 0, .nranks = 1, .argc_all = argc,
-	                      .argv_all = argv};
+	struct cmd_ctx ctx = {
+	    .comm = MPI_COMM_NULL, .rank = 0, .nranks = 1, .argc_all = argc, .argv_all = argv};
 	if (argc < 2) {
 		print_help(stderr);
 		return EXIT_USAGE;
@@ -129,21 +198,12 @@ int main(int argc, char **argv)
 		        argv[1]);
 		return EXIT_USAGE;
 	}
-	int cargc = argc - 1;
-	char **cargv = argv + 1;
-	if (wants_help(cargc, cargv)) {
-		fputs(cmd->usage, stdout);
-		return EXIT_OK;
-	}
-	if (!(cmd->flags & CMD_NEEDS_MPI))
-		return cmd->fn(cargc, cargv, &ctx);
-	const char *why = NULL;
-	if (fault_load(&why) != 0) {
-		fprintf(stderr, "collscope: error: bad COLLSCOPE_FAULT '%s': %s\n",
-		        getenv("COLLSCOPE_FAULT"), why);
-		return EXIT_USAGE;
-	}
-	if (mpi_start(&ctx, &argc, &argv) != 0)
+	void *opts = calloc(1, cmd->spec->size);
+	if (!opts) {
+		fprintf(stderr, "collscope: error: out of memory\n");
 		return EXIT_RUNTIME;
-	return mpi_finish(&ctx, cmd->fn(cargc, cargv, &ctx));
+	}
+	int status = dispatch(cmd, argc, argv, opts, &ctx);
+	free(opts);
+	return status;
 }

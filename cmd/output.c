@@ -9,7 +9,6 @@
 
 #include "cmd.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -70,17 +69,4 @@ bool cmd_any(const struct cmd_ctx *ctx, bool mine)
 	if (ctx->mpi && ctx->nranks > 1)
 		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, ctx->comm);
 	return out != 0;
-}
-
-int cmd_usage_error(const struct cmd_ctx *ctx, const char *cmd, int argc, char **argv)
-{
-	/* getopt_long leaves the offending element at optind - 1 */
-	const char *bad = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
-	if (optopt && optopt != '?' && !strchr(bad, optopt))
-		cmd_error(ctx, "%s: option '-%c' is unknown or needs a value (see 'collscope %s --help')",
-		          cmd, optopt, cmd);
-	else
-		cmd_error(ctx, "%s: option '%s' is unknown or needs a value (see 'collscope %s --help')",
-		          cmd, bad, cmd);
-	return EXIT_USAGE;
 }

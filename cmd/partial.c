@@ -1,4 +1,6 @@
 /* See partial.h. */
+#include <mpi.h>
+
 #include "partial.h"
 #include "cmd.h"
 

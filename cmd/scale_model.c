@@ -7,18 +7,19 @@
  * The mpi variant has no schedule: it is modelled with Rabenseifner's
  * shape (the latency of recursive doubling and the bandwidth of the ring,
  * between which MPI libraries choose by size), marked shape_borrowed.
+ * Pure (see scale_model.h).
  */
-#include <mpi.h>
+#include "scale_model.h"
 
 #include "ar_report.h"
+#include "cost.h"
+#include "exit_codes.h"
 #include "report_io.h"
-#include "scale.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCALE_MPI_SHAPE "rabenseifner"
 
 struct cost_entry {
 	int shape, nranks;
@@ -28,13 +29,12 @@ struct cost_entry {
 };
 
 struct model_run {
-	const struct cmd_ctx *ctx;
 	const struct scale_opts *o;
+	int world;
 	struct scale_results *res;
 	struct scale_step_cfg step;
 	struct cost_entry *cache; /* every walk done, so none is done twice */
 	size_t ncache, capcache;
-	bool warned;
 };
 
 /*
@@ -60,16 +60,14 @@ static int terms_of(struct model_run *m, int shape, int nranks, uint64_t count,
 		}
 		e = &m->cache[m->ncache++];
 		*e = (struct cost_entry){.shape = shape, .nranks = nranks, .count = count};
-		e->rc = cost_walk(ar_variants[shape], nranks, count, ar_dtype_bytes(m->o->dtype),
-		                  m->o->segment_bytes, COST_EXACT_MAX_STEPS, &e->path);
+		e->rc = cost_walk(ar_variants[shape], nranks, count, ar_dtype_bytes(m->o->sweep.dtype),
+		                  m->o->sweep.segment_bytes, COST_EXACT_MAX_STEPS, &e->path);
 	}
-	if (e->rc != 0 && !m->warned) {
-		m->warned = true;
-		cmd_error(m->ctx,
-		          "scale: cannot walk the schedule of %s at %d ranks, %llu elements "
-		          "(out of memory): that prediction is left out",
-		          ar_variants[shape]->name, nranks, (unsigned long long)count);
-	}
+	if (e->rc != 0 && !m->res->warning[0])
+		snprintf(m->res->warning, sizeof m->res->warning,
+		         "cannot walk the schedule of %s at %d ranks, %llu elements "
+		         "(out of memory): that prediction is left out",
+		         ar_variants[shape]->name, nranks, (unsigned long long)count);
 	*out = (struct model_terms){(double)e->path.messages, (double)e->path.bytes,
 	                            (double)e->path.reduced_bytes};
 	if (sampled)
@@ -84,11 +82,11 @@ static int shape_of(const struct scale_opts *o, int v)
 		return v;
 	for (int i = 0; ar_variants[i]; i++)
 		if (strcmp(ar_variants[i]->name, SCALE_MPI_SHAPE) == 0 &&
-		    !ar_variant_unsupported(ar_variants[i], 2, o->op))
+		    !ar_variant_unsupported(ar_variants[i], 2, o->sweep.op))
 			return i;
 	/* the preferred shape cannot run this op: the first schedule that can */
 	for (int i = 0; ar_variants[i]; i++)
-		if (ar_variants[i]->build && !ar_variant_unsupported(ar_variants[i], 2, o->op))
+		if (ar_variants[i]->build && !ar_variant_unsupported(ar_variants[i], 2, o->sweep.op))
 			return i;
 	return -1;
 }
@@ -150,10 +148,10 @@ static int predict(struct model_run *m, int v, uint64_t size, int n)
 	struct scale_results *res = m->res;
 	const struct scale_entry *ref = reference(res, v, size, 1);
 	const struct scale_entry *bw_ref = reference(res, v, size, 2);
-	size_t w = ar_dtype_bytes(m->o->dtype);
+	size_t w = ar_dtype_bytes(m->o->sweep.dtype);
 	struct scale_entry e = {.variant = v, .count = size / w};
 	struct scale_row *r = &e.row;
-	if (!ref || ar_variant_unsupported(ar_variants[v], n, m->o->op) ||
+	if (!ref || ar_variant_unsupported(ar_variants[v], n, m->o->sweep.op) ||
 	    terms_of(m, res->shape[v], n, e.count, &r->terms, &r->sampled) != 0)
 		return 0;
 	r->algorithm = ar_variants[v]->name;
@@ -179,9 +177,9 @@ static int predict_all(struct model_run *m)
 {
 	const struct scale_opts *o = m->o;
 	for (int v = 0; ar_variants[v]; v++)
-		for (int i = 0; o->variants[v] && m->res->fitted[v] && i < o->nsizes; i++)
+		for (int i = 0; o->sweep.variants[v] && m->res->fitted[v] && i < o->sweep.nsizes; i++)
 			for (int k = 0; k < o->nextrapolate; k++)
-				if (predict(m, v, o->sizes[i], o->extrapolate[k]) != 0)
+				if (predict(m, v, o->sweep.sizes[i], o->extrapolate[k]) != 0)
 					return -1;
 	return 0;
 }
@@ -252,9 +250,9 @@ static int sweet_spots(struct model_run *m, int v, const int *grid, int ngrid)
 		set_sweet(&res->sweet_measured[v][j], ranks, s[j], k);
 	k = 0;
 	for (int i = 0; res->fitted[v] && i < ngrid; i++) {
-		if (ar_variant_unsupported(ar_variants[v], grid[i], m->o->op) ||
+		if (ar_variant_unsupported(ar_variants[v], grid[i], m->o->sweep.op) ||
 		    terms_of(m, res->shape[v], grid[i],
-		             m->step.grad_bytes / ar_dtype_bytes(m->o->dtype), &x, NULL) != 0)
+		             m->step.grad_bytes / ar_dtype_bytes(m->o->sweep.dtype), &x, NULL) != 0)
 			continue;
 		ranks[k] = grid[i];
 		for (int j = 0; j < 2; j++)
@@ -305,7 +303,7 @@ static int summary_variants(struct model_run *m, cJSON *sum)
 	cJSON *vars = cJSON_AddArrayToObject(sum, "variants");
 	for (int v = 0; vars && ar_variants[v]; v++) {
 		cJSON *e = NULL;
-		if (!m->o->variants[v])
+		if (!m->o->sweep.variants[v])
 			continue;
 		bool ok = (e = cJSON_CreateObject()) && cJSON_AddItemToArray(vars, e) &&
 		          cJSON_AddStringToObject(e, "algorithm", ar_variants[v]->name) &&
@@ -367,8 +365,8 @@ static int fill_results(struct model_run *m, cJSON *root)
 		const struct scale_entry *e = &m->res->e[i];
 		cJSON *ok = e->row.predicted
 		                ? scale_prediction_to_json(results, &e->row, e->count,
-		                                           ar_dtype_name(o->dtype),
-		                                           ar_op_name(o->op), false, o->overlap)
+		                                           ar_dtype_name(o->sweep.dtype),
+		                                           ar_op_name(o->sweep.op), false, o->overlap)
 		                : scale_row_add_json(e->rec, &e->row, o->overlap);
 		if (!ok)
 			return -1;
@@ -399,16 +397,16 @@ static int model_all(struct model_run *m)
 {
 	const struct scale_opts *o = m->o;
 	int ngrid = 0, rc = -1;
-	int *grid = model_grid(o, m->ctx->nranks, &ngrid);
+	int *grid = model_grid(o, m->world, &ngrid);
 	if (!grid)
 		return -1;
 	for (int v = 0; ar_variants[v]; v++)
-		if (o->variants[v] && fit_variant(m, v) != 0)
+		if (o->sweep.variants[v] && fit_variant(m, v) != 0)
 			goto out;
 	if (predict_all(m) != 0 || derive_all(m) != 0)
 		goto out;
 	for (int v = 0; m->step.on && ar_variants[v]; v++)
-		if (o->variants[v] && sweet_spots(m, v, grid, ngrid) != 0)
+		if (o->sweep.variants[v] && sweet_spots(m, v, grid, ngrid) != 0)
 			goto out;
 	rc = 0;
 out:
@@ -416,29 +414,41 @@ out:
 	return rc;
 }
 
-int scale_model_run(const struct cmd_ctx *ctx, const struct scale_opts *o,
-                    struct scale_results *res, cJSON *root)
+struct scale_entry *scale_results_add(struct scale_results *res, const struct scale_entry *e)
 {
-	struct model_run m = {.ctx = ctx, .o = o, .res = res};
+	if (res->n == res->cap) {
+		size_t cap = res->cap ? 2 * res->cap : 64;
+		struct scale_entry *grown = realloc(res->e, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		res->e = grown;
+		res->cap = cap;
+	}
+	res->e[res->n] = *e;
+	return &res->e[res->n++];
+}
+
+void scale_results_release(struct scale_results *res)
+{
+	free(res->e);
+	memset(res, 0, sizeof *res);
+}
+
+int scale_model_run(const struct scale_opts *o, int world, struct scale_results *res, cJSON *root)
+{
+	struct model_run m = {.o = o, .world = world, .res = res};
 	uint64_t wrong = 0;
-	int status = EXIT_OK;
+	int status;
 	m.step = (struct scale_step_cfg){.on = !isnan(o->compute_ms),
 	                                 .compute_us = o->compute_ms * 1e3,
 	                                 .grad_bytes = o->grad_bytes,
 	                                 .overlap = o->overlap};
-	for (int v = 0; v < SCALE_MAX_VARIANTS; v++)
+	for (int v = 0; v < AR_MAX_VARIANTS; v++)
 		wrong += res->wrong[v];
-	cmd_progress(ctx, o->quiet, "scale: fitting the cost model and predicting %d rank count%s",
-	             o->nextrapolate, o->nextrapolate == 1 ? "" : "s");
-	if (model_all(&m) != 0 || fill_results(&m, root) != 0 || summary(&m, root, wrong) != 0) {
-		cmd_error(ctx, "scale: out of memory while modelling the results");
+	if (model_all(&m) != 0 || fill_results(&m, root) != 0 || summary(&m, root, wrong) != 0)
 		status = EXIT_RUNTIME;
-	} else {
-		scale_print_table(o, res);
-		scale_print_fits(o, res);
-		scale_print_step(o, res);
+	else
 		status = wrong ? EXIT_WRONG : EXIT_OK;
-	}
 	free(m.cache);
 	return status;
 }

@@ -4,11 +4,10 @@
  * of every variant, and the data-parallel step model with its sweet spots.
  * Every predicted figure is marked PREDICTED.
  */
-#include <mpi.h>
-
-#include "scale.h"
+#include "scale_model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +62,7 @@ void scale_print_fits(const struct scale_opts *o, const struct scale_results *re
 	    "more\n");
 	for (int v = 0; ar_variants[v]; v++) {
 		const struct model_fit *f = &res->fit[v];
-		if (!o->variants[v])
+		if (!o->sweep.variants[v])
 			continue;
 		if (!res->fitted[v]) {
 			printf("#   %-18s no fit: no p50 time at 2 ranks or more (a p50 needs 2 "
@@ -142,16 +141,16 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 	                   : "");
 	printf("# weak scaling (fixed batch per rank): speedup n Tc / (Tc + Tar(n))\n");
 	for (int v = 0; ar_variants[v]; v++)
-		if (o->variants[v])
+		if (o->sweep.variants[v])
 			print_speedups(o, e, res->n, v, false);
 	printf("# strong scaling (fixed global batch): speedup Tc / (Tc / n + Tar(n))\n");
 	for (int v = 0; ar_variants[v]; v++)
-		if (o->variants[v])
+		if (o->sweep.variants[v])
 			print_speedups(o, e, res->n, v, true);
 	printf("# sweet spot (strong scaling: past it, more ranks make a step slower):\n");
 	for (int v = 0; ar_variants[v]; v++) {
 		const char *name = ar_variants[v]->name;
-		if (!o->variants[v])
+		if (!o->sweep.variants[v])
 			continue;
 		print_sweet(name, "measured", &res->sweet_measured[v][0], false);
 		print_sweet(name, "model", &res->sweet_model[v][0], true);

@@ -7,68 +7,10 @@
 #include <mpi.h>
 
 #include "cmd.h"
+#include "small_opts.h"
 #include "topo.h"
 
-#include <getopt.h>
 #include <string.h>
-
-const char cmd_topo_usage[] =
-    "usage: mpirun -np N collscope topo [options]\n\n"
-    "Shows where every rank runs: its host, pid, the cpuset it is bound to, its NUMA\n"
-    "node and package (from hwloc; '-' when the binding spans several or is unknown),\n"
-    "and for every host its cores, PUs, NUMA nodes, packages and ranks. A host with\n"
-    "more ranks than cores is oversubscribed: its timings measure the scheduler too.\n\n"
-    "  -o, --output FILE  write the JSON report to FILE (atomically; refuses to\n"
-    "                     replace an existing file unless --force)\n"
-    "      --force        replace FILE if it exists\n"
-    "  -q, --quiet        no tables on stdout\n"
-    "  -h, --help         this text\n\n"
-    "exit codes: 0 ok, 2 bad usage, 5 MPI, I/O or runtime error\n";
-
-struct topo_opts {
-	const char *output;
-	bool force, quiet;
-};
-
-static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct topo_opts *o)
-{
-	static const struct option longopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {0},
-	};
-	int c;
-	*o = (struct topo_opts){0};
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:q", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->output = optarg; break;
-		case 'F': o->force = true; break;
-		case 'q': o->quiet = true; break;
-		default: return cmd_usage_error(ctx, "topo", argc, argv);
-		}
-	}
-	if (optind < argc) {
-		cmd_error(ctx, "topo: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
-/* Rank 0 checks the report's path before anything is measured; all agree. */
-static int check_output(const struct cmd_ctx *ctx, const char *path, bool force)
-{
-	char err[1024] = "";
-	bool bad = false;
-	if (path && ctx->rank == 0)
-		bad = report_check_output_path(path, force, err, sizeof err) != REPORT_OK;
-	if (!cmd_any(ctx, bad))
-		return EXIT_OK;
-	cmd_error(ctx, "topo: %s", err);
-	return EXIT_USAGE;
-}
 
 static void print_index(char *buf, size_t len, int v)
 {
@@ -132,9 +74,9 @@ static bool fill_report(cJSON *root, const struct report_context *c, const struc
 	cJSON *results = cJSON_AddArrayToObject(root, "results");
 	cJSON *summary = cJSON_AddObjectToObject(root, "summary");
 	if (!config || !results || !summary ||
-	    !(o->output ? cJSON_AddStringToObject(config, "output", o->output)
+	    !(o->out.output ? cJSON_AddStringToObject(config, "output", o->out.output)
 	                : cJSON_AddNullToObject(config, "output")) ||
-	    !cJSON_AddBoolToObject(config, "force", o->force))
+	    !cJSON_AddBoolToObject(config, "force", o->out.force))
 		return false;
 	for (int r = 0; r < c->nranks; r++)
 		if (!add_rank(results, &c->ranks[r]))
@@ -150,15 +92,13 @@ static bool fill_report(cJSON *root, const struct report_context *c, const struc
 	       cJSON_AddBoolToObject(root, "complete", true);
 }
 
-int cmd_topo(int argc, char **argv, struct cmd_ctx *ctx)
+int cmd_topo(void *opts, struct cmd_ctx *ctx)
 {
-	struct topo_opts o;
+	const struct topo_opts *o = opts;
 	struct report_context c;
 	cJSON *root = NULL;
 	report_context_init(&c);
-	int status = parse_opts(argc, argv, ctx, &o);
-	if (status == EXIT_OK)
-		status = check_output(ctx, o.output, o.force);
+	int status = cmd_check_output(ctx, "topo", &o->out);
 	if (status != EXIT_OK)
 		goto out;
 	if (cmd_context_begin(ctx, &c, NULL) != 0) {
@@ -166,16 +106,16 @@ int cmd_topo(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	cmd_context_end(&c);
-	if (ctx->rank == 0 && !o.quiet)
+	if (ctx->rank == 0 && !o->out.quiet)
 		print_tables(&c);
-	if (ctx->rank == 0 && o.output) {
+	if (ctx->rank == 0 && o->out.output) {
 		root = cmd_report_new("topo", &c);
-		if (!root || !fill_report(root, &c, &o)) {
+		if (!root || !fill_report(root, &c, o)) {
 			cmd_error(ctx, "topo: out of memory while building the report");
 			status = EXIT_RUNTIME;
 			goto out;
 		}
-		status = cmd_report_write(ctx, o.output, root, o.force);
+		status = cmd_report_write(ctx, o->out.output, root, o->out.force);
 	}
 out:
 	cJSON_Delete(root);

@@ -9,49 +9,14 @@
 #include "cmd.h"
 #include "executor.h"
 #include "fault.h"
-#include "parse.h"
 #include "pattern.h"
 #include "progress.h"
+#include "verify_opts.h"
 #include "watchdog.h"
 
-#include <getopt.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char cmd_verify_usage[] =
-	"usage: mpirun -np N collscope verify [options]\n\n"
-	"Runs every selected variant over a matrix of element counts (0, 1, n-1, n, n+1,\n"
-	"1031, 65539 and 1048583, where n is the rank count), every dtype and op, in place\n"
-	"and out of place, and compares every element with its exact expected value.\n"
-	"Prints one line per variant; exits 3 on any wrong element, naming the variant,\n"
-	"dtype, op, count, rank and first bad index.\n\n"
-	"  -a, --algo LIST        variants to check, comma-separated, or 'all' (default all)\n"
-	"  -d, --dtype LIST       float32,float64,int32,int64,bfloat16 or 'all' (default all)\n"
-	"  -r, --op LIST          sum,prod,min,max or 'all' (default all)\n"
-	"      --counts LIST      element counts instead of the default matrix\n"
-	"      --segment-bytes N  message segment of the point-to-point variants\n"
-	"                         (default 256K; suffixes K M G)\n"
-	"      --mpi-max-count N  elements per MPI_Allreduce call of the 'mpi' variant\n"
-	"                         (testing only: exercises the >2 GiB chunking at small sizes)\n"
-	"      --timeout SECONDS  watchdog: no progress for this long is a hang, exit 4\n"
-	"                         naming the ranks (default 600; 0 disables)\n"
-	"  -h, --help             this text\n\n"
-	"exit codes: 0 all correct, 2 bad usage, 3 wrong results, 4 hang or dead rank,\n"
-	"            5 MPI or runtime error\n";
-
-enum { MAX_COUNTS = 64, BIG_COUNT = 1048583 };
-
-struct verify_opts {
-	bool variants[16];
-	bool dtypes[AR_DTYPE_COUNT];
-	bool ops[AR_OP_COUNT];
-	size_t counts[MAX_COUNTS];
-	int ncounts;
-	uint64_t segment_bytes;
-	uint64_t mpi_max_count;
-	double timeout_s;
-};
 
 /* What one rank tells rank 0 about one check. */
 struct verify_outcome {
@@ -59,89 +24,10 @@ struct verify_outcome {
 	struct ar_mismatch first;
 };
 
-static int parse_counts(const struct cmd_ctx *ctx, char *arg, struct verify_opts *o)
-{
-	char *items[MAX_COUNTS];
-	const char *why = NULL;
-	int n = parse_list(arg, items, MAX_COUNTS, &why);
-	if (n < 0)
-		return cmd_error(ctx, "verify: bad list '%s' for --counts: %s", arg, why);
-	for (int i = 0; i < n; i++) {
-		uint64_t v;
-		if (parse_u64(items[i], 0, (uint64_t)1 << 40, &v, &why) != 0)
-			return cmd_error(ctx, "verify: bad count '%s': %s", items[i], why);
-		o->counts[i] = (size_t)v;
-	}
-	o->ncounts = n;
-	return 0;
-}
-
-static void default_counts(struct verify_opts *o, int nranks)
-{
-	const size_t n = (size_t)nranks;
-	const size_t want[] = {0, 1, n - 1, n, n + 1, 1031, 65539, BIG_COUNT};
-	o->ncounts = 0;
-	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		bool dup = false;
-		for (int j = 0; j < o->ncounts; j++)
-			dup |= o->counts[j] == want[i];
-		if (!dup)
-			o->counts[o->ncounts++] = want[i];
-	}
-}
-
-static int parse_opts(int argc, char **argv, const struct cmd_ctx *ctx, struct verify_opts *o)
-{
-	static const struct option longopts[] = {
-		{"algo", required_argument, NULL, 'a'},   {"dtype", required_argument, NULL, 'd'},
-		{"op", required_argument, NULL, 'r'},     {"counts", required_argument, NULL, 'C'},
-		{"segment-bytes", required_argument, NULL, 'S'},
-		{"mpi-max-count", required_argument, NULL, 'M'},
-		{"timeout", required_argument, NULL, 't'},
-		{0},
-	};
-	const char *why = NULL;
-	int c, nv = (int)ar_variant_count();
-	*o = (struct verify_opts){.segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES,
-	                          .timeout_s = WATCHDOG_DEFAULT_TIMEOUT_S};
-	for (int i = 0; i < nv; i++)
-		o->variants[i] = true;
-	memset(o->dtypes, 1, sizeof o->dtypes);
-	memset(o->ops, 1, sizeof o->ops);
-	default_counts(o, ctx->nranks);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:d:r:", longopts, NULL)) != -1) {
-		int rc = 0;
-		switch (c) {
-		case 'a': rc = cmd_select_variants(ctx, "verify", optarg, o->variants); break;
-		case 'd': rc = cmd_select_dtypes(ctx, "verify", optarg, o->dtypes); break;
-		case 'r': rc = cmd_select_ops(ctx, "verify", optarg, o->ops); break;
-		case 'C': rc = parse_counts(ctx, optarg, o); break;
-		case 'S':
-			if (parse_bytes(optarg, &o->segment_bytes, &why) != 0 || o->segment_bytes == 0 ||
-			    o->segment_bytes > EXEC_MAX_SEGMENT_BYTES)
-				rc = cmd_error(ctx, "verify: bad --segment-bytes '%s': %s", optarg,
-				               why ? why : "must be from 1 to 1G");
-			break;
-		case 't': rc = watchdog_parse_timeout(ctx, "verify", optarg, &o->timeout_s); break;
-		case 'M':
-			if (parse_u64(optarg, 1, INT32_MAX, &o->mpi_max_count, &why) != 0)
-				rc = cmd_error(ctx, "verify: bad --mpi-max-count '%s': %s", optarg, why);
-			break;
-		default: return cmd_usage_error(ctx, "verify", argc, argv);
-		}
-		if (rc != 0)
-			return EXIT_USAGE;
-	}
-	if (optind < argc) {
-		cmd_error(ctx, "verify: unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
-/* Allocate on every rank, and agree: one rank short of memory fails them all. */
+/*
+ * Allocate on every rank, and agree: one rank short of memory fails them all.
+ * Returns an exit code: EXIT_USAGE for counts no host could hold.
+ */
 static int bufs_alloc(const struct cmd_ctx *ctx, const struct verify_opts *o,
                       struct bench_bufs *b)
 {
@@ -150,13 +36,18 @@ static int bufs_alloc(const struct cmd_ctx *ctx, const struct verify_opts *o,
 		if (o->counts[i] > max_count)
 			max_count = o->counts[i];
 	size_t bytes = (max_count ? max_count : 1) * sizeof(double);
+	uint64_t need;
+	/* the widest dtype decides: every count is run as float64 and int64 too */
+	if (cmd_check_memory(ctx, "verify", (uint64_t)max_count * sizeof(double), o->segment_bytes,
+	                     cmd_needs_shared(o->variants), &need) != EXIT_OK)
+		return EXIT_USAGE;
 	bool failed = bench_bufs_alloc(b, bytes, exec_scratch_bound_bytes(o->segment_bytes), 1,
 	                               ctx->nranks) != 0;
 	if (failed)
 		cmd_rank_error(ctx, "verify: cannot allocate 2 x %zu bytes of buffers", bytes);
 	if (cmd_any(ctx, failed))
-		return -1;
-	return cmd_alloc_shared(ctx, "verify", o->variants, b) == EXIT_OK ? 0 : -1;
+		return EXIT_RUNTIME;
+	return cmd_alloc_shared(ctx, "verify", o->variants, b);
 }
 
 static void describe_failure(const struct cmd_ctx *ctx, const struct ar_variant *v,
@@ -298,28 +189,23 @@ static void print_header(const struct cmd_ctx *ctx, const struct verify_opts *o)
 	fflush(stdout);
 }
 
-int cmd_verify(int argc, char **argv, struct cmd_ctx *ctx)
+int cmd_verify(void *opts, struct cmd_ctx *ctx)
 {
-	struct verify_opts o;
+	const struct verify_opts *o = opts;
 	struct bench_bufs b = {0};
-	struct verify_outcome *gathered = NULL;
+	struct verify_outcome *gathered = calloc((size_t)ctx->nranks, sizeof *gathered);
 	bool any_wrong = false;
-	int status = parse_opts(argc, argv, ctx, &o);
+	int status = cmd_any(ctx, !gathered) ? EXIT_RUNTIME : bufs_alloc(ctx, o, &b);
 	if (status != EXIT_OK)
 		goto out;
-	gathered = calloc((size_t)ctx->nranks, sizeof *gathered);
-	if (cmd_any(ctx, !gathered) || bufs_alloc(ctx, &o, &b) != 0) {
-		status = EXIT_RUNTIME;
-		goto out;
-	}
-	print_header(ctx, &o);
-	if (watchdog_start(ctx, "verify", o.timeout_s, NULL, NULL) != 0)
+	print_header(ctx, o);
+	if (watchdog_start(ctx, "verify", o->timeout_s, NULL, NULL) != 0)
 		status = EXIT_RUNTIME;
 	for (int i = 0; ar_variants[i] && status == EXIT_OK; i++) {
 		struct variant_tally t = {0};
-		if (!o.variants[i])
+		if (!o->variants[i])
 			continue;
-		status = verify_variant(ctx, &o, ar_variants[i], &b, gathered, &t);
+		status = verify_variant(ctx, o, ar_variants[i], &b, gathered, &t);
 		if (status == EXIT_OK && ctx->rank == 0) {
 			printf("  %-20s %8llu %10llu %8llu  %s\n", ar_variants[i]->name,
 			       (unsigned long long)t.checks, (unsigned long long)t.wrong,

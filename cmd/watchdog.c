@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "parse.h"
 #include "progress.h"
+#include "watchdog_verdict.h"
 
 enum { WD_MAX_ADDRS = 16, WD_HB_WORDS = 8 };
 
@@ -50,6 +50,7 @@ static struct {
 	void *hook_arg;
 	int listen_fd;      /* rank 0 */
 	struct wd_peer *peers; /* rank 0: nranks */
+	struct wd_view *views; /* rank 0: nranks, what the verdict reads */
 	int fd;             /* others: connection to rank 0 */
 } wd = {.listen_fd = -1, .fd = -1, .stop_pipe = {-1, -1}};
 
@@ -120,47 +121,27 @@ static void describe_beat(char *buf, size_t len, const struct wd_beat *b)
 	progress_describe(buf, len, (int)b->variant, b->bytes, (int)b->phase, b->iteration);
 }
 
+/* The peers as the verdict sees them (cmd/watchdog_verdict.h), in wd.views. */
+static void fill_views(void)
+{
+	for (int r = 0; r < wd.nranks; r++) {
+		const struct wd_peer *p = &wd.peers[r];
+		wd.views[r] = (struct wd_view){.seen = p->seen, .connected = p->fd >= 0,
+		                               .heard_s = p->heard_s, .moved_s = p->moved_s,
+		                               .ticks = p->last.ticks, .variant = (int)p->last.variant,
+		                               .bytes = p->last.bytes, .iteration = p->last.iteration,
+		                               .phase = (int)p->last.phase};
+	}
+}
+
 /* Rank 0: the verdict, printed, handed to the hook, and the end of the job. */
 static void declare_hang(double now)
 {
-	char *event = malloc(65536), where[160];
-	size_t used = 0;
-	uint64_t most = 0;
+	enum { EVENT_BYTES = 65536 };
+	char *event = malloc(EVENT_BYTES);
 	if (!event)
 		_exit(EXIT_HANG);
-	for (int r = 0; r < wd.nranks; r++)
-		if (wd.peers[r].seen && wd.peers[r].last.ticks > most)
-			most = wd.peers[r].last.ticks;
-	used += (size_t)snprintf(event + used, 65536 - used,
-	                         "hang in %s: no progress within the %.0f s timeout; ranks that had "
-	                         "not arrived:", wd.command, wd.timeout_s);
-	int late = 0;
-	for (int r = 0; r < wd.nranks && used < 60000; r++) {
-		const struct wd_peer *p = &wd.peers[r];
-		bool silent = p->fd >= 0 && now - p->heard_s > wd.timeout_s;
-		if (!p->seen || (!silent && (p->last.ticks == most || p->last.phase == PROGRESS_IDLE)))
-			continue;
-		describe_beat(where, sizeof where, &p->last);
-		if (silent)
-			used += (size_t)snprintf(event + used, 65536 - used,
-			                         "%s rank %d (not answering for %.0f s: stopped, stuck or dead; "
-			                         "last at %s)", late++ ? ";" : "", r, now - p->heard_s, where);
-		else
-			used += (size_t)snprintf(event + used, 65536 - used,
-			                         "%s rank %d (answering but making no progress; last at %s)",
-			                         late++ ? ";" : "", r, where);
-	}
-	if (!late)
-		used += (size_t)snprintf(event + used, 65536 - used,
-		                         " none: every rank is inside the same operation (a deadlock "
-		                         "or a lost message)");
-	for (int r = 0; r < wd.nranks && used < 60000; r++)
-		if (wd.peers[r].seen && wd.peers[r].last.ticks == most &&
-		    !(wd.peers[r].fd >= 0 && now - wd.peers[r].heard_s > wd.timeout_s)) {
-			describe_beat(where, sizeof where, &wd.peers[r].last);
-			used += (size_t)snprintf(event + used, 65536 - used, "; rank %d waits at %s", r, where);
-			break; /* one example of where the others wait */
-		}
+	wd_describe(event, EVENT_BYTES, wd.command, wd.timeout_s, wd.views, wd.nranks, now);
 	fprintf(stderr, "collscope: error: %s\n", event);
 	fflush(stderr);
 	if (wd.hook)
@@ -172,15 +153,9 @@ static void check_peers(double now)
 {
 	wd.peers[0].last = my_beat(0);
 	wd.peers[0].heard_s = now;
-	for (int r = 0; r < wd.nranks; r++) {
-		const struct wd_peer *p = &wd.peers[r];
-		if (!p->seen)
-			continue;
-		/* an idle rank (outside the current sub-communicator) may wait as long as it takes */
-		bool stuck = now - p->moved_s > wd.timeout_s && p->last.phase != PROGRESS_IDLE;
-		if (stuck || (p->fd >= 0 && now - p->heard_s > wd.timeout_s))
-			declare_hang(now);
-	}
+	fill_views();
+	if (wd_hung(wd.views, wd.nranks, now, wd.timeout_s))
+		declare_hang(now);
 }
 
 static void serve_one(int r, double now)
@@ -360,7 +335,9 @@ static void reset(void)
 		if (wd.peers[r].fd >= 0)
 			close(wd.peers[r].fd);
 	free(wd.peers);
+	free(wd.views);
 	wd.peers = NULL;
+	wd.views = NULL;
 	for (int i = 0; i < 2; i++)
 		if (wd.stop_pipe[i] >= 0)
 			close(wd.stop_pipe[i]);
@@ -426,8 +403,11 @@ int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeou
 	wd.command = command;
 	wd.hook = hook;
 	wd.hook_arg = hook_arg;
-	if (ctx->rank == 0 && !(wd.peers = calloc((size_t)ctx->nranks, sizeof *wd.peers)))
+	if (ctx->rank == 0 && (!(wd.peers = calloc((size_t)ctx->nranks, sizeof *wd.peers)) ||
+	                       !(wd.views = calloc((size_t)ctx->nranks, sizeof *wd.views)))) {
+		reset();
 		return -1;
+	}
 	double now = now_s();
 	for (int r = 0; wd.peers && r < ctx->nranks; r++)
 		wd.peers[r] = (struct wd_peer){.fd = -1, .heard_s = now, .moved_s = now, .seen = r == 0};
@@ -453,14 +433,4 @@ void watchdog_stop(void)
 		pthread_cancel(wd.thread);
 	pthread_join(wd.thread, NULL);
 	reset();
-}
-
-int watchdog_parse_timeout(const struct cmd_ctx *ctx, const char *cmd, const char *arg,
-                           double *out)
-{
-	const char *why = NULL;
-	if (parse_double(arg, 0, 7 * 24 * 3600.0, out, &why) != 0)
-		return cmd_error(ctx, "%s: bad value '%s' for --timeout: %s (seconds, 0 to disable)", cmd,
-		                 arg, why);
-	return 0;
 }

@@ -18,8 +18,6 @@
 
 #include "cmd.h"
 
-#define WATCHDOG_DEFAULT_TIMEOUT_S 600.0
-
 /* Called on rank 0's watchdog thread with the event text, before the job ends. */
 typedef void (*watchdog_hang_fn)(void *arg, const char *event);
 
@@ -32,9 +30,5 @@ int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeou
                    watchdog_hang_fn hook, void *hook_arg);
 /* Not collective: ends this rank's thread (a normal finish is never a hang). */
 void watchdog_stop(void);
-
-/* Parse --timeout: seconds, > 0, at most a week; 0 disables. */
-int watchdog_parse_timeout(const struct cmd_ctx *ctx, const char *cmd, const char *arg,
-                           double *out);
 
 #endif

@@ -27,15 +27,7 @@
 
 #include <stddef.h>
 
-enum probe_mode { PROBE_CONCURRENT, PROBE_ISOLATED };
-
-struct probe_link_opts {
-	size_t lat_bytes;          /* ping-pong message */
-	size_t bw_bytes;           /* one message of a window */
-	int window;                /* messages in flight per window */
-	int lat_iters, lat_warmup; /* timed and untimed ping-pongs per direction */
-	int bw_iters, bw_warmup;   /* timed and untimed windows per direction */
-};
+#include "probe_opts.h"
 
 /*
  * The workspace of one rank, and after each measurement the samples of the

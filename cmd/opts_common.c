@@ -1,0 +1,455 @@
+/* See opts_common.h. */
+#include "opts_common.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "schedule.h"
+
+enum { MAX_LIST_ITEMS = 256 };
+
+static int parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+
+const struct opt opts_output[2] = {
+    {.name = "output",
+     .letter = 'o',
+     .kind = OPT_STRING,
+     .offset = offsetof(struct cmd_out, output),
+     .metavar = "FILE",
+     .key = "output",
+     .help = "write the JSON report (atomically: a temporary file,\n"
+             "then a rename; never replaces a file without --force)"},
+    {.name = "force",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, force),
+     .key = "force",
+     .help = "replace an existing output file"},
+};
+
+const struct opt opts_quiet[1] = {
+    {.name = "quiet",
+     .letter = 'q',
+     .kind = OPT_FLAG,
+     .offset = 0,
+     .help = "no progress lines on stderr"},
+};
+
+const struct opt opts_timeout[1] = {
+    {.name = "timeout",
+     .kind = OPT_NUMBER,
+     .offset = 0,
+     .metavar = "SECONDS",
+     .def = OPTS_DEFAULT_TIMEOUT,
+     .min = 0,
+     .max = 7 * 24 * 3600.0,
+     .key = "timeout_s",
+     .range = "must be seconds from 0 (no watchdog) to 604800 (a week)",
+     .help = "watchdog: a rank that makes no progress for this long\n"
+             "is a hang: exit 4 naming it ({default}; 0 disables)"},
+};
+
+const struct opt opts_sweep_range[2] = {
+    {.name = "min-bytes",
+     .letter = 'b',
+     .kind = OPT_BYTES,
+     .offset = offsetof(struct sweep_opts, min_bytes),
+     .metavar = "SIZE",
+     .def = "8",
+     .min = 0,
+     .max = 1.8e19,
+     .key = "min_bytes",
+     .help = "smallest message ({default}; suffixes K M G T)"},
+    {.name = "max-bytes",
+     .letter = 'e',
+     .kind = OPT_BYTES,
+     .offset = offsetof(struct sweep_opts, max_bytes),
+     .metavar = "SIZE",
+     .def = "64M",
+     .min = 0,
+     .max = 1.8e19,
+     .key = "max_bytes",
+     .help = "largest message"},
+};
+
+const struct opt opts_sweep_points[7] = {
+    {.name = "sizes",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct sweep_opts, sizes),
+     .metavar = "LIST",
+     .parse = parse_sizes,
+     .help = "exactly these sizes, comma-separated (instead of -b/-e/-f)"},
+    {.name = "iters",
+     .letter = 'n',
+     .kind = OPT_INT,
+     .offset = offsetof(struct sweep_opts, iters),
+     .metavar = "N",
+     .def_text = "adaptive",
+     .min = 1,
+     .max = SWEEP_MAX_ITERS,
+     .key = "iters",
+     .echo = opts_echo_adaptive,
+     .help = "timed iterations per point"},
+    {.name = "warmup",
+     .letter = 'w',
+     .kind = OPT_INT,
+     .offset = offsetof(struct sweep_opts, warmup),
+     .metavar = "N",
+     .def = "5",
+     .min = 0,
+     .max = SWEEP_MAX_ITERS,
+     .key = "warmup",
+     .help = "untimed iterations per point"},
+    {.name = "time-per-size",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct sweep_opts, time_per_size_s),
+     .metavar = "S",
+     .def = "0.25",
+     .min = 0.001,
+     .max = 3600,
+     .key = "time_per_size_s",
+     .range = "must be seconds from 0.001 to 3600",
+     .help = "adaptive budget per point in seconds ({default}):\n"
+             "at least 10 and up to 1000 iterations"},
+    {.name = "dtype",
+     .letter = 'd',
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct sweep_opts, dtype),
+     .metavar = "T",
+     .def = "float32",
+     .key = "dtype",
+     .parse = opts_parse_dtype,
+     .echo = opts_echo_dtype,
+     .help = "float32 float64 int32 int64 bfloat16"},
+    {.name = "op",
+     .letter = 'r',
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct sweep_opts, op),
+     .metavar = "OP",
+     .def = "sum",
+     .key = "op",
+     .parse = opts_parse_op,
+     .echo = opts_echo_op,
+     .help = "sum prod min max"},
+    {.name = "check",
+     .letter = 'c',
+     .kind = OPT_BOOL01,
+     .offset = offsetof(struct sweep_opts, check),
+     .metavar = "0|1",
+     .def = "1",
+     .key = "check",
+     .help = "verify every result"},
+};
+
+const struct opt opts_segment[1] = {
+    {.name = "segment-bytes",
+     .kind = OPT_BYTES,
+     .offset = 0,
+     .metavar = "SIZE",
+     .def = "256K",
+     .min = 1,
+     .max = (double)SCHED_MAX_SEGMENT_BYTES,
+     .key = "segment_bytes",
+     .help = "message segment of the point-to-point variants"},
+};
+
+static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Splits a copy of arg (argv itself stays whole: the report records the
+ * command line as given) and calls each(item) in order; 0, or the first
+ * non-zero of each, or -1 with why for a malformed list.
+ */
+static int for_each_item(const char *arg, int (*each)(const char *item, void *ctx), void *ctx,
+                         char *why, size_t len)
+{
+	char *copy = strdup(arg), *items[MAX_LIST_ITEMS];
+	const char *reason = NULL;
+	int rc;
+	if (!copy)
+		return say(why, len, "out of memory");
+	int n = parse_list(copy, items, MAX_LIST_ITEMS, &reason);
+	if (n < 0)
+		say(why, len, "%s (at most %d items)", reason, MAX_LIST_ITEMS);
+	rc = n < 0 ? -1 : 0;
+	for (int i = 0; rc == 0 && i < n; i++)
+		rc = each(items[i], ctx);
+	free(copy);
+	return rc;
+}
+
+struct names_ctx {
+	bool *sel;
+	int nsel;
+	const char *what;
+	bool (*lookup)(const char *name, int *idx);
+	char *why;
+	size_t len;
+};
+
+static int select_name(const char *item, void *p)
+{
+	struct names_ctx *c = p;
+	int idx;
+	if (strcmp(item, "all") == 0) {
+		for (int j = 0; j < c->nsel; j++)
+			c->sel[j] = true;
+		return 0;
+	}
+	if (!c->lookup(item, &idx)) {
+		snprintf(c->why, c->len, "unknown %s '%s' (see 'collscope list')", c->what, item);
+		return -1;
+	}
+	c->sel[idx] = true;
+	return 0;
+}
+
+static int select_names(const char *arg, bool *sel, int nsel, const char *what,
+                        bool (*lookup)(const char *, int *), char *why, size_t len)
+{
+	struct names_ctx c = {sel, nsel, what, lookup, why, len};
+	memset(sel, 0, (size_t)nsel * sizeof *sel);
+	return for_each_item(arg, select_name, &c, why, len);
+}
+
+static bool lookup_variant(const char *name, int *idx)
+{
+	for (int i = 0; ar_variants[i]; i++)
+		if (strcmp(ar_variants[i]->name, name) == 0) {
+			*idx = i;
+			return true;
+		}
+	return false;
+}
+
+static bool lookup_dtype(const char *name, int *idx)
+{
+	enum ar_dtype t;
+	if (!ar_dtype_parse(name, &t))
+		return false;
+	*idx = (int)t;
+	return true;
+}
+
+static bool lookup_op(const char *name, int *idx)
+{
+	enum ar_op op;
+	if (!ar_op_parse(name, &op))
+		return false;
+	*idx = (int)op;
+	return true;
+}
+
+int opts_parse_variants(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	return select_names(arg, (bool *)((char *)base + o->offset), (int)ar_variant_count(),
+	                    "algorithm", lookup_variant, why, len);
+}
+
+bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	const bool *sel = (const bool *)((const char *)base + o->offset);
+	cJSON *a = cJSON_AddArrayToObject(cfg, key);
+	for (int i = 0; a && ar_variants[i]; i++)
+		if (sel[i] && !cJSON_AddItemToArray(a, cJSON_CreateString(ar_variants[i]->name)))
+			return false;
+	return a != NULL;
+}
+
+int opts_parse_dtypes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	return select_names(arg, (bool *)((char *)base + o->offset), AR_DTYPE_COUNT, "dtype",
+	                    lookup_dtype, why, len);
+}
+
+int opts_parse_ops(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	return select_names(arg, (bool *)((char *)base + o->offset), AR_OP_COUNT, "op", lookup_op,
+	                    why, len);
+}
+
+int opts_parse_dtype(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	if (ar_dtype_parse(arg, (enum ar_dtype *)((char *)base + o->offset)))
+		return 0;
+	return say(why, len, "unknown dtype '%s' (float32, float64, int32, int64, bfloat16)", arg);
+}
+
+bool opts_echo_dtype(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	enum ar_dtype t = *(const enum ar_dtype *)((const char *)base + o->offset);
+	return cJSON_AddStringToObject(cfg, key, ar_dtype_name(t)) != NULL;
+}
+
+int opts_parse_op(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	if (ar_op_parse(arg, (enum ar_op *)((char *)base + o->offset)))
+		return 0;
+	return say(why, len, "unknown op '%s' (sum, prod, min, max)", arg);
+}
+
+bool opts_echo_op(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	enum ar_op op = *(const enum ar_op *)((const char *)base + o->offset);
+	return cJSON_AddStringToObject(cfg, key, ar_op_name(op)) != NULL;
+}
+
+bool opts_echo_adaptive(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	int n = *(const int *)((const char *)base + o->offset);
+	return n ? cJSON_AddNumberToObject(cfg, key, n) != NULL
+	         : cJSON_AddStringToObject(cfg, key, "adaptive") != NULL;
+}
+
+struct ints_ctx {
+	const char *arg, *name;
+	int min, max, *out, max_items, n;
+	char *why;
+	size_t len;
+};
+
+static int take_int(const char *item, void *p)
+{
+	struct ints_ctx *c = p;
+	const char *reason = NULL;
+	uint64_t u;
+	if (c->n == c->max_items) {
+		snprintf(c->why, c->len, "bad value '%s' for --%s: more than %d items", c->arg,
+		         c->name, c->max_items);
+		return OPT_WHOLE_MESSAGE;
+	}
+	if (parse_u64(item, (uint64_t)c->min, (uint64_t)c->max, &u, &reason) != 0) {
+		snprintf(c->why, c->len,
+		         "bad value '%s' in --%s '%s': each must be a whole number from "
+		         "%d to %d",
+		         item, c->name, c->arg, c->min, c->max);
+		return OPT_WHOLE_MESSAGE;
+	}
+	c->out[c->n++] = (int)u;
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int opts_parse_int_list(const char *arg, const char *name, int min, int max, int *out,
+                        int max_items, int *nout, char *why, size_t len)
+{
+	struct ints_ctx c = {arg, name, min, max, out, max_items, 0, why, len};
+	int rc = for_each_item(arg, take_int, &c, why, len);
+	if (rc == -1) { /* the list's shape: say it with the whole list */
+		char reason[256];
+		snprintf(reason, sizeof reason, "%s", why);
+		snprintf(why, len, "bad value '%s' for --%s: %s", arg, name, reason);
+	}
+	if (rc != 0)
+		return OPT_WHOLE_MESSAGE;
+	qsort(out, (size_t)c.n, sizeof *out, cmp_int);
+	*nout = 0;
+	for (int i = 0; i < c.n; i++)
+		if (*nout == 0 || out[*nout - 1] != out[i])
+			out[(*nout)++] = out[i];
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+struct sizes_ctx {
+	struct sweep_opts *o;
+	char *why;
+	size_t len;
+};
+
+static int take_size(const char *item, void *p)
+{
+	struct sizes_ctx *c = p;
+	const char *reason = NULL;
+	uint64_t v;
+	if (parse_bytes(item, &v, &reason) != 0)
+		return say(c->why, c->len, "'%s': %s", item, reason);
+	for (int i = 0; i < c->o->nsizes; i++)
+		if (c->o->sizes[i] == v)
+			return say(c->why, c->len, "'%s': %s", item, "given twice");
+	if (c->o->nsizes == SWEEP_MAX_SIZES)
+		return say(c->why, c->len, "more than %d sizes", SWEEP_MAX_SIZES);
+	c->o->sizes[c->o->nsizes++] = v;
+	return 0;
+}
+
+/* --sizes: byte counts, each once; sorted. */
+static int parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	struct sweep_opts *s = base;
+	struct sizes_ctx c = {s, why, len};
+	(void)o;
+	s->nsizes = 0;
+	if (for_each_item(arg, take_size, &c, why, len) != 0)
+		return -1;
+	qsort(s->sizes, (size_t)s->nsizes, sizeof s->sizes[0], cmp_u64);
+	s->explicit_sizes = true;
+	s->min_bytes = s->sizes[0];
+	s->max_bytes = s->sizes[s->nsizes - 1];
+	return 0;
+}
+
+int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
+{
+	if (o->explicit_sizes)
+		return EXIT_OK;
+	if (o->min_bytes > o->max_bytes) {
+		snprintf(err, len, "%s: --min-bytes %llu is larger than --max-bytes %llu", cmd,
+		         (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
+		return EXIT_USAGE;
+	}
+	o->nsizes = 0;
+	if (o->step_factor == 0) {
+		o->sizes[o->nsizes++] = o->min_bytes;
+		if (o->max_bytes != o->min_bytes)
+			o->sizes[o->nsizes++] = o->max_bytes;
+		return EXIT_OK;
+	}
+	for (uint64_t s = o->min_bytes; s <= o->max_bytes;) {
+		if (o->nsizes == SWEEP_MAX_SIZES) {
+			snprintf(err, len,
+			         "%s: more than %d message sizes from %llu to %llu bytes by %g",
+			         cmd, SWEEP_MAX_SIZES, (unsigned long long)o->min_bytes,
+			         (unsigned long long)o->max_bytes, o->step_factor);
+			return EXIT_USAGE;
+		}
+		o->sizes[o->nsizes++] = s;
+		double next = floor((double)s * o->step_factor);
+		if (next > (double)o->max_bytes)
+			break;
+		s = (uint64_t)next > s ? (uint64_t)next : s + 1;
+	}
+	return EXIT_OK;
+}
+
+bool sweep_echo(cJSON *cfg, const struct sweep_opts *o)
+{
+	cJSON *a = cJSON_AddArrayToObject(cfg, "sizes_bytes");
+	for (int i = 0; a && i < o->nsizes; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber((double)o->sizes[i])))
+			return false;
+	return a && cJSON_AddNumberToObject(cfg, "adaptive_min_iters", SWEEP_ADAPTIVE_MIN_ITERS) &&
+	       cJSON_AddNumberToObject(cfg, "adaptive_max_iters", SWEEP_ADAPTIVE_MAX_ITERS);
+}

@@ -1,0 +1,93 @@
+/*
+ * Options that several commands share, declared once (cmd/opts.h): the
+ * report's -o/--force/-q, the watchdog's --timeout, the all-reduce sweep of
+ * allreduce and scale; and the value parsers for names (variants, dtypes,
+ * ops) and size lists that the tables use. Pure: no MPI, no printing.
+ */
+#ifndef COLLSCOPE_CMD_OPTS_COMMON_H
+#define COLLSCOPE_CMD_OPTS_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "opts.h"
+#include "variant.h"
+
+/* -o/--output and --force (opts_output), -q/--quiet (opts_quiet, a bool at its base). */
+struct cmd_out {
+	const char *output; /* NULL: no report */
+	bool force, quiet;
+};
+extern const struct opt opts_output[2];
+extern const struct opt opts_quiet[1];
+
+/* --timeout: the watchdog's, in seconds; 0 disables. */
+#define OPTS_DEFAULT_TIMEOUT "600"
+extern const struct opt opts_timeout[1];
+/* --segment-bytes: a uint64_t; allreduce, scale and verify. */
+extern const struct opt opts_segment[1];
+
+enum {
+	SWEEP_MAX_SIZES = 1024,
+	SWEEP_MAX_ITERS = 100000,
+	SWEEP_ADAPTIVE_MIN_ITERS = 10,
+	SWEEP_ADAPTIVE_MAX_ITERS = 1000, /* enough for p99.9; keeps raw samples in reports small */
+};
+
+/*
+ * What allreduce and scale sweep: variants x sizes, and how each point is
+ * measured. -a and -f are declared by each command (their defaults and
+ * meaning differ); -b/-e by opts_sweep_range, the rest by opts_sweep_points
+ * and opts_segment.
+ */
+struct sweep_opts {
+	bool variants[AR_MAX_VARIANTS]; /* variants[i]: ar_variants[i] is selected */
+	uint64_t min_bytes, max_bytes;
+	double step_factor;              /* > 1, or 0: only -b and -e */
+	uint64_t sizes[SWEEP_MAX_SIZES]; /* ascending, distinct, after sweep_sizes() */
+	int nsizes;
+	bool explicit_sizes; /* --sizes given: -b/-e/-f are derived from it */
+	int iters;           /* 0: adaptive */
+	int warmup;
+	double time_per_size_s;
+	enum ar_dtype dtype;
+	enum ar_op op;
+	bool check;
+	uint64_t segment_bytes;
+};
+extern const struct opt opts_sweep_range[2];
+extern const struct opt opts_sweep_points[7];
+
+/*
+ * The sizes of the sweep: --sizes as given, else -b, -b x f, ... up to -e
+ * (f = 0: -b and -e only). EXIT_OK, or EXIT_USAGE with the reason in err
+ * (prefixed with cmd).
+ */
+int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len);
+/* Adds sizes_bytes, adaptive_min_iters and adaptive_max_iters to a config. */
+bool sweep_echo(cJSON *cfg, const struct sweep_opts *o);
+
+/* Value parsers and echoes for the tables (opt_parse_fn, opt_echo_fn). */
+int opts_parse_variants(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+int opts_parse_dtype(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+bool opts_echo_dtype(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+int opts_parse_op(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+bool opts_echo_op(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+/* Lists of dtypes and ops into bool[AR_DTYPE_COUNT] and bool[AR_OP_COUNT] (verify). */
+int opts_parse_dtypes(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+int opts_parse_ops(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+/* An int that reads "adaptive" when 0. */
+bool opts_echo_adaptive(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+
+/*
+ * A comma-separated list of whole numbers in [min, max], the value of
+ * option --name, into out, sorted and without repeats; 0, or
+ * OPT_WHOLE_MESSAGE with the message in why ("bad value 'x' in --ranks
+ * '1,x': each must be a whole number from 1 to 8").
+ */
+int opts_parse_int_list(const char *arg, const char *name, int min, int max, int *out,
+                        int max_items, int *nout, char *why, size_t len);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * `collscope scale`: its options (scale_opts.c, pure), the measurement over
+ * sub-communicators (scale.c), the models (scale_model.c, pure) and the
+ * text output (scale_print.c).
+ */
+#ifndef COLLSCOPE_CMD_SCALE_OPTS_H
+#define COLLSCOPE_CMD_SCALE_OPTS_H
+
+#include "opts.h"
+#include "opts_common.h"
+
+enum {
+	SCALE_MAX_RANK_COUNTS = 64,
+	SCALE_MAX_EXTRAPOLATE = 32,
+	/* past COST_EXACT_MAX_STEPS the cost walk samples ranks; this bounds its memory */
+	SCALE_MAX_EXTRAPOLATE_RANKS = 65536,
+};
+
+enum scale_placement { SCALE_PACKED, SCALE_SPREAD };
+
+struct scale_opts {
+	struct sweep_opts sweep;          /* sizes: whole elements, the gradient's included */
+	const char *ranks_arg;            /* --ranks as given: checked once N is known */
+	int ranks[SCALE_MAX_RANK_COUNTS]; /* ascending, distinct, 1..world */
+	int nranks;
+	int placement;                          /* enum scale_placement */
+	int extrapolate[SCALE_MAX_EXTRAPOLATE]; /* ascending, distinct */
+	int nextrapolate;
+	double compute_ms;   /* NAN: no step model */
+	uint64_t grad_bytes; /* rounded down to whole elements */
+	bool grad_given;
+	double overlap;   /* NAN until checked: then 0 when not given */
+	double timeout_s; /* watchdog; 0 disables */
+	struct cmd_out out;
+};
+
+extern const struct cmd_spec scale_spec;
+
+#endif

@@ -1,0 +1,234 @@
+/* See small_opts.h: one table each (cmd/opts.h). */
+#include "small_opts.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* topo */
+
+static const struct opt topo_quiet[] = {
+    {.name = "quiet",
+     .letter = 'q',
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, quiet),
+     .help = "no tables on stdout"},
+};
+
+static const struct opt_group topo_groups[] = {
+    OPT_GROUP(opts_output, offsetof(struct topo_opts, out)),
+    OPT_GROUP(topo_quiet, offsetof(struct topo_opts, out)),
+    {NULL, 0, 0},
+};
+
+const struct cmd_spec topo_spec = {
+    .name = "topo",
+    .synopsis = "mpirun -np N collscope topo [options]",
+    .description =
+        "Shows where every rank runs: its host, pid, the cpuset it is bound to, its NUMA\n"
+        "node and package (from hwloc; '-' when the binding spans several or is unknown),\n"
+        "and for every host its cores, PUs, NUMA nodes, packages and ranks. A host with\n"
+        "more ranks than cores is oversubscribed: its timings measure the scheduler too.\n",
+    .exit_codes = "exit codes: 0 ok, 2 bad usage, 5 MPI, I/O or runtime error\n",
+    .groups = topo_groups,
+    .size = sizeof(struct topo_opts),
+};
+
+/* list */
+
+static const struct opt list_only[] = {
+    {.name = "names",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct list_opts, names_only),
+     .help = "print the names only, one per line (for scripts)"},
+};
+
+static const struct opt_group list_groups[] = {
+    OPT_GROUP(list_only, 0),
+    {NULL, 0, 0},
+};
+
+const struct cmd_spec list_spec = {
+    .name = "list",
+    .synopsis = "collscope list [--names]",
+    .description = "Lists the all-reduce variants with a one-line summary, their cost and their\n"
+                   "restrictions. Runs without mpirun.\n",
+    .exit_codes = "exit codes: 0 ok, 2 bad usage\n",
+    .groups = list_groups,
+    .size = sizeof(struct list_opts),
+};
+
+/* compare */
+
+static const char *const cmp_formats[] = {"table", "markdown", NULL};
+
+static int parse_metric(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	if (cmp_metric_parse(arg, (enum cmp_metric *)((char *)base + o->offset)) == 0)
+		return 0;
+	snprintf(why, len, "expected p50, p99, busbw, latency_p50, latency_p99 or bandwidth");
+	return -1;
+}
+
+static int parse_untested(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	bool *fails = (bool *)((char *)base + o->offset);
+	if (strcmp(arg, "pass") != 0 && strcmp(arg, "fail") != 0) {
+		snprintf(why, len, "expected pass or fail");
+		return -1;
+	}
+	*fails = strcmp(arg, "fail") == 0;
+	return 0;
+}
+
+static const struct opt compare_only[] = {
+    {.name = "threshold",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct compare_opts, cmp.threshold_pct),
+     .metavar = "PCT",
+     .def = "10",
+     .min = 0,
+     .max = 1e6,
+     .help = "change that counts, in percent"},
+    {.name = "alpha",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct compare_opts, cmp.alpha),
+     .metavar = "P",
+     .def = "0.01",
+     .min = 0,
+     .max = 1,
+     .flags = OPT_MIN_OPEN | OPT_MAX_OPEN,
+     .help = "significance level, 0 < P < 1"},
+    {.name = "metric",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct compare_opts, cmp.gate),
+     .metavar = "NAME",
+     .def = "p50",
+     .parse = parse_metric,
+     .help = "the gate: p50, p99 or busbw (links: latency_p50,\n"
+             "latency_p99, bandwidth)"},
+    {.name = "untested",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct compare_opts, cmp.untested_fails),
+     .metavar = "pass|fail",
+     .def = "pass",
+     .parse = parse_untested,
+     .help = "an untested point worse than --threshold: no failure\n"
+             "(pass) or a regression (fail)"},
+    {.name = "allow-mismatch",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct compare_opts, allow_mismatch),
+     .help = "compare runs that differ in ranks, hosts, dtype or op"},
+    {.name = "format",
+     .kind = OPT_CHOICE,
+     .offset = offsetof(struct compare_opts, format),
+     .metavar = "table|markdown",
+     .def = "table",
+     .choices = cmp_formats,
+     .help = "stdout format (markdown for a CI job summary)"},
+};
+
+static const struct opt compare_output[] = {
+    {.name = "output",
+     .letter = 'o',
+     .kind = OPT_STRING,
+     .offset = offsetof(struct cmd_out, output),
+     .metavar = "FILE",
+     .help = "the comparison as JSON (atomically)"},
+    {.name = "force",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, force),
+     .help = "overwrite an existing output file"},
+    {.name = "quiet",
+     .letter = 'q',
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, quiet),
+     .help = "no table on stdout"},
+};
+
+static const struct opt_group compare_groups[] = {
+    OPT_GROUP(compare_only, 0),
+    OPT_GROUP(compare_output, offsetof(struct compare_opts, out)),
+    {NULL, 0, 0},
+};
+
+const struct cmd_spec compare_spec = {
+    .name = "compare",
+    .synopsis = "collscope compare [options] BASELINE.json CURRENT.json",
+    .description =
+        "Compares a report with a baseline, point by point: allreduce and scale records\n"
+        "by (algorithm, dtype, op, bytes, ranks), links records by ordered pair. For each\n"
+        "point: the change of p50 time, p99 time and busbw as ratio and percent, and a\n"
+        "two-sided Mann-Whitney U test of the raw samples. A point regresses only when\n"
+        "the change of --metric is worse than --threshold AND the test finds a shift that\n"
+        "way at --alpha (links: their ping-pongs for the latency metrics, their window\n"
+        "times for bandwidth). With fewer than 9 samples a side the test has no\n"
+        "verdict: the point is 'untested' and says so, and it does not fail\n"
+        "unless --untested fail. Points of one run only are listed. Runs without mpirun.\n",
+    .exit_codes =
+        "exit codes: 0 no regression, 1 a regression, 2 bad usage or a report that cannot\n"
+        "            be read or compared, 5 I/O error\n",
+    .groups = compare_groups,
+    .size = sizeof(struct compare_opts),
+    .args_name = "two reports, BASELINE and CURRENT",
+    .min_args = 2,
+    .max_args = 2,
+    .args_offset = offsetof(struct compare_opts, files),
+};
+
+/* report */
+
+static const struct opt report_output[] = {
+    {.name = "output",
+     .letter = 'o',
+     .kind = OPT_STRING,
+     .offset = offsetof(struct cmd_out, output),
+     .metavar = "FILE",
+     .help = "the page ('-' for stdout); required"},
+    {.name = "force",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, force),
+     .help = "overwrite an existing FILE"},
+    {.name = "quiet",
+     .letter = 'q',
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, quiet),
+     .help = "do not print the path written"},
+};
+
+static const struct opt_group report_groups[] = {
+    OPT_GROUP(report_output, offsetof(struct report_opts, out)),
+    {NULL, 0, 0},
+};
+
+static int report_check(void *opts, char *err, size_t len)
+{
+	const struct report_opts *o = opts;
+	if (o->out.output)
+		return EXIT_OK;
+	snprintf(err, len, "report: -o FILE is required (see 'collscope report --help')");
+	return EXIT_USAGE;
+}
+
+const struct cmd_spec report_spec = {
+    .name = "report",
+    .synopsis = "collscope report [options] FILE... -o report.html",
+    .description = "Renders one or more JSON reports as one self-contained HTML page (no script,\n"
+                   "no network, no external style or font) with inline SVG charts: for allreduce,\n"
+                   "busbw, p50 and p99 time against message size (log2 axis) per variant; for\n"
+                   "links, the rank-to-rank bandwidth and latency heatmaps with the suspects\n"
+                   "marked; for scale, efficiency and speedup against ranks, measured and\n"
+                   "predicted drawn apart; for compare, the verdicts. Every report's context\n"
+                   "(hosts, MPI library, command line) and verdicts are tables. A kind of report\n"
+                   "the page cannot chart gets its context and summary, and a note saying so.\n"
+                   "Runs without mpirun.\n",
+    .exit_codes = "exit codes: 0 ok, 2 bad usage or a report that cannot be read (the message\n"
+                  "            names the file and the problem), 5 I/O error\n",
+    .groups = report_groups,
+    .size = sizeof(struct report_opts),
+    .args_name = "reports to render",
+    .min_args = 1,
+    .max_args = -1,
+    .args_offset = offsetof(struct report_opts, files),
+    .check = report_check,
+};

@@ -1,0 +1,35 @@
+/*
+ * The options of the commands that have only a few: topo, list, compare and
+ * report (small_opts.c, pure). Their runs are cmd/<name>.c.
+ */
+#ifndef COLLSCOPE_CMD_SMALL_OPTS_H
+#define COLLSCOPE_CMD_SMALL_OPTS_H
+
+#include "compare.h"
+#include "opts.h"
+#include "opts_common.h"
+
+struct topo_opts {
+	struct cmd_out out;
+};
+
+struct list_opts {
+	bool names_only;
+};
+
+struct compare_opts {
+	struct cmp_options cmp;
+	int format; /* enum cmp_format */
+	bool allow_mismatch;
+	struct cmd_out out;
+	struct opt_args files; /* baseline, current */
+};
+
+struct report_opts {
+	struct cmd_out out; /* output is required; "-" for stdout */
+	struct opt_args files;
+};
+
+extern const struct cmd_spec topo_spec, list_spec, compare_spec, report_spec;
+
+#endif

@@ -1,0 +1,263 @@
+/* See sweep.h. */
+#include <mpi.h>
+
+#include "sweep.h"
+
+#include "fault.h"
+#include "memory.h"
+#include "progress.h"
+#include "watchdog.h"
+
+#include <string.h>
+#include <time.h>
+
+void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
+                const struct sweep_opts *o, bool in_place, bool quiet)
+{
+	*s = (struct sweep){
+	    .ctx = ctx, .command = command, .o = o, .in_place = in_place, .quiet = quiet};
+	cmd_partial_init(&s->report, ctx);
+	topo_map_init(&s->map);
+}
+
+int sweep_setup(struct sweep *s, int total_points)
+{
+	const struct sweep_opts *o = s->o;
+	uint64_t need, largest = o->sizes[o->nsizes - 1];
+	int status = cmd_check_memory(s->ctx, s->command, largest, o->segment_bytes,
+	                              cmd_needs_shared(o->variants), &need);
+	if (status != EXIT_OK)
+		return status;
+	int max_samples = o->iters ? o->iters : SWEEP_ADAPTIVE_MAX_ITERS;
+	bool failed =
+	    fault_is(FAULT_NOMEM, s->ctx->rank) ||
+	    bench_bufs_alloc(&s->bufs, largest, exec_scratch_bound_bytes(o->segment_bytes),
+	                     max_samples, s->ctx->nranks) != 0;
+	if (failed)
+		cmd_rank_error(s->ctx, "%s: cannot allocate %llu bytes of buffers", s->command,
+		               (unsigned long long)need);
+	if (cmd_any(s->ctx, failed))
+		return EXIT_RUNTIME;
+	status = cmd_alloc_shared(s->ctx, s->command, o->variants, &s->bufs);
+	if (status != EXIT_OK)
+		return status;
+	s->cfg = (struct bench_cfg){.warmup = o->warmup,
+	                            .iters = o->iters,
+	                            .budget_s = o->time_per_size_s,
+	                            .min_iters = SWEEP_ADAPTIVE_MIN_ITERS,
+	                            .max_iters = SWEEP_ADAPTIVE_MAX_ITERS,
+	                            .check = o->check};
+	s->total = total_points;
+	return EXIT_OK;
+}
+
+int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
+                const struct cmd_out *out, double timeout_s)
+{
+	struct cmd_ctx *ctx = s->ctx;
+	if (cmd_context_begin(ctx, &s->context, &s->map) != 0)
+		return EXIT_RUNTIME;
+	s->have_context = true;
+	if (ctx->rank == 0) {
+		s->root = cmd_report_new(s->command, &s->context);
+		if (s->root && opts_to_json(s->root, spec, opts) &&
+		    cmd_partial_start(&s->report, s->root, out->output, out->force) == 0)
+			s->results = cJSON_AddArrayToObject(s->root, "results");
+	}
+	if (cmd_any(ctx, ctx->rank == 0 && !s->results)) {
+		cmd_error(ctx, "%s: out of memory for the report", s->command);
+		return EXIT_RUNTIME;
+	}
+	int status = ctx->rank == 0 ? cmd_partial_flush(&s->report) : EXIT_OK;
+	if (cmd_any(ctx, status != EXIT_OK))
+		return status != EXIT_OK ? status : EXIT_RUNTIME;
+	if (watchdog_start(ctx, s->command, timeout_s, cmd_partial_on_hang, &s->report) != 0)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+/* True on every member of comm when any member passes true. */
+static bool any_in(MPI_Comm comm, bool mine)
+{
+	int in = mine, out = mine;
+	if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+		return true;
+	return out != 0;
+}
+
+/* A barrier that naps between polls: ranks that wait leave the cores to the measured ones. */
+static int quiet_barrier(MPI_Comm comm)
+{
+	const struct timespec nap = {0, 200000L}; /* 0.2 ms */
+	MPI_Request req;
+	int done = 0, rc = MPI_Ibarrier(comm, &req);
+	while (rc == MPI_SUCCESS && !done) {
+		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && !done)
+			nanosleep(&nap, NULL);
+	}
+	return rc;
+}
+
+/* Every rank of the job meets here after a point and leaves with the worst status. */
+static int agree(const struct sweep *s, int status)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	int worst = status;
+	int rc = quiet_barrier(s->ctx->comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, s->ctx->comm);
+	if (rc != MPI_SUCCESS) {
+		cmd_rank_error(s->ctx, "%s: cannot agree on the status: %s", s->command,
+		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	return worst;
+}
+
+/* After a point, untimed: every buffer it used is resident now. */
+static void sample_pss(struct sweep *s)
+{
+	uint64_t pss;
+	if (probe_memory_pss_bytes(&pss) && pss > s->my_peak_pss_bytes)
+		s->my_peak_pss_bytes = pss;
+}
+
+/* Members of c: measure one point. Returns an exit code, agreed among the members. */
+static int measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
+                   struct bench_result *br)
+{
+	const struct ar_variant *var = ar_variants[v];
+	const struct sweep_opts *o = s->o;
+	char msg[MPI_MAX_ERROR_STRING];
+	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], c->rank, c->nranks, r->count,
+	                                                o->dtype, o->segment_bytes) != 0
+	                            : exec_plan_init(&s->plans[v], var, c->rank, c->nranks,
+	                                             r->count, o->dtype, o->segment_bytes) != 0;
+	s->planned[v] = true;
+	if (failed)
+		cmd_rank_error(s->ctx, "%s: %s: cannot build the schedule of %llu bytes",
+		               s->command, var->name, (unsigned long long)r->bytes);
+	/* bench_point is collective: no member may enter it alone */
+	if (any_in(c->comm, failed))
+		return EXIT_RUNTIME;
+	struct ar_call call = {.comm = c->comm,
+	                       .rank = c->rank,
+	                       .nranks = c->nranks,
+	                       .count = r->count,
+	                       .dtype = o->dtype,
+	                       .op = o->op};
+	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
+	sample_pss(s);
+	if (rc != MPI_SUCCESS) {
+		cmd_rank_error(s->ctx, "%s: %s at %llu bytes on %d ranks: %s", s->command,
+		               var->name, (unsigned long long)r->bytes, c->nranks,
+		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
+                          const struct bench_result *br, bool whole)
+{
+	char where[64] = "";
+	if (!whole)
+		snprintf(where, sizeof where, " on %d ranks", r->ranks);
+	if (r->skipped) {
+		cmd_progress(s->ctx, s->quiet, "%s: [%d/%d] %s %llu bytes%s: skipped (%s)",
+		             s->command, ++s->done, s->total, r->algorithm,
+		             (unsigned long long)r->bytes, where, r->skipped);
+		return;
+	}
+	if (!whole)
+		snprintf(where, sizeof where, " on %d ranks (%d host%s)", r->ranks, hosts,
+		         hosts == 1 ? "" : "s");
+	cmd_progress(s->ctx, s->quiet,
+	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %.3f GB/s, %d iterations%s",
+	             s->command, ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
+	             where, r->time.p50_us, r->busbw_gbps, r->iterations,
+	             br->wrong ? ", WRONG" : "");
+}
+
+/* Rank 0, under the lock: one measured (br) or skipped (NULL) point into the report. */
+static int record(struct sweep *s, int v, struct ar_record *r, const struct bench_result *br,
+                  const struct sweep_comm *c)
+{
+	if (br && cmd_record_measured(r, br, &s->bufs, s->o->check) != 0)
+		return -1;
+	if (br && br->wrong)
+		cmd_describe_wrong(s->ctx, r, br);
+	cJSON *rec = ar_record_to_json(s->results, r);
+	if (!rec || (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
+		return -1;
+	progress_line(s, r, c->hosts, br, c->whole);
+	return 0;
+}
+
+int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c)
+{
+	const struct sweep_opts *o = s->o;
+	size_t w = ar_dtype_bytes(o->dtype);
+	struct bench_result br;
+	struct ar_record r = {.algorithm = ar_variants[v]->name,
+	                      .dtype = ar_dtype_name(o->dtype),
+	                      .op = ar_op_name(o->op),
+	                      .count = size_bytes / w,
+	                      .ranks = c->nranks,
+	                      .in_place = s->in_place,
+	                      .straggler_rank = -1};
+	int status = EXIT_OK;
+	r.bytes = r.count * w;
+	/* every rank ticks once per point, member or not: an idle rank is not hung */
+	progress_point(v, r.bytes);
+	progress_step(c->comm != MPI_COMM_NULL ? PROGRESS_START : PROGRESS_IDLE, c->nranks);
+	r.skipped = bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
+	if (!r.skipped && r.count == 0)
+		r.skipped = "message smaller than one element";
+	if (!r.skipped && c->comm != MPI_COMM_NULL)
+		status = measure(s, v, c, &r, &br);
+	if (status == EXIT_OK && s->ctx->rank == 0) {
+		cmd_partial_lock(&s->report);
+		int failed = record(s, v, &r, r.skipped ? NULL : &br, c);
+		cmd_partial_unlock(&s->report);
+		if (failed)
+			cmd_error(s->ctx, "%s: out of memory while recording results", s->command);
+		status = failed ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
+	}
+	return agree(s, status);
+}
+
+void sweep_end(struct sweep *s)
+{
+	(void)s;
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
+}
+
+int sweep_finish(struct sweep *s, int (*summarize)(void *arg, cJSON *root), void *arg)
+{
+	cmd_partial_lock(&s->report);
+	int verdict = summarize(arg, s->root);
+	cmd_context_end(&s->context);
+	/* a verdict on the measurements is written; a failure to reach one is not */
+	if (verdict == EXIT_OK || verdict == EXIT_CHECK_FAILED || verdict == EXIT_WRONG) {
+		int wrc = cmd_partial_complete_locked(&s->report, s->context.finished_utc);
+		verdict = wrc != EXIT_OK ? wrc : verdict;
+	}
+	cmd_partial_unlock(&s->report);
+	return verdict;
+}
+
+void sweep_release(struct sweep *s)
+{
+	for (int v = 0; v < AR_MAX_VARIANTS; v++)
+		if (s->planned[v])
+			exec_plan_release(&s->plans[v]);
+	bench_bufs_free(&s->bufs);
+	cJSON_Delete(s->root);
+	if (s->have_context)
+		report_context_release(&s->context);
+	topo_map_release(&s->map);
+	cmd_partial_release(&s->report);
+}

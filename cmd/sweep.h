@@ -1,0 +1,89 @@
+/*
+ * The size x variant sweep that allreduce and scale share: buffers and their
+ * memory check, one plan per variant, the measurement of a point on a
+ * communicator (the whole job, or one of scale's), its record in the report,
+ * the report's life (written after every point, completed at the end, left
+ * with "complete": false on a hang) and the watchdog.
+ *
+ * What differs stays in the command: the order of the points, what rank 0
+ * keeps of each (on_point), the summary (sweep_finish's callback).
+ *
+ * Every function is collective over ctx->comm unless it says rank 0.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_CMD_SWEEP_H
+#define COLLSCOPE_CMD_SWEEP_H
+
+#include "ar_report.h"
+#include "bench.h"
+#include "cmd.h"
+#include "opts_common.h"
+#include "partial.h"
+#include "topo.h"
+
+/* One communicator of a sweep, as this rank sees it. */
+struct sweep_comm {
+	MPI_Comm comm; /* MPI_COMM_NULL: this rank is not a member (it idles) */
+	int rank, nranks, hosts;
+	bool whole; /* the whole job (allreduce), not a sub-communicator (scale) */
+};
+
+/*
+ * Rank 0, under the report's lock, after each point: r is the point (its
+ * statistics derived), br its measurement or NULL when skipped, rec its
+ * record in the report. Returns 0, or -1 when out of memory.
+ */
+typedef int (*sweep_point_fn)(void *arg, int variant, const struct ar_record *r,
+                              const struct bench_result *br, cJSON *rec);
+
+struct sweep {
+	struct cmd_ctx *ctx;
+	const char *command; /* "allreduce", "scale": every message starts with it */
+	const struct sweep_opts *o;
+	bool in_place, quiet;
+	sweep_point_fn on_point;
+	void *on_point_arg;
+	struct bench_bufs bufs;
+	struct bench_cfg cfg;
+	struct exec_plan plans[AR_MAX_VARIANTS];
+	bool planned[AR_MAX_VARIANTS];
+	struct report_context context;
+	bool have_context;
+	struct topo_map map;
+	cJSON *root, *results;      /* rank 0 */
+	struct cmd_partial report;  /* rank 0's root, written as it grows and on a hang */
+	int done, total;            /* points, for the progress lines */
+	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
+};
+
+/* Not collective: the sweep of o (borrowed, must outlive s). */
+void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
+                const struct sweep_opts *o, bool in_place, bool quiet);
+/* The memory check, buffers (shared ones too when a variant needs them); total points. */
+int sweep_setup(struct sweep *s, int total_points);
+/*
+ * The report context (placement in s->map), the report's skeleton with the
+ * command's config (rank 0), its first write to out->output, and the
+ * watchdog. Returns an exit code, agreed.
+ */
+int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
+                const struct cmd_out *out, double timeout_s);
+/*
+ * One (variant v, size) point: c's members measure it (or everyone skips
+ * it), rank 0 records it and rewrites the report, then every rank of the
+ * job agrees on the worst status, which is returned.
+ */
+int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c);
+/* Not collective: the watchdog stops (a finished sweep is no hang). */
+void sweep_end(struct sweep *s);
+/*
+ * Rank 0: summarize(arg, root) adds the summary and returns the verdict
+ * (EXIT_OK, EXIT_CHECK_FAILED or EXIT_WRONG), or another exit code after
+ * saying why; for a verdict, the finish time, "complete": true and the last
+ * write follow. Returns the verdict, or the write's failure.
+ */
+int sweep_finish(struct sweep *s, int (*summarize)(void *arg, cJSON *root), void *arg);
+void sweep_release(struct sweep *s);
+
+#endif
