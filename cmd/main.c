@@ -19,6 +19,7 @@
 #include "verify_opts.h"
 #include "version.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,22 @@ static int mpi_finish(struct cmd_ctx *ctx, int status)
 	return worst;
 }
 
+/*
+ * What was printed must have reached stdout: a full disk or a closed pipe
+ * is an I/O error (exit 5), not a success that lost its table. A command
+ * that already failed keeps its own code (it has said why).
+ */
+static int check_stdout(int status)
+{
+	errno = 0;
+	bool flushed = fflush(stdout) == 0;
+	if (flushed && !ferror(stdout))
+		return status;
+	fprintf(stderr, "collscope: error: cannot write to stdout: %s\n",
+	        !flushed && errno ? strerror(errno) : "a write failed");
+	return status == EXIT_OK ? EXIT_RUNTIME : status;
+}
+
 /* The checks that need the rank count; the same on every rank, so rank 0 alone speaks. */
 static int check_world(const struct cmd *cmd, void *opts, const struct cmd_ctx *ctx)
 {
@@ -159,7 +176,7 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 	}
 	if (!(cmd->flags & CMD_NEEDS_MPI)) {
 		status = check_world(cmd, opts, ctx);
-		return status == EXIT_OK ? cmd->run(opts, ctx) : status;
+		return check_stdout(status == EXIT_OK ? cmd->run(opts, ctx) : status);
 	}
 	const char *why = NULL;
 	if (fault_load(&why) != 0) {
@@ -172,7 +189,7 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 	status = check_world(cmd, opts, ctx);
 	if (status == EXIT_OK)
 		status = cmd->run(opts, ctx);
-	return mpi_finish(ctx, status);
+	return mpi_finish(ctx, check_stdout(status));
 }
 
 int main(int argc, char **argv)
@@ -186,11 +203,11 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		print_help(stdout);
-		return EXIT_OK;
+		return check_stdout(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		printf("collscope %s (git %s)\n", COLLSCOPE_VERSION, COLLSCOPE_GIT);
-		return EXIT_OK;
+		return check_stdout(EXIT_OK);
 	}
 	const struct cmd *cmd = find_command(argv[1]);
 	if (!cmd) {

@@ -437,7 +437,8 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 		}
 		o->sizes[o->nsizes++] = s;
 		double next = floor((double)s * o->step_factor);
-		if (next > (double)o->max_bytes)
+		/* 2^64 is where a double of -e = 2^64 - 1 rounds to: no uint64 holds it */
+		if (next > (double)o->max_bytes || next >= 18446744073709551616.0)
 			break;
 		s = (uint64_t)next > s ? (uint64_t)next : s + 1;
 	}

@@ -35,10 +35,20 @@ bad "'-5'" --min-busbw -5
 bad "'inf'" --time-per-size inf
 bad "'--bogus'" --bogus
 bad "1099511627776 bytes needs .* bytes of memory" -e 1T
+# sizes whose buffers overflow 64 bits are refused as too big, not wrapped into small ones
+bad "4611686018427387904 bytes needs .* bytes of memory" -e 4611686018427387904
+bad "18446744073709551615 bytes needs .* bytes of memory" --sizes 18446744073709551615
+bad "9223372036854775808 bytes needs .* bytes of memory" -e 18446744073709551615
 mkdir -p "$TMP/adir"
 expect_exit 2 "a directory as output exits 2" mpi 1 allreduce -e 64 -n 1 -o "$TMP/adir"
 expect_output "$TMP/adir" "the directory is named"
 expect_exit 2 "a missing directory as output exits 2" mpi 1 allreduce -e 64 -n 1 -o "$TMP/no/such.json"
 expect_output "$TMP/no/such.json" "the missing path is named"
+# a full stdout is an I/O error (run alone: under mpirun, stdout is the launcher's)
+if [ -w /dev/full ]; then
+	expect_exit 5 "allreduce with stdout on a full device exits 5" \
+		sh -c "'$BIN' allreduce -q -b 8 -e 64 -n 2 -w 0 >/dev/full"
+	expect_output "cannot write to stdout" "it says stdout could not be written"
+fi
 
 finish

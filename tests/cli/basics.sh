@@ -21,6 +21,14 @@ expect_output "'--bogus'" "the unknown option is named"
 expect_exit 0 "verify --help runs without mpirun" "$BIN" verify --help
 expect_output 'exit codes' "verify --help documents exit codes"
 
+# What is printed must reach stdout: a full device is an I/O error, exit 5.
+if [ -w /dev/full ]; then
+	expect_exit 5 "list into a full device exits 5" sh -c "'$BIN' list >/dev/full"
+	expect_output "cannot write to stdout" "it says stdout could not be written"
+	expect_exit 5 "--help into a full device exits 5" sh -c "'$BIN' allreduce --help >/dev/full"
+	expect_exit 5 "--version into a full device exits 5" sh -c "'$BIN' --version >/dev/full"
+fi
+
 # Bad values: each exits 2 and names the value.
 check_bad() {
 	local want=$1

@@ -275,6 +275,11 @@ Test(opts, sweep_sizes)
 	cr_expect_eq(o.sweep.max_bytes, 1u << 20);
 	cr_assert_eq(parse(&allreduce_spec, "", &o, err, sizeof err), OPTS_RUN);
 	cr_expect_eq(o.sweep.nsizes, 24); /* 8 B .. 64 MiB by 2 */
+	/* up to the largest byte count: 2^3 .. 2^63, no wrap past 2^64 */
+	cr_assert_eq(parse(&allreduce_spec, "-e 18446744073709551615", &o, err, sizeof err), OPTS_RUN,
+	             "%s", err);
+	cr_expect_eq(o.sweep.nsizes, 61);
+	cr_expect_eq(o.sweep.sizes[60], (uint64_t)1 << 63);
 }
 
 Test(opts, scale_sizes_are_whole_elements_with_the_gradient)
