@@ -24,12 +24,12 @@ export MPIRUN MPIRUN_FLAGS
 # Every suite adds "passed failed" to this file; check prints the total last.
 export COLLSCOPE_TALLY := $(abspath $(BUILD))/test-tally
 
-DEB_PKGS := libopenmpi-dev openmpi-bin libhwloc-dev libcjson-dev libcriterion-dev pkg-config \
-            iproute2 python3
+DEB_PKGS := libopenmpi-dev openmpi-bin libhwloc-dev libcjson-dev libcriterion-dev libsodium-dev \
+            pkg-config iproute2 python3
 
 # Deferred (=) so that pkg-config is asked after `deps` has installed it.
-PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs libcjson hwloc 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc libsodium 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs libcjson hwloc libsodium 2>/dev/null)
 CRIT_FLAGS = $(shell pkg-config --cflags --libs criterion 2>/dev/null)
 
 WARN   := -std=c17 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wwrite-strings
@@ -68,7 +68,7 @@ all: $(BIN)
 deps:
 	$(Q)missing=""; \
 	for t in mpicc mpirun pkg-config ip tc python3; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
-	for m in hwloc libcjson criterion; do pkg-config --exists $$m 2>/dev/null || missing="$$missing pkg-config:$$m"; done; \
+	for m in hwloc libcjson criterion libsodium; do pkg-config --exists $$m 2>/dev/null || missing="$$missing pkg-config:$$m"; done; \
 	[ -z "$$missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "deps: missing$$missing: installing $(DEB_PKGS)"; \

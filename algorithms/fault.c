@@ -64,7 +64,8 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	static const struct {
 		const char *name;
 		enum fault_kind kind;
-	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM}};
+	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM},
+	             {"stranger", FAULT_STRANGER}};
 	char buf[256];
 	*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
 	if (!spec || !*spec)
@@ -74,13 +75,13 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	strcpy(buf, spec);
 	char *colon = strchr(buf, ':');
 	if (!colon)
-		return fail(why, "expected KIND:rank=R[,after=K] (flip, stall, nomem)");
+		return fail(why, "expected KIND:rank=R[,after=K] (flip, stall, nomem, stranger)");
 	*colon = '\0';
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(buf, kinds[i].name) == 0)
 			out->kind = kinds[i].kind;
 	if (out->kind == FAULT_NONE)
-		return fail(why, "unknown kind (flip, stall, nomem)");
+		return fail(why, "unknown kind (flip, stall, nomem, stranger)");
 	int rc = parse_args(colon + 1, out, why);
 	if (rc != 0)
 		*out = (struct fault){.kind = FAULT_NONE, .rank = -1};

@@ -6,6 +6,9 @@
  *   stall:rank=R,after=K   rank R stops making progress after K timed iterations
  *                          (the watchdog then finds it)
  *   nomem:rank=R           rank R's buffer allocation fails (all ranks must agree)
+ *   stranger:rank=0        before the ranks reach the watchdog's port, two connections
+ *                          that are not ranks come first (one silent, one with the wrong
+ *                          answer): the rendezvous must drop them and go on
  * Pure: no MPI, no printing.
  */
 #ifndef COLLSCOPE_FAULT_H
@@ -15,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fault_kind { FAULT_NONE, FAULT_FLIP, FAULT_STALL, FAULT_NOMEM };
+enum fault_kind { FAULT_NONE, FAULT_FLIP, FAULT_STALL, FAULT_NOMEM, FAULT_STRANGER };
 
 struct fault {
 	enum fault_kind kind;

@@ -3,25 +3,21 @@
 
 #include "watchdog.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "progress.h"
+#include "watchdog_rendezvous.h"
 #include "watchdog_verdict.h"
 
-enum { WD_MAX_ADDRS = 16, WD_HB_WORDS = 8 };
+enum { WD_HB_WORDS = 8 };
 
 /* One heartbeat or answer: 8 big-endian 64-bit words. */
 struct wd_beat {
@@ -48,11 +44,10 @@ static struct {
 	const char *command;
 	watchdog_hang_fn hook;
 	void *hook_arg;
-	int listen_fd;      /* rank 0 */
 	struct wd_peer *peers; /* rank 0: nranks */
 	struct wd_view *views; /* rank 0: nranks, what the verdict reads */
 	int fd;             /* others: connection to rank 0 */
-} wd = {.listen_fd = -1, .fd = -1, .stop_pipe = {-1, -1}};
+} wd = {.fd = -1, .stop_pipe = {-1, -1}};
 
 static double now_s(void)
 {
@@ -246,89 +241,6 @@ static void *beat(void *arg)
 	}
 }
 
-/* Rank 0's IPv4 addresses, loopback last: the others try them in turn. */
-static int local_addrs(uint32_t *addrs, int max)
-{
-	struct ifaddrs *ifs = NULL;
-	int n = 0;
-	if (getifaddrs(&ifs) == 0) {
-		for (struct ifaddrs *i = ifs; i && n < max - 1; i = i->ifa_next) {
-			if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
-				continue;
-			uint32_t a = ((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr;
-			if (ntohl(a) >> 24 != 127)
-				addrs[n++] = a;
-		}
-		freeifaddrs(ifs);
-	}
-	addrs[n++] = htonl(INADDR_LOOPBACK);
-	return n;
-}
-
-static int open_listener(uint16_t *port)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
-	socklen_t len = sizeof sa;
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 4096) != 0 ||
-	    getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	*port = ntohs(sa.sin_port);
-	return fd;
-}
-
-/* Connect with a bound on the wait, so an address that swallows packets costs 2 s, not minutes. */
-static int connect_to(uint32_t addr, uint16_t port)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = addr};
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-		struct pollfd p = {.fd = fd, .events = POLLOUT};
-		int err = 0;
-		socklen_t len = sizeof err;
-		if (errno != EINPROGRESS || poll(&p, 1, 2000) != 1 ||
-		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err)
-			goto fail;
-	}
-	/* back to blocking: the thread bounds its waits with poll */
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
-		goto fail;
-	return fd;
-fail:
-	close(fd);
-	return -1;
-}
-
-/* Rank 0 accepts every rank that says it connected, each with a hello beat naming it. */
-static int accept_peers(const int *connected)
-{
-	int expected = 0;
-	for (int r = 1; r < wd.nranks; r++)
-		expected += connected[r];
-	for (int got = 0; got < expected; got++) {
-		struct pollfd p = {.fd = wd.listen_fd, .events = POLLIN};
-		struct wd_beat hello;
-		if (poll(&p, 1, 10000) != 1)
-			return -1;
-		int fd = accept4(wd.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		if (recv_beat(fd, &hello) != 0 || hello.rank == 0 || hello.rank >= (uint64_t)wd.nranks ||
-		    wd.peers[hello.rank].fd >= 0) {
-			close(fd);
-			got--; /* a stranger or a duplicate: not one of ours */
-			continue;
-		}
-		wd.peers[hello.rank].fd = fd;
-	}
-	return 0;
-}
-
 static void reset(void)
 {
 	for (int r = 0; wd.peers && r < wd.nranks; r++)
@@ -341,55 +253,24 @@ static void reset(void)
 	for (int i = 0; i < 2; i++)
 		if (wd.stop_pipe[i] >= 0)
 			close(wd.stop_pipe[i]);
-	if (wd.listen_fd >= 0)
-		close(wd.listen_fd);
 	if (wd.fd >= 0)
 		close(wd.fd);
-	wd.stop_pipe[0] = wd.stop_pipe[1] = wd.listen_fd = wd.fd = -1;
+	wd.stop_pipe[0] = wd.stop_pipe[1] = wd.fd = -1;
 	wd.running = false;
 }
 
-/* Rank 0 publishes token, port and addresses; every other rank connects and says hello. */
+/* The rendezvous (watchdog_rendezvous.c): rank 0's connections in its peers, the others' in wd.fd. */
 static int rendezvous(const struct cmd_ctx *ctx)
 {
-	struct {
-		uint64_t token;
-		uint32_t addrs[WD_MAX_ADDRS];
-		int naddrs;
-		uint16_t port;
-	} where = {0};
-	int ok = 1, *connected = NULL;
-	if (ctx->rank == 0) {
-		if (getrandom(&where.token, sizeof where.token, 0) != sizeof where.token)
-			where.token = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-		wd.listen_fd = open_listener(&where.port);
-		where.naddrs = wd.listen_fd >= 0 ? local_addrs(where.addrs, WD_MAX_ADDRS) : 0;
-	}
-	if (MPI_Bcast(&where, sizeof where, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS)
-		return -1;
-	wd.token = where.token;
-	for (int i = 0; ctx->rank != 0 && wd.fd < 0 && i < where.naddrs; i++) {
-		wd.fd = connect_to(where.addrs[i], where.port);
-		struct wd_beat hello = my_beat(0);
-		if (wd.fd >= 0 && send_beat(wd.fd, &hello) != 0) {
-			close(wd.fd);
-			wd.fd = -1;
-		}
-	}
-	int mine = ctx->rank == 0 || wd.fd >= 0;
-	if (ctx->rank != 0 && !mine)
-		cmd_rank_error(ctx, "watchdog: cannot reach rank 0 (port %u): this rank runs unwatched",
-		               (unsigned)where.port);
-	if (ctx->rank == 0 && !(connected = calloc((size_t)ctx->nranks, sizeof *connected)))
-		ok = 0;
-	if (MPI_Gather(&mine, 1, MPI_INT, connected, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
-		ok = 0;
-	if (ctx->rank == 0 && ok && accept_peers(connected) != 0) {
-		cmd_error(ctx, "watchdog: not every rank said hello in time: running unwatched");
-		ok = 0;
-	}
-	free(connected);
-	return ok && !cmd_any(ctx, !ok) ? 0 : -1;
+	int *fds = ctx->rank == 0 ? calloc((size_t)ctx->nranks, sizeof *fds) : NULL;
+	bool failed = ctx->rank == 0 && !fds;
+	for (int r = 0; fds && r < ctx->nranks; r++)
+		fds[r] = -1;
+	int rc = cmd_any(ctx, failed) ? -1 : wd_rendezvous(ctx, fds, &wd.fd, &wd.token);
+	for (int r = 0; fds && r < ctx->nranks; r++)
+		wd.peers[r].fd = fds[r];
+	free(fds);
+	return rc;
 }
 
 int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeout_s,
@@ -408,15 +289,18 @@ int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeou
 		reset();
 		return -1;
 	}
-	double now = now_s();
 	for (int r = 0; wd.peers && r < ctx->nranks; r++)
-		wd.peers[r] = (struct wd_peer){.fd = -1, .heard_s = now, .moved_s = now, .seen = r == 0};
+		wd.peers[r] = (struct wd_peer){.fd = -1, .seen = r == 0};
 	if (rendezvous(ctx) != 0 || pipe2(wd.stop_pipe, O_CLOEXEC) != 0) {
 		reset(); /* a watchdog that cannot start is no reason to refuse a benchmark */
 		return 0;
 	}
-	for (int r = 1; wd.peers && r < ctx->nranks; r++)
-		wd.peers[r].seen = wd.peers[r].fd >= 0;
+	/* the clocks start now: however long the rendezvous took, it was no hang */
+	double now = now_s();
+	for (int r = 0; wd.peers && r < ctx->nranks; r++) {
+		wd.peers[r].seen = r == 0 || wd.peers[r].fd >= 0;
+		wd.peers[r].heard_s = wd.peers[r].moved_s = now;
+	}
 	if (pthread_create(&wd.thread, NULL, ctx->rank == 0 ? serve : beat, NULL) != 0) {
 		reset();
 		return 0;

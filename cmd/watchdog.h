@@ -2,9 +2,12 @@
  * The watchdog: MPI has no timeouts (a stopped or dead peer leaves the others
  * blocked for ever), so every measuring command runs one.
  *
- * Each rank runs a thread that never calls MPI. Rank 0's thread listens on a
- * TCP port; the others connect at start-up and send a heartbeat each second
- * with their progress (algorithms/progress.h); rank 0 answers with its own.
+ * Each rank runs a thread that never calls MPI. At start-up the others
+ * connect to rank 0 over TCP, where it listens only for the rendezvous and
+ * only on addresses they can reach, and prove they belong to the job
+ * (cmd/watchdog_rendezvous.c); then each sends a heartbeat a second with its
+ * progress (algorithms/progress.h), and rank 0 answers with its own. The
+ * hang clocks start once every rank has arrived.
  * Rank 0 declares a hang when some rank has made no progress, or has not been
  * heard from, for the timeout: it names the ranks that had not arrived and
  * where each one last was, calls the command's hang hook (which writes the

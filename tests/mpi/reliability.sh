@@ -132,4 +132,41 @@ COLLSCOPE_NOTE=kept MY_API_TOKEN=hunter2-secret expect_exit 0 "allreduce with a 
 expect_exit 1 "the secret is in no report" grep -q hunter2-secret "$TMP/env.json"
 expect_exit 0 "allow-listed variables are recorded" grep -q '"COLLSCOPE_NOTE"' "$TMP/env.json"
 
+# The watchdog's port: connections that are not ranks of the job (one silent, one with the
+# wrong answer) come first; the rendezvous drops them within its deadline and the job runs,
+# with no false hang, though the hang clock would have run out while they stalled it.
+expect_exit 0 "strangers at the watchdog's port are dropped and the job runs" env \
+	COLLSCOPE_FAULT=stranger:rank=0 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring \
+	-b 8 -e 64 -n 5 --timeout 1
+expect_output "dropped 2 connection\(s\) to its port that did not prove they belong to this job" \
+	"rank 0 says how many it dropped"
+if grep -q "hang" "$TMP/out"; then fail "the strangers made a false hang" "$TMP/out"; else pass "no false hang"; fi
+
+# Nothing of the watchdog listens once the ranks have met: with rank 1 stalled, the job
+# waits for the watchdog, and none of its processes listens on a port of the kernel's
+# ephemeral range, where the watchdog's listeners are (Open MPI's own transports take
+# theirs from 1024 up).
+if command -v ss >/dev/null 2>&1; then
+	COLLSCOPE_FAULT=stall:rank=1,after=2 mpi 3 allreduce -q -a ring -b 8 -e 64 -n 100 \
+		--timeout 6 -o "$TMP/stall.json" >"$TMP/stall.out" 2>&1 &
+	job=$!
+	if wait_for_file "$TMP/stall.json"; then
+		sleep 2
+		: >"$TMP/listening"
+		read -r lo hi </proc/sys/net/ipv4/ip_local_port_range
+		for r in 0 1 2; do
+			pid=$(pid_of_rank "$TMP/stall.json" "$r")
+			ss -ltnpH 2>/dev/null | grep "pid=$pid," |
+				awk -v lo="$lo" -v hi="$hi" '{n = split($4, a, ":"); p = a[n]} p >= lo && p <= hi' \
+				>>"$TMP/listening"
+		done
+		if [ ! -s "$TMP/listening" ]; then pass "nothing listens while the job runs"; else fail "collscope listens while the job runs" "$TMP/listening"; fi
+	else
+		fail "the stalled job wrote no report"
+	fi
+	wait $job
+	rc=$?
+	if [ "$rc" = 4 ]; then pass "the stalled job still ends with exit 4"; else fail "the stalled job: exit $rc" "$TMP/stall.out"; fi
+fi
+
 finish

@@ -1,0 +1,351 @@
+/*
+ * The watchdog's rendezvous (see watchdog_rendezvous.h): every rank gives
+ * rank 0 its addresses, rank 0 listens only where they can reach it
+ * (watchdog_net.h), shares a fresh secret over MPI, and admits a connection
+ * only when it answers a nonce with the secret's HMAC within the deadline.
+ * The listeners close when the rendezvous ends: nothing listens while the
+ * job runs.
+ */
+#include <mpi.h>
+
+#include "watchdog_rendezvous.h"
+
+#include "fault.h"
+#include "watchdog_net.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+	MAX_LISTENERS = WD_MAX_ADDRS + 1, /* every address, and loopback */
+	MAX_PENDING = 64,                 /* connections in their handshake at once */
+	HANDSHAKE_MS = 2000,              /* a connection's time to prove itself */
+	RENDEZVOUS_MS = 10000,            /* every rank's time to arrive */
+	CONNECT_MS = 2000, /* an address that swallows packets costs this, not minutes */
+};
+
+/* What rank 0 tells every rank. Never printed: the key is the job's secret. */
+struct offer {
+	unsigned char key[WD_KEY_BYTES];
+	uint64_t token;
+	int nlisten;
+	uint32_t listen[MAX_LISTENERS]; /* host order */
+	uint16_t port[MAX_LISTENERS];
+	struct wd_addrs root;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* This host's IPv4 addresses and netmasks, loopback left out. */
+static void local_addrs(struct wd_addrs *out)
+{
+	struct ifaddrs *ifs = NULL;
+	out->n = 0;
+	if (getifaddrs(&ifs) != 0)
+		return;
+	for (struct ifaddrs *i = ifs; i && out->n < WD_MAX_ADDRS; i = i->ifa_next) {
+		if (!i->ifa_addr || !i->ifa_netmask || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		uint32_t a = ntohl(((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr);
+		uint32_t m = ntohl(((struct sockaddr_in *)(void *)i->ifa_netmask)->sin_addr.s_addr);
+		if (a >> 24 != 127)
+			out->a[out->n++] = (struct wd_addr){a, m};
+	}
+	freeifaddrs(ifs);
+}
+
+static int open_listener(uint32_t addr, uint16_t *port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(addr)};
+	socklen_t len = sizeof sa;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 4096) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*port = ntohs(sa.sin_port);
+	return fd;
+}
+
+static int set_blocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+}
+
+/* A non-blocking connection to addr:port, or -1 after CONNECT_MS. */
+static int connect_to(uint32_t addr, uint16_t port)
+{
+	struct sockaddr_in sa = {
+	    .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(addr)};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+		int err = 0;
+		socklen_t len = sizeof err;
+		if (errno != EINPROGRESS || poll(&p, 1, CONNECT_MS) != 1 ||
+		    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Reads exactly len bytes before deadline_ms; 0 or -1. */
+static int read_by(int fd, unsigned char *buf, size_t len, double deadline_ms)
+{
+	size_t got = 0;
+	while (got < len) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int wait = (int)(deadline_ms - now_ms());
+		if (wait <= 0 || poll(&p, 1, wait) != 1)
+			return -1;
+		ssize_t n = recv(fd, buf + got, len - got, 0);
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * A rank other than 0, before the others have been counted: a connection to
+ * the first of rank 0's listeners that takes it, in its order. The kernel
+ * completes it in the listener's backlog; rank 0 accepts it afterwards.
+ */
+static int reach(const struct offer *o, const struct wd_addrs *mine)
+{
+	int order[MAX_LISTENERS];
+	int n = wd_connect_order(mine, &o->root, o->listen, o->nlisten, order);
+	for (int k = 0; k < n; k++) {
+		int fd = connect_to(o->listen[order[k]], o->port[order[k]]);
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+/* Then, while rank 0 accepts: the nonce it sends, answered. 0, or -1 (fd closed). */
+static int prove(const struct offer *o, int fd, int rank)
+{
+	unsigned char nonce[WD_NONCE_BYTES], hello[WD_HELLO_BYTES];
+	if (read_by(fd, nonce, sizeof nonce, now_ms() + RENDEZVOUS_MS) == 0) {
+		wd_hello(o->key, nonce, (uint32_t)rank, hello);
+		if (send(fd, hello, sizeof hello, MSG_NOSIGNAL) == (ssize_t)sizeof hello &&
+		    set_blocking(fd) == 0)
+			return 0;
+	}
+	close(fd);
+	return -1;
+}
+
+/* A connection in its handshake, on rank 0. */
+struct pending {
+	int fd;
+	double deadline_ms;
+	unsigned char nonce[WD_NONCE_BYTES];
+	unsigned char hello[WD_HELLO_BYTES];
+	size_t have;
+};
+
+static void drop(struct pending *p, int *npending, int i, int *strangers)
+{
+	close(p[i].fd);
+	p[i] = p[--*npending];
+	(*strangers)++;
+}
+
+/* A new connection on listener fd: send it a nonce, start its clock. */
+static void admit(int lfd, struct pending *p, int *npending)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd < 0)
+		return;
+	struct pending *q = &p[*npending];
+	*q = (struct pending){.fd = fd, .deadline_ms = now_ms() + HANDSHAKE_MS};
+	randombytes_buf(q->nonce, sizeof q->nonce);
+	/* a fresh socket's buffer holds 16 bytes: a short send is a broken peer */
+	if (send(fd, q->nonce, sizeof q->nonce, MSG_NOSIGNAL) != (ssize_t)sizeof q->nonce) {
+		close(fd);
+		return;
+	}
+	(*npending)++;
+}
+
+/* Pending connection i has data: read it; when its hello is whole, judge it. Returns a rank or -1.
+ */
+static int hear(const struct offer *o, struct pending *p, int i, int nranks, const int *peer_fds,
+                const int *connected, bool *drop_it)
+{
+	struct pending *q = &p[i];
+	ssize_t n = recv(q->fd, q->hello + q->have, sizeof q->hello - q->have, 0);
+	uint32_t r;
+	*drop_it = n <= 0;
+	if (n <= 0 || (q->have += (size_t)n) < sizeof q->hello)
+		return -1;
+	*drop_it = true;
+	if (!wd_hello_valid(o->key, q->nonce, q->hello, &r) || r == 0 || r >= (uint32_t)nranks ||
+	    !connected[r] || peer_fds[r] >= 0)
+		return -1;
+	*drop_it = false;
+	return (int)r;
+}
+
+/*
+ * Rank 0: admits every rank that says it connected, each proving itself
+ * within HANDSHAKE_MS; anyone else is dropped. 0 when all arrived.
+ */
+static int accept_peers(const struct offer *o, const int *lfd, const int *connected, int nranks,
+                        int *peer_fds, int *strangers)
+{
+	struct pending p[MAX_PENDING];
+	struct pollfd fds[MAX_LISTENERS + MAX_PENDING];
+	int npending = 0, expected = 0, arrived = 0;
+	double end_ms = now_ms() + RENDEZVOUS_MS;
+	for (int r = 1; r < nranks; r++)
+		expected += connected[r];
+	while (arrived < expected && now_ms() < end_ms) {
+		int nf = 0;
+		double next = end_ms;
+		for (int i = 0; i < o->nlisten && npending < MAX_PENDING; i++)
+			fds[nf++] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
+		int first_pending = nf;
+		for (int i = 0; i < npending; i++) {
+			fds[nf++] = (struct pollfd){.fd = p[i].fd, .events = POLLIN};
+			next = p[i].deadline_ms < next ? p[i].deadline_ms : next;
+		}
+		int wait = (int)(next - now_ms()) + 1;
+		if (poll(fds, (nfds_t)nf, wait > 0 ? wait : 0) < 0 && errno != EINTR)
+			return -1;
+		/* pending first (their indices shift as they go), newest last */
+		for (int i = npending - 1; i >= 0; i--) {
+			bool gone = false;
+			if (fds[first_pending + i].revents) {
+				int r = hear(o, p, i, nranks, peer_fds, connected, &gone);
+				if (r > 0 && set_blocking(p[i].fd) == 0) {
+					peer_fds[r] = p[i].fd;
+					p[i] = p[--npending];
+					arrived++;
+					continue;
+				}
+			}
+			if (gone || now_ms() > p[i].deadline_ms)
+				drop(p, &npending, i, strangers);
+		}
+		for (int i = 0; i < first_pending; i++)
+			if (fds[i].revents && npending < MAX_PENDING)
+				admit(fds[i].fd, p, &npending);
+	}
+	for (int i = 0; i < npending; i++)
+		close(p[i].fd);
+	*strangers += npending;
+	return arrived == expected ? 0 : -1;
+}
+
+/* Testing only (COLLSCOPE_FAULT=stranger:rank=0): two connections that are not ranks, first. */
+static void strangers_knock(const struct offer *o, int out[2])
+{
+	unsigned char junk[WD_HELLO_BYTES];
+	memset(junk, 0x5a, sizeof junk);
+	out[0] = connect_to(o->listen[0], o->port[0]); /* says nothing */
+	out[1] = connect_to(o->listen[0], o->port[0]); /* says the wrong thing */
+	if (out[1] >= 0 && send(out[1], junk, sizeof junk, MSG_NOSIGNAL) < 0) {
+		close(out[1]);
+		out[1] = -1;
+	}
+}
+
+/* Rank 0: the secret, the listeners on the planned addresses. -1 when none opens. */
+static int make_offer(struct offer *o, const struct wd_addrs *all, int nranks, int *lfd)
+{
+	uint32_t plan[MAX_LISTENERS];
+	int n = wd_listen_plan(&all[0], all + 1, nranks - 1, plan, MAX_LISTENERS);
+	randombytes_buf(o->key, sizeof o->key);
+	randombytes_buf(&o->token, sizeof o->token);
+	o->root = all[0];
+	o->nlisten = 0;
+	for (int i = 0; i < n; i++) {
+		int fd = open_listener(plan[i], &o->port[o->nlisten]);
+		if (fd < 0)
+			continue;
+		lfd[o->nlisten] = fd;
+		o->listen[o->nlisten++] = plan[i];
+	}
+	return o->nlisten > 0 ? 0 : -1;
+}
+
+int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *token)
+{
+	struct offer o = {0};
+	struct wd_addrs mine, *all = NULL;
+	int lfd[MAX_LISTENERS], knock[2] = {-1, -1}, *connected = NULL, strangers = 0, ok = 1;
+	if (sodium_init() < 0)
+		ok = 0;
+	local_addrs(&mine);
+	if (ctx->rank == 0 && !(all = calloc((size_t)ctx->nranks, sizeof *all)))
+		ok = 0;
+	if (MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, ctx->comm) !=
+	    MPI_SUCCESS)
+		ok = 0;
+	if (ctx->rank == 0 && ok && ctx->nranks > 1)
+		ok = make_offer(&o, all, ctx->nranks, lfd) == 0;
+	if (ctx->rank == 0 && ok && o.nlisten && fault_is(FAULT_STRANGER, 0))
+		strangers_knock(&o, knock);
+	if (cmd_any(ctx, !ok) || MPI_Bcast(&o, sizeof o, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS) {
+		ok = 0;
+		goto out;
+	}
+	*token = o.token;
+	*fd = ctx->rank != 0 ? reach(&o, &mine) : -1;
+	int arrived = ctx->rank == 0 || *fd >= 0;
+	if (!arrived)
+		cmd_rank_error(ctx, "watchdog: cannot reach rank 0: this rank runs unwatched");
+	if (ctx->rank == 0 && !(connected = calloc((size_t)ctx->nranks, sizeof *connected)))
+		ok = 0;
+	if (MPI_Gather(&arrived, 1, MPI_INT, connected, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+		ok = 0;
+	/* rank 0 accepts and challenges while the others answer */
+	if (ctx->rank != 0 && *fd >= 0 && prove(&o, *fd, ctx->rank) != 0)
+		*fd = -1;
+	if (ctx->rank == 0 && ok &&
+	    accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) != 0) {
+		cmd_error(ctx, "watchdog: not every rank proved itself in time: running unwatched");
+		ok = 0;
+	}
+	if (ctx->rank == 0 && strangers > 0)
+		fprintf(stderr,
+		        "collscope: warning: watchdog: dropped %d connection(s) to its port that "
+		        "did not "
+		        "prove they belong to this job\n",
+		        strangers);
+out:
+	for (int i = 0; ctx->rank == 0 && i < o.nlisten; i++)
+		close(lfd[i]);
+	for (int i = 0; i < 2; i++)
+		if (knock[i] >= 0)
+			close(knock[i]);
+	sodium_memzero(o.key, sizeof o.key);
+	free(all);
+	free(connected);
+	return ok && !cmd_any(ctx, !ok) ? 0 : -1;
+}
