@@ -24,11 +24,16 @@ const char cmd_compare_usage[] =
     "two-sided Mann-Whitney U test of the raw samples. A point regresses only when\n"
     "the change of --metric is worse than --threshold AND the test finds a shift that\n"
     "way at --alpha (links: their ping-pongs for the latency metrics, their window\n"
-    "times for bandwidth). With fewer than 9 samples a side the test has no\n"
+    "times for bandwidth), its p values adjusted together over every tested point\n"
+    "(--correction). Each tested point also gives the smallest change it could\n"
+    "detect (mde_pct); where that exceeds --threshold it says how many samples\n"
+    "would do. With fewer than 9 samples a side the test has no\n"
     "verdict: the point is 'untested' and says so, and it does not fail\n"
     "unless --untested fail. Points of one run only are listed. Runs without mpirun.\n\n"
     "      --threshold PCT       change that counts, in percent (default 10)\n"
     "      --alpha P             significance level, 0 < P < 1 (default 0.01)\n"
+    "      --correction bh|holm|none  multiple comparisons: Benjamini-Hochberg false\n"
+    "                            discovery rate (default), Holm family-wise, or none\n"
     "      --metric NAME         the gate: p50, p99 or busbw (links: latency_p50,\n"
     "                            latency_p99, bandwidth); default p50\n"
     "      --untested pass|fail  an untested point worse than --threshold: no failure\n"
@@ -55,7 +60,8 @@ static const struct option longopts[] = {
     {"metric", required_argument, NULL, 'M'},    {"untested", required_argument, NULL, 'U'},
     {"allow-mismatch", no_argument, NULL, 'X'},  {"format", required_argument, NULL, 'R'},
     {"output", required_argument, NULL, 'o'},    {"force", no_argument, NULL, 'F'},
-    {"quiet", no_argument, NULL, 'q'},           {0},
+    {"quiet", no_argument, NULL, 'q'},           {"correction", required_argument, NULL, 'C'},
+    {0},
 };
 
 static int bad(const struct cmd_ctx *ctx, const char *opt, const char *value, const char *why)
@@ -94,6 +100,10 @@ static int set_option(const struct cmd_ctx *ctx, int c, const char *arg, struct 
 		if (strcmp(arg, "table") != 0 && strcmp(arg, "markdown") != 0)
 			return bad(ctx, "--format", arg, "expected table or markdown");
 		o->format = strcmp(arg, "markdown") == 0 ? CMP_FORMAT_MARKDOWN : CMP_FORMAT_TABLE;
+		return EXIT_OK;
+	case 'C':
+		if (cmp_correction_parse(arg, &o->cmp.correction) != 0)
+			return bad(ctx, "--correction", arg, "expected bh, holm or none");
 		return EXIT_OK;
 	case 'X': o->allow_mismatch = true; return EXIT_OK;
 	case 'o': o->output = arg; return EXIT_OK;

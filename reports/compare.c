@@ -23,6 +23,7 @@ void cmp_options_init(struct cmp_options *o)
 	o->alpha = CMP_DEFAULT_ALPHA;
 	o->gate = CMP_P50;
 	o->untested_fails = false;
+	o->correction = CMP_CORRECT_BH;
 }
 
 /* rec.name.p50 (and rec.name.p99 when p99 is not NULL); all optional. */

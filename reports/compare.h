@@ -11,6 +11,15 @@
  * below; links records keep LINK_KEPT_SAMPLES of each kind): with fewer, the
  * point gets no significance verdict and is "untested", which does not fail
  * unless untested_fails is set (then the threshold alone decides).
+ *
+ * The tests of one comparison are one family: their p values are adjusted
+ * together (Benjamini-Hochberg by default, Holm, or none) and a verdict of
+ * significance needs q < alpha, so a sweep of many points does not fail
+ * by chance more often than alpha says. Each tested point also gets its
+ * minimum detectable effect (compare_stats.h) at the level a lone change
+ * must reach after the adjustment (alpha / m for bh and holm, alpha for
+ * none) and power CMP_MDE_POWER; a point whose effect exceeds the threshold
+ * is "too noisy" to judge it, and says how many samples would do.
  */
 #ifndef COLLSCOPE_COMPARE_H
 #define COLLSCOPE_COMPARE_H
@@ -25,6 +34,7 @@
 #define CMP_LABEL_BYTES           200
 #define CMP_DEFAULT_THRESHOLD_PCT 10.0
 #define CMP_DEFAULT_ALPHA         0.01
+#define CMP_MDE_POWER             0.8
 
 /* Collective records keyed by (algorithm, dtype, op, bytes, ranks, in_place); links by pair. */
 enum cmp_kind { CMP_KIND_POINTS, CMP_KIND_LINKS };
@@ -78,11 +88,15 @@ struct cmp_run {
 	size_t npoints;
 };
 
+/* How the p values of one comparison are adjusted together. */
+enum cmp_correction { CMP_CORRECT_BH, CMP_CORRECT_HOLM, CMP_CORRECT_NONE, CMP_CORRECTIONS };
+
 struct cmp_options {
 	double threshold_pct;
 	double alpha;
 	enum cmp_metric gate;
 	bool untested_fails; /* an untested point worse beyond the threshold regresses */
+	enum cmp_correction correction;
 };
 
 struct cmp_row {
@@ -93,6 +107,11 @@ struct cmp_row {
 	bool tested;
 	size_t tested_base, tested_cur; /* the samples a side that the test was given */
 	double u, p_value; /* U of current against baseline; NAN when not tested */
+	double q_value;    /* p adjusted over the family of tested points; NAN when not tested */
+	double mde_pct;    /* the smallest change of the time it could detect; NAN when not tested */
+	bool too_noisy;    /* mde_pct above the threshold */
+	size_t samples_needed; /* a side, to test the threshold; 0 when not too noisy or unknown */
+	double threshold_pct;  /* the options', for the note */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */
 	char label[CMP_LABEL_BYTES];
@@ -102,6 +121,9 @@ struct cmp_result {
 	struct cmp_row *rows; /* owned, worst first */
 	size_t nrows;
 	size_t count[CMP_VERDICTS];
+	size_t tested;    /* the family: points with a p value */
+	size_t too_noisy; /* tested points whose mde_pct exceeds the threshold */
+	double mde_alpha; /* the level the detectable effects assume */
 };
 
 void cmp_options_init(struct cmp_options *o);
@@ -135,6 +157,14 @@ void cmp_result_release(struct cmp_result *r);
 bool cmp_failed(const struct cmp_result *r);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
+/* "bh", "holm", "none"; cmp_correction_parse: 0 or -1. */
+const char *cmp_correction_name(enum cmp_correction c);
+int cmp_correction_parse(const char *s, enum cmp_correction *out);
+/*
+ * The row's note as printed: its static note, and for a too-noisy point
+ * "too noisy for 10%: detects 23%, needs ~140 samples a side to test 10%".
+ */
+void cmp_row_note(const struct cmp_row *r, char *buf, size_t len);
 /* "p50", "p99", "busbw" (links: "latency_p50", "latency_p99", "bandwidth"). */
 const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind);
 /* Accepts either kind's names; 0 or -1. */

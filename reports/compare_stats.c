@@ -43,7 +43,8 @@ static int rank_family(const double *p, size_t n, struct ranked **out, size_t *m
 	return 0;
 }
 
-/* holm: step-down (running max from the smallest); else BH, step-up (running min from the largest). */
+/* holm: step-down (running max from the smallest); else BH, step-up (running min from the largest).
+ */
 static int adjust(const double *p, size_t n, double *q, int holm)
 {
 	struct ranked *r = NULL;

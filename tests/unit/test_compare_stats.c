@@ -149,7 +149,8 @@ Test(mde, log_spread)
 
 Test(mde, closed_form_and_edges)
 {
-	/* theta = 1/2 + (2.5758 + 0.8416) sqrt(61 / 10800) = 0.75684; d = 0.1 sqrt 2 z(theta) = 0.09845 */
+	/* theta = 1/2 + (2.5758 + 0.8416) sqrt(61 / 10800) = 0.75684; d = 0.1 sqrt 2 z(theta) =
+	 * 0.09845 */
 	double d = stats_mw_mde_log(0.1, 30, 30, 0.01, 0.8);
 	double theta = 0.5 + (2.575829303548901 + 0.841621233572914) * sqrt(61.0 / 10800.0);
 	cr_assert_float_eq(d, 0.1 * sqrt(2.0) * stats_norm_quantile(theta), 1e-12);
@@ -175,8 +176,8 @@ Test(mde, samples_needed_is_the_smallest_that_works)
 			cr_assert_geq(n, 2);
 			cr_assert_leq(stats_mw_mde_log(sigmas[s], n, n, 0.01, 0.8), d);
 			if (n > 2)
-				cr_assert_gt(stats_mw_mde_log(sigmas[s], n - 1, n - 1, 0.01, 0.8), d,
-				             "sigma %g effect %g: %zu is not the smallest",
+				cr_assert_gt(stats_mw_mde_log(sigmas[s], n - 1, n - 1, 0.01, 0.8),
+				             d, "sigma %g effect %g: %zu is not the smallest",
 				             sigmas[s], effects[e], n);
 		}
 	cr_assert_eq(stats_mw_samples_needed(0, 0.05, 0.01, 0.8), 2);
@@ -233,10 +234,11 @@ Test(mde, matches_a_simulation_of_the_test)
 
 	rng_state = 20261201;
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-		double d = stats_mw_mde_log(cases[c].sigma, cases[c].n, cases[c].n, cases[c].alpha,
-		                            0.8);
+		double d =
+		    stats_mw_mde_log(cases[c].sigma, cases[c].n, cases[c].n, cases[c].alpha, 0.8);
 		double at = rejection_rate(cases[c].sigma, d, cases[c].n, cases[c].alpha, 600);
-		double below = rejection_rate(cases[c].sigma, d / 4, cases[c].n, cases[c].alpha, 600);
+		double below =
+		    rejection_rate(cases[c].sigma, d / 4, cases[c].n, cases[c].alpha, 600);
 		double none = rejection_rate(cases[c].sigma, 0, cases[c].n, cases[c].alpha, 600);
 		cr_assert(at > 0.70 && at < 0.90, "case %zu: %.3f rejected at the MDE %.4f", c, at,
 		          d);
