@@ -78,7 +78,9 @@ struct cmp_point {
 
 /* One report as compare sees it. Borrows from the cJSON root, which must outlive it. */
 struct cmp_run {
+	const cJSON *root;
 	const char *path, *command;
+	const char *started_utc; /* context.started_utc, NULL when not recorded */
 	enum cmp_kind kind;
 	int64_t ranks, hosts; /* from the context; -1 when not recorded */
 	char dtypes[256],
@@ -117,7 +119,25 @@ struct cmp_row {
 	char label[CMP_LABEL_BYTES];
 };
 
+/*
+ * One difference between the contexts of two reports: "name: baseline ->
+ * current". A value absent on a side is "" with its absent flag; a secret
+ * (a value recorded as "<redacted>", or a name that looks like one) is
+ * "(redacted)", never its value.
+ */
+#define CMP_DIFF_NAME_BYTES  160
+#define CMP_DIFF_VALUE_BYTES 200
+#define CMP_DIFF_RANKS_MAX   8 /* rank binding differences listed; the rest counted */
+
+struct cmp_diff {
+	char name[CMP_DIFF_NAME_BYTES];
+	char baseline[CMP_DIFF_VALUE_BYTES], current[CMP_DIFF_VALUE_BYTES];
+	bool base_absent, cur_absent;
+};
+
 struct cmp_result {
+	struct cmp_diff *diffs; /* owned: what differs between the runs' contexts */
+	size_t ndiffs;
 	struct cmp_row *rows; /* owned, worst first */
 	size_t nrows;
 	size_t count[CMP_VERDICTS];
@@ -149,7 +169,23 @@ int cmp_point_order(const struct cmp_point *x, const struct cmp_point *y);
  */
 int cmp_mismatch(const struct cmp_run *base, const struct cmp_run *cur, char *buf, size_t len);
 
-/* Matches, tests and orders; 0, or -1 when out of memory. */
+/*
+ * What differs between the contexts of two reports (compare_context.c), in
+ * this order: collscope's version, the MPI library, its control variables
+ * (context.mpi.cvars, by name), the environment's OMPI_MCA_*, MPIR_CVAR_*
+ * and COLLSCOPE_* settings (not the launcher's own per-job bookkeeping:
+ * OMPI_MCA_orte_*, _ess*, _pmix*, _initial_wdir), the hosts (names, and per
+ * host its CPU model, kernel, cores, PUs, oversubscription), the binding of
+ * every rank (host, cpuset, bound; past CMP_DIFF_RANKS_MAX ranks, counted),
+ * oversubscription and every option of config that can change a
+ * measurement. *out is owned by the caller (free); 0, or -1 when out of memory.
+ */
+int cmp_context_diff(const cJSON *base_root, const cJSON *cur_root, struct cmp_diff **out,
+                     size_t *n);
+/* "coll_tuned_allreduce_algorithm: 0 -> 1", absent sides as "(unset)"; control characters '?'. */
+void cmp_diff_text(const struct cmp_diff *d, char *buf, size_t len);
+
+/* Matches, tests and orders, and lists the context differences; 0, or -1 when out of memory. */
 int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
                 struct cmp_result *out);
 void cmp_result_release(struct cmp_result *r);

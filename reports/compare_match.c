@@ -322,11 +322,18 @@ int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const str
 		out->count[r->verdict]++;
 	}
 	qsort(out->rows, out->nrows, sizeof *out->rows, row_order);
+	if (cmp_context_diff(base->root, cur->root, &out->diffs, &out->ndiffs) != 0) {
+		cmp_result_release(out);
+		return -1;
+	}
 	return 0;
 }
 
 void cmp_result_release(struct cmp_result *r)
 {
+	free(r->diffs);
+	r->diffs = NULL;
+	r->ndiffs = 0;
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;

@@ -326,6 +326,31 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result 
 	        r->too_noisy, r->too_noisy == 1 ? "" : "s", o->threshold_pct);
 }
 
+/* What differs between the runs' contexts, after the verdicts: the likely causes. */
+static void print_diffs(FILE *f, enum cmp_format fmt, const struct cmp_result *r)
+{
+	char text[CMP_DIFF_NAME_BYTES + 2 * CMP_DIFF_VALUE_BYTES + 16];
+	bool md = fmt == CMP_FORMAT_MARKDOWN;
+
+	if (r->ndiffs == 0) {
+		fputs(md ? "\nThe recorded context is the same in both runs (MPI library, its settings, "
+		           "hosts, binding, options).\n"
+		         : "# the recorded context is the same in both runs (MPI library, its "
+		           "settings, hosts, binding, options)\n",
+		      f);
+		return;
+	}
+	fprintf(f, md ? "\n**What differs between the runs** (baseline -> current), %zu:\n\n"
+	              : "# what differs between the runs (baseline -> current), %zu:\n",
+	        r->ndiffs);
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		cmp_diff_text(&r->diffs[i], text, sizeof text);
+		fputs(md ? "- " : "#   ", f);
+		put(f, md, text);
+		fputc('\n', f);
+	}
+}
+
 int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const struct cmp_run *cur,
               const struct cmp_result *r, const struct cmp_options *o)
 {
@@ -336,6 +361,7 @@ int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const st
 	for (size_t i = 0; i < r->nrows; i++)
 		print_row(f, fmt, cur->kind, &r->rows[i]);
 	print_summary(f, fmt, r, o);
+	print_diffs(f, fmt, r);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }
@@ -404,6 +430,28 @@ static bool add_config(cJSON *root, const struct cmp_run *base, const struct cmp
 	       cJSON_AddNumberToObject(c, "min_samples", CMP_MIN_SAMPLES);
 }
 
+/* "context_differences": [{name, baseline, current}], an absent side null. */
+static bool add_diffs(cJSON *root, const struct cmp_result *r)
+{
+	cJSON *list = cJSON_AddArrayToObject(root, "context_differences");
+
+	for (size_t i = 0; list && i < r->ndiffs; i++) {
+		const struct cmp_diff *d = &r->diffs[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(list, o)) {
+			cJSON_Delete(o);
+			return false;
+		}
+		if (!cJSON_AddStringToObject(o, "name", d->name) ||
+		    !(d->base_absent ? cJSON_AddNullToObject(o, "baseline")
+		                     : cJSON_AddStringToObject(o, "baseline", d->baseline)) ||
+		    !(d->cur_absent ? cJSON_AddNullToObject(o, "current")
+		                    : cJSON_AddStringToObject(o, "current", d->current)))
+			return false;
+	}
+	return list != NULL;
+}
+
 cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,
                    const struct cmp_result *r, const struct cmp_options *o)
 {
@@ -428,6 +476,8 @@ cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run
 	    !cJSON_AddNumberToObject(summary, "tested_points", (double)r->tested) ||
 	    !cJSON_AddNumberToObject(summary, "too_noisy_points", (double)r->too_noisy) ||
 	    !report_add_number(summary, "mde_alpha", r->mde_alpha) ||
+	    !cJSON_AddNumberToObject(summary, "context_differences", (double)r->ndiffs) ||
+	    !add_diffs(root, r) ||
 	    !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;

@@ -638,3 +638,128 @@ Test(compare, json_has_q_mde_and_the_correction)
 	cJSON_Delete(root);
 	release_pair(&p);
 }
+
+/* The context of fx_report with a library, control variables, environment and placement. */
+static void add_context(cJSON *root, int algorithm, const char *cpuset, const char *secret)
+{
+	cJSON *ctx = cJSON_GetObjectItem(root, "context");
+	cJSON *mpi = cJSON_GetObjectItem(ctx, "mpi");
+	cJSON *cvars = cJSON_AddObjectToObject(mpi, "cvars");
+	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
+	cJSON *ranks = cJSON_AddArrayToObject(ctx, "ranks");
+	cJSON *config = cJSON_AddObjectToObject(root, "config");
+
+	cJSON_AddNumberToObject(cvars, "coll_tuned_allreduce_algorithm", algorithm);
+	cJSON_AddBoolToObject(cvars, "coll_tuned_use_dynamic_rules", algorithm != 0);
+	if (algorithm)
+		cJSON_AddStringToObject(env, "OMPI_MCA_coll_tuned_allreduce_algorithm", "1");
+	cJSON_AddStringToObject(env, "OMPI_MCA_orte_hnp_uri", cpuset); /* per job: never compared */
+	cJSON_AddStringToObject(env, "COLLSCOPE_TOKEN", secret);
+	cJSON_AddStringToObject(env, "COLLSCOPE_FAULT", "<redacted>");
+	for (int r = 0; r < 4; r++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "rank", r);
+		cJSON_AddStringToObject(o, "host", "node0");
+		cJSON_AddStringToObject(o, "cpuset", r == 1 ? cpuset : "0");
+		cJSON_AddItemToArray(ranks, o);
+	}
+	cJSON_AddNumberToObject(config, "segment_bytes", 262144);
+	cJSON_AddStringToObject(config, "output", cpuset); /* where it was written: not compared */
+}
+
+static bool has_diff(const struct cmp_result *r, const char *text)
+{
+	char buf[600];
+
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		cmp_diff_text(&r->diffs[i], buf, sizeof buf);
+		if (strcmp(buf, text) == 0)
+			return true;
+	}
+	return false;
+}
+
+Test(compare, context_differences_name_the_likely_cause)
+{
+	struct pair p = {0};
+	cJSON *base = run_with(4, "", 0, 1, 0.02, 20, 1), *cur = run_with(4, "", 0, 1, 0.02, 20, 1);
+	cJSON *root = cJSON_CreateObject(), *list;
+	char *text;
+
+	add_context(base, 0, "1", "hunter2");
+	add_context(cur, 1, "0-1", "swordfish");
+	cJSON_SetValuestring(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cur, "context"), "mpi"),
+	                        "library"),
+	    "Test MPI 2.0");
+	compare_pair(&p, base, cur);
+	cr_assert(has_diff(&p.result, "coll_tuned_allreduce_algorithm: 0 -> 1"));
+	cr_assert(has_diff(&p.result, "coll_tuned_use_dynamic_rules: false -> true"));
+	cr_assert(has_diff(&p.result, "OMPI_MCA_coll_tuned_allreduce_algorithm: (unset) -> 1"));
+	cr_assert(has_diff(&p.result, "mpi library: Test MPI 1.0 -> Test MPI 2.0"));
+	cr_assert(has_diff(&p.result, "rank 1 cpuset: 1 -> 0-1"));
+	cr_assert_eq(p.result.ndiffs, 5,
+	             "the job's own ids, the output path and secrets are not "
+	             "differences shown");
+	text = printed(&p, CMP_FORMAT_TABLE);
+	cr_assert_not_null(strstr(text, "#   coll_tuned_allreduce_algorithm: 0 -> 1\n"), "%s",
+	                   text);
+	cr_assert_null(strstr(text, "hunter2"));
+	cr_assert_null(strstr(text, "swordfish"));
+	free(text);
+	text = printed(&p, CMP_FORMAT_MARKDOWN);
+	cr_assert_not_null(strstr(text, "- coll\\_tuned\\_allreduce\\_algorithm: 0 -&gt; 1\n"),
+	                   "%s", text);
+	free(text);
+	cr_assert_not_null(cmp_to_json(root, &p.base, &p.cur, &p.result, &p.opts));
+	list = cJSON_GetObjectItem(root, "context_differences");
+	cr_assert_eq(cJSON_GetArraySize(list), 5);
+	cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "name")->valuestring,
+	                 "mpi library");
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 3), "baseline")));
+	cJSON_Delete(root);
+	release_pair(&p);
+}
+
+Test(compare, secrets_are_never_shown)
+{
+	struct cmp_diff *d = NULL;
+	size_t n = 0;
+	char buf[600];
+	cJSON *a = fx_report("allreduce", 2, 1), *b = fx_report("allreduce", 2, 1);
+	cJSON *ea = cJSON_AddObjectToObject(cJSON_GetObjectItem(a, "context"), "environment");
+	cJSON *eb = cJSON_AddObjectToObject(cJSON_GetObjectItem(b, "context"), "environment");
+
+	cJSON_AddStringToObject(ea, "COLLSCOPE_API_KEY", "abc");
+	cJSON_AddStringToObject(eb, "COLLSCOPE_API_KEY", "def");
+	cJSON_AddStringToObject(eb, "OMPI_MCA_x_password", "pw");
+	cJSON_AddStringToObject(eb, "OMPI_MCA_btl", "<redacted>");
+	cr_assert_eq(cmp_context_diff(a, b, &d, &n), 0);
+	cr_assert_eq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		cmp_diff_text(&d[i], buf, sizeof buf);
+		cr_assert_null(strstr(buf, "pw"), "%s", buf);
+		cr_assert_null(strstr(buf, "<redacted>"), "%s", buf);
+	}
+	cmp_diff_text(&d[0], buf, sizeof buf);
+	cr_assert_str_eq(buf, "OMPI_MCA_x_password: (unset) -> (redacted)");
+	cmp_diff_text(&d[1], buf, sizeof buf);
+	cr_assert_str_eq(buf, "OMPI_MCA_btl: (unset) -> (redacted)");
+	free(d);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+Test(compare, same_context_says_so)
+{
+	struct pair p = {0};
+	char *text;
+
+	compare_pair(&p, run_with(4, "", 0, 1, 0.02, 20, 1), run_with(4, "", 0, 1, 0.02, 20, 1));
+	cr_assert_eq(p.result.ndiffs, 0);
+	text = printed(&p, CMP_FORMAT_TABLE);
+	cr_assert_not_null(strstr(text, "# the recorded context is the same in both runs"), "%s",
+	                   text);
+	free(text);
+	release_pair(&p);
+}
