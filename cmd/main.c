@@ -41,6 +41,7 @@ static const struct cmd commands[] = {
 	 "a report against a baseline: regressions, with statistics; exit 1 on regression"},
 	{"report", cmd_report, cmd_report_usage, 0,
 	 "render reports as one self-contained HTML page with SVG charts"},
+	{"trend", cmd_trend, cmd_trend_usage, 0, "reports in time order: where each point stepped"},
 };
 
 static void print_help(FILE *f)

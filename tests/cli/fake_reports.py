@@ -9,6 +9,10 @@ usage: fake_reports.py KIND OUT [options]
        (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME)
   KIND scale: measured and predicted rows of two variants at two sizes
   KIND mystery: a report of a kind collscope report does not know
+  KIND scaled: a copy of the real report --from FILE with every time (samples_us,
+       time_us, rank_mean_us) multiplied by --factor F and the bandwidths divided,
+       each sample also by 1 + --jitter J x uniform(-1, 1) (seeded by --seed)
+  Any KIND: --started TIME sets context.started_utc.
 The numbers follow the schema of DESIGN.md section 5; only their shape matters.
 """
 import argparse
@@ -151,9 +155,41 @@ def mystery(args):
     return rep
 
 
+def scaled(args):
+    with open(args.source) as f:
+        rep = json.load(f)
+    rng = random.Random(args.seed)
+
+    def t(x):
+        return None if x is None else x * args.factor * (1 + args.jitter * (2 * rng.random() - 1))
+
+    for rec in rep["results"]:
+        if "samples_us" in rec:
+            rec["samples_us"] = [t(x) for x in rec["samples_us"]]
+        if "rank_mean_us" in rec:
+            rec["rank_mean_us"] = [x * args.factor for x in rec["rank_mean_us"]]
+        if isinstance(rec.get("time_us"), dict) and rec.get("samples_us"):
+            xs = rec["samples_us"]
+            stats = rec["time_us"]
+            for q, name in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p999")):
+                if stats.get(name) is not None:
+                    stats[name] = percentile(xs, q)
+            for name, fn in (("min", min), ("max", max)):
+                if stats.get(name) is not None:
+                    stats[name] = fn(xs)
+            if stats.get("mean") is not None:
+                stats["mean"] = sum(xs) / len(xs)
+            if stats.get("stddev") is not None:
+                stats["stddev"] *= args.factor
+            for bw in ("algbw_gbps", "busbw_gbps", "algbw_mean_gbps", "busbw_mean_gbps"):
+                if rec.get(bw) is not None:
+                    rec[bw] /= args.factor
+    return rep
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery"])
+    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery", "scaled"])
     p.add_argument("out")
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--hosts", type=int, default=1)
@@ -167,8 +203,14 @@ def main():
     p.add_argument("--arg")
     p.add_argument("--slow")
     p.add_argument("--suspect-host")
+    p.add_argument("--started")
+    p.add_argument("--from", dest="source")
+    p.add_argument("--factor", type=float, default=1.0)
+    p.add_argument("--jitter", type=float, default=0.0)
     args = p.parse_args()
     rep = globals()[args.kind](args)
+    if args.started:
+        rep["context"]["started_utc"] = args.started
     with open(args.out, "w") as f:
         json.dump(rep, f, indent=1)
 
