@@ -109,8 +109,8 @@ struct cmp_row {
 	bool tested;
 	size_t tested_base, tested_cur; /* the samples a side that the test was given */
 	double u, p_value; /* U of current against baseline; NAN when not tested */
-	double q_value;    /* p adjusted over the family of tested points; NAN when not tested */
-	double mde_pct;    /* the smallest change of the time it could detect; NAN when not tested */
+	double q_value;    /* p adjusted over the tested points; NAN when not tested */
+	double mde_pct;    /* the smallest change of the time it detects; NAN when not tested */
 	bool too_noisy;    /* mde_pct above the threshold */
 	size_t samples_needed; /* a side, to test the threshold; 0 when not too noisy or unknown */
 	double threshold_pct;  /* the options', for the note */

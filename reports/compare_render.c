@@ -176,12 +176,13 @@ void cmp_row_note(const struct cmp_row *r, char *buf, size_t len)
 	if (!r->too_noisy || n < 0 || (size_t)n >= len)
 		return;
 	if (r->samples_needed)
-		snprintf(need, sizeof need, "needs ~%zu samples a side to test %g%%", r->samples_needed,
-		         r->threshold_pct);
+		snprintf(need, sizeof need, "needs ~%zu samples a side to test %g%%",
+		         r->samples_needed, r->threshold_pct);
 	else
 		snprintf(need, sizeof need, "no sample count would test %g%%", r->threshold_pct);
 	if (isinf(r->mde_pct))
-		snprintf(buf + n, len - (size_t)n, "%stoo noisy for %g%%: too few samples to detect any change; %s",
+		snprintf(buf + n, len - (size_t)n,
+		         "%stoo noisy for %g%%: too few samples to detect any change; %s",
 		         n ? "; " : "", r->threshold_pct, need);
 	else
 		snprintf(buf + n, len - (size_t)n, "%stoo noisy for %g%%: detects %.0f%%, %s",
@@ -322,8 +323,8 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result 
 	        "%s%zu tested point%s, correction %s; detectable effects (mde_pct) at alpha %.2g "
 	        "and %.0f%% power; %zu point%s too noisy to judge %g%%\n",
 	        md ? "\n" : "# ", r->tested, r->tested == 1 ? "" : "s",
-	        cmp_correction_name(o->correction), r->mde_alpha, CMP_MDE_POWER * 100,
-	        r->too_noisy, r->too_noisy == 1 ? "" : "s", o->threshold_pct);
+	        cmp_correction_name(o->correction), r->mde_alpha, CMP_MDE_POWER * 100, r->too_noisy,
+	        r->too_noisy == 1 ? "" : "s", o->threshold_pct);
 }
 
 /* What differs between the runs' contexts, after the verdicts: the likely causes. */
@@ -333,15 +334,16 @@ static void print_diffs(FILE *f, enum cmp_format fmt, const struct cmp_result *r
 	bool md = fmt == CMP_FORMAT_MARKDOWN;
 
 	if (r->ndiffs == 0) {
-		fputs(md ? "\nThe recorded context is the same in both runs (MPI library, its settings, "
-		           "hosts, binding, options).\n"
+		fputs(md ? "\nThe recorded context is the same in both runs (MPI library, its "
+		           "settings, hosts, binding, options).\n"
 		         : "# the recorded context is the same in both runs (MPI library, its "
 		           "settings, hosts, binding, options)\n",
 		      f);
 		return;
 	}
-	fprintf(f, md ? "\n**What differs between the runs** (baseline -> current), %zu:\n\n"
-	              : "# what differs between the runs (baseline -> current), %zu:\n",
+	fprintf(f,
+	        md ? "\n**What differs between the runs** (baseline -> current), %zu:\n\n"
+	           : "# what differs between the runs (baseline -> current), %zu:\n",
 	        r->ndiffs);
 	for (size_t i = 0; i < r->ndiffs; i++) {
 		cmp_diff_text(&r->diffs[i], text, sizeof text);
@@ -477,8 +479,7 @@ cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run
 	    !cJSON_AddNumberToObject(summary, "too_noisy_points", (double)r->too_noisy) ||
 	    !report_add_number(summary, "mde_alpha", r->mde_alpha) ||
 	    !cJSON_AddNumberToObject(summary, "context_differences", (double)r->ndiffs) ||
-	    !add_diffs(root, r) ||
-	    !cJSON_AddBoolToObject(root, "complete", true))
+	    !add_diffs(root, r) || !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;
 }

@@ -59,7 +59,7 @@ struct report_context {
 	bool oversubscribed;    /* any host */
 	double timer_resolution_us;
 	double timer_overhead_us; /* cost of one timer read, measured; -1 unknown */
-	/* allow-listed environment (OMPI_, SLURM_, COLLSCOPE_ prefixes): owned "NAME=value" strings */
+	/* allow-listed environment (report_context_capture_env): owned "NAME=value" strings */
 	int nenv;
 	char **env;
 	/* the library's control variables in force (rank 0, probes/mpit.c): owned */
@@ -96,7 +96,7 @@ int report_context_add_cvar(struct report_context *c, const struct ctx_cvar *v);
  * "" when none. Pure.
  */
 void report_cpu_model(const char *cpuinfo_text, char *buf, size_t len);
-/* Reads /proc/cpuinfo and uname(2): the CPU model and "sysname release machine"; "" when unknown. */
+/* Reads /proc/cpuinfo and uname(2): the CPU model and "sysname release machine", "" unknown. */
 void report_read_system(char *cpu_model, size_t cpu_len, char *kernel, size_t kernel_len);
 /* The host index of every rank by name, for locality (hosts must be filled). */
 int report_context_host_of(const struct report_context *c, int rank);

@@ -263,7 +263,7 @@ static int summary_rows(struct html_section *s, const cJSON *ctx)
 }
 
 static const char *const host_columns[] = {
-    "name", "ranks",          "cores",     "pus",    "numa_nodes",
+    "name",     "ranks",          "cores",     "pus",    "numa_nodes",
     "packages", "oversubscribed", "cpu_model", "kernel", NULL,
 };
 
