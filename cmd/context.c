@@ -1,13 +1,15 @@
 /*
  * The report context every measuring command records: tool, command line,
- * times, MPI library, placement (probes/topo.c) and an allow-list of the
- * environment.
+ * times, MPI library, placement (probes/topo.c), the library's control
+ * variables and the hosts' CPU and kernel (probes/mpit.c) and an allow-list
+ * of the environment.
  */
 #include <mpi.h>
 
 #include "ar_report.h"
 #include "bench.h"
 #include "cmd.h"
+#include "mpit.h"
 #include "topo.h"
 #include "version.h"
 
@@ -29,6 +31,10 @@ int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 	int rc = topo_fill_context(ctx->comm, c, map);
 	if (rc != MPI_SUCCESS)
 		return cmd_error(ctx, "cannot gather the placement of the ranks: %s",
+		                 cmd_mpi_error_text(rc, msg, sizeof msg));
+	rc = probe_mpit_fill_context(ctx->comm, c);
+	if (rc != MPI_SUCCESS)
+		return cmd_error(ctx, "cannot record the library's settings and the hosts: %s",
 		                 cmd_mpi_error_text(rc, msg, sizeof msg));
 	c->timer_overhead_us = bench_timer_overhead_us();
 	if (cmd_any(ctx, ctx->rank == 0 && report_context_capture_env(c, environ) != 0))

@@ -47,6 +47,8 @@ static const struct cmd commands[] = {
     {&compare_spec, cmd_compare, 0,
      "a report against a baseline: regressions, with statistics; exit 1 on regression"},
     {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts"},
+    {&trend_spec, cmd_trend, 0,
+     "reports in time order: where each point stepped, by how much, what changed"},
 };
 
 static void print_help(FILE *f)

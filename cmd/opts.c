@@ -312,7 +312,7 @@ static int check_arg_count(const struct cmd_spec *spec, const void *opts, char *
 		say(err, len, "%s: expected %s, got %d (see 'collscope %s --help')", spec->name,
 		    spec->args_name, a->count, spec->name);
 	else
-		say(err, len, "%s: expected at least %d of %s, got %d (see 'collscope %s --help')",
+		say(err, len, "%s: expected at least %d %s, got %d (see 'collscope %s --help')",
 		    spec->name, spec->min_args, spec->args_name, a->count, spec->name);
 	return EXIT_USAGE;
 }

@@ -70,6 +70,14 @@ static int parse_metric(const char *arg, void *base, const struct opt *o, char *
 	return -1;
 }
 
+static int parse_correction(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	if (cmp_correction_parse(arg, (enum cmp_correction *)((char *)base + o->offset)) == 0)
+		return 0;
+	snprintf(why, len, "expected bh, holm or none");
+	return -1;
+}
+
 static int parse_untested(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	bool *fails = (bool *)((char *)base + o->offset);
@@ -99,6 +107,14 @@ static const struct opt compare_only[] = {
      .max = 1,
      .flags = OPT_MIN_OPEN | OPT_MAX_OPEN,
      .help = "significance level, 0 < P < 1"},
+    {.name = "correction",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct compare_opts, cmp.correction),
+     .metavar = "bh|holm|none",
+     .def = "bh",
+     .parse = parse_correction,
+     .help = "multiple comparisons: Benjamini-Hochberg false discovery\n"
+             "rate (bh), Holm's family-wise (holm), or none"},
     {.name = "metric",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct compare_opts, cmp.gate),
@@ -162,7 +178,10 @@ const struct cmd_spec compare_spec = {
         "two-sided Mann-Whitney U test of the raw samples. A point regresses only when\n"
         "the change of --metric is worse than --threshold AND the test finds a shift that\n"
         "way at --alpha (links: their ping-pongs for the latency metrics, their window\n"
-        "times for bandwidth). With fewer than 9 samples a side the test has no\n"
+        "times for bandwidth), its p values adjusted together over every tested point\n"
+        "(--correction). Each tested point also gives the smallest change it could\n"
+        "detect (mde_pct); where that exceeds --threshold it says how many samples\n"
+        "would do. With fewer than 9 samples a side the test has no\n"
         "verdict: the point is 'untested' and says so, and it does not fail\n"
         "unless --untested fail. Points of one run only are listed. Runs without mpirun.\n",
     .exit_codes =
@@ -174,6 +193,107 @@ const struct cmd_spec compare_spec = {
     .min_args = 2,
     .max_args = 2,
     .args_offset = offsetof(struct compare_opts, files),
+};
+
+/* trend */
+
+static const struct opt trend_only[] = {
+    {.name = "metric",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct trend_opts, trend.metric),
+     .metavar = "NAME",
+     .def = "p50",
+     .parse = parse_metric,
+     .help = "p50, p99 or busbw (links: latency_p50, latency_p99,\n"
+             "bandwidth)"},
+    {.name = "threshold",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct trend_opts, trend.threshold_pct),
+     .metavar = "PCT",
+     .def = "10",
+     .min = 0,
+     .max = 1e6,
+     .help = "a last step worse than this fails"},
+    {.name = "alpha",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct trend_opts, trend.cp.alpha),
+     .metavar = "P",
+     .def = "0.05",
+     .min = 0,
+     .max = 1,
+     .flags = OPT_MIN_OPEN | OPT_MAX_OPEN,
+     .help = "significance of a step, 0 < P < 1"},
+    {.name = "permutations",
+     .kind = OPT_U64,
+     .offset = offsetof(struct trend_opts, trend.cp.permutations), /* size_t is 64 bits here */
+     .metavar = "N",
+     .def = "499",
+     .min = 19,
+     .max = 100000,
+     .help = "of the permutation test"},
+};
+
+static const struct opt trend_output[] = {
+    {.name = "output",
+     .letter = 'o',
+     .kind = OPT_STRING,
+     .offset = offsetof(struct cmd_out, output),
+     .metavar = "FILE",
+     .help = "the trend as JSON (atomically; `collscope report` charts it)"},
+    {.name = "force",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, force),
+     .help = "overwrite an existing output file"},
+    {.name = "quiet",
+     .letter = 'q',
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct cmd_out, quiet),
+     .help = "no table on stdout"},
+};
+
+static const struct opt_group trend_groups[] = {
+    OPT_GROUP(trend_only, 0),
+    OPT_GROUP(trend_output, offsetof(struct trend_opts, out)),
+    {NULL, 0, 0},
+};
+
+/* The change-point test's other parameters, around the two that are options. */
+static int trend_check(void *opts, char *err, size_t len)
+{
+	struct trend_opts *o = opts;
+	struct trend_options given = o->trend;
+	(void)err;
+	(void)len;
+	trend_options_init(&o->trend);
+	o->trend.metric = given.metric;
+	o->trend.threshold_pct = given.threshold_pct;
+	o->trend.cp.alpha = given.cp.alpha;
+	o->trend.cp.permutations = given.cp.permutations;
+	return EXIT_OK;
+}
+
+const struct cmd_spec trend_spec = {
+    .name = "trend",
+    .synopsis = "collscope trend [options] REPORT.json...",
+    .description =
+        "Follows reports of one setup (the same command, ranks, hosts, dtype and op) in\n"
+        "time order (context.started_utc) and finds, for every point, where its metric\n"
+        "stepped: change points of the series by E-divisive means (energy distance of\n"
+        "the logarithms, binary segmentation, a permutation test at --alpha; at least 2\n"
+        "reports on each side of a step). For each step: the report where it happened,\n"
+        "the levels before and after (medians) and the change, and what differs in the\n"
+        "context from the report before. A point regresses when its last step is worse\n"
+        "than --threshold. Needs at least 3 reports; runs without mpirun.\n",
+    .exit_codes =
+        "exit codes: 0 no regression, 1 a point's last step is a regression, 2 bad usage,\n"
+        "            a report that cannot be read, or reports of different setups, 5 I/O error\n",
+    .groups = trend_groups,
+    .size = sizeof(struct trend_opts),
+    .args_name = "reports",
+    .min_args = TREND_MIN_REPORTS,
+    .max_args = -1,
+    .args_offset = offsetof(struct trend_opts, files),
+    .check = trend_check,
 };
 
 /* report */
@@ -226,7 +346,7 @@ const struct cmd_spec report_spec = {
                   "            names the file and the problem), 5 I/O error\n",
     .groups = report_groups,
     .size = sizeof(struct report_opts),
-    .args_name = "reports to render",
+    .args_name = "report to render",
     .min_args = 1,
     .max_args = -1,
     .args_offset = offsetof(struct report_opts, files),

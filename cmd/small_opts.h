@@ -1,11 +1,12 @@
 /*
- * The options of the commands that have only a few: topo, list, compare and
- * report (small_opts.c, pure). Their runs are cmd/<name>.c.
+ * The options of the commands that have only a few: topo, list, compare,
+ * trend and report (small_opts.c, pure). Their runs are cmd/<name>.c.
  */
 #ifndef COLLSCOPE_CMD_SMALL_OPTS_H
 #define COLLSCOPE_CMD_SMALL_OPTS_H
 
 #include "compare.h"
+#include "trend.h"
 #include "opts.h"
 #include "opts_common.h"
 
@@ -25,11 +26,17 @@ struct compare_opts {
 	struct opt_args files; /* baseline, current */
 };
 
+struct trend_opts {
+	struct trend_options trend;
+	struct cmd_out out;
+	struct opt_args files; /* the reports, any order (sorted by their start time) */
+};
+
 struct report_opts {
 	struct cmd_out out; /* output is required; "-" for stdout */
 	struct opt_args files;
 };
 
-extern const struct cmd_spec topo_spec, list_spec, compare_spec, report_spec;
+extern const struct cmd_spec topo_spec, list_spec, compare_spec, trend_spec, report_spec;
 
 #endif

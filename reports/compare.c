@@ -23,6 +23,7 @@ void cmp_options_init(struct cmp_options *o)
 	o->alpha = CMP_DEFAULT_ALPHA;
 	o->gate = CMP_P50;
 	o->untested_fails = false;
+	o->correction = CMP_CORRECT_BH;
 }
 
 /* rec.name.p50 (and rec.name.p99 when p99 is not NULL); all optional. */
@@ -179,6 +180,8 @@ static int load_context(struct cmp_run *run, const cJSON *root, char *err, size_
 		return -1;
 	if (hosts)
 		run->hosts = cJSON_GetArraySize(hosts);
+	if (report_get_string(&in_ctx, ctx, "started_utc", false, &run->started_utc) != 0)
+		return -1;
 	in_ctx.where = "context.mpi";
 	return report_get_integer(&in_ctx, mpi, "ranks", false, 1, RANKS_MAX, &run->ranks);
 }
@@ -244,6 +247,7 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 
 	memset(run, 0, sizeof *run);
 	run->path = path;
+	run->root = root;
 	if (report_get_string(&at, root, "command", true, &command) != 0)
 		goto out;
 	run->command = command;

@@ -11,6 +11,15 @@
  * below; links records keep LINK_KEPT_SAMPLES of each kind): with fewer, the
  * point gets no significance verdict and is "untested", which does not fail
  * unless untested_fails is set (then the threshold alone decides).
+ *
+ * The tests of one comparison are one family: their p values are adjusted
+ * together (Benjamini-Hochberg by default, Holm, or none) and a verdict of
+ * significance needs q < alpha, so a sweep of many points does not fail
+ * by chance more often than alpha says. Each tested point also gets its
+ * minimum detectable effect (compare_stats.h) at the level a lone change
+ * must reach after the adjustment (alpha / m for bh and holm, alpha for
+ * none) and power CMP_MDE_POWER; a point whose effect exceeds the threshold
+ * is "too noisy" to judge it, and says how many samples would do.
  */
 #ifndef COLLSCOPE_COMPARE_H
 #define COLLSCOPE_COMPARE_H
@@ -25,6 +34,7 @@
 #define CMP_LABEL_BYTES           200
 #define CMP_DEFAULT_THRESHOLD_PCT 10.0
 #define CMP_DEFAULT_ALPHA         0.01
+#define CMP_MDE_POWER             0.8
 
 /* Collective records keyed by (algorithm, dtype, op, bytes, ranks, in_place); links by pair. */
 enum cmp_kind { CMP_KIND_POINTS, CMP_KIND_LINKS };
@@ -68,7 +78,9 @@ struct cmp_point {
 
 /* One report as compare sees it. Borrows from the cJSON root, which must outlive it. */
 struct cmp_run {
+	const cJSON *root;
 	const char *path, *command;
+	const char *started_utc; /* context.started_utc, NULL when not recorded */
 	enum cmp_kind kind;
 	int64_t ranks, hosts; /* from the context; -1 when not recorded */
 	char dtypes[256],
@@ -78,11 +90,15 @@ struct cmp_run {
 	size_t npoints;
 };
 
+/* How the p values of one comparison are adjusted together. */
+enum cmp_correction { CMP_CORRECT_BH, CMP_CORRECT_HOLM, CMP_CORRECT_NONE, CMP_CORRECTIONS };
+
 struct cmp_options {
 	double threshold_pct;
 	double alpha;
 	enum cmp_metric gate;
 	bool untested_fails; /* an untested point worse beyond the threshold regresses */
+	enum cmp_correction correction;
 };
 
 struct cmp_row {
@@ -93,15 +109,41 @@ struct cmp_row {
 	bool tested;
 	size_t tested_base, tested_cur; /* the samples a side that the test was given */
 	double u, p_value; /* U of current against baseline; NAN when not tested */
+	double q_value;    /* p adjusted over the tested points; NAN when not tested */
+	double mde_pct;    /* the smallest change of the time it detects; NAN when not tested */
+	bool too_noisy;    /* mde_pct above the threshold */
+	size_t samples_needed; /* a side, to test the threshold; 0 when not too noisy or unknown */
+	double threshold_pct;  /* the options', for the note */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */
 	char label[CMP_LABEL_BYTES];
 };
 
+/*
+ * One difference between the contexts of two reports: "name: baseline ->
+ * current". A value absent on a side is "" with its absent flag; a secret
+ * (a value recorded as "<redacted>", or a name that looks like one) is
+ * "(redacted)", never its value.
+ */
+#define CMP_DIFF_NAME_BYTES  160
+#define CMP_DIFF_VALUE_BYTES 200
+#define CMP_DIFF_RANKS_MAX   8 /* rank binding differences listed; the rest counted */
+
+struct cmp_diff {
+	char name[CMP_DIFF_NAME_BYTES];
+	char baseline[CMP_DIFF_VALUE_BYTES], current[CMP_DIFF_VALUE_BYTES];
+	bool base_absent, cur_absent;
+};
+
 struct cmp_result {
+	struct cmp_diff *diffs; /* owned: what differs between the runs' contexts */
+	size_t ndiffs;
 	struct cmp_row *rows; /* owned, worst first */
 	size_t nrows;
 	size_t count[CMP_VERDICTS];
+	size_t tested;    /* the family: points with a p value */
+	size_t too_noisy; /* tested points whose mde_pct exceeds the threshold */
+	double mde_alpha; /* the level the detectable effects assume */
 };
 
 void cmp_options_init(struct cmp_options *o);
@@ -127,7 +169,23 @@ int cmp_point_order(const struct cmp_point *x, const struct cmp_point *y);
  */
 int cmp_mismatch(const struct cmp_run *base, const struct cmp_run *cur, char *buf, size_t len);
 
-/* Matches, tests and orders; 0, or -1 when out of memory. */
+/*
+ * What differs between the contexts of two reports (compare_context.c), in
+ * this order: collscope's version, the MPI library, its control variables
+ * (context.mpi.cvars, by name), the environment's OMPI_MCA_*, MPIR_CVAR_*
+ * and COLLSCOPE_* settings (not the launcher's own per-job bookkeeping:
+ * OMPI_MCA_orte_*, _ess*, _pmix*, _initial_wdir), the hosts (names, and per
+ * host its CPU model, kernel, cores, PUs, oversubscription), the binding of
+ * every rank (host, cpuset, bound; past CMP_DIFF_RANKS_MAX ranks, counted),
+ * oversubscription and every option of config that can change a
+ * measurement. *out is owned by the caller (free); 0, or -1 when out of memory.
+ */
+int cmp_context_diff(const cJSON *base_root, const cJSON *cur_root, struct cmp_diff **out,
+                     size_t *n);
+/* "coll_tuned_allreduce_algorithm: 0 -> 1", absent sides as "(unset)"; control characters '?'. */
+void cmp_diff_text(const struct cmp_diff *d, char *buf, size_t len);
+
+/* Matches, tests and orders, and lists the context differences; 0, or -1 when out of memory. */
 int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
                 struct cmp_result *out);
 void cmp_result_release(struct cmp_result *r);
@@ -135,6 +193,14 @@ void cmp_result_release(struct cmp_result *r);
 bool cmp_failed(const struct cmp_result *r);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
+/* "bh", "holm", "none"; cmp_correction_parse: 0 or -1. */
+const char *cmp_correction_name(enum cmp_correction c);
+int cmp_correction_parse(const char *s, enum cmp_correction *out);
+/*
+ * The row's note as printed: its static note, and for a too-noisy point
+ * "too noisy for 10%: detects 23%, needs ~140 samples a side to test 10%".
+ */
+void cmp_row_note(const struct cmp_row *r, char *buf, size_t len);
 /* "p50", "p99", "busbw" (links: "latency_p50", "latency_p99", "bandwidth"). */
 const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind);
 /* Accepts either kind's names; 0 or -1. */

@@ -4,6 +4,7 @@
  */
 #include "compare.h"
 
+#include "compare_stats.h"
 #include "stats.h"
 
 #include <math.h>
@@ -26,6 +27,27 @@ static const char *const metric_names[2][CMP_METRICS] = {
     [CMP_KIND_POINTS] = {"p50", "p99", "busbw"},
     [CMP_KIND_LINKS] = {"latency_p50", "latency_p99", "bandwidth"},
 };
+
+static const char *const correction_names[CMP_CORRECTIONS] = {
+    [CMP_CORRECT_BH] = "bh",
+    [CMP_CORRECT_HOLM] = "holm",
+    [CMP_CORRECT_NONE] = "none",
+};
+
+const char *cmp_correction_name(enum cmp_correction c)
+{
+	return c >= 0 && c < CMP_CORRECTIONS ? correction_names[c] : "?";
+}
+
+int cmp_correction_parse(const char *s, enum cmp_correction *out)
+{
+	for (int c = 0; c < CMP_CORRECTIONS; c++)
+		if (strcmp(s, correction_names[c]) == 0) {
+			*out = (enum cmp_correction)c;
+			return 0;
+		}
+	return -1;
+}
 
 const char *cmp_verdict_name(enum cmp_verdict v)
 {
@@ -98,6 +120,14 @@ static void changes(struct cmp_row *r)
 	}
 }
 
+/* The samples the gate's test uses: a link's bandwidth gate its window times, else the call times.
+ */
+static void tested_samples(const struct cmp_point *p, bool windows, const double **x, size_t *n)
+{
+	*x = windows ? p->window_samples_us : p->samples_us;
+	*n = windows ? p->nwindow_samples : p->nsamples;
+}
+
 /*
  * Mann-Whitney of current against baseline when both sides have enough
  * samples: of the gate's own measurement (a link's bandwidth gate tests its
@@ -108,11 +138,11 @@ static void test(struct cmp_row *r, enum cmp_metric gate)
 {
 	const struct cmp_point *b = r->base, *c = r->cur;
 	const bool windows = gate == CMP_BW && b->window_samples_us && c->window_samples_us;
-	const double *bs = windows ? b->window_samples_us : b->samples_us;
-	const double *cs = windows ? c->window_samples_us : c->samples_us;
-	size_t nb = windows ? b->nwindow_samples : b->nsamples;
-	size_t nc = windows ? c->nwindow_samples : c->nsamples;
+	const double *bs, *cs;
+	size_t nb, nc;
 
+	tested_samples(b, windows, &bs, &nb);
+	tested_samples(c, windows, &cs, &nc);
 	r->tested = nb >= CMP_MIN_SAMPLES && nc >= CMP_MIN_SAMPLES &&
 	            stats_mann_whitney(cs, nc, bs, nb, &r->u, &r->p_value) == 0;
 	r->tested_base = nb;
@@ -126,11 +156,37 @@ static void test(struct cmp_row *r, enum cmp_metric gate)
 		r->note = "fewer than 9 samples a side: no significance verdict";
 }
 
-/* The verdict of a point present on both sides (compare.h). */
-static void judge(struct cmp_row *r, const struct cmp_options *o)
+/*
+ * What a tested point could have detected: the log spread of both sides
+ * pooled (they are assumed to share it, as the test's shift model does),
+ * turned into the smallest change of the time found with CMP_MDE_POWER at
+ * the level alpha; with the samples a side that the threshold would need.
+ */
+static void sensitivity(struct cmp_row *r, enum cmp_metric gate, double alpha, double threshold_pct)
+{
+	const bool windows =
+	    gate == CMP_BW && r->base->window_samples_us && r->cur->window_samples_us;
+	const double *bs, *cs;
+	size_t nb, nc;
+	double sb, sc, sigma, d;
+
+	tested_samples(r->base, windows, &bs, &nb);
+	tested_samples(r->cur, windows, &cs, &nc);
+	sb = stats_log_spread(bs, nb);
+	sc = stats_log_spread(cs, nc);
+	sigma = sqrt((sb * sb + sc * sc) / 2);
+	d = stats_mw_mde_log(sigma, nb, nc, alpha, CMP_MDE_POWER);
+	r->mde_pct = isnan(d) ? NAN : isinf(d) ? INFINITY : expm1(d) * 100.0;
+	r->too_noisy = !isnan(r->mde_pct) && r->mde_pct > threshold_pct;
+	if (r->too_noisy)
+		r->samples_needed = stats_mw_samples_needed(sigma, log1p(threshold_pct / 100.0),
+		                                            alpha, CMP_MDE_POWER);
+}
+
+/* The changes and the test of a point present on both sides; no verdict yet. */
+static void measure(struct cmp_row *r, const struct cmp_options *o)
 {
 	const struct cmp_point *b = r->base, *c = r->cur;
-	bool worse, slower;
 
 	changes(r);
 	if (b->skipped || c->skipped) {
@@ -145,8 +201,16 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 	if (!isfinite(r->worse_pct)) {
 		r->verdict = CMP_NOT_COMPARED;
 		r->note = "the gate metric is undefined on a side (too few samples for it)";
-		return;
 	}
+}
+
+/* The verdict of a measured point, from its adjusted q (compare.h). */
+static void judge(struct cmp_row *r, const struct cmp_options *o)
+{
+	bool worse, slower;
+
+	if (r->verdict == CMP_NOT_COMPARED)
+		return;
 	worse = r->worse_pct > 0;
 	if (fabs(r->worse_pct) <= o->threshold_pct) {
 		r->verdict = CMP_UNCHANGED;
@@ -158,13 +222,33 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 	}
 	/* Samples are times: U above its mean says the current run tends to be slower. */
 	slower = r->u > (double)r->tested_base * (double)r->tested_cur / 2.0;
-	if (r->p_value < o->alpha && slower == worse) {
+	if (r->q_value < o->alpha && slower == worse) {
 		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
 		return;
 	}
 	r->verdict = CMP_NOT_SIGNIFICANT;
-	r->note = r->p_value < o->alpha ? "the test finds a shift the other way"
+	r->note = r->q_value < o->alpha ? "the test finds a shift the other way"
 	                                : "the change is within the noise of the samples";
+}
+
+/* q of every tested row, adjusted together; -1 when out of memory. */
+static int adjust_family(struct cmp_result *out, enum cmp_correction correction)
+{
+	double *p = malloc((out->nrows + 1) * sizeof *p);
+	int rc = 0;
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < out->nrows; i++)
+		p[i] = out->rows[i].tested ? out->rows[i].p_value : NAN;
+	if (correction == CMP_CORRECT_BH)
+		rc = stats_adjust_bh(p, out->nrows, p);
+	else if (correction == CMP_CORRECT_HOLM)
+		rc = stats_adjust_holm(p, out->nrows, p);
+	for (size_t i = 0; rc == 0 && i < out->nrows; i++)
+		out->rows[i].q_value = p[i];
+	free(p);
+	return rc;
 }
 
 static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct cmp_point *b,
@@ -173,7 +257,7 @@ static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct 
 	memset(r, 0, sizeof *r);
 	r->base = b;
 	r->cur = c;
-	r->u = r->p_value = r->worse_pct = NAN;
+	r->u = r->p_value = r->q_value = r->mde_pct = r->worse_pct = NAN;
 	for (int m = 0; m < CMP_METRICS; m++)
 		r->ratio[m] = r->change_pct[m] = NAN;
 	cmp_point_label(run, b ? b : c, r->label, sizeof r->label);
@@ -213,18 +297,43 @@ int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const str
 		int order = !b ? 1 : !c ? -1 : cmp_point_order(b, c);
 		struct cmp_row *r = &out->rows[out->nrows++];
 		init_row(r, cur, order <= 0 ? b : NULL, order >= 0 ? c : NULL);
+		r->threshold_pct = o->threshold_pct;
 		i += order <= 0;
 		j += order >= 0;
 		if (r->base && r->cur)
+			measure(r, o);
+		out->tested += r->tested;
+	}
+	if (adjust_family(out, o->correction) != 0) {
+		cmp_result_release(out);
+		return -1;
+	}
+	/* a lone change must reach alpha / m after bh or holm, alpha without */
+	out->mde_alpha = o->correction == CMP_CORRECT_NONE || out->tested == 0
+	                     ? o->alpha
+	                     : o->alpha / (double)out->tested;
+	for (size_t k = 0; k < out->nrows; k++) {
+		struct cmp_row *r = &out->rows[k];
+		if (r->base && r->cur)
 			judge(r, o);
+		if (r->tested)
+			sensitivity(r, o->gate, out->mde_alpha, o->threshold_pct);
+		out->too_noisy += r->too_noisy;
 		out->count[r->verdict]++;
 	}
 	qsort(out->rows, out->nrows, sizeof *out->rows, row_order);
+	if (cmp_context_diff(base->root, cur->root, &out->diffs, &out->ndiffs) != 0) {
+		cmp_result_release(out);
+		return -1;
+	}
 	return 0;
 }
 
 void cmp_result_release(struct cmp_result *r)
 {
+	free(r->diffs);
+	r->diffs = NULL;
+	r->ndiffs = 0;
 	free(r->rows);
 	r->rows = NULL;
 	r->nrows = 0;

@@ -22,6 +22,9 @@ enum field_kind {
 	F_SAMPLES,
 	F_U,
 	F_P,
+	F_Q,
+	F_MDE,
+	F_NEEDED,
 	F_NOTE
 };
 
@@ -56,6 +59,9 @@ static const struct cmp_field fields[] = {
     {"samples", 9, F_SAMPLES, 0, IN_TABLE},
     {"mann_whitney_u", 0, F_U, 0, IN_JSON},
     {"p_value", 9, F_P, 0, IN_BOTH},
+    {"q_value", 9, F_Q, 0, IN_BOTH},
+    {"mde_pct", 7, F_MDE, 0, IN_BOTH},
+    {"samples_needed", 0, F_NEEDED, 0, IN_JSON},
     {"note", -1, F_NOTE, 0, IN_BOTH},
 };
 #define NFIELDS          (sizeof fields / sizeof fields[0])
@@ -114,6 +120,9 @@ static double field_number(const struct cmp_field *f, const struct cmp_row *r)
 	case F_NCUR: return !r->cur ? NAN : r->base ? (double)r->tested_cur : (double)r->cur->nsamples;
 	case F_U: return r->u;
 	case F_P: return r->p_value;
+	case F_Q: return r->q_value;
+	case F_MDE: return r->mde_pct;
+	case F_NEEDED: return r->samples_needed ? (double)r->samples_needed : NAN;
 	default: return NAN;
 	}
 }
@@ -137,7 +146,7 @@ static void cell(const struct cmp_field *f, const struct cmp_row *r, char *buf, 
 	else if (f->kind == F_POINT)
 		snprintf(buf, len, "%s", r->label);
 	else if (f->kind == F_NOTE)
-		snprintf(buf, len, "%s", r->note ? r->note : "");
+		cmp_row_note(r, buf, len);
 	else if (f->kind == F_SAMPLES && r->base && r->cur)
 		snprintf(buf, len, "%zu/%zu", r->tested_base, r->tested_cur);
 	else if (f->kind == F_SAMPLES)
@@ -147,12 +156,37 @@ static void cell(const struct cmp_field *f, const struct cmp_row *r, char *buf, 
 		snprintf(buf, len, "-");
 	else if (f->kind == F_PCT)
 		snprintf(buf, len, "%+.1f%%", v);
-	else if (f->kind == F_P)
+	else if (f->kind == F_P || f->kind == F_Q)
 		snprintf(buf, len, "%.2g", v);
+	else if (f->kind == F_MDE && isinf(v))
+		snprintf(buf, len, "inf");
+	else if (f->kind == F_MDE)
+		snprintf(buf, len, "%.1f%%", v);
 	else if (f->kind == F_NBASE || f->kind == F_NCUR)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, f->metric == CMP_BW ? "%.3f" : "%.2f", v);
+}
+
+void cmp_row_note(const struct cmp_row *r, char *buf, size_t len)
+{
+	char need[96];
+	int n = snprintf(buf, len, "%s", r->note ? r->note : "");
+
+	if (!r->too_noisy || n < 0 || (size_t)n >= len)
+		return;
+	if (r->samples_needed)
+		snprintf(need, sizeof need, "needs ~%zu samples a side to test %g%%",
+		         r->samples_needed, r->threshold_pct);
+	else
+		snprintf(need, sizeof need, "no sample count would test %g%%", r->threshold_pct);
+	if (isinf(r->mde_pct))
+		snprintf(buf + n, len - (size_t)n,
+		         "%stoo noisy for %g%%: too few samples to detect any change; %s",
+		         n ? "; " : "", r->threshold_pct, need);
+	else
+		snprintf(buf + n, len - (size_t)n, "%stoo noisy for %g%%: detects %.0f%%, %s",
+		         n ? "; " : "", r->threshold_pct, r->mde_pct, need);
 }
 
 /* Markdown table cells: no pipe, no HTML, no line break from a report's strings. */
@@ -218,7 +252,7 @@ static void print_header(FILE *f, enum cmp_format fmt, const struct cmp_run *cur
 
 static void print_row(FILE *f, enum cmp_format fmt, enum cmp_kind kind, const struct cmp_row *r)
 {
-	char text[CMP_LABEL_BYTES + 16];
+	char text[CMP_LABEL_BYTES + 200];
 	bool md = fmt == CMP_FORMAT_MARKDOWN;
 
 	if (md)
@@ -242,8 +276,15 @@ static void print_row(FILE *f, enum cmp_format fmt, enum cmp_kind kind, const st
 	fputc('\n', f);
 }
 
+static const char *const correction_text[CMP_CORRECTIONS] = {
+    [CMP_CORRECT_BH] = "after the Benjamini-Hochberg adjustment (false discovery rate) over",
+    [CMP_CORRECT_HOLM] = "after Holm's adjustment (family-wise error) over",
+    [CMP_CORRECT_NONE] = "with no adjustment for multiple comparisons (q = p) over",
+};
+
 static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
-                       const struct cmp_run *cur, const struct cmp_options *o)
+                       const struct cmp_run *cur, const struct cmp_result *r,
+                       const struct cmp_options *o)
 {
 	char key[64];
 	bool md = fmt == CMP_FORMAT_MARKDOWN;
@@ -256,16 +297,18 @@ static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
 	fprintf(f, "' (%s reports).%s", cur->command, md ? "\n" : "\n# ");
 	fprintf(f,
 	        "A point regresses when %s is worse by more than %g%% and the two-sided "
-	        "Mann-Whitney U test of the raw samples finds a shift that way at p < %g "
-	        "(at least %d samples a side; %s).\n",
-	        key, o->threshold_pct, o->alpha, CMP_MIN_SAMPLES,
+	        "Mann-Whitney U test of the raw samples finds a shift that way at q < %g, %s "
+	        "the %zu tested points (at least %d samples a side; %s).\n",
+	        key, o->threshold_pct, o->alpha, correction_text[o->correction], r->tested,
+	        CMP_MIN_SAMPLES,
 	        o->untested_fails ? "with fewer, the threshold alone decides"
 	                          : "with fewer, no verdict and no failure");
 	if (md)
 		fputc('\n', f);
 }
 
-static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result *r)
+static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result *r,
+                          const struct cmp_options *o)
 {
 	bool md = fmt == CMP_FORMAT_MARKDOWN;
 
@@ -276,6 +319,38 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result 
 		fprintf(f, "%s%zu %s", v ? ", " : "", r->count[v],
 		        cmp_verdict_name((enum cmp_verdict)v));
 	fputc('\n', f);
+	fprintf(f,
+	        "%s%zu tested point%s, correction %s; detectable effects (mde_pct) at alpha %.2g "
+	        "and %.0f%% power; %zu point%s too noisy to judge %g%%\n",
+	        md ? "\n" : "# ", r->tested, r->tested == 1 ? "" : "s",
+	        cmp_correction_name(o->correction), r->mde_alpha, CMP_MDE_POWER * 100, r->too_noisy,
+	        r->too_noisy == 1 ? "" : "s", o->threshold_pct);
+}
+
+/* What differs between the runs' contexts, after the verdicts: the likely causes. */
+static void print_diffs(FILE *f, enum cmp_format fmt, const struct cmp_result *r)
+{
+	char text[CMP_DIFF_NAME_BYTES + 2 * CMP_DIFF_VALUE_BYTES + 16];
+	bool md = fmt == CMP_FORMAT_MARKDOWN;
+
+	if (r->ndiffs == 0) {
+		fputs(md ? "\nThe recorded context is the same in both runs (MPI library, its "
+		           "settings, hosts, binding, options).\n"
+		         : "# the recorded context is the same in both runs (MPI library, its "
+		           "settings, hosts, binding, options)\n",
+		      f);
+		return;
+	}
+	fprintf(f,
+	        md ? "\n**What differs between the runs** (baseline -> current), %zu:\n\n"
+	           : "# what differs between the runs (baseline -> current), %zu:\n",
+	        r->ndiffs);
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		cmp_diff_text(&r->diffs[i], text, sizeof text);
+		fputs(md ? "- " : "#   ", f);
+		put(f, md, text);
+		fputc('\n', f);
+	}
 }
 
 int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const struct cmp_run *cur,
@@ -283,11 +358,12 @@ int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const st
 {
 	if (fmt == CMP_FORMAT_MARKDOWN)
 		fprintf(f, "### collscope compare: %s\n\n", cmp_failed(r) ? "regression" : "ok");
-	print_rule(f, fmt, base, cur, o);
+	print_rule(f, fmt, base, cur, r, o);
 	print_header(f, fmt, cur);
 	for (size_t i = 0; i < r->nrows; i++)
 		print_row(f, fmt, cur->kind, &r->rows[i]);
-	print_summary(f, fmt, r);
+	print_summary(f, fmt, r, o);
+	print_diffs(f, fmt, r);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }
@@ -310,7 +386,7 @@ static bool add_keys(cJSON *o, const struct cmp_run *cur, const struct cmp_point
 
 static bool add_row(cJSON *results, const struct cmp_run *cur, const struct cmp_row *r)
 {
-	char name[FIELD_NAME_BYTES], text[CMP_LABEL_BYTES + 16];
+	char name[FIELD_NAME_BYTES], text[CMP_LABEL_BYTES + 200];
 	cJSON *o = cJSON_CreateObject();
 
 	if (!o || !cJSON_AddItemToArray(results, o)) {
@@ -323,7 +399,7 @@ static bool add_row(cJSON *results, const struct cmp_run *cur, const struct cmp_
 			continue;
 		field_name(f, cur->kind, name, sizeof name);
 		cell(f, r, text, sizeof text);
-		if (f->kind == F_NOTE && !r->note)
+		if (f->kind == F_NOTE && !r->note && !r->too_noisy)
 			continue;
 		if (f->kind == F_VERDICT || f->kind == F_POINT || f->kind == F_NOTE) {
 			if (!cJSON_AddStringToObject(o, name, text))
@@ -333,6 +409,7 @@ static bool add_row(cJSON *results, const struct cmp_run *cur, const struct cmp_
 		}
 	}
 	return report_add_number(o, "worse_pct", r->worse_pct) &&
+	       cJSON_AddBoolToObject(o, "too_noisy", r->too_noisy) &&
 	       add_keys(o, cur, r->base ? r->base : r->cur);
 }
 
@@ -350,7 +427,31 @@ static bool add_config(cJSON *root, const struct cmp_run *base, const struct cmp
 	       cJSON_AddNumberToObject(c, "alpha", o->alpha) &&
 	       cJSON_AddStringToObject(c, "metric", key) &&
 	       cJSON_AddBoolToObject(c, "untested_fails", o->untested_fails) &&
+	       cJSON_AddStringToObject(c, "correction", cmp_correction_name(o->correction)) &&
+	       cJSON_AddNumberToObject(c, "mde_power", CMP_MDE_POWER) &&
 	       cJSON_AddNumberToObject(c, "min_samples", CMP_MIN_SAMPLES);
+}
+
+/* "context_differences": [{name, baseline, current}], an absent side null. */
+static bool add_diffs(cJSON *root, const struct cmp_result *r)
+{
+	cJSON *list = cJSON_AddArrayToObject(root, "context_differences");
+
+	for (size_t i = 0; list && i < r->ndiffs; i++) {
+		const struct cmp_diff *d = &r->diffs[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(list, o)) {
+			cJSON_Delete(o);
+			return false;
+		}
+		if (!cJSON_AddStringToObject(o, "name", d->name) ||
+		    !(d->base_absent ? cJSON_AddNullToObject(o, "baseline")
+		                     : cJSON_AddStringToObject(o, "baseline", d->baseline)) ||
+		    !(d->cur_absent ? cJSON_AddNullToObject(o, "current")
+		                    : cJSON_AddStringToObject(o, "current", d->current)))
+			return false;
+	}
+	return list != NULL;
 }
 
 cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,
@@ -373,7 +474,12 @@ cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run
 		                             (double)r->count[v]))
 			return NULL;
 	if (!cJSON_AddStringToObject(summary, "verdict", cmp_failed(r) ? "regression" : "ok") ||
-	    !cJSON_AddBoolToObject(root, "complete", true))
+	    !cJSON_AddStringToObject(summary, "correction", cmp_correction_name(o->correction)) ||
+	    !cJSON_AddNumberToObject(summary, "tested_points", (double)r->tested) ||
+	    !cJSON_AddNumberToObject(summary, "too_noisy_points", (double)r->too_noisy) ||
+	    !report_add_number(summary, "mde_alpha", r->mde_alpha) ||
+	    !cJSON_AddNumberToObject(summary, "context_differences", (double)r->ndiffs) ||
+	    !add_diffs(root, r) || !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;
 }

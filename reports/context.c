@@ -1,8 +1,12 @@
 /* The context block of a report: see context.h. */
 #include "context.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 void report_context_init(struct report_context *c)
@@ -22,6 +26,7 @@ void report_context_release(struct report_context *c)
 	for (int i = 0; i < c->nenv; i++)
 		free(c->env[i]);
 	free(c->env);
+	free(c->cvars);
 	memset(c, 0, sizeof *c);
 }
 
@@ -35,7 +40,7 @@ void report_utc_now(char *buf, size_t len)
 
 static bool allowed_env(const char *kv)
 {
-	static const char *const prefixes[] = {"OMPI_", "SLURM_", "COLLSCOPE_"};
+	static const char *const prefixes[] = {"OMPI_", "MPIR_CVAR_", "SLURM_", "COLLSCOPE_"};
 	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
 		if (strncmp(kv, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;
@@ -64,6 +69,106 @@ fail:
 	return -1;
 }
 
+static bool contains_nocase(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+bool report_cvar_wanted(const char *name)
+{
+	static const char *const selections[] = {"coll", "pml", "btl", "mtl"};
+	static const char *const secrets[] = {"password", "secret", "token", "key", "credential"};
+
+	for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)
+		if (contains_nocase(name, secrets[i]))
+			return false;
+	for (size_t i = 0; i < sizeof selections / sizeof selections[0]; i++)
+		if (strcmp(name, selections[i]) == 0)
+			return true;
+	return (strncmp(name, "coll_", 5) == 0 && ends_with(name, "_priority")) ||
+	       contains_nocase(name, "allreduce") || contains_nocase(name, "dynamic_rules");
+}
+
+int report_context_add_cvar(struct report_context *c, const struct ctx_cvar *v)
+{
+	struct ctx_cvar *grown = realloc(c->cvars, ((size_t)c->ncvars + 1) * sizeof *grown);
+
+	if (!grown)
+		return -1;
+	c->cvars = grown;
+	c->cvars[c->ncvars++] = *v;
+	return 0;
+}
+
+/* The value of a "key : value" line of /proc/cpuinfo whose key is one of keys, trimmed. */
+static bool cpuinfo_value(const char *line, size_t n, char *buf, size_t len)
+{
+	static const char *const keys[] = {"model name", "Processor", "cpu model", "uarch"};
+	const char *colon = memchr(line, ':', n);
+	size_t k;
+
+	if (!colon)
+		return false;
+	k = (size_t)(colon - line);
+	while (k > 0 && isspace((unsigned char)line[k - 1]))
+		k--;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (strlen(keys[i]) != k || strncmp(line, keys[i], k) != 0)
+			continue;
+		const char *v = colon + 1, *end = line + n;
+		while (v < end && isspace((unsigned char)*v))
+			v++;
+		while (end > v && isspace((unsigned char)end[-1]))
+			end--;
+		if (end == v)
+			return false;
+		snprintf(buf, len, "%.*s", (int)(end - v), v);
+		return true;
+	}
+	return false;
+}
+
+void report_cpu_model(const char *cpuinfo_text, char *buf, size_t len)
+{
+	const char *line = cpuinfo_text ? cpuinfo_text : "";
+
+	buf[0] = '\0';
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+		if (cpuinfo_value(line, n, buf, len))
+			return;
+		line += n + (line[n] == '\n');
+	}
+}
+
+void report_read_system(char *cpu_model, size_t cpu_len, char *kernel, size_t kernel_len)
+{
+	char text[16384];
+	struct utsname u;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = '\0';
+	report_cpu_model(text, cpu_model, cpu_len);
+	kernel[0] = '\0';
+	if (uname(&u) == 0)
+		snprintf(kernel, kernel_len, "%s %s %s", u.sysname, u.release, u.machine);
+}
+
 int report_context_host_of(const struct report_context *c, int rank)
 {
 	for (int h = 0; h < c->nhosts; h++)
@@ -89,7 +194,9 @@ static bool add_hosts(cJSON *ctx, const struct report_context *c)
 		    !cJSON_AddNumberToObject(o, "pus", ho->pus) ||
 		    !cJSON_AddNumberToObject(o, "numa_nodes", ho->numa_nodes) ||
 		    !cJSON_AddNumberToObject(o, "packages", ho->packages) ||
-		    !cJSON_AddBoolToObject(o, "oversubscribed", ho->oversubscribed))
+		    !cJSON_AddBoolToObject(o, "oversubscribed", ho->oversubscribed) ||
+		    (ho->cpu_model[0] && !cJSON_AddStringToObject(o, "cpu_model", ho->cpu_model)) ||
+		    (ho->kernel[0] && !cJSON_AddStringToObject(o, "kernel", ho->kernel)))
 			return false;
 	}
 	return hosts != NULL;
@@ -117,6 +224,26 @@ static bool add_ranks(cJSON *ctx, const struct report_context *c)
 	return ranks != NULL;
 }
 
+/* "cvars": {name: value} when the library reported any (MPI_T). */
+static bool add_cvars(cJSON *mpi, const struct report_context *c)
+{
+	cJSON *o;
+
+	if (c->ncvars == 0)
+		return true;
+	o = cJSON_AddObjectToObject(mpi, "cvars");
+	for (int i = 0; o && i < c->ncvars; i++) {
+		const struct ctx_cvar *v = &c->cvars[i];
+		if (cJSON_GetObjectItemCaseSensitive(o, v->name))
+			continue; /* a name twice would make the report unreadable */
+		if (!(v->kind == CTX_CVAR_STRING ? cJSON_AddStringToObject(o, v->name, v->text)
+		      : v->kind == CTX_CVAR_BOOL ? cJSON_AddBoolToObject(o, v->name, v->flag)
+		                                 : cJSON_AddNumberToObject(o, v->name, v->number)))
+			return false;
+	}
+	return o != NULL;
+}
+
 static bool add_tool_and_mpi(cJSON *ctx, const struct report_context *c)
 {
 	cJSON *tool = cJSON_AddObjectToObject(ctx, "tool");
@@ -131,7 +258,7 @@ static bool add_tool_and_mpi(cJSON *ctx, const struct report_context *c)
 	       cJSON_AddStringToObject(tool, "version", c->tool_version ? c->tool_version : "") &&
 	       cJSON_AddStringToObject(tool, "git", c->tool_git ? c->tool_git : "") &&
 	       cJSON_AddStringToObject(mpi, "library", c->mpi_library) &&
-	       cJSON_AddNumberToObject(mpi, "ranks", c->nranks);
+	       cJSON_AddNumberToObject(mpi, "ranks", c->nranks) && add_cvars(mpi, c);
 }
 
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c)

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CTX_NAME_BYTES 256
 
@@ -23,10 +24,26 @@ struct ctx_rank {
 
 struct ctx_host {
 	char name[CTX_NAME_BYTES];
+	char cpu_model[CTX_NAME_BYTES]; /* "" when unknown (probes/mpit.c) */
+	char kernel[CTX_NAME_BYTES];    /* "Linux 6.1.0-18-amd64 x86_64"; "" when unknown */
 	int cores, pus, numa_nodes, packages;
 	int nranks;
 	int *ranks; /* owned: nranks entries */
 	bool oversubscribed; /* more ranks than cores */
+};
+
+/*
+ * A control variable of the MPI library (MPI_T) in force, as the library
+ * reports it: one that decides how collectives run (report_cvar_wanted).
+ */
+enum ctx_cvar_kind { CTX_CVAR_NUMBER, CTX_CVAR_BOOL, CTX_CVAR_STRING };
+
+struct ctx_cvar {
+	char name[128];
+	enum ctx_cvar_kind kind;
+	double number;
+	bool flag;
+	char text[256];
 };
 
 struct report_context {
@@ -42,19 +59,45 @@ struct report_context {
 	bool oversubscribed;    /* any host */
 	double timer_resolution_us;
 	double timer_overhead_us; /* cost of one timer read, measured; -1 unknown */
-	/* allow-listed environment (OMPI_, SLURM_, COLLSCOPE_ prefixes): owned "NAME=value" strings */
+	/* allow-listed environment (report_context_capture_env): owned "NAME=value" strings */
 	int nenv;
 	char **env;
+	/* the library's control variables in force (rank 0, probes/mpit.c): owned */
+	int ncvars;
+	struct ctx_cvar *cvars;
 };
 
 void report_context_init(struct report_context *c);
 void report_context_release(struct report_context *c);
 /* Current UTC time as ISO 8601 into buf (at least 32 bytes). */
 void report_utc_now(char *buf, size_t len);
-/* Keep only OMPI_*, SLURM_*, COLLSCOPE_* variables of envp; never the whole environment. */
+/*
+ * Keep only OMPI_*, MPIR_CVAR_* (MPICH's control variables), SLURM_*,
+ * COLLSCOPE_* variables of envp; never the whole environment.
+ */
 int report_context_capture_env(struct report_context *c, char **envp);
 /* Add "context": {...} to root; returns the object or NULL on allocation failure. */
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c);
+/*
+ * Whether the MPI_T control variable name decides how an all-reduce runs, so
+ * the report keeps it: the component selections ("coll", "pml", "btl",
+ * "mtl"), every coll_*_priority, and every variable whose name says
+ * allreduce or dynamic rules (Open MPI's coll_tuned_allreduce_algorithm,
+ * coll_tuned_use_dynamic_rules; MPICH's MPIR_CVAR_ALLREDUCE_*), case
+ * insensitive. Never a name that looks like a secret (password, secret,
+ * token, key, credential).
+ */
+bool report_cvar_wanted(const char *name);
+/* Appends a control variable to c->cvars; -1 when out of memory. */
+int report_context_add_cvar(struct report_context *c, const struct ctx_cvar *v);
+/*
+ * This machine's CPU model (the first "model name", "Processor", "cpu
+ * model" or "uarch" line of cpuinfo_text, /proc/cpuinfo's format) into buf;
+ * "" when none. Pure.
+ */
+void report_cpu_model(const char *cpuinfo_text, char *buf, size_t len);
+/* Reads /proc/cpuinfo and uname(2): the CPU model and "sysname release machine", "" unknown. */
+void report_read_system(char *cpu_model, size_t cpu_len, char *kernel, size_t kernel_len);
 /* The host index of every rank by name, for locality (hosts must be filled). */
 int report_context_host_of(const struct report_context *c, int rank);
 

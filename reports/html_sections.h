@@ -49,5 +49,6 @@ int html_allreduce(struct html_section *s);
 int html_scale(struct html_section *s);
 int html_links(struct html_section *s);
 int html_compare(struct html_section *s);
+int html_trend(struct html_section *s);
 
 #endif

@@ -263,12 +263,13 @@ static int summary_rows(struct html_section *s, const cJSON *ctx)
 }
 
 static const char *const host_columns[] = {
-    "name", "ranks", "cores", "pus", "numa_nodes", "packages", "oversubscribed", NULL,
+    "name",     "ranks",          "cores",     "pus",    "numa_nodes",
+    "packages", "oversubscribed", "cpu_model", "kernel", NULL,
 };
 
 int html_context(struct html_section *s)
 {
-	const cJSON *ctx, *hosts, *env;
+	const cJSON *ctx, *hosts, *env, *mpi, *cvars = NULL;
 
 	s->at.where = "";
 	if (report_get_object(&s->at, s->root, "context", false, &ctx) != 0)
@@ -281,9 +282,19 @@ int html_context(struct html_section *s)
 	html_raw(s->b, "<h3>Context</h3>\n<table class=\"kv\">\n");
 	if (summary_rows(s, ctx) != 0 || argv_row(s, ctx) != 0 ||
 	    report_get_array(&s->at, ctx, "hosts", false, &hosts) != 0 ||
-	    report_get_object(&s->at, ctx, "environment", false, &env) != 0)
+	    report_get_object(&s->at, ctx, "environment", false, &env) != 0 ||
+	    report_get_object(&s->at, ctx, "mpi", false, &mpi) != 0)
+		return -1;
+	s->at.where = "context.mpi";
+	if (report_get_object(&s->at, mpi, "cvars", false, &cvars) != 0)
 		return -1;
 	html_raw(s->b, "</table>\n");
+	if (cvars && cvars->child) {
+		html_raw(s->b, "<details><summary>MPI library settings in force (MPI_T control "
+		               "variables)</summary>\n");
+		html_object_table(s->b, cvars);
+		html_raw(s->b, "</details>\n");
+	}
 	if (hosts && hosts->child) {
 		html_raw(s->b, "<h3>Hosts</h3>\n");
 		html_array_table(s->b, hosts, host_columns, NULL, NULL);

@@ -37,6 +37,15 @@ head -n 4 "$TMP/out" | tail -n 1 | grep -q '^regression' && pass "worst first" |
 
 expect_exit 0 "+5% with noisy samples: exit 0" "$BIN" compare "$TMP/noisy_base.json" "$TMP/noisy5.json"
 expect_output '0 regression' "noise is not a regression"
+fake allreduce "$TMP/noisy_few_a.json" --seed 5 --spread 0.4 --n 12
+fake allreduce "$TMP/noisy_few_b.json" --seed 6 --spread 0.4 --n 12
+expect_exit 0 "12 noisy samples a side: exit 0" "$BIN" compare "$TMP/noisy_few_a.json" "$TMP/noisy_few_b.json"
+expect_output 'too noisy for 10%: detects [0-9]+%, needs ~[0-9]+ samples a side to test 10%' "a too-noisy point says what it needs"
+expect_output '^# 9 tested points, correction bh; .*; 9 points too noisy to judge 10%' "the summary counts the too-noisy points"
+expect_exit 1 "--correction holm still fails a clear slowdown" "$BIN" compare --correction holm "$TMP/base.json" "$TMP/slow.json"
+expect_output "after Holm's adjustment" "the rule names the correction"
+expect_exit 1 "--correction none" "$BIN" compare --correction none "$TMP/base.json" "$TMP/slow.json"
+expect_output 'no adjustment for multiple comparisons' "the rule says there is none"
 
 expect_exit 2 "different rank counts: exit 2" "$BIN" compare "$TMP/base.json" "$TMP/ranks2.json"
 expect_output "differ in ranks 4 vs 2" "the rank counts are named"
@@ -69,6 +78,10 @@ r = d["results"][0]
 assert r["verdict"] == "regression" and r["algorithm"] == "tree" and r["bytes"] == 65536, r
 assert abs(r["p50_change_pct"] - 30) < 5 and r["p_value"] < 0.01, r
 assert d["config"]["threshold_pct"] == 10 and d["config"]["alpha"] == 0.01
+assert d["config"]["correction"] == "bh" and d["summary"]["correction"] == "bh"
+assert r["q_value"] >= r["p_value"] and r["q_value"] < 0.01, r
+assert 0 < r["mde_pct"] < 10 and r["too_noisy"] is False, r
+assert d["summary"]["tested_points"] == 9 and d["summary"]["too_noisy_points"] == 0, d["summary"]
 ' "$TMP/cmp.json" >"$TMP/py" 2>&1; then pass "the JSON has the verdicts"; else fail "the JSON has the verdicts" "$TMP/py"; fi
 [ -s "$TMP/out" ] && fail "-q prints nothing on stdout" "$TMP/out" || pass "-q prints nothing on stdout"
 cp "$TMP/cmp.json" "$TMP/cmp.keep"
@@ -113,7 +126,7 @@ expect_output "adir.*is a directory" "the directory is named"
 # Bad usage.
 expect_exit 2 "one report only: exit 2" "$BIN" compare "$TMP/base.json"
 expect_output "expected two reports" "it says what it expected"
-for bad in "--threshold -1" "--threshold x" "--alpha 0" "--alpha 1" "--metric p90" "--format xml" "--untested maybe" "--bogus"; do
+for bad in "--threshold -1" "--threshold x" "--alpha 0" "--alpha 1" "--metric p90" "--format xml" "--untested maybe" "--correction bonferroni" "--bogus"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "compare $bad: exit 2" "$BIN" compare $bad "$TMP/base.json" "$TMP/same.json"
 	expect_output "'${bad#* }'|'${bad}'" "compare $bad names the value"

@@ -9,6 +9,13 @@ usage: fake_reports.py KIND OUT [options]
        (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME)
   KIND scale: measured and predicted rows of two variants at two sizes
   KIND mystery: a report of a kind collscope report does not know
+  KIND scaled: a copy of the real report --from FILE with every time (samples_us,
+       time_us, rank_mean_us) multiplied by --factor F and the bandwidths divided,
+       each sample also by 1 + --jitter J x uniform(-1, 1) (seeded by --seed)
+  KIND halves: the real report --from FILE with each point's samples shuffled (seeded
+       by --seed) and only the first or second half kept (--half 0|1): two halves of one
+       seed are a run and a re-run made in the same moments
+  Any KIND: --started TIME sets context.started_utc.
 The numbers follow the report schema (README, Reports); only their shape matters.
 """
 import argparse
@@ -151,9 +158,60 @@ def mystery(args):
     return rep
 
 
+def restat(rec, xs):
+    """Sets rec's samples to xs, its time statistics from them, and its bandwidths by the p50's change."""
+    stats = rec.get("time_us")
+    old_p50 = stats.get("p50") if isinstance(stats, dict) else None
+    rec["samples_us"] = xs
+    if isinstance(stats, dict):
+        for q, name in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99"), (0.999, "p999")):
+            if stats.get(name) is not None:
+                stats[name] = percentile(xs, q) if len(xs) >= round(1 / (1 - q)) else None
+        for name, fn in (("min", min), ("max", max)):
+            if stats.get(name) is not None:
+                stats[name] = fn(xs)
+        if stats.get("mean") is not None:
+            stats["mean"] = sum(xs) / len(xs)
+    if old_p50 and stats.get("p50"):
+        for bw in ("algbw_gbps", "busbw_gbps"):
+            if rec.get(bw) is not None:
+                rec[bw] *= old_p50 / stats["p50"]
+
+
+def measured(rep):
+    return [r for r in rep["results"] if r.get("samples_us") and not r.get("skipped")]
+
+
+def scaled(args):
+    with open(args.source) as f:
+        rep = json.load(f)
+    rng = random.Random(args.seed)
+    for rec in measured(rep):
+        xs = [x * args.factor * (1 + args.jitter * (2 * rng.random() - 1)) for x in rec["samples_us"]]
+        if "rank_mean_us" in rec:
+            rec["rank_mean_us"] = [x * args.factor for x in rec["rank_mean_us"]]
+        if isinstance(rec.get("time_us"), dict) and rec["time_us"].get("stddev") is not None:
+            rec["time_us"]["stddev"] *= args.factor
+        restat(rec, xs)
+    return rep
+
+
+def halves(args):
+    with open(args.source) as f:
+        rep = json.load(f)
+    rng = random.Random(args.seed)
+    for rec in measured(rep):
+        xs = list(rec["samples_us"])
+        rng.shuffle(xs)
+        half = xs[: len(xs) // 2] if args.half == 0 else xs[len(xs) // 2:]
+        rec["iterations"] = len(half)
+        restat(rec, half)
+    return rep
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery"])
+    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery", "scaled", "halves"])
     p.add_argument("out")
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--hosts", type=int, default=1)
@@ -167,8 +225,15 @@ def main():
     p.add_argument("--arg")
     p.add_argument("--slow")
     p.add_argument("--suspect-host")
+    p.add_argument("--started")
+    p.add_argument("--from", dest="source")
+    p.add_argument("--factor", type=float, default=1.0)
+    p.add_argument("--jitter", type=float, default=0.0)
+    p.add_argument("--half", type=int, choices=[0, 1], default=0)
     args = p.parse_args()
     rep = globals()[args.kind](args)
+    if args.started:
+        rep["context"]["started_utc"] = args.started
     with open(args.out, "w") as f:
         json.dump(rep, f, indent=1)
 

@@ -481,3 +481,285 @@ Test(compare, metric_names)
 	cr_assert_str_eq(cmp_metric_name(CMP_P50, CMP_KIND_LINKS), "latency_p50");
 	cr_assert_str_eq(cmp_verdict_name(CMP_NOT_SIGNIFICANT), "not-significant");
 }
+
+/* A point whose samples are exactly base + w i + shift, i = 0..n-1 (p50 and busbw derived). */
+static void even_point(cJSON *report, const char *algo, double w, double shift, int n)
+{
+	cJSON *rec = fx_point(report, algo, 1024, "float32", "sum", 4);
+	cJSON *samples = cJSON_AddArrayToObject(rec, "samples_us");
+	cJSON *time = cJSON_AddObjectToObject(rec, "time_us");
+	double p50 = 100 + shift + w * (n - 1) / 2.0;
+
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(samples, cJSON_CreateNumber(100 + shift + w * i));
+	cJSON_AddNumberToObject(time, "p50", p50);
+	cJSON_AddNumberToObject(rec, "busbw_gbps", 1024 / p50 / 1e3);
+}
+
+/*
+ * Ten points; "victim" slowed by 11% with a raw p of about 0.002-0.004, the
+ * other nine unchanged (p = 1): significant alone at 0.01, not after an
+ * adjustment over ten tests (q = 10 p).
+ */
+static void borderline_pair(struct pair *p, enum cmp_correction correction)
+{
+	cJSON *base = fx_report("allreduce", 4, 1), *cur = fx_report("allreduce", 4, 1);
+	char name[16];
+
+	for (int k = 0; k < 10; k++) {
+		snprintf(name, sizeof name, "v%d", k);
+		even_point(base, name, 1.75, 0, 20);
+		even_point(cur, name, 1.75, k == 0 ? 13 : 0, 20);
+	}
+	cmp_options_init(&p->opts);
+	p->opts.correction = correction;
+	compare_pair(p, base, cur);
+	cr_assert_eq(p->result.tested, 10);
+	cr_assert_str_eq(p->result.rows[0].label, "v0 1024 B float32 sum 4 ranks");
+	cr_assert(p->result.rows[0].p_value > 0.001 && p->result.rows[0].p_value < 0.009, "p %g",
+	          p->result.rows[0].p_value);
+	cr_assert_gt(p->result.rows[0].change_pct[CMP_P50], 10.0);
+}
+
+Test(compare, uncorrected_borderline_point_regresses)
+{
+	struct pair p = {0};
+
+	borderline_pair(&p, CMP_CORRECT_NONE);
+	cr_assert_eq(p.result.rows[0].verdict, CMP_REGRESSION);
+	cr_assert_float_eq(p.result.rows[0].q_value, p.result.rows[0].p_value, 0);
+	cr_assert_float_eq(p.result.mde_alpha, 0.01, 0);
+	release_pair(&p);
+}
+
+Test(compare, bh_and_holm_keep_p_and_adjust_q)
+{
+	const enum cmp_correction corrections[] = {CMP_CORRECT_BH, CMP_CORRECT_HOLM};
+
+	for (size_t c = 0; c < 2; c++) {
+		struct pair p = {0};
+		borderline_pair(&p, corrections[c]);
+		const struct cmp_row *r = &p.result.rows[0];
+		/* the smallest of ten p values: q = 10 p under both */
+		cr_assert_float_eq(r->q_value, 10 * r->p_value, 1e-12, "%s: q %g p %g",
+		                   cmp_correction_name(corrections[c]), r->q_value, r->p_value);
+		cr_assert_eq(r->verdict, CMP_NOT_SIGNIFICANT);
+		cr_assert_not(cmp_failed(&p.result));
+		cr_assert_float_eq(p.result.mde_alpha, 0.001, 1e-15);
+		for (size_t i = 1; i < p.result.nrows; i++)
+			cr_assert_geq(p.result.rows[i].q_value, p.result.rows[i].p_value);
+		release_pair(&p);
+	}
+}
+
+Test(compare, correction_names)
+{
+	enum cmp_correction c;
+
+	cr_assert_eq(cmp_correction_parse("holm", &c), 0);
+	cr_assert_eq(c, CMP_CORRECT_HOLM);
+	cr_assert_eq(cmp_correction_parse("bonferroni", &c), -1);
+	cr_assert_str_eq(cmp_correction_name(CMP_CORRECT_BH), "bh");
+	struct cmp_options o;
+	cmp_options_init(&o);
+	cr_assert_eq(o.correction, CMP_CORRECT_BH, "bh is the default");
+}
+
+/* A slowdown far beyond the noise still fails after the adjustment. */
+Test(compare, clear_regression_survives_the_correction)
+{
+	struct pair p = {0};
+
+	compare_pair(&p, run_with(4, "", 0, 1, 0.02, 50, 1),
+	             run_with(4, "tree", 65536, 1.3, 0.02, 50, 7));
+	cr_assert_eq(p.result.rows[0].verdict, CMP_REGRESSION);
+	cr_assert_lt(p.result.rows[0].q_value, 1e-6);
+	cr_assert_geq(p.result.rows[0].q_value, p.result.rows[0].p_value);
+	release_pair(&p);
+}
+
+/*
+ * Tight samples detect a few percent; spread +-40% with 12 a side cannot
+ * detect 10%: every such point says so and names the samples it needs, and
+ * the summary counts them.
+ */
+Test(compare, too_noisy_points_say_what_they_need)
+{
+	struct pair tight = {0}, noisy = {0};
+	char note[512];
+
+	compare_pair(&tight, run_with(4, "", 0, 1, 0.02, 50, 1),
+	             run_with(4, "", 0, 1, 0.02, 50, 2));
+	cr_assert_eq(tight.result.too_noisy, 0);
+	for (size_t i = 0; i < tight.result.nrows; i++)
+		if (tight.result.rows[i].tested)
+			cr_assert(
+			    tight.result.rows[i].mde_pct > 0 && tight.result.rows[i].mde_pct < 5,
+			    "%s: %g", tight.result.rows[i].label, tight.result.rows[i].mde_pct);
+	compare_pair(&noisy, run_with(4, "", 0, 1, 0.4, 12, 1), run_with(4, "", 0, 1, 0.4, 12, 2));
+	cr_assert_eq(noisy.result.tested, 9);
+	cr_assert_eq(noisy.result.too_noisy, 9);
+	for (size_t i = 0; i < noisy.result.nrows; i++) {
+		const struct cmp_row *r = &noisy.result.rows[i];
+		if (!r->tested)
+			continue;
+		cr_assert(r->too_noisy && r->mde_pct > 10);
+		cr_assert_gt(r->samples_needed, 12);
+		cmp_row_note(r, note, sizeof note);
+		cr_assert_not_null(strstr(note, "too noisy for 10%"), "%s", note);
+		cr_assert_not_null(strstr(note, "samples a side to test 10%"), "%s", note);
+		cr_assert_neq(r->verdict, CMP_REGRESSION);
+	}
+	release_pair(&tight);
+	release_pair(&noisy);
+}
+
+Test(compare, json_has_q_mde_and_the_correction)
+{
+	struct pair p = {0};
+	cJSON *root = cJSON_CreateObject(), *first, *summary;
+
+	compare_pair(&p, run_with(4, "", 0, 1, 0.4, 12, 1), run_with(4, "", 0, 1, 0.4, 12, 2));
+	cr_assert_not_null(cmp_to_json(root, &p.base, &p.cur, &p.result, &p.opts));
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
+	summary = cJSON_GetObjectItem(root, "summary");
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(first, "p_value")));
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(first, "q_value")));
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(first, "mde_pct")));
+	cr_assert(cJSON_IsNumber(cJSON_GetObjectItem(first, "samples_needed")));
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(first, "too_noisy")));
+	cr_assert_not_null(strstr(cJSON_GetObjectItem(first, "note")->valuestring, "needs ~"));
+	cr_assert_str_eq(cJSON_GetObjectItem(summary, "correction")->valuestring, "bh");
+	cr_assert_eq(cJSON_GetObjectItem(summary, "too_noisy_points")->valueint, 9);
+	cr_assert_eq(cJSON_GetObjectItem(summary, "tested_points")->valueint, 9);
+	cr_assert_str_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(root, "config"), "correction")->valuestring,
+	    "bh");
+	cJSON_Delete(root);
+	release_pair(&p);
+}
+
+/* The context of fx_report with a library, control variables, environment and placement. */
+static void add_context(cJSON *root, int algorithm, const char *cpuset, const char *secret)
+{
+	cJSON *ctx = cJSON_GetObjectItem(root, "context");
+	cJSON *mpi = cJSON_GetObjectItem(ctx, "mpi");
+	cJSON *cvars = cJSON_AddObjectToObject(mpi, "cvars");
+	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
+	cJSON *ranks = cJSON_AddArrayToObject(ctx, "ranks");
+	cJSON *config = cJSON_AddObjectToObject(root, "config");
+
+	cJSON_AddNumberToObject(cvars, "coll_tuned_allreduce_algorithm", algorithm);
+	cJSON_AddBoolToObject(cvars, "coll_tuned_use_dynamic_rules", algorithm != 0);
+	if (algorithm)
+		cJSON_AddStringToObject(env, "OMPI_MCA_coll_tuned_allreduce_algorithm", "1");
+	cJSON_AddStringToObject(env, "OMPI_MCA_orte_hnp_uri", cpuset); /* per job: never compared */
+	cJSON_AddStringToObject(env, "COLLSCOPE_TOKEN", secret);
+	cJSON_AddStringToObject(env, "COLLSCOPE_FAULT", "<redacted>");
+	for (int r = 0; r < 4; r++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "rank", r);
+		cJSON_AddStringToObject(o, "host", "node0");
+		cJSON_AddStringToObject(o, "cpuset", r == 1 ? cpuset : "0");
+		cJSON_AddItemToArray(ranks, o);
+	}
+	cJSON_AddNumberToObject(config, "segment_bytes", 262144);
+	cJSON_AddStringToObject(config, "output", cpuset); /* where it was written: not compared */
+}
+
+static bool has_diff(const struct cmp_result *r, const char *text)
+{
+	char buf[600];
+
+	for (size_t i = 0; i < r->ndiffs; i++) {
+		cmp_diff_text(&r->diffs[i], buf, sizeof buf);
+		if (strcmp(buf, text) == 0)
+			return true;
+	}
+	return false;
+}
+
+Test(compare, context_differences_name_the_likely_cause)
+{
+	struct pair p = {0};
+	cJSON *base = run_with(4, "", 0, 1, 0.02, 20, 1), *cur = run_with(4, "", 0, 1, 0.02, 20, 1);
+	cJSON *root = cJSON_CreateObject(), *list;
+	char *text;
+
+	add_context(base, 0, "1", "hunter2");
+	add_context(cur, 1, "0-1", "swordfish");
+	cJSON_SetValuestring(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(cur, "context"), "mpi"),
+	                        "library"),
+	    "Test MPI 2.0");
+	compare_pair(&p, base, cur);
+	cr_assert(has_diff(&p.result, "coll_tuned_allreduce_algorithm: 0 -> 1"));
+	cr_assert(has_diff(&p.result, "coll_tuned_use_dynamic_rules: false -> true"));
+	cr_assert(has_diff(&p.result, "OMPI_MCA_coll_tuned_allreduce_algorithm: (unset) -> 1"));
+	cr_assert(has_diff(&p.result, "mpi library: Test MPI 1.0 -> Test MPI 2.0"));
+	cr_assert(has_diff(&p.result, "rank 1 cpuset: 1 -> 0-1"));
+	cr_assert_eq(p.result.ndiffs, 5,
+	             "the job's own ids, the output path and secrets are not "
+	             "differences shown");
+	text = printed(&p, CMP_FORMAT_TABLE);
+	cr_assert_not_null(strstr(text, "#   coll_tuned_allreduce_algorithm: 0 -> 1\n"), "%s",
+	                   text);
+	cr_assert_null(strstr(text, "hunter2"));
+	cr_assert_null(strstr(text, "swordfish"));
+	free(text);
+	text = printed(&p, CMP_FORMAT_MARKDOWN);
+	cr_assert_not_null(strstr(text, "- coll\\_tuned\\_allreduce\\_algorithm: 0 -&gt; 1\n"),
+	                   "%s", text);
+	free(text);
+	cr_assert_not_null(cmp_to_json(root, &p.base, &p.cur, &p.result, &p.opts));
+	list = cJSON_GetObjectItem(root, "context_differences");
+	cr_assert_eq(cJSON_GetArraySize(list), 5);
+	cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 0), "name")->valuestring,
+	                 "mpi library");
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(list, 3), "baseline")));
+	cJSON_Delete(root);
+	release_pair(&p);
+}
+
+Test(compare, secrets_are_never_shown)
+{
+	struct cmp_diff *d = NULL;
+	size_t n = 0;
+	char buf[600];
+	cJSON *a = fx_report("allreduce", 2, 1), *b = fx_report("allreduce", 2, 1);
+	cJSON *ea = cJSON_AddObjectToObject(cJSON_GetObjectItem(a, "context"), "environment");
+	cJSON *eb = cJSON_AddObjectToObject(cJSON_GetObjectItem(b, "context"), "environment");
+
+	cJSON_AddStringToObject(ea, "COLLSCOPE_API_KEY", "abc");
+	cJSON_AddStringToObject(eb, "COLLSCOPE_API_KEY", "def");
+	cJSON_AddStringToObject(eb, "OMPI_MCA_x_password", "pw");
+	cJSON_AddStringToObject(eb, "OMPI_MCA_btl", "<redacted>");
+	cr_assert_eq(cmp_context_diff(a, b, &d, &n), 0);
+	cr_assert_eq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		cmp_diff_text(&d[i], buf, sizeof buf);
+		cr_assert_null(strstr(buf, "pw"), "%s", buf);
+		cr_assert_null(strstr(buf, "<redacted>"), "%s", buf);
+	}
+	cmp_diff_text(&d[0], buf, sizeof buf);
+	cr_assert_str_eq(buf, "OMPI_MCA_x_password: (unset) -> (redacted)");
+	cmp_diff_text(&d[1], buf, sizeof buf);
+	cr_assert_str_eq(buf, "OMPI_MCA_btl: (unset) -> (redacted)");
+	free(d);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+Test(compare, same_context_says_so)
+{
+	struct pair p = {0};
+	char *text;
+
+	compare_pair(&p, run_with(4, "", 0, 1, 0.02, 20, 1), run_with(4, "", 0, 1, 0.02, 20, 1));
+	cr_assert_eq(p.result.ndiffs, 0);
+	text = printed(&p, CMP_FORMAT_TABLE);
+	cr_assert_not_null(strstr(text, "# the recorded context is the same in both runs"), "%s",
+	                   text);
+	free(text);
+	release_pair(&p);
+}

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cmd_spec *const specs[] = {&allreduce_spec, &scale_spec, &links_spec,
-                                               &verify_spec,    &topo_spec,  &list_spec,
-                                               &compare_spec,   &report_spec};
+static const struct cmd_spec *const specs[] = {
+    &allreduce_spec, &scale_spec,   &links_spec,  &verify_spec, &topo_spec,
+    &list_spec,      &compare_spec, &trend_spec,  &report_spec};
 enum { NSPECS = sizeof specs / sizeof specs[0] };
 
 /* argv from a string of words (no quoting needed here); argv[0] is the command. */
@@ -124,6 +124,12 @@ Test(opts, defaults_agree_with_the_modules)
 	cr_expect_eq(c.cmp.alpha, cmp.alpha);
 	cr_expect_eq(c.cmp.gate, cmp.gate);
 	cr_expect_eq(c.cmp.untested_fails, cmp.untested_fails);
+	cr_expect_eq(c.cmp.correction, cmp.correction);
+	struct trend_opts t;
+	struct trend_options topt;
+	cr_assert_eq(parse(&trend_spec, "a b c", &t, err, sizeof err), OPTS_RUN, "%s", err);
+	trend_options_init(&topt);
+	cr_expect_eq(memcmp(&t.trend, &topt, sizeof topt), 0, "the trend table and trend.c disagree");
 }
 
 Test(opts, every_form_of_a_value)
@@ -201,7 +207,7 @@ Test(opts, refusals_name_what_is_wrong)
 	    {&compare_spec, "--metric speed a b", "expected p50, p99, busbw"},
 	    {&compare_spec, "--untested maybe a b", "expected pass or fail"},
 	    {&report_spec, "a.json", "-o FILE is required"},
-	    {&report_spec, "-o x.html", "expected at least 1 of reports to render, got 0"},
+	    {&report_spec, "-o x.html", "expected at least 1 report to render, got 0"},
 	    {&list_spec, "extra", "unexpected argument 'extra'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
