@@ -129,5 +129,6 @@ int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 extern const char cmd_compare_usage[];
 extern const char cmd_report_usage[];
+int cmd_accept(int argc, char **argv, struct cmd_ctx *ctx); extern const char cmd_accept_usage[];
 
 #endif

@@ -41,6 +41,7 @@ static const struct cmd commands[] = {
 	 "a report against a baseline: regressions, with statistics; exit 1 on regression"},
 	{"report", cmd_report, cmd_report_usage, 0,
 	 "render reports as one self-contained HTML page with SVG charts"},
+	{"accept", cmd_accept, cmd_accept_usage, 0, "cluster acceptance: --derive a spec, --check-spec"},
 };
 
 static void print_help(FILE *f)

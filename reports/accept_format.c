@@ -143,7 +143,11 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 
 	accept_host_verdict(v, host, &hv);
 	accept_copy_name(name, sizeof name, who(v, host));
-	used = appendf(buf, len, 0, "HOST    %-8s %-12s", name, accept_status_name(hv.status));
+	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
+	/* the status padded to its column only when something follows */
+	if (hv.failed_own || hv.isolated || hv.not_isolated)
+		used = appendf(buf, len, used, "%*s", 12 - (int)strlen(accept_status_name(hv.status)),
+		               "");
 	if (hv.failed_own) {
 		fault_list(hv.own_faults, faults, sizeof faults);
 		used = appendf(buf, len, used, " own checks: %s", faults);

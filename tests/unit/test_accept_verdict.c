@@ -135,7 +135,7 @@ Test(accept_verdict, a_clean_run_passes)
 	cr_assert_str_eq(line, "PASS         -                   h1       links bandwidth cross_host: "
 	                       "10 GB/s >= min 9 GB/s (median of 24 links, 0 below the minimum)");
 	accept_format_host(&v, 2, line, sizeof line);
-	cr_assert_str_eq(line, "HOST    h2       PASS        ");
+	cr_assert_str_eq(line, "HOST    h2       PASS");
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
