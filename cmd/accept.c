@@ -86,9 +86,10 @@ static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct a
 		return EXIT_USAGE;
 	}
 	if (!o->derive_out && !o->check_spec) {
-		cmd_error(ctx, "accept: measuring against a spec is not in this build yet: use "
-		               "--check-spec SPEC to check one, --derive SPEC_OUT REPORT... to write "
-		               "one (see 'collscope accept --help')");
+		cmd_error(ctx,
+		          "accept: measuring against a spec is not in this build yet: use "
+		          "--check-spec SPEC to check one, --derive SPEC_OUT REPORT... to write "
+		          "one (see 'collscope accept --help')");
 		return EXIT_USAGE;
 	}
 	if (o->derive_out && o->nreports == 0) {

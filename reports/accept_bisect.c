@@ -60,7 +60,8 @@ void accept_bisect_release(struct accept_bisect *b)
 static void push(struct accept_bisect *b, int lo, int hi, unsigned flags)
 {
 	if (lo < hi && b->qlen < b->qcap)
-		b->queue[(b->qhead + b->qlen++) % b->qcap] = (struct accept_bisect_group){lo, hi, flags};
+		b->queue[(b->qhead + b->qlen++) % b->qcap] =
+		    (struct accept_bisect_group){lo, hi, flags};
 }
 
 static bool pop(struct accept_bisect *b)

@@ -55,17 +55,17 @@ struct accept_bisect_group {
 /* The search state; fields are private to accept_bisect.c. */
 struct accept_bisect {
 	int nhosts;
-	int *order;                  /* a permutation of the hosts; groups are ranges of it */
-	enum accept_role *role;      /* per host */
-	int *group;                  /* per host: its not-isolated set (0, 1, ...), or -1 */
-	int ngroups;                 /* not-isolated sets */
-	bool *subset;                /* the subset handed out last */
+	int *order;             /* a permutation of the hosts; groups are ranges of it */
+	enum accept_role *role; /* per host */
+	int *group;             /* per host: its not-isolated set (0, 1, ...), or -1 */
+	int ngroups;            /* not-isolated sets */
+	bool *subset;           /* the subset handed out last */
 	struct accept_bisect_group *queue, cur;
 	size_t qcap, qhead, qlen;
 	int phase;
-	bool pending;                /* a subset awaits its result */
+	bool pending; /* a subset awaits its result */
 	bool a_passed;
-	int a_size, last_size;       /* hosts in the first half's test, in the last test */
+	int a_size, last_size; /* hosts in the first half's test, in the last test */
 	int tests;
 };
 

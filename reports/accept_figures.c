@@ -119,8 +119,8 @@ static int view_host(const struct accept_figures *f, const struct links_view *v,
 static int add_view_suspect(struct accept_figures *f, const struct links_view *v,
                             const struct detect_suspect *s)
 {
-	struct accept_suspect_figures out = {.host = -1, .a = -1, .b = -1, .host_a = -1,
-	                                     .host_b = -1};
+	struct accept_suspect_figures out = {
+	    .host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 
 	if (s->kind == DETECT_HOST) {
 		out.host = view_host(f, v, s->host);
@@ -142,7 +142,8 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 {
 	for (int a = 0; a < v->nranks; a++)
 		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = &v->records[(size_t)a * (size_t)v->nranks + b];
+			const struct link_record *r =
+			    &v->records[(size_t)a * (size_t)v->nranks + b];
 			if (a == b || !r->measured)
 				continue;
 			struct accept_link_figures l = {
@@ -158,7 +159,8 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 				return -1;
 		}
 	for (int i = 0; final && i < final->nsuspects; i++)
-		if (final->suspects[i].confirmed && add_view_suspect(f, v, &final->suspects[i]) != 0)
+		if (final->suspects[i].confirmed &&
+		    add_view_suspect(f, v, &final->suspects[i]) != 0)
 			return -1;
 	accept_figures_mark(f, ACCEPT_LINKS);
 	return 0;
@@ -179,6 +181,7 @@ int accept_figures_add_ar_record(struct accept_figures *f, const struct ar_recor
 	accept_copy_name(p.dtype, sizeof p.dtype, r->dtype);
 	accept_copy_name(p.op, sizeof p.op, r->op);
 	if (r->skipped)
-		accept_copy_name(p.skipped, sizeof p.skipped, r->skipped[0] ? r->skipped : "skipped");
+		accept_copy_name(p.skipped, sizeof p.skipped,
+		                 r->skipped[0] ? r->skipped : "skipped");
 	return accept_figures_add_point(f, &p);
 }

@@ -48,7 +48,7 @@ struct accept_suspect_figures {
 /* One variant through `verify`'s matrix. */
 struct accept_verify_figures {
 	char variant[ACCEPT_NAME_BYTES];
-	int64_t checks, wrong; /* wrong elements over every check */
+	int64_t checks, wrong;             /* wrong elements over every check */
 	char skipped[ACCEPT_REASON_BYTES]; /* "" when it ran */
 };
 
@@ -58,8 +58,8 @@ struct accept_point_figures {
 	bool in_place;
 	uint64_t bytes;
 	int ranks;
-	double busbw_gbps, p99_us; /* NAN when undefined (p99 needs 100 samples) */
-	int64_t wrong;             /* -1 when not checked */
+	double busbw_gbps, p99_us;         /* NAN when undefined (p99 needs 100 samples) */
+	int64_t wrong;                     /* -1 when not checked */
 	char skipped[ACCEPT_REASON_BYTES]; /* "" when measured */
 };
 

@@ -28,11 +28,11 @@ static void figures(const struct accept_result *r, char *buf, size_t len)
 	if (isnan(r->measured))
 		snprintf(buf, len, "not measured");
 	else if (strcmp(r->comparison, ">=") == 0)
-		snprintf(buf, len, "%.4g %s %s min %.4g %s", r->measured, r->unit, pass ? ">=" : "<",
-		         r->threshold, r->unit);
+		snprintf(buf, len, "%.4g %s %s min %.4g %s", r->measured, r->unit,
+		         pass ? ">=" : "<", r->threshold, r->unit);
 	else if (strcmp(r->comparison, "<=") == 0 && !isnan(r->threshold))
-		snprintf(buf, len, "%.4g %s %s max %.4g %s", r->measured, r->unit, pass ? "<=" : ">",
-		         r->threshold, r->unit);
+		snprintf(buf, len, "%.4g %s %s max %.4g %s", r->measured, r->unit,
+		         pass ? "<=" : ">", r->threshold, r->unit);
 	else if (pass)
 		snprintf(buf, len, "%.4g %s", r->measured, r->unit);
 	else
@@ -146,8 +146,8 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
 	/* the status padded to its column only when something follows */
 	if (hv.failed_own || hv.isolated || hv.not_isolated)
-		used = appendf(buf, len, used, "%*s", 12 - (int)strlen(accept_status_name(hv.status)),
-		               "");
+		used = appendf(buf, len, used, "%*s",
+		               12 - (int)strlen(accept_status_name(hv.status)), "");
 	if (hv.failed_own) {
 		fault_list(hv.own_faults, faults, sizeof faults);
 		used = appendf(buf, len, used, " own checks: %s", faults);
@@ -156,8 +156,8 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	if (hv.isolated) {
 		fault_list(hv.isolated_faults, faults, sizeof faults);
 		searches_of(v, host, ACCEPT_ROLE_CULPRIT, searches, sizeof searches);
-		used = appendf(buf, len, used, "%s named by the search of %s: %s", parts++ ? ";" : "",
-		               searches, faults);
+		used = appendf(buf, len, used, "%s named by the search of %s: %s",
+		               parts++ ? ";" : "", searches, faults);
 	}
 	if (hv.not_isolated) {
 		searches_of(v, host, ACCEPT_ROLE_NOT_ISOLATED, searches, sizeof searches);
@@ -191,7 +191,8 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 		if (hv.status == ACCEPT_PASS)
 			continue;
 		accept_copy_name(name, sizeof name, v->host_names[h]);
-		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", name);
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+		                         name);
 		failing++;
 	}
 	if (!accept_verdict_failed(v))
@@ -311,7 +312,8 @@ cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
 
 	counts(v, by);
 	if (!results || !summary ||
-	    !cJSON_AddStringToObject(summary, "verdict", accept_verdict_failed(v) ? "FAIL" : "PASS") ||
+	    !cJSON_AddStringToObject(summary, "verdict",
+	                             accept_verdict_failed(v) ? "FAIL" : "PASS") ||
 	    !cJSON_AddNumberToObject(summary, "checks", (double)v->nresults) ||
 	    !cJSON_AddNumberToObject(summary, "passed", (double)by[ACCEPT_PASS]) ||
 	    !cJSON_AddNumberToObject(summary, "failed", (double)by[ACCEPT_FAIL]) ||
@@ -346,7 +348,8 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 	char fig[160];
 
 	if (iso) {
-		snprintf(t->name, sizeof t->name, "%s culprit search [%s]", r->label, v->host_names[h]);
+		snprintf(t->name, sizeof t->name, "%s culprit search [%s]", r->label,
+		         v->host_names[h]);
 		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL};
 		if (iso->role[h] != ACCEPT_ROLE_CULPRIT)
 			return;
@@ -392,8 +395,8 @@ int accept_junit(const struct accept_verdict *v, struct html_buf *out)
 				cases[k++].classname = classes[kind];
 			}
 		for (size_t s = 0; s < v->nisolations; s++)
-			for (int h = 0; (int)v->results[v->isolations[s].result].kind == kind &&
-			                h < v->nhosts;
+			for (int h = 0;
+			     (int)v->results[v->isolations[s].result].kind == kind && h < v->nhosts;
 			     h++) {
 				junit_case_of(v, 0, &v->isolations[s], h, &cases[k], &texts[k]);
 				cases[k++].classname = classes[kind];

@@ -102,10 +102,11 @@ static int load_hosts(struct loader *l, const cJSON *root, struct accept_figures
 		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(f->hosts[j].name, f->hosts[i].name) == 0) {
-				accept_errs_add(l->errs,
-				                "report '%s': context.hosts[%zu] names host '%s' again "
-				                "(context.hosts[%zu])",
-				                l->path, i, f->hosts[i].name, j);
+				accept_errs_add(
+				    l->errs,
+				    "report '%s': context.hosts[%zu] names host '%s' again "
+				    "(context.hosts[%zu])",
+				    l->path, i, f->hosts[i].name, j);
 				rc = -1;
 			}
 	}
@@ -181,8 +182,8 @@ static int load_link(struct loader *l, const cJSON *rec, struct accept_figures *
 
 static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures *f)
 {
-	struct accept_suspect_figures s = {.host = -1, .a = -1, .b = -1, .host_a = -1,
-	                                   .host_b = -1};
+	struct accept_suspect_figures s = {
+	    .host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 	const char *kind, *reason;
 	int64_t a = -1, b = -1;
 
@@ -203,8 +204,8 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 		s.a = (int)a;
 		s.b = (int)b;
 	} else {
-		accept_errs_add(l->errs, "report '%s': %s.kind: '%.32s' is not link or host", l->path,
-		                l->where, kind);
+		accept_errs_add(l->errs, "report '%s': %s.kind: '%.32s' is not link or host",
+		                l->path, l->where, kind);
 		return -1;
 	}
 	return added(l, accept_figures_add_suspect(f, &s));
@@ -298,10 +299,11 @@ int accept_figures_load(struct accept_figures *f, const char *path, const cJSON 
 	f->complete = cJSON_IsTrue(complete);
 	if (strcmp(kind, "topo") != 0 && strcmp(kind, "links") != 0 &&
 	    strcmp(kind, "allreduce") != 0) {
-		accept_errs_add(&errs,
-		                "report '%s': a %.32s report: accept reads topo, links and allreduce "
-		                "reports",
-		                path, kind[0] ? kind : "untyped");
+		accept_errs_add(
+		    &errs,
+		    "report '%s': a %.32s report: accept reads topo, links and allreduce "
+		    "reports",
+		    path, kind[0] ? kind : "untyped");
 	} else if (load_hosts(&l, root, f) == 0) {
 		if (strcmp(kind, "links") == 0)
 			load_links(&l, root, f);

@@ -41,8 +41,8 @@ void accept_spec_release(struct accept_spec *s)
 
 void accept_spec_path_links(char *buf, size_t len, bool bandwidth, enum detect_locality l)
 {
-	snprintf(buf, len, "checks.links.%s.%s", bandwidth ? "min_bandwidth_gbps" : "max_latency_us",
-	         detect_locality_name(l));
+	snprintf(buf, len, "checks.links.%s.%s",
+	         bandwidth ? "min_bandwidth_gbps" : "max_latency_us", detect_locality_name(l));
 }
 
 void accept_spec_path_point(char *buf, size_t len, size_t point, bool busbw)
@@ -116,7 +116,10 @@ static void name_list(const char *given, const char *const *names, size_t n, cha
 			*near = names[i];
 		}
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-		                         i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+		                         i == 0       ? ""
+		                         : i + 1 == n ? " or "
+		                                      : ", ",
+		                         names[i]);
 	}
 }
 
@@ -135,7 +138,8 @@ static bool check_fields(struct reader *r, const cJSON *obj, const char *const *
 		if (i == n) {
 			name_list(c->string, known, n, list, sizeof list, &near);
 			if (near)
-				bad(r, "unknown field (did you mean '%s'? expected %s)", near, list);
+				bad(r, "unknown field (did you mean '%s'? expected %s)", near,
+				    list);
 			else
 				bad(r, "unknown field (expected %s)", list);
 			ok = false;
@@ -451,8 +455,9 @@ static void read_points(struct reader *r, const cJSON *list, struct accept_allre
 				j++;
 			accept_format_bytes(size, sizeof size, p->bytes);
 			if (j < a->npoints)
-				bad(r, "the same point as points[%zu] (%s, %s): give each variant and "
-				       "size once",
+				bad(r,
+				    "the same point as points[%zu] (%s, %s): give each variant and "
+				    "size once",
 				    j, p->variant, size);
 			else
 				a->npoints++;
@@ -501,9 +506,9 @@ static void read_allreduce(struct reader *r, const cJSON *obj, struct accept_spe
 
 static void read_checks(struct reader *r, const cJSON *checks, struct accept_spec *s)
 {
-	static void (*const readers[ACCEPT_KINDS])(struct reader *, const cJSON *,
-	                                           struct accept_spec *) = {
-	    read_topology, read_verify, read_links, read_allreduce};
+	static void (*const readers[ACCEPT_KINDS])(
+	    struct reader *, const cJSON *, struct accept_spec *) = {read_topology, read_verify,
+	                                                             read_links, read_allreduce};
 
 	if (!expect_object(r, checks))
 		return;
@@ -560,7 +565,7 @@ static void check_version(struct reader *r, const cJSON *root, const char *key, 
 static bool read_top(struct reader *r, const cJSON *root, struct accept_spec *s)
 {
 	static const char *const known[] = {"schema_version", "command", "spec_version", "name",
-	                                    "description", "context", "derived", "checks"};
+	                                    "description",    "context", "derived",      "checks"};
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "command");
 	char shown[80];
 	size_t at;

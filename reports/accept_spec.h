@@ -108,7 +108,8 @@ int accept_spec_parse(const cJSON *root, struct accept_spec *out, char *err, siz
  */
 cJSON *accept_spec_to_json(cJSON *root, const struct accept_spec *s);
 
-/* The spec path of a threshold, for results and provenance: "checks.links.max_latency_us.same_host". */
+/* The spec path of a threshold, for results and provenance:
+ * "checks.links.max_latency_us.same_host". */
 void accept_spec_path_links(char *buf, size_t len, bool bandwidth, enum detect_locality l);
 void accept_spec_path_point(char *buf, size_t len, size_t point, bool busbw);
 

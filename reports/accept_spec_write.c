@@ -16,7 +16,8 @@ static bool add_classes(cJSON *links, const char *key, const double *v)
 			continue;
 		if (!o && !(o = cJSON_AddObjectToObject(links, key)))
 			return false;
-		if (!cJSON_AddNumberToObject(o, detect_locality_name((enum detect_locality)l), v[l]))
+		if (!cJSON_AddNumberToObject(o, detect_locality_name((enum detect_locality)l),
+		                             v[l]))
 			return false;
 	}
 	return true;
@@ -71,7 +72,8 @@ static bool add_allreduce(cJSON *checks, const struct accept_allreduce_spec *a)
 		    !cJSON_AddNumberToObject(q, "bytes", (double)p->bytes) ||
 		    (!isnan(p->min_busbw_gbps) &&
 		     !cJSON_AddNumberToObject(q, "min_busbw_gbps", p->min_busbw_gbps)) ||
-		    (!isnan(p->max_p99_us) && !cJSON_AddNumberToObject(q, "max_p99_us", p->max_p99_us)))
+		    (!isnan(p->max_p99_us) &&
+		     !cJSON_AddNumberToObject(q, "max_p99_us", p->max_p99_us)))
 			return false;
 	}
 	return true;

@@ -59,7 +59,8 @@ void accept_path_init(struct accept_path *p)
 /* Appends text, printable ASCII only, cut at the buffer's end. */
 static void path_append(struct accept_path *p, const char *text)
 {
-	for (const unsigned char *c = (const unsigned char *)text; *c && p->len < sizeof p->s - 1; c++)
+	for (const unsigned char *c = (const unsigned char *)text; *c && p->len < sizeof p->s - 1;
+	     c++)
 		p->s[p->len++] = *c >= 0x20 && *c < 0x7f ? (char)*c : '?';
 	p->s[p->len] = '\0';
 }

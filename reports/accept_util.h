@@ -22,7 +22,8 @@ struct accept_errs {
 };
 
 void accept_errs_init(struct accept_errs *e, char *buf, size_t len);
-void accept_errs_add(struct accept_errs *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void accept_errs_add(struct accept_errs *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Appends the count of dropped lines; returns the number of errors (0: none). */
 int accept_errs_finish(struct accept_errs *e);
 
@@ -39,7 +40,8 @@ size_t accept_path_key(struct accept_path *p, const char *key);
 size_t accept_path_index(struct accept_path *p, size_t index);
 void accept_path_cut(struct accept_path *p, size_t len);
 
-/* A value as a message shows it: "fast" quoted (cut, control characters '?'), 3, true, an object. */
+/* A value as a message shows it: "fast" quoted (cut, control characters '?'), 3, true, an object.
+ */
 void accept_describe_value(const cJSON *v, char *buf, size_t len);
 
 /* Copies s into dst (size bytes), control characters replaced by '?'; false when cut. */

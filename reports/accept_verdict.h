@@ -60,19 +60,19 @@ const char *accept_fault_meaning(enum accept_fault f);
 /* One check, on the whole job (host -1) or on one host, over every repeat. */
 struct accept_result {
 	enum accept_kind kind;
-	int check;  /* what is judged (private to accept_verdict.c) */
-	int host;   /* -1: the job */
-	int index;  /* the locality class, or the spec point */
+	int check;                       /* what is judged (private to accept_verdict.c) */
+	int host;                        /* -1: the job */
+	int index;                       /* the locality class, or the spec point */
 	char variant[ACCEPT_NAME_BYTES]; /* verify and allreduce: the variant ("" for any) */
-	char label[128];     /* "links bandwidth cross_host", "allreduce ring 4 MiB busbw" */
-	char spec_path[128]; /* of the threshold: "checks.links.min_bandwidth_gbps.cross_host" */
-	const char *unit;    /* "GB/s", "us", "hosts", ... (static) */
+	char label[128];        /* "links bandwidth cross_host", "allreduce ring 4 MiB busbw" */
+	char spec_path[128];    /* of the threshold: "checks.links.min_bandwidth_gbps.cross_host" */
+	const char *unit;       /* "GB/s", "us", "hosts", ... (static) */
 	const char *comparison; /* ">=", "<=" or "==" (static) */
 	double threshold;       /* NAN when none */
 	enum accept_status status;
 	enum accept_fault fault; /* of the failing repeats (also when intermittent) */
-	double measured;         /* the worst repeat's figure (a failing one if any); NAN when none */
-	double *per_repeat;      /* owned: one per repeat, NAN where not measured */
+	double measured;    /* the worst repeat's figure (a failing one if any); NAN when none */
+	double *per_repeat; /* owned: one per repeat, NAN where not measured */
 	int measured_repeats, failed_repeats;
 	char detail[ACCEPT_REASON_BYTES]; /* of that repeat: "median of 12 links, 12 below" */
 };
@@ -137,11 +137,11 @@ void accept_host_verdict(const struct accept_verdict *v, int host, struct accept
 /*
  * Text lines (accept_format.c), each into buf (len bytes, no newline),
  * returning the length snprintf would write:
- *   "FAIL         LINK_BW_LOW          h4     links bandwidth cross_host: 0.021 GB/s < min 8.8 GB/s (...)"
- *   "SEARCH  allreduce ring 4 MiB busbw: culprit h4 (4 runs)"
- *   "HOST    h4     FAIL  own checks: LINK_BW_LOW; named by the search of ...: AR_BUSBW_LOW"
- *   "accept: FAIL: 3 of 41 checks failed, 1 intermittent; hosts failing: h4"
- * Host names are shown with control characters replaced by '?'.
+ *   "FAIL         LINK_BW_LOW          h4     links bandwidth cross_host: 0.021 GB/s < min 8.8 GB/s
+ * (...)" "SEARCH  allreduce ring 4 MiB busbw: culprit h4 (4 runs)" "HOST    h4     FAIL  own
+ * checks: LINK_BW_LOW; named by the search of ...: AR_BUSBW_LOW" "accept: FAIL: 3 of 41 checks
+ * failed, 1 intermittent; hosts failing: h4" Host names are shown with control characters replaced
+ * by '?'.
  */
 int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, size_t len);
 int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf, size_t len);

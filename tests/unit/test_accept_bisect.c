@@ -94,8 +94,8 @@ Test(accept_bisect, one_culprit_at_every_position)
 			cr_assert(accept_bisect_isolated(&b));
 			cr_assert_eq(accept_bisect_culprits(&b, culprits), 1);
 			cr_assert_eq(culprits[0], c);
-			cr_assert_leq(tests, 2 * ceil_log2(n), "%d hosts, culprit %d: %d tests", n, c,
-			              tests);
+			cr_assert_leq(tests, 2 * ceil_log2(n), "%d hosts, culprit %d: %d tests", n,
+			              c, tests);
 			for (int h = 0; h < n; h++)
 				cr_assert_eq(accept_bisect_group_of(&b, h), -1);
 			accept_bisect_release(&b);
@@ -115,9 +115,10 @@ Test(accept_bisect, a_fault_that_needs_a_peer_is_found_beside_cleared_hosts)
 			check_named(&b, &m, n >= 4, "a network fault");
 			if (n >= 4) {
 				cr_assert(accept_bisect_isolated(&b), "%d hosts, culprit %d", n, c);
-				cr_assert_leq(tests, 2 * ceil_log2(n), "%d hosts: %d tests", n, tests);
+				cr_assert_leq(tests, 2 * ceil_log2(n), "%d hosts: %d tests", n,
+				              tests);
 			}
-		accept_bisect_release(&b);
+			accept_bisect_release(&b);
 		}
 }
 
@@ -183,12 +184,14 @@ Test(accept_bisect, two_network_culprits_never_accuse_an_innocent_host)
 					check_named(&b, &m, true, "two network culprits, isolated");
 					isolated++;
 				} else {
-					/* what is not named is said to be not isolated, or untested */
+					/* what is not named is said to be not isolated, or untested
+					 */
 					for (int h = 0; h < n; h++)
 						if (m.culprit[h])
-							cr_assert_neq(accept_bisect_role(&b, h),
-							              ACCEPT_ROLE_CLEARED,
-							              "%d hosts: culprit %d cleared", n, h);
+							cr_assert_neq(
+							    accept_bisect_role(&b, h),
+							    ACCEPT_ROLE_CLEARED,
+							    "%d hosts: culprit %d cleared", n, h);
 				}
 				runs++;
 				accept_bisect_release(&b);
@@ -209,7 +212,8 @@ Test(accept_bisect, a_fault_that_needs_the_whole_job_is_not_isolated)
 		cr_assert_eq(accept_bisect_culprits(&b, culprits), 0, "%d hosts: nobody named", n);
 		for (int h = 0; h < n; h++)
 			cr_assert_neq(accept_bisect_role(&b, h), ACCEPT_ROLE_CULPRIT);
-		cr_assert(accept_bisect_group_of(&b, n - 1) >= 0, "%d hosts: a set not isolated", n);
+		cr_assert(accept_bisect_group_of(&b, n - 1) >= 0, "%d hosts: a set not isolated",
+		          n);
 		accept_bisect_release(&b);
 	}
 }

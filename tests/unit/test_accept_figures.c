@@ -14,16 +14,23 @@ enum { N = 4 };
 
 static struct stats_summary summary(double us)
 {
-	return (struct stats_summary){.min_us = us, .mean_us = us, .p50_us = us, .p90_us = us,
-	                              .p99_us = us, .p999_us = NAN, .max_us = us, .n = 10};
+	return (struct stats_summary){.min_us = us,
+	                              .mean_us = us,
+	                              .p50_us = us,
+	                              .p90_us = us,
+	                              .p99_us = us,
+	                              .p999_us = NAN,
+	                              .max_us = us,
+	                              .n = 10};
 }
 
 /* Ranks 0, 1 on host "a", 2, 3 on host "b" (listed b first in the context). */
 static void context_hosts(struct accept_figures *f)
 {
 	static int ra[] = {0, 1}, rb[] = {2, 3};
-	struct ctx_host hosts[2] = {{.name = "b", .cores = 4, .numa_nodes = 2, .nranks = 2, .ranks = rb},
-	                            {.name = "a", .cores = 4, .numa_nodes = 2, .nranks = 2, .ranks = ra}};
+	struct ctx_host hosts[2] = {
+	    {.name = "b", .cores = 4, .numa_nodes = 2, .nranks = 2, .ranks = rb},
+	    {.name = "a", .cores = 4, .numa_nodes = 2, .nranks = 2, .ranks = ra}};
 	struct report_context c;
 
 	report_context_init(&c);
@@ -39,21 +46,38 @@ Test(accept_figures, from_a_links_view)
 	static struct link_record records[N * N];
 	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 1};
 	static const char *const names[] = {"a", "b"};
-	struct links_view view = {.nranks = N, .nhosts = 2, .records = records,
-	                          .host_of_rank = host_of, .numa_of_rank = numa_of,
-	                          .host_names = names, .window_bytes = 8e3};
+	struct links_view view = {.nranks = N,
+	                          .nhosts = 2,
+	                          .records = records,
+	                          .host_of_rank = host_of,
+	                          .numa_of_rank = numa_of,
+	                          .host_names = names,
+	                          .window_bytes = 8e3};
 	struct detect_result final;
 	struct detect_suspect sus[2] = {
-	    {.kind = DETECT_HOST, .host = 1, .a = -1, .b = -1, .host_a = -1, .host_b = -1,
-	     .confirmed = true, .metric = DETECT_BANDWIDTH, .locality = DETECT_CROSS_HOST},
-	    {.kind = DETECT_LINK, .a = 0, .b = 2, .host_a = 0, .host_b = 1, .host = -1,
+	    {.kind = DETECT_HOST,
+	     .host = 1,
+	     .a = -1,
+	     .b = -1,
+	     .host_a = -1,
+	     .host_b = -1,
+	     .confirmed = true,
+	     .metric = DETECT_BANDWIDTH,
+	     .locality = DETECT_CROSS_HOST},
+	    {.kind = DETECT_LINK,
+	     .a = 0,
+	     .b = 2,
+	     .host_a = 0,
+	     .host_b = 1,
+	     .host = -1,
 	     .confirmed = false},
 	};
 	struct accept_figures f;
 
 	for (int a = 0; a < N; a++)
 		for (int b = 0; b < N; b++) {
-			records[a * N + b] = (struct link_record){.a = a, .b = b, .measured = a != b};
+			records[a * N + b] =
+			    (struct link_record){.a = a, .b = b, .measured = a != b};
 			records[a * N + b].latency_us = summary(1 + a);
 			records[a * N + b].window_us = summary(host_of[a] == host_of[b] ? 1 : 4);
 		}
@@ -89,8 +113,13 @@ Test(accept_figures, from_a_links_view)
 
 Test(accept_figures, from_allreduce_records)
 {
-	struct ar_record r = {.algorithm = "ring", .dtype = "float32", .op = "sum",
-	                      .bytes = 1 << 20, .ranks = 4, .wrong = 0, .busbw_gbps = 3.5};
+	struct ar_record r = {.algorithm = "ring",
+	                      .dtype = "float32",
+	                      .op = "sum",
+	                      .bytes = 1 << 20,
+	                      .ranks = 4,
+	                      .wrong = 0,
+	                      .busbw_gbps = 3.5};
 	struct accept_figures f;
 
 	r.time = summary(250);

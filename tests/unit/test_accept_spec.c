@@ -131,14 +131,16 @@ Test(accept_spec, written_back_it_reads_the_same)
 	for (size_t i = 0; i < a.verify.nvariants; i++)
 		cr_assert_str_eq(a.verify.variants[i], b.verify.variants[i]);
 	for (int l = 0; l < DETECT_LOCALITIES; l++) {
-		cr_assert(a.links.min_bandwidth_gbps[l] == b.links.min_bandwidth_gbps[l] ||
-		          (isnan(a.links.min_bandwidth_gbps[l]) && isnan(b.links.min_bandwidth_gbps[l])));
+		cr_assert(
+		    a.links.min_bandwidth_gbps[l] == b.links.min_bandwidth_gbps[l] ||
+		    (isnan(a.links.min_bandwidth_gbps[l]) && isnan(b.links.min_bandwidth_gbps[l])));
 		cr_assert(a.links.max_latency_us[l] == b.links.max_latency_us[l] ||
 		          (isnan(a.links.max_latency_us[l]) && isnan(b.links.max_latency_us[l])));
 	}
 	cr_assert_eq(a.allreduce.npoints, b.allreduce.npoints);
 	for (size_t i = 0; i < a.allreduce.npoints; i++) {
-		const struct accept_ar_point *p = &a.allreduce.points[i], *q = &b.allreduce.points[i];
+		const struct accept_ar_point *p = &a.allreduce.points[i],
+		                             *q = &b.allreduce.points[i];
 		cr_assert_str_eq(p->variant, q->variant);
 		cr_assert_eq(p->bytes, q->bytes);
 		cr_assert(p->min_busbw_gbps == q->min_busbw_gbps ||
@@ -159,8 +161,9 @@ Test(accept_spec, names_the_bad_field_by_its_path)
 
 	checks(text, sizeof text,
 	       "\"links\": {\"min_bandwidth_gbps\": {\"cross_host\": \"fast\"}}");
-	assert_refused(text,
-	               "checks.links.min_bandwidth_gbps.cross_host: expected a number > 0, got \"fast\"");
+	assert_refused(
+	    text,
+	    "checks.links.min_bandwidth_gbps.cross_host: expected a number > 0, got \"fast\"");
 	checks(text, sizeof text, "\"links\": {\"max_latency_us\": {\"same_numa\": 0}}");
 	assert_refused(text, "checks.links.max_latency_us.same_numa: expected a number > 0, got 0");
 	checks(text, sizeof text, "\"topology\": {\"hosts\": 2.5}");
@@ -214,8 +217,9 @@ Test(accept_spec, unknown_fields_everywhere_are_refused)
 
 	assert_refused("{" ENVELOPE ", \"chekcs\": {}}",
 	               "chekcs: unknown field (did you mean 'checks'?");
-	assert_refused("{" ENVELOPE ", \"checks\": {}}",
-	               "checks: empty: expected at least one of topology, verify, links, allreduce");
+	assert_refused(
+	    "{" ENVELOPE ", \"checks\": {}}",
+	    "checks: empty: expected at least one of topology, verify, links, allreduce");
 	checks(text, sizeof text, "\"topologie\": {\"hosts\": 1}");
 	assert_refused(text, "checks.topologie: unknown field (did you mean 'topology'?");
 	checks(text, sizeof text, "\"verify\": {\"variants\": \"all\", \"dtypes\": [\"int32\"]}");
@@ -266,7 +270,8 @@ Test(accept_spec, empty_sections_and_duplicates)
 	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 1048576, "
 	       "\"max_p99_us\": 1}, {\"variant\": \"ring\", \"bytes\": 1048576, "
 	       "\"min_busbw_gbps\": 2}]}");
-	assert_refused(text, "checks.allreduce.points[1]: the same point as points[0] (ring, 1 MiB)");
+	assert_refused(text,
+	               "checks.allreduce.points[1]: the same point as points[0] (ring, 1 MiB)");
 	/* cJSON keeps both members of a duplicate key; the parser must not pick one quietly */
 	checks(text, sizeof text, "\"topology\": {\"hosts\": 2, \"hosts\": 3}");
 	assert_refused(text, "checks.topology.hosts: given twice (again with 3)");
@@ -326,15 +331,17 @@ Test(accept_spec, hostile_strings_are_shown_printable_and_cut)
 	cr_assert_not_null(strstr(err, "got \"a?[31mb\""), "%s", err);
 	cr_assert_not_null(strstr(err, "xxx...\""), "%s", err);
 	for (const char *c = err; *c; c++)
-		cr_assert(*c == '\n' || (*c >= 0x20 && *c < 0x7f), "control character in:\n%s", err);
+		cr_assert(*c == '\n' || (*c >= 0x20 && *c < 0x7f), "control character in:\n%s",
+		          err);
 	cJSON_Delete(root);
 }
 
 Test(accept_spec, too_many_errors_for_the_buffer_are_counted)
 {
 	char text[8192], small[300];
-	size_t used = (size_t)snprintf(text, sizeof text, "{" ENVELOPE ", \"checks\": {\"verify\": "
-	                                                  "{\"variants\": [");
+	size_t used = (size_t)snprintf(text, sizeof text,
+	                               "{" ENVELOPE ", \"checks\": {\"verify\": "
+	                               "{\"variants\": [");
 	struct accept_spec s;
 	cJSON *root;
 

@@ -57,7 +57,8 @@ static int check_xml(const char *doc)
 		} else if (p[1] == '/') {
 			p += 2 + tag_name(p + 2, name, sizeof name);
 			cr_assert_gt(depth, 0, "</%s> closes nothing", name);
-			cr_assert_str_eq(stack[--depth], name, "</%s> closes <%s>", name, stack[depth]);
+			cr_assert_str_eq(stack[--depth], name, "</%s> closes <%s>", name,
+			                 stack[depth]);
 			cr_assert_eq(*p++, '>');
 		} else {
 			p += 1 + tag_name(p + 1, name, sizeof name);
@@ -67,7 +68,8 @@ static int check_xml(const char *doc)
 				cr_assert_eq(p[1], '"', "an unquoted attribute at '%.20s'", p);
 				for (p += 2; *p != '"'; p++) {
 					cr_assert(*p && *p != '<', "'<' in an attribute");
-					cr_assert(*p != '&' || entity(p), "a bare '&' in an attribute");
+					cr_assert(*p != '&' || entity(p),
+					          "a bare '&' in an attribute");
 				}
 				p++;
 			}
@@ -99,8 +101,8 @@ Test(junit, the_document_and_its_counts)
 	    {"bandwidth [h2]", "c.links", "LINK_BW_LOW", "1 GB/s < min 9 GB/s", "FAIL ..."},
 	};
 	const struct junit_case topo[] = {{"hosts [job]", "c.topology", NULL, NULL, NULL}};
-	const struct junit_suite suites[] = {{"links", links, 2}, {"topology", topo, 1},
-	                                     {"empty", NULL, 0}};
+	const struct junit_suite suites[] = {
+	    {"links", links, 2}, {"topology", topo, 1}, {"empty", NULL, 0}};
 	struct html_buf b;
 
 	html_buf_init(&b);
@@ -111,9 +113,11 @@ Test(junit, the_document_and_its_counts)
 	cr_assert_not_null(strstr(b.data, "<testsuite name=\"links\" tests=\"2\" failures=\"1\" "
 	                                  "errors=\"0\" skipped=\"0\">"));
 	cr_assert_not_null(strstr(b.data, "<testsuite name=\"empty\" tests=\"0\" failures=\"0\""));
-	cr_assert_not_null(strstr(b.data, "<testcase classname=\"c.links\" name=\"bandwidth [h1]\"/>"));
-	cr_assert_not_null(strstr(b.data, "<failure type=\"LINK_BW_LOW\" message=\"1 GB/s &lt; min 9 "
-	                                  "GB/s\">FAIL ...</failure>"));
+	cr_assert_not_null(
+	    strstr(b.data, "<testcase classname=\"c.links\" name=\"bandwidth [h1]\"/>"));
+	cr_assert_not_null(strstr(b.data,
+	                          "<failure type=\"LINK_BW_LOW\" message=\"1 GB/s &lt; min 9 "
+	                          "GB/s\">FAIL ...</failure>"));
 	html_buf_release(&b);
 }
 
@@ -128,8 +132,9 @@ Test(junit, hostile_strings_are_escaped)
 	html_buf_init(&b);
 	cr_assert_eq(junit_write(&b, "n\"&", &suite, 1), 0);
 	check_xml(b.data);
-	cr_assert_not_null(strstr(b.data, "name=\"a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; "
-	                                  "\xef\xbf\xbd\xef\xbf\xbd[31m \xef\xbf\xbd\xef\xbf\xbd\""),
+	cr_assert_not_null(strstr(b.data,
+	                          "name=\"a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39; "
+	                          "\xef\xbf\xbd\xef\xbf\xbd[31m \xef\xbf\xbd\xef\xbf\xbd\""),
 	                   "%s", b.data);
 	cr_assert_not_null(strstr(b.data, ">x]]&gt;y&lt;/testcase&gt;</failure>"), "%s", b.data);
 	cr_assert_not_null(strstr(b.data, "<testsuites name=\"n&quot;&amp;\""));
@@ -143,7 +148,8 @@ Test(junit, hostile_strings_are_escaped)
 Test(junit, accept_verdict_with_a_hostile_host)
 {
 	static const char spec_text[] =
-	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, \"checks\": {"
+	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, "
+	    "\"checks\": {"
 	    " \"topology\": {\"hosts\": 3},"
 	    " \"links\": {\"min_bandwidth_gbps\": {\"cross_host\": 5}, \"allow_suspects\": true},"
 	    " \"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 1048576,"
@@ -168,13 +174,17 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	cr_assert_eq(accept_figures_set_hosts(&f, &c), 0);
 	for (int a = 0; a < 3; a++)
 		for (int d = 0; d < 3; d++) {
-			struct accept_link_figures l = {a, d, a, d, DETECT_CROSS_HOST,
-			                                a == 1 || d == 1 ? 1.0 : 10.0, 5};
+			struct accept_link_figures l = {
+			    a, d, a, d, DETECT_CROSS_HOST, a == 1 || d == 1 ? 1.0 : 10.0, 5};
 			if (a != d)
 				cr_assert_eq(accept_figures_add_link(&f, &l), 0);
 		}
-	struct accept_point_figures p = {.variant = "ring", .dtype = "float32", .op = "sum",
-	                                 .bytes = 1048576, .ranks = 3, .busbw_gbps = 0.2};
+	struct accept_point_figures p = {.variant = "ring",
+	                                 .dtype = "float32",
+	                                 .op = "sum",
+	                                 .bytes = 1048576,
+	                                 .ranks = 3,
+	                                 .busbw_gbps = 0.2};
 	cr_assert_eq(accept_figures_add_point(&f, &p), 0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	/* the search: any subset with host 1 fails */
@@ -190,15 +200,18 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	cr_assert_eq(count(out.data, "<testsuite "), 4, "a suite per kind of check");
 	/* hosts and 3 x oversubscription; 4 links; the point and 3 of its search */
 	cr_assert_eq(count(out.data, "<testcase "), 12);
-	cr_assert_not_null(strstr(out.data, "<testsuite name=\"topology\" tests=\"4\" failures=\"0\""));
+	cr_assert_not_null(
+	    strstr(out.data, "<testsuite name=\"topology\" tests=\"4\" failures=\"0\""));
 	cr_assert_not_null(strstr(out.data, "<testsuite name=\"links\" tests=\"4\" failures=\"2\""),
 	                   "%s", out.data);
-	cr_assert_not_null(strstr(out.data, "name=\"links bandwidth cross_host [&lt;evil&amp;host&gt;"
-	                                    "&quot;?]\">"),
+	cr_assert_not_null(strstr(out.data,
+	                          "name=\"links bandwidth cross_host [&lt;evil&amp;host&gt;"
+	                          "&quot;?]\">"),
 	                   "%s", out.data);
-	cr_assert_not_null(strstr(out.data, "<failure type=\"LINK_BW_LOW\" message=\"LINK_BW_LOW: 1 "
-	                                    "GB/s &lt; min 5 GB/s (median of 4 links, 4 below the "
-	                                    "minimum)\">"),
+	cr_assert_not_null(strstr(out.data,
+	                          "<failure type=\"LINK_BW_LOW\" message=\"LINK_BW_LOW: 1 "
+	                          "GB/s &lt; min 5 GB/s (median of 4 links, 4 below the "
+	                          "minimum)\">"),
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data, "<testsuite name=\"allreduce\" tests=\"4\" "
 	                                    "failures=\"2\""),
