@@ -35,20 +35,23 @@ static const struct check_info {
 	int better; /* +1: higher is better, -1: lower, 0: equal to the threshold */
 	const char *unit, *comparison;
 } checks[CHECKS] = {
-    [CHECK_HOSTS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_HOSTS, ACCEPT_TOPO_NOT_MEASURED, 0, "hosts", "=="},
-    [CHECK_RANKS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_RANKS, ACCEPT_TOPO_NOT_MEASURED, 0, "ranks", "=="},
-    [CHECK_CORES] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_CORES, ACCEPT_TOPO_NOT_MEASURED, 0, "cores", "=="},
+    [CHECK_HOSTS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_HOSTS, ACCEPT_TOPO_NOT_MEASURED, 0, "hosts",
+                     "=="},
+    [CHECK_RANKS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_RANKS, ACCEPT_TOPO_NOT_MEASURED, 0, "ranks",
+                     "=="},
+    [CHECK_CORES] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_CORES, ACCEPT_TOPO_NOT_MEASURED, 0, "cores",
+                     "=="},
     [CHECK_NUMA] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_NUMA, ACCEPT_TOPO_NOT_MEASURED, 0, "NUMA nodes",
                     "=="},
-    [CHECK_OVERSUBSCRIBED] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_OVERSUBSCRIBED,
-                              ACCEPT_TOPO_NOT_MEASURED, -1, "ranks", "<="},
+    [CHECK_OVERSUBSCRIBED] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_OVERSUBSCRIBED, ACCEPT_TOPO_NOT_MEASURED,
+                              -1, "ranks", "<="},
     [CHECK_VERIFY] = {ACCEPT_VERIFY, ACCEPT_VERIFY_WRONG, ACCEPT_VERIFY_NOT_RUN, -1,
                       "wrong elements", "=="},
     [CHECK_LINK_BW] = {ACCEPT_LINKS, ACCEPT_LINK_BW_LOW, ACCEPT_LINK_NOT_MEASURED, 1, "GB/s", ">="},
     [CHECK_LINK_LAT] = {ACCEPT_LINKS, ACCEPT_LINK_LAT_HIGH, ACCEPT_LINK_NOT_MEASURED, -1, "us",
                         "<="},
-    [CHECK_SUSPECTS] = {ACCEPT_LINKS, ACCEPT_LINK_SUSPECT, ACCEPT_LINK_NOT_MEASURED, -1,
-                        "suspects", "=="},
+    [CHECK_SUSPECTS] = {ACCEPT_LINKS, ACCEPT_LINK_SUSPECT, ACCEPT_LINK_NOT_MEASURED, -1, "suspects",
+                        "=="},
     [CHECK_BUSBW] = {ACCEPT_ALLREDUCE, ACCEPT_AR_BUSBW_LOW, ACCEPT_AR_NOT_MEASURED, 1, "GB/s",
                      ">="},
     [CHECK_P99] = {ACCEPT_ALLREDUCE, ACCEPT_AR_P99_HIGH, ACCEPT_AR_NOT_MEASURED, -1, "us", "<="},
@@ -68,7 +71,8 @@ static const struct {
     [ACCEPT_VERIFY_WRONG] = {"VERIFY_WRONG", "the variant gave wrong elements"},
     [ACCEPT_VERIFY_NOT_RUN] = {"VERIFY_NOT_RUN", "the variant was not verified (skipped, absent)"},
     [ACCEPT_LINK_BW_LOW] = {"LINK_BW_LOW", "median link bandwidth of the class below the minimum"},
-    [ACCEPT_LINK_LAT_HIGH] = {"LINK_LAT_HIGH", "median link latency of the class above the maximum"},
+    [ACCEPT_LINK_LAT_HIGH] = {"LINK_LAT_HIGH",
+                              "median link latency of the class above the maximum"},
     [ACCEPT_LINK_SUSPECT] = {"LINK_SUSPECT", "links named a suspect link or host"},
     [ACCEPT_LINK_NOT_MEASURED] = {"LINK_NOT_MEASURED",
                                   "no link of a class the spec has a threshold for"},
@@ -190,8 +194,8 @@ static void build_topology(struct builder *b)
 
 static void add_verify(struct builder *b, const char *variant)
 {
-	struct accept_result *r = add(b, CHECK_VERIFY, -1, 0, 0, "verify %s",
-	                              variant[0] ? variant : "(any variant)");
+	struct accept_result *r =
+	    add(b, CHECK_VERIFY, -1, 0, 0, "verify %s", variant[0] ? variant : "(any variant)");
 	if (!r)
 		return;
 	snprintf(r->variant, sizeof r->variant, "%s", variant);
@@ -240,7 +244,8 @@ static void build_links(struct builder *b)
 		}
 	}
 	if (!s->allow_suspects)
-		add_each(b, CHECK_SUSPECTS, true, 0, 0, "checks.links.allow_suspects", "links suspects");
+		add_each(b, CHECK_SUSPECTS, true, 0, 0, "checks.links.allow_suspects",
+		         "links suspects");
 }
 
 static void build_allreduce(struct builder *b)
@@ -256,8 +261,8 @@ static void build_allreduce(struct builder *b)
 			double t = busbw ? p->min_busbw_gbps : p->max_p99_us;
 			if (isnan(t))
 				continue;
-			r = add(b, busbw ? CHECK_BUSBW : CHECK_P99, -1, (int)i, t, "allreduce %s %s %s",
-			        p->variant, size, busbw ? "busbw" : "p99");
+			r = add(b, busbw ? CHECK_BUSBW : CHECK_P99, -1, (int)i, t,
+			        "allreduce %s %s %s", p->variant, size, busbw ? "busbw" : "p99");
 			if (!r)
 				return;
 			snprintf(r->variant, sizeof r->variant, "%s", p->variant);
@@ -269,14 +274,14 @@ static void build_allreduce(struct builder *b)
 /* One repeat's verdict on one result. */
 struct eval {
 	bool pass;
-	double value, threshold; /* threshold: when the figures set it (cores, for oversubscription) */
+	double value,
+	    threshold; /* threshold: when the figures set it (cores, for oversubscription) */
 	enum accept_fault fault;
 	char detail[ACCEPT_REASON_BYTES];
 };
 
-__attribute__((format(printf, 4, 5))) static void judged(struct eval *e, bool pass,
-                                                         enum accept_fault fault,
-                                                         const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static void
+judged(struct eval *e, bool pass, enum accept_fault fault, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -378,7 +383,8 @@ static void eval_suspects(const struct accept_figures *f, const struct accept_re
 
 	for (size_t i = 0; i < f->nsuspects; i++) {
 		const struct accept_suspect_figures *s = &f->suspects[i];
-		if (r->host >= 0 && s->host != r->host && s->host_a != r->host && s->host_b != r->host)
+		if (r->host >= 0 && s->host != r->host && s->host_a != r->host &&
+		    s->host_b != r->host)
 			continue;
 		if (!first)
 			first = s;
@@ -388,10 +394,12 @@ static void eval_suspects(const struct accept_figures *f, const struct accept_re
 	if (!first)
 		judged(e, true, ACCEPT_LINK_SUSPECT, "none");
 	else if (first->host >= 0 || n > 1)
-		judged(e, false, ACCEPT_LINK_SUSPECT, "%s%s", first->reason, n > 1 ? " (and more)" : "");
+		judged(e, false, ACCEPT_LINK_SUSPECT, "%s%s", first->reason,
+		       n > 1 ? " (and more)" : "");
 	else
-		judged(e, false, ACCEPT_LINK_SUSPECT, "link %d->%d (%s -> %s): %s", first->a, first->b,
-		       f->hosts[first->host_a].name, f->hosts[first->host_b].name, first->reason);
+		judged(e, false, ACCEPT_LINK_SUSPECT, "link %d->%d (%s -> %s): %s", first->a,
+		       first->b, f->hosts[first->host_a].name, f->hosts[first->host_b].name,
+		       first->reason);
 }
 
 /* The point of the spec a result judges, as measured: the worst of any duplicates. */
@@ -482,13 +490,14 @@ static void judge_result(const struct accept_spec *s, const struct accept_figure
 		r->measured_repeats++;
 		r->failed_repeats += !e.pass;
 		if (!have || (chosen.pass && !e.pass) ||
-		    (chosen.pass == e.pass && worse(e.value, chosen.value, checks[r->check].better))) {
+		    (chosen.pass == e.pass &&
+		     worse(e.value, chosen.value, checks[r->check].better))) {
 			chosen = e;
 			have = true;
 		}
 	}
 	if (!have) {
-		judged(&chosen, false, checks[r->check].missing, "%s not measured",
+		judged(&chosen, false, checks[r->check].missing, "no repeat ran the %s checks",
 		       accept_kind_name(r->kind));
 		chosen.value = chosen.threshold = NAN;
 	}
@@ -497,7 +506,7 @@ static void judge_result(const struct accept_spec *s, const struct accept_figure
 		r->threshold = chosen.threshold;
 	r->fault = chosen.fault;
 	snprintf(r->detail, sizeof r->detail, "%s", chosen.detail);
-	r->status = r->failed_repeats == 0 && have ? ACCEPT_PASS
+	r->status = r->failed_repeats == 0 && have            ? ACCEPT_PASS
 	            : r->failed_repeats < r->measured_repeats ? ACCEPT_INTERMITTENT
 	                                                      : ACCEPT_FAIL;
 }
@@ -594,8 +603,8 @@ int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
 		return -1;
 	v->isolations = grown;
 	iso = &v->isolations[v->nisolations];
-	*iso = (struct accept_isolation){.result = result, .tests = accept_bisect_tests(b),
-	                                 .ngroups = b->ngroups};
+	*iso = (struct accept_isolation){
+	    .result = result, .tests = accept_bisect_tests(b), .ngroups = b->ngroups};
 	iso->role = malloc(n * sizeof *iso->role);
 	iso->group = malloc(n * sizeof *iso->group);
 	if (!iso->role || !iso->group) {

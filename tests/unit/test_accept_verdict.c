@@ -73,8 +73,8 @@ static void make_figures(struct accept_figures *f, int slow, double ring_busbw)
 				cr_assert_eq(accept_figures_add_link(f, &l), 0);
 		}
 	if (slow >= 0) {
-		struct accept_suspect_figures s = {.host = slow, .a = -1, .b = -1, .host_a = -1,
-		                                   .host_b = -1};
+		struct accept_suspect_figures s = {
+		    .host = slow, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 		snprintf(s.reason, sizeof s.reason, "host h%d: 12 of 12 cross_host links at 0.10x",
 		         slow);
 		cr_assert_eq(accept_figures_add_suspect(f, &s), 0);
@@ -84,19 +84,26 @@ static void make_figures(struct accept_figures *f, int slow, double ring_busbw)
 	cr_assert_eq(accept_figures_add_verify(f, &v), 0);
 	snprintf(v.variant, sizeof v.variant, "tree");
 	cr_assert_eq(accept_figures_add_verify(f, &v), 0);
-	struct accept_point_figures p = {.variant = "ring", .dtype = "float32", .op = "sum",
-	                                 .bytes = 4194304, .ranks = RANKS,
-	                                 .busbw_gbps = ring_busbw, .p99_us = 1500};
+	struct accept_point_figures p = {.variant = "ring",
+	                                 .dtype = "float32",
+	                                 .op = "sum",
+	                                 .bytes = 4194304,
+	                                 .ranks = RANKS,
+	                                 .busbw_gbps = ring_busbw,
+	                                 .p99_us = 1500};
 	cr_assert_eq(accept_figures_add_point(f, &p), 0);
-	p = (struct accept_point_figures){.variant = "mpi", .dtype = "float32", .op = "sum",
-	                                  .bytes = 65536, .ranks = RANKS, .busbw_gbps = 2,
+	p = (struct accept_point_figures){.variant = "mpi",
+	                                  .dtype = "float32",
+	                                  .op = "sum",
+	                                  .bytes = 65536,
+	                                  .ranks = RANKS,
+	                                  .busbw_gbps = 2,
 	                                  .p99_us = NAN};
 	cr_assert_eq(accept_figures_add_point(f, &p), 0);
 }
 
 /* The result of label on host (-1: the job); fails the test when there is none. */
-static const struct accept_result *find(const struct accept_verdict *v, const char *label,
-                                        int host)
+static const struct accept_result *find(const struct accept_verdict *v, const char *label, int host)
 {
 	for (size_t i = 0; i < v->nresults; i++)
 		if (strcmp(v->results[i].label, label) == 0 && v->results[i].host == host)
@@ -132,8 +139,9 @@ Test(accept_verdict, a_clean_run_passes)
 	cr_assert_str_eq(line, "accept: PASS: 38 checks on 4 hosts");
 	accept_format_result(&v, index_of(&v, find(&v, "links bandwidth cross_host", 1)), line,
 	                     sizeof line);
-	cr_assert_str_eq(line, "PASS         -                   h1       links bandwidth cross_host: "
-	                       "10 GB/s >= min 9 GB/s (median of 24 links, 0 below the minimum)");
+	cr_assert_str_eq(line,
+	                 "PASS         -                   h1       links bandwidth cross_host: "
+	                 "10 GB/s >= min 9 GB/s (median of 24 links, 0 below the minimum)");
 	accept_format_host(&v, 2, line, sizeof line);
 	cr_assert_str_eq(line, "HOST    h2       PASS");
 	accept_verdict_release(&v);
@@ -159,8 +167,9 @@ Test(accept_verdict, a_slow_host_fails_its_own_checks_and_only_it)
 	cr_assert_eq(r->threshold, 9.0);
 	cr_assert_str_eq(r->spec_path, "checks.links.min_bandwidth_gbps.cross_host");
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
-	cr_assert_str_eq(line, "FAIL         LINK_BW_LOW         h3       links bandwidth cross_host: "
-	                       "1 GB/s < min 9 GB/s (median of 24 links, 24 below the minimum)");
+	cr_assert_str_eq(line,
+	                 "FAIL         LINK_BW_LOW         h3       links bandwidth cross_host: "
+	                 "1 GB/s < min 9 GB/s (median of 24 links, 24 below the minimum)");
 	cr_assert_eq(find(&v, "links latency cross_host", 3)->fault, ACCEPT_LINK_LAT_HIGH);
 	r = find(&v, "links suspects", 3);
 	cr_assert_eq(r->fault, ACCEPT_LINK_SUSPECT);
@@ -213,18 +222,20 @@ Test(accept_verdict, failing_some_repeats_is_intermittent_never_a_pass)
 	cr_assert_eq(r->per_repeat[1], 0.5);
 	cr_assert_eq(r->per_repeat[2], 1.1);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
-	cr_assert_str_eq(line, "INTERMITTENT AR_BUSBW_LOW        job      allreduce ring 4 MiB busbw: "
-	                       "0.5 GB/s < min 0.9 GB/s (8 ranks; failed 1 of 3 repeats)");
+	cr_assert_str_eq(line,
+	                 "INTERMITTENT AR_BUSBW_LOW        job      allreduce ring 4 MiB busbw: "
+	                 "0.5 GB/s < min 0.9 GB/s (8 ranks; failed 1 of 3 repeats)");
 	cr_assert(accept_verdict_failed(&v), "an intermittent check fails the run");
 	accept_format_summary(&v, line, sizeof line);
-	cr_assert_str_eq(line, "accept: FAIL: 0 of 38 checks failed, 1 intermittent; no single host "
-	                       "failing");
+	cr_assert_str_eq(line,
+	                 "accept: FAIL: 0 of 38 checks failed, 1 intermittent; no single host "
+	                 "failing");
 	/* passing repeats report the worst of them */
 	r = find(&v, "links bandwidth cross_host", -1);
 	cr_assert_eq(r->status, ACCEPT_PASS);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
-	cr_assert_not_null(strstr(line, "(median of 48 links, 0 below the minimum; 3 repeats)"), "%s",
-	                   line);
+	cr_assert_not_null(strstr(line, "(median of 48 links, 0 below the minimum; 3 repeats)"),
+	                   "%s", line);
 	accept_verdict_release(&v);
 	/* every repeat fails: FAIL */
 	f[0].points[0].busbw_gbps = f[2].points[0].busbw_gbps = 0.1;
@@ -267,8 +278,9 @@ Test(accept_verdict, what_the_run_did_not_deliver_fails)
 	cr_assert_eq(r->fault, ACCEPT_LINK_NOT_MEASURED);
 	cr_assert_str_eq(r->detail, "no same_host link measured on this host");
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
-	cr_assert_str_eq(line, "FAIL         LINK_NOT_MEASURED   h2       links bandwidth same_host: "
-	                       "not measured (no same_host link measured on this host)");
+	cr_assert_str_eq(line,
+	                 "FAIL         LINK_NOT_MEASURED   h2       links bandwidth same_host: "
+	                 "not measured (no same_host link measured on this host)");
 	accept_verdict_release(&v);
 	accept_figures_release(&f[0]);
 
@@ -295,7 +307,7 @@ Test(accept_verdict, what_the_run_did_not_deliver_fails)
 	r = find(&v, "allreduce mpi 64 KiB busbw", -1);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_eq(r->fault, ACCEPT_AR_NOT_MEASURED);
-	cr_assert_str_eq(r->detail, "allreduce not measured");
+	cr_assert_str_eq(r->detail, "no repeat ran the allreduce checks");
 	accept_verdict_release(&v);
 	for (int i = 0; i < 2; i++)
 		accept_figures_release(&f[i]);
@@ -330,8 +342,9 @@ Test(accept_verdict, topology)
 	r = find(&v, "topology oversubscription", 2);
 	cr_assert_eq(r->fault, ACCEPT_TOPO_OVERSUBSCRIBED);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
-	cr_assert_str_eq(line, "FAIL         TOPO_OVERSUBSCRIBED h2       topology oversubscription: "
-	                       "4 ranks > max 2 ranks (4 ranks on 2 cores)");
+	cr_assert_str_eq(line,
+	                 "FAIL         TOPO_OVERSUBSCRIBED h2       topology oversubscription: "
+	                 "4 ranks > max 2 ranks (4 ranks on 2 cores)");
 	cr_assert_eq(find(&v, "topology oversubscription", 3)->status, ACCEPT_PASS);
 	accept_verdict_release(&v);
 	accept_spec_release(&s);
@@ -405,25 +418,29 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 	cr_assert_str_eq(v.results[found[0]].label, "allreduce ring 4 MiB busbw");
 	search(&v, found[0], 2);
 	accept_format_isolation(&v, 0, line, sizeof line);
-	cr_assert_str_eq(line, "SEARCH  allreduce ring 4 MiB busbw: culprit h2 (4 runs of the check)");
+	cr_assert_str_eq(line,
+	                 "SEARCH  allreduce ring 4 MiB busbw: culprit h2 (4 runs of the check)");
 	accept_host_verdict(&v, 2, &hv);
 	cr_assert(hv.isolated && !hv.failed_own);
 	cr_assert_eq(hv.status, ACCEPT_FAIL);
 	cr_assert_eq(hv.isolated_faults, 1u << ACCEPT_AR_BUSBW_LOW);
 	accept_format_host(&v, 2, line, sizeof line);
-	cr_assert_str_eq(line, "HOST    h2       FAIL         named by the search of allreduce ring "
-	                       "4 MiB busbw: AR_BUSBW_LOW");
+	cr_assert_str_eq(line,
+	                 "HOST    h2       FAIL         named by the search of allreduce ring "
+	                 "4 MiB busbw: AR_BUSBW_LOW");
 	accept_host_verdict(&v, 0, &hv);
 	cr_assert_eq(hv.status, ACCEPT_PASS);
 	accept_format_summary(&v, line, sizeof line);
-	cr_assert_str_eq(line, "accept: FAIL: 1 of 38 checks failed, 0 intermittent; hosts failing: "
-	                       "h2");
+	cr_assert_str_eq(line,
+	                 "accept: FAIL: 1 of 38 checks failed, 0 intermittent; hosts failing: "
+	                 "h2");
 
 	root = cJSON_CreateObject();
 	cr_assert_not_null(accept_verdict_to_json(root, &v));
 	{
 		const cJSON *summary = cJSON_GetObjectItemCaseSensitive(root, "summary");
-		const cJSON *iso = cJSON_GetArrayItem(cJSON_GetObjectItem(summary, "isolations"), 0);
+		const cJSON *iso =
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(summary, "isolations"), 0);
 		const cJSON *h2 = cJSON_GetArrayItem(cJSON_GetObjectItem(summary, "hosts"), 2);
 		const cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
 		const cJSON *rec = cJSON_GetArrayItem(results, (int)found[0]);
@@ -436,9 +453,10 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 		cr_assert_eq(cJSON_GetObjectItem(rec, "measured")->valuedouble, 0.3);
 		cr_assert_eq(cJSON_GetObjectItem(rec, "threshold")->valuedouble, 0.9);
 		cr_assert(cJSON_IsNull(cJSON_GetObjectItem(rec, "host")));
-		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(rec, "measured_per_repeat")), 1);
-		cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "culprits"), 0)->valuestring,
-		                 "h2");
+		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(rec, "measured_per_repeat")),
+		             1);
+		cr_assert_str_eq(
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "culprits"), 0)->valuestring, "h2");
 		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(iso, "cleared")), 3);
 		cr_assert_eq(cJSON_GetObjectItem(iso, "tests")->valuedouble, 4);
 		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(h2, "isolated")));
@@ -524,11 +542,23 @@ Test(accept_verdict, repeats_must_name_the_same_hosts)
 
 Test(accept_verdict, fault_names_are_stable)
 {
-	static const char *const names[ACCEPT_FAULTS] = {
-	    "", "TOPO_HOSTS", "TOPO_RANKS", "TOPO_CORES", "TOPO_NUMA", "TOPO_OVERSUBSCRIBED",
-	    "TOPO_NOT_MEASURED", "VERIFY_WRONG", "VERIFY_NOT_RUN", "LINK_BW_LOW", "LINK_LAT_HIGH",
-	    "LINK_SUSPECT", "LINK_NOT_MEASURED", "AR_BUSBW_LOW", "AR_P99_HIGH", "AR_WRONG",
-	    "AR_NOT_MEASURED"};
+	static const char *const names[ACCEPT_FAULTS] = {"",
+	                                                 "TOPO_HOSTS",
+	                                                 "TOPO_RANKS",
+	                                                 "TOPO_CORES",
+	                                                 "TOPO_NUMA",
+	                                                 "TOPO_OVERSUBSCRIBED",
+	                                                 "TOPO_NOT_MEASURED",
+	                                                 "VERIFY_WRONG",
+	                                                 "VERIFY_NOT_RUN",
+	                                                 "LINK_BW_LOW",
+	                                                 "LINK_LAT_HIGH",
+	                                                 "LINK_SUSPECT",
+	                                                 "LINK_NOT_MEASURED",
+	                                                 "AR_BUSBW_LOW",
+	                                                 "AR_P99_HIGH",
+	                                                 "AR_WRONG",
+	                                                 "AR_NOT_MEASURED"};
 	for (int f = 0; f < ACCEPT_FAULTS; f++) {
 		cr_assert_str_eq(accept_fault_name((enum accept_fault)f), names[f]);
 		cr_assert_gt(strlen(accept_fault_meaning((enum accept_fault)f)), 5);
