@@ -46,13 +46,15 @@ static void check_known_good(struct deriving *d, size_t i)
 	const char *path = d->src[i].path;
 
 	if (!f->complete)
-		accept_errs_add(&d->errs,
-		                "report '%s': not complete (the run stopped early): not a known-good "
-		                "run",
-		                path);
+		accept_errs_add(
+		    &d->errs,
+		    "report '%s': not complete (the run stopped early): not a known-good "
+		    "run",
+		    path);
 	for (size_t s = 0; s < f->nsuspects; s++)
-		accept_errs_add(&d->errs, "report '%s': summary.suspects[%zu]: %s: not a known-good run",
-		                path, s, f->suspects[s].reason[0] ? f->suspects[s].reason : "a suspect");
+		accept_errs_add(
+		    &d->errs, "report '%s': summary.suspects[%zu]: %s: not a known-good run", path,
+		    s, f->suspects[s].reason[0] ? f->suspects[s].reason : "a suspect");
 	for (size_t p = 0; p < f->npoints; p++) {
 		const struct accept_point_figures *q = &f->points[p];
 		if (q->skipped[0])
@@ -64,10 +66,11 @@ static void check_known_good(struct deriving *d, size_t i)
 			                path, p, q->variant, (unsigned long long)q->bytes,
 			                (long long)q->wrong);
 		else if (q->wrong < 0)
-			accept_errs_add(&d->errs,
-			                "report '%s': results[%zu] (%s, %llu bytes) was not checked "
-			                "(-c 0): not a known-good run",
-			                path, p, q->variant, (unsigned long long)q->bytes);
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': results[%zu] (%s, %llu bytes) was not checked "
+			    "(-c 0): not a known-good run",
+			    path, p, q->variant, (unsigned long long)q->bytes);
 	}
 }
 
@@ -77,22 +80,24 @@ static void check_same_hosts(struct deriving *d, size_t ref, size_t i)
 	const struct accept_figures *a = &d->figs[ref], *b = &d->figs[i];
 
 	if (a->nhosts != b->nhosts) {
-		accept_errs_add(&d->errs,
-		                "report '%s': %d hosts, but '%s' has %d: derive from runs of one job "
-		                "layout",
-		                d->src[i].path, b->nhosts, d->src[ref].path, a->nhosts);
+		accept_errs_add(
+		    &d->errs,
+		    "report '%s': %d hosts, but '%s' has %d: derive from runs of one job "
+		    "layout",
+		    d->src[i].path, b->nhosts, d->src[ref].path, a->nhosts);
 		return;
 	}
 	for (int h = 0; h < a->nhosts; h++) {
 		const struct accept_host_figures *x = &a->hosts[h], *y = &b->hosts[h];
 		if (strcmp(x->name, y->name) != 0 || x->ranks != y->ranks || x->cores != y->cores ||
 		    x->numa_nodes != y->numa_nodes || x->oversubscribed != y->oversubscribed) {
-			accept_errs_add(&d->errs,
-			                "report '%s': context.hosts[%d] is '%s' with %d ranks, %d cores, "
-			                "%d NUMA nodes, but in '%s' '%s' with %d, %d, %d: derive from "
-			                "runs of one job layout",
-			                d->src[i].path, h, y->name, y->ranks, y->cores, y->numa_nodes,
-			                d->src[ref].path, x->name, x->ranks, x->cores, x->numa_nodes);
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': context.hosts[%d] is '%s' with %d ranks, %d cores, "
+			    "%d NUMA nodes, but in '%s' '%s' with %d, %d, %d: derive from "
+			    "runs of one job layout",
+			    d->src[i].path, h, y->name, y->ranks, y->cores, y->numa_nodes,
+			    d->src[ref].path, x->name, x->ranks, x->cores, x->numa_nodes);
 			return;
 		}
 	}
@@ -133,8 +138,8 @@ static int64_t shared(struct deriving *d, const char *key, const char *what, siz
 		int v = *(const int *)((const char *)&f->hosts[h] + offset);
 		if (v != first) {
 			snprintf(text, sizeof text,
-			         "topology.%s left out: hosts differ in %s (%.64s %d, %.64s %d)", key, what,
-			         f->hosts[0].name, first, f->hosts[h].name, v);
+			         "topology.%s left out: hosts differ in %s (%.64s %d, %.64s %d)",
+			         key, what, f->hosts[0].name, first, f->hosts[h].name, v);
 			return note(d, text) ? -1 : -2;
 		}
 	}
@@ -159,10 +164,10 @@ static int derive_topology(struct deriving *d)
 	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts))
 		return -1;
 	t->hosts = f->nhosts;
-	t->ranks_per_host = shared(d, "ranks_per_host", "ranks",
-	                           offsetof(struct accept_host_figures, ranks));
-	t->cores_per_host = shared(d, "cores_per_host", "cores",
-	                           offsetof(struct accept_host_figures, cores));
+	t->ranks_per_host =
+	    shared(d, "ranks_per_host", "ranks", offsetof(struct accept_host_figures, ranks));
+	t->cores_per_host =
+	    shared(d, "cores_per_host", "cores", offsetof(struct accept_host_figures, cores));
 	t->numa_nodes_per_host = shared(d, "numa_nodes_per_host", "NUMA nodes",
 	                                offsetof(struct accept_host_figures, numa_nodes));
 	if (t->ranks_per_host < -1 || t->cores_per_host < -1 || t->numa_nodes_per_host < -1)
@@ -200,39 +205,85 @@ static void rule(const struct deriving *d, bool min, char *buf, size_t len)
 	         min ? '-' : '+', d->t * 100, min ? "down" : "up", THRESHOLD_DIGITS);
 }
 
-/* One class and metric of links over every links report. */
-static int derive_class(struct deriving *d, enum detect_locality l, bool bandwidth, double *x)
+/* The figures of class l of every report (of the links touching host, unless -1) into x. */
+static size_t class_values(const struct deriving *d, enum detect_locality l, bool bandwidth,
+                           int host, double *x)
 {
-	char path[96], stat[96], text[128];
 	size_t n = 0;
-	cJSON *prov = NULL;
 
-	for (size_t i = 0; i < d->n; i++) {
-		size_t before = n;
+	for (size_t i = 0; i < d->n; i++)
 		for (size_t k = 0; k < d->figs[i].nlinks; k++) {
 			const struct accept_link_figures *lk = &d->figs[i].links[k];
 			double v = bandwidth ? lk->bandwidth_gbps : lk->latency_us;
-			if (lk->locality == l && isfinite(v) && v > 0)
+			if (lk->locality == l && isfinite(v) && v > 0 &&
+			    (host < 0 || lk->host_a == host || lk->host_b == host))
 				x[n++] = v;
 		}
-		if (n == before)
-			continue;
-		if (!prov) {
-			accept_spec_path_links(path, sizeof path, bandwidth, l);
-			snprintf(stat, sizeof stat, "p50 %s of %s links",
-			         bandwidth ? "bandwidth" : "latency", detect_locality_name(l));
-			rule(d, bandwidth, text, sizeof text);
-			if (!(prov = provenance(d, path, stat, text)))
-				return -1;
-		}
-		if (!add_source_index(prov, i))
-			return -1;
+	return n;
+}
+
+/* derived.thresholds[path] of a links class, with the reports that have links of it. */
+static cJSON *class_provenance(struct deriving *d, enum detect_locality l, bool bandwidth)
+{
+	char path[96], stat[96], text[256];
+	cJSON *prov;
+
+	accept_spec_path_links(path, sizeof path, bandwidth, l);
+	snprintf(stat, sizeof stat, "p50 %s of %s links", bandwidth ? "bandwidth" : "latency",
+	         detect_locality_name(l));
+	snprintf(text, sizeof text,
+	         "the %s of the class median and its weakest host's median, x (1 %c %.6g%%), "
+	         "rounded %s to %d significant digits",
+	         bandwidth ? "lower" : "higher", bandwidth ? '-' : '+', d->t * 100,
+	         bandwidth ? "down" : "up", THRESHOLD_DIGITS);
+	prov = provenance(d, path, stat, text);
+	for (size_t i = 0; prov && i < d->n; i++) {
+		size_t k = 0;
+		while (k < d->figs[i].nlinks && d->figs[i].links[k].locality != l)
+			k++;
+		if (k < d->figs[i].nlinks && !add_source_index(prov, i))
+			return NULL;
 	}
+	return prov;
+}
+
+/*
+ * One class and metric of links over every links report. The verdict judges
+ * each host's median as well as the class's, so the basis is the weakest of
+ * them in the known-good runs: a run passes the spec derived from it.
+ */
+static int derive_class(struct deriving *d, enum detect_locality l, bool bandwidth, double *x)
+{
+	size_t n = class_values(d, l, bandwidth, -1, x);
+	double median, basis, weakest = NAN, v;
+	int weakest_host = -1;
+	cJSON *prov;
+
 	if (n == 0)
 		return 0;
-	return threshold(d, prov, x, n, bandwidth,
-	                 bandwidth ? &d->spec.links.min_bandwidth_gbps[l]
-	                           : &d->spec.links.max_latency_us[l]);
+	median = accept_median_inplace(x, n);
+	for (int h = 0; h < d->figs[0].nhosts; h++) {
+		size_t k = class_values(d, l, bandwidth, h, x);
+		double m = k ? accept_median_inplace(x, k) : NAN;
+		if (k && (weakest_host < 0 || (bandwidth ? m < weakest : m > weakest))) {
+			weakest = m;
+			weakest_host = h;
+		}
+	}
+	basis = weakest_host >= 0 && (bandwidth ? weakest < median : weakest > median) ? weakest
+	                                                                               : median;
+	v = round_sig(basis * (bandwidth ? 1 - d->t : 1 + d->t), bandwidth);
+	*(bandwidth ? &d->spec.links.min_bandwidth_gbps[l] : &d->spec.links.max_latency_us[l]) = v;
+	prov = class_provenance(d, l, bandwidth);
+	return prov && cJSON_AddNumberToObject(prov, "median", median) &&
+	               cJSON_AddNumberToObject(prov, "values", (double)n) &&
+	               (weakest_host < 0 ||
+	                (cJSON_AddStringToObject(prov, "weakest_host",
+	                                         d->figs[0].hosts[weakest_host].name) &&
+	                 cJSON_AddNumberToObject(prov, "weakest_host_median", weakest))) &&
+	               cJSON_AddNumberToObject(prov, "threshold", v)
+	           ? 0
+	           : -1;
 }
 
 static int derive_links(struct deriving *d)
@@ -279,13 +330,15 @@ static void check_same_kind(struct deriving *d)
 				fi = i;
 				fp = p;
 			} else if (strcmp(q->dtype, first->dtype) != 0 ||
-			           strcmp(q->op, first->op) != 0 || q->in_place != first->in_place) {
-				accept_errs_add(&d->errs,
-				                "report '%s': results[%zu] is %s %s%s, but '%s' results[%zu] "
-				                "is %s %s%s: derive from runs of one dtype, op and placement",
-				                d->src[i].path, p, q->dtype, q->op,
-				                q->in_place ? " in place" : "", d->src[fi].path, fp,
-				                first->dtype, first->op, first->in_place ? " in place" : "");
+			           strcmp(q->op, first->op) != 0 ||
+			           q->in_place != first->in_place) {
+				accept_errs_add(
+				    &d->errs,
+				    "report '%s': results[%zu] is %s %s%s, but '%s' results[%zu] "
+				    "is %s %s%s: derive from runs of one dtype, op and placement",
+				    d->src[i].path, p, q->dtype, q->op,
+				    q->in_place ? " in place" : "", d->src[fi].path, fp,
+				    first->dtype, first->op, first->in_place ? " in place" : "");
 				return;
 			}
 		}
@@ -307,7 +360,8 @@ static size_t point_keys(const struct deriving *d, struct point_key *keys)
 			size_t k = 0;
 			if (q->skipped[0])
 				continue;
-			while (k < n && (keys[k].bytes != q->bytes || strcmp(keys[k].variant, q->variant)))
+			while (k < n &&
+			       (keys[k].bytes != q->bytes || strcmp(keys[k].variant, q->variant)))
 				k++;
 			if (k == n)
 				keys[n++] = (struct point_key){q->variant, q->bytes};
@@ -432,7 +486,8 @@ static bool add_sources(cJSON *derived, const struct deriving *d)
 		if (!o || !cJSON_AddItemToArray(list, o))
 			return false;
 		if (!cJSON_AddStringToObject(o, "path", d->src[i].path) ||
-		    !cJSON_AddStringToObject(o, "command", cJSON_IsString(cmd) ? cmd->valuestring : "") ||
+		    !cJSON_AddStringToObject(o, "command",
+		                             cJSON_IsString(cmd) ? cmd->valuestring : "") ||
 		    !(cJSON_IsString(started)
 		          ? cJSON_AddStringToObject(o, "started_utc", started->valuestring)
 		          : cJSON_AddNullToObject(o, "started_utc")) ||
@@ -496,8 +551,9 @@ int accept_derive(cJSON *root, const struct accept_source *src, size_t n, double
 	accept_errs_init(&d.errs, err, len);
 	accept_spec_init(&d.spec);
 	if (n == 0 || !(tolerance_pct >= 0 && tolerance_pct < 100)) {
-		accept_errs_add(&d.errs, n == 0 ? "no reports to derive a spec from"
-		                                : "the tolerance must be from 0 to under 100 percent");
+		accept_errs_add(&d.errs, n == 0
+		                             ? "no reports to derive a spec from"
+		                             : "the tolerance must be from 0 to under 100 percent");
 		goto out;
 	}
 	d.figs = calloc(n, sizeof *d.figs);

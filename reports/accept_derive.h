@@ -11,7 +11,9 @@
  *     (otherwise left out, with a note); oversubscription allowed only when
  *     the reference run was oversubscribed;
  *   - links, per locality class over every measured pair of every links
- *     report: the median p50 bandwidth and p50 latency; no suspects allowed;
+ *     report: the median p50 bandwidth and p50 latency, or the median of the
+ *     weakest host's links where that is worse (the verdict judges every
+ *     host's median: a run passes the spec derived from it); no suspects;
  *   - allreduce, per (variant, bytes) over the allreduce reports: the median
  *     busbw and the median p99 (where p99 is defined); verify: the variants
  *     those reports measured.

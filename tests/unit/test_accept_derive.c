@@ -8,6 +8,7 @@
 #include "accept_derive.h"
 #include "accept_figures.h"
 #include "accept_spec.h"
+#include "accept_verdict.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -174,7 +175,8 @@ Test(accept_derive, thresholds_are_the_median_with_the_tolerance)
 	cr_assert_eq(s.links.max_latency_us[DETECT_CROSS_HOST], 6.05);
 	cr_assert_eq(s.links.min_bandwidth_gbps[DETECT_SAME_HOST], 18.0);
 	cr_assert_eq(s.links.max_latency_us[DETECT_SAME_HOST], 1.1);
-	cr_assert(isnan(s.links.min_bandwidth_gbps[DETECT_SAME_NUMA]), "no such links: no threshold");
+	cr_assert(isnan(s.links.min_bandwidth_gbps[DETECT_SAME_NUMA]),
+	          "no such links: no threshold");
 	cr_assert_not(s.links.allow_suspects);
 	/* ring 4 MiB: busbw median of 1.0, 1.2 = 1.1 -> 0.99; p99 median of 900, 1100 -> 1100 */
 	cr_assert_eq(s.allreduce.npoints, 3);
@@ -198,7 +200,8 @@ Test(accept_derive, thresholds_are_the_median_with_the_tolerance)
 	cr_assert_eq(num(prov, "threshold"), 9);
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 1);
 	cr_assert_eq(cJSON_GetArrayItem(at(prov, "sources"), 0)->valuedouble, 1);
-	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "median x (1 - 10%)"));
+	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "x (1 - 10%)"));
+	cr_assert_eq(num(prov, "weakest_host_median"), 10);
 	prov = at(out, "derived/thresholds/checks.allreduce.points[0].max_p99_us");
 	cr_assert_eq(num(prov, "median"), 1000);
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 2);
@@ -227,7 +230,8 @@ Test(accept_derive, thresholds_are_rounded_the_lenient_way)
 	out = spec_root();
 	cr_assert_eq(accept_derive(out, &src, 1, 0, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(accept_spec_parse(out, &s, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 8.82, "tolerance 0: the median, rounded down");
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 8.82,
+	             "tolerance 0: the median, rounded down");
 	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1240);
 	accept_spec_release(&s);
 	cJSON_Delete(out);
@@ -294,7 +298,8 @@ Test(accept_derive, refuses_reports_that_are_not_known_good)
 	cJSON_AddItemToArray(at(r[0], "summary/suspects"), sus);
 	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(results(r[1]), 0), "wrong",
 	                          cJSON_CreateNumber(5));
-	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(results(r[1]), 2), "wrong", cJSON_CreateNull());
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(results(r[1]), 2), "wrong",
+	                          cJSON_CreateNull());
 	cJSON_ReplaceItemInObject(r[2], "complete", cJSON_CreateFalse());
 	assert_refused(r, 3, want);
 }
@@ -354,4 +359,57 @@ Test(accept_derive, bad_arguments)
 	cr_assert_eq(accept_derive(out, &src, 1, -1, err, sizeof err), -1);
 	cJSON_Delete(out);
 	cJSON_Delete(r);
+}
+
+/* 3 hosts x 2 ranks, every link's figures spread by a fixed generator; host 2 a little slower. */
+static cJSON *noisy_links_report(unsigned seed)
+{
+	cJSON *root = report("links", 3, 2);
+	unsigned long state = seed * 2654435761ul + 1;
+
+	cJSON_AddArrayToObject(cJSON_GetObjectItemCaseSensitive(root, "summary"), "suspects");
+	for (int a = 0; a < 6; a++)
+		for (int b = 0; b < 6; b++) {
+			if (a == b)
+				continue;
+			state = state * 6364136223846793005ul + 1442695040888963407ul;
+			double u = (double)(state >> 11) / 9007199254740992.0;
+			double slow = a / 2 == 2 || b / 2 == 2 ? 0.5 : 1, noise = 0.8 + 0.4 * u;
+			link(root, a, b, a / 2, b / 2, a / 2 == b / 2 ? "same_host" : "cross_host",
+			     (a / 2 == b / 2 ? 20 : 10) * slow * noise, 5 / slow * noise);
+		}
+	return root;
+}
+
+Test(accept_derive, a_run_passes_the_spec_derived_from_it)
+{
+	for (unsigned seed = 1; seed <= 20; seed++) {
+		cJSON *r = noisy_links_report(seed), *out = spec_root();
+		const struct accept_source src = {"l.json", r};
+		struct accept_figures f;
+		struct accept_spec s;
+		struct accept_verdict v;
+		char line[512];
+
+		/* tolerance 0: only the rounding, always the lenient way, is left */
+		cr_assert_eq(accept_derive(out, &src, 1, 0, err, sizeof err), 0, "%s", err);
+		cr_assert_eq(accept_spec_parse(out, &s, err, sizeof err), 0, "%s", err);
+		cr_assert_eq(accept_figures_load(&f, "l.json", r, err, sizeof err), 0, "%s", err);
+		cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+		for (size_t i = 0; i < v.nresults; i++) {
+			accept_format_result(&v, i, line, sizeof line);
+			cr_assert_eq(v.results[i].status, ACCEPT_PASS, "seed %u: %s", seed, line);
+		}
+		/* the weakest host sets the bar: the slower host 2 */
+		cr_assert_str_eq(
+		    at(out,
+		       "derived/thresholds/checks.links.min_bandwidth_gbps.cross_host/weakest_host")
+		        ->valuestring,
+		    "h2");
+		accept_verdict_release(&v);
+		accept_figures_release(&f);
+		accept_spec_release(&s);
+		cJSON_Delete(out);
+		cJSON_Delete(r);
+	}
 }
