@@ -199,7 +199,7 @@ static void print_derived(const struct accept_opts *o, const cJSON *root)
 
 static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
-	struct accept_source *src = calloc((size_t)o->nreports, sizeof *src);
+	struct accept_source *src = calloc((size_t)o->nreports + 1, sizeof *src);
 	struct report_context c;
 	char err[16384];
 	cJSON *root = NULL;

@@ -360,8 +360,8 @@ static size_t point_keys(const struct deriving *d, struct point_key *keys)
 			size_t k = 0;
 			if (q->skipped[0])
 				continue;
-			while (k < n &&
-			       (keys[k].bytes != q->bytes || strcmp(keys[k].variant, q->variant)))
+			while (k < n && (keys[k].bytes != q->bytes ||
+			                 strcmp(keys[k].variant, q->variant) != 0))
 				k++;
 			if (k == n)
 				keys[n++] = (struct point_key){q->variant, q->bytes};

@@ -295,11 +295,16 @@ judged(struct eval *e, bool pass, enum accept_fault fault, const char *fmt, ...)
 static void eval_topology(const struct accept_figures *f, const struct accept_result *r,
                           struct eval *e)
 {
-	const struct accept_host_figures *h = r->host >= 0 ? &f->hosts[r->host] : NULL;
 	enum accept_fault fault = checks[r->check].fault;
+	const struct accept_host_figures *h;
 
+	if (r->check == CHECK_HOSTS || r->host < 0) {
+		e->value = f->nhosts;
+		judged(e, e->value == r->threshold, fault, "%s", "");
+		return;
+	}
+	h = &f->hosts[r->host];
 	switch (r->check) {
-	case CHECK_HOSTS: e->value = f->nhosts; break;
 	case CHECK_RANKS: e->value = h->ranks; break;
 	case CHECK_CORES: e->value = h->cores; break;
 	case CHECK_NUMA: e->value = h->numa_nodes; break;
