@@ -595,6 +595,17 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out)
 	return n;
 }
 
+bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
+                          size_t result, const struct accept_figures *f)
+{
+	struct eval e;
+
+	if (result >= v->nresults || !f->has[v->results[result].kind])
+		return false;
+	evaluate(spec, f, &v->results[result], &e);
+	return e.pass;
+}
+
 int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
                                  const struct accept_bisect *b)
 {

@@ -128,6 +128,14 @@ bool accept_verdict_failed(const struct accept_verdict *v);
  */
 size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out);
 
+/*
+ * Whether figures f pass the check of results[result] (one test of a culprit
+ * search: f holds what the check measured on the subset of hosts). A figure
+ * f does not hold fails.
+ */
+bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
+                          size_t result, const struct accept_figures *f);
+
 /* Records what the search of results[result] found. 0, or -1 (bad index, no memory). */
 int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
                                  const struct accept_bisect *b);

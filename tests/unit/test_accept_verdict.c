@@ -472,6 +472,33 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 	accept_spec_release(&s);
 }
 
+Test(accept_verdict, a_subset_is_judged_by_the_same_check)
+{
+	struct accept_spec s;
+	struct accept_figures f, sub;
+	struct accept_verdict v;
+	size_t found[64];
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, -1, 0.3);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	make_figures(&sub, -1, 0.95);
+	cr_assert(accept_result_passes(&s, &v, found[0], &sub), "0.95 GB/s >= min 0.9");
+	sub.points[0].busbw_gbps = 0.85;
+	cr_assert_not(accept_result_passes(&s, &v, found[0], &sub));
+	sub.points[0].wrong = 2;
+	sub.points[0].busbw_gbps = 5;
+	cr_assert_not(accept_result_passes(&s, &v, found[0], &sub), "wrong elements fail");
+	sub.has[ACCEPT_ALLREDUCE] = false;
+	cr_assert_not(accept_result_passes(&s, &v, found[0], &sub), "nothing measured fails");
+	cr_assert_not(accept_result_passes(&s, &v, v.nresults, &sub));
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_figures_release(&sub);
+	accept_spec_release(&s);
+}
+
 Test(accept_verdict, a_search_that_cannot_isolate_says_so)
 {
 	struct accept_spec s;
