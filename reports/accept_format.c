@@ -33,10 +33,15 @@ static void figures(const struct accept_result *r, char *buf, size_t len)
 	else if (strcmp(r->comparison, "<=") == 0 && !isnan(r->threshold))
 		snprintf(buf, len, "%.4g %s %s max %.4g %s", r->measured, r->unit,
 		         pass ? "<=" : ">", r->threshold, r->unit);
-	else if (pass)
-		snprintf(buf, len, "%.4g %s", r->measured, r->unit);
-	else
-		snprintf(buf, len, "%.4g %s, expected %.4g", r->measured, r->unit, r->threshold);
+	else {
+		/* counted units: "1 suspect", "3 hosts" */
+		int unit_len = (int)strlen(r->unit) - (r->measured == 1 ? 1 : 0);
+		if (pass)
+			snprintf(buf, len, "%.4g %.*s", r->measured, unit_len, r->unit);
+		else
+			snprintf(buf, len, "%.4g %.*s, expected %.4g", r->measured, unit_len, r->unit,
+			         r->threshold);
+	}
 }
 
 int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, size_t len)
