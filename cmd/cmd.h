@@ -113,5 +113,6 @@ int cmd_scale(void *opts, struct cmd_ctx *ctx);
 int cmd_compare(void *opts, struct cmd_ctx *ctx);
 int cmd_report(void *opts, struct cmd_ctx *ctx);
 int cmd_trend(void *opts, struct cmd_ctx *ctx);
+int cmd_accept(void *opts, struct cmd_ctx *ctx);
 
 #endif

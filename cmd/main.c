@@ -10,6 +10,7 @@
  */
 #include <mpi.h>
 
+#include "accept_opts.h"
 #include "allreduce_opts.h"
 #include "cmd.h"
 #include "fault.h"
@@ -49,6 +50,8 @@ static const struct cmd commands[] = {
     {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts"},
     {&trend_spec, cmd_trend, 0,
      "reports in time order: where each point stepped, by how much, what changed"},
+    {&accept_cmd_spec, cmd_accept, 0,
+     "cluster acceptance from a spec: --derive one from good reports, --check-spec one"},
 };
 
 static void print_help(FILE *f)

@@ -4,6 +4,8 @@
  * they configure, --help that lists every option with its default, the
  * config echo, and the checks that relate options to each other and to N.
  */
+#include "accept_derive.h"
+#include "accept_opts.h"
 #include "allreduce_opts.h"
 #include "compare.h"
 #include "detect.h"
@@ -21,7 +23,7 @@
 
 static const struct cmd_spec *const specs[] = {
     &allreduce_spec, &scale_spec,   &links_spec,  &verify_spec, &topo_spec,
-    &list_spec,      &compare_spec, &trend_spec,  &report_spec};
+    &list_spec,      &compare_spec, &trend_spec,  &report_spec, &accept_cmd_spec};
 enum { NSPECS = sizeof specs / sizeof specs[0] };
 
 /* argv from a string of words (no quoting needed here); argv[0] is the command. */
@@ -125,6 +127,10 @@ Test(opts, defaults_agree_with_the_modules)
 	cr_expect_eq(c.cmp.gate, cmp.gate);
 	cr_expect_eq(c.cmp.untested_fails, cmp.untested_fails);
 	cr_expect_eq(c.cmp.correction, cmp.correction);
+	struct accept_opts ac;
+	cr_assert_eq(parse(&accept_cmd_spec, "--check-spec s.json", &ac, err, sizeof err), OPTS_RUN,
+	             "%s", err);
+	cr_expect_eq(ac.tolerance_pct, ACCEPT_DEFAULT_TOLERANCE_PCT);
 	struct trend_opts t;
 	struct trend_options topt;
 	cr_assert_eq(parse(&trend_spec, "a b c", &t, err, sizeof err), OPTS_RUN, "%s", err);

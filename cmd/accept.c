@@ -1,0 +1,169 @@
+/*
+ * collscope accept, the modes that need no MPI: --derive writes a spec from
+ * known-good reports, --check-spec names every problem of a spec. The
+ * measuring mode (mpirun ... collscope accept SPEC) is a layer over the pure
+ * modules of reports/accept*.c: read and check the spec here, run the
+ * checks, fill struct accept_figures per repeat, accept_judge, search the
+ * failing job-wide checks with accept_bisect, print and write.
+ */
+#include <mpi.h>
+
+#include "accept_derive.h"
+#include "accept_opts.h"
+#include "accept_spec.h"
+#include "cmd.h"
+#include "report_read.h"
+#include "variant.h"
+#include "version.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Every line of err, as errors about what (a spec or the reports). */
+static void print_lines(const struct cmd_ctx *ctx, const char *what, char *err)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(err, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		cmd_error(ctx, "accept: %s%s", what, line);
+}
+
+static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
+{
+	const char *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	const char **variants = calloc(ar_variant_count() + 1, sizeof *variants);
+	struct accept_names names = {variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
+	                             ops,      AR_OP_COUNT};
+	struct accept_spec spec;
+	char err[16384], what[1100];
+	cJSON *root = NULL;
+	int rc = EXIT_USAGE;
+
+	if (!variants) {
+		cmd_error(ctx, "accept: out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; ar_variants[i]; i++)
+		variants[i] = ar_variants[i]->name;
+	for (int i = 0; i < AR_DTYPE_COUNT; i++)
+		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
+	for (int i = 0; i < AR_OP_COUNT; i++)
+		ops[i] = ar_op_name((enum ar_op)i);
+	root = report_read(o->check_spec, err, sizeof err);
+	if (!root) {
+		cmd_error(ctx, "accept: %s", err);
+		goto out;
+	}
+	if (accept_spec_parse_names(root, &names, &spec, err, sizeof err) != 0) {
+		snprintf(what, sizeof what, "spec '%s': ", o->check_spec);
+		print_lines(ctx, what, err);
+		goto out;
+	}
+	if (!o->out.quiet)
+		printf("accept: spec '%s' is valid: topology %s, verify %zu variant%s, links %s, "
+		       "allreduce %zu point%s\n",
+		       o->check_spec, spec.has[ACCEPT_TOPOLOGY] ? "yes" : "no",
+		       spec.verify.nvariants, spec.verify.nvariants == 1 ? "" : "s",
+		       spec.has[ACCEPT_LINKS] ? "yes" : "no", spec.allreduce.npoints,
+		       spec.allreduce.npoints == 1 ? "" : "s");
+	accept_spec_release(&spec);
+	rc = EXIT_OK;
+out:
+	cJSON_Delete(root);
+	free(variants);
+	return rc;
+}
+
+/* Reads every report; EXIT_USAGE after naming each that cannot be read. */
+static int read_reports(const struct cmd_ctx *ctx, const struct accept_opts *o,
+                        struct accept_source *src)
+{
+	char err[1024];
+	int rc = EXIT_OK;
+
+	for (int i = 0; i < o->reports.count; i++) {
+		src[i].path = o->reports.items[i];
+		src[i].root = report_read(o->reports.items[i], err, sizeof err);
+		if (!src[i].root) {
+			cmd_error(ctx, "accept: %s", err);
+			rc = EXIT_USAGE;
+		}
+	}
+	return rc;
+}
+
+/* "topology, verify (2 variants), links, allreduce (6 points)" of the derived spec. */
+static void print_derived(const struct accept_opts *o, const cJSON *root)
+{
+	const cJSON *checks = cJSON_GetObjectItemCaseSensitive(root, "checks");
+	const cJSON *ar = cJSON_GetObjectItemCaseSensitive(checks, "allreduce");
+	const cJSON *verify = cJSON_GetObjectItemCaseSensitive(checks, "verify");
+	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(root, "derived");
+	int points = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ar, "points"));
+	int variants = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(verify, "variants"));
+	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(derived, "notes"), *n;
+
+	printf("accept: derived '%s' from %d report%s, tolerance %.6g%%: topology%s%s, "
+	       "allreduce %d point%s\n",
+	       o->derive_out, o->reports.count, o->reports.count == 1 ? "" : "s", o->tolerance_pct,
+	       cJSON_GetObjectItemCaseSensitive(checks, "links") ? ", links" : "",
+	       variants ? ", verify" : "", points, points == 1 ? "" : "s");
+	for (n = notes ? notes->child : NULL; n; n = n->next)
+		if (cJSON_IsString(n))
+			printf("accept: note: %s\n", n->valuestring);
+}
+
+static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
+{
+	struct accept_source *src = calloc((size_t)o->reports.count + 1, sizeof *src);
+	struct report_context c;
+	char err[16384];
+	cJSON *root = NULL;
+	int rc = EXIT_RUNTIME;
+
+	report_context_init(&c);
+	if (!src) {
+		cmd_error(ctx, "accept: out of memory");
+		goto out;
+	}
+	if (report_check_output_path(o->derive_out, o->out.force, err, sizeof err) != REPORT_OK) {
+		cmd_error(ctx, "accept: %s", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = read_reports(ctx, o, src)) != EXIT_OK)
+		goto out;
+	c.tool_version = COLLSCOPE_VERSION;
+	c.tool_git = COLLSCOPE_GIT;
+	c.argc = ctx->argc_all;
+	c.argv = ctx->argv_all;
+	report_utc_now(c.started_utc, sizeof c.started_utc);
+	report_utc_now(c.finished_utc, sizeof c.finished_utc);
+	rc = EXIT_RUNTIME;
+	if (!(root = cmd_report_new(ACCEPT_SPEC_COMMAND, &c))) {
+		cmd_error(ctx, "accept: out of memory");
+		goto out;
+	}
+	if (accept_derive(root, src, (size_t)o->reports.count, o->tolerance_pct, err, sizeof err) !=
+	    0) {
+		print_lines(ctx, "", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	rc = cmd_report_write(ctx, o->derive_out, root, o->out.force);
+	if (rc == EXIT_OK && !o->out.quiet)
+		print_derived(o, root);
+out:
+	for (int i = 0; src && i < o->reports.count; i++)
+		cJSON_Delete((cJSON *)src[i].root);
+	free(src);
+	cJSON_Delete(root);
+	report_context_release(&c);
+	return rc;
+}
+
+int cmd_accept(void *opts, struct cmd_ctx *ctx)
+{
+	const struct accept_opts *o = opts;
+	return o->derive_out ? derive(ctx, o) : check_spec(ctx, o);
+}

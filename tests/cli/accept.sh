@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# collscope accept without MPI: --derive writes a spec from known-good reports
+# (thresholds from their medians, the provenance recorded, refusals named),
+# and --check-spec names every bad field of a spec with its JSON path.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+# gen KIND OUT [options]: a synthetic report of 2 hosts x 2 ranks (the schema of
+# DESIGN.md section 5; only the fields accept reads), or a fixture failure.
+gen() {
+	python3 - "$@" >"$TMP/gen.out" 2>&1 <<'EOF' || fail "gen $*" "$TMP/gen.out"
+import json, sys
+kind, out, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
+rep = {"schema_version": 1, "command": kind,
+       "context": {"started_utc": "2026-12-01T10:00:00Z",
+                   "hosts": [{"name": "h%d" % h, "ranks": [2 * h, 2 * h + 1], "cores": 2,
+                              "numa_nodes": 1, "oversubscribed": False} for h in range(2)]},
+       "config": {}, "results": [], "summary": {}, "complete": True}
+busbw = float(opts[opts.index("--busbw") + 1]) if "--busbw" in opts else 1.0
+if kind == "links":
+    k = 0
+    for a in range(4):
+        for b in range(4):
+            if a == b:
+                continue
+            same = a // 2 == b // 2
+            bw = 20.0 if same else [9, 10, 10, 11, 10, 12, 8, 10][k]
+            k += 0 if same else 1
+            rep["results"].append({"a": a, "b": b, "host_a": "h%d" % (a // 2),
+                                   "host_b": "h%d" % (b // 2),
+                                   "locality": "same_host" if same else "cross_host",
+                                   "latency_us": {"p50": 1.0 if same else 5.0},
+                                   "bandwidth_gbps": {"p50": bw}})
+    rep["summary"]["suspects"] = []
+    if "--suspect" in opts:
+        rep["summary"]["suspects"].append({"kind": "host", "who": "h1",
+                                           "reason": "host h1: 4 of 4 cross_host links at 0.1x"})
+if kind == "allreduce":
+    for algo, size, bw, p99 in (("ring", 4194304, busbw, 1000.0), ("mpi", 65536, 2.0, None)):
+        rep["results"].append({"algorithm": algo, "bytes": size, "dtype": "float32", "op": "sum",
+                               "ranks": 4, "in_place": False, "wrong": 0,
+                               "time_us": {"p50": 10.0, "p99": p99}, "busbw_gbps": bw})
+json.dump(rep, open(out, "w"), indent=1)
+EOF
+}
+
+# py NAME SCRIPT FILE: a Python assertion about a JSON file.
+py() {
+	if python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $2" "$3" >"$TMP/py" 2>&1; then
+		pass "$1"
+	else
+		fail "$1" "$TMP/py"
+	fi
+}
+
+expect_exit 0 "accept --help runs without mpirun" "$BIN" accept --help
+expect_output '--derive SPEC_OUT' "--help documents --derive"
+expect_output '--tolerance PCT' "--help documents --tolerance"
+expect_exit 0 "collscope --help lists accept" "$BIN" --help
+expect_output '^  accept ' "accept is in the command list"
+
+gen topo "$TMP/topo.json"
+gen links "$TMP/links.json"
+gen allreduce "$TMP/a1.json" --busbw 1.0
+gen allreduce "$TMP/a2.json" --busbw 1.2
+gen links "$TMP/suspect.json" --suspect
+
+expect_exit 0 "--derive from known-good reports" "$BIN" accept --derive "$TMP/spec.json" \
+	"$TMP/topo.json" "$TMP/links.json" "$TMP/a1.json" "$TMP/a2.json"
+expect_output "^accept: derived '.*spec.json' from 4 reports, tolerance 10%: topology, links, verify, allreduce 2 points" \
+	"it says what it derived"
+py "the thresholds are the medians with the tolerance" '
+c = d["checks"]
+assert d["command"] == "accept-spec" and d["schema_version"] == 1 and d["spec_version"] == 1
+assert c["topology"] == {"hosts": 2, "ranks_per_host": 2, "cores_per_host": 2,
+                         "numa_nodes_per_host": 1, "allow_oversubscribed": False}, c["topology"]
+assert c["links"]["min_bandwidth_gbps"] == {"same_host": 18, "cross_host": 9}, c["links"]
+assert c["links"]["max_latency_us"] == {"same_host": 1.1, "cross_host": 5.5}, c["links"]
+assert c["links"]["allow_suspects"] is False
+p = c["allreduce"]["points"]
+assert p[0] == {"variant": "ring", "bytes": 4194304, "min_busbw_gbps": 0.99, "max_p99_us": 1100}, p
+assert p[1] == {"variant": "mpi", "bytes": 65536, "min_busbw_gbps": 1.8}, p
+assert c["verify"]["variants"] == ["ring", "mpi"]
+t = d["derived"]["thresholds"]["checks.allreduce.points[0].min_busbw_gbps"]
+assert t["median"] == 1.1 and t["values"] == 2 and t["sources"] == [2, 3], t
+assert [s["path"] for s in d["derived"]["sources"]][0].endswith("topo.json")
+assert d["derived"]["tolerance_pct"] == 10
+assert d["context"]["tool"]["name"] == "collscope"
+' "$TMP/spec.json"
+expect_exit 0 "the derived spec checks clean" "$BIN" accept --check-spec "$TMP/spec.json"
+expect_output "^accept: spec '.*' is valid: topology yes, verify 2 variants, links yes, allreduce 2 points" \
+	"--check-spec says what the spec holds"
+
+expect_exit 0 "--tolerance 25" "$BIN" accept -q --derive "$TMP/spec25.json" --tolerance 25 "$TMP/links.json"
+py "--tolerance sets the margin" '
+assert d["checks"]["links"]["min_bandwidth_gbps"]["cross_host"] == 7.5, d["checks"]
+assert d["derived"]["tolerance_pct"] == 25
+' "$TMP/spec25.json"
+[ -s "$TMP/out" ] && fail "-q prints nothing on stdout" "$TMP/out" || pass "-q prints nothing on stdout"
+
+cp "$TMP/spec.json" "$TMP/spec.keep"
+expect_exit 2 "--derive refuses to overwrite" "$BIN" accept --derive "$TMP/spec.json" "$TMP/topo.json"
+expect_output "already exists" "it says why"
+cmp -s "$TMP/spec.json" "$TMP/spec.keep" && pass "the old spec is untouched" || fail "the old spec is untouched"
+expect_exit 0 "--force replaces it" "$BIN" accept -q --force --derive "$TMP/spec.json" "$TMP/topo.json"
+
+expect_exit 2 "a report with suspects is not known-good" "$BIN" accept --derive "$TMP/bad.json" \
+	"$TMP/topo.json" "$TMP/suspect.json"
+expect_output "report '.*suspect.json': summary.suspects\[0\]: host h1: 4 of 4 cross_host links at 0.1x: not a known-good run" \
+	"the suspect is named"
+[ -e "$TMP/bad.json" ] && fail "no spec written when refused" || pass "no spec written when refused"
+
+printf '{"schema_version": 1, "command": "links", "results": [' >"$TMP/cut.json"
+expect_exit 2 "unreadable reports are named, all of them" "$BIN" accept --derive "$TMP/bad.json" \
+	"$TMP/cut.json" "$TMP/missing.json" "$TMP/topo.json"
+expect_output "cut.json' is not valid json: truncated" "the truncated report is named"
+expect_output "cannot read '.*missing.json'" "the missing report is named"
+sed 's/"command": "topo"/"command": "scale"/' "$TMP/topo.json" >"$TMP/scale.json"
+expect_exit 2 "a scale report is refused" "$BIN" accept --derive "$TMP/bad.json" "$TMP/scale.json"
+expect_output "a scale report: accept reads topo, links and allreduce reports" "it says what accept reads"
+
+for t in abc 100 -1 nan; do
+	expect_exit 2 "--tolerance $t is refused" "$BIN" accept --derive "$TMP/bad.json" --tolerance "$t" "$TMP/topo.json"
+	expect_output "bad value '$t' for --tolerance" "--tolerance $t is named"
+done
+expect_exit 2 "--derive without reports" "$BIN" accept --derive "$TMP/bad.json"
+expect_output "needs the known-good reports" "it says what is missing"
+expect_exit 2 "no mode: not in this build yet" "$BIN" accept "$TMP/spec.json"
+expect_output "measuring against a spec is not in this build yet" "it says so"
+expect_exit 2 "an unknown option" "$BIN" accept --derivee x
+expect_output "unknown option '--derivee'" "the option is named"
+
+cat >"$TMP/typos.json" <<'EOF'
+{"schema_version": 1, "command": "accept-spec", "spec_version": 1,
+ "checks": {"topology": {"hosts": 0, "ranks_per_hots": 2},
+            "links": {"min_bandwidth_gbps": {"cross_host": "fast"}},
+            "verify": {"variants": ["rnig"]},
+            "allreduce": {"dtype": "float16", "points": [{"variant": "ring", "bytes": 8}]}}}
+EOF
+expect_exit 2 "a bad spec: exit 2" "$BIN" accept --check-spec "$TMP/typos.json"
+expect_output "accept: spec '.*typos.json': checks.topology.ranks_per_hots: unknown field \(did you mean 'ranks_per_host'\?" \
+	"a typo is named with its path and the field meant"
+expect_output "checks.topology.hosts: expected a whole number of hosts from 1 to 1000000000, got 0" "hosts 0"
+expect_output 'checks.links.min_bandwidth_gbps.cross_host: expected a number > 0, got "fast"' "a string threshold"
+expect_output "checks.verify.variants\[0\]: unknown variant \"rnig\" \(did you mean 'ring'\?" "an unknown variant, against the registry"
+expect_output "checks.allreduce.dtype: unknown dtype \"float16\"" "an unknown dtype"
+expect_output "checks.allreduce.points\[0\]: no threshold" "a point without a threshold"
+[ "$(grep -c 'collscope: error: accept: spec' "$TMP/out")" = 6 ] && pass "every problem on a line of its own" ||
+	fail "every problem on a line of its own" "$TMP/out"
+
+printf '{"schema_version": 1, "command": "accept-spec", "spec_version": 1, "checks": {"topology": {"hosts": 2, "hosts": 3}}}' >"$TMP/dup.json"
+expect_exit 2 "a spec with a key given twice" "$BIN" accept --check-spec "$TMP/dup.json"
+expect_output "duplicate key 'hosts' in checks.topology" "the reader names it"
+expect_exit 2 "a report is not a spec" "$BIN" accept --check-spec "$TMP/links.json"
+expect_output "command: expected \"accept-spec\", got \"links\": a report, not an accept spec" "it says so"
+expect_exit 2 "a missing spec" "$BIN" accept --check-spec "$TMP/nope.json"
+expect_output "cannot read '.*nope.json'" "it is named"
+
+finish
