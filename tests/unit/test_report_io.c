@@ -11,10 +11,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -225,6 +227,131 @@ Test(report_io, file_mode_follows_umask)
 	cr_assert_eq(st.st_mode & 0777, 0644, "mode %o", st.st_mode & 0777);
 	cr_assert_eq(umask(022), 022, "umask not restored");
 	cJSON_Delete(root);
+}
+
+/* --force keeps the mode of the file it replaces; the umask is for new files only. */
+Test(report_io, force_keeps_the_mode_of_the_file_it_replaces)
+{
+	static const mode_t modes[] = {0600, 0640, 0444, 0664};
+	const char *path = in_dir("kept.json");
+	cJSON *root = sample_report(2.0);
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		write_text(path, "old", 3);
+		cr_assert_eq(chmod(path, modes[i]), 0);
+		umask(i % 2 ? 077 : 002);
+		cr_assert_eq(report_write_atomic(path, root, true, err, sizeof err), REPORT_OK, "%s",
+		             err);
+		cr_assert_eq(stat(path, &st), 0);
+		cr_assert_eq(st.st_mode & 07777, modes[i], "mode %o, was %o",
+		             (unsigned)(st.st_mode & 07777), (unsigned)modes[i]);
+		cr_assert_eq(unlink(path), 0);
+	}
+	umask(077);
+	cr_assert_eq(report_write_atomic(path, root, false, err, sizeof err), REPORT_OK, "%s", err);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(st.st_mode & 0777, 0600, "a new file: 0666 minus the umask, not %o",
+	             (unsigned)(st.st_mode & 0777));
+	umask(022);
+	cJSON_Delete(root);
+}
+
+/*
+ * The unit tests' fsync: the system call, or first the signal a test asks
+ * for, so that a write is interrupted at a known point: the temporary
+ * written, not yet moved into place.
+ */
+static volatile sig_atomic_t raise_at_fsync;
+
+int fsync(int fd)
+{
+	int sig = raise_at_fsync;
+
+	if (sig) {
+		raise_at_fsync = 0;
+		raise(sig);
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+static volatile sig_atomic_t own_handler_ran;
+
+static void own_handler(int sig)
+{
+	own_handler_ran = sig;
+}
+
+/* In a child: the write interrupted by sig at its fsync, with the disposition given. */
+static int write_interrupted(const char *path, bool force, int sig, void (*disposition)(int))
+{
+	static const char page[] = "<p>page</p>";
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = disposition;
+	sigaction(sig, &sa, NULL);
+	raise_at_fsync = sig;
+	return report_write_text_atomic(path, page, sizeof page - 1, force, err, sizeof err);
+}
+
+Test(report_io, a_write_killed_by_a_signal_leaves_no_temporary)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	const char *path = in_dir("page.html");
+	size_t len;
+	int status;
+
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		for (int force = 0; force < 2; force++) {
+			if (force)
+				write_text(path, "old", 3);
+			pid_t pid = fork();
+			cr_assert_geq(pid, 0);
+			if (pid == 0) {
+				write_interrupted(path, force, sigs[i], SIG_DFL);
+				_exit(0); /* not reached: the signal ends the child */
+			}
+			cr_assert_eq(waitpid(pid, &status, 0), pid);
+			cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i],
+			          "signal %d: the child was not ended by it (status %#x)", sigs[i],
+			          status);
+			cr_assert_eq(count_entries(), (size_t)force,
+			             "signal %d: a temporary was left behind", sigs[i]);
+			if (force) {
+				char *text = read_text(path, &len);
+				cr_assert(len == 3 && memcmp(text, "old", 3) == 0,
+				          "the file replaced was changed");
+				free(text);
+				cr_assert_eq(unlink(path), 0);
+			}
+		}
+}
+
+/* A handler the program had is still called, after the temporary is gone; an ignored signal stays ignored. */
+Test(report_io, a_signal_takes_its_previous_course)
+{
+	const char *path = in_dir("page.html");
+	int status;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int rc = write_interrupted(path, false, SIGTERM, own_handler);
+		_exit(rc == REPORT_EIO && own_handler_ran == SIGTERM ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	          "the program's own handler did not run, or the write did not fail (status %#x)",
+	          status);
+	cr_assert_eq(count_entries(), 0, "the temporary or a half report was left behind");
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(write_interrupted(path, false, SIGHUP, SIG_IGN) == REPORT_OK ? 0 : 1);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "under nohup the write completes");
+	cr_assert_eq(count_entries(), 1);
 }
 
 Test(report_io, directory_as_output)
