@@ -7,6 +7,8 @@
  */
 #include "report_io.h"
 
+#include "report_read_scan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -370,9 +372,46 @@ out:
 	return rc;
 }
 
+/*
+ * text (cJSON's print of a tree) with every byte that is not part of a
+ * well-formed UTF-8 character replaced by the escape \ufffd, or NULL when
+ * there is none (or no memory: text is then written as it is). cJSON copies
+ * the bytes of strings as they are, and a command line, a host name or an
+ * environment value need not be UTF-8; every byte at or above 0x80 of the
+ * print is inside a string, where the escape is valid JSON. So every report
+ * written is one that report_read accepts.
+ */
+static char *valid_utf8(const char *text, size_t *len_bytes)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t len = strlen(text), bad = 0, n, out = 0;
+	char *fixed;
+
+	for (size_t i = 0; i < len; i += n ? n : 1) {
+		n = report_utf8_char_bytes(p + i, len - i);
+		bad += n == 0;
+	}
+	if (bad == 0 || !(fixed = malloc(len + bad * 5 + 1)))
+		return NULL;
+	for (size_t i = 0; i < len; i += n ? n : 1) {
+		n = report_utf8_char_bytes(p + i, len - i);
+		if (n == 0) {
+			memcpy(fixed + out, "\\ufffd", 6);
+			out += 6;
+		} else {
+			memcpy(fixed + out, text + i, n);
+			out += n;
+		}
+	}
+	fixed[out] = '\0';
+	*len_bytes = out;
+	return fixed;
+}
+
 int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen)
 {
-	char *text = root ? cJSON_Print(root) : NULL;
+	char *text = root ? cJSON_Print(root) : NULL, *fixed;
+	size_t len_bytes;
 	int rc;
 	if (!text) {
 		rc = check_target(path, force, err, errlen);
@@ -383,7 +422,12 @@ int report_write_atomic(const char *path, const cJSON *root, bool force, char *e
 		}
 		return rc;
 	}
-	rc = write_atomic(path, text, strlen(text), true, force, err, errlen);
+	fixed = valid_utf8(text, &len_bytes);
+	if (fixed)
+		rc = write_atomic(path, fixed, len_bytes, true, force, err, errlen);
+	else
+		rc = write_atomic(path, text, strlen(text), true, force, err, errlen);
+	free(fixed);
 	cJSON_free(text);
 	return rc;
 }

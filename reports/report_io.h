@@ -29,6 +29,9 @@
  * replaced); REPORT_EIO for any other failure. On failure the temporary is
  * removed and path is unchanged, except when only the final directory fsync
  * fails (the report is then in place but perhaps not durable; REPORT_EIO).
+ * Bytes of strings that are not well-formed UTF-8 (a command line or a host
+ * name in another encoding) are written as the escape \ufffd: every report
+ * written is valid JSON that report_read accepts.
  * A file replaced with force keeps its permission bits (not set-id bits)
  * and, where the caller may give them, its owner and group; a new file gets
  * 0666 minus the umask.

@@ -4,6 +4,8 @@
  */
 #include "report_read.h"
 
+#include "report_read_scan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -134,118 +136,65 @@ static void line_col(const char *buf, size_t offset, size_t *line, size_t *col)
 	*col = (size_t)(buf + offset - line_start) + 1;
 }
 
-/*
- * True when parsing failed because the input ended: cJSON reports the error
- * at the end, inside a string left open at the end, or at the start of a
- * literal cut short ("tr" of true).
- */
-static bool is_cut_short(const char *buf, size_t offset, size_t len_bytes)
+/* The refusal of the grammar pass as a message naming path and the byte offset. */
+static void scan_error(const char *path, const char *buf, const struct report_scan *scan,
+                       char *err, size_t errlen)
 {
-	static const char *const literals[] = {"true", "false", "null"};
-	size_t open_at = 0, left = len_bytes - offset;
-	bool in_string = false;
+	size_t line, col;
 
-	if (offset >= len_bytes)
-		return true;
-	for (size_t i = 0; i < len_bytes; i++)
-		if (in_string && buf[i] == '\\')
-			i++;
-		else if (buf[i] == '"') {
-			in_string = !in_string;
-			open_at = i;
-		}
-	if (in_string && offset >= open_at)
-		return true;
-	for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++)
-		if (left < strlen(literals[i]) && strncmp(buf + offset, literals[i], left) == 0)
-			return true;
-	return false;
-}
-
-/* Open brackets before offset, outside strings: cJSON refuses CJSON_NESTING_LIMIT. */
-static size_t depth_at(const char *buf, size_t offset)
-{
-	size_t depth = 0;
-	bool in_string = false;
-
-	for (size_t i = 0; i < offset; i++)
-		if (in_string && buf[i] == '\\')
-			i++;
-		else if (buf[i] == '"')
-			in_string = !in_string;
-		else if (!in_string && (buf[i] == '[' || buf[i] == '{'))
-			depth++;
-		else if (!in_string && (buf[i] == ']' || buf[i] == '}') && depth > 0)
-			depth--;
-	return depth;
-}
-
-/* NaN, Infinity, -Infinity (any case): what other writers put where JSON has no number. */
-static bool is_non_json_number(const char *at)
-{
-	if (*at == '-' || *at == '+')
-		at++;
-	return strncasecmp(at, "nan", 3) == 0 || strncasecmp(at, "inf", 3) == 0;
-}
-
-/*
- * The offset of the first "\u0000" escape inside a string, or len_bytes:
- * cJSON decodes it to a NUL byte, which ends its C string there, so a name
- * or a reason would be read cut short without a word.
- */
-static size_t nul_escape_at(const char *buf, size_t len_bytes)
-{
-	bool in_string = false;
-
-	for (size_t i = 0; i < len_bytes; i++)
-		if (in_string && buf[i] == '\\') {
-			if (len_bytes - i >= 6 && strncmp(buf + i + 1, "u0000", 5) == 0)
-				return i;
-			i++; /* the escaped character, a backslash or a quote among them */
-		} else if (buf[i] == '"')
-			in_string = !in_string;
-	return len_bytes;
-}
-
-static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
-		    size_t errlen)
-{
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithOpts(buf, &end, true);
-	size_t offset = end ? (size_t)(end - buf) : 0, line, col;
-
-	if (root && offset == len_bytes && (offset = nul_escape_at(buf, len_bytes)) < len_bytes) {
+	switch (scan->kind) {
+	case REPORT_SCAN_TRUNCATED:
+		set_err(err, errlen, "'%s' is not valid json: truncated (input ends at byte %zu)",
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_NUL_BYTE:
+		set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu", path,
+			scan->offset);
+		return;
+	case REPORT_SCAN_NUL_ESCAPE:
 		set_err(err, errlen,
 			"'%s': a string holds \\u0000 (a NUL character) at byte offset %zu, which "
 			"collscope cannot read without cutting the string short",
-			path, offset);
-		cJSON_Delete(root);
-		return NULL;
-	}
-	if (root && offset == len_bytes)
-		return root;
-	cJSON_Delete(root);
-	if (root) /* cJSON stopped at a NUL byte it took for the end */
-		set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu", path,
-			offset);
-	else if (is_cut_short(buf, offset, len_bytes))
-		set_err(err, errlen, "'%s' is not valid json: truncated (input ends at byte %zu)",
-			path, len_bytes);
-	else if (is_non_json_number(buf + offset))
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_NAN_INF:
 		set_err(err, errlen,
 			"'%s' is not valid json: NaN and Infinity are not json numbers (byte offset "
 			"%zu)",
-			path, offset);
-	else if (depth_at(buf, offset) >= CJSON_NESTING_LIMIT)
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_TOO_DEEP:
 		set_err(err, errlen, "'%s' is not valid json: nested deeper than %d levels at byte %zu",
-			path, CJSON_NESTING_LIMIT, offset);
-	else {
-		line_col(buf, offset, &line, &col);
+			path, CJSON_NESTING_LIMIT, scan->offset);
+		return;
+	default:
+		line_col(buf, scan->offset, &line, &col);
 		set_err(err, errlen,
-			"'%s' is not valid json: error at line %zu, column %zu (byte offset %zu)",
-			path, line, col, offset);
+			"'%s' is not valid json: %s at line %zu, column %zu (byte offset %zu)", path,
+			scan->reason, line, col, scan->offset);
 	}
-	return NULL;
+}
+
+/*
+ * The grammar pass first (report_read_scan.c: RFC 8259 exactly, UTF-8, the
+ * limits of cJSON), so that cJSON only ever parses what it reads right and
+ * every refusal names its byte offset.
+ */
+static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
+		    size_t errlen)
+{
+	struct report_scan scan;
+	cJSON *root;
+
+	if (report_scan_json(buf, len_bytes, &scan) != 0) {
+		scan_error(path, buf, &scan, err, errlen);
+		return NULL;
+	}
+	root = cJSON_ParseWithLength(buf, len_bytes);
+	if (!root)
+		set_err(err, errlen, "'%s': cannot parse: cJSON refused what the grammar accepts",
+			path);
+	return root;
 }
 
 /*

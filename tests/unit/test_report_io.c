@@ -147,6 +147,32 @@ Test(report_io, write_round_trip)
 	cJSON_Delete(root);
 }
 
+/* A string that is not UTF-8 (a Latin-1 file name in argv) is written so that the report reads back. */
+Test(report_io, invalid_utf8_is_written_as_replacement_characters)
+{
+	const char *path = in_dir("latin1.json");
+	cJSON *root = sample_report(1.0), *back;
+	cJSON *argv = cJSON_AddArrayToObject(root, "argv");
+	size_t len;
+	char *text;
+
+	cJSON_AddItemToArray(argv, cJSON_CreateString("caf\xe9.json"));
+	cJSON_AddItemToArray(argv, cJSON_CreateString("ok \xc3\xa9 \xf0\x9f\x98\x80 \xed\xa0\x80"));
+	cJSON_AddStringToObject(root, "host\xff", "x");
+	cr_assert_eq(report_write_atomic(path, root, false, err, sizeof err), REPORT_OK, "%s", err);
+	text = read_text(path, &len);
+	cr_assert_not_null(strstr(text, "\"caf\\ufffd.json\""), "%s", text);
+	cr_assert_not_null(strstr(text, "\"ok \xc3\xa9 \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd\""), "%s", text);
+	cr_assert_not_null(strstr(text, "\"host\\ufffd\""), "%s", text);
+	free(text);
+	back = report_read(path, err, sizeof err);
+	cr_assert_not_null(back, "the report written cannot be read back: %s", err);
+	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "argv"), 0)->valuestring,
+	                 "caf\xef\xbf\xbd.json");
+	cJSON_Delete(back);
+	cJSON_Delete(root);
+}
+
 Test(report_io, nan_is_written_as_null)
 {
 	const char *path = in_dir("nan.json");

@@ -51,6 +51,22 @@ Test(report_read, refuses_nan_and_infinity_literals)
 	assert_refused("{" ENVELOPE ", \"x\": [nan]}", "NaN and Infinity are not json");
 }
 
+/* RFC 8259's grammar, which cJSON does not hold to: every refusal names its byte offset. */
+Test(report_read, refuses_what_json_does_not_allow_naming_the_offset)
+{
+	/* {ENVELOPE, "x": is 51 bytes: the value starts at byte offset 51 */
+	assert_refused("{" ENVELOPE ", \"x\": 01}",
+	               "a number with a leading zero at line 1, column 52 (byte offset 51)");
+	assert_refused("{" ENVELOPE ", \"x\": 1.}", "no digit after its decimal point");
+	assert_refused("{" ENVELOPE ", \"x\": 1.}", "(byte offset 51)");
+	assert_refused("{" ENVELOPE ", \"x\": \"caf\xe9\"}", "invalid UTF-8 (byte 0xe9) in a string");
+	assert_refused("{" ENVELOPE ", \"x\": \"caf\xe9\"}", "(byte offset 55)");
+	assert_refused("{" ENVELOPE ", \"x\xff\": 1}", "invalid UTF-8");
+	assert_refused("{" ENVELOPE ", \"x\": \"a\tb\"}", "control character");
+	assert_refused("{" ENVELOPE ", \"x\": [1,]}", "unexpected ']'");
+	assert_refused("{" ENVELOPE "}\n{}", "at line 2, column 1 (byte offset 46)");
+}
+
 Test(report_read, refuses_a_nul_escape_in_a_string)
 {
 	assert_refused("{" ENVELOPE ", \"results\": [{\"algorithm\": \"ring\\u0000evil\"}]}",
