@@ -175,6 +175,28 @@ static void scan_error(const char *path, const char *buf, const struct report_sc
 	}
 }
 
+#define MIB(bytes) ((double)(bytes) / (1 << 20))
+
+/* The tree's estimated bytes against the limit of report_read.h; 0 or -1 naming both. */
+static int check_tree_bytes(const char *path, size_t len_bytes, const struct report_scan *scan,
+                            char *err, size_t errlen)
+{
+	size_t tree = report_scan_tree_bytes(scan), limit = REPORT_READ_TREE_FLOOR_BYTES;
+
+	if (len_bytes <= SIZE_MAX / REPORT_READ_TREE_FACTOR &&
+	    len_bytes * REPORT_READ_TREE_FACTOR > limit)
+		limit = len_bytes * REPORT_READ_TREE_FACTOR;
+	if (tree <= limit)
+		return 0;
+	set_err(err, errlen,
+		"cannot read '%s' (%.1f MiB): its %zu values would take about %.0f MiB of memory "
+		"once parsed, over the limit of %d times the file's size or %.0f MiB, whichever is "
+		"more (%.0f MiB here)",
+		path, MIB(len_bytes), scan->values, MIB(tree), REPORT_READ_TREE_FACTOR,
+		MIB(REPORT_READ_TREE_FLOOR_BYTES), MIB(limit));
+	return -1;
+}
+
 /*
  * The grammar pass first (report_read_scan.c: RFC 8259 exactly, UTF-8, the
  * limits of cJSON), so that cJSON only ever parses what it reads right and
@@ -190,6 +212,8 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
 		scan_error(path, buf, &scan, err, errlen);
 		return NULL;
 	}
+	if (check_tree_bytes(path, len_bytes, &scan, err, errlen) != 0)
+		return NULL;
 	root = cJSON_ParseWithLength(buf, len_bytes);
 	if (!root)
 		set_err(err, errlen, "'%s': cannot parse: cJSON refused what the grammar accepts",
@@ -201,27 +225,45 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
  * The walk over a parsed document that refuses what cJSON lets through: a
  * number that overflowed a double (cJSON turns 1e999 into infinity) and a key
  * given twice in one object (cJSON keeps both and lookups see the first, so
- * two readers could disagree on the value). where is the JSON path so far,
- * "results[3].time_us", cut short when it outgrows its buffer.
+ * two readers could disagree on the value). Iterative, over a stack of the
+ * containers above the current item; the JSON path of the message
+ * ("results[3].time_us") is written only when there is a problem, so a
+ * million samples cost no formatting.
  */
-struct walk {
-	const char *path;
-	char *err;
-	size_t errlen;
-	char where[REPORT_WHERE_BYTES];
-	size_t len;
+struct frame {
+	const cJSON *container, *child;
+	size_t index;
 };
 
-/* Appends text to w->where, printable ASCII only, truncated at the buffer's end. */
-static void where_append(struct walk *w, const char *prefix, const char *text)
+/* Appends text to where (cap bytes), printable ASCII only, cut at the buffer's end. */
+static size_t where_append(char *where, size_t len, size_t cap, const char *text)
 {
-	size_t cap = sizeof w->where - 1;
+	for (const unsigned char *p = (const unsigned char *)text; *p && len + 1 < cap; p++)
+		where[len++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
+	where[len] = '\0';
+	return len;
+}
 
-	for (const char *p = prefix; *p && w->len < cap; p++)
-		w->where[w->len++] = *p;
-	for (const unsigned char *p = (const unsigned char *)text; *p && w->len < cap; p++)
-		w->where[w->len++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
-	w->where[w->len] = '\0';
+/* The JSON path of the item below frames[0..depth), "the top level" for the root. */
+static void where_of(const struct frame *frames, size_t depth, char *where, size_t cap)
+{
+	char at[32];
+	size_t len = 0;
+
+	where[0] = '\0';
+	for (size_t k = 0; k < depth; k++) {
+		if (cJSON_IsObject(frames[k].container)) {
+			if (len)
+				len = where_append(where, len, cap, ".");
+			len = where_append(where, len, cap,
+			                   frames[k].child->string ? frames[k].child->string : "");
+		} else {
+			snprintf(at, sizeof at, "[%zu]", frames[k].index);
+			len = where_append(where, len, cap, at);
+		}
+	}
+	if (len == 0)
+		snprintf(where, cap, "the top level");
 }
 
 static int cmp_key(const void *pa, const void *pb)
@@ -229,20 +271,33 @@ static int cmp_key(const void *pa, const void *pb)
 	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
 }
 
-/* The first key that appears twice in object, or NULL (also when out of memory). */
-static const char *duplicate_key(const cJSON *object)
+/* Small objects (a record's keys) are checked pairwise, without allocating. */
+#define DUP_PAIRWISE_MAX 16
+
+/*
+ * The first key that appears twice in object, or NULL; *oom when the
+ * sorting buffer of a large object cannot be had.
+ */
+static const char *duplicate_key(const cJSON *object, bool *oom)
 {
-	const cJSON *c;
+	const cJSON *c, *d;
 	const char **keys = NULL, *dup = NULL;
 	size_t n = 0, i = 0;
 
 	for (c = object->child; c; c = c->next)
 		n++;
-	if (n < 2)
-		return NULL;
+	if (n <= DUP_PAIRWISE_MAX) {
+		for (c = object->child; c && !dup; c = c->next)
+			for (d = c->next; d && !dup; d = d->next)
+				if (strcmp(c->string ? c->string : "", d->string ? d->string : "") == 0)
+					dup = d->string ? d->string : "";
+		return dup;
+	}
 	keys = malloc(n * sizeof *keys);
-	if (!keys)
+	if (!keys) {
+		*oom = true;
 		return NULL;
+	}
 	for (c = object->child; c; c = c->next)
 		keys[i++] = c->string ? c->string : "";
 	qsort(keys, n, sizeof *keys, cmp_key);
@@ -253,35 +308,54 @@ static const char *duplicate_key(const cJSON *object)
 	return dup;
 }
 
-static int walk_value(struct walk *w, const cJSON *item)
+/* One item's own checks; 0, or -1 with err naming it (frames locate it). */
+static int check_item(const char *path, const cJSON *item, const struct frame *frames,
+                      size_t depth, bool *oom, char *err, size_t errlen)
 {
+	char where[REPORT_WHERE_BYTES];
 	const char *dup;
-	size_t len = w->len, index = 0;
-	char at[32];
-	int rc = 0;
 
 	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
-		set_err(w->err, w->errlen, "report '%s': number out of range at %s", w->path,
-			w->len ? w->where : "the top level");
+		where_of(frames, depth, where, sizeof where);
+		set_err(err, errlen, "report '%s': number out of range at %s", path, where);
 		return -1;
 	}
-	if (cJSON_IsObject(item) && (dup = duplicate_key(item)) != NULL) {
-		set_err(w->err, w->errlen, "report '%s': duplicate key '%.64s' in %s", w->path, dup,
-			w->len ? w->where : "the top level");
+	if (cJSON_IsObject(item) && (dup = duplicate_key(item, oom)) != NULL) {
+		where_of(frames, depth, where, sizeof where);
+		set_err(err, errlen, "report '%s': duplicate key '%.64s' in %s", path, dup, where);
 		return -1;
 	}
-	for (const cJSON *c = item->child; c && rc == 0; c = c->next, index++) {
-		if (cJSON_IsObject(item)) {
-			where_append(w, w->len ? "." : "", c->string ? c->string : "");
-		} else {
-			snprintf(at, sizeof at, "[%zu]", index);
-			where_append(w, "", at);
+	if (*oom) {
+		set_err(err, errlen, "report '%s': out of memory while checking it", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every item of the tree, depth first; cJSON's nesting limit bounds the stack. */
+static int walk(const char *path, const cJSON *root, bool *oom, char *err, size_t errlen)
+{
+	struct frame frames[CJSON_NESTING_LIMIT + 1];
+	size_t depth = 0;
+	const cJSON *item = root;
+
+	for (;;) {
+		if (check_item(path, item, frames, depth, oom, err, errlen) != 0)
+			return -1;
+		if (item->child && (cJSON_IsObject(item) || cJSON_IsArray(item)) &&
+		    depth < CJSON_NESTING_LIMIT) {
+			frames[depth++] = (struct frame){item, item->child, 0};
+			item = item->child;
+			continue;
 		}
-		rc = walk_value(w, c);
-		w->len = len;
-		w->where[len] = '\0';
+		while (depth > 0 && !frames[depth - 1].child->next)
+			depth--;
+		if (depth == 0)
+			return 0;
+		frames[depth - 1].child = frames[depth - 1].child->next;
+		frames[depth - 1].index++;
+		item = frames[depth - 1].child;
 	}
-	return rc;
 }
 
 /* The blocks of the envelope that every reader relies on, when present, have their types. */
@@ -347,8 +421,8 @@ static int check_envelope(const char *path, const cJSON *root, char *err, size_t
 cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,
 		    size_t errlen)
 {
-	struct walk w = {.path = path, .err = err, .errlen = errlen};
 	cJSON *root = NULL;
+	bool oom = false;
 
 	if (len_bytes == 0) {
 		set_err(err, errlen, "cannot read '%s': the file is empty", path);
@@ -356,7 +430,8 @@ cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *e
 	}
 	root = parse(path, buf, len_bytes, err, errlen);
 	if (root && (check_envelope(path, root, err, errlen) != 0 ||
-		     check_blocks(path, root, err, errlen) != 0 || walk_value(&w, root) != 0)) {
+		     check_blocks(path, root, err, errlen) != 0 ||
+		     walk(path, root, &oom, err, errlen) != 0)) {
 		cJSON_Delete(root);
 		root = NULL;
 	}

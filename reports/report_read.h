@@ -17,6 +17,18 @@
 #define REPORT_READ_MAX_BYTES ((size_t)1 << 30)
 
 /*
+ * The memory a parsed report may take: its tree (report_scan_tree_bytes,
+ * estimated from the counts of the grammar pass before anything is built)
+ * at most REPORT_READ_TREE_FACTOR times the text's bytes, or
+ * REPORT_READ_TREE_FLOOR_BYTES when that is more (so that no small report is
+ * ever refused). With the text itself, a reader's peak stays below about 9
+ * times a report's size. collscope's own reports take 3 to 6 times; text that
+ * packs a value into every two bytes ("1,1,1,...") would take 40.
+ */
+#define REPORT_READ_TREE_FACTOR 8
+#define REPORT_READ_TREE_FLOOR_BYTES ((size_t)256 << 20)
+
+/*
  * Reads and parses the report at path and checks its envelope: a JSON object
  * with an integer "schema_version" equal to REPORT_SCHEMA_VERSION and a string
  * "command". The rest of the document is not validated. Returns the root,
@@ -35,6 +47,8 @@ cJSON *report_read(const char *path, char *err, size_t errlen);
 /*
  * The checks of report_read on text already in memory: buf holds len_bytes
  * bytes and buf[len_bytes] must be '\0'. path only names the text in errors.
+ * Text whose tree would take more than the limit above is refused before
+ * parsing, naming its size, its values and the limit.
  * Beyond the envelope, refuses anywhere in the document a number that does
  * not fit a double (1e999), NaN or Infinity literals, a key given twice in
  * one object, a \u0000 escape in a string (cJSON would cut it there), and "context", "config", "summary" that are not objects,

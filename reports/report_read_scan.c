@@ -221,6 +221,8 @@ static bool is_nan_or_inf(const struct cursor *c)
 
 	if (i < c->len && (c->p[i] == '-' || c->p[i] == '+'))
 		i++;
+	if (i < c->len && (c->p[i] | 0x20) != 'n' && (c->p[i] | 0x20) != 'i')
+		return false;
 	return c->len - i >= 3 && (strncasecmp((const char *)c->p + i, "nan", 3) == 0 ||
 	                           strncasecmp((const char *)c->p + i, "inf", 3) == 0);
 }
@@ -371,4 +373,17 @@ int report_scan_json(const char *buf, size_t len_bytes, struct report_scan *s)
 		}
 	}
 	return -1;
+}
+
+size_t report_scan_tree_bytes(const struct report_scan *s)
+{
+	size_t nodes = s->values, strings = s->strings, total;
+
+	if (nodes > SIZE_MAX / 4 / REPORT_TREE_NODE_BYTES ||
+	    strings > SIZE_MAX / 4 / REPORT_TREE_STRING_BYTES)
+		return SIZE_MAX;
+	total = nodes * REPORT_TREE_NODE_BYTES + REPORT_TREE_PASSING_BYTES;
+	if (total > SIZE_MAX - strings * REPORT_TREE_STRING_BYTES - s->string_bytes)
+		return SIZE_MAX;
+	return total + strings * REPORT_TREE_STRING_BYTES + s->string_bytes;
 }

@@ -48,6 +48,20 @@ struct report_scan {
 int report_scan_json(const char *buf, size_t len_bytes, struct report_scan *s);
 
 /*
+ * An upper bound of the heap that cJSON's tree of an accepted document takes
+ * with glibc's malloc: REPORT_TREE_NODE_BYTES for each value (a node of 64
+ * bytes in its chunk of 80) and, for each string and member name, its bytes
+ * plus REPORT_TREE_STRING_BYTES (the quote and NUL cJSON allocates with it,
+ * the chunk's header and rounding: at most 32 bytes), and once
+ * REPORT_TREE_PASSING_BYTES for the copy of a number that Debian's cJSON
+ * allocates and frees while it reads the number. Saturates at SIZE_MAX.
+ */
+#define REPORT_TREE_NODE_BYTES 80
+#define REPORT_TREE_STRING_BYTES 32
+#define REPORT_TREE_PASSING_BYTES 128
+size_t report_scan_tree_bytes(const struct report_scan *s);
+
+/*
  * The length (1 to 4) of the well-formed UTF-8 character at p, of at most
  * left bytes (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF),
  * or 0 when the bytes there are not one.

@@ -30,4 +30,32 @@ else
 fi
 expect_exit 0 "and collscope reads it back" "$BIN" report -q -o "$TMP/cmp.html" "$TMP/cmp.json"
 
+# --- Memory: a report's parsed tree may take at most 8 times its size (or 256 MiB).
+# measured CMD...: "rc peak_kb" of CMD (its output in $TMP/out), from the kernel's rusage of the child.
+measured() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1], "wb") as out:
+    rc = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL).returncode
+print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+' "$TMP/out" "$@"
+}
+kb_of() { echo $(($(stat -c %s "$1") / 1024)); }
+read -r _ base_kb < <(measured "$BIN" --version)
+# Two bytes a value: 8 Mi values in 16 MiB, about 640 MiB once parsed. Refused before parsing.
+python3 -c 'import sys; sys.stdout.write("{\"schema_version\": 1, \"command\": \"allreduce\", \"results\": [], \"x\": [" + "1," * (8 << 20) + "1]}")' >"$TMP/dense.json"
+read -r rc peak_kb < <(measured "$BIN" report -o "$TMP/dense.html" "$TMP/dense.json")
+if [ "$rc" = 2 ]; then pass "a report of 16 MiB that would take 640 MiB: exit 2"; else fail "a dense report: exit $rc, expected 2" "$TMP/out"; fi
+expect_output "dense.json' \(16.0 MiB\): its [0-9]+ values would take about [0-9]+ MiB of memory once parsed, over the limit of 8 times the file's size" "the file, its size and the limit are named"
+limit_kb=$((3 * $(kb_of "$TMP/dense.json") + base_kb))
+if [ "$peak_kb" -le "$limit_kb" ]; then pass "refused before parsing: peak $peak_kb KiB (at most $limit_kb)"; else fail "refused before parsing: peak $peak_kb KiB, more than $limit_kb" "$TMP/out"; fi
+# collscope's own density (17-digit samples): read, and the peak stays within 9 times the input.
+fake allreduce "$TMP/big_a.json" --n 100000 --seed 5
+fake allreduce "$TMP/big_b.json" --n 100000 --seed 6
+read -r rc peak_kb < <(measured "$BIN" compare -q "$TMP/big_a.json" "$TMP/big_b.json")
+if [ "$rc" = 0 ] || [ "$rc" = 1 ]; then pass "two reports of $(kb_of "$TMP/big_a.json") KiB compare"; else fail "big reports: exit $rc" "$TMP/out"; fi
+limit_kb=$((9 * ($(kb_of "$TMP/big_a.json") + $(kb_of "$TMP/big_b.json")) + base_kb))
+if [ "$peak_kb" -le "$limit_kb" ]; then pass "compare's peak $peak_kb KiB is within 9 times its input (at most $limit_kb)"; else fail "compare's peak $peak_kb KiB, more than $limit_kb" "$TMP/out"; fi
+rm -f "$TMP"/dense.json "$TMP"/big_?.json
+
 finish

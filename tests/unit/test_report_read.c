@@ -5,8 +5,10 @@
  * Reading from disk is covered in test_report_io.c.
  */
 #include "report_read.h"
+#include "report_read_scan.h"
 
 #include <criterion/criterion.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,4 +175,94 @@ Test(report_read, getters_name_file_path_and_problem)
 	cr_assert_eq(report_get_bool(&at, obj, "s", true, &b), -1);
 	cr_assert_str_eq(err, "report 'r.json': s is not true or false");
 	cJSON_Delete(obj);
+}
+
+/* "{ENVELOPE, "x": [1,1,...]}" of n values, as dense as JSON gets: two bytes a value. */
+static char *dense_report(size_t n, size_t *len)
+{
+	static const char head[] = "{" ENVELOPE ", \"x\": [";
+	char *text = malloc(sizeof head + 2 * n + 8);
+
+	memcpy(text, head, sizeof head - 1);
+	*len = sizeof head - 1;
+	for (size_t i = 0; i < n; i++) {
+		text[(*len)++] = '1';
+		text[(*len)++] = ',';
+	}
+	memcpy(text + *len - 1, "]}", 3);
+	*len += 1;
+	return text;
+}
+
+/* Refused before cJSON builds anything: the file, its size, its values and the limit are named. */
+Test(report_read, refuses_a_report_whose_tree_would_outgrow_the_limit)
+{
+	size_t len, n = 4u << 20; /* 8 MiB of text, about 320 MiB of tree */
+	char *text = dense_report(n, &len);
+	cJSON *root = report_parse("dense.json", text, len, err, sizeof err);
+
+	cr_assert_null(root);
+	cr_assert_not_null(strstr(err, "cannot read 'dense.json' (8.0 MiB)"), "%s", err);
+	cr_assert_not_null(strstr(err, "its 4194308 values would take about 320 MiB"), "%s", err);
+	cr_assert_not_null(strstr(err, "over the limit of 8 times the file's size or 256 MiB"), "%s",
+	                   err);
+	free(text);
+	/* the same values spread over more text are read: the limit is a multiple of the size */
+	text = dense_report(1u << 20, &len);
+	root = report_parse("dense.json", text, len, err, sizeof err);
+	cr_assert_not_null(root, "a small report is never refused for its density: %s", err);
+	cJSON_Delete(root);
+	free(text);
+}
+
+/* cJSON's allocations, counted as glibc's chunks: the usable size and the 8-byte header. */
+static size_t heap_bytes, heap_peak_bytes;
+
+static void *counting_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p) {
+		heap_bytes += malloc_usable_size(p) + 8;
+		heap_peak_bytes = heap_bytes > heap_peak_bytes ? heap_bytes : heap_peak_bytes;
+	}
+	return p;
+}
+
+static void counting_free(void *p)
+{
+	if (p)
+		heap_bytes -= malloc_usable_size(p) + 8;
+	free(p);
+}
+
+/* The estimate is an upper bound of what cJSON takes, and not a loose one. */
+Test(report_read, tree_estimate_bounds_what_cjson_allocates)
+{
+	static const char *const texts[] = {
+	    "{\"a\": [1, 2.5, -3e10, true, false, null], \"bb\": {\"c\": \"\"}}",
+	    "[\"a string of some length, longer than a chunk's minimum\", \"\\u00e9\\n\", 1]",
+	    "{\"results\": [{\"algorithm\": \"ring\", \"samples_us\": [1.25, 1.5, 1.75]}]}",
+	};
+	cJSON_Hooks hooks = {counting_malloc, counting_free};
+	struct report_scan scan;
+	size_t len;
+	char *dense = dense_report(100000, &len);
+
+	cJSON_InitHooks(&hooks);
+	for (size_t i = 0; i <= sizeof texts / sizeof texts[0]; i++) {
+		const char *t = i < 3 ? texts[i] : dense;
+		size_t n = i < 3 ? strlen(t) : len;
+		cr_assert_eq(report_scan_json(t, n, &scan), 0, "%s", scan.reason);
+		heap_bytes = heap_peak_bytes = 0;
+		cJSON *root = cJSON_ParseWithLength(t, n);
+		cr_assert_not_null(root);
+		cr_assert_leq(heap_peak_bytes, report_scan_tree_bytes(&scan), "text %zu: %zu > %zu", i,
+		              heap_peak_bytes, report_scan_tree_bytes(&scan));
+		cr_assert_geq(heap_peak_bytes * 2, report_scan_tree_bytes(&scan), "text %zu: %zu", i,
+		              heap_peak_bytes);
+		cJSON_Delete(root);
+	}
+	cJSON_InitHooks(NULL);
+	free(dense);
 }
