@@ -40,7 +40,7 @@ const char cmd_compare_usage[] =
     "  -q, --quiet               no table on stdout\n"
     "  -h, --help                this text\n\n"
     "exit codes: 0 no regression, 1 a regression, 2 bad usage or a report that cannot\n"
-    "            be read or compared, 5 I/O error\n";
+    "            be read or compared, 5 I/O error or out of memory\n";
 
 struct compare_opts {
 	struct cmp_options cmp;
@@ -135,15 +135,18 @@ static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct c
 	return EXIT_OK;
 }
 
-/* Reads and loads one report; EXIT_OK or EXIT_USAGE after naming the file and the problem. */
+/*
+ * Reads and loads one report; EXIT_OK, or after naming the file and the
+ * problem EXIT_USAGE (bad input) or EXIT_RUNTIME (out of memory).
+ */
 static int load(const struct cmd_ctx *ctx, const char *path, cJSON **root, struct cmp_run *run)
 {
 	char err[1024];
+	int rc = report_load(path, root, err, sizeof err);
 
-	*root = report_read(path, err, sizeof err);
-	if (!*root || cmp_run_load(run, path, *root, err, sizeof err) != 0) {
+	if (rc != REPORT_OK || cmp_run_load(run, path, *root, err, sizeof err) != 0) {
 		cmd_error(ctx, "compare: %s", err);
-		return EXIT_USAGE;
+		return rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	return EXIT_OK;
 }

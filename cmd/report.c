@@ -36,7 +36,7 @@ const char cmd_report_usage[] =
     "  -q, --quiet         do not print the path written\n"
     "  -h, --help          this text\n\n"
     "exit codes: 0 ok, 2 bad usage or a report that cannot be read (the message\n"
-    "            names the file and the problem), 5 I/O error\n";
+    "            names the file and the problem), 5 I/O error or out of memory\n";
 
 struct report_opts {
 	const char *output;
@@ -101,11 +101,13 @@ static int render(const struct cmd_ctx *ctx, const struct report_opts *o, char *
 	char err[1024];
 
 	for (int i = 0; i < o->count; i++) {
+		cJSON *root;
+		int rc = report_load(argv[o->first + i], &root, err, sizeof err);
 		in[i].path = argv[o->first + i];
-		in[i].root = report_read(in[i].path, err, sizeof err);
-		if (!in[i].root) {
+		in[i].root = root;
+		if (rc != REPORT_OK) {
 			cmd_error(ctx, "report: %s", err);
-			return EXIT_USAGE;
+			return rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
 		}
 	}
 	if (html_render_page(page, in, (size_t)o->count, COLLSCOPE_VERSION, err, sizeof err)) {

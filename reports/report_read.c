@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define MIB(bytes) ((double)(bytes) / (1 << 20))
+
 /* First buffer for a file whose size fstat cannot tell (a pipe). */
 #define PIPE_CHUNK_BYTES ((size_t)64 << 10)
 
@@ -83,8 +85,8 @@ fail:
 	return -1;
 }
 
-/* Opens and reads path; NULL with err set on any failure. */
-static char *slurp(const char *path, size_t *len_bytes, char *err, size_t errlen)
+/* Opens and reads path; NULL with err set on any failure (*oom when memory ran out). */
+static char *slurp(const char *path, size_t *len_bytes, bool *oom, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -105,7 +107,9 @@ static char *slurp(const char *path, size_t *len_bytes, char *err, size_t errlen
 		    len_bytes) != 0) {
 		if (errno == EFBIG)
 			goto too_big;
-		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		*oom = errno == ENOMEM;
+		set_err(err, errlen, "cannot read '%s': %s", path,
+			*oom ? "out of memory for its text" : strerror(errno));
 		goto out;
 	}
 	if (*len_bytes == 0) {
@@ -175,8 +179,6 @@ static void scan_error(const char *path, const char *buf, const struct report_sc
 	}
 }
 
-#define MIB(bytes) ((double)(bytes) / (1 << 20))
-
 /* The tree's estimated bytes against the limit of report_read.h; 0 or -1 naming both. */
 static int check_tree_bytes(const char *path, size_t len_bytes, const struct report_scan *scan,
                             char *err, size_t errlen)
@@ -202,7 +204,7 @@ static int check_tree_bytes(const char *path, size_t len_bytes, const struct rep
  * limits of cJSON), so that cJSON only ever parses what it reads right and
  * every refusal names its byte offset.
  */
-static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
+static cJSON *parse(const char *path, const char *buf, size_t len_bytes, bool *oom, char *err,
 		    size_t errlen)
 {
 	struct report_scan scan;
@@ -214,10 +216,15 @@ static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *e
 	}
 	if (check_tree_bytes(path, len_bytes, &scan, err, errlen) != 0)
 		return NULL;
+	/* The grammar is cJSON's and more: it fails here only when an allocation does. */
 	root = cJSON_ParseWithLength(buf, len_bytes);
-	if (!root)
-		set_err(err, errlen, "'%s': cannot parse: cJSON refused what the grammar accepts",
-			path);
+	if (!root) {
+		*oom = true;
+		set_err(err, errlen,
+			"cannot read '%s': out of memory while parsing it (its %zu values take "
+			"about %.0f MiB)",
+			path, scan.values, MIB(report_scan_tree_bytes(&scan)));
+	}
 	return root;
 }
 
@@ -326,7 +333,7 @@ static int check_item(const char *path, const cJSON *item, const struct frame *f
 		return -1;
 	}
 	if (*oom) {
-		set_err(err, errlen, "report '%s': out of memory while checking it", path);
+		set_err(err, errlen, "cannot read '%s': out of memory while checking it", path);
 		return -1;
 	}
 	return 0;
@@ -418,40 +425,63 @@ static int check_envelope(const char *path, const cJSON *root, char *err, size_t
 	return 0;
 }
 
+int report_load_text(const char *path, const char *buf, size_t len_bytes, cJSON **root,
+                     char *err, size_t errlen)
+{
+	bool oom = false;
+
+	*root = NULL;
+	if (len_bytes == 0) {
+		set_err(err, errlen, "cannot read '%s': the file is empty", path);
+		return REPORT_EUSAGE;
+	}
+	*root = parse(path, buf, len_bytes, &oom, err, errlen);
+	if (*root && (check_envelope(path, *root, err, errlen) != 0 ||
+		      check_blocks(path, *root, err, errlen) != 0 ||
+		      walk(path, *root, &oom, err, errlen) != 0)) {
+		cJSON_Delete(*root);
+		*root = NULL;
+	}
+	if (*root)
+		return REPORT_OK;
+	return oom ? REPORT_EIO : REPORT_EUSAGE;
+}
+
+int report_load(const char *path, cJSON **root, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len_bytes = 0;
+	bool oom = false;
+	int rc = REPORT_EUSAGE;
+
+	*root = NULL;
+	if (!path || *path == '\0') {
+		set_err(err, errlen, "cannot read a report: empty path");
+		goto out;
+	}
+	buf = slurp(path, &len_bytes, &oom, err, errlen);
+	if (buf)
+		rc = report_load_text(path, buf, len_bytes, root, err, errlen);
+	else if (oom)
+		rc = REPORT_EIO;
+out:
+	free(buf);
+	return rc;
+}
+
 cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,
 		    size_t errlen)
 {
-	cJSON *root = NULL;
-	bool oom = false;
+	cJSON *root;
 
-	if (len_bytes == 0) {
-		set_err(err, errlen, "cannot read '%s': the file is empty", path);
-		return NULL;
-	}
-	root = parse(path, buf, len_bytes, err, errlen);
-	if (root && (check_envelope(path, root, err, errlen) != 0 ||
-		     check_blocks(path, root, err, errlen) != 0 ||
-		     walk(path, root, &oom, err, errlen) != 0)) {
-		cJSON_Delete(root);
-		root = NULL;
-	}
+	report_load_text(path, buf, len_bytes, &root, err, errlen);
 	return root;
 }
 
 cJSON *report_read(const char *path, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len_bytes = 0;
-	cJSON *root = NULL;
+	cJSON *root;
 
-	if (!path || *path == '\0') {
-		set_err(err, errlen, "cannot read a report: empty path");
-		goto out;
-	}
-	buf = slurp(path, &len_bytes, err, errlen);
-	if (buf)
-		root = report_parse(path, buf, len_bytes, err, errlen);
-out:
-	free(buf);
+	report_load(path, &root, err, errlen);
 	return root;
 }

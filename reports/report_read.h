@@ -6,6 +6,8 @@
 #define COLLSCOPE_REPORT_READ_H
 
 #include <cjson/cJSON.h>
+
+#include "report_io.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +45,16 @@
  * FIFO blocks until it has a writer, as with cat.
  */
 cJSON *report_read(const char *path, char *err, size_t errlen);
+
+/*
+ * report_read and report_parse, saying why they failed: REPORT_OK with *root
+ * (the caller frees it), REPORT_EUSAGE when the input is refused (exit 2), or
+ * REPORT_EIO when memory ran out while reading, parsing or checking it
+ * ("out of memory" in err; exit 5). *root is NULL on failure.
+ */
+int report_load(const char *path, cJSON **root, char *err, size_t errlen);
+int report_load_text(const char *path, const char *buf, size_t len_bytes, cJSON **root,
+                     char *err, size_t errlen);
 
 /*
  * The checks of report_read on text already in memory: buf holds len_bytes

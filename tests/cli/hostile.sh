@@ -58,4 +58,32 @@ limit_kb=$((9 * ($(kb_of "$TMP/big_a.json") + $(kb_of "$TMP/big_b.json")) + base
 if [ "$peak_kb" -le "$limit_kb" ]; then pass "compare's peak $peak_kb KiB is within 9 times its input (at most $limit_kb)"; else fail "compare's peak $peak_kb KiB, more than $limit_kb" "$TMP/out"; fi
 rm -f "$TMP"/dense.json "$TMP"/big_?.json
 
+# --- Out of memory while parsing: said as such, exit 5 (not "not valid json", exit 2).
+# under_limit KB CMD...: CMD with its address space limited to KB KiB (RLIMIT_AS); its exit code.
+under_limit() {
+	python3 -c '
+import resource, subprocess, sys
+kb = int(sys.argv[1])
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (kb * 1024, kb * 1024))
+with open(sys.argv[2], "wb") as out:
+    sys.exit(subprocess.run(sys.argv[3:], stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=limit).returncode)
+' "$@"
+}
+# The least address space in which collscope starts at all (its libraries), by bisection.
+lo=1024 hi=$((4 * 1024 * 1024))
+while [ $((hi - lo)) -gt 1024 ]; do
+	mid=$(((lo + hi) / 2))
+	if under_limit "$mid" "$TMP/out" "$BIN" --version; then hi=$mid; else lo=$mid; fi
+done
+fake allreduce "$TMP/mem.json" --n 60000 --seed 7
+# Room for the text (12 MiB) but not for its tree (about 60 MiB).
+under_limit $((hi + 40 * 1024)) "$TMP/out" "$BIN" report -o "$TMP/mem.html" "$TMP/mem.json"
+rc=$?
+if [ "$rc" = 5 ]; then pass "out of memory while reading a report: exit 5"; else fail "out of memory: exit $rc, expected 5" "$TMP/out"; fi
+expect_output "mem.json': out of memory" "it says out of memory and names the file"
+if grep -q "not valid json" "$TMP/out"; then fail "no 'not valid json' for lack of memory" "$TMP/out"; else pass "no 'not valid json' for lack of memory"; fi
+expect_exit 0 "with room, the same report renders" "$BIN" report -q -o "$TMP/mem.html" "$TMP/mem.json"
+rm -f "$TMP/mem.json"
+
 finish

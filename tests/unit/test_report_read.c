@@ -266,3 +266,43 @@ Test(report_read, tree_estimate_bounds_what_cjson_allocates)
 	cJSON_InitHooks(NULL);
 	free(dense);
 }
+
+/* cJSON's allocations fail after this many have succeeded. */
+static long allocations_left;
+
+static void *failing_malloc(size_t n)
+{
+	return allocations_left-- > 0 ? malloc(n) : NULL;
+}
+
+/* Memory running out at any point of the parse is said as such (exit 5), never as bad json. */
+Test(report_read, out_of_memory_while_parsing_says_so)
+{
+	static const char text[] =
+	    "{" ENVELOPE ", \"context\": {\"argv\": [\"collscope\", \"allreduce\"]}, \"results\": "
+	    "[{\"algorithm\": \"ring\", \"bytes\": 8, \"samples_us\": [1.5, 2, 2.5]}], "
+	    "\"complete\": true}";
+	cJSON_Hooks hooks = {failing_malloc, free};
+	cJSON *root;
+	int failed = 0;
+
+	cJSON_InitHooks(&hooks);
+	for (long n = 0;; n++) {
+		allocations_left = n;
+		err[0] = '\0';
+		int rc = report_load_text("r.json", text, sizeof text - 1, &root, err, sizeof err);
+		if (rc == REPORT_OK) {
+			cr_assert_not_null(root);
+			cJSON_Delete(root);
+			break;
+		}
+		failed++;
+		cr_assert_eq(rc, REPORT_EIO, "after %ld allocations: rc %d (%s)", n, rc, err);
+		cr_assert_null(root);
+		cr_assert_not_null(strstr(err, "cannot read 'r.json': out of memory while parsing it"),
+		                   "after %ld allocations: %s", n, err);
+		cr_assert_null(strstr(err, "not valid json"), "%s", err);
+	}
+	cJSON_InitHooks(NULL);
+	cr_assert_geq(failed, 20, "every allocation of the parse was made to fail once");
+}
