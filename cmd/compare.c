@@ -26,7 +26,8 @@ const char cmd_compare_usage[] =
     "way at --alpha (links: their ping-pongs for the latency metrics, their window\n"
     "times for bandwidth). With fewer than 9 samples a side the test has no\n"
     "verdict: the point is 'untested' and says so, and it does not fail\n"
-    "unless --untested fail. Points of one run only are listed. Runs without mpirun.\n\n"
+    "unless --untested fail. Points of one run only are listed. Reports are read from\n"
+    "regular files only; '-' is standard input. Runs without mpirun.\n\n"
     "      --threshold PCT       change that counts, in percent (default 10)\n"
     "      --alpha P             significance level, 0 < P < 1 (default 0.01)\n"
     "      --metric NAME         the gate: p50, p99 or busbw (links: latency_p50,\n"
@@ -128,6 +129,10 @@ static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct c
 	}
 	o->paths[0] = argv[optind];
 	o->paths[1] = argv[optind + 1];
+	if (strcmp(o->paths[0], "-") == 0 && strcmp(o->paths[1], "-") == 0) {
+		cmd_error(ctx, "compare: only one of BASELINE and CURRENT can be '-' (standard input)");
+		return EXIT_USAGE;
+	}
 	if (o->output && report_check_output_path(o->output, o->force, err, sizeof err) != 0) {
 		cmd_error(ctx, "compare: %s", err);
 		return EXIT_USAGE;

@@ -30,6 +30,7 @@ const char cmd_report_usage[] =
     "predicted drawn apart; for compare, the verdicts. Every report's context\n"
     "(hosts, MPI library, command line) and verdicts are tables. A kind of report\n"
     "the page cannot chart gets its context and summary, and a note saying so.\n"
+    "Reports are read from regular files only; FILE '-' is standard input.\n"
     "Runs without mpirun.\n\n"
     "  -o, --output FILE   the page ('-' for stdout); required\n"
     "      --force         overwrite an existing FILE\n"
@@ -70,6 +71,11 @@ static int parse_args(const struct cmd_ctx *ctx, int argc, char **argv, struct r
 	}
 	o->first = optind;
 	o->count = argc - optind;
+	for (int i = optind, dashes = 0; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0 && ++dashes > 1) {
+			cmd_error(ctx, "report: only one FILE can be '-' (standard input)");
+			return EXIT_USAGE;
+		}
 	if (o->count == 0 || !o->output) {
 		cmd_error(ctx, "report: %s (see 'collscope report --help')",
 		          o->count == 0 ? "no report to render" : "-o FILE is required");

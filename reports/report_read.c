@@ -40,11 +40,15 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errl
  * Reads all of fd into a NUL-terminated heap buffer (*buf, freed by the
  * caller) of at most REPORT_READ_MAX_BYTES + 1 bytes of data, so a file over
  * the limit is seen to be over it. cap_bytes is the first buffer size.
- * Returns 0, or -1 with errno (EFBIG when over the limit).
+ * A NUL byte ends the read at once (no report has one: /dev/zero on
+ * standard input is refused at byte 0, not after 1 GiB), with *nul_at its
+ * offset. Returns 0, or -1 with errno (EFBIG when over the limit, EILSEQ
+ * for a NUL byte).
  */
-static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes)
+static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes, size_t *nul_at)
 {
 	char *data = malloc(cap_bytes), *grown;
+	const char *nul;
 	size_t len = 0;
 	ssize_t got;
 
@@ -70,6 +74,12 @@ static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes)
 			goto fail;
 		if (got == 0)
 			break;
+		nul = memchr(data + len, '\0', (size_t)got);
+		if (nul) {
+			*nul_at = (size_t)(nul - data);
+			errno = EILSEQ;
+			goto fail;
+		}
 		len += (size_t)got;
 	}
 	if (len > REPORT_READ_MAX_BYTES) {
@@ -85,31 +95,93 @@ fail:
 	return -1;
 }
 
-/* Opens and reads path; NULL with err set on any failure (*oom when memory ran out). */
+/* What a file that is not a regular one is, for the refusal. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+	       : S_ISCHR(mode)  ? "a character device"
+	       : S_ISBLK(mode)  ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	                        : "not a regular file";
+}
+
+/*
+ * The descriptor to read path from: standard input for "-" (whatever it is
+ * but a terminal or a directory), else path opened without blocking (a FIFO
+ * without a writer must not hang the reader) and only when it is a regular
+ * file. -1 with err naming path and, for a special file, its kind.
+ */
+static int open_report(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	bool from_stdin = strcmp(path, "-") == 0;
+	int fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int saved;
+
+	if (fd < 0) {
+		saved = errno;
+		if (saved == ENXIO && stat(path, st) == 0 && !S_ISREG(st->st_mode))
+			set_err(err, errlen, "cannot read '%s': it is %s, not a regular file", path,
+				kind_of(st->st_mode));
+		else
+			set_err(err, errlen, "cannot read '%s': %s", path, strerror(saved));
+		return -1;
+	}
+	if (fstat(fd, st) != 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		set_err(err, errlen, "cannot read '%s': is a directory", path);
+		goto fail;
+	}
+	if (from_stdin && isatty(fd)) {
+		set_err(err, errlen,
+			"cannot read '-': standard input is a terminal (pipe or redirect a report "
+			"into it)");
+		goto fail;
+	}
+	if (!from_stdin && !S_ISREG(st->st_mode)) {
+		set_err(err, errlen,
+			"cannot read '%s': it is %s, not a regular file (to read a pipe, give '-' and "
+			"make it standard input)",
+			path, kind_of(st->st_mode));
+		goto fail;
+	}
+	if (!from_stdin && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	if (!from_stdin)
+		close(fd);
+	return -1;
+}
+
+/* Opens and reads path ("-": standard input); NULL with err set on any failure (*oom when memory ran out). */
 static char *slurp(const char *path, size_t *len_bytes, bool *oom, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL;
-	/* A FIFO blocks here until it has a writer, as with cat. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t nul_at = 0;
+	int fd = open_report(path, &st, err, errlen);
 
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "cannot read '%s': is a directory", path);
-		goto out;
-	}
+	if (fd < 0)
+		return NULL;
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > REPORT_READ_MAX_BYTES)
 		goto too_big;
 	if (read_fd(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : PIPE_CHUNK_BYTES, &buf,
-		    len_bytes) != 0) {
+		    len_bytes, &nul_at) != 0) {
 		if (errno == EFBIG)
 			goto too_big;
 		*oom = errno == ENOMEM;
-		set_err(err, errlen, "cannot read '%s': %s", path,
-			*oom ? "out of memory for its text" : strerror(errno));
+		if (errno == EILSEQ)
+			set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu",
+				path, nul_at);
+		else
+			set_err(err, errlen, "cannot read '%s': %s", path,
+				*oom ? "out of memory for its text" : strerror(errno));
 		goto out;
 	}
 	if (*len_bytes == 0) {
@@ -121,7 +193,7 @@ static char *slurp(const char *path, size_t *len_bytes, bool *oom, char *err, si
 too_big:
 	set_err(err, errlen, "cannot read '%s': larger than the 1 GiB limit for a report", path);
 out:
-	if (fd >= 0)
+	if (fd != STDIN_FILENO)
 		close(fd);
 	return buf;
 }

@@ -40,9 +40,11 @@
  * empty file, invalid or truncated JSON (with line, column and byte offset
  * where parsing stopped; nesting deeper than cJSON's CJSON_NESTING_LIMIT is
  * refused there, without recursion trouble), a NUL byte, a non-object root,
- * a missing or wrong schema_version or command. Pipes and other
- * non-regular files are read up to the same limit (so `<(cmd)` works); a
- * FIFO blocks until it has a writer, as with cat.
+ * a missing or wrong schema_version or command. Only regular files are
+ * read: a FIFO, a device or a socket is refused at once, naming its kind
+ * (a FIFO without a writer would hang the reader; /dev/zero would be read
+ * to the limit). path "-" reads standard input instead, whatever it is but
+ * a terminal, up to the same limit; a NUL byte stops any read at once.
  */
 cJSON *report_read(const char *path, char *err, size_t errlen);
 

@@ -86,4 +86,22 @@ if grep -q "not valid json" "$TMP/out"; then fail "no 'not valid json' for lack 
 expect_exit 0 "with room, the same report renders" "$BIN" report -q -o "$TMP/mem.html" "$TMP/mem.json"
 rm -f "$TMP/mem.json"
 
+# --- Only regular files, and '-' for standard input: a FIFO without a writer does not hang.
+mkfifo "$TMP/fifo"
+expect_exit 2 "a FIFO without a writer: refused, not waited on" timeout 20 "$BIN" compare "$TMP/base.json" "$TMP/fifo"
+expect_output "fifo': it is a FIFO \(named pipe\), not a regular file" "the FIFO is named as such"
+expect_exit 2 "/dev/zero: refused at once" timeout 20 "$BIN" report -o "$TMP/zero.html" /dev/zero
+expect_output "'/dev/zero': it is a character device, not a regular file" "the device is named as such"
+expect_exit 2 "process substitution is a pipe: refused" "$BIN" compare "$TMP/base.json" <(cat "$TMP/base.json")
+expect_output "it is a FIFO .*give '-'" "the way out ('-') is named"
+if "$BIN" compare "$TMP/base.json" - <"$TMP/base.json" >"$TMP/out" 2>&1; then pass "compare BASE - reads standard input"; else fail "compare BASE - reads standard input" "$TMP/out"; fi
+if cat "$TMP/base.json" | "$BIN" report -q -o "$TMP/stdin.html" - >"$TMP/out" 2>&1; then pass "report - reads a pipe on standard input"; else fail "report - reads a pipe" "$TMP/out"; fi
+if timeout 20 "$BIN" report -o "$TMP/z.html" - </dev/zero >"$TMP/out" 2>&1; then rc=0; else rc=$?; fi
+if [ "$rc" = 2 ]; then pass "/dev/zero on standard input: exit 2"; else fail "/dev/zero on standard input: exit $rc" "$TMP/out"; fi
+expect_output "NUL byte at byte offset 0" "refused at its first byte, not after 1 GiB"
+expect_exit 2 "compare - -: exit 2" "$BIN" compare - -
+expect_output "only one of BASELINE and CURRENT can be '-'" "it says why"
+expect_exit 2 "report - -: exit 2" "$BIN" report -o "$TMP/two.html" - -
+expect_output "only one FILE can be '-'" "it says why"
+
 finish

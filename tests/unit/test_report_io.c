@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -610,26 +612,53 @@ Test(report_io, read_too_large)
 	assert_mentions(path, "1 GiB");
 }
 
-Test(report_io, read_from_fifo)
+/* Only regular files: a FIFO without a writer is refused at once, not waited on; a device, a socket too. */
+Test(report_io, read_refuses_what_is_not_a_regular_file, .timeout = 60)
 {
-	static const char doc[] = "{\"schema_version\": 1, \"command\": \"topo\"}";
 	const char *path = in_dir("pipe");
-	cJSON *root;
-	pid_t pid;
-	int status;
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	int sock;
 
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int fd = open(path, O_WRONLY);
-		_exit(fd >= 0 && write(fd, doc, sizeof doc - 1) == (ssize_t)(sizeof doc - 1) ? 0 : 1);
-	}
-	root = report_read(path, err, sizeof err);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_null(report_read(path, err, sizeof err));
+	assert_mentions(path, "it is a FIFO (named pipe), not a regular file");
+	assert_mentions(path, "give '-'");
+	cr_assert_null(report_read("/dev/zero", err, sizeof err));
+	assert_mentions("/dev/zero", "it is a character device, not a regular file");
+	cr_assert_null(report_read("/dev/null", err, sizeof err));
+	assert_mentions("/dev/null", "a character device");
+	cr_assert_lt(strlen(in_dir("sock")), sizeof addr.sun_path);
+	memcpy(addr.sun_path, in_dir("sock"), strlen(in_dir("sock")) + 1);
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert_geq(sock, 0);
+	cr_assert_eq(bind(sock, (struct sockaddr *)&addr, sizeof addr), 0);
+	cr_assert_null(report_read(in_dir("sock"), err, sizeof err));
+	assert_mentions(in_dir("sock"), "it is a socket, not a regular file");
+	close(sock);
+}
+
+/* "-" is standard input, a pipe among others, bounded like a file; a NUL byte stops it at once. */
+Test(report_io, read_from_standard_input, .timeout = 60)
+{
+	static const char doc[] = "{\"schema_version\": 1, \"command\": \"topo\"}";
+	int fds[2];
+	cJSON *root;
+
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(write(fds[1], doc, sizeof doc - 1), (ssize_t)(sizeof doc - 1));
+	close(fds[1]);
+	cr_assert_eq(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+	close(fds[0]);
+	root = report_read("-", err, sizeof err);
 	cr_assert_not_null(root, "%s", err);
 	cr_assert_str_eq(cJSON_GetObjectItem(root, "command")->valuestring, "topo");
 	cJSON_Delete(root);
+	/* /dev/zero as standard input: refused at its first byte, not read to 1 GiB */
+	int zero = open("/dev/zero", O_RDONLY);
+	cr_assert_eq(dup2(zero, STDIN_FILENO), STDIN_FILENO);
+	close(zero);
+	cr_assert_null(report_read("-", err, sizeof err));
+	assert_mentions("'-'", "NUL byte at byte offset 0");
 }
 
 /* A page that is not JSON: written byte for byte, no newline added, never over a file without force. */
