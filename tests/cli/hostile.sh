@@ -104,4 +104,21 @@ expect_output "only one of BASELINE and CURRENT can be '-'" "it says why"
 expect_exit 2 "report - -: exit 2" "$BIN" report -o "$TMP/two.html" - -
 expect_output "only one FILE can be '-'" "it says why"
 
+# --- Terminal escapes from a report are printed escaped, in messages and in compare's table.
+no_raw_controls() { # NAME: $TMP/out holds no ESC, BEL or C1 CSI byte
+	if LC_ALL=C grep -q "$(printf '[\033\007\233]')" "$TMP/out"; then fail "$1" "$TMP/out"; else pass "$1"; fi
+}
+printf '{"schema_version": 1, "command": "\\u001b]0;pwned\\u0007\\u001b[2J", "results": []}' >"$TMP/esc_cmd.json"
+expect_exit 2 "a command holding terminal escapes: exit 2" "$BIN" compare "$TMP/base.json" "$TMP/esc_cmd.json"
+expect_output 'cannot compare .\\x1b\]0;pwned\\x07\\x1b\[2J. reports' "the escapes are printed as \\x1b"
+no_raw_controls "no raw escape reaches stderr"
+printf '{%s, "results": [], "k\\u001b[31m": 1, "k\\u001b[31m": 2}' "$V" >"$TMP/esc_key.json"
+expect_exit 2 "a duplicate key holding an escape: exit 2" "$BIN" report -o "$TMP/esc.html" "$TMP/esc_key.json"
+expect_output 'duplicate key .k\\x1b\[31m.' "the key is printed escaped"
+no_raw_controls "no raw escape in the message"
+fake links "$TMP/esc_links.json" --ranks 3 --hosts 2 --host "$(printf 'evil\033[2J\302\233')"
+expect_exit 0 "compare of links whose host name holds escapes" "$BIN" compare "$TMP/esc_links.json" "$TMP/esc_links.json"
+expect_output 'evil\\x1b\[2J\\u009b' "the table shows the host name escaped"
+no_raw_controls "no raw escape in the table on stdout"
+
 finish
