@@ -21,9 +21,8 @@ struct cursor {
 	struct report_scan *s;
 };
 
-__attribute__((format(printf, 4, 5))) static int refuse(struct cursor *c,
-                                                         enum report_scan_kind kind,
-                                                         size_t offset, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int
+refuse(struct cursor *c, enum report_scan_kind kind, size_t offset, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -124,9 +123,10 @@ static int hex4(struct cursor *c, size_t at, unsigned *code)
 	*code = 0;
 	for (size_t k = 0; k < 4; k++) {
 		unsigned char h = c->p[at + k];
-		unsigned v = is_digit(h)               ? (unsigned)(h - '0')
-		             : (h | 0x20) >= 'a' && (h | 0x20) <= 'f' ? (unsigned)((h | 0x20) - 'a' + 10)
-		                                                      : 16u;
+		unsigned v = is_digit(h) ? (unsigned)(h - '0')
+		             : (h | 0x20) >= 'a' && (h | 0x20) <= 'f'
+		                 ? (unsigned)((h | 0x20) - 'a' + 10)
+		                 : 16u;
 		if (v == 16)
 			return refuse(c, REPORT_SCAN_INVALID, at - 2,
 			              "a \\u escape without four hex digits");
@@ -266,8 +266,8 @@ static int number(struct cursor *c)
 	}
 	if (c->i - start > REPORT_SCAN_NUMBER_MAX_CHARS)
 		return refuse(c, REPORT_SCAN_INVALID, start,
-		              "a number of %zu characters (collscope reads at most %d)", c->i - start,
-		              REPORT_SCAN_NUMBER_MAX_CHARS);
+		              "a number of %zu characters (collscope reads at most %d)",
+		              c->i - start, REPORT_SCAN_NUMBER_MAX_CHARS);
 	return 0;
 }
 
@@ -358,7 +358,8 @@ int report_scan_json(const char *buf, size_t len_bytes, struct report_scan *s)
 		switch (next) {
 		case VALUE: rc = value(&c, stack, &depth, &next); break;
 		case MEMBER_NAME:
-			rc = c.p[c.i] == '"' ? string(&c) : unexpected(&c, "a member name (a string)");
+			rc = c.p[c.i] == '"' ? string(&c)
+			                     : unexpected(&c, "a member name (a string)");
 			next = COLON;
 			break;
 		case COLON:

@@ -33,7 +33,7 @@ struct report_scan {
 	size_t string_bytes; /* their bytes between the quotes, escapes as written */
 	/* a refusal */
 	enum report_scan_kind kind;
-	size_t offset; /* of the problem: the byte, or where the number or escape starts */
+	size_t offset;   /* of the problem: the byte, or where the number or escape starts */
 	char reason[96]; /* REPORT_SCAN_INVALID: "a number with a leading zero", ... */
 };
 
@@ -56,8 +56,8 @@ int report_scan_json(const char *buf, size_t len_bytes, struct report_scan *s);
  * REPORT_TREE_PASSING_BYTES for the copy of a number that Debian's cJSON
  * allocates and frees while it reads the number. Saturates at SIZE_MAX.
  */
-#define REPORT_TREE_NODE_BYTES 80
-#define REPORT_TREE_STRING_BYTES 32
+#define REPORT_TREE_NODE_BYTES    80
+#define REPORT_TREE_STRING_BYTES  32
 #define REPORT_TREE_PASSING_BYTES 128
 size_t report_scan_tree_bytes(const struct report_scan *s);
 

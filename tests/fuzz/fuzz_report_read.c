@@ -139,8 +139,9 @@ static char *text_of(const uint8_t *data, size_t size, size_t *len)
 	if (size < 3 || memcmp(in, "#x", 2) != 0 || !(nl = memchr(in, '\n', size)))
 		goto verbatim;
 	for (const char *p = in + 2; p < nl && *p >= '0' && *p <= '9'; p++)
-		count = count * 10 + (unsigned long)(*p - '0') > COUNT_MAX ? COUNT_MAX
-		                                                           : count * 10 + (unsigned long)(*p - '0');
+		count = count * 10 + (unsigned long)(*p - '0') > COUNT_MAX
+		            ? COUNT_MAX
+		            : count * 10 + (unsigned long)(*p - '0');
 	in = nl + 1;
 	open = memmem(in, (size_t)(end - in), "@{", 2);
 	close = open ? memmem(open + 2, (size_t)(end - open - 2), "@}", 2) : NULL;

@@ -22,15 +22,17 @@
 #endif
 
 static const char *const elements[] = {
-    "html", "head",  "meta",   "title", "style",  "body",   "h1",   "h2",     "h3",   "h4",
-    "p",    "table", "tr",     "th",    "td",     "div",    "code", "strong", "a",    "section",
-    "details", "summary", "svg", "g",   "line",   "rect",   "circle", "path", "text", NULL,
+    "html",    "head",    "meta", "title", "style", "body", "h1",     "h2",     "h3",   "h4",
+    "p",       "table",   "tr",   "th",    "td",    "div",  "code",   "strong", "a",    "section",
+    "details", "summary", "svg",  "g",     "line",  "rect", "circle", "path",   "text", NULL,
 };
 static const char *const attributes[] = {
-    "lang",   "charset", "name",   "content", "class",       "id",           "href",
-    "width",  "height",  "viewBox", "role",   "x",           "y",            "x1",
-    "y1",     "x2",      "y2",     "cx",      "cy",          "r",            "d",
-    "fill",   "stroke",  "stroke-width", "stroke-dasharray", "text-anchor", "transform", NULL,
+    "lang",        "charset",   "name",   "content",      "class",
+    "id",          "href",      "width",  "height",       "viewBox",
+    "role",        "x",         "y",      "x1",           "y1",
+    "x2",          "y2",        "cx",     "cy",           "r",
+    "d",           "fill",      "stroke", "stroke-width", "stroke-dasharray",
+    "text-anchor", "transform", NULL,
 };
 
 struct reader {
@@ -84,7 +86,8 @@ ORACLE static int entity(struct reader *r)
 	size_t left = r->len - r->i, k = 2;
 
 	for (size_t e = 0; named[e]; e++)
-		if (left >= strlen(named[e]) && memcmp(r->p + r->i, named[e], strlen(named[e])) == 0) {
+		if (left >= strlen(named[e]) &&
+		    memcmp(r->p + r->i, named[e], strlen(named[e])) == 0) {
 			r->i += strlen(named[e]);
 			return 0;
 		}
@@ -92,9 +95,9 @@ ORACLE static int entity(struct reader *r)
 		bool hex = r->p[r->i + 2] == 'x';
 		k += hex;
 		size_t digits = 0;
-		while (r->i + k < r->len &&
-		       ((r->p[r->i + k] >= '0' && r->p[r->i + k] <= '9') ||
-		        (hex && ((r->p[r->i + k] | 0x20) >= 'a' && (r->p[r->i + k] | 0x20) <= 'f')))) {
+		while (r->i + k < r->len && ((r->p[r->i + k] >= '0' && r->p[r->i + k] <= '9') ||
+		                             (hex && ((r->p[r->i + k] | 0x20) >= 'a' &&
+		                                      (r->p[r->i + k] | 0x20) <= 'f')))) {
 			k++;
 			digits++;
 		}
@@ -151,15 +154,16 @@ ORACLE static int attributes_of(struct reader *r, bool *empty)
 			r->i++;
 		if (r->i >= r->len)
 			return bad(r, "a tag left open");
-		if (r->p[r->i] == '>' || (r->p[r->i] == '/' && r->i + 1 < r->len && r->p[r->i + 1] == '>')) {
+		if (r->p[r->i] == '>' ||
+		    (r->p[r->i] == '/' && r->i + 1 < r->len && r->p[r->i + 1] == '>')) {
 			*empty = r->p[r->i] == '/';
 			r->i += *empty ? 2 : 1;
 			return 0;
 		}
 		size_t n = name_len(r);
 		if (n == 0 || !known(attributes, r->p + r->i, n))
-			return bad(r, "an attribute collscope does not write ('%.*s')", (int)(n ? n : 1),
-			           r->p + r->i);
+			return bad(r, "an attribute collscope does not write ('%.*s')",
+			           (int)(n ? n : 1), r->p + r->i);
 		bool href = n == 4 && memcmp(r->p + r->i, "href", 4) == 0;
 		r->i += n;
 		if (r->i >= r->len || r->p[r->i] != '=')
@@ -188,12 +192,13 @@ ORACLE static int markup(struct reader *r)
 		r->i += closing;
 		size_t n = name_len(r);
 		if (n == 0 || !known(elements, r->p + r->i, n))
-			return bad(r, "an element collscope does not write ('%.*s')", (int)(n ? n : 1),
-			           r->p + r->i);
+			return bad(r, "an element collscope does not write ('%.*s')",
+			           (int)(n ? n : 1), r->p + r->i);
 		const char *name = r->p + r->i;
 		r->i += n;
 		if (closing) {
-			if (depth == 0 || open_len[depth - 1] != n || memcmp(open[depth - 1], name, n) != 0)
+			if (depth == 0 || open_len[depth - 1] != n ||
+			    memcmp(open[depth - 1], name, n) != 0)
 				return bad(r, "a closing tag that closes nothing open");
 			if (r->i >= r->len || r->p[r->i] != '>')
 				return bad(r, "a closing tag left open");

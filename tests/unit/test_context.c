@@ -48,8 +48,9 @@ Test(context, environment_keeps_allowed_prefixes_and_redacts_secrets)
 	cr_assert_str_eq(value_of(env, "SLURM_JOB_ID"), "77");
 	cr_assert_str_eq(value_of(env, "COLLSCOPE_FAULT"), "flip:rank=1");
 	static const char *const secrets[] = {
-	    "OMPI_MCA_btl_tcp_password", "SLURM_JOB_PASSWORD",   "COLLSCOPE_API_KEY",
-	    "OMPI_MCA_orte_precondition_transports", "SLURM_Secret_Thing", "COLLSCOPE_TOKEN",
+	    "OMPI_MCA_btl_tcp_password", "SLURM_JOB_PASSWORD",
+	    "COLLSCOPE_API_KEY",         "OMPI_MCA_orte_precondition_transports",
+	    "SLURM_Secret_Thing",        "COLLSCOPE_TOKEN",
 	    "SLURM_CREDENTIAL_FILE",     "OMPI_MCA_passwd",
 	};
 	for (size_t i = 0; i < sizeof secrets / sizeof secrets[0]; i++)

@@ -26,8 +26,8 @@ static void refused(const char *text, enum report_scan_kind kind, size_t offset,
 	struct report_scan s = scan_of(text, strlen(text), -1);
 
 	cr_assert_eq(s.kind, kind, "'%s': kind %d, expected %d (%s)", text, s.kind, kind, s.reason);
-	cr_assert_eq(s.offset, offset, "'%s': offset %zu, expected %zu (%s)", text, s.offset, offset,
-	             s.reason);
+	cr_assert_eq(s.offset, offset, "'%s': offset %zu, expected %zu (%s)", text, s.offset,
+	             offset, s.reason);
 	cr_assert_not_null(strstr(s.reason, word), "'%s': reason '%s' lacks '%s'", text, s.reason,
 	                   word);
 }
@@ -35,10 +35,17 @@ static void refused(const char *text, enum report_scan_kind kind, size_t offset,
 Test(report_read_scan, accepts_json)
 {
 	static const char *const ok[] = {
-	    "{}", "[]", " {\"a\": [1, -0, 0.5, -1.25e+10, 2E-3, 1e5, true, false, null]} ",
-	    "{\"\": \"\", \"k\": {\"n\": [[], {}]}}", "\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\"",
-	    "\"\\u00e9 \\uD83D\\uDE00 \\uFFFF\"", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
-	    "\xef\xbb\xbf{}", "0", "\t\r\n[0]\n", "\"\x7f\"",
+	    "{}",
+	    "[]",
+	    " {\"a\": [1, -0, 0.5, -1.25e+10, 2E-3, 1e5, true, false, null]} ",
+	    "{\"\": \"\", \"k\": {\"n\": [[], {}]}}",
+	    "\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t\"",
+	    "\"\\u00e9 \\uD83D\\uDE00 \\uFFFF\"",
+	    "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
+	    "\xef\xbb\xbf{}",
+	    "0",
+	    "\t\r\n[0]\n",
+	    "\"\x7f\"",
 	};
 
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
@@ -80,7 +87,7 @@ Test(report_read_scan, refuses_invalid_utf8_with_its_offset)
 	refused("[\"\xe0\x80\xaf\"]", REPORT_SCAN_INVALID, 2, "invalid UTF-8"); /* overlong */
 	refused("[\"\xed\xa0\x80\"]", REPORT_SCAN_INVALID, 2, "invalid UTF-8"); /* a surrogate */
 	refused("[\"\xf4\x90\x80\x80\"]", REPORT_SCAN_INVALID, 2, "invalid UTF-8"); /* > U+10FFFF */
-	refused("[\"a\x80\"]", REPORT_SCAN_INVALID, 3, "invalid UTF-8");          /* continuation */
+	refused("[\"a\x80\"]", REPORT_SCAN_INVALID, 3, "invalid UTF-8"); /* continuation */
 	refused("[\"\xc3(\"]", REPORT_SCAN_INVALID, 2, "invalid UTF-8");
 	refused("[\xc3\xa9]", REPORT_SCAN_INVALID, 1, "unexpected byte 0xc3");
 	refused("[\"\xe2\x82", REPORT_SCAN_TRUNCATED, 4, "truncated");
@@ -125,7 +132,8 @@ Test(report_read_scan, nesting_stops_where_cjson_does)
 		struct report_scan s;
 		int rc = report_scan_json(text, 2 * depth, &s);
 		cJSON *root = cJSON_ParseWithLength(text, 2 * depth);
-		cr_assert_eq(rc == 0, root != NULL, "depth %zu: the pass and cJSON disagree", depth);
+		cr_assert_eq(rc == 0, root != NULL, "depth %zu: the pass and cJSON disagree",
+		             depth);
 		cr_assert_eq(rc == 0, depth <= CJSON_NESTING_LIMIT);
 		if (rc != 0) {
 			cr_assert_eq(s.kind, REPORT_SCAN_TOO_DEEP);

@@ -25,13 +25,18 @@ Test(report_text, escapes_what_a_terminal_acts_on)
 	escapes_to("\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m");
 	escapes_to("\x1b]0;title\x07", "\\x1b]0;title\\x07");
 	escapes_to("a\tb\nc\rd\x7f", "a\\x09b\\x0ac\\x0dd\\x7f");
-	escapes_to("csi \xc2\x9b" "2J", "csi \\u009b2J");         /* U+009B: CSI to a terminal */
+	escapes_to("csi \xc2\x9b"
+	           "2J",
+	           "csi \\u009b2J"); /* U+009B: CSI to a terminal */
 	escapes_to("\xc2\x80\xc2\x9f\xc2\xa0", "\\u0080\\u009f\xc2\xa0"); /* C1; NBSP is text */
-	escapes_to("caf\xe9", "caf\\xe9");                         /* not UTF-8 */
-	escapes_to("\x9b", "\\x9b");                               /* a lone 8-bit CSI */
-	escapes_to("abc\xe2\x80\xae" "cba", "abc\\u202ecba");      /* right-to-left override */
+	escapes_to("caf\xe9", "caf\\xe9");                                /* not UTF-8 */
+	escapes_to("\x9b", "\\x9b");                                      /* a lone 8-bit CSI */
+	escapes_to("abc\xe2\x80\xae"
+	           "cba",
+	           "abc\\u202ecba"); /* right-to-left override */
 	escapes_to("\xe2\x81\xa6x\xe2\x81\xa9", "\\u2066x\\u2069");
-	escapes_to("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	escapes_to("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+	           "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
 Test(report_text, cuts_only_between_escapes)
@@ -61,7 +66,11 @@ Test(report_text, to_a_stream)
 Test(report_text, compare_labels_are_escaped)
 {
 	struct cmp_run run = {.kind = CMP_KIND_LINKS};
-	struct cmp_point p = {.a = 0, .b = 1, .host_a = "h\x1b[31m", .host_b = "\xc2\x9b" "2J"};
+	struct cmp_point p = {.a = 0,
+	                      .b = 1,
+	                      .host_a = "h\x1b[31m",
+	                      .host_b = "\xc2\x9b"
+	                                "2J"};
 	char label[CMP_LABEL_BYTES];
 
 	cmp_point_label(&run, &p, label, sizeof label);
