@@ -206,15 +206,21 @@ clean:
 # A libFuzzer target built with clang from the pure code that reads reports
 # (reader, compare, HTML page) runs for FUZZ_SECONDS from the seeds in
 # tests/fuzz/seeds; a crash, leak or sanitizer report fails the target and
-# leaves the input in $(BUILD)/fuzz/. clang and libFuzzer come from Debian:
+# leaves the input in $(BUILD)/fuzz/, and so does an oracle that says no
+# (tests/fuzz/fuzz_report_read.c: the page is collscope's markup with every
+# string escaped, compare's tables hold no terminal control, the reader never
+# runs out of memory on what its grammar pass accepted, the tree estimate
+# bounds cJSON's allocations). An input may be a template that expands to
+# megabytes ("#x COUNT" ... "@{" ITEM "@}"), so size-dependent paths are reached. clang and libFuzzer come from Debian:
 # fuzz-deps installs them when they do not work and we are root with apt-get;
 # otherwise fuzz-test is skipped with a message naming the packages.
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 25
 FUZZ_DEB_PKGS := clang libclang-rt-dev
 FUZZ_BIN      := $(BUILD)/fuzz/fuzz_report_read
-FUZZ_SRCS     := tests/fuzz/fuzz_report_read.c $(filter reports/report_read% reports/compare% \
-                 reports/html% reports/svg% reports/stats.c reports/report_io.c,$(PURE_SRCS))
+FUZZ_SRCS     := tests/fuzz/fuzz_report_read.c tests/fuzz/page_check.c \
+                 $(filter reports/report_read% reports/compare% reports/html% reports/svg% \
+                 reports/stats.c reports/report_io.c reports/report_text.c,$(PURE_SRCS))
 FUZZ_FLAGS    := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # Chromium loads the page of `collscope report` in tests/cli/report.sh.
 BROWSER_DEB_PKGS := chromium
@@ -235,9 +241,9 @@ fuzz-deps:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
 	fi
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h) | deps
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h tests/fuzz/*.h) | deps
 	@mkdir -p $(dir $@)
-	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ \
+	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -Itests/fuzz $(PKG_CFLAGS) -o $@ \
 		$(FUZZ_SRCS) $$(pkg-config --libs libcjson) -lm
 
 fuzz-test: fuzz-deps

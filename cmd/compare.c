@@ -15,15 +15,18 @@
 
 #include <string.h>
 
-/* Reads and loads one report; EXIT_OK or EXIT_USAGE after naming the file and the problem. */
+/*
+ * Reads and loads one report; EXIT_OK, or after naming the file and the
+ * problem EXIT_USAGE (bad input) or EXIT_RUNTIME (out of memory).
+ */
 static int load(const struct cmd_ctx *ctx, const char *path, cJSON **root, struct cmp_run *run)
 {
 	char err[1024];
+	int rc = report_load(path, root, err, sizeof err);
 
-	*root = report_read(path, err, sizeof err);
-	if (!*root || cmp_run_load(run, path, *root, err, sizeof err) != 0) {
+	if (rc != REPORT_OK || cmp_run_load(run, path, *root, err, sizeof err) != 0) {
 		cmd_error(ctx, "compare: %s", err);
-		return EXIT_USAGE;
+		return rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	return EXIT_OK;
 }

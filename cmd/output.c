@@ -8,18 +8,25 @@
 #include <mpi.h>
 
 #include "cmd.h"
+#include "report_text.h"
 
 #include <stdarg.h>
 #include <string.h>
 
+/*
+ * A message can hold text from a report or a file name: what a terminal
+ * would act on (ESC and the other controls, C1, invalid UTF-8) is printed
+ * escaped, "\x1b" (reports/report_text.c).
+ */
 static void vprint(const char *prefix, int rank, const char *fmt, va_list ap)
 {
-	char line[2048];
+	char line[2048], safe[4 * sizeof line];
 	vsnprintf(line, sizeof line, fmt, ap);
+	report_escape_text(safe, sizeof safe, line);
 	if (rank >= 0)
-		fprintf(stderr, "collscope: [rank %d] %s%s\n", rank, prefix, line);
+		fprintf(stderr, "collscope: [rank %d] %s%s\n", rank, prefix, safe);
 	else
-		fprintf(stderr, "collscope: %s%s\n", prefix, line);
+		fprintf(stderr, "collscope: %s%s\n", prefix, safe);
 	fflush(stderr);
 }
 

@@ -38,11 +38,13 @@ static int render(const struct cmd_ctx *ctx, const struct report_opts *o, struct
 	char err[1024];
 
 	for (int i = 0; i < o->files.count; i++) {
+		cJSON *root = NULL;
+		int rc = report_load(o->files.items[i], &root, err, sizeof err);
 		in[i].path = o->files.items[i];
-		in[i].root = report_read(in[i].path, err, sizeof err);
-		if (!in[i].root) {
+		in[i].root = root;
+		if (rc != REPORT_OK) {
 			cmd_error(ctx, "report: %s", err);
-			return EXIT_USAGE;
+			return rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
 		}
 	}
 	if (html_render_page(page, in, (size_t)o->files.count, COLLSCOPE_VERSION, err, sizeof err)) {

@@ -5,6 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Standard input can be read once: at most one of the files is '-'. */
+static bool stdin_twice(const struct opt_args *files)
+{
+	int dashes = 0;
+	for (int i = 0; i < files->count; i++)
+		dashes += strcmp(files->items[i], "-") == 0;
+	return dashes > 1;
+}
+
 /* topo */
 
 static const struct opt topo_quiet[] = {
@@ -168,6 +177,15 @@ static const struct opt_group compare_groups[] = {
     {NULL, 0, 0},
 };
 
+static int compare_check(void *opts, char *err, size_t len)
+{
+	const struct compare_opts *o = opts;
+	if (!stdin_twice(&o->files))
+		return EXIT_OK;
+	snprintf(err, len, "compare: only one of BASELINE and CURRENT can be '-' (standard input)");
+	return EXIT_USAGE;
+}
+
 const struct cmd_spec compare_spec = {
     .name = "compare",
     .synopsis = "collscope compare [options] BASELINE.json CURRENT.json",
@@ -183,16 +201,18 @@ const struct cmd_spec compare_spec = {
         "detect (mde_pct); where that exceeds --threshold it says how many samples\n"
         "would do. With fewer than 9 samples a side the test has no\n"
         "verdict: the point is 'untested' and says so, and it does not fail\n"
-        "unless --untested fail. Points of one run only are listed. Runs without mpirun.\n",
+        "unless --untested fail. Points of one run only are listed. Reports are read from\n"
+        "regular files only; '-' is standard input. Runs without mpirun.\n",
     .exit_codes =
         "exit codes: 0 no regression, 1 a regression, 2 bad usage or a report that cannot\n"
-        "            be read or compared, 5 I/O error\n",
+        "            be read or compared, 5 I/O error or out of memory\n",
     .groups = compare_groups,
     .size = sizeof(struct compare_opts),
     .args_name = "two reports, BASELINE and CURRENT",
     .min_args = 2,
     .max_args = 2,
     .args_offset = offsetof(struct compare_opts, files),
+    .check = compare_check,
 };
 
 /* trend */
@@ -324,6 +344,10 @@ static const struct opt_group report_groups[] = {
 static int report_check(void *opts, char *err, size_t len)
 {
 	const struct report_opts *o = opts;
+	if (stdin_twice(&o->files)) {
+		snprintf(err, len, "report: only one FILE can be '-' (standard input)");
+		return EXIT_USAGE;
+	}
 	if (o->out.output)
 		return EXIT_OK;
 	snprintf(err, len, "report: -o FILE is required (see 'collscope report --help')");

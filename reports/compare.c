@@ -5,6 +5,7 @@
 #include "compare.h"
 
 #include "report_read.h"
+#include "report_text.h"
 #include "stats.h"
 
 #include <float.h>
@@ -118,11 +119,13 @@ static int point_order(const void *pa, const void *pb)
 	return cmp_point_order(pa, pb);
 }
 
-static void sanitize(char *s)
+/* s (in a buffer of len bytes) with what a terminal would act on escaped, cut to fit. */
+static void sanitize(char *s, size_t len)
 {
-	for (unsigned char *p = (unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	char escaped[4 * CMP_LABEL_BYTES];
+
+	report_escape_text(escaped, sizeof escaped, s);
+	snprintf(s, len, "%s", escaped);
 }
 
 void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char *buf, size_t len)
@@ -136,7 +139,7 @@ void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char 
 		snprintf(buf, len, "%s %lld B %s %s %lld ranks%s", p->algorithm,
 		         (long long)p->bytes, p->dtype, p->op, (long long)p->ranks,
 		         p->in_place ? " in-place" : "");
-	sanitize(buf);
+	sanitize(buf, len);
 }
 
 static int cmp_cstr(const void *pa, const void *pb)
@@ -160,7 +163,7 @@ static int distinct(const struct cmp_run *run, size_t offset, char *out, size_t 
 		if ((i == 0 || strcmp(v[i], v[i - 1]) != 0) && used < len)
 			used +=
 			    (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", v[i]);
-	sanitize(out);
+	sanitize(out, len);
 	free(v);
 	return 0;
 }

@@ -205,7 +205,7 @@ void cmp_row_note(const struct cmp_row *r, char *buf, size_t len);
 const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind);
 /* Accepts either kind's names; 0 or -1. */
 int cmp_metric_parse(const char *s, enum cmp_metric *out);
-/* The point as people read it, control characters replaced: "ring 1048576 B float32 sum x4". */
+/* The point as people read it, terminal controls escaped (report_text.h): "ring 1048576 B float32 sum x4". */
 void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char *buf, size_t len);
 
 /* stdout formats (compare_render.c). */

@@ -5,6 +5,7 @@
 #include "compare.h"
 
 #include "report_io.h"
+#include "report_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -207,19 +208,17 @@ static void md_put(FILE *f, const char *s)
 	}
 }
 
-/* A path as text: control characters would be terminal escapes. */
-static void text_put(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
+/* A path as text: what a terminal would act on is written escaped ("\x1b"). */
 static void put(FILE *f, bool md, const char *s)
 {
-	if (md)
-		md_put(f, s);
-	else
-		text_put(f, s);
+	char escaped[4 * CMP_LABEL_BYTES];
+
+	if (!md) {
+		report_fput_escaped(f, s);
+		return;
+	}
+	report_escape_text(escaped, sizeof escaped, s);
+	md_put(f, escaped);
 }
 
 static void print_header(FILE *f, enum cmp_format fmt, const struct cmp_run *cur)

@@ -47,6 +47,40 @@ static bool allowed_env(const char *kv)
 	return false;
 }
 
+/*
+ * Names that say they hold a secret, in any case and whatever the prefix
+ * (OMPI_MCA_btl_tcp_password, SLURM_JOB_PASSWORD, COLLSCOPE_API_KEY), and
+ * Open MPI's per-job transport key (OMPI_MCA_orte_precondition_transports),
+ * whose name does not.
+ */
+bool report_env_is_secret(const char *name, size_t len)
+{
+	static const char *const words[] = {"password", "passwd", "secret", "token", "key",
+	                                    "cred",     "precondition_transports"};
+
+	for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+		size_t n = strlen(words[w]);
+		for (size_t i = 0; i + n <= len; i++)
+			if (strncasecmp(name + i, words[w], n) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* "NAME=value", or "NAME=<redacted>" for a secret; NULL when out of memory. */
+static char *env_entry(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	size_t name_len = eq ? (size_t)(eq - kv) : strlen(kv);
+	char *out;
+
+	if (!report_env_is_secret(kv, name_len))
+		return strdup(kv);
+	if (asprintf(&out, "%.*s=%s", (int)name_len, kv, REPORT_ENV_REDACTED) < 0)
+		return NULL;
+	return out;
+}
+
 int report_context_capture_env(struct report_context *c, char **envp)
 {
 	int n = 0;
@@ -57,7 +91,7 @@ int report_context_capture_env(struct report_context *c, char **envp)
 		return -1;
 	int k = 0;
 	for (char **e = envp; e && *e && k < n; e++)
-		if (allowed_env(*e) && !(env[k++] = strdup(*e)))
+		if (allowed_env(*e) && !(env[k++] = env_entry(*e)))
 			goto fail;
 	c->env = env;
 	c->nenv = n;

@@ -73,9 +73,18 @@ void report_context_release(struct report_context *c);
 void report_utc_now(char *buf, size_t len);
 /*
  * Keep only OMPI_*, MPIR_CVAR_* (MPICH's control variables), SLURM_*,
- * COLLSCOPE_* variables of envp; never the whole environment.
+ * COLLSCOPE_* variables of envp; never the whole environment. A variable
+ * whose name says it holds a secret (report_env_is_secret) keeps its name
+ * with the value REPORT_ENV_REDACTED.
  */
 int report_context_capture_env(struct report_context *c, char **envp);
+#define REPORT_ENV_REDACTED "<redacted>"
+/*
+ * True when the name (len bytes, not terminated) contains, in any case,
+ * password, passwd, secret, token, key or cred (credential), or is Open MPI's
+ * per-job transport key (precondition_transports).
+ */
+bool report_env_is_secret(const char *name, size_t len);
 /* Add "context": {...} to root; returns the object or NULL on allocation failure. */
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c);
 /*

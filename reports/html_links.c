@@ -61,16 +61,69 @@ static int maps_fill(struct links_maps *m, const struct cmp_run *run)
 	return 0;
 }
 
-/* A host suspect marks every rank seen on that host. */
-static void mark_host(struct links_maps *m, const struct cmp_run *run, const char *host)
+/*
+ * A host suspect marks every rank seen on that host. The (host, rank) ends
+ * of the pairs are sorted once by host; a suspect's host is found by binary
+ * search and its ranks are marked the first time only, so that S suspects
+ * over P pairs cost O((P + S) log P), not S x P string comparisons (a
+ * report of 1e5 host suspects took 14 s).
+ */
+struct host_rank {
+	const char *host;
+	int64_t rank;
+};
+
+struct host_index {
+	struct host_rank *ends; /* 2 per pair with both hosts known, sorted by host */
+	bool *done;             /* per entry: the first of its host, already marked */
+	size_t n;
+};
+
+static int host_rank_order(const void *pa, const void *pb)
 {
+	return strcmp(((const struct host_rank *)pa)->host, ((const struct host_rank *)pb)->host);
+}
+
+static int host_index_build(struct host_index *x, const struct cmp_run *run)
+{
+	x->n = 0;
+	x->ends = malloc((2 * run->npoints + 1) * sizeof *x->ends);
+	x->done = calloc(2 * run->npoints + 1, sizeof *x->done);
+	if (!x->ends || !x->done)
+		return -1;
 	for (size_t i = 0; i < run->npoints; i++) {
 		const struct cmp_point *p = &run->points[i];
-		if (p->host_a && strcmp(p->host_a, host) == 0)
-			m->ranks_marked[p->a] = true;
-		if (p->host_b && strcmp(p->host_b, host) == 0)
-			m->ranks_marked[p->b] = true;
+		if (p->host_a)
+			x->ends[x->n++] = (struct host_rank){p->host_a, p->a};
+		if (p->host_b)
+			x->ends[x->n++] = (struct host_rank){p->host_b, p->b};
 	}
+	qsort(x->ends, x->n, sizeof *x->ends, host_rank_order);
+	return 0;
+}
+
+static void host_index_release(struct host_index *x)
+{
+	free(x->ends);
+	free(x->done);
+}
+
+static void mark_host(struct links_maps *m, struct host_index *x, const char *host)
+{
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) { /* the first entry not before host */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(x->ends[mid].host, host) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == x->n || x->done[lo] || strcmp(x->ends[lo].host, host) != 0)
+		return;
+	x->done[lo] = true;
+	for (size_t i = lo; i < x->n && strcmp(x->ends[i].host, host) == 0; i++)
+		m->ranks_marked[x->ends[i].rank] = true;
 }
 
 /* summary.suspects onto the maps; -1 naming a field of the wrong type. */
@@ -79,9 +132,15 @@ static int mark_suspects(struct html_section *s, struct links_maps *m, const str
 {
 	char where[REPORT_WHERE_BYTES];
 	struct report_at at = s->at;
+	struct host_index hosts;
 	size_t i = 0;
+	int rc = -1;
 
 	at.where = where;
+	if (host_index_build(&hosts, run) != 0) {
+		snprintf(s->at.err, s->at.errlen, "cannot render the page: out of memory");
+		goto out;
+	}
 	for (const cJSON *x = suspects ? suspects->child : NULL; x; x = x->next, i++) {
 		const char *kind = NULL, *who = NULL, *metric = NULL, *reason = NULL;
 		int64_t a = -1, b = -1;
@@ -92,9 +151,9 @@ static int mark_suspects(struct html_section *s, struct links_maps *m, const str
 		    report_get_string(&at, x, "reason", false, &reason) ||
 		    report_get_integer(&at, x, "a", false, 0, (double)m->n - 1, &a) ||
 		    report_get_integer(&at, x, "b", false, 0, (double)m->n - 1, &b))
-			return -1;
+			goto out;
 		if (strcmp(kind, "host") == 0 && who) {
-			mark_host(m, run, who);
+			mark_host(m, &hosts, who);
 		} else if (strcmp(kind, "link") == 0 && a >= 0 && b >= 0) {
 			bool lat = metric && strcmp(metric, "latency") == 0;
 			size_t k = (size_t)a * m->n + (size_t)b;
@@ -102,7 +161,10 @@ static int mark_suspects(struct html_section *s, struct links_maps *m, const str
 			(lat ? m->lat_tip : m->bw_tip)[k] = reason;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	host_index_release(&hosts);
+	return rc;
 }
 
 static void heatmaps(struct html_buf *b, const struct links_maps *m)

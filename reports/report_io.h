@@ -23,16 +23,24 @@
  * temporary ".NAME.tmp.XXXXXX" in the same directory, fsync, close, then
  * moved to path (rename with force; without force renameat2(RENAME_NOREPLACE),
  * or link + unlink where the file system lacks it, so an existing file is
- * never replaced), then the directory is fsynced. The file gets mode 0666
- * minus the umask.
+ * never replaced), then the directory is fsynced.
  * Returns REPORT_OK; REPORT_EUSAGE when path exists and !force, or names a
  * directory or something that is not a regular file (a device is never
  * replaced); REPORT_EIO for any other failure. On failure the temporary is
  * removed and path is unchanged, except when only the final directory fsync
  * fails (the report is then in place but perhaps not durable; REPORT_EIO).
- * A process killed mid-write may leave the temporary behind.
+ * Bytes of strings that are not well-formed UTF-8 (a command line or a host
+ * name in another encoding) are written as the escape \ufffd: every report
+ * written is valid JSON that report_read accepts.
+ * A file replaced with force keeps its permission bits (not set-id bits)
+ * and, where the caller may give them, its owner and group; a new file gets
+ * 0666 minus the umask.
+ * While the temporary exists, SIGINT, SIGTERM and SIGHUP (unless ignored)
+ * remove it first and then take their previous course; only SIGKILL and the
+ * like leave it behind.
  * With force, a symbolic link at path is replaced, not followed.
- * Not thread-safe: reads the umask by setting it.
+ * Not thread-safe: reads the umask by setting it, and the handlers are
+ * process-wide.
  */
 int report_write_atomic(const char *path, const cJSON *root, bool force, char *err, size_t errlen);
 

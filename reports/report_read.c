@@ -4,6 +4,8 @@
  */
 #include "report_read.h"
 
+#include "report_read_scan.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -16,6 +18,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define MIB(bytes) ((double)(bytes) / (1 << 20))
 
 /* First buffer for a file whose size fstat cannot tell (a pipe). */
 #define PIPE_CHUNK_BYTES ((size_t)64 << 10)
@@ -36,11 +40,15 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errl
  * Reads all of fd into a NUL-terminated heap buffer (*buf, freed by the
  * caller) of at most REPORT_READ_MAX_BYTES + 1 bytes of data, so a file over
  * the limit is seen to be over it. cap_bytes is the first buffer size.
- * Returns 0, or -1 with errno (EFBIG when over the limit).
+ * A NUL byte ends the read at once (no report has one: /dev/zero on
+ * standard input is refused at byte 0, not after 1 GiB), with *nul_at its
+ * offset. Returns 0, or -1 with errno (EFBIG when over the limit, EILSEQ
+ * for a NUL byte).
  */
-static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes)
+static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes, size_t *nul_at)
 {
 	char *data = malloc(cap_bytes), *grown;
+	const char *nul;
 	size_t len = 0;
 	ssize_t got;
 
@@ -66,6 +74,12 @@ static int read_fd(int fd, size_t cap_bytes, char **buf, size_t *len_bytes)
 			goto fail;
 		if (got == 0)
 			break;
+		nul = memchr(data + len, '\0', (size_t)got);
+		if (nul) {
+			*nul_at = (size_t)(nul - data);
+			errno = EILSEQ;
+			goto fail;
+		}
 		len += (size_t)got;
 	}
 	if (len > REPORT_READ_MAX_BYTES) {
@@ -81,29 +95,93 @@ fail:
 	return -1;
 }
 
-/* Opens and reads path; NULL with err set on any failure. */
-static char *slurp(const char *path, size_t *len_bytes, char *err, size_t errlen)
+/* What a file that is not a regular one is, for the refusal. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO (named pipe)"
+	       : S_ISCHR(mode)  ? "a character device"
+	       : S_ISBLK(mode)  ? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+	                        : "not a regular file";
+}
+
+/*
+ * The descriptor to read path from: standard input for "-" (whatever it is
+ * but a terminal or a directory), else path opened without blocking (a FIFO
+ * without a writer must not hang the reader) and only when it is a regular
+ * file. -1 with err naming path and, for a special file, its kind.
+ */
+static int open_report(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	bool from_stdin = strcmp(path, "-") == 0;
+	int fd = from_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int saved;
+
+	if (fd < 0) {
+		saved = errno;
+		if (saved == ENXIO && stat(path, st) == 0 && !S_ISREG(st->st_mode))
+			set_err(err, errlen, "cannot read '%s': it is %s, not a regular file", path,
+				kind_of(st->st_mode));
+		else
+			set_err(err, errlen, "cannot read '%s': %s", path, strerror(saved));
+		return -1;
+	}
+	if (fstat(fd, st) != 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		set_err(err, errlen, "cannot read '%s': is a directory", path);
+		goto fail;
+	}
+	if (from_stdin && isatty(fd)) {
+		set_err(err, errlen,
+			"cannot read '-': standard input is a terminal (pipe or redirect a report "
+			"into it)");
+		goto fail;
+	}
+	if (!from_stdin && !S_ISREG(st->st_mode)) {
+		set_err(err, errlen,
+			"cannot read '%s': it is %s, not a regular file (to read a pipe, give '-' and "
+			"make it standard input)",
+			path, kind_of(st->st_mode));
+		goto fail;
+	}
+	if (!from_stdin && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	if (!from_stdin)
+		close(fd);
+	return -1;
+}
+
+/* Opens and reads path ("-": standard input); NULL with err set on any failure (*oom when memory ran out). */
+static char *slurp(const char *path, size_t *len_bytes, bool *oom, char *err, size_t errlen)
 {
 	struct stat st;
 	char *buf = NULL;
-	/* A FIFO blocks here until it has a writer, as with cat. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t nul_at = 0;
+	int fd = open_report(path, &st, err, errlen);
 
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "cannot read '%s': is a directory", path);
-		goto out;
-	}
+	if (fd < 0)
+		return NULL;
 	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > REPORT_READ_MAX_BYTES)
 		goto too_big;
 	if (read_fd(fd, S_ISREG(st.st_mode) ? (size_t)st.st_size + 2 : PIPE_CHUNK_BYTES, &buf,
-		    len_bytes) != 0) {
+		    len_bytes, &nul_at) != 0) {
 		if (errno == EFBIG)
 			goto too_big;
-		set_err(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		*oom = errno == ENOMEM;
+		if (errno == EILSEQ)
+			set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu",
+				path, nul_at);
+		else
+			set_err(err, errlen, "cannot read '%s': %s", path,
+				*oom ? "out of memory for its text" : strerror(errno));
 		goto out;
 	}
 	if (*len_bytes == 0) {
@@ -115,7 +193,7 @@ static char *slurp(const char *path, size_t *len_bytes, char *err, size_t errlen
 too_big:
 	set_err(err, errlen, "cannot read '%s': larger than the 1 GiB limit for a report", path);
 out:
-	if (fd >= 0)
+	if (fd != STDIN_FILENO)
 		close(fd);
 	return buf;
 }
@@ -134,145 +212,137 @@ static void line_col(const char *buf, size_t offset, size_t *line, size_t *col)
 	*col = (size_t)(buf + offset - line_start) + 1;
 }
 
-/*
- * True when parsing failed because the input ended: cJSON reports the error
- * at the end, inside a string left open at the end, or at the start of a
- * literal cut short ("tr" of true).
- */
-static bool is_cut_short(const char *buf, size_t offset, size_t len_bytes)
+/* The refusal of the grammar pass as a message naming path and the byte offset. */
+static void scan_error(const char *path, const char *buf, const struct report_scan *scan,
+                       char *err, size_t errlen)
 {
-	static const char *const literals[] = {"true", "false", "null"};
-	size_t open_at = 0, left = len_bytes - offset;
-	bool in_string = false;
+	size_t line, col;
 
-	if (offset >= len_bytes)
-		return true;
-	for (size_t i = 0; i < len_bytes; i++)
-		if (in_string && buf[i] == '\\')
-			i++;
-		else if (buf[i] == '"') {
-			in_string = !in_string;
-			open_at = i;
-		}
-	if (in_string && offset >= open_at)
-		return true;
-	for (size_t i = 0; i < sizeof literals / sizeof literals[0]; i++)
-		if (left < strlen(literals[i]) && strncmp(buf + offset, literals[i], left) == 0)
-			return true;
-	return false;
-}
-
-/* Open brackets before offset, outside strings: cJSON refuses CJSON_NESTING_LIMIT. */
-static size_t depth_at(const char *buf, size_t offset)
-{
-	size_t depth = 0;
-	bool in_string = false;
-
-	for (size_t i = 0; i < offset; i++)
-		if (in_string && buf[i] == '\\')
-			i++;
-		else if (buf[i] == '"')
-			in_string = !in_string;
-		else if (!in_string && (buf[i] == '[' || buf[i] == '{'))
-			depth++;
-		else if (!in_string && (buf[i] == ']' || buf[i] == '}') && depth > 0)
-			depth--;
-	return depth;
-}
-
-/* NaN, Infinity, -Infinity (any case): what other writers put where JSON has no number. */
-static bool is_non_json_number(const char *at)
-{
-	if (*at == '-' || *at == '+')
-		at++;
-	return strncasecmp(at, "nan", 3) == 0 || strncasecmp(at, "inf", 3) == 0;
-}
-
-/*
- * The offset of the first "\u0000" escape inside a string, or len_bytes:
- * cJSON decodes it to a NUL byte, which ends its C string there, so a name
- * or a reason would be read cut short without a word.
- */
-static size_t nul_escape_at(const char *buf, size_t len_bytes)
-{
-	bool in_string = false;
-
-	for (size_t i = 0; i < len_bytes; i++)
-		if (in_string && buf[i] == '\\') {
-			if (len_bytes - i >= 6 && strncmp(buf + i + 1, "u0000", 5) == 0)
-				return i;
-			i++; /* the escaped character, a backslash or a quote among them */
-		} else if (buf[i] == '"')
-			in_string = !in_string;
-	return len_bytes;
-}
-
-static cJSON *parse(const char *path, const char *buf, size_t len_bytes, char *err,
-		    size_t errlen)
-{
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithOpts(buf, &end, true);
-	size_t offset = end ? (size_t)(end - buf) : 0, line, col;
-
-	if (root && offset == len_bytes && (offset = nul_escape_at(buf, len_bytes)) < len_bytes) {
+	switch (scan->kind) {
+	case REPORT_SCAN_TRUNCATED:
+		set_err(err, errlen, "'%s' is not valid json: truncated (input ends at byte %zu)",
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_NUL_BYTE:
+		set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu", path,
+			scan->offset);
+		return;
+	case REPORT_SCAN_NUL_ESCAPE:
 		set_err(err, errlen,
 			"'%s': a string holds \\u0000 (a NUL character) at byte offset %zu, which "
 			"collscope cannot read without cutting the string short",
-			path, offset);
-		cJSON_Delete(root);
-		return NULL;
-	}
-	if (root && offset == len_bytes)
-		return root;
-	cJSON_Delete(root);
-	if (root) /* cJSON stopped at a NUL byte it took for the end */
-		set_err(err, errlen, "'%s' is not valid json: NUL byte at byte offset %zu", path,
-			offset);
-	else if (is_cut_short(buf, offset, len_bytes))
-		set_err(err, errlen, "'%s' is not valid json: truncated (input ends at byte %zu)",
-			path, len_bytes);
-	else if (is_non_json_number(buf + offset))
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_NAN_INF:
 		set_err(err, errlen,
 			"'%s' is not valid json: NaN and Infinity are not json numbers (byte offset "
 			"%zu)",
-			path, offset);
-	else if (depth_at(buf, offset) >= CJSON_NESTING_LIMIT)
+			path, scan->offset);
+		return;
+	case REPORT_SCAN_TOO_DEEP:
 		set_err(err, errlen, "'%s' is not valid json: nested deeper than %d levels at byte %zu",
-			path, CJSON_NESTING_LIMIT, offset);
-	else {
-		line_col(buf, offset, &line, &col);
+			path, CJSON_NESTING_LIMIT, scan->offset);
+		return;
+	default:
+		line_col(buf, scan->offset, &line, &col);
 		set_err(err, errlen,
-			"'%s' is not valid json: error at line %zu, column %zu (byte offset %zu)",
-			path, line, col, offset);
+			"'%s' is not valid json: %s at line %zu, column %zu (byte offset %zu)", path,
+			scan->reason, line, col, scan->offset);
 	}
-	return NULL;
+}
+
+/* The tree's estimated bytes against the limit of report_read.h; 0 or -1 naming both. */
+static int check_tree_bytes(const char *path, size_t len_bytes, const struct report_scan *scan,
+                            char *err, size_t errlen)
+{
+	size_t tree = report_scan_tree_bytes(scan), limit = REPORT_READ_TREE_FLOOR_BYTES;
+
+	if (len_bytes <= SIZE_MAX / REPORT_READ_TREE_FACTOR &&
+	    len_bytes * REPORT_READ_TREE_FACTOR > limit)
+		limit = len_bytes * REPORT_READ_TREE_FACTOR;
+	if (tree <= limit)
+		return 0;
+	set_err(err, errlen,
+		"cannot read '%s' (%.1f MiB): its %zu values would take about %.0f MiB of memory "
+		"once parsed, over the limit of %d times the file's size or %.0f MiB, whichever is "
+		"more (%.0f MiB here)",
+		path, MIB(len_bytes), scan->values, MIB(tree), REPORT_READ_TREE_FACTOR,
+		MIB(REPORT_READ_TREE_FLOOR_BYTES), MIB(limit));
+	return -1;
+}
+
+/*
+ * The grammar pass first (report_read_scan.c: RFC 8259 exactly, UTF-8, the
+ * limits of cJSON), so that cJSON only ever parses what it reads right and
+ * every refusal names its byte offset.
+ */
+static cJSON *parse(const char *path, const char *buf, size_t len_bytes, bool *oom, char *err,
+		    size_t errlen)
+{
+	struct report_scan scan;
+	cJSON *root;
+
+	if (report_scan_json(buf, len_bytes, &scan) != 0) {
+		scan_error(path, buf, &scan, err, errlen);
+		return NULL;
+	}
+	if (check_tree_bytes(path, len_bytes, &scan, err, errlen) != 0)
+		return NULL;
+	/* The grammar is cJSON's and more: it fails here only when an allocation does. */
+	root = cJSON_ParseWithLength(buf, len_bytes);
+	if (!root) {
+		*oom = true;
+		set_err(err, errlen,
+			"cannot read '%s': out of memory while parsing it (its %zu values take "
+			"about %.0f MiB)",
+			path, scan.values, MIB(report_scan_tree_bytes(&scan)));
+	}
+	return root;
 }
 
 /*
  * The walk over a parsed document that refuses what cJSON lets through: a
  * number that overflowed a double (cJSON turns 1e999 into infinity) and a key
  * given twice in one object (cJSON keeps both and lookups see the first, so
- * two readers could disagree on the value). where is the JSON path so far,
- * "results[3].time_us", cut short when it outgrows its buffer.
+ * two readers could disagree on the value). Iterative, over a stack of the
+ * containers above the current item; the JSON path of the message
+ * ("results[3].time_us") is written only when there is a problem, so a
+ * million samples cost no formatting.
  */
-struct walk {
-	const char *path;
-	char *err;
-	size_t errlen;
-	char where[REPORT_WHERE_BYTES];
-	size_t len;
+struct frame {
+	const cJSON *container, *child;
+	size_t index;
 };
 
-/* Appends text to w->where, printable ASCII only, truncated at the buffer's end. */
-static void where_append(struct walk *w, const char *prefix, const char *text)
+/* Appends text to where (cap bytes), printable ASCII only, cut at the buffer's end. */
+static size_t where_append(char *where, size_t len, size_t cap, const char *text)
 {
-	size_t cap = sizeof w->where - 1;
+	for (const unsigned char *p = (const unsigned char *)text; *p && len + 1 < cap; p++)
+		where[len++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
+	where[len] = '\0';
+	return len;
+}
 
-	for (const char *p = prefix; *p && w->len < cap; p++)
-		w->where[w->len++] = *p;
-	for (const unsigned char *p = (const unsigned char *)text; *p && w->len < cap; p++)
-		w->where[w->len++] = *p >= 0x20 && *p < 0x7f ? (char)*p : '?';
-	w->where[w->len] = '\0';
+/* The JSON path of the item below frames[0..depth), "the top level" for the root. */
+static void where_of(const struct frame *frames, size_t depth, char *where, size_t cap)
+{
+	char at[32];
+	size_t len = 0;
+
+	where[0] = '\0';
+	for (size_t k = 0; k < depth; k++) {
+		if (cJSON_IsObject(frames[k].container)) {
+			if (len)
+				len = where_append(where, len, cap, ".");
+			len = where_append(where, len, cap,
+			                   frames[k].child->string ? frames[k].child->string : "");
+		} else {
+			snprintf(at, sizeof at, "[%zu]", frames[k].index);
+			len = where_append(where, len, cap, at);
+		}
+	}
+	if (len == 0)
+		snprintf(where, cap, "the top level");
 }
 
 static int cmp_key(const void *pa, const void *pb)
@@ -280,20 +350,33 @@ static int cmp_key(const void *pa, const void *pb)
 	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
 }
 
-/* The first key that appears twice in object, or NULL (also when out of memory). */
-static const char *duplicate_key(const cJSON *object)
+/* Small objects (a record's keys) are checked pairwise, without allocating. */
+#define DUP_PAIRWISE_MAX 16
+
+/*
+ * The first key that appears twice in object, or NULL; *oom when the
+ * sorting buffer of a large object cannot be had.
+ */
+static const char *duplicate_key(const cJSON *object, bool *oom)
 {
-	const cJSON *c;
+	const cJSON *c, *d;
 	const char **keys = NULL, *dup = NULL;
 	size_t n = 0, i = 0;
 
 	for (c = object->child; c; c = c->next)
 		n++;
-	if (n < 2)
-		return NULL;
+	if (n <= DUP_PAIRWISE_MAX) {
+		for (c = object->child; c && !dup; c = c->next)
+			for (d = c->next; d && !dup; d = d->next)
+				if (strcmp(c->string ? c->string : "", d->string ? d->string : "") == 0)
+					dup = d->string ? d->string : "";
+		return dup;
+	}
 	keys = malloc(n * sizeof *keys);
-	if (!keys)
+	if (!keys) {
+		*oom = true;
 		return NULL;
+	}
 	for (c = object->child; c; c = c->next)
 		keys[i++] = c->string ? c->string : "";
 	qsort(keys, n, sizeof *keys, cmp_key);
@@ -304,35 +387,54 @@ static const char *duplicate_key(const cJSON *object)
 	return dup;
 }
 
-static int walk_value(struct walk *w, const cJSON *item)
+/* One item's own checks; 0, or -1 with err naming it (frames locate it). */
+static int check_item(const char *path, const cJSON *item, const struct frame *frames,
+                      size_t depth, bool *oom, char *err, size_t errlen)
 {
+	char where[REPORT_WHERE_BYTES];
 	const char *dup;
-	size_t len = w->len, index = 0;
-	char at[32];
-	int rc = 0;
 
 	if (cJSON_IsNumber(item) && !isfinite(item->valuedouble)) {
-		set_err(w->err, w->errlen, "report '%s': number out of range at %s", w->path,
-			w->len ? w->where : "the top level");
+		where_of(frames, depth, where, sizeof where);
+		set_err(err, errlen, "report '%s': number out of range at %s", path, where);
 		return -1;
 	}
-	if (cJSON_IsObject(item) && (dup = duplicate_key(item)) != NULL) {
-		set_err(w->err, w->errlen, "report '%s': duplicate key '%.64s' in %s", w->path, dup,
-			w->len ? w->where : "the top level");
+	if (cJSON_IsObject(item) && (dup = duplicate_key(item, oom)) != NULL) {
+		where_of(frames, depth, where, sizeof where);
+		set_err(err, errlen, "report '%s': duplicate key '%.64s' in %s", path, dup, where);
 		return -1;
 	}
-	for (const cJSON *c = item->child; c && rc == 0; c = c->next, index++) {
-		if (cJSON_IsObject(item)) {
-			where_append(w, w->len ? "." : "", c->string ? c->string : "");
-		} else {
-			snprintf(at, sizeof at, "[%zu]", index);
-			where_append(w, "", at);
+	if (*oom) {
+		set_err(err, errlen, "cannot read '%s': out of memory while checking it", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every item of the tree, depth first; cJSON's nesting limit bounds the stack. */
+static int walk(const char *path, const cJSON *root, bool *oom, char *err, size_t errlen)
+{
+	struct frame frames[CJSON_NESTING_LIMIT + 1];
+	size_t depth = 0;
+	const cJSON *item = root;
+
+	for (;;) {
+		if (check_item(path, item, frames, depth, oom, err, errlen) != 0)
+			return -1;
+		if (item->child && (cJSON_IsObject(item) || cJSON_IsArray(item)) &&
+		    depth < CJSON_NESTING_LIMIT) {
+			frames[depth++] = (struct frame){item, item->child, 0};
+			item = item->child;
+			continue;
 		}
-		rc = walk_value(w, c);
-		w->len = len;
-		w->where[len] = '\0';
+		while (depth > 0 && !frames[depth - 1].child->next)
+			depth--;
+		if (depth == 0)
+			return 0;
+		frames[depth - 1].child = frames[depth - 1].child->next;
+		frames[depth - 1].index++;
+		item = frames[depth - 1].child;
 	}
-	return rc;
 }
 
 /* The blocks of the envelope that every reader relies on, when present, have their types. */
@@ -395,39 +497,63 @@ static int check_envelope(const char *path, const cJSON *root, char *err, size_t
 	return 0;
 }
 
+int report_load_text(const char *path, const char *buf, size_t len_bytes, cJSON **root,
+                     char *err, size_t errlen)
+{
+	bool oom = false;
+
+	*root = NULL;
+	if (len_bytes == 0) {
+		set_err(err, errlen, "cannot read '%s': the file is empty", path);
+		return REPORT_EUSAGE;
+	}
+	*root = parse(path, buf, len_bytes, &oom, err, errlen);
+	if (*root && (check_envelope(path, *root, err, errlen) != 0 ||
+		      check_blocks(path, *root, err, errlen) != 0 ||
+		      walk(path, *root, &oom, err, errlen) != 0)) {
+		cJSON_Delete(*root);
+		*root = NULL;
+	}
+	if (*root)
+		return REPORT_OK;
+	return oom ? REPORT_EIO : REPORT_EUSAGE;
+}
+
+int report_load(const char *path, cJSON **root, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len_bytes = 0;
+	bool oom = false;
+	int rc = REPORT_EUSAGE;
+
+	*root = NULL;
+	if (!path || *path == '\0') {
+		set_err(err, errlen, "cannot read a report: empty path");
+		goto out;
+	}
+	buf = slurp(path, &len_bytes, &oom, err, errlen);
+	if (buf)
+		rc = report_load_text(path, buf, len_bytes, root, err, errlen);
+	else if (oom)
+		rc = REPORT_EIO;
+out:
+	free(buf);
+	return rc;
+}
+
 cJSON *report_parse(const char *path, const char *buf, size_t len_bytes, char *err,
 		    size_t errlen)
 {
-	struct walk w = {.path = path, .err = err, .errlen = errlen};
-	cJSON *root = NULL;
+	cJSON *root;
 
-	if (len_bytes == 0) {
-		set_err(err, errlen, "cannot read '%s': the file is empty", path);
-		return NULL;
-	}
-	root = parse(path, buf, len_bytes, err, errlen);
-	if (root && (check_envelope(path, root, err, errlen) != 0 ||
-		     check_blocks(path, root, err, errlen) != 0 || walk_value(&w, root) != 0)) {
-		cJSON_Delete(root);
-		root = NULL;
-	}
+	report_load_text(path, buf, len_bytes, &root, err, errlen);
 	return root;
 }
 
 cJSON *report_read(const char *path, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len_bytes = 0;
-	cJSON *root = NULL;
+	cJSON *root;
 
-	if (!path || *path == '\0') {
-		set_err(err, errlen, "cannot read a report: empty path");
-		goto out;
-	}
-	buf = slurp(path, &len_bytes, err, errlen);
-	if (buf)
-		root = report_parse(path, buf, len_bytes, err, errlen);
-out:
-	free(buf);
+	report_load(path, &root, err, errlen);
 	return root;
 }

@@ -6,6 +6,8 @@
 #define COLLSCOPE_REPORT_READ_H
 
 #include <cjson/cJSON.h>
+
+#include "report_io.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +19,18 @@
 #define REPORT_READ_MAX_BYTES ((size_t)1 << 30)
 
 /*
+ * The memory a parsed report may take: its tree (report_scan_tree_bytes,
+ * estimated from the counts of the grammar pass before anything is built)
+ * at most REPORT_READ_TREE_FACTOR times the text's bytes, or
+ * REPORT_READ_TREE_FLOOR_BYTES when that is more (so that no small report is
+ * ever refused). With the text itself, a reader's peak stays below about 9
+ * times a report's size. collscope's own reports take 3 to 6 times; text that
+ * packs a value into every two bytes ("1,1,1,...") would take 40.
+ */
+#define REPORT_READ_TREE_FACTOR 8
+#define REPORT_READ_TREE_FLOOR_BYTES ((size_t)256 << 20)
+
+/*
  * Reads and parses the report at path and checks its envelope: a JSON object
  * with an integer "schema_version" equal to REPORT_SCHEMA_VERSION and a string
  * "command". The rest of the document is not validated. Returns the root,
@@ -26,15 +40,29 @@
  * empty file, invalid or truncated JSON (with line, column and byte offset
  * where parsing stopped; nesting deeper than cJSON's CJSON_NESTING_LIMIT is
  * refused there, without recursion trouble), a NUL byte, a non-object root,
- * a missing or wrong schema_version or command. Pipes and other
- * non-regular files are read up to the same limit (so `<(cmd)` works); a
- * FIFO blocks until it has a writer, as with cat.
+ * a missing or wrong schema_version or command. Only regular files are
+ * read: a FIFO, a device or a socket is refused at once, naming its kind
+ * (a FIFO without a writer would hang the reader; /dev/zero would be read
+ * to the limit). path "-" reads standard input instead, whatever it is but
+ * a terminal, up to the same limit; a NUL byte stops any read at once.
  */
 cJSON *report_read(const char *path, char *err, size_t errlen);
 
 /*
+ * report_read and report_parse, saying why they failed: REPORT_OK with *root
+ * (the caller frees it), REPORT_EUSAGE when the input is refused (exit 2), or
+ * REPORT_EIO when memory ran out while reading, parsing or checking it
+ * ("out of memory" in err; exit 5). *root is NULL on failure.
+ */
+int report_load(const char *path, cJSON **root, char *err, size_t errlen);
+int report_load_text(const char *path, const char *buf, size_t len_bytes, cJSON **root,
+                     char *err, size_t errlen);
+
+/*
  * The checks of report_read on text already in memory: buf holds len_bytes
  * bytes and buf[len_bytes] must be '\0'. path only names the text in errors.
+ * Text whose tree would take more than the limit above is refused before
+ * parsing, naming its size, its values and the limit.
  * Beyond the envelope, refuses anywhere in the document a number that does
  * not fit a double (1e999), NaN or Infinity literals, a key given twice in
  * one object, a \u0000 escape in a string (cJSON would cut it there), and "context", "config", "summary" that are not objects,

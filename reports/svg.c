@@ -34,44 +34,94 @@ static void push(struct svg_ticks *t, double v)
 		t->v[t->n++] = v;
 }
 
+/*
+ * A range too narrow for distinct ticks at double precision (a constant
+ * series, or ends within a billionth of their size of each other), or so
+ * close to zero that a sixth of it would be a denormal (busbw 5e-324), is
+ * widened around its values: by their size, or by 1 when that is below
+ * LINEAR_MIN_SPAN too (such values are zero for the eye). Widened upwards
+ * unless that overflows. False when no finite range results.
+ */
+#define LINEAR_MIN_SPAN 1e-290
+
+static bool widen(double *min, double *max, bool from_zero)
+{
+	double size = fmax(fabs(*min), fabs(*max)), span = *max - *min, w;
+
+	if (span > size * 1e-9 && span >= LINEAR_MIN_SPAN)
+		return isfinite(span);
+	w = size >= LINEAR_MIN_SPAN ? size : 1;
+	if (isfinite(*max + w / 2)) {
+		*max += w / 2;
+		*min = from_zero && *min == 0 ? 0 : *min - w / 2;
+	} else {
+		*min -= w;
+	}
+	span = *max - *min;
+	return isfinite(span) && span >= LINEAR_MIN_SPAN && span > size * 1e-9;
+}
+
+/*
+ * Ticks at whole multiples of a round step: i0 * step .. i1 * step. The step
+ * is at least a tenth of the span, which is more than 1e-10 of the values'
+ * size, so consecutive ticks differ by far more than a double's precision
+ * and i0, i1 stay below 1e11 (exact as doubles). -1 when a tick or the
+ * axis length overflows (ranges near DBL_MAX).
+ */
 static int ticks_linear(double min, double max, bool from_zero, struct svg_ticks *t)
 {
-	double span, raw, mag, norm, step;
+	double raw, mag, norm, step, i0, i1;
 
 	if (from_zero) {
 		min = fmin(min, 0);
 		max = fmax(max, 0);
 	}
-	span = max - min;
-	if (!(span > 0)) {
-		span = fabs(max) > 0 ? fabs(max) : 1;
-		max += span / 2;
-		min = from_zero && min == 0 ? 0 : min - span / 2;
-		span = max - min;
-	}
-	if (!isfinite(span))
+	if (!widen(&min, &max, from_zero))
 		return -1;
-	raw = span / 6;
+	raw = (max - min) / 6;
 	mag = pow(10, floor(log10(raw)));
 	norm = raw / mag;
 	step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag;
-	t->lo = floor(min / step) * step;
-	t->hi = ceil(max / step) * step;
-	for (int i = 0; t->lo + i * step <= t->hi + step / 2 && t->n < SVG_MAX_TICKS; i++) {
-		double v = t->lo + i * step;
+	i0 = floor(min / step);
+	i1 = ceil(max / step);
+	if (!isfinite(step) || !(step > 0) || !isfinite(i0) || !isfinite(i1))
+		return -1;
+	for (double i = i0; i <= i1 && t->n < SVG_MAX_TICKS; i++) {
+		double v = i * step;
+		if (!isfinite(v))
+			return -1;
 		push(t, fabs(v) < step * 1e-9 ? 0 : v);
 	}
+	if (t->n < 2)
+		return -1;
+	t->lo = t->v[0];
 	t->hi = t->v[t->n - 1];
-	return 0;
+	return isfinite(t->hi - t->lo) && t->hi > t->lo ? 0 : -1;
 }
 
+/* A tick when it is a positive finite double (10^-324 is 0, 2^1024 infinite). */
+static void push_positive(struct svg_ticks *t, double v)
+{
+	if (v > 0 && isfinite(v))
+		push(t, v);
+}
+
+/*
+ * Ticks at powers of base over [min, max] (both > 0 and finite). The axis
+ * spans the enclosing powers, clamped to the data where a power is not a
+ * double (below the smallest denormal, above DBL_MAX), so that every value
+ * drawn has a finite logarithm between the axis ends.
+ */
 static int ticks_log(double base, double min, double max, struct svg_ticks *t)
 {
-	double lo = floor(log(min) / log(base) + 1e-9), hi = ceil(log(max) / log(base) - 1e-9);
-	double k;
+	double lo, hi, k;
 	bool few;
 
-	if (!(min > 0) || !(max > 0) || !isfinite(lo) || !isfinite(hi))
+	if (!(min > 0) || !(max > 0))
+		return -1;
+	lo = floor(log(min) / log(base) + 1e-9);
+	hi = ceil(log(max) / log(base) - 1e-9);
+	if (!isfinite(lo) || !isfinite(hi))
 		return -1;
 	if (hi <= lo)
 		hi = lo + 1;
@@ -79,15 +129,19 @@ static int ticks_log(double base, double min, double max, struct svg_ticks *t)
 	k = ceil((hi - lo) / 8);
 	hi = lo + k * ceil((hi - lo) / k);
 	for (double e = lo; e <= hi && t->n < SVG_MAX_TICKS; e += k) {
-		push(t, pow(base, e));
+		push_positive(t, pow(base, e));
 		if (few && e < hi) {
-			push(t, 2 * pow(base, e));
-			push(t, 5 * pow(base, e));
+			push_positive(t, 2 * pow(base, e));
+			push_positive(t, 5 * pow(base, e));
 		}
 	}
 	t->lo = pow(base, lo);
 	t->hi = pow(base, hi);
-	return isfinite(t->hi) && t->lo > 0 ? 0 : -1;
+	if (!(t->lo > 0) || t->lo > min)
+		t->lo = min;
+	if (!isfinite(t->hi) || t->hi < max)
+		t->hi = max;
+	return t->n > 0 && log(t->hi) > log(t->lo) && isfinite(log(t->hi) - log(t->lo)) ? 0 : -1;
 }
 
 int svg_ticks(enum svg_scale scale, double min, double max, bool from_zero, struct svg_ticks *t)

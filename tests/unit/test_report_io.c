@@ -11,10 +11,14 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,6 +149,32 @@ Test(report_io, write_round_trip)
 	cJSON_Delete(root);
 }
 
+/* A string that is not UTF-8 (a Latin-1 file name in argv) is written so that the report reads back. */
+Test(report_io, invalid_utf8_is_written_as_replacement_characters)
+{
+	const char *path = in_dir("latin1.json");
+	cJSON *root = sample_report(1.0), *back;
+	cJSON *argv = cJSON_AddArrayToObject(root, "argv");
+	size_t len;
+	char *text;
+
+	cJSON_AddItemToArray(argv, cJSON_CreateString("caf\xe9.json"));
+	cJSON_AddItemToArray(argv, cJSON_CreateString("ok \xc3\xa9 \xf0\x9f\x98\x80 \xed\xa0\x80"));
+	cJSON_AddStringToObject(root, "host\xff", "x");
+	cr_assert_eq(report_write_atomic(path, root, false, err, sizeof err), REPORT_OK, "%s", err);
+	text = read_text(path, &len);
+	cr_assert_not_null(strstr(text, "\"caf\\ufffd.json\""), "%s", text);
+	cr_assert_not_null(strstr(text, "\"ok \xc3\xa9 \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd\""), "%s", text);
+	cr_assert_not_null(strstr(text, "\"host\\ufffd\""), "%s", text);
+	free(text);
+	back = report_read(path, err, sizeof err);
+	cr_assert_not_null(back, "the report written cannot be read back: %s", err);
+	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(back, "argv"), 0)->valuestring,
+	                 "caf\xef\xbf\xbd.json");
+	cJSON_Delete(back);
+	cJSON_Delete(root);
+}
+
 Test(report_io, nan_is_written_as_null)
 {
 	const char *path = in_dir("nan.json");
@@ -225,6 +255,131 @@ Test(report_io, file_mode_follows_umask)
 	cr_assert_eq(st.st_mode & 0777, 0644, "mode %o", st.st_mode & 0777);
 	cr_assert_eq(umask(022), 022, "umask not restored");
 	cJSON_Delete(root);
+}
+
+/* --force keeps the mode of the file it replaces; the umask is for new files only. */
+Test(report_io, force_keeps_the_mode_of_the_file_it_replaces)
+{
+	static const mode_t modes[] = {0600, 0640, 0444, 0664};
+	const char *path = in_dir("kept.json");
+	cJSON *root = sample_report(2.0);
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		write_text(path, "old", 3);
+		cr_assert_eq(chmod(path, modes[i]), 0);
+		umask(i % 2 ? 077 : 002);
+		cr_assert_eq(report_write_atomic(path, root, true, err, sizeof err), REPORT_OK, "%s",
+		             err);
+		cr_assert_eq(stat(path, &st), 0);
+		cr_assert_eq(st.st_mode & 07777, modes[i], "mode %o, was %o",
+		             (unsigned)(st.st_mode & 07777), (unsigned)modes[i]);
+		cr_assert_eq(unlink(path), 0);
+	}
+	umask(077);
+	cr_assert_eq(report_write_atomic(path, root, false, err, sizeof err), REPORT_OK, "%s", err);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(st.st_mode & 0777, 0600, "a new file: 0666 minus the umask, not %o",
+	             (unsigned)(st.st_mode & 0777));
+	umask(022);
+	cJSON_Delete(root);
+}
+
+/*
+ * The unit tests' fsync: the system call, or first the signal a test asks
+ * for, so that a write is interrupted at a known point: the temporary
+ * written, not yet moved into place.
+ */
+static volatile sig_atomic_t raise_at_fsync;
+
+int fsync(int fd)
+{
+	int sig = raise_at_fsync;
+
+	if (sig) {
+		raise_at_fsync = 0;
+		raise(sig);
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+static volatile sig_atomic_t own_handler_ran;
+
+static void own_handler(int sig)
+{
+	own_handler_ran = sig;
+}
+
+/* In a child: the write interrupted by sig at its fsync, with the disposition given. */
+static int write_interrupted(const char *path, bool force, int sig, void (*disposition)(int))
+{
+	static const char page[] = "<p>page</p>";
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = disposition;
+	sigaction(sig, &sa, NULL);
+	raise_at_fsync = sig;
+	return report_write_text_atomic(path, page, sizeof page - 1, force, err, sizeof err);
+}
+
+Test(report_io, a_write_killed_by_a_signal_leaves_no_temporary)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	const char *path = in_dir("page.html");
+	size_t len;
+	int status;
+
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		for (int force = 0; force < 2; force++) {
+			if (force)
+				write_text(path, "old", 3);
+			pid_t pid = fork();
+			cr_assert_geq(pid, 0);
+			if (pid == 0) {
+				write_interrupted(path, force, sigs[i], SIG_DFL);
+				_exit(0); /* not reached: the signal ends the child */
+			}
+			cr_assert_eq(waitpid(pid, &status, 0), pid);
+			cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == sigs[i],
+			          "signal %d: the child was not ended by it (status %#x)", sigs[i],
+			          status);
+			cr_assert_eq(count_entries(), (size_t)force,
+			             "signal %d: a temporary was left behind", sigs[i]);
+			if (force) {
+				char *text = read_text(path, &len);
+				cr_assert(len == 3 && memcmp(text, "old", 3) == 0,
+				          "the file replaced was changed");
+				free(text);
+				cr_assert_eq(unlink(path), 0);
+			}
+		}
+}
+
+/* A handler the program had is still called, after the temporary is gone; an ignored signal stays ignored. */
+Test(report_io, a_signal_takes_its_previous_course)
+{
+	const char *path = in_dir("page.html");
+	int status;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int rc = write_interrupted(path, false, SIGTERM, own_handler);
+		_exit(rc == REPORT_EIO && own_handler_ran == SIGTERM ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	          "the program's own handler did not run, or the write did not fail (status %#x)",
+	          status);
+	cr_assert_eq(count_entries(), 0, "the temporary or a half report was left behind");
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		_exit(write_interrupted(path, false, SIGHUP, SIG_IGN) == REPORT_OK ? 0 : 1);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "under nohup the write completes");
+	cr_assert_eq(count_entries(), 1);
 }
 
 Test(report_io, directory_as_output)
@@ -457,26 +612,53 @@ Test(report_io, read_too_large)
 	assert_mentions(path, "1 GiB");
 }
 
-Test(report_io, read_from_fifo)
+/* Only regular files: a FIFO without a writer is refused at once, not waited on; a device, a socket too. */
+Test(report_io, read_refuses_what_is_not_a_regular_file, .timeout = 60)
 {
-	static const char doc[] = "{\"schema_version\": 1, \"command\": \"topo\"}";
 	const char *path = in_dir("pipe");
-	cJSON *root;
-	pid_t pid;
-	int status;
+	struct sockaddr_un addr = {.sun_family = AF_UNIX};
+	int sock;
 
 	cr_assert_eq(mkfifo(path, 0600), 0);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int fd = open(path, O_WRONLY);
-		_exit(fd >= 0 && write(fd, doc, sizeof doc - 1) == (ssize_t)(sizeof doc - 1) ? 0 : 1);
-	}
-	root = report_read(path, err, sizeof err);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_null(report_read(path, err, sizeof err));
+	assert_mentions(path, "it is a FIFO (named pipe), not a regular file");
+	assert_mentions(path, "give '-'");
+	cr_assert_null(report_read("/dev/zero", err, sizeof err));
+	assert_mentions("/dev/zero", "it is a character device, not a regular file");
+	cr_assert_null(report_read("/dev/null", err, sizeof err));
+	assert_mentions("/dev/null", "a character device");
+	cr_assert_lt(strlen(in_dir("sock")), sizeof addr.sun_path);
+	memcpy(addr.sun_path, in_dir("sock"), strlen(in_dir("sock")) + 1);
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert_geq(sock, 0);
+	cr_assert_eq(bind(sock, (struct sockaddr *)&addr, sizeof addr), 0);
+	cr_assert_null(report_read(in_dir("sock"), err, sizeof err));
+	assert_mentions(in_dir("sock"), "it is a socket, not a regular file");
+	close(sock);
+}
+
+/* "-" is standard input, a pipe among others, bounded like a file; a NUL byte stops it at once. */
+Test(report_io, read_from_standard_input, .timeout = 60)
+{
+	static const char doc[] = "{\"schema_version\": 1, \"command\": \"topo\"}";
+	int fds[2];
+	cJSON *root;
+
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(write(fds[1], doc, sizeof doc - 1), (ssize_t)(sizeof doc - 1));
+	close(fds[1]);
+	cr_assert_eq(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+	close(fds[0]);
+	root = report_read("-", err, sizeof err);
 	cr_assert_not_null(root, "%s", err);
 	cr_assert_str_eq(cJSON_GetObjectItem(root, "command")->valuestring, "topo");
 	cJSON_Delete(root);
+	/* /dev/zero as standard input: refused at its first byte, not read to 1 GiB */
+	int zero = open("/dev/zero", O_RDONLY);
+	cr_assert_eq(dup2(zero, STDIN_FILENO), STDIN_FILENO);
+	close(zero);
+	cr_assert_null(report_read("-", err, sizeof err));
+	assert_mentions("'-'", "NUL byte at byte offset 0");
 }
 
 /* A page that is not JSON: written byte for byte, no newline added, never over a file without force. */

@@ -5,8 +5,10 @@
  * Reading from disk is covered in test_report_io.c.
  */
 #include "report_read.h"
+#include "report_read_scan.h"
 
 #include <criterion/criterion.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,22 @@ Test(report_read, refuses_nan_and_infinity_literals)
 	assert_refused("{" ENVELOPE ", \"x\": NaN}", "NaN and Infinity are not json");
 	assert_refused("{" ENVELOPE ", \"x\": -Infinity}", "NaN and Infinity are not json");
 	assert_refused("{" ENVELOPE ", \"x\": [nan]}", "NaN and Infinity are not json");
+}
+
+/* RFC 8259's grammar, which cJSON does not hold to: every refusal names its byte offset. */
+Test(report_read, refuses_what_json_does_not_allow_naming_the_offset)
+{
+	/* {ENVELOPE, "x": is 51 bytes: the value starts at byte offset 51 */
+	assert_refused("{" ENVELOPE ", \"x\": 01}",
+	               "a number with a leading zero at line 1, column 52 (byte offset 51)");
+	assert_refused("{" ENVELOPE ", \"x\": 1.}", "no digit after its decimal point");
+	assert_refused("{" ENVELOPE ", \"x\": 1.}", "(byte offset 51)");
+	assert_refused("{" ENVELOPE ", \"x\": \"caf\xe9\"}", "invalid UTF-8 (byte 0xe9) in a string");
+	assert_refused("{" ENVELOPE ", \"x\": \"caf\xe9\"}", "(byte offset 55)");
+	assert_refused("{" ENVELOPE ", \"x\xff\": 1}", "invalid UTF-8");
+	assert_refused("{" ENVELOPE ", \"x\": \"a\tb\"}", "control character");
+	assert_refused("{" ENVELOPE ", \"x\": [1,]}", "unexpected ']'");
+	assert_refused("{" ENVELOPE "}\n{}", "at line 2, column 1 (byte offset 46)");
 }
 
 Test(report_read, refuses_a_nul_escape_in_a_string)
@@ -157,4 +175,134 @@ Test(report_read, getters_name_file_path_and_problem)
 	cr_assert_eq(report_get_bool(&at, obj, "s", true, &b), -1);
 	cr_assert_str_eq(err, "report 'r.json': s is not true or false");
 	cJSON_Delete(obj);
+}
+
+/* "{ENVELOPE, "x": [1,1,...]}" of n values, as dense as JSON gets: two bytes a value. */
+static char *dense_report(size_t n, size_t *len)
+{
+	static const char head[] = "{" ENVELOPE ", \"x\": [";
+	char *text = malloc(sizeof head + 2 * n + 8);
+
+	memcpy(text, head, sizeof head - 1);
+	*len = sizeof head - 1;
+	for (size_t i = 0; i < n; i++) {
+		text[(*len)++] = '1';
+		text[(*len)++] = ',';
+	}
+	memcpy(text + *len - 1, "]}", 3);
+	*len += 1;
+	return text;
+}
+
+/* Refused before cJSON builds anything: the file, its size, its values and the limit are named. */
+Test(report_read, refuses_a_report_whose_tree_would_outgrow_the_limit)
+{
+	size_t len, n = 4u << 20; /* 8 MiB of text, about 320 MiB of tree */
+	char *text = dense_report(n, &len);
+	cJSON *root = report_parse("dense.json", text, len, err, sizeof err);
+
+	cr_assert_null(root);
+	cr_assert_not_null(strstr(err, "cannot read 'dense.json' (8.0 MiB)"), "%s", err);
+	cr_assert_not_null(strstr(err, "its 4194308 values would take about 320 MiB"), "%s", err);
+	cr_assert_not_null(strstr(err, "over the limit of 8 times the file's size or 256 MiB"), "%s",
+	                   err);
+	free(text);
+	/* the same values spread over more text are read: the limit is a multiple of the size */
+	text = dense_report(1u << 20, &len);
+	root = report_parse("dense.json", text, len, err, sizeof err);
+	cr_assert_not_null(root, "a small report is never refused for its density: %s", err);
+	cJSON_Delete(root);
+	free(text);
+}
+
+/* cJSON's allocations, counted as glibc's chunks: the usable size and the 8-byte header. */
+static size_t heap_bytes, heap_peak_bytes;
+
+static void *counting_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p) {
+		heap_bytes += malloc_usable_size(p) + 8;
+		heap_peak_bytes = heap_bytes > heap_peak_bytes ? heap_bytes : heap_peak_bytes;
+	}
+	return p;
+}
+
+static void counting_free(void *p)
+{
+	if (p)
+		heap_bytes -= malloc_usable_size(p) + 8;
+	free(p);
+}
+
+/* The estimate is an upper bound of what cJSON takes, and not a loose one. */
+Test(report_read, tree_estimate_bounds_what_cjson_allocates)
+{
+	static const char *const texts[] = {
+	    "{\"a\": [1, 2.5, -3e10, true, false, null], \"bb\": {\"c\": \"\"}}",
+	    "[\"a string of some length, longer than a chunk's minimum\", \"\\u00e9\\n\", 1]",
+	    "{\"results\": [{\"algorithm\": \"ring\", \"samples_us\": [1.25, 1.5, 1.75]}]}",
+	};
+	cJSON_Hooks hooks = {counting_malloc, counting_free};
+	struct report_scan scan;
+	size_t len;
+	char *dense = dense_report(100000, &len);
+
+	cJSON_InitHooks(&hooks);
+	for (size_t i = 0; i <= sizeof texts / sizeof texts[0]; i++) {
+		const char *t = i < 3 ? texts[i] : dense;
+		size_t n = i < 3 ? strlen(t) : len;
+		cr_assert_eq(report_scan_json(t, n, &scan), 0, "%s", scan.reason);
+		heap_bytes = heap_peak_bytes = 0;
+		cJSON *root = cJSON_ParseWithLength(t, n);
+		cr_assert_not_null(root);
+		cr_assert_leq(heap_peak_bytes, report_scan_tree_bytes(&scan), "text %zu: %zu > %zu", i,
+		              heap_peak_bytes, report_scan_tree_bytes(&scan));
+		cr_assert_geq(heap_peak_bytes * 2, report_scan_tree_bytes(&scan), "text %zu: %zu", i,
+		              heap_peak_bytes);
+		cJSON_Delete(root);
+	}
+	cJSON_InitHooks(NULL);
+	free(dense);
+}
+
+/* cJSON's allocations fail after this many have succeeded. */
+static long allocations_left;
+
+static void *failing_malloc(size_t n)
+{
+	return allocations_left-- > 0 ? malloc(n) : NULL;
+}
+
+/* Memory running out at any point of the parse is said as such (exit 5), never as bad json. */
+Test(report_read, out_of_memory_while_parsing_says_so)
+{
+	static const char text[] =
+	    "{" ENVELOPE ", \"context\": {\"argv\": [\"collscope\", \"allreduce\"]}, \"results\": "
+	    "[{\"algorithm\": \"ring\", \"bytes\": 8, \"samples_us\": [1.5, 2, 2.5]}], "
+	    "\"complete\": true}";
+	cJSON_Hooks hooks = {failing_malloc, free};
+	cJSON *root;
+	int failed = 0;
+
+	cJSON_InitHooks(&hooks);
+	for (long n = 0;; n++) {
+		allocations_left = n;
+		err[0] = '\0';
+		int rc = report_load_text("r.json", text, sizeof text - 1, &root, err, sizeof err);
+		if (rc == REPORT_OK) {
+			cr_assert_not_null(root);
+			cJSON_Delete(root);
+			break;
+		}
+		failed++;
+		cr_assert_eq(rc, REPORT_EIO, "after %ld allocations: rc %d (%s)", n, rc, err);
+		cr_assert_null(root);
+		cr_assert_not_null(strstr(err, "cannot read 'r.json': out of memory while parsing it"),
+		                   "after %ld allocations: %s", n, err);
+		cr_assert_null(strstr(err, "not valid json"), "%s", err);
+	}
+	cJSON_InitHooks(NULL);
+	cr_assert_geq(failed, 20, "every allocation of the parse was made to fail once");
 }

@@ -7,7 +7,10 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static size_t count(const char *hay, const char *needle)
 {
@@ -200,5 +203,100 @@ Test(svg, heatmap_marks_suspects)
 	cr_assert_not_null(strstr(b.data, "class=\"tick sus\""));
 	cr_assert_not_null(strstr(b.data, "10 (best)"));
 	cr_assert_not_null(strstr(b.data, "1 (worst)"));
+	html_buf_release(&b);
+}
+
+/* Hostile ranges (a busbw of 5e-324, zero, NaN, infinity, DBL_MAX): every tick finite and ordered. */
+static const double awkward[] = {0,       5e-324,   -5e-324, 1e-310, 2.2250738585072014e-308,
+                                 1e-300,  1e-12,    1,       1 + 1e-15, 3,
+                                 1e15,    1e300,    1.7976931348623157e308,
+                                 -1.7976931348623157e308, -1, NAN, INFINITY, -INFINITY};
+#define NAWKWARD (sizeof awkward / sizeof awkward[0])
+
+Test(svg, ticks_of_hostile_ranges_are_finite_and_ordered)
+{
+	static const enum svg_scale scales[] = {SVG_LINEAR, SVG_LOG2, SVG_LOG2_BYTES, SVG_LOG10};
+	struct svg_ticks t;
+
+	for (size_t s = 0; s < 4; s++)
+		for (size_t i = 0; i < NAWKWARD; i++)
+			for (size_t j = 0; j < NAWKWARD; j++)
+				for (int z = 0; z < 2; z++) {
+					double lo = awkward[i], hi = awkward[j];
+					if (svg_ticks(scales[s], lo, hi, z, &t) != 0)
+						continue;
+					cr_assert(isfinite(lo) && isfinite(hi) && lo <= hi);
+					cr_assert_geq(t.n, 1, "scale %zu [%g, %g]", s, lo, hi);
+					cr_assert(isfinite(t.lo) && isfinite(t.hi) && t.lo < t.hi,
+					          "scale %zu [%g, %g]: axis %g..%g", s, lo, hi, t.lo,
+					          t.hi);
+					cr_assert(isfinite(t.hi - t.lo));
+					for (size_t k = 0; k < t.n; k++) {
+						cr_assert(isfinite(t.v[k]), "[%g, %g] tick %zu", lo, hi, k);
+						cr_assert(k == 0 || t.v[k] > t.v[k - 1],
+						          "scale %zu [%g, %g]: ticks not increasing", s, lo,
+						          hi);
+					}
+					if (scales[s] != SVG_LINEAR) {
+						cr_assert(t.lo > 0 && t.lo <= lo && t.hi >= hi,
+						          "log axis %g..%g does not hold [%g, %g]", t.lo,
+						          t.hi, lo, hi);
+						cr_assert(isfinite(log(t.hi) - log(t.lo)));
+					}
+				}
+	/* the case of the review: a single busbw of 5e-324 on a linear axis from zero */
+	cr_assert_eq(svg_ticks(SVG_LINEAR, 5e-324, 5e-324, true, &t), 0);
+	cr_assert_geq(t.n, 2);
+	cr_assert_eq(t.lo, 0);
+}
+
+/* Any "nan" or "inf" in the markup is a coordinate or a label gone wrong. */
+static void assert_all_finite(const char *svg, const char *what)
+{
+	for (const char *p = svg; *p; p++) {
+		cr_assert(strncasecmp(p, "nan", 3) != 0 || (p > svg && isalpha((unsigned char)p[-1])),
+		          "%s: NaN in the markup near '%.60s'", what, p > svg + 30 ? p - 30 : svg);
+		cr_assert(strncasecmp(p, "inf", 3) != 0 || (p > svg && isalpha((unsigned char)p[-1])),
+		          "%s: infinity in the markup near '%.60s'", what, p > svg + 30 ? p - 30 : svg);
+	}
+}
+
+Test(svg, charts_of_hostile_values_have_finite_coordinates)
+{
+	static const enum svg_scale yscales[] = {SVG_LINEAR, SVG_LOG10};
+	double x[NAWKWARD], y[NAWKWARD];
+	struct html_buf b;
+	char what[96];
+
+	for (size_t i = 0; i < NAWKWARD; i++)
+		x[i] = 8.0 * (double)(i + 1);
+	/* every value alone, every pair, and all of them in one series */
+	for (size_t i = 0; i < NAWKWARD; i++)
+		for (size_t j = 0; j <= NAWKWARD; j++)
+			for (size_t s = 0; s < 2; s++)
+				for (int z = 0; z < 2; z++) {
+					size_t n = j == NAWKWARD ? NAWKWARD : 2;
+					for (size_t k = 0; k < n; k++)
+						y[k] = j == NAWKWARD ? awkward[k] : k ? awkward[j] : awkward[i];
+					struct svg_series ser = {"s", x, y, n, 0, false};
+					struct svg_chart c = {"t",  "GB/s", {"x", SVG_LOG2_BYTES, false},
+					                      {"y", yscales[s], z}, &ser, 1};
+					html_buf_init(&b);
+					svg_line_chart(&b, &c);
+					cr_assert_not(b.failed);
+					snprintf(what, sizeof what, "y %g and %g, scale %zu, from zero %d",
+					         awkward[i], j < NAWKWARD ? awkward[j] : 0.0, s, z);
+					assert_all_finite(b.data, what);
+					html_buf_release(&b);
+				}
+	/* a heatmap over the same values */
+	double cells[16];
+	for (size_t k = 0; k < 16; k++)
+		cells[k] = awkward[k % NAWKWARD];
+	struct svg_heatmap h = {"bw", "GB/s", "a", "b", 4, cells, NULL, NULL, NULL, true};
+	html_buf_init(&b);
+	svg_heatmap(&b, &h);
+	cr_assert_not(b.failed);
+	assert_all_finite(b.data, "heatmap");
 	html_buf_release(&b);
 }
