@@ -130,10 +130,10 @@ static void slow_down(struct probe_links *p, const struct links_opts *o)
 {
 	bool hit = (p->rank == o->slow_a && p->peer == o->slow_b) ||
 	           (p->rank == o->slow_b && p->peer == o->slow_a);
-	for (int i = 0; hit && o->slow_factor > 0 && i < p->opts.bw_iters; i++) {
+	for (int i = 0; hit && o->slow_factor > 0 && i < p->one_way.windows; i++)
 		p->window_us[i] *= o->slow_factor;
+	for (int i = 0; hit && o->slow_factor > 0 && i < p->bidir.windows; i++)
 		p->bidir_us[i] *= o->slow_factor;
-	}
 }
 
 /* This rank's samples of rank -> peer into its row; false when out of memory. */
@@ -150,10 +150,14 @@ static bool summarize(struct links_run *r, bool remeasured)
 	k->nlatency_samples =
 	    link_keep_samples(p->lat_us, (size_t)p->opts.lat_iters, k->latency_samples_us);
 	k->nwindow_samples =
-	    link_keep_samples(p->window_us, (size_t)p->opts.bw_iters, k->window_samples_us);
+	    link_keep_samples(p->window_us, (size_t)p->one_way.windows, k->window_samples_us);
+	k->window_msgs = p->one_way.msgs;
+	k->stopped_by_time = p->one_way.stopped_by_time;
+	k->bidir_msgs = p->bidir.msgs;
+	k->bidir_stopped_by_time = p->bidir.stopped_by_time;
 	return stats_summarize(p->lat_us, (size_t)p->opts.lat_iters, &k->latency_us) == 0 &&
-	       stats_summarize(p->window_us, (size_t)p->opts.bw_iters, &k->window_us) == 0 &&
-	       stats_summarize(p->bidir_us, (size_t)p->opts.bw_iters, &k->bidir_window_us) == 0;
+	       stats_summarize(p->window_us, (size_t)p->one_way.windows, &k->window_us) == 0 &&
+	       stats_summarize(p->bidir_us, (size_t)p->bidir.windows, &k->bidir_window_us) == 0;
 }
 
 /* After a collective step: any rank's failure fails all, named by the rank that saw it. */

@@ -32,8 +32,14 @@ const char cmd_links_usage[] =
     "scheduler's as much as the link's.\n\n"
     "  -n, --iters N          timed ping-pongs per direction (default 1000)\n"
     "  -w, --warmup N         untimed ping-pongs first (default 100)\n"
-    "      --bw-iters N       timed windows per direction (default 10)\n"
-    "      --bw-warmup N      untimed windows first (default 2)\n"
+    "      --bw-iters N       timed windows per direction, at most (default 10)\n"
+    "      --bw-warmup N      untimed windows first, at most (default 2)\n"
+    "      --bw-time SECONDS  time budget of one direction's windows: after at least\n"
+    "                         3 timed windows, as many more as fit (default 1;\n"
+    "                         0: the counts alone). With a budget, a first window of\n"
+    "                         one message sizes the others, so that a slow link gets\n"
+    "                         windows of fewer messages (times scaled to a full\n"
+    "                         window) and still fits its 3\n"
     "      --lat-bytes SIZE   ping-pong message (default 8; suffixes K M G)\n"
     "      --bw-bytes SIZE    one message of a window (default 4M)\n"
     "      --window N         messages in flight per window (default 16)\n"
@@ -66,6 +72,7 @@ static const struct option longopts[] = {
     {"warmup", required_argument, NULL, 'w'},
     {"bw-iters", required_argument, NULL, 'N'},
     {"bw-warmup", required_argument, NULL, 'W'},
+    {"bw-time", required_argument, NULL, 'B'},
     {"lat-bytes", required_argument, NULL, 'l'},
     {"bw-bytes", required_argument, NULL, 'b'},
     {"window", required_argument, NULL, 'x'},
@@ -94,6 +101,7 @@ static void defaults(struct links_opts *o)
 	    .lat_warmup = 100,
 	    .bw_iters = 10,
 	    .bw_warmup = 2,
+	    .bw_time_s = 1.0,
 	};
 	o->mode = PROBE_CONCURRENT;
 	detect_params_default(&o->detect);
@@ -166,6 +174,10 @@ static int parse_one(const struct cmd_ctx *ctx, int c, const char *arg, struct l
 	case 'N': return count(ctx, "--bw-iters", arg, 1, LINKS_MAX_ITERS, &p->bw_iters);
 	case 'W': return count(ctx, "--bw-warmup", arg, 0, LINKS_MAX_ITERS, &p->bw_warmup);
 	case 'x': return count(ctx, "--window", arg, 1, LINKS_MAX_WINDOW, &p->window);
+	case 'B':
+		if (parse_double(arg, 0, 3600, &p->bw_time_s, &why) != 0)
+			return bad(ctx, "--bw-time", arg, "must be a number of seconds from 0 to 3600");
+		return 0;
 	case 'l': return bytes(ctx, "--lat-bytes", arg, 0, (uint64_t)1 << 30, &p->lat_bytes);
 	case 'b': return bytes(ctx, "--bw-bytes", arg, 1, (uint64_t)1 << 30, &p->bw_bytes);
 	case 'm':
@@ -237,6 +249,7 @@ cJSON *links_opts_to_json(cJSON *root, const struct links_opts *o)
 	          cJSON_AddNumberToObject(cfg, "warmup", p->lat_warmup) &&
 	          cJSON_AddNumberToObject(cfg, "bw_iters", p->bw_iters) &&
 	          cJSON_AddNumberToObject(cfg, "bw_warmup", p->bw_warmup) &&
+	          cJSON_AddNumberToObject(cfg, "bw_time_s", p->bw_time_s) &&
 	          cJSON_AddStringToObject(
 	              cfg, "mode", o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated") &&
 	          cJSON_AddNumberToObject(cfg, "tolerance", o->detect.tolerance) &&

@@ -11,14 +11,29 @@
  *      message; the sender times window and acknowledgement;
  *   5. both send a window to each other at once, then swap empty
  *      acknowledgements; each side times the whole exchange.
- * Each phase runs `warmup` untimed iterations first. The messages of a
- * window share one send and one receive buffer (as osu_bw does): contents
- * are not checked, and bytes are what is measured.
+ * Each latency phase runs `warmup` untimed iterations first. A bandwidth
+ * phase is paced by struct probe_pace (tournament.h): a sizing window of one
+ * message when there is a budget (bw_time_s), warm-up windows, then timed
+ * windows until bw_iters or the budget, whichever comes first. One side keeps
+ * the clock (the sender; lo in phase 5) and, before every window, sends the
+ * other an int: the window's message count, or 0 when the phase is over, so
+ * both sides always agree how many windows there are. A window of fewer than
+ * `window` messages (a slow link) has its time scaled up to a full window:
+ * every window time means the same bytes, and the counts say what ran.
+ * The messages of a window share one send and one receive buffer (as osu_bw
+ * does): contents are not checked, and bytes are what is measured.
  *
  * Concurrent mode: every pair of a tournament round runs at once, with a
  * barrier of all ranks between phases, so all pairs are in the same phase
  * (the rank with the bye of an odd round only joins the barriers).
  * Isolated mode: one pair at a time while the other ranks wait in a barrier.
+ *
+ * Shift pattern (probe_links_shift, mpiGraph's): in step d every rank posts
+ * a window of receives from rank - d and a window of sends to rank + d at
+ * once and notes when its sends and when its receives completed. Rank 0
+ * paces the step for all: the slowest rank's window time (a max-reduction)
+ * is the step's window time, and rank 0's decision is broadcast before every
+ * window.
  */
 #include <mpi.h>
 
@@ -34,7 +49,16 @@ struct probe_link_opts {
 	size_t bw_bytes;           /* one message of a window */
 	int window;                /* messages in flight per window */
 	int lat_iters, lat_warmup; /* timed and untimed ping-pongs per direction */
-	int bw_iters, bw_warmup;   /* timed and untimed windows per direction */
+	int bw_iters, bw_warmup;   /* timed and untimed windows per direction (at most) */
+	double bw_time_s;          /* budget of one bandwidth phase, sizing and warm-up
+	                              included; 0: the counts alone decide */
+};
+
+/* How one bandwidth phase went: timed windows and messages in each. */
+struct probe_windows {
+	int windows;          /* timed windows */
+	int msgs;             /* messages in each of them */
+	bool stopped_by_time; /* fewer than bw_iters: the budget ran out */
 };
 
 /*
@@ -48,11 +72,18 @@ struct probe_links {
 	int rank, nranks;
 	char *send_buf, *recv_buf; /* max(lat_bytes, bw_bytes) each */
 	MPI_Request *reqs;         /* 2 x window */
+	int *done;                 /* 2 x window: indices of completed requests */
 	int peer;                  /* the pair measured last, or -1 */
 	double *lat_us;            /* lat_iters one-way latencies rank -> peer */
 	double *window_us;         /* bw_iters times of one window rank -> peer */
 	double *bidir_us;          /* bw_iters times of a window each way at once */
+	struct probe_windows one_way, bidir; /* how many of window_us, bidir_us hold samples */
 	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
+	/* the shift step measured last (probe_links_shift): */
+	int shift_dest, shift_source;   /* -1 before any */
+	double *shift_send_us;          /* bw_iters: until this rank's sends completed */
+	double *shift_recv_us;          /* bw_iters: until its receives completed */
+	struct probe_windows shift;     /* how many of those hold samples */
 };
 
 /*
@@ -77,5 +108,12 @@ int probe_links_round(struct probe_links *p, int round, enum probe_mode mode);
  * elsewhere p->peer is -1.
  */
 int probe_links_isolated(struct probe_links *p, int a, int b);
+
+/*
+ * Collective: step d (1 <= d < nranks) of the shift pattern. Afterwards
+ * shift_dest and shift_source are this rank's partners and shift_send_us,
+ * shift_recv_us hold shift.windows window times (scaled to full windows).
+ */
+int probe_links_shift(struct probe_links *p, int d);
 
 #endif

@@ -139,8 +139,12 @@ static bool add_latency(cJSON *o, const struct stats_summary *s)
 	       cJSON_AddNumberToObject(l, "iterations", (double)s->n);
 }
 
-/* name: bandwidth statistics from the window times s, bytes per window. */
-static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary *s, double bytes)
+/*
+ * name: bandwidth statistics from the window times s, bytes per window;
+ * iterations is the number of timed windows, msgs the messages in each.
+ */
+static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary *s, double bytes,
+                          int msgs, bool by_time)
 {
 	cJSON *b = cJSON_AddObjectToObject(o, name);
 	return b && report_add_number(b, "min", gbps(bytes, s->max_us)) &&
@@ -148,7 +152,9 @@ static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary
 	       report_add_number(b, "p50", gbps(bytes, s->p50_us)) &&
 	       report_add_number(b, "mean", gbps(bytes, s->mean_us)) &&
 	       report_add_number(b, "max", gbps(bytes, s->min_us)) &&
-	       cJSON_AddNumberToObject(b, "iterations", (double)s->n);
+	       cJSON_AddNumberToObject(b, "iterations", (double)s->n) &&
+	       cJSON_AddNumberToObject(b, "window_messages", msgs) &&
+	       cJSON_AddBoolToObject(b, "stopped_by_time", by_time);
 }
 
 int link_keep_samples(const double *x, size_t n, double *kept)
@@ -189,8 +195,10 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 	       cJSON_AddStringToObject(o, "locality",
 	                               detect_locality_name(links_locality(v, r->a, r->b))) &&
 	       add_latency(o, &r->latency_us) &&
-	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes) &&
-	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes) &&
+	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes, r->window_msgs,
+	                     r->stopped_by_time) &&
+	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes,
+	                     r->bidir_msgs, r->bidir_stopped_by_time) &&
 	       report_add_number(o, "cpu_wait_fraction", link_cpu_wait(v, r->a, r->b)) &&
 	       add_samples(o, "samples_us", r->latency_samples_us, r->nlatency_samples) &&
 	       add_samples(o, "window_samples_us", r->window_samples_us, r->nwindow_samples) &&

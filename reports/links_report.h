@@ -35,6 +35,11 @@ struct link_record {
 	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
 	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
 	int nlatency_samples, nwindow_samples;
+	/* how the bandwidth phases went (probes/links.h): messages per timed window
+	   (window times are scaled to full windows) and whether the time budget
+	   ended them before the count; window_us.n is the number of timed windows */
+	int window_msgs, bidir_msgs;
+	bool stopped_by_time, bidir_stopped_by_time;
 };
 
 /* Keep at most LINK_KEPT_SAMPLES of x[0..n), evenly spaced; returns how many. */

@@ -17,6 +17,9 @@ check_report() {
 	python3 - "$1" "$2" "${4:-none}" >"$TMP/py" 2>&1 <<'PY'
 import json, os, sys
 path, n, expect = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+budget_only = expect == "budget"
+if budget_only:
+    expect = "none"
 d = json.load(open(path))
 def need(cond, what):
     if not cond:
@@ -34,7 +37,14 @@ for r in res:
     need(r["locality"] in (("same_numa", "same_host") if r["host_a"] == r["host_b"] else ("cross_host",)),
          who + " locality " + r["locality"])
     lat, bw, bi = r["latency_us"], r["bandwidth_gbps"], r["bidirectional_gbps"]
-    need(lat["iterations"] == cfg["iters"] and bw["iterations"] == cfg["bw_iters"], who + " iterations")
+    need(lat["iterations"] == cfg["iters"], who + " latency iterations")
+    for x in (bw, bi):
+        # at least the least windows (3), then as many as the budget allowed
+        need(min(3, cfg["bw_iters"]) <= x["iterations"] <= cfg["bw_iters"], who + " windows")
+        need(x["stopped_by_time"] == (x["iterations"] < cfg["bw_iters"]), who + " stopped_by_time")
+        need(1 <= x["window_messages"] <= cfg["window"], who + " window_messages")
+    if budget_only:
+        need(bw["iterations"] == 3 and bw["stopped_by_time"], who + " stops on the tiny budget")
     need(0 < lat["min"] <= lat["p50"] <= lat["max"], who + " latency order")
     need(lat["p99"] is None or lat["p50"] <= lat["p99"] <= lat["max"], who + " latency p99")
     need(0 < bw["min"] <= bw["p50"] <= bw["max"], who + " bandwidth order")
@@ -78,6 +88,15 @@ for n in 2 3 4; do
 	expect_output "^# suspects: none" "links at $n ranks on one machine accuses nobody"
 	check_report "$TMP/l$n.json" "$n" "links report at $n ranks"
 done
+
+# A budget far below one window: every direction stops after the least 3
+# windows, of one message each, and the report says so.
+expect_exit 0 "links at 3 ranks on a tiny time budget" mpi 3 links -q "${FAST[@]}" --bw-iters 50 \
+	--bw-time 0.000001 -o "$TMP/l3t.json"
+check_report "$TMP/l3t.json" 3 "the tiny budget: 3 windows a direction, stopped by time" budget
+expect_exit 0 "the tiny budget's windows are single messages" python3 -c "import json,sys
+d=json.load(open('$TMP/l3t.json'))
+sys.exit(not all(r['bandwidth_gbps']['window_messages'] == 1 for r in d['results']))"
 
 # Past 16 ranks the matrix is host x host.
 expect_exit 0 "links at 17 ranks" mpi 17 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
@@ -144,6 +163,8 @@ check_bad "'foo' for --mode" --mode foo
 check_bad "'0' for --iters" -n 0
 check_bad "'x' for --warmup" -w x
 check_bad "'0' for --bw-iters" --bw-iters 0
+check_bad "'-1' for --bw-time" --bw-time -1
+check_bad "'soon' for --bw-time" --bw-time soon
 check_bad "'1:1:2' for --test-slow-link" --test-slow-link 1:1:2
 check_bad "'--bogus'" --bogus
 check_bad "unexpected argument 'extra'" extra
