@@ -148,14 +148,14 @@ static bool summarize(struct links_run *r, bool remeasured)
 	k->remeasured = remeasured;
 	k->cpu_wait_share = p->cpu_wait_share;
 	k->nlatency_samples =
-	    link_keep_samples(p->lat_us, (size_t)p->opts.lat_iters, k->latency_samples_us);
+	    link_keep_samples(p->lat_us, (size_t)p->lat_count, k->latency_samples_us);
 	k->nwindow_samples =
 	    link_keep_samples(p->window_us, (size_t)p->one_way.windows, k->window_samples_us);
 	k->window_msgs = p->one_way.msgs;
 	k->stopped_by_time = p->one_way.stopped_by_time;
 	k->bidir_msgs = p->bidir.msgs;
 	k->bidir_stopped_by_time = p->bidir.stopped_by_time;
-	return stats_summarize(p->lat_us, (size_t)p->opts.lat_iters, &k->latency_us) == 0 &&
+	return stats_summarize(p->lat_us, (size_t)p->lat_count, &k->latency_us) == 0 &&
 	       stats_summarize(p->window_us, (size_t)p->one_way.windows, &k->window_us) == 0 &&
 	       stats_summarize(p->bidir_us, (size_t)p->bidir.windows, &k->bidir_window_us) == 0;
 }

@@ -30,8 +30,10 @@ const char cmd_links_usage[] =
     "that stay suspect are reported. Links of an oversubscribed host (more ranks\n"
     "than cores) are measured and reported but not judged: their times are the\n"
     "scheduler's as much as the link's.\n\n"
-    "  -n, --iters N          timed ping-pongs per direction (default 1000)\n"
-    "  -w, --warmup N         untimed ping-pongs first (default 100)\n"
+    "  -n, --iters N          timed ping-pongs per direction, at most (default 1000)\n"
+    "  -w, --warmup N         untimed ping-pongs first, at most (default 100)\n"
+    "      --lat-time SECONDS time budget of one direction's ping-pongs: after at least\n"
+    "                         3, as many more as fit (default 0.5; 0: the counts alone)\n"
     "      --bw-iters N       timed windows per direction, at most (default 10)\n"
     "      --bw-warmup N      untimed windows first, at most (default 2)\n"
     "      --bw-time SECONDS  time budget of one direction's windows: after at least\n"
@@ -73,6 +75,7 @@ static const struct option longopts[] = {
     {"bw-iters", required_argument, NULL, 'N'},
     {"bw-warmup", required_argument, NULL, 'W'},
     {"bw-time", required_argument, NULL, 'B'},
+    {"lat-time", required_argument, NULL, 'L'},
     {"lat-bytes", required_argument, NULL, 'l'},
     {"bw-bytes", required_argument, NULL, 'b'},
     {"window", required_argument, NULL, 'x'},
@@ -102,6 +105,7 @@ static void defaults(struct links_opts *o)
 	    .bw_iters = 10,
 	    .bw_warmup = 2,
 	    .bw_time_s = 1.0,
+	    .lat_time_s = 0.5,
 	};
 	o->mode = PROBE_CONCURRENT;
 	detect_params_default(&o->detect);
@@ -174,6 +178,10 @@ static int parse_one(const struct cmd_ctx *ctx, int c, const char *arg, struct l
 	case 'N': return count(ctx, "--bw-iters", arg, 1, LINKS_MAX_ITERS, &p->bw_iters);
 	case 'W': return count(ctx, "--bw-warmup", arg, 0, LINKS_MAX_ITERS, &p->bw_warmup);
 	case 'x': return count(ctx, "--window", arg, 1, LINKS_MAX_WINDOW, &p->window);
+	case 'L':
+		if (parse_double(arg, 0, 3600, &p->lat_time_s, &why) != 0)
+			return bad(ctx, "--lat-time", arg, "must be a number of seconds from 0 to 3600");
+		return 0;
 	case 'B':
 		if (parse_double(arg, 0, 3600, &p->bw_time_s, &why) != 0)
 			return bad(ctx, "--bw-time", arg, "must be a number of seconds from 0 to 3600");
@@ -250,6 +258,7 @@ cJSON *links_opts_to_json(cJSON *root, const struct links_opts *o)
 	          cJSON_AddNumberToObject(cfg, "bw_iters", p->bw_iters) &&
 	          cJSON_AddNumberToObject(cfg, "bw_warmup", p->bw_warmup) &&
 	          cJSON_AddNumberToObject(cfg, "bw_time_s", p->bw_time_s) &&
+	          cJSON_AddNumberToObject(cfg, "lat_time_s", p->lat_time_s) &&
 	          cJSON_AddStringToObject(
 	              cfg, "mode", o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated") &&
 	          cJSON_AddNumberToObject(cfg, "tolerance", o->detect.tolerance) &&

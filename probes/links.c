@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { TAG_LAT = 4101, TAG_BW, TAG_ACK, TAG_BIDIR, TAG_PACE, TAG_SHIFT };
+enum { TAG_LAT = 4101, TAG_LAT_LAST, TAG_BW, TAG_ACK, TAG_BIDIR, TAG_PACE, TAG_SHIFT };
 
 enum phase { PH_LAT_LO, PH_LAT_HI, PH_BW_LO, PH_BW_HI, PH_BIDIR, PH_COUNT };
 
@@ -67,28 +67,50 @@ int probe_links_init(struct probe_links *p, MPI_Comm comm, const struct probe_li
 	return MPI_SUCCESS;
 }
 
-/* Ping-pong: the starter keeps half of each round trip. */
+/*
+ * Ping-pong: the starter keeps half of each round trip. It keeps the clock
+ * too (a probe_pace of one-message windows, within lat_time_s) and marks its
+ * last ping with TAG_LAT_LAST, so the other side knows when to stop without
+ * a message more.
+ */
 static int ping_pong(struct probe_links *p, int peer, bool starter)
 {
 	const int bytes = (int)p->opts.lat_bytes;
-	int rc = MPI_SUCCESS;
-	for (int it = -p->opts.lat_warmup; it < p->opts.lat_iters && rc == MPI_SUCCESS; it++) {
-		if (!starter) {
-			rc = MPI_Recv(p->recv_buf, bytes, MPI_BYTE, peer, TAG_LAT, p->comm,
-			              MPI_STATUS_IGNORE);
+	struct probe_pace c;
+	MPI_Status st;
+	int rc = MPI_SUCCESS, n = 0;
+	if (!starter) {
+		do {
+			rc = MPI_Recv(p->recv_buf, bytes, MPI_BYTE, peer, MPI_ANY_TAG, p->comm, &st);
+			if (rc == MPI_SUCCESS && st.MPI_TAG != TAG_LAT && st.MPI_TAG != TAG_LAT_LAST)
+				rc = MPI_ERR_TAG;
 			if (rc == MPI_SUCCESS)
 				rc = MPI_Send(p->send_buf, bytes, MPI_BYTE, peer, TAG_LAT, p->comm);
-			continue;
-		}
+		} while (rc == MPI_SUCCESS && st.MPI_TAG == TAG_LAT);
+		return rc;
+	}
+	probe_pace_start(&c, p->opts.lat_iters, p->opts.lat_warmup, 1, p->opts.lat_time_s,
+	                 MPI_Wtime());
+	enum probe_window_kind kind = probe_pace_next(&c, MPI_Wtime(), &n);
+	while (rc == MPI_SUCCESS && kind != PROBE_WINDOW_NONE) {
 		double t0 = MPI_Wtime();
-		rc = MPI_Send(p->send_buf, bytes, MPI_BYTE, peer, TAG_LAT, p->comm);
+		/* what follows this ping is decided before it is sent, on the time
+		   so far and the last round trip, so its tag can say "the last" */
+		struct probe_pace after = c;
+		probe_pace_done(&after, c.last_s);
+		enum probe_window_kind next = probe_pace_next(&after, t0 + c.last_s, &n);
+		rc = MPI_Send(p->send_buf, bytes, MPI_BYTE, peer,
+		              next == PROBE_WINDOW_NONE ? TAG_LAT_LAST : TAG_LAT, p->comm);
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Recv(p->recv_buf, bytes, MPI_BYTE, peer, TAG_LAT, p->comm,
 			              MPI_STATUS_IGNORE);
 		double t = MPI_Wtime() - t0;
-		if (it >= 0)
-			p->lat_us[it] = t * 1e6 / 2;
+		if (kind == PROBE_WINDOW_TIMED)
+			p->lat_us[c.timed] = t * 1e6 / 2;
+		probe_pace_done(&c, t);
+		c.kind = kind = next;
 	}
+	p->lat_count = c.timed;
 	return rc;
 }
 
@@ -239,6 +261,7 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 	bool known = peer >= 0;
 	p->peer = peer;
 	p->one_way = p->bidir = (struct probe_windows){0};
+	p->lat_count = 0;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		/* the pair's own time and waits only: the barriers are left out */
 		uint64_t w0 = 0, w1 = 0;

@@ -11,7 +11,9 @@
  *      message; the sender times window and acknowledgement;
  *   5. both send a window to each other at once, then swap empty
  *      acknowledgements; each side times the whole exchange.
- * Each latency phase runs `warmup` untimed iterations first. A bandwidth
+ * Each latency phase runs `warmup` untimed iterations first, within a time
+ * budget too (lat_time_s: at least 3 round trips, then as many as fit, and
+ * the starter's last ping has a tag of its own). A bandwidth
  * phase is paced by struct probe_pace (tournament.h): a sizing window of one
  * message when there is a budget (bw_time_s), warm-up windows, then timed
  * windows until bw_iters or the budget, whichever comes first. One side keeps
@@ -50,6 +52,7 @@ struct probe_link_opts {
 	int window;                /* messages in flight per window */
 	int lat_iters, lat_warmup; /* timed and untimed ping-pongs per direction */
 	int bw_iters, bw_warmup;   /* timed and untimed windows per direction (at most) */
+	double lat_time_s;         /* budget of one ping-pong direction; 0: the counts alone */
 	double bw_time_s;          /* budget of one bandwidth phase, sizing and warm-up
 	                              included; 0: the counts alone decide */
 };
@@ -75,6 +78,7 @@ struct probe_links {
 	int *done;                 /* 2 x window: indices of completed requests */
 	int peer;                  /* the pair measured last, or -1 */
 	double *lat_us;            /* lat_iters one-way latencies rank -> peer */
+	int lat_count;             /* how many of them were measured (the budget may stop it) */
 	double *window_us;         /* bw_iters times of one window rank -> peer */
 	double *bidir_us;          /* bw_iters times of a window each way at once */
 	struct probe_windows one_way, bidir; /* how many of window_us, bidir_us hold samples */
