@@ -47,6 +47,11 @@ const char cmd_links_usage[] =
     "      --window N         messages in flight per window (default 16)\n"
     "      --mode MODE        concurrent: all pairs of a round at once (default);\n"
     "                         isolated: one pair at a time\n"
+    "      --pattern P        pairs: the tournament's pairs (default); shift:\n"
+    "                         mpiGraph's shift, in step d every rank sends to rank+d\n"
+    "                         and receives from rank-d at once, loading every link\n"
+    "                         as an all-reduce does (a shared segment shows there);\n"
+    "                         both: pairs, then shift\n"
     "      --tolerance F      fraction below the class median that may be accused,\n"
     "                         0 < F < 1 (default 0.3)\n"
     "      --z-threshold Z    robust z-score a suspect must pass (default 3.5)\n"
@@ -80,6 +85,7 @@ static const struct option longopts[] = {
     {"bw-bytes", required_argument, NULL, 'b'},
     {"window", required_argument, NULL, 'x'},
     {"mode", required_argument, NULL, 'm'},
+    {"pattern", required_argument, NULL, 'P'},
     {"tolerance", required_argument, NULL, 't'},
     {"z-threshold", required_argument, NULL, 'z'},
     {"judge-oversubscribed", no_argument, NULL, 'J'},
@@ -108,6 +114,7 @@ static void defaults(struct links_opts *o)
 	    .lat_time_s = 0.5,
 	};
 	o->mode = PROBE_CONCURRENT;
+	o->pattern = LINKS_PAIRS;
 	detect_params_default(&o->detect);
 }
 
@@ -193,6 +200,16 @@ static int parse_one(const struct cmd_ctx *ctx, int c, const char *arg, struct l
 			return bad(ctx, "--mode", arg, "must be concurrent or isolated");
 		o->mode = arg[0] == 'c' ? PROBE_CONCURRENT : PROBE_ISOLATED;
 		return 0;
+	case 'P':
+		if (strcmp(arg, "pairs") == 0)
+			o->pattern = LINKS_PAIRS;
+		else if (strcmp(arg, "shift") == 0)
+			o->pattern = LINKS_SHIFT;
+		else if (strcmp(arg, "both") == 0)
+			o->pattern = LINKS_BOTH;
+		else
+			return bad(ctx, "--pattern", arg, "must be pairs, shift or both");
+		return 0;
 	case 't':
 		if (parse_double(arg, 0, 1, &o->detect.tolerance, &why) != 0 ||
 		    !(o->detect.tolerance > 0 && o->detect.tolerance < 1))
@@ -235,6 +252,11 @@ int links_opts_parse(int argc, char **argv, const struct cmd_ctx *ctx, struct li
 	return EXIT_OK;
 }
 
+const char *links_pattern_name(enum links_pattern p)
+{
+	return p == LINKS_SHIFT ? "shift" : p == LINKS_BOTH ? "both" : "pairs";
+}
+
 static bool add_detector(cJSON *cfg, const struct detect_params *d)
 {
 	cJSON *o = cJSON_AddObjectToObject(cfg, "detector");
@@ -261,6 +283,8 @@ cJSON *links_opts_to_json(cJSON *root, const struct links_opts *o)
 	          cJSON_AddNumberToObject(cfg, "lat_time_s", p->lat_time_s) &&
 	          cJSON_AddStringToObject(
 	              cfg, "mode", o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated") &&
+	          cJSON_AddStringToObject(cfg, "pattern", links_pattern_name(o->pattern)) &&
+	          cJSON_AddNumberToObject(cfg, "retest_pairs_max", LINKS_RETEST_PAIRS) &&
 	          cJSON_AddNumberToObject(cfg, "tolerance", o->detect.tolerance) &&
 	          cJSON_AddNumberToObject(cfg, "z_threshold", o->detect.z_threshold) &&
 	          cJSON_AddBoolToObject(cfg, "judge_oversubscribed", o->judge_oversubscribed) &&

@@ -483,6 +483,8 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 	int fresh = 0;
 	for (int i = 0; i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
+		if (s->loaded)
+			continue; /* the shift pattern is measured again whole */
 		if (s->kind == DETECT_LINK && !s->between_hosts) {
 			fresh += mark(pairs, nranks, s->a, s->b);
 			continue;
@@ -528,7 +530,8 @@ static const struct detect_suspect *accused_before(const struct detect_result *s
 {
 	for (int i = 0; i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
-		if (f->metric != s->metric || f->locality != s->locality || f->kind != s->kind)
+		if (f->metric != s->metric || f->locality != s->locality || f->kind != s->kind ||
+		    f->loaded != s->loaded)
 			continue;
 		if (s->kind == DETECT_HOST && f->host == s->host)
 			return f;
@@ -544,7 +547,7 @@ static const struct detect_suspect *accused_before(const struct detect_result *s
 	for (int i = 0; s->kind == DETECT_LINK && !s->between_hosts && i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
 		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
-		    (f->host == s->host_a || f->host == s->host_b))
+		    f->loaded == s->loaded && (f->host == s->host_a || f->host == s->host_b))
 			return f;
 	}
 	return NULL;

@@ -155,7 +155,8 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
  * judged link of a suspect host in the suspect's class, of a link between
  * hosts, or across a segment. links and n are those given to detect_run. At
  * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
- * marked. Returns the number of pairs newly marked.
+ * marked; suspects of the shift pattern (loaded) mark none. Returns the
+ * number of pairs newly marked.
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
                            int nranks, int max_per_suspect, bool *pairs);

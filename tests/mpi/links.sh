@@ -58,8 +58,11 @@ for r in res:
 need(s["links"] == n * (n - 1) and s["pairs"] == n * (n - 1) // 2 and s["ranks"] == n, "summary counts")
 need(s["suspects_count"] == len(s["suspects"]), "suspects_count")
 for k in s["suspects"] + s["cleared"]:
-    need(k["kind"] in ("link", "host") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
-    need(k["measured"] is not None and k["expected"] is not None and k["reason"], "suspect evidence")
+    need(k["kind"] in ("link", "host", "segment") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
+    need(k["direction"] in (("send", "receive", "both") if k["kind"] == "host" else ("a->b", "b->a", "both")),
+         "suspect direction")
+    need(k["measured"] is not None and k["expected"] is not None and k["reason"] and k["line"], "suspect evidence")
+    need(isinstance(k["retest"]["confirmed"], bool), "suspect retest")
 if expect == "none":
     need(s["suspects"] == [], "no suspect on one machine, got " + json.dumps(s["suspects"]))
 else:
@@ -68,12 +71,26 @@ else:
            and {k["a"], k["b"]} == {int(a), int(b)}]
     need(hit, "the slow link %s-%s is named: %s" % (a, b, json.dumps(s["suspects"])))
     need(all(k["ratio"] < 0.5 and k["score"] < -3.5 for k in hit), "its evidence")
+    need(all(k["direction"] == "both" and k["retest"]["first_measured"] is not None for k in hit),
+         "both directions in one suspect, with the first pass's figure")
     need(s["remeasured_pairs"] >= 1, "suspects were measured again")
     again = [r for r in res if {r["a"], r["b"]} == {int(a), int(b)}]
     need(all(r["remeasured"] for r in again), "its records come from the isolated measurement")
 over = {h["name"] for h in c["hosts"] if h["oversubscribed"]}
 need(sorted(s["not_judged"]) == sorted(over) or cfg["judge_oversubscribed"], "not_judged")
 need({h["name"] for h in s["hosts"]} == {h["name"] for h in c["hosts"]}, "per-host aggregates")
+for x in s["sensitivity"]:
+    need(x["pattern"] in ("pairs", "shift") and x["slowdown_percent"] >= 100 * cfg["tolerance"] - 1e-9,
+         "sensitivity: at least the tolerance")
+if cfg["pattern"] in ("shift", "both"):
+    sh = d["shift"]
+    need(sh["steps"] == n - 1 and len(sh["receive_gbps"]) == n, "shift matrices")
+    need(all((sh["receive_gbps"][a][b] is None) == (a == b) for a in range(n) for b in range(n)),
+         "shift: every ordered pair received")
+    need(all(sh["windows"][a][b] is None or 1 <= sh["windows"][a][b] <= cfg["bw_iters"]
+             for a in range(n) for b in range(n)), "shift: windows within the count")
+else:
+    need("shift" not in d, "no shift without the pattern")
 PY
 	local rc=$?
 	if [ $rc = 0 ]; then pass "$3"; else fail "$3" "$TMP/py"; fi
@@ -105,6 +122,17 @@ expect_exit 0 "links at 17 ranks" mpi 17 links -q -n 20 -w 2 --bw-iters 2 --bw-w
 expect_output "^  h0 +[0-9.]+$" "links at 17 ranks prints the host x host matrix"
 check_report "$TMP/l17.json" 17 "links report at 17 ranks"
 
+expect_exit 0 "links at 5 ranks, pattern both" mpi 5 links -q "${FAST[@]}" --pattern both --judge-oversubscribed \
+	-o "$TMP/l5b.json"
+expect_output "^# rules out: a same_numa link [0-9]+% slower than the median" \
+	"with nothing named, links says what it rules out"
+check_report "$TMP/l5b.json" 5 "links report with the shift pattern at 5 ranks"
+expect_exit 0 "links at 3 ranks, pattern shift alone" mpi 3 links -q "${FAST[@]}" --pattern shift \
+	-o "$TMP/l3s.json"
+expect_exit 0 "the shift alone: no pair records, the shift's matrices" python3 -c "import json,sys
+d=json.load(open('$TMP/l3s.json'))
+sys.exit(not (d['results'] == [] and d['shift']['steps'] == 2 and d['config']['pattern'] == 'shift'))"
+
 expect_exit 0 "links at 3 ranks, isolated mode" mpi 3 links -q "${FAST[@]}" --mode isolated \
 	-o "$TMP/l3i.json" --fail-on-suspect
 check_report "$TMP/l3i.json" 3 "isolated links report at 3 ranks"
@@ -130,8 +158,8 @@ fi
 # The detector end to end: an injected slow link is accused, measured again, confirmed.
 expect_exit 1 "an injected slow link fails --fail-on-suspect" mpi 4 links -q "${SLOWLINK[@]}" \
 	--test-slow-link 1:2:100 --fail-on-suspect -o "$TMP/slow.json"
-expect_output "link (1->2|2->1) .*bandwidth .* is 0\.[0-9]+x the same_numa median" \
-	"the slow link is printed with its evidence"
+expect_output "link (1->2|2->1|1<->2) .*bandwidth .* is 0\.[0-9]+x the same_numa median.*re-test" \
+	"the slow link is printed with its evidence, both directions in one line"
 check_report "$TMP/slow.json" 4 "the slow link is in the report" 1:2
 expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 links -q \
 	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
@@ -167,6 +195,7 @@ check_bad "'0' for --bw-iters" --bw-iters 0
 check_bad "'-1' for --bw-time" --bw-time -1
 check_bad "'soon' for --bw-time" --bw-time soon
 check_bad "'-2' for --lat-time" --lat-time -2
+check_bad "'ring' for --pattern" --pattern ring
 check_bad "'1:1:2' for --test-slow-link" --test-slow-link 1:1:2
 check_bad "'--bogus'" --bogus
 check_bad "unexpected argument 'extra'" extra
