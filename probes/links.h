@@ -14,7 +14,7 @@
  * Each latency phase runs `warmup` untimed iterations first, within a time
  * budget too (lat_time_s: at least 3 round trips, then as many as fit, and
  * the starter's last ping has a tag of its own). A bandwidth
- * phase is paced by struct probe_pace (tournament.h): a sizing window of one
+ * phase is paced by struct probe_pace (tournament.h): sizing windows of one
  * message when there is a budget (bw_time_s), warm-up windows, then timed
  * windows until bw_iters or the budget, whichever comes first. One side keeps
  * the clock (the sender; lo in phase 5) and, before every window, sends the

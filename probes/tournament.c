@@ -118,11 +118,15 @@ void probe_pace_done(struct probe_pace *c, double window_s)
 {
 	switch (c->kind) {
 	case PROBE_WINDOW_SIZING: {
+		if (c->sizings++ == 0 || window_s < c->fastest_s)
+			c->fastest_s = window_s;
+		if (c->sizings < PROBE_PACE_SIZING)
+			break;
 		/* room for the least timed windows and one more (a warm-up) */
-		double each = c->budget_s / (PROBE_PACE_MIN_WINDOWS + 1);
-		double fit = window_s > 0 ? each / window_s : (double)c->window;
+		double each = c->budget_s / (PROBE_PACE_MIN_WINDOWS + 1), t1 = c->fastest_s;
+		double fit = t1 > 0 ? each / t1 : (double)c->window;
 		c->msgs = fit >= c->window ? c->window : fit >= 1 ? (int)fit : 1;
-		c->last_s = window_s * c->msgs;
+		c->last_s = t1 * c->msgs;
 		c->sized = true;
 		break;
 	}

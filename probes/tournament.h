@@ -51,9 +51,11 @@ int probe_shift_source(int n, int d, int p);
  * messages, within a count and a time budget. Pure: the caller reads the
  * clock and runs the windows.
  *
- * With a budget, the first window is a single message (sizing): from its time
- * t1 the windows that follow get floor(budget / (PROBE_PACE_MIN_WINDOWS + 1) /
- * t1) messages, at most `window` and at least 1, so that a slow link still
+ * With a budget, the first PROBE_PACE_SIZING windows are single messages
+ * (sizing): from the fastest of them, t1, the windows that follow get
+ * floor(budget / (PROBE_PACE_MIN_WINDOWS + 1) / t1) messages, at most
+ * `window` and at least 1 (one descheduled message does not shrink the
+ * windows of a healthy link, the fastest of two must be slow), so that a slow link still
  * fits PROBE_PACE_MIN_WINDOWS windows in the budget. Then up to `warmup`
  * untimed windows, while less than a quarter of the budget has gone; then
  * timed windows: at least min(PROBE_PACE_MIN_WINDOWS, iters), then as many as
@@ -62,6 +64,7 @@ int probe_shift_source(int n, int d, int p);
  * `window` messages, as before.
  */
 #define PROBE_PACE_MIN_WINDOWS 3
+#define PROBE_PACE_SIZING 2
 
 enum probe_window_kind { PROBE_WINDOW_NONE, PROBE_WINDOW_SIZING, PROBE_WINDOW_WARMUP, PROBE_WINDOW_TIMED };
 
@@ -72,7 +75,9 @@ struct probe_pace {
 	int msgs;                  /* messages of every window after the sizing one */
 	int warm, timed;           /* windows run so far */
 	double last_s;             /* the time of the last window (after sizing: the forecast) */
-	bool sized;                /* the sizing window has run (or none is needed) */
+	bool sized;                /* the sizing windows have run (or none are needed) */
+	int sizings;               /* sizing windows run so far */
+	double fastest_s;          /* the fastest of them */
 	bool stopped_by_time;      /* fewer than iters timed windows: the budget ran out */
 	enum probe_window_kind kind; /* the window probe_pace_next handed out last */
 };

@@ -583,7 +583,13 @@ int detect_describe(const struct detect_suspect *s, const char *const *host_name
 	char host[64];
 	const char *metric = detect_metric_name(s->metric), *unit = unit_of(s->metric);
 	const char *loc = detect_locality_name(s->locality);
-	if (s->kind == DETECT_LINK)
+	if (s->kind == DETECT_SEGMENT || (s->kind == DETECT_LINK && s->between_hosts))
+		return snprintf(buf, len,
+		                "%s: %d of %d %s cells at %.2fx the reference (%s %.3g %s, reference "
+		                "%.3g %s, z %+.1f)",
+		                detect_kind_name(s->kind), s->links_suspect, s->links_total, loc,
+		                s->ratio, metric, s->measured, unit, s->expected, unit, s->score);
+	if (s->kind == DETECT_LINK || s->host < 0)
 		return snprintf(buf, len, "%s %.3g %s is %.2fx the %s median %.3g %s (z %+.1f)",
 		                metric, s->measured, unit, s->ratio, loc, s->expected, unit,
 		                s->score);

@@ -176,7 +176,8 @@ int detect_confirm(struct detect_result *second, const struct detect_result *fir
 /*
  * The reason of a suspect in words, e.g. "bandwidth 1.20 GB/s is 0.21x the
  * same_numa median 5.61 GB/s (z -14.2)" or "host h3: 6 of 6 cross_host links
- * at 0.14x the median (bandwidth)". host_names may be NULL ("host N").
+ * at 0.14x the median (bandwidth)"; a segment or a link between hosts: its
+ * cells against the reference. host_names may be NULL ("host N").
  * Returns the length snprintf would write.
  */
 int detect_describe(const struct detect_suspect *s, const char *const *host_names, char *buf,

@@ -222,6 +222,8 @@ Test(links_report, a_segment_suspect_names_both_sides)
 	cr_assert_eq(cJSON_GetArraySize(ra), 2);
 	cr_assert_eq(cJSON_GetArrayItem(rb, 1)->valueint, 3);
 	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "hosts_b"), 0)->valuestring, "b");
+	cr_assert(strstr(cJSON_GetObjectItem(o, "reason")->valuestring, "segment: 0 of 0 cross_host"),
+	          "%s", cJSON_GetObjectItem(o, "reason")->valuestring);
 	cJSON_Delete(array);
 }
 

@@ -126,7 +126,7 @@ Test(pace, a_fast_link_gets_every_window_in_full)
 	struct probe_pace c;
 	int s, w, t;
 	double spent = run_pace(&c, 10, 2, 16, 1.0, 0.0005, &s, &w, &t);
-	cr_assert_eq(s, 1, "one sizing window");
+	cr_assert_eq(s, PROBE_PACE_SIZING, "the sizing windows");
 	cr_assert_eq(w, 2);
 	cr_assert_eq(t, 10);
 	cr_assert_eq(c.msgs, 16);
@@ -149,7 +149,7 @@ Test(pace, a_slow_link_shrinks_its_windows_and_stops_on_time)
 	/* one message takes 0.1 s: 16 of them would take 1.6 s a window */
 	double spent = run_pace(&c, 10, 2, 16, 1.0, 0.1, &s, &w, &t);
 	cr_assert_eq(c.msgs, 2, "0.25 s a window: %d messages", c.msgs);
-	cr_assert_eq(s, 1);
+	cr_assert_eq(s, PROBE_PACE_SIZING);
 	cr_assert_eq(w, 1, "warm-up stops after a quarter of the budget: %d", w);
 	cr_assert(t >= PROBE_PACE_MIN_WINDOWS && t < 10, "%d timed windows", t);
 	cr_assert(c.stopped_by_time);
@@ -166,10 +166,24 @@ Test(pace, a_dead_slow_link_still_gets_the_least_windows)
 	cr_assert_eq(w, 0);
 	cr_assert_eq(t, PROBE_PACE_MIN_WINDOWS);
 	cr_assert(c.stopped_by_time);
-	cr_assert_float_eq(spent, 3.0 * (1 + PROBE_PACE_MIN_WINDOWS), 1e-9);
+	cr_assert_float_eq(spent, 3.0 * (PROBE_PACE_SIZING + PROBE_PACE_MIN_WINDOWS), 1e-9);
 	/* and never more than iters, when iters is below the least */
 	run_pace(&c, 2, 0, 16, 1.0, 3.0, &s, &w, &t);
 	cr_assert_eq(t, 2);
+}
+
+/* One descheduled sizing message does not shrink a healthy link's windows. */
+Test(pace, the_fastest_sizing_window_decides)
+{
+	struct probe_pace c;
+	int msgs;
+	probe_pace_start(&c, 10, 0, 16, 1.0, 0);
+	cr_assert_eq(probe_pace_next(&c, 0, &msgs), PROBE_WINDOW_SIZING);
+	probe_pace_done(&c, 0.5); /* preempted */
+	cr_assert_eq(probe_pace_next(&c, 0.5, &msgs), PROBE_WINDOW_SIZING);
+	probe_pace_done(&c, 0.001);
+	cr_assert_eq(probe_pace_next(&c, 0.501, &msgs), PROBE_WINDOW_TIMED);
+	cr_assert_eq(msgs, 16);
 }
 
 Test(pace, one_message_windows_need_no_sizing)
