@@ -33,7 +33,7 @@ const char cmd_links_usage[] =
     "  -n, --iters N          timed ping-pongs per direction, at most (default 1000)\n"
     "  -w, --warmup N         untimed ping-pongs first, at most (default 100)\n"
     "      --lat-time SECONDS time budget of one direction's ping-pongs: after at least\n"
-    "                         3, as many more as fit (default 0.5; 0: the counts alone)\n"
+    "                         3, as many more as fit (default 0.2; 0: the counts alone)\n"
     "      --bw-iters N       timed windows per direction, at most (default 10)\n"
     "      --bw-warmup N      untimed windows first, at most (default 2)\n"
     "      --bw-time SECONDS  time budget of one direction's windows: after at least\n"
@@ -111,7 +111,7 @@ static void defaults(struct links_opts *o)
 	    .bw_iters = 10,
 	    .bw_warmup = 2,
 	    .bw_time_s = 1.0,
-	    .lat_time_s = 0.5,
+	    .lat_time_s = 0.2,
 	};
 	o->mode = PROBE_CONCURRENT;
 	o->pattern = LINKS_PAIRS;
