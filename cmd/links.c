@@ -296,7 +296,7 @@ static int judge(struct links_run *r, struct detect_result *out, int pass)
 		    classify_hosts(r->cells, v.nhosts, &r->o->detect, false, out,
 		                   &r->info_pairs[pass]) != 0)
 			return -1;
-		classify_reconcile(out, from, v.host_of_rank);
+		classify_reconcile(out, from);
 	}
 	if (v.shift && (links_judged_host_matrix(&v, true, r->cells) != 0 ||
 	                classify_hosts(r->cells, v.nhosts, &r->o->detect, true, out,

@@ -399,18 +399,16 @@ static bool dropped(const struct detect_result *r, int from, int i)
 	return false;
 }
 
-int classify_reconcile(struct detect_result *r, int from, const int *host_of_rank)
+int classify_reconcile(struct detect_result *r, int from)
 {
 	int kept = 0, removed = 0;
-	(void)host_of_rank;
 	for (int i = 0; i < r->nsuspects; i++) {
 		if (dropped(r, from, i)) {
 			removed++;
 			continue;
 		}
+		/* kept <= i: what dropped() reads from index `from` on is not moved yet */
 		r->suspects[kept++] = r->suspects[i];
-		if (i < from)
-			from--;
 	}
 	r->nsuspects = kept;
 	/* a -> b and b -> a of one rank pair, same metric and class: one suspect, both ways */

@@ -69,7 +69,7 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
  * the two directions of a rank link, both suspect, become one suspect with
  * direction both. Returns the number of suspects removed.
  */
-int classify_reconcile(struct detect_result *r, int from, const int *host_of_rank);
+int classify_reconcile(struct detect_result *r, int from);
 
 /*
  * The suspect in one line a person reads, e.g. "host h4 is slow to send: its

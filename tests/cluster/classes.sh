@@ -78,6 +78,8 @@ one_verdict() {
 		t1=$(date +%s.%N)
 		python3 "$HERE/check_cluster.py" verdict "$TMP/links.json" "$@" >"$TMP/verdict" 2>&1
 		crc=$?
+		# every measurement goes into the table, the ones that were off too
+		grep '^verdict:' "$TMP/verdict" | sed 's/^verdict: //' >>"$TABLE"
 		[ $crc = 0 ] && [ $rc = "$want" ] && ok=1 && break
 		echo "collscope links exited $rc, expected $want" >>"$TMP/verdict"
 		[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$TMP/links.json" "$KEEP/$(echo "$name" | tr -c 'a-z0-9\n' _)-$i.json" 2>/dev/null
@@ -87,7 +89,6 @@ one_verdict() {
 	local s
 	s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	if [ "$1" = none ]; then CLEAN_S="$CLEAN_S $s"; else SLOW_S="$SLOW_S $s"; fi
-	grep '^verdict:' "$TMP/verdict" | sed 's/^verdict: //' >>"$TABLE"
 	if [ $ok = 1 ]; then
 		pass "$name$([ "$i" -gt 1 ] && echo " (measurement $i)") in ${s%.*} s"
 		sed 's/^/        /' "$TMP/verdict"
@@ -131,7 +132,8 @@ case " $CLASSES " in
 esac
 
 # --- the confusion table ----------------------------------------------------------
-echo "  confusion table: injected class (rows) against the verdict links printed first (columns)"
+echo "  confusion table: injected class (rows) against the verdict links printed first (columns),"
+echo "  every measurement (a verdict that was off and passed on a later one counts in both cells)"
 python3 - "$TABLE" <<'PY'
 import collections, sys
 rows = collections.defaultdict(collections.Counter)

@@ -250,7 +250,6 @@ Test(classify, sensitivity_follows_the_noise)
 
 Test(classify, reconcile_drops_what_a_verdict_explains_and_merges_directions)
 {
-	const int host_of[6] = {0, 0, 1, 1, 2, 2};
 	struct detect_result r;
 	struct detect_suspect base = {.metric = DETECT_BANDWIDTH,
 	                              .locality = DETECT_CROSS_HOST,
@@ -280,7 +279,7 @@ Test(classify, reconcile_drops_what_a_verdict_explains_and_merges_directions)
 	v[5].kind = DETECT_HOST;
 	v[5].host = 2;
 	r.nsuspects = 6;
-	cr_assert_eq(classify_reconcile(&r, 5, host_of), 3);
+	cr_assert_eq(classify_reconcile(&r, 5), 3);
 	cr_assert_eq(r.nsuspects, 3);
 	cr_assert(r.suspects[0].kind == DETECT_LINK && r.suspects[0].direction == DETECT_DIR_BOTH);
 	cr_assert(r.suspects[0].a == 0 && r.suspects[0].b == 2 && r.suspects[0].host_a == 0);
@@ -299,4 +298,34 @@ Test(classify, bad_arguments)
 	cr_assert_eq(classify_hosts(NULL, 3, &p, false, &r, NULL), -1);
 	cr_assert_eq(classify_hosts(NULL, 0, &p, false, &r, NULL), 0);
 	cr_assert_eq(classify_hosts(NULL, 0, &p, false, NULL, NULL), -1);
+}
+
+/* A suspect kept before one that is dropped: the verdicts are still found where they were. */
+Test(classify, reconcile_drops_after_keeping)
+{
+	struct detect_result r;
+	struct detect_suspect base = {.metric = DETECT_BANDWIDTH,
+	                              .locality = DETECT_CROSS_HOST,
+	                              .side = -1,
+	                              .direction = DETECT_DIR_AB,
+	                              .host = -1};
+	detect_result_init(&r);
+	r.suspects = calloc(3, sizeof *r.suspects);
+	cr_assert(r.suspects);
+	r.suspects[0] = base; /* latency: kept */
+	r.suspects[0].kind = DETECT_LINK;
+	r.suspects[0].metric = DETECT_LATENCY;
+	r.suspects[0].a = 0, r.suspects[0].b = 1, r.suspects[0].host_a = 0, r.suspects[0].host_b = 1;
+	r.suspects[1] = base; /* a rank link of the named host 2: dropped */
+	r.suspects[1].kind = DETECT_LINK;
+	r.suspects[1].a = 1, r.suspects[1].b = 2, r.suspects[1].host_a = 1, r.suspects[1].host_b = 2;
+	r.suspects[2] = base;
+	r.suspects[2].kind = DETECT_HOST;
+	r.suspects[2].host = 2;
+	r.nsuspects = 3;
+	cr_assert_eq(classify_reconcile(&r, 2), 1);
+	cr_assert_eq(r.nsuspects, 2);
+	cr_assert_eq(r.suspects[0].metric, DETECT_LATENCY);
+	cr_assert_eq(r.suspects[1].kind, DETECT_HOST);
+	detect_result_release(&r);
 }
