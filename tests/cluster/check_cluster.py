@@ -7,8 +7,9 @@ usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
            KIND host (CULPRIT h3; DIRECTION send, receive, both), link (CULPRIT
            h2,h4: the slowed direction is h2 -> h4 with DIRECTION oneway, both
            with both), segment (CULPRIT h1,h2|h3,h4; DIRECTION both): the
-           report names it with that kind and direction, and nothing else;
-           prints "verdict: INJECTED => NAMED" for the confusion table
+           report names it with that kind and direction, and no other
+           bandwidth suspect; with none, nothing at all is named; prints
+           "verdict: INJECTED => NAMED" for the confusion table
        check_cluster.py allreduce REPORT RANKS VARIANT[,VARIANT...]
        check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
 Prints what it measured on one line (the figures the suite logs), and each
@@ -158,15 +159,17 @@ def verdict(path, kind, direction, culprit):
         want = {("segment", direction, frozenset([sa, sb]))}
         culprits = set(sa) | set(sb)
     need([k for k in bw if named(k) in want], "no bandwidth suspect is %s %s %s" % (kind, direction, culprit))
-    # anything else named must be the culprit seen another way (the shift's view, its latency)
-    for k in sus:
+    # any other bandwidth suspect must be the culprit seen another way (the shift's
+    # view of it). Latency is not what was injected, and on a machine of 2 cores a
+    # descheduled rank's ping-pongs take milliseconds: latency suspects are printed
+    # (above), and a clean cluster may have none at all, but here they are not judged.
+    for k in bw:
         if named(k) in want:
             continue
         if kind == "segment":
-            need(k["kind"] == "segment" or k["metric"] == "latency", "also named: " + k["line"])
+            need(k["kind"] == "segment" and hosts_in(k) <= culprits, "also named: " + k["line"])
         else:
-            need(hosts_in(k) <= culprits or (kind == "host" and culprit in hosts_in(k) and
-                                              k["metric"] == "latency"), "also named: " + k["line"])
+            need(hosts_in(k) <= culprits, "also named: " + k["line"])
 
 
 def allreduce(path, ranks, variants):
