@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What every rank reports of a shift window: see shift_done. */
+enum { SHIFT_TIMES = 3 };
+
 enum { TAG_LAT = 4101, TAG_LAT_LAST, TAG_BW, TAG_ACK, TAG_BIDIR, TAG_PACE, TAG_SHIFT };
 
 enum phase { PH_LAT_LO, PH_LAT_HI, PH_BW_LO, PH_BW_HI, PH_BIDIR, PH_COUNT };
@@ -29,6 +32,9 @@ void probe_links_release(struct probe_links *p)
 	free(p->bidir_us);
 	free(p->shift_send_us);
 	free(p->shift_recv_us);
+	free(p->shift_times);
+	free(p->shift_fastest);
+	free(p->shift_counts);
 	memset(p, 0, sizeof *p);
 	p->peer = p->shift_dest = p->shift_source = -1;
 }
@@ -56,8 +62,12 @@ int probe_links_init(struct probe_links *p, MPI_Comm comm, const struct probe_li
 	p->bidir_us = calloc((size_t)o->bw_iters, sizeof *p->bidir_us);
 	p->shift_send_us = calloc((size_t)o->bw_iters, sizeof *p->shift_send_us);
 	p->shift_recv_us = calloc((size_t)o->bw_iters, sizeof *p->shift_recv_us);
+	p->shift_times = calloc(SHIFT_TIMES * (size_t)p->nranks, sizeof *p->shift_times);
+	p->shift_fastest = calloc((size_t)p->nranks, sizeof *p->shift_fastest);
+	p->shift_counts = calloc((size_t)p->nranks, sizeof *p->shift_counts);
 	if (!p->send_buf || !p->recv_buf || !p->reqs || !p->done || !p->lat_us || !p->window_us ||
-	    !p->bidir_us || !p->shift_send_us || !p->shift_recv_us) {
+	    !p->bidir_us || !p->shift_send_us || !p->shift_recv_us || !p->shift_times ||
+	    !p->shift_fastest || !p->shift_counts) {
 		probe_links_release(p);
 		return MPI_ERR_NO_MEM;
 	}
@@ -316,26 +326,28 @@ int probe_links_round(struct probe_links *p, int round, enum probe_mode mode)
 }
 
 /*
- * One window of the shift: msgs receives from shift_source and msgs sends to
- * shift_dest at once; *recv_s and *send_s get the time until the last of
- * each set completed.
+ * One window of the shift: recv_msgs receives from shift_source and
+ * send_msgs sends to shift_dest at once; *recv_s and *send_s get the time
+ * until the last of each set completed.
  */
-static int shift_window(struct probe_links *p, int msgs, double *send_s, double *recv_s)
+static int shift_window(struct probe_links *p, int send_msgs, int recv_msgs, double *send_s,
+                        double *recv_s)
 {
-	int left_recv = msgs, left_send = msgs, count = 0;
+	int left_recv = recv_msgs, left_send = send_msgs, count = 0;
 	double t0 = MPI_Wtime();
-	int rc = post_window(p, p->shift_source, false, TAG_SHIFT, msgs, p->reqs);
+	int rc = post_window(p, p->shift_source, false, TAG_SHIFT, recv_msgs, p->reqs);
 	if (rc == MPI_SUCCESS)
-		rc = post_window(p, p->shift_dest, true, TAG_SHIFT, msgs, p->reqs + msgs);
+		rc = post_window(p, p->shift_dest, true, TAG_SHIFT, send_msgs, p->reqs + recv_msgs);
 	*send_s = *recv_s = NAN;
 	while (rc == MPI_SUCCESS && (left_recv > 0 || left_send > 0)) {
-		rc = MPI_Waitsome(2 * msgs, p->reqs, &count, p->done, MPI_STATUSES_IGNORE);
+		rc = MPI_Waitsome(recv_msgs + send_msgs, p->reqs, &count, p->done,
+		                  MPI_STATUSES_IGNORE);
 		if (rc != MPI_SUCCESS || count == MPI_UNDEFINED)
 			break;
 		double t = MPI_Wtime() - t0;
 		for (int i = 0; i < count; i++) {
-			/* receives were posted first: indices below msgs */
-			if (p->done[i] < msgs)
+			/* receives were posted first: indices below recv_msgs */
+			if (p->done[i] < recv_msgs)
 				left_recv--;
 			else
 				left_send--;
@@ -349,59 +361,113 @@ static int shift_window(struct probe_links *p, int msgs, double *send_s, double 
 }
 
 /*
- * Rank 0 hands out the next window of the step to everyone (count 0: the
- * step is over) and learns, by a max-reduction, the slowest rank's time of
- * the window before and whether any rank failed.
+ * Rank 0 paces the step: the kind and end of every window from the slowest
+ * rank's time (one probe_pace), and each rank's own message count from its
+ * own sizing windows (the fastest of its sends, as probe_pace sizes), so that a
+ * healthy pair in the step of a slow one keeps full windows: windows of one
+ * message cost more per byte than full ones, and that would look slow.
  */
-static int shift_pace(struct probe_links *p, struct probe_pace *c, bool failed, int *word)
+struct shift_step {
+	struct probe_pace pace;
+	double *fastest; /* rank 0: nranks, each rank's fastest sizing window */
+	int *msgs;       /* nranks, broadcast: the messages each rank sends a window */
+	bool failed;     /* rank 0: some rank failed a window */
+};
+
+static void shift_sizes(struct probe_links *p, struct shift_step *st)
 {
-	if (p->rank == 0 && failed) {
-		word[0] = 0;
-		word[1] = PROBE_WINDOW_NONE;
-	} else if (p->rank == 0) {
-		enum probe_window_kind k = probe_pace_next(c, MPI_Wtime(), &word[0]);
+	const struct probe_pace *c = &st->pace;
+	double each = c->budget_s / (PROBE_PACE_MIN_WINDOWS + 1);
+	for (int r = 0; r < p->nranks; r++) {
+		double t = st->fastest[r];
+		double fit = t > 0 ? each / t : (double)p->opts.window;
+		int m = fit >= p->opts.window ? p->opts.window : fit >= 1 ? (int)fit : 1;
+		/* never fewer than the slowest rank gets: the pace counts on those */
+		st->msgs[r] = m > c->msgs ? m : c->msgs;
+	}
+}
+
+/* Everyone learns the next window: word {kind, sending ranks' counts follow}, count 0: over. */
+static int shift_pace(struct probe_links *p, struct shift_step *st, int *word)
+{
+	if (p->rank == 0) {
+		int n = 0;
+		enum probe_window_kind k =
+		    st->failed ? PROBE_WINDOW_NONE : probe_pace_next(&st->pace, MPI_Wtime(), &n);
+		word[0] = k == PROBE_WINDOW_NONE ? 0 : n;
 		word[1] = (int)k;
+		if (k == PROBE_WINDOW_SIZING || k == PROBE_WINDOW_NONE)
+			for (int r = 0; r < p->nranks; r++)
+				st->msgs[r] = word[0];
 	}
 	int rc = MPI_Bcast(word, 2, MPI_INT, 0, p->comm);
-	if (rc == MPI_SUCCESS && (word[0] < 0 || word[0] > p->opts.window))
-		rc = MPI_ERR_COUNT;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Bcast(st->msgs, p->nranks, MPI_INT, 0, p->comm);
+	for (int r = 0; rc == MPI_SUCCESS && r < p->nranks; r++)
+		if (st->msgs[r] < 0 || st->msgs[r] > p->opts.window)
+			rc = MPI_ERR_COUNT;
 	return rc;
+}
+
+/*
+ * Rank 0: the window's times of every rank (SHIFT_TIMES each: the slower of
+ * its sends and receives, whether it failed, its sends alone) into the pace
+ * and the sizing. A rank's count is sized on its sends alone: a rank that
+ * receives from a slow link still sends full windows to a healthy one.
+ */
+static void shift_done(struct probe_links *p, struct shift_step *st, const double *times, int kind)
+{
+	double worst = 0;
+	for (int r = 0; r < p->nranks; r++) {
+		const double *t = times + SHIFT_TIMES * r;
+		worst = t[0] > worst ? t[0] : worst;
+		st->failed = st->failed || t[1] > 0;
+		if (kind == PROBE_WINDOW_SIZING && (st->pace.sizings == 0 || t[2] < st->fastest[r]))
+			st->fastest[r] = t[2];
+	}
+	probe_pace_done(&st->pace, worst);
+	if (kind == PROBE_WINDOW_SIZING && st->pace.sized)
+		shift_sizes(p, st);
 }
 
 int probe_links_shift(struct probe_links *p, int d)
 {
-	struct probe_pace c;
+	struct shift_step st = {.fastest = p->shift_fastest, .msgs = p->shift_counts};
 	int word[2] = {0, PROBE_WINDOW_NONE}, rc, brc;
-	bool failed = false; /* rank 0: some rank failed a window */
 	p->shift_dest = probe_shift_dest(p->nranks, d, p->rank);
 	p->shift_source = probe_shift_source(p->nranks, d, p->rank);
 	p->shift = (struct probe_windows){0};
 	if (p->shift_dest < 0 || p->shift_source < 0)
 		return MPI_ERR_ARG; /* the same d on every rank: all return here */
 	rc = MPI_Barrier(p->comm);
-	pace_start(p, &c);
-	/* every rank joins every broadcast and reduction, also after a failed
-	   window: rank 0 learns of it in the reduction and ends the step */
-	while ((brc = shift_pace(p, &c, failed || rc != MPI_SUCCESS, word)) == MPI_SUCCESS &&
-	       word[0] > 0) {
-		double send_s, recv_s, mine[2], worst[2];
-		int wrc = rc == MPI_SUCCESS ? shift_window(p, word[0], &send_s, &recv_s) : rc;
+	pace_start(p, &st.pace);
+	for (int r = 0; r < p->nranks; r++)
+		st.msgs[r] = st.pace.msgs; /* full windows, until a sizing says otherwise */
+	/* every rank joins every broadcast and gather, also after a failed window:
+	   rank 0 learns of it in the gather and ends the step */
+	while ((brc = shift_pace(p, &st, word)) == MPI_SUCCESS && word[0] > 0) {
+		double send_s, recv_s, mine[SHIFT_TIMES];
+		int send_msgs = st.msgs[p->rank], recv_msgs = st.msgs[p->shift_source];
+		int wrc = rc == MPI_SUCCESS ? shift_window(p, send_msgs, recv_msgs, &send_s, &recv_s)
+		                            : rc;
 		mine[0] = wrc == MPI_SUCCESS ? (send_s > recv_s ? send_s : recv_s) : 0;
 		mine[1] = wrc != MPI_SUCCESS;
-		brc = MPI_Reduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, 0, p->comm);
+		mine[2] = wrc == MPI_SUCCESS ? send_s : 0;
+		brc = MPI_Gather(mine, SHIFT_TIMES, MPI_DOUBLE, p->shift_times, SHIFT_TIMES, MPI_DOUBLE,
+		                 0, p->comm);
 		if (rc == MPI_SUCCESS)
 			rc = wrc != MPI_SUCCESS ? wrc : brc;
 		if (rc == MPI_SUCCESS && word[1] == PROBE_WINDOW_TIMED &&
 		    p->shift.windows < p->opts.bw_iters) {
-			p->shift_send_us[p->shift.windows] = full_window_us(p, send_s, word[0]);
-			p->shift_recv_us[p->shift.windows] = full_window_us(p, recv_s, word[0]);
+			p->shift_send_us[p->shift.windows] = full_window_us(p, send_s, send_msgs);
+			p->shift_recv_us[p->shift.windows] = full_window_us(p, recv_s, recv_msgs);
 			p->shift.windows++;
-			p->shift.msgs = word[0];
+			p->shift.msgs = send_msgs;
 		}
-		if (p->rank == 0 && brc == MPI_SUCCESS) {
-			failed = worst[1] > 0;
-			probe_pace_done(&c, worst[0]);
-		}
+		if (p->rank == 0 && brc == MPI_SUCCESS)
+			shift_done(p, &st, p->shift_times, word[1]);
+		if (brc != MPI_SUCCESS)
+			break;
 	}
 	if (rc == MPI_SUCCESS)
 		rc = brc;

@@ -33,9 +33,10 @@
  * Shift pattern (probe_links_shift, mpiGraph's): in step d every rank posts
  * a window of receives from rank - d and a window of sends to rank + d at
  * once and notes when its sends and when its receives completed. Rank 0
- * paces the step for all: the slowest rank's window time (a max-reduction)
- * is the step's window time, and rank 0's decision is broadcast before every
- * window.
+ * paces the step for all: it gathers every rank's window time, the slowest
+ * is the step's, and broadcasts before every window its kind and each rank's
+ * message count (sized from each rank's own sends in the sizing windows, so a healthy
+ * pair keeps full windows beside a slow one).
  */
 #include <mpi.h>
 
@@ -88,6 +89,9 @@ struct probe_links {
 	double *shift_send_us;          /* bw_iters: until this rank's sends completed */
 	double *shift_recv_us;          /* bw_iters: until its receives completed */
 	struct probe_windows shift;     /* how many of those hold samples */
+	double *shift_times;            /* 3 x nranks: rank 0 gathers each window's times */
+	double *shift_fastest;          /* nranks: rank 0, each rank's fastest sizing window */
+	int *shift_counts;              /* nranks: the messages each rank sends a window */
 };
 
 /*
