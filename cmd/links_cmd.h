@@ -12,9 +12,11 @@
 #include "links_opts.h"
 #include "links_report.h"
 
-/* Rank 0's stdout: the bandwidth matrix, the classes, then the suspects. */
+/*
+ * Rank 0's stdout: the bandwidth matrix (and the shift's), the classes, the
+ * suspects one line each, and with none what the run rules out.
+ */
 void links_print(const struct links_view *v, const struct links_opts *o,
-                 const struct detect_result *first, const struct detect_result *final,
-                 int remeasured_pairs);
+                 const struct links_judgement *j);
 
 #endif

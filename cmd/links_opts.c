@@ -21,6 +21,33 @@ _Static_assert(sizeof(size_t) == sizeof(uint64_t), "OPT_BYTES fills the size_t b
 
 static const char *const modes[] = {"concurrent", "isolated", NULL};
 
+const char *links_pattern_name(enum links_pattern p)
+{
+	return p == LINKS_SHIFT ? "shift" : p == LINKS_BOTH ? "both" : "pairs";
+}
+
+static int parse_pattern(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	enum links_pattern *p = (enum links_pattern *)((char *)base + o->offset);
+	if (strcmp(arg, "pairs") == 0)
+		*p = LINKS_PAIRS;
+	else if (strcmp(arg, "shift") == 0)
+		*p = LINKS_SHIFT;
+	else if (strcmp(arg, "both") == 0)
+		*p = LINKS_BOTH;
+	else {
+		snprintf(why, len, "must be pairs, shift or both");
+		return -1;
+	}
+	return 0;
+}
+
+static bool echo_pattern(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	enum links_pattern p = *(const enum links_pattern *)((const char *)base + o->offset);
+	return cJSON_AddStringToObject(cfg, key, links_pattern_name(p)) != NULL;
+}
+
 /* A:B:F, two distinct ranks and a factor from 1 to 1000; the ranks are checked against N later. */
 static int parse_slow_link(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
@@ -69,7 +96,7 @@ static const struct opt probe_group[] = {
      .min = 1,
      .max = LINKS_MAX_ITERS,
      .key = "iters",
-     .help = "timed ping-pongs per direction"},
+     .help = "timed ping-pongs per direction, at most"},
     {.name = "warmup",
      .letter = 'w',
      .kind = OPT_INT,
@@ -79,7 +106,18 @@ static const struct opt probe_group[] = {
      .min = 0,
      .max = LINKS_MAX_ITERS,
      .key = "warmup",
-     .help = "untimed ping-pongs first"},
+     .help = "untimed ping-pongs first, at most"},
+    {.name = "lat-time",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct probe_link_opts, lat_time_s),
+     .metavar = "SECONDS",
+     .def = "0.2",
+     .min = 0,
+     .max = 3600,
+     .key = "lat_time_s",
+     .range = "must be seconds from 0 (the counts alone) to 3600",
+     .help = "time budget of one direction's ping-pongs: after at least\n"
+             "3, as many more as fit ({default}; 0: the counts alone)"},
     {.name = "bw-iters",
      .kind = OPT_INT,
      .offset = offsetof(struct probe_link_opts, bw_iters),
@@ -88,7 +126,7 @@ static const struct opt probe_group[] = {
      .min = 1,
      .max = LINKS_MAX_ITERS,
      .key = "bw_iters",
-     .help = "timed windows per direction"},
+     .help = "timed windows per direction, at most"},
     {.name = "bw-warmup",
      .kind = OPT_INT,
      .offset = offsetof(struct probe_link_opts, bw_warmup),
@@ -97,7 +135,22 @@ static const struct opt probe_group[] = {
      .min = 0,
      .max = LINKS_MAX_ITERS,
      .key = "bw_warmup",
-     .help = "untimed windows first"},
+     .help = "untimed windows first, at most"},
+    {.name = "bw-time",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct probe_link_opts, bw_time_s),
+     .metavar = "SECONDS",
+     .def = "1",
+     .min = 0,
+     .max = 3600,
+     .key = "bw_time_s",
+     .range = "must be seconds from 0 (the counts alone) to 3600",
+     .help = "time budget of one direction's windows: after at least\n"
+             "3 timed windows, as many more as fit ({default};\n"
+             "0: the counts alone). With a budget, two windows of one\n"
+             "message first size the others, so that a slow link gets\n"
+             "windows of fewer messages (times scaled to a full\n"
+             "window) and still fits 3 in the budget"},
     {.name = "lat-bytes",
      .kind = OPT_BYTES,
      .offset = offsetof(struct probe_link_opts, lat_bytes),
@@ -138,6 +191,20 @@ static const struct opt links_only[] = {
      .key = "mode",
      .help = "concurrent: all pairs of a round at once (default);\n"
              "isolated: one pair at a time"},
+    {.name = "pattern",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct links_opts, pattern),
+     .metavar = "P",
+     .def = "pairs",
+     .def_text = "",
+     .key = "pattern",
+     .parse = parse_pattern,
+     .echo = echo_pattern,
+     .help = "pairs: the tournament's pairs (default); shift:\n"
+             "mpiGraph's shift, in step d every rank sends to rank+d\n"
+             "and receives from rank-d at once, loading every link\n"
+             "as an all-reduce does (a shared segment shows there);\n"
+             "both: pairs, then shift"},
     {.name = "tolerance",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.tolerance),
@@ -221,7 +288,8 @@ static bool echo(cJSON *cfg, const void *opts)
 {
 	const struct detect_params *d = &((const struct links_opts *)opts)->detect;
 	cJSON *o = cJSON_AddObjectToObject(cfg, "detector");
-	return o && cJSON_AddNumberToObject(o, "min_class_links", d->min_class_links) &&
+	return o && cJSON_AddNumberToObject(cfg, "retest_pairs_max", LINKS_RETEST_PAIRS) &&
+	       cJSON_AddNumberToObject(o, "min_class_links", d->min_class_links) &&
 	       cJSON_AddNumberToObject(o, "min_hosts", d->min_hosts) &&
 	       cJSON_AddNumberToObject(o, "min_host_links", d->min_host_links) &&
 	       cJSON_AddNumberToObject(o, "host_majority", d->host_majority) &&
@@ -245,10 +313,15 @@ const struct cmd_spec links_spec = {
         "(1 - tolerance) x the class median AND its robust z-score (from the median and\n"
         "MAD of the logarithms) is below -Z; latency the mirror image (above median /\n"
         "(1 - tolerance), z above Z). When most links of a host are suspect, the host is\n"
-        "named instead. Suspects are measured again, one pair at a time, and only those\n"
-        "that stay suspect are reported. Links of an oversubscribed host (more ranks\n"
-        "than cores) are measured and reported but not judged: their times are the\n"
-        "scheduler's as much as the link's.\n",
+        "named instead. Across hosts the host x host matrix is judged: a host slow to\n"
+        "send, to receive or both (its NIC), a link between two hosts slow one way or\n"
+        "both, or a segment (the cells between two groups of hosts: a rack's uplink).\n"
+        "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
+        "or segment; the shift pattern whole), and only those that stay suspect are\n"
+        "reported; with none, the smallest slowdown of each class that would have been\n"
+        "named is printed. Links of an oversubscribed host (more ranks than cores) are\n"
+        "measured and reported but not judged: their times are the scheduler's as much\n"
+        "as the link's.\n",
     .exit_codes = "exit codes: 0 ok (suspects are reported but do not fail the run unless\n"
                   "            --fail-on-suspect), 1 a suspect confirmed with --fail-on-suspect,\n"
                   "            2 bad usage, 4 hang or dead rank, 5 MPI, memory or I/O error\n",

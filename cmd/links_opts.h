@@ -8,9 +8,16 @@
 #include "opts_common.h"
 #include "probe_opts.h"
 
+/* Which patterns run: isolated pairs (the tournament), mpiGraph's shift, or both. */
+enum links_pattern { LINKS_PAIRS = 1, LINKS_SHIFT = 2, LINKS_BOTH = 3 };
+
+/* At most this many pairs of one host, link or segment suspect are measured again. */
+#define LINKS_RETEST_PAIRS 4
+
 struct links_opts {
 	struct probe_link_opts probe;
 	int mode; /* enum probe_mode */
+	enum links_pattern pattern;
 	struct detect_params detect;
 	bool judge_oversubscribed, fail_on_suspect;
 	double timeout_s; /* watchdog; 0 disables */
@@ -22,5 +29,8 @@ struct links_opts {
 };
 
 extern const struct cmd_spec links_spec;
+
+/* "pairs", "shift", "both". */
+const char *links_pattern_name(enum links_pattern p);
 
 #endif

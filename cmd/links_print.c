@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { RANK_MATRIX_MAX = 16 };
 
@@ -29,11 +30,13 @@ static void print_header(const struct links_view *v, const struct links_opts *o)
 	const struct probe_link_opts *p = &o->probe;
 	print_bytes(lat, sizeof lat, (double)p->lat_bytes);
 	print_bytes(bw, sizeof bw, (double)p->bw_bytes);
-	printf("# collscope links: %d rank%s on %d host%s, %s mode; latency: %s ping-pong x %d; "
-	       "bandwidth: windows of %d x %s, x %d per direction\n",
+	printf("# collscope links: %d rank%s on %d host%s, %s mode, pattern %s; latency: %s "
+	       "ping-pong x %d; bandwidth: windows of %d x %s, x %d per direction; budgets %g s "
+	       "(latency) and %g s (bandwidth) per direction\n",
 	       v->nranks, v->nranks == 1 ? "" : "s", v->nhosts, v->nhosts == 1 ? "" : "s",
-	       o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated", lat, p->lat_iters,
-	       p->window, bw, p->bw_iters);
+	       o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated",
+	       links_pattern_name(o->pattern), lat, p->lat_iters, p->window, bw, p->bw_iters,
+	       p->lat_time_s, p->bw_time_s);
 }
 
 static void print_cell(double gbps)
@@ -60,15 +63,21 @@ static void print_rank_matrix(const struct links_view *v)
 	}
 }
 
-static void print_host_matrix(const struct links_view *v)
+/* The host x host matrix: of the pairs (all links), or of the shift's receives (judged ones). */
+static void print_host_matrix(const struct links_view *v, bool shift)
 {
-	double *m = malloc((size_t)v->nhosts * (size_t)v->nhosts * sizeof *m);
-	if (!m || links_host_matrix(v, m) != 0) {
+	double *m = malloc(((size_t)v->nhosts * (size_t)v->nhosts + 1) * sizeof *m);
+	if (!m || (shift ? links_judged_host_matrix(v, true, m) : links_host_matrix(v, m)) != 0) {
 		printf("# (no memory for the host matrix)\n");
 		free(m);
 		return;
 	}
-	printf("# median p50 bandwidth in GB/s of the links from the row's host to the column's\n");
+	if (shift)
+		printf("# under load, the shift pattern: median bandwidth in GB/s received from the "
+		       "row's host by the column's\n");
+	else
+		printf("# median p50 bandwidth in GB/s of the links from the row's host to the "
+		       "column's\n");
 	for (int h = 0; h < v->nhosts; h++)
 		printf("#   h%-4d %s\n", h, v->host_names[h]);
 	printf("#      ");
@@ -157,44 +166,65 @@ static void print_cpu_wait(const struct links_view *v)
 	       a, b, 100 * worst);
 }
 
-static void print_suspect(const struct links_view *v, const struct detect_suspect *s)
+static void print_suspect(const struct links_view *v, const struct detect_result *r,
+                          const struct detect_suspect *s)
 {
-	char why[512];
-	detect_describe(s, v->host_names, why, sizeof why);
-	if (s->kind == DETECT_HOST) {
-		printf("  %s\n", why);
-		return;
-	}
-	double w = link_cpu_wait(v, s->a, s->b);
-	printf("  link %d->%d (%s -> %s): %s", s->a, s->b, v->host_names[s->host_a],
-	       v->host_names[s->host_b], why);
+	char line[1024];
+	classify_describe(r, s, v->host_names, line, sizeof line);
+	printf("  %s%s", s->loaded ? "under load (shift): " : "", line);
+	if (isfinite(s->first_measured))
+		printf("; first pass %.3g, re-test %.3g %s", s->first_measured, s->measured,
+		       s->metric == DETECT_BANDWIDTH ? "GB/s" : "us");
+	double w = s->kind == DETECT_LINK && !s->between_hosts ? link_cpu_wait(v, s->a, s->b) : NAN;
 	if (!isnan(w) && w >= CPU_WAIT_NOTABLE)
 		printf("; its ranks waited for a core %.0f%% of the time", 100 * w);
 	printf("\n");
 }
 
-static void print_suspects(const struct links_view *v, const struct detect_result *first,
-                           const struct detect_result *final, int remeasured)
+static void print_suspects(const struct links_view *v, const struct links_judgement *j)
 {
+	const struct detect_result *first = j->first, *final = j->final;
 	int confirmed = 0;
 	for (int i = 0; i < final->nsuspects; i++)
 		confirmed += final->suspects[i].confirmed;
 	if (confirmed == 0)
 		printf("# suspects: none");
 	else
-		printf("# suspects: %d, each confirmed by measuring it again alone", confirmed);
+		printf("# suspects: %d, each confirmed by a re-test", confirmed);
 	if (first->nsuspects > 0)
-		printf(" (%d accused by the first pass; %d pair%s measured again)",
-		       first->nsuspects, remeasured, remeasured == 1 ? "" : "s");
+		printf(" (%d accused by the first pass; %d pair%s measured again%s)",
+		       first->nsuspects, j->remeasured_pairs, j->remeasured_pairs == 1 ? "" : "s",
+		       j->shift_retested ? ", the shift pattern run again" : "");
 	printf("\n");
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].confirmed)
-			print_suspect(v, &final->suspects[i]);
+			print_suspect(v, final, &final->suspects[i]);
+}
+
+/* With nothing named: the smallest slowdown of each class that would have been. */
+static void print_sensitivity(const struct links_judgement *j)
+{
+	struct links_sensitivity sens[LINKS_SENSITIVITY_MAX];
+	int k = links_sensitivity(j, sens);
+	for (int i = 0; i < j->final->nsuspects; i++)
+		if (j->final->suspects[i].confirmed)
+			return;
+	for (int i = 0; i < k; i++) {
+		const char *where = strcmp(sens[i].pattern, "shift") == 0 ? " under load (shift)" : "";
+		const char *loc = detect_locality_name(sens[i].locality);
+		if (sens[i].metric == DETECT_BANDWIDTH)
+			printf("# rules out%s: a %s link %.0f%% slower than the median (%.3g GB/s) "
+			       "would have been named\n",
+			       where, loc, 100 * sens[i].fraction, sens[i].median);
+		else
+			printf("# rules out%s: a %s link with latency %.0f%% above the median (%.3g us) "
+			       "would have been named\n",
+			       where, loc, 100 * sens[i].fraction, sens[i].median);
+	}
 }
 
 void links_print(const struct links_view *v, const struct links_opts *o,
-                 const struct detect_result *first, const struct detect_result *final,
-                 int remeasured_pairs)
+                 const struct links_judgement *j)
 {
 	print_header(v, o);
 	if (v->nranks < 2) {
@@ -202,13 +232,16 @@ void links_print(const struct links_view *v, const struct links_opts *o,
 		fflush(stdout);
 		return;
 	}
-	if (v->nranks <= RANK_MATRIX_MAX)
+	if (o->pattern & LINKS_PAIRS && v->nranks <= RANK_MATRIX_MAX)
 		print_rank_matrix(v);
-	else
-		print_host_matrix(v);
-	print_classes(v, final, &o->detect);
+	else if (o->pattern & LINKS_PAIRS)
+		print_host_matrix(v, false);
+	if (v->shift && v->nhosts > 1)
+		print_host_matrix(v, true);
+	print_classes(v, j->final, &o->detect);
 	print_not_judged(v);
 	print_cpu_wait(v);
-	print_suspects(v, first, final, remeasured_pairs);
+	print_suspects(v, j);
+	print_sensitivity(j);
 	fflush(stdout);
 }

@@ -11,7 +11,10 @@ struct probe_link_opts {
 	size_t bw_bytes;           /* one message of a window */
 	int window;                /* messages in flight per window */
 	int lat_iters, lat_warmup; /* timed and untimed ping-pongs per direction */
-	int bw_iters, bw_warmup;   /* timed and untimed windows per direction */
+	int bw_iters, bw_warmup;   /* timed and untimed windows per direction (at most) */
+	double lat_time_s;         /* budget of one ping-pong direction; 0: the counts alone */
+	double bw_time_s;          /* budget of one bandwidth phase, sizing and warm-up
+	                              included; 0: the counts alone decide */
 };
 
 #endif

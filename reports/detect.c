@@ -34,6 +34,7 @@ struct scratch {
 	double *host_med;           /* nhosts: median of each host's links in the class */
 	int *host_total;            /* nhosts */
 	int *host_flagged;          /* nhosts */
+	int *host_out, *host_in;    /* nhosts: flagged links from it, to it */
 	bool *host_named;           /* nhosts */
 };
 
@@ -64,6 +65,7 @@ void detect_result_init(struct detect_result *r)
 void detect_result_release(struct detect_result *r)
 {
 	free(r->suspects);
+	free(r->sides);
 	detect_result_init(r);
 }
 
@@ -80,7 +82,38 @@ const char *detect_metric_name(enum detect_metric m)
 
 const char *detect_kind_name(enum detect_kind k)
 {
-	return k == DETECT_HOST ? "host" : "link";
+	return k == DETECT_HOST ? "host" : k == DETECT_SEGMENT ? "segment" : "link";
+}
+
+const char *detect_direction_name(enum detect_kind k, enum detect_direction d)
+{
+	if (d == DETECT_DIR_AB)
+		return k == DETECT_HOST ? "send" : "a->b";
+	if (d == DETECT_DIR_BA)
+		return k == DETECT_HOST ? "receive" : "b->a";
+	return "both";
+}
+
+double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
+                          const struct detect_params *p)
+{
+	if (!cls->judged || !(cls->log_mad > 0))
+		return NAN;
+	/* z < -Z needs log(ratio) < -Z x MAD' / 0.6745 */
+	double by_z = p->z_threshold * cls->log_mad / STATS_MAD_TO_Z;
+	if (m == DETECT_BANDWIDTH) {
+		double s = 1 - exp(-by_z);
+		return s > p->tolerance ? s : p->tolerance;
+	}
+	double s = expm1(by_z), by_ratio = 1 / (1 - p->tolerance) - 1;
+	return s > by_ratio ? s : by_ratio;
+}
+
+const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s)
+{
+	if (s->kind != DETECT_SEGMENT || s->side < 0 || s->side >= r->nsides || !r->sides)
+		return NULL;
+	return r->sides + (size_t)s->side * (size_t)r->nhosts;
 }
 
 static int push(struct suspect_list *l, const struct detect_suspect *s)
@@ -186,12 +219,14 @@ static int host_medians(const struct detect_link *links, size_t n, int nhosts,
 	*hosts_with_links = 0;
 	for (int h = 0; h < nhosts; h++) {
 		size_t k = 0;
-		s->host_flagged[h] = 0;
+		s->host_flagged[h] = s->host_out[h] = s->host_in[h] = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (!usable(&links[i], loc) || !touches(&links[i], h))
 				continue;
 			s->vals[k++] = links[i].value;
 			s->host_flagged[h] += s->flagged[i];
+			s->host_out[h] += s->flagged[i] && links[i].host_a == h;
+			s->host_in[h] += s->flagged[i] && links[i].host_b == h;
 		}
 		s->host_total[h] = (int)k;
 		s->host_med[h] = k ? stats_median(s->vals, k) : NAN;
@@ -245,6 +280,13 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		    .measured = s->host_med[h],
 		    .links_suspect = s->host_flagged[h],
 		    .links_total = s->host_total[h],
+		    .direction = s->host_in[h] == 0 && s->host_out[h] > 0   ? DETECT_DIR_AB
+		                 : s->host_out[h] == 0 && s->host_in[h] > 0 ? DETECT_DIR_BA
+		                                                            : DETECT_DIR_BOTH,
+		    .side = -1,
+		    .first_measured = NAN,
+		    .first_ratio = NAN,
+		    .first_score = NAN,
 		};
 		bool majority = s->host_flagged[h] >= 2 && s->host_total[h] >= p->min_host_links &&
 		                s->host_flagged[h] > p->host_majority * s->host_total[h];
@@ -287,6 +329,11 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .host = -1,
 		    .measured = k->value,
 		    .expected = s->class_spread.median,
+		    .direction = DETECT_DIR_AB,
+		    .side = -1,
+		    .first_measured = NAN,
+		    .first_ratio = NAN,
+		    .first_score = NAN,
 		};
 		deviant(k->value, &s->class_spread, m, p, &sus.score, &sus.ratio);
 		if (push(out, &sus) != 0)
@@ -320,6 +367,8 @@ static void scratch_free(struct scratch *s)
 	free(s->host_total);
 	free(s->host_flagged);
 	free(s->host_named);
+	free(s->host_out);
+	free(s->host_in);
 }
 
 static int scratch_alloc(struct scratch *s, size_t n, int nhosts)
@@ -332,8 +381,10 @@ static int scratch_alloc(struct scratch *s, size_t n, int nhosts)
 	s->host_total = calloc(nh, sizeof *s->host_total);
 	s->host_flagged = calloc(nh, sizeof *s->host_flagged);
 	s->host_named = calloc(nh, sizeof *s->host_named);
+	s->host_out = calloc(nh, sizeof *s->host_out);
+	s->host_in = calloc(nh, sizeof *s->host_in);
 	if (!s->vals || !s->flagged || !s->host_med || !s->host_total || !s->host_flagged ||
-	    !s->host_named)
+	    !s->host_named || !s->host_out || !s->host_in)
 		return -1;
 	return 0;
 }
@@ -410,40 +461,96 @@ static bool marked(const bool *pairs, int nranks, int a, int b)
 	return pairs[(size_t)(a < b ? a : b) * (size_t)nranks + (size_t)(a < b ? b : a)];
 }
 
+/* Does link k belong to suspect s (its host, its hosts' pair, across its segment)? */
+static bool covers(const struct detect_result *r, const struct detect_suspect *s,
+                   const struct detect_link *k)
+{
+	const signed char *sides = detect_sides(r, s);
+	if (!usable(k, s->locality))
+		return false;
+	if (s->kind == DETECT_HOST)
+		return touches(k, s->host);
+	if (s->kind == DETECT_SEGMENT)
+		return sides && sides[k->host_a] >= 0 && sides[k->host_b] >= 0 &&
+		       sides[k->host_a] != sides[k->host_b];
+	return s->between_hosts && ((k->host_a == s->host_a && k->host_b == s->host_b) ||
+	                            (k->host_a == s->host_b && k->host_b == s->host_a));
+}
+
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
-                           int nranks, bool *pairs)
+                           int nranks, int max_per_suspect, bool *pairs)
 {
 	int fresh = 0;
 	for (int i = 0; i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
-		if (s->kind == DETECT_LINK) {
+		if (s->loaded)
+			continue; /* the shift pattern is measured again whole */
+		if (s->kind == DETECT_LINK && !s->between_hosts) {
 			fresh += mark(pairs, nranks, s->a, s->b);
 			continue;
 		}
+		/* both directions of a pair are one pair: count a -> b with a < b */
+		size_t total = 0, seen = 0;
 		for (size_t j = 0; j < n; j++)
-			if (usable(&links[j], s->locality) && touches(&links[j], s->host))
+			total += links[j].a < links[j].b && covers(r, s, &links[j]);
+		size_t want = max_per_suspect > 0 && (size_t)max_per_suspect < total
+		                  ? (size_t)max_per_suspect
+		                  : total;
+		for (size_t j = 0, taken = 0; j < n && taken < want; j++) {
+			if (!(links[j].a < links[j].b && covers(r, s, &links[j])))
+				continue;
+			/* the seen-th of total, evenly spaced: take it when it starts a new share */
+			if (seen++ * want / total == taken) {
 				fresh += mark(pairs, nranks, links[j].a, links[j].b);
+				taken++;
+			}
+		}
 	}
 	return fresh;
 }
 
-/* Did first accuse what s accuses (a link also by naming one of its hosts)? */
-static bool accused_before(const struct detect_suspect *s, const struct detect_result *first)
+static bool same_sides(const struct detect_result *x, const struct detect_suspect *sx,
+                       const struct detect_result *y, const struct detect_suspect *sy)
+{
+	const signed char *a = detect_sides(x, sx), *b = detect_sides(y, sy);
+	if (!a || !b || x->nhosts != y->nhosts)
+		return false;
+	bool same = true, mirrored = true;
+	for (int h = 0; h < x->nhosts; h++) {
+		same = same && a[h] == b[h];
+		mirrored = mirrored && (a[h] < 0 ? b[h] < 0 : b[h] == 1 - a[h]);
+	}
+	return same || mirrored;
+}
+
+/* The suspect of first that accused what s accuses (a rank link also by naming one of its hosts). */
+static const struct detect_suspect *accused_before(const struct detect_result *second,
+                                                   const struct detect_suspect *s,
+                                                   const struct detect_result *first)
 {
 	for (int i = 0; i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
-		if (f->metric != s->metric || f->locality != s->locality)
+		if (f->metric != s->metric || f->locality != s->locality || f->kind != s->kind ||
+		    f->loaded != s->loaded)
 			continue;
-		if (s->kind == DETECT_HOST && f->kind == DETECT_HOST && f->host == s->host)
-			return true;
-		if (s->kind == DETECT_LINK && f->kind == DETECT_LINK && f->a == s->a &&
-		    f->b == s->b)
-			return true;
-		if (s->kind == DETECT_LINK && f->kind == DETECT_HOST &&
-		    (f->host == s->host_a || f->host == s->host_b))
-			return true;
+		if (s->kind == DETECT_HOST && f->host == s->host)
+			return f;
+		if (s->kind == DETECT_SEGMENT && same_sides(second, s, first, f))
+			return f;
+		if (s->kind == DETECT_LINK && f->between_hosts == s->between_hosts &&
+		    ((f->a == s->a && f->b == s->b && f->host_a == s->host_a &&
+		      f->host_b == s->host_b) ||
+		     (s->direction == DETECT_DIR_BOTH && f->a == s->b && f->b == s->a &&
+		      f->host_a == s->host_b && f->host_b == s->host_a)))
+			return f;
 	}
-	return false;
+	for (int i = 0; s->kind == DETECT_LINK && !s->between_hosts && i < first->nsuspects; i++) {
+		const struct detect_suspect *f = &first->suspects[i];
+		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
+		    f->loaded == s->loaded && (f->host == s->host_a || f->host == s->host_b))
+			return f;
+	}
+	return NULL;
 }
 
 int detect_confirm(struct detect_result *second, const struct detect_result *first,
@@ -452,8 +559,14 @@ int detect_confirm(struct detect_result *second, const struct detect_result *fir
 	int confirmed = 0;
 	for (int i = 0; i < second->nsuspects; i++) {
 		struct detect_suspect *s = &second->suspects[i];
-		s->confirmed = accused_before(s, first) &&
-		               (s->kind == DETECT_HOST || marked(pairs, nranks, s->a, s->b));
+		const struct detect_suspect *f = accused_before(second, s, first);
+		bool rank_link = s->kind == DETECT_LINK && !s->between_hosts;
+		s->confirmed = f && (!rank_link || marked(pairs, nranks, s->a, s->b));
+		if (f) {
+			s->first_measured = f->measured;
+			s->first_ratio = f->ratio;
+			s->first_score = f->score;
+		}
 		confirmed += s->confirmed;
 	}
 	return confirmed;
@@ -470,7 +583,13 @@ int detect_describe(const struct detect_suspect *s, const char *const *host_name
 	char host[64];
 	const char *metric = detect_metric_name(s->metric), *unit = unit_of(s->metric);
 	const char *loc = detect_locality_name(s->locality);
-	if (s->kind == DETECT_LINK)
+	if (s->kind == DETECT_SEGMENT || (s->kind == DETECT_LINK && s->between_hosts))
+		return snprintf(buf, len,
+		                "%s: %d of %d %s cells at %.2fx the reference (%s %.3g %s, reference "
+		                "%.3g %s, z %+.1f)",
+		                detect_kind_name(s->kind), s->links_suspect, s->links_total, loc,
+		                s->ratio, metric, s->measured, unit, s->expected, unit, s->score);
+	if (s->kind == DETECT_LINK || s->host < 0)
 		return snprintf(buf, len, "%s %.3g %s is %.2fx the %s median %.3g %s (z %+.1f)",
 		                metric, s->measured, unit, s->ratio, loc, s->expected, unit,
 		                s->score);

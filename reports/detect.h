@@ -41,7 +41,15 @@ enum detect_locality { DETECT_SAME_NUMA, DETECT_SAME_HOST, DETECT_CROSS_HOST, DE
 
 enum detect_metric { DETECT_BANDWIDTH, DETECT_LATENCY, DETECT_METRICS };
 
-enum detect_kind { DETECT_LINK, DETECT_HOST };
+/* What a suspect names: see reports/classify.h for host, link and segment between hosts. */
+enum detect_kind { DETECT_LINK, DETECT_HOST, DETECT_SEGMENT };
+
+/*
+ * Which way it is slow. A host: AB is "send" (its outgoing links), BA
+ * "receive"; a link or a segment: AB is "a->b" (from host_a's side, or rank a,
+ * to host_b's side, or rank b), BA "b->a".
+ */
+enum detect_direction { DETECT_DIR_BOTH, DETECT_DIR_AB, DETECT_DIR_BA };
 
 /* One ordered pair a -> b, as the detector sees it. */
 struct detect_link {
@@ -77,6 +85,12 @@ struct detect_suspect {
 	int links_suspect, links_total; /* host: of its judged links in the class */
 	bool by_majority;               /* host: named by rule (a) */
 	bool confirmed;                 /* set by detect_confirm */
+	enum detect_direction direction;
+	bool between_hosts; /* link: all rank pairs of host_a and host_b (a, b: -1) */
+	int side;           /* segment: its row of detect_result.sides; else -1 */
+	bool loaded;        /* found in the shift pattern, not in isolated pairs */
+	/* the first pass's figures of what detect_confirm confirmed (NAN before) */
+	double first_measured, first_ratio, first_score;
 };
 
 struct detect_class {
@@ -88,11 +102,17 @@ struct detect_class {
 	bool hosts_judged;  /* min_hosts hosts with min_host_links links or more */
 };
 
-/* What detect_run found. suspects is owned: detect_result_release frees it. */
+/*
+ * What detect_run (and classify_hosts) found. suspects and sides are owned:
+ * detect_result_release frees them. sides holds nsides rows of nhosts
+ * entries: 0 on side a of a segment, 1 on side b, -1 on neither.
+ */
 struct detect_result {
 	struct detect_class classes[DETECT_METRICS][DETECT_LOCALITIES];
 	int nsuspects;
 	struct detect_suspect *suspects;
+	int nhosts, nsides;
+	signed char *sides;
 };
 
 /* tolerance 0.3, z 3.5, 6 links per class, 3 hosts, majority 0.5, floors 0.02 and 0.05 us. */
@@ -100,10 +120,25 @@ void detect_params_default(struct detect_params *p);
 void detect_result_init(struct detect_result *r);
 void detect_result_release(struct detect_result *r);
 
-/* "same_numa", "same_host", "cross_host"; "bandwidth", "latency"; "link", "host". */
+/* "same_numa", "same_host", "cross_host"; "bandwidth", "latency"; "link", "host", "segment". */
 const char *detect_locality_name(enum detect_locality l);
 const char *detect_metric_name(enum detect_metric m);
 const char *detect_kind_name(enum detect_kind k);
+/* "send", "receive", "both" for a host; "a->b", "b->a", "both" otherwise. */
+const char *detect_direction_name(enum detect_kind k, enum detect_direction d);
+
+/*
+ * The smallest slowdown a link of class cls would have been named for, as a
+ * fraction: bandwidth below (1 - s) x the median, latency above (1 + s) x.
+ * Both tests of the detector must pass: s is the larger of the tolerance's
+ * and the z-score's (z_threshold MADs of the class's logs). NAN when the
+ * class is not judged.
+ */
+double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
+                          const struct detect_params *p);
+
+/* A segment's row of sides (nhosts entries), or NULL. */
+const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s);
 
 /*
  * Judges links[0 .. n-1] on metric and appends what it finds to r (classes
@@ -117,18 +152,23 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
 /*
  * The unordered pairs to measure again before anyone is accused: marks
  * pairs[min(a,b) * nranks + max(a,b)] for every suspect link and for every
- * judged link of a suspect host in the suspect's class. links and n are those
- * given to detect_run. Returns the number of pairs newly marked.
+ * judged link of a suspect host in the suspect's class, of a link between
+ * hosts, or across a segment. links and n are those given to detect_run. At
+ * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
+ * marked; suspects of the shift pattern (loaded) mark none. Returns the
+ * number of pairs newly marked.
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
-                           int nranks, bool *pairs);
+                           int nranks, int max_per_suspect, bool *pairs);
 
 /*
  * After the pairs have been measured again and detect_run has judged the new
  * values into second: marks confirmed every suspect of second that first
- * also accused (same kind, metric, class and link or host) and whose links
- * were measured again (pairs, as filled by detect_remeasure_pairs). Returns
- * the number confirmed. A suspect of first that is not confirmed was noise.
+ * also accused (same kind, metric, class and link, host pair, host or
+ * segment sides) and whose links were measured again (pairs, as filled by
+ * detect_remeasure_pairs; a rank link only). The first pass's figures go into
+ * first_measured, first_ratio and first_score. Returns the number confirmed.
+ * A suspect of first that is not confirmed was noise.
  */
 int detect_confirm(struct detect_result *second, const struct detect_result *first,
                    const bool *pairs, int nranks);
@@ -136,7 +176,8 @@ int detect_confirm(struct detect_result *second, const struct detect_result *fir
 /*
  * The reason of a suspect in words, e.g. "bandwidth 1.20 GB/s is 0.21x the
  * same_numa median 5.61 GB/s (z -14.2)" or "host h3: 6 of 6 cross_host links
- * at 0.14x the median (bandwidth)". host_names may be NULL ("host N").
+ * at 0.14x the median (bandwidth)"; a segment or a link between hosts: its
+ * cells against the reference. host_names may be NULL ("host N").
  * Returns the length snprintf would write.
  */
 int detect_describe(const struct detect_suspect *s, const char *const *host_names, char *buf,

@@ -196,8 +196,11 @@ static void heatmaps(struct html_buf *b, const struct links_maps *m)
 }
 
 static const char *const suspect_columns[] = {
-    "kind", "who",   "metric", "locality", "measured", "expected",
-    "unit", "ratio", "score",  "reason",   NULL,
+    "kind",     "direction", "who",  "pattern", "metric", "locality", "measured",
+    "expected", "unit",      "ratio", "score",  "line",   NULL,
+};
+static const char *const sensitivity_columns[] = {
+    "pattern", "metric", "locality", "links", "median", "unit", "slowdown_percent", NULL,
 };
 static const char *const class_columns[] = {
     "metric", "locality", "links", "median", "mad", "judged", NULL,
@@ -209,6 +212,7 @@ static void tables(struct html_buf *b, const cJSON *summary)
 	const cJSON *cleared = cJSON_GetObjectItemCaseSensitive(summary, "cleared");
 	const cJSON *classes = cJSON_GetObjectItemCaseSensitive(summary, "classes");
 	const cJSON *not_judged = cJSON_GetObjectItemCaseSensitive(summary, "not_judged");
+	const cJSON *sensitivity = cJSON_GetObjectItemCaseSensitive(summary, "sensitivity");
 
 	html_raw(b, "<h3>Suspects</h3>\n");
 	if (cJSON_IsArray(suspects) && suspects->child)
@@ -228,6 +232,13 @@ static void tables(struct html_buf *b, const cJSON *summary)
 	if (cJSON_IsArray(classes) && classes->child) {
 		html_raw(b, "<h3>Classes of links</h3>\n");
 		html_array_table(b, classes, class_columns, NULL, NULL);
+	}
+	if (cJSON_IsArray(sensitivity) && sensitivity->child) {
+		html_raw(b, "<h3>What the run rules out</h3>\n");
+		html_para(b, "note",
+		          "The smallest slowdown below the median (bandwidth) or above it (latency) "
+		          "that would have been named, given the class's own noise.");
+		html_array_table(b, sensitivity, sensitivity_columns, NULL, NULL);
 	}
 }
 

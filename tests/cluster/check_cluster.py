@@ -3,6 +3,13 @@
 
 usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
        check_cluster.py links REPORT HOSTS RANKS_PER_HOST none|HOST
+       check_cluster.py verdict REPORT none|KIND DIRECTION CULPRIT
+           KIND host (CULPRIT h3; DIRECTION send, receive, both), link (CULPRIT
+           h2,h4: the slowed direction is h2 -> h4 with DIRECTION oneway, both
+           with both), segment (CULPRIT h1,h2|h3,h4; DIRECTION both): the
+           report names it with that kind and direction, and no other
+           bandwidth suspect; with none, no bandwidth suspect at all; prints
+           "verdict: INJECTED => NAMED" for the confusion table
        check_cluster.py allreduce REPORT RANKS VARIANT[,VARIANT...]
        check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
 Prints what it measured on one line (the figures the suite logs), and each
@@ -102,6 +109,72 @@ def links(path, nhosts, per_host, slow):
     need(not others, "nothing but %s is named; also: %s" % (slow, "; ".join(others)))
 
 
+def named(k):
+    """What a suspect names, as the hosts it accuses: (kind, direction, frozenset of culprit keys)."""
+    if k["kind"] == "host":
+        return "host", k["direction"], frozenset([k["host"]])
+    if k["kind"] == "segment":
+        sides = frozenset([frozenset(k["hosts_a"]), frozenset(k["hosts_b"])])
+        return "segment", k["direction"], sides
+    return "link", k["direction"], frozenset([k["host_a"], k["host_b"]])
+
+
+def hosts_in(k):
+    if k["kind"] == "host":
+        return {k["host"]}
+    if k["kind"] == "segment":
+        return set(k["hosts_a"]) | set(k["hosts_b"])
+    return {k["host_a"], k["host_b"]}
+
+
+def label(k):
+    kind, direction, _ = named(k)
+    return "%s/%s" % (kind, direction)
+
+
+def verdict(path, kind, direction, culprit):
+    d = load(path, "links")
+    sus = d["summary"]["suspects"]
+    bw = [k for k in sus if k["metric"] == "bandwidth" and k["locality"] == "cross_host"]
+    lines = ["%s%s" % ("[shift] " if k["pattern"] == "shift" else "", k["line"]) for k in sus]
+    first = ([k for k in bw if k["pattern"] == "pairs"] + bw)[:1]
+    got = label(first[0]) if first else "none"
+    injected = "none" if kind == "none" else "%s/%s" % (kind, direction)
+    print("verdict: %s %s => %s%s" % (injected, culprit if kind != "none" else "", got,
+                                    "".join("\n  named: " + x for x in lines)))
+    if kind == "none":
+        # bandwidth is what the classes are about; latency suspects are printed above
+        # (a descheduled rank's ping-pongs take milliseconds on 2 shared cores)
+        need(bw == [], "a clean cluster, yet named: %s" % "; ".join(
+            k["line"] for k in bw))
+        return
+    if kind == "host":
+        want = {("host", direction, frozenset([culprit]))}
+        culprits = {culprit}
+    elif kind == "link":
+        a, b = culprit.split(",")
+        lo, hi = sorted((a, b), key=lambda h: int(h[1:]))
+        way = "both" if direction == "both" else ("a->b" if a == lo else "b->a")
+        want = {("link", way, frozenset([a, b]))}
+        culprits = {a, b}
+    else:
+        sa, sb = (frozenset(x.split(",")) for x in culprit.split("|"))
+        want = {("segment", direction, frozenset([sa, sb]))}
+        culprits = set(sa) | set(sb)
+    need([k for k in bw if named(k) in want], "no bandwidth suspect is %s %s %s" % (kind, direction, culprit))
+    # any other bandwidth suspect must be the culprit seen another way (the shift's
+    # view of it). Latency is not what was injected, and on a machine of 2 cores a
+    # descheduled rank's ping-pongs take milliseconds: latency suspects are printed
+    # (above), and a clean cluster may have none at all, but here they are not judged.
+    for k in bw:
+        if named(k) in want:
+            continue
+        if kind == "segment":
+            need(k["kind"] == "segment" and hosts_in(k) <= culprits, "also named: " + k["line"])
+        else:
+            need(hosts_in(k) <= culprits, "also named: " + k["line"])
+
+
 def allreduce(path, ranks, variants):
     d = load(path, "allreduce")
     need(d["context"]["mpi"]["ranks"] == ranks, "ranks")
@@ -146,6 +219,8 @@ def main():
         topo(args[0], int(args[1]), int(args[2]))
     elif cmd == "links":
         links(args[0], int(args[1]), int(args[2]), args[3])
+    elif cmd == "verdict":
+        verdict(args[0], args[1], args[2] if len(args) > 2 else "", args[3] if len(args) > 3 else "")
     elif cmd == "allreduce":
         allreduce(args[0], int(args[1]), args[2].split(","))
     elif cmd == "busbw":

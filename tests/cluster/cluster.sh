@@ -4,9 +4,14 @@
 # each, Open MPI over TCP launched from h1 through an rsh agent. Checks: the
 # cluster comes up and goes away without a trace (also over the leftovers of a
 # crashed run), topo sees the 4 hosts, links names nothing on equal links and
-# names h4 alone once h4's link is limited to 200 Mbit/s with tbf, allreduce
-# runs every variant across the hosts without a wrong element and its busbw
-# falls when h4 is slowed.
+# names h4 alone once h4's link is limited to 200 Mbit/s with tbf (and prints
+# how much longer it took: the time budgets keep it within about 2x),
+# one fault class chosen at random (inject.sh: a host's egress, ingress or
+# both, a pair of hosts both ways or one way, a rack's uplink) with a random
+# culprit is named with its kind, direction and culprit (the whole matrix,
+# several culprits each, is tests/cluster/classes.sh), allreduce runs every
+# variant across the hosts without a wrong element and its busbw falls when
+# h4 is slowed.
 #
 # Needs root (network namespaces); prints a SKIP line and passes otherwise.
 # Every collscope run here has 8 ranks on this machine's cores: on a small
@@ -18,6 +23,7 @@ export PATH=$PATH:/usr/sbin:/sbin
 BIN=$(realpath "${1:-build/collscope}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib.sh"
+. "$HERE/inject.sh"
 VC=$HERE/vcluster.sh
 check() { python3 "$HERE/check_cluster.py" "$@"; }
 # A prefix of its own, with this run's pid: a cluster made by hand (prefix
@@ -31,7 +37,13 @@ SLOW=h$HOSTS
 RATE=200mbit
 TRIES=${TRIES:-3}
 # 2 MiB windows: the limited link needs ~80 ms for one, the others under 10.
-LINKS=(-q -n 300 -w 30 --bw-iters 3 --bw-warmup 0 --bw-bytes 256K --window 8)
+# The budgets: a link 30x slower costs about 0.2 s a direction, not 30x.
+LINKS=(-q -n 300 -w 30 --bw-iters 3 --bw-warmup 0 --bw-bytes 256K --window 8 --bw-time 0.2
+	--lat-time 0.05)
+# the fault class: one rank a host (two of a host only add loopback noise)
+CLASS_LINKS=(-q -n 300 -w 30 --bw-iters 5 --bw-warmup 0 --bw-bytes 256K --window 8 --bw-time 0.2
+	--lat-time 0.05 --pattern both --fail-on-suspect)
+CLASS_RATE=${CLASS_RATE:-50mbit}
 AR=(-q -b 1M -e 4M -f 4 -n 3 -w 1)
 AR_SLOW=(-q -b 4M -e 4M -n 3 -w 1)
 AR_BYTES=4194304
@@ -39,6 +51,7 @@ AR_BYTES=4194304
 # Whatever happens, the cluster goes: on success, failure and interrupt.
 cleanup() {
 	bash "$VC" down >/dev/null 2>&1
+	VC_PREFIX=${VC_PREFIX%r}r bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -65,11 +78,11 @@ if ! why=$(bash "$VC" probe 2>&1); then
 fi
 # The leftovers of crashed runs of this suite: clusters whose run is gone.
 for p in $({
-	ip netns list | awk '{print $1}' | sed -n 's/^\(csvct[0-9][0-9]*w\{0,1\}\)-.*/\1/p'
+	ip netns list | awk '{print $1}' | sed -n 's/^\(csvct[0-9][0-9]*[wr]\{0,1\}\)-.*/\1/p'
 	ls -d /run/collscope-vcluster-csvct* 2>/dev/null | sed 's|^/run/collscope-vcluster-||'
 } | sort -u); do
 	pid=${p#csvct}
-	pid=${pid%w}
+	pid=${pid%[wr]}
 	kill -0 "$pid" 2>/dev/null || VC_PREFIX=$p bash "$VC" down
 done
 
@@ -134,11 +147,13 @@ sed 's/^/        /' "$TMP/out"
 # exits WANT_EXIT and its report passes `check_cluster.py links ... EXPECT`;
 # the runs that did not are printed as notes.
 links_verdict() {
-	local name=$1 want=$2 expect=$3 i rc crc ok=0
+	local name=$1 want=$2 expect=$3 i rc crc ok=0 t0
 	for i in $(seq 1 "$TRIES"); do
 		rm -f "$TMP/links.json"
+		t0=$(date +%s.%N)
 		vmpi "$BIN" links "${LINKS[@]}" --fail-on-suspect -o "$TMP/links.json" >"$TMP/run" 2>&1
 		rc=$?
+		LAST_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 		check links "$TMP/links.json" "$HOSTS" "$PER_HOST" "$expect" >"$TMP/verdict" 2>&1
 		crc=$?
 		if [ $crc = 0 ] && [ $rc = "$want" ]; then
@@ -165,7 +180,55 @@ links_verdict() {
 
 # --- equal links ----------------------------------------------------------------
 links_verdict "links with equal links names nothing" 0 none
+CLEAN_S=$LAST_S
 expect_output '^# suspects: none' "links prints that it suspects nobody"
+expect_output '^# rules out: a cross_host link [0-9]+% slower than the median' \
+	"links says what it rules out across hosts"
+
+# --- one fault class, one culprit, both chosen at random -------------------------
+# class_verdict NP: up to $TRIES runs of links until one names the injection.
+class_verdict() {
+	local np=$1 i rc crc ok=0
+	for i in $(seq 1 "$TRIES"); do
+		rm -f "$TMP/links.json"
+		in_bg timeout 300 bash "$VC" mpirun --bind-to none --map-by node -np "$np" "$BIN" links \
+			"${CLASS_LINKS[@]}" -o "$TMP/links.json" >"$TMP/run" 2>&1
+		rc=$?
+		check verdict "$TMP/links.json" "$INJ_KIND" "$INJ_DIR" "$INJ_CULPRIT" >"$TMP/verdict" 2>&1
+		crc=$?
+		[ $crc = 0 ] && [ $rc = 1 ] && ok=1 && break
+		echo "collscope links exited $rc, expected 1" >>"$TMP/verdict"
+		[ "$i" -lt "$TRIES" ] && printf '  note  measurement %d of %d was off\n' "$i" "$TRIES" &&
+			sed 's/^/        | /' "$TMP/verdict"
+	done
+	if [ $ok = 1 ]; then
+		pass "links names the $CLASS culprit: $INJ_KIND $INJ_DIR $INJ_CULPRIT$([ "$i" -gt 1 ] && echo " (measurement $i)")"
+		sed 's/^/        /' "$TMP/verdict"
+	else
+		fail "links names the $CLASS culprit: $INJ_KIND $INJ_DIR $INJ_CULPRIT" "$TMP/verdict"
+	fi
+}
+set -- $INJECT_CLASSES
+CLASS=$(eval echo "\${$(rand $#)}")
+CLASS=${FAULT_CLASS:-$CLASS}
+if [ "$CLASS" = segment ]; then
+	# a cluster of 2 racks of 2 hosts beside this one (a prefix of its own), a rank each
+	FLAT_PREFIX=$VC_PREFIX
+	export VC_PREFIX=${VC_PREFIX}r
+	INJ_RACKS=2
+	expect_exit 0 "vcluster up 4 1 --racks 2" vc up 4 1 --racks 2
+	RATE=$CLASS_RATE inject segment 4 >"$TMP/inject" 2>&1 &&
+		pass "inject segment: $INJ_CULPRIT at $CLASS_RATE" || fail "inject segment" "$TMP/inject"
+	class_verdict 4
+	expect_exit 0 "vcluster down (the racks)" vc down
+	export VC_PREFIX=$FLAT_PREFIX
+else
+	RATE=$CLASS_RATE inject "$CLASS" "$HOSTS" >"$TMP/inject" 2>&1 &&
+		pass "inject $CLASS: $INJ_KIND $INJ_DIR $INJ_CULPRIT at $CLASS_RATE" ||
+		fail "inject $CLASS" "$TMP/inject"
+	class_verdict "$HOSTS"
+	expect_exit 0 "vcluster heal: every limit goes" bash "$VC" heal
+fi
 expect_exit 0 "allreduce across the hosts, every variant" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar-fast.json"
 expect_exit 0 "allreduce report: every variant, no wrong element" \
 	check allreduce "$TMP/ar-fast.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
@@ -187,7 +250,9 @@ else
 	fail "tbf at both ends of $SLOW's veth"
 fi
 links_verdict "links names $SLOW (or its links) and nothing else" 1 "$SLOW"
-expect_output "host $SLOW: |link [0-9]+->[0-9]+ .*bandwidth" "links prints the accusation with its evidence"
+echo "  note  links took $CLEAN_S s with equal links, $LAST_S s with $SLOW at $RATE: $(awk -v a="$CLEAN_S" -v b="$LAST_S" 'BEGIN { printf "%.2fx", b / a }') (the budgets' goal: at most 2x)"
+expect_output "host $SLOW is slow (both ways|to send|to receive): .* at 0\.[0-9]+x the reference|link [0-9]+(->|<->)[0-9]+ .*bandwidth" \
+	"links prints the accusation with its evidence"
 expect_exit 0 "allreduce with $SLOW slowed, every variant" vmpi "$BIN" allreduce "${AR_SLOW[@]}" -o "$TMP/ar-slow.json"
 expect_exit 0 "allreduce report with $SLOW slowed: no wrong element" \
 	check allreduce "$TMP/ar-slow.json" "$NP" "$("$BIN" list --names | paste -sd, -)"

@@ -11,14 +11,30 @@
 # routed out of it. Open MPI is launched from h1; agent.sh, its rsh agent,
 # enters the namespace of the host it is asked to reach.
 #
-#   vcluster.sh up [K] [SLOTS]   create K hosts (default 4) with SLOTS slots each
+#   vcluster.sh up [K] [SLOTS] [--racks R]
+#                                create K hosts (default 4) with SLOTS slots each
 #                                (default 2); removes the leftovers of an earlier
-#                                run of the same prefix first
+#                                run of the same prefix first. With R racks (default
+#                                1) the hosts are dealt in blocks of consecutive hosts
+#                                to R bridges br0 .. br(R-1), and rack r > 0 reaches
+#                                rack 0 through a veth pair of its own (its uplink,
+#                                upr on br0, dnr on brr)
 #   vcluster.sh down             kill every process inside the namespaces, remove
 #                                them with their veths and the state directory
 #   vcluster.sh slow HOST RATE   limit HOST's link to RATE (tc units: 200mbit) with
 #                                a token bucket (tbf) at both ends of its veth
-#   vcluster.sh fast HOST        remove the limit
+#   vcluster.sh slow-egress HOST RATE    only what HOST sends (tbf on its eth0)
+#   vcluster.sh slow-ingress HOST RATE   only what HOST receives (tbf on its bridge port)
+#   vcluster.sh slow-link A B RATE [both|oneway]
+#                                limit the traffic from host A to host B (and, with
+#                                both, the default, from B to A) to RATE: an htb on
+#                                the sender's eth0 whose slow class a u32 filter on
+#                                the destination address chooses; other traffic
+#                                goes through an unlimited class
+#   vcluster.sh slow-uplink [RACK] RATE  limit rack RACK's uplink (default 1) to RATE,
+#                                both ways (tbf at both ends of its veth pair)
+#   vcluster.sh fast HOST        remove HOST's limits (its eth0 and its bridge port)
+#   vcluster.sh heal             remove every limit: hosts and uplinks
 #   vcluster.sh run CMD...       run CMD on h1, where mpirun is started
 #   vcluster.sh exec HOST CMD... run CMD on HOST
 #   vcluster.sh mpirun ARGS...   mpirun on h1 across the hosts (hostfile, agent,
@@ -64,6 +80,9 @@ case $VC_NET in
 10.* | 192.168.* | 172.1[6-9].* | 172.2[0-9].* | 172.3[01].*) ;;
 *) die 2 "bad VC_NET '$VC_NET': three octets of a private range, such as 10.213.0" ;;
 esac
+
+# rack_of I K R: the rack (0 .. R-1) of host I of K, dealt in consecutive blocks.
+rack_of() { echo $(((($1 - 1) * $3) / $2)); }
 
 # host_index HOST: N for hN (1 .. 200), empty otherwise.
 host_index() {
@@ -132,10 +151,25 @@ cmd_down() {
 }
 
 cmd_up() {
-	local k=${1:-4} slots=${2:-2} i ns
-	case $k$slots in *[!0-9]*) die 2 "bad host or slot count '$k' '$slots'" ;; esac
+	local k=4 slots=2 racks=1 i r ns pos=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--racks)
+			[ $# -ge 2 ] || die 2 "--racks needs a count"
+			racks=$2
+			shift 2
+			;;
+		*)
+			case $pos in 0) k=$1 ;; 1) slots=$1 ;; *) die 2 "unexpected argument '$1'" ;; esac
+			pos=$((pos + 1))
+			shift
+			;;
+		esac
+	done
+	case $k$slots$racks in *[!0-9]*) die 2 "bad host, slot or rack count '$k' '$slots' '$racks'" ;; esac
 	[ "$k" -ge 1 ] && [ "$k" -le 200 ] || die 2 "bad host count '$k': 1 to 200"
 	[ "$slots" -ge 1 ] || die 2 "bad slot count '$slots'"
+	[ "$racks" -ge 1 ] && [ "$racks" -le "$k" ] || die 2 "bad rack count '$racks': 1 to the host count"
 	can_netns || die 77 "$WHY"
 	cmd_down || die 5 "could not remove the leftovers of an earlier run"
 	trap 'cmd_down; exit 130' INT TERM
@@ -144,22 +178,37 @@ cmd_up() {
 		ip netns add "$BR_NS" &&
 			ip -n "$BR_NS" link set lo up &&
 			ip -n "$BR_NS" link add br0 type bridge stp_state 0 forward_delay 0 &&
-			ip -n "$BR_NS" link set br0 up
+			ip -n "$BR_NS" link set br0 up &&
+			echo "$racks" >"$STATE/racks"
 	} || {
 		cmd_down
 		die 5 "cannot create the bridge namespace $BR_NS"
 	}
+	for r in $(seq 1 $((racks - 1))); do
+		{
+			ip -n "$BR_NS" link add "br$r" type bridge stp_state 0 forward_delay 0 &&
+				ip -n "$BR_NS" link set "br$r" up &&
+				ip -n "$BR_NS" link add "up$r" type veth peer name "dn$r" &&
+				ip -n "$BR_NS" link set "up$r" master br0 &&
+				ip -n "$BR_NS" link set "dn$r" master "br$r" &&
+				ip -n "$BR_NS" link set "up$r" up &&
+				ip -n "$BR_NS" link set "dn$r" up
+		} || {
+			cmd_down
+			die 5 "cannot create rack $r (bridge br$r and its uplink)"
+		}
+	done
 	for i in $(seq 1 "$k"); do
 		ns=$VC_PREFIX-h$i
 		{
 			ip netns add "$ns" &&
 				ip -n "$BR_NS" link add "vh$i" type veth peer name eth0 netns "$ns" &&
-				ip -n "$BR_NS" link set "vh$i" master br0 &&
+				ip -n "$BR_NS" link set "vh$i" master "br$(rack_of "$i" "$k" "$racks")" &&
 				ip -n "$BR_NS" link set "vh$i" up &&
 				ip -n "$ns" link set lo up &&
 				ip -n "$ns" addr add "$(host_ip "$i")/24" dev eth0 &&
 				ip -n "$ns" link set eth0 up &&
-				echo "h$i $(host_ip "$i") $ns" >>"$STATE/hosts" &&
+				echo "h$i $(host_ip "$i") $ns $(rack_of "$i" "$k" "$racks")" >>"$STATE/hosts" &&
 				echo "$(host_ip "$i") slots=$slots" >>"$STATE/hostfile"
 		} || {
 			cmd_down
@@ -167,7 +216,7 @@ cmd_up() {
 		}
 	done
 	trap - INT TERM
-	say "up: $k hosts h1..h$k on $VC_NET.0/24, $slots slots each; hostfile $STATE/hostfile"
+	say "up: $k hosts h1..h$k on $VC_NET.0/24, $slots slots each, $racks rack(s); hostfile $STATE/hostfile"
 }
 
 # ns_of HOST: the namespace of a host of the running cluster.
@@ -199,12 +248,86 @@ cmd_slow() {
 	say "slow: $host limited to $rate both ways"
 }
 
+tbf() { tc "$@" root tbf rate "$RATE" burst "$VC_BURST" latency 50ms; }
+
+cmd_slow_egress() {
+	local ns
+	ns=$(ns_of "$1") || exit $?
+	RATE=$2
+	tbf -n "$ns" qdisc replace dev eth0 || die 5 "cannot limit what $1 sends to '$2'"
+	say "slow-egress: what $1 sends limited to $2"
+}
+
+cmd_slow_ingress() {
+	local i
+	ns_of "$1" >/dev/null || exit $?
+	i=$(host_index "$1")
+	RATE=$2
+	tbf -n "$BR_NS" qdisc replace dev "vh$i" || die 5 "cannot limit what $1 receives to '$2'"
+	say "slow-ingress: what $1 receives limited to $2"
+}
+
+# route_slow FROM TO RATE: on FROM's eth0, an htb whose class 1:2 (RATE) takes
+# the packets to TO's address and class 1:1 (unlimited) everything else.
+route_slow() {
+	local ns ip
+	ns=$(ns_of "$1") || exit $?
+	ns_of "$2" >/dev/null || exit $?
+	ip=$(host_ip "$(host_index "$2")")
+	if ! tc -n "$ns" qdisc show dev eth0 | grep -q '^qdisc htb 1: root'; then
+		tc -n "$ns" qdisc replace dev eth0 root handle 1: htb default 1 &&
+			tc -n "$ns" class add dev eth0 parent 1: classid 1:1 htb rate 32gbit ||
+			return 1
+	fi
+	# one slow class per destination, numbered after its host
+	local id=$((100 + $(host_index "$2")))
+	tc -n "$ns" class replace dev eth0 parent 1: classid "1:$id" htb rate "$3" ceil "$3" burst "$VC_BURST" &&
+		tc -n "$ns" filter replace dev eth0 parent 1: protocol ip prio 1 handle "800::$id" u32 \
+			match ip dst "$ip/32" flowid "1:$id"
+}
+
+cmd_slow_link() {
+	local a=$1 b=$2 rate=$3 how=${4:-both}
+	case $how in both | oneway) ;; *) die 2 "slow-link: bad direction '$how': both or oneway" ;; esac
+	[ "$a" != "$b" ] || die 2 "slow-link: two different hosts, not '$a' twice"
+	route_slow "$a" "$b" "$rate" || die 5 "cannot limit $a -> $b to '$rate'"
+	if [ "$how" = both ]; then
+		route_slow "$b" "$a" "$rate" || die 5 "cannot limit $b -> $a to '$rate'"
+	fi
+	say "slow-link: $a -> $b$([ "$how" = both ] && echo " and back") limited to $rate"
+}
+
+cmd_slow_uplink() {
+	local r=1 racks
+	[ $# = 2 ] && r=$1 && shift
+	racks=$(cat "$STATE/racks" 2>/dev/null || echo 1)
+	case $r in *[!0-9]* | '') die 2 "bad rack '$r'" ;; esac
+	[ "$r" -ge 1 ] && [ "$r" -lt "$racks" ] || die 2 "no uplink of rack '$r' (racks 1 .. $((racks - 1)) have one)"
+	RATE=$1
+	tbf -n "$BR_NS" qdisc replace dev "up$r" && tbf -n "$BR_NS" qdisc replace dev "dn$r" ||
+		die 5 "cannot limit the uplink of rack $r to '$1'"
+	say "slow-uplink: rack $r's uplink limited to $1 both ways"
+}
+
 cmd_fast() {
 	local host=$1 i ns
 	ns=$(ns_of "$host") || exit $?
 	i=$(host_index "$host")
 	tc -n "$ns" qdisc del dev eth0 root 2>/dev/null
 	tc -n "$BR_NS" qdisc del dev "vh$i" root 2>/dev/null
+	return 0
+}
+
+cmd_heal() {
+	local name ip ns rack r
+	[ -f "$STATE/hosts" ] || die 2 "the cluster is not up"
+	while read -r name ip ns rack; do
+		cmd_fast "$name"
+	done <"$STATE/hosts"
+	for r in $(seq 1 $(($(cat "$STATE/racks" 2>/dev/null || echo 1) - 1))); do
+		tc -n "$BR_NS" qdisc del dev "up$r" root 2>/dev/null
+		tc -n "$BR_NS" qdisc del dev "dn$r" root 2>/dev/null
+	done
 	return 0
 }
 
@@ -261,11 +384,12 @@ cmd_status() {
 		[ -z "$(our_namespaces)" ] || echo "leftover namespaces: $(our_namespaces | tr '\n' ' ')"
 		return 0
 	}
-	while read -r name ip ns; do
+	while read -r name ip ns rack; do
 		i=$(host_index "$name")
-		printf '%-5s %-15s %-10s processes %-3s link: %s\n' "$name" "$ip" "$ns" \
-			"$(ip netns pids "$ns" 2>/dev/null | wc -l)" \
-			"$(tc -n "$ns" qdisc show dev eth0 | awk '$2 == "tbf" {print "limited to", $8; n++} END {if (!n) print "no limit"}')"
+		printf '%-5s %-15s %-10s rack %-2s processes %-3s sends: %s; receives: %s\n' "$name" "$ip" "$ns" \
+			"$rack" "$(ip netns pids "$ns" 2>/dev/null | wc -l)" \
+			"$(tc -n "$ns" qdisc show dev eth0 | awk '$2 == "tbf" {print "limited to", $8; n++} $2 == "htb" {print "limited to some hosts (htb)"; n++} END {if (!n) print "no limit"}')" \
+			"$(tc -n "$BR_NS" qdisc show dev "vh$i" | awk '$2 == "tbf" {print "limited to", $8; n++} END {if (!n) print "no limit"}')"
 	done <"$STATE/hosts"
 	echo "bridge: $BR_NS br0; hostfile: $STATE/hostfile"
 }
@@ -279,10 +403,15 @@ usage() {
 cmd=$1
 shift
 case $cmd in
-up) [ $# -le 2 ] || usage; cmd_up "$@" ;;
+up) [ $# -le 4 ] || usage; cmd_up "$@" ;;
 down) command -v ip >/dev/null 2>&1 || exit 0; cmd_down ;;
 slow) [ $# = 2 ] || usage; cmd_slow "$@" ;;
 fast) [ $# = 1 ] || usage; cmd_fast "$@" ;;
+slow-egress) [ $# = 2 ] || usage; cmd_slow_egress "$@" ;;
+slow-ingress) [ $# = 2 ] || usage; cmd_slow_ingress "$@" ;;
+slow-link) [ $# = 3 ] || [ $# = 4 ] || usage; cmd_slow_link "$@" ;;
+slow-uplink) [ $# = 1 ] || [ $# = 2 ] || usage; cmd_slow_uplink "$@" ;;
+heal) [ $# = 0 ] || usage; cmd_heal ;;
 run) [ $# -ge 1 ] || usage; cmd_exec h1 "$@" ;;
 exec) [ $# -ge 2 ] || usage; cmd_exec "$@" ;;
 mpirun) cmd_mpirun "$@" ;;

@@ -17,6 +17,9 @@ check_report() {
 	python3 - "$1" "$2" "${4:-none}" >"$TMP/py" 2>&1 <<'PY'
 import json, os, sys
 path, n, expect = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+budget_only = expect == "budget"
+if budget_only:
+    expect = "none"
 d = json.load(open(path))
 def need(cond, what):
     if not cond:
@@ -34,7 +37,15 @@ for r in res:
     need(r["locality"] in (("same_numa", "same_host") if r["host_a"] == r["host_b"] else ("cross_host",)),
          who + " locality " + r["locality"])
     lat, bw, bi = r["latency_us"], r["bandwidth_gbps"], r["bidirectional_gbps"]
-    need(lat["iterations"] == cfg["iters"] and bw["iterations"] == cfg["bw_iters"], who + " iterations")
+    need(min(3, cfg["iters"]) <= lat["iterations"] <= cfg["iters"], who + " latency iterations")
+    for x in (bw, bi):
+        # at least the least windows (3), then as many as the budget allowed
+        need(min(3, cfg["bw_iters"]) <= x["iterations"] <= cfg["bw_iters"], who + " windows")
+        need(x["stopped_by_time"] == (x["iterations"] < cfg["bw_iters"]), who + " stopped_by_time")
+        need(1 <= x["window_messages"] <= cfg["window"], who + " window_messages")
+    if budget_only:
+        need(bw["iterations"] == 3 and bw["stopped_by_time"], who + " stops on the tiny budget")
+        need(lat["iterations"] == 3, who + " ping-pongs stop on the tiny budget")
     need(0 < lat["min"] <= lat["p50"] <= lat["max"], who + " latency order")
     need(lat["p99"] is None or lat["p50"] <= lat["p99"] <= lat["max"], who + " latency p99")
     need(0 < bw["min"] <= bw["p50"] <= bw["max"], who + " bandwidth order")
@@ -47,9 +58,16 @@ for r in res:
 need(s["links"] == n * (n - 1) and s["pairs"] == n * (n - 1) // 2 and s["ranks"] == n, "summary counts")
 need(s["suspects_count"] == len(s["suspects"]), "suspects_count")
 for k in s["suspects"] + s["cleared"]:
-    need(k["kind"] in ("link", "host") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
-    need(k["measured"] is not None and k["expected"] is not None and k["reason"], "suspect evidence")
-if expect == "none":
+    need(k["kind"] in ("link", "host", "segment") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
+    need(k["direction"] in (("send", "receive", "both") if k["kind"] == "host" else ("a->b", "b->a", "both")),
+         "suspect direction")
+    need(k["measured"] is not None and k["expected"] is not None and k["reason"] and k["line"], "suspect evidence")
+    need(isinstance(k["retest"]["confirmed"], bool), "suspect retest")
+if expect == "any":
+    # judged while oversubscribed: a noisy link may be named; with nothing named, the
+    # run says what it rules out
+    need(s["suspects"] != [] or s["sensitivity"] != [], "neither a suspect nor what is ruled out")
+elif expect == "none":
     need(s["suspects"] == [], "no suspect on one machine, got " + json.dumps(s["suspects"]))
 else:
     a, b = expect.split(":")
@@ -57,12 +75,27 @@ else:
            and {k["a"], k["b"]} == {int(a), int(b)}]
     need(hit, "the slow link %s-%s is named: %s" % (a, b, json.dumps(s["suspects"])))
     need(all(k["ratio"] < 0.5 and k["score"] < -3.5 for k in hit), "its evidence")
+    need(all(k["retest"]["first_measured"] is not None for k in hit), "with the first pass's figure")
+    # both directions slowed: one suspect "both", unless noise cleared one of them
+    need(any(k["direction"] == "both" for k in hit) or len(hit) == 1, "both directions in one suspect")
     need(s["remeasured_pairs"] >= 1, "suspects were measured again")
     again = [r for r in res if {r["a"], r["b"]} == {int(a), int(b)}]
     need(all(r["remeasured"] for r in again), "its records come from the isolated measurement")
 over = {h["name"] for h in c["hosts"] if h["oversubscribed"]}
 need(sorted(s["not_judged"]) == sorted(over) or cfg["judge_oversubscribed"], "not_judged")
 need({h["name"] for h in s["hosts"]} == {h["name"] for h in c["hosts"]}, "per-host aggregates")
+for x in s["sensitivity"]:
+    need(x["pattern"] in ("pairs", "shift") and x["slowdown_percent"] >= 100 * cfg["tolerance"] - 1e-9,
+         "sensitivity: at least the tolerance")
+if cfg["pattern"] in ("shift", "both"):
+    sh = d["shift"]
+    need(sh["steps"] == n - 1 and len(sh["receive_gbps"]) == n, "shift matrices")
+    need(all((sh["receive_gbps"][a][b] is None) == (a == b) for a in range(n) for b in range(n)),
+         "shift: every ordered pair received")
+    need(all(sh["windows"][a][b] is None or 1 <= sh["windows"][a][b] <= cfg["bw_iters"]
+             for a in range(n) for b in range(n)), "shift: windows within the count")
+else:
+    need("shift" not in d, "no shift without the pattern")
 PY
 	local rc=$?
 	if [ $rc = 0 ]; then pass "$3"; else fail "$3" "$TMP/py"; fi
@@ -79,11 +112,31 @@ for n in 2 3 4; do
 	check_report "$TMP/l$n.json" "$n" "links report at $n ranks"
 done
 
+# A budget far below one window: every direction stops after the least 3
+# windows, of one message each, and the report says so.
+expect_exit 0 "links at 3 ranks on a tiny time budget" mpi 3 links -q "${FAST[@]}" --bw-iters 50 \
+	--bw-time 0.000001 --lat-time 0.000001 -o "$TMP/l3t.json"
+check_report "$TMP/l3t.json" 3 "the tiny budget: 3 windows a direction, stopped by time" budget
+expect_exit 0 "the tiny budget's windows are single messages" python3 -c "import json,sys
+d=json.load(open('$TMP/l3t.json'))
+sys.exit(not all(r['bandwidth_gbps']['window_messages'] == 1 for r in d['results']))"
+
 # Past 16 ranks the matrix is host x host.
 expect_exit 0 "links at 17 ranks" mpi 17 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
 	--bw-bytes 64K --window 4 -o "$TMP/l17.json"
 expect_output "^  h0 +[0-9.]+$" "links at 17 ranks prints the host x host matrix"
 check_report "$TMP/l17.json" 17 "links report at 17 ranks"
+
+expect_exit 0 "links at 5 ranks, pattern both" mpi 5 links -q "${FAST[@]}" --pattern both --judge-oversubscribed \
+	-o "$TMP/l5b.json"
+expect_output "^# rules out: a same_numa link [0-9]+% slower than the median|^# suspects: [1-9]" \
+	"links names a suspect or says what it rules out"
+check_report "$TMP/l5b.json" 5 "links report with the shift pattern at 5 ranks" any
+expect_exit 0 "links at 3 ranks, pattern shift alone" mpi 3 links -q "${FAST[@]}" --pattern shift \
+	-o "$TMP/l3s.json"
+expect_exit 0 "the shift alone: no pair records, the shift's matrices" python3 -c "import json,sys
+d=json.load(open('$TMP/l3s.json'))
+sys.exit(not (d['results'] == [] and d['shift']['steps'] == 2 and d['config']['pattern'] == 'shift'))"
 
 expect_exit 0 "links at 3 ranks, isolated mode" mpi 3 links -q "${FAST[@]}" --mode isolated \
 	-o "$TMP/l3i.json" --fail-on-suspect
@@ -110,8 +163,8 @@ fi
 # The detector end to end: an injected slow link is accused, measured again, confirmed.
 expect_exit 1 "an injected slow link fails --fail-on-suspect" mpi 4 links -q "${SLOWLINK[@]}" \
 	--test-slow-link 1:2:100 --fail-on-suspect -o "$TMP/slow.json"
-expect_output "link (1->2|2->1) .*bandwidth .* is 0\.[0-9]+x the same_numa median" \
-	"the slow link is printed with its evidence"
+expect_output "link (1->2|2->1|1<->2) .*bandwidth .* is 0\.[0-9]+x the same_numa median.*re-test" \
+	"the slow link is printed with its evidence, both directions in one line"
 check_report "$TMP/slow.json" 4 "the slow link is in the report" 1:2
 expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 links -q \
 	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
@@ -144,6 +197,10 @@ check_bad "'foo' for --mode" --mode foo
 check_bad "'0' for --iters" -n 0
 check_bad "'x' for --warmup" -w x
 check_bad "'0' for --bw-iters" --bw-iters 0
+check_bad "'-1' for --bw-time" --bw-time -1
+check_bad "'soon' for --bw-time" --bw-time soon
+check_bad "'-2' for --lat-time" --lat-time -2
+check_bad "'ring' for --pattern" --pattern ring
 check_bad "'1:1:2' for --test-slow-link" --test-slow-link 1:1:2
 check_bad "'--bogus'" --bogus
 check_bad "unexpected argument 'extra'" extra

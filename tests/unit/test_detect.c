@@ -315,7 +315,7 @@ Test(detect, remeasured_suspects_are_confirmed_or_cleared)
 	c.value[4][1] = 3;
 	run(&c, DETECT_BANDWIDTH, &first);
 	cr_assert_eq(first.nsuspects, 2);
-	cr_assert_eq(detect_remeasure_pairs(&first, c.links, c.nlinks, c.nranks, pairs), 2);
+	cr_assert_eq(detect_remeasure_pairs(&first, c.links, c.nlinks, c.nranks, 0, pairs), 2);
 	cr_assert(pairs[2 * c.nranks + 5] && pairs[1 * c.nranks + 4]);
 	/* measured again: 2->5 is still slow, 4->1 was noise, and 6->7 is new */
 	c.value[4][1] = 20;
@@ -343,7 +343,7 @@ Test(detect, a_named_host_marks_all_its_links_for_remeasuring)
 			c.value[3][o] = c.value[o][3] = 0.4;
 	run(&c, DETECT_BANDWIDTH, &r);
 	cr_assert_eq(r.nsuspects, 1);
-	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, pairs), 6);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 0, pairs), 6);
 	detect_result_release(&r);
 }
 
@@ -407,4 +407,51 @@ Test(detect, a_host_seen_through_one_pair_is_not_named)
 		cr_expect(r.suspects[i].kind != DETECT_HOST, "host %d named from one pair",
 		          r.suspects[i].host);
 	detect_result_release(&r);
+}
+
+/* A host whose sends alone are slow is named with direction send; the mirror, receive. */
+Test(detect, a_host_suspect_says_which_way)
+{
+	for (int way = 0; way < 2; way++) {
+		struct cluster c;
+		struct detect_result r;
+		rng_state = 11 + (uint64_t)way;
+		layout(&c, 7, 1, 1);
+		fill(&c, BW, 0.02);
+		for (int o = 0; o < c.nranks; o++)
+			if (o != 2) {
+				if (way == 0)
+					c.value[2][o] = 0.3;
+				else
+					c.value[o][2] = 0.3;
+			}
+		struct detect_params p;
+		detect_params_default(&p);
+		p.host_majority = 0.4; /* half of its links are slow: one direction */
+		build(&c);
+		detect_result_init(&r);
+		cr_assert_eq(detect_run(c.links, c.nlinks, c.nhosts, DETECT_BANDWIDTH, &p, &r), 0);
+		cr_assert_eq(r.nsuspects, 1, "%d suspects", r.nsuspects);
+		cr_assert_eq(r.suspects[0].kind, DETECT_HOST);
+		cr_assert_eq(r.suspects[0].direction, way == 0 ? DETECT_DIR_AB : DETECT_DIR_BA);
+		cr_assert_str_eq(detect_direction_name(DETECT_HOST, r.suspects[0].direction),
+		                 way == 0 ? "send" : "receive");
+		detect_result_release(&r);
+	}
+}
+
+Test(detect, sensitivity_is_the_larger_of_both_tests)
+{
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_class tight = {.judged = true, .log_mad = log1p(0.02)};
+	struct detect_class loose = {.judged = true, .log_mad = 0.2};
+	cr_assert_float_eq(detect_sensitivity(&tight, DETECT_BANDWIDTH, &p), 0.3, 1e-12);
+	/* 3.5 x 0.2 / 0.6745 = 1.038 in logs: 1 - e^-1.038 */
+	cr_assert_float_eq(detect_sensitivity(&loose, DETECT_BANDWIDTH, &p), 1 - exp(-1.0378058),
+	                   1e-6);
+	cr_assert_float_eq(detect_sensitivity(&tight, DETECT_LATENCY, &p), 1 / 0.7 - 1, 1e-12);
+	cr_assert_float_eq(detect_sensitivity(&loose, DETECT_LATENCY, &p), expm1(1.0378058), 1e-6);
+	struct detect_class off = {.judged = false, .log_mad = 0.1};
+	cr_assert(isnan(detect_sensitivity(&off, DETECT_BANDWIDTH, &p)));
 }

@@ -153,6 +153,9 @@ Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 	                            .expected = 2,
 	                            .ratio = 0.1,
 	                            .score = -9};
+	s1.side = -1;
+	s1.direction = DETECT_DIR_AB;
+	s1.first_measured = 0.25;
 	struct detect_suspect s2 = s1;
 	s2.a = 1;
 	s2.b = 3;
@@ -161,7 +164,8 @@ Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 	struct detect_result first = {.nsuspects = 2, .suspects = first_v};
 	struct detect_result final = {.nsuspects = 1, .suspects = final_v};
 	cJSON *root = cJSON_CreateObject();
-	cJSON *summary = links_report_add_summary(root, &v, &first, &final, 2);
+	struct links_judgement j = {.first = &first, .final = &final, .remeasured_pairs = 2};
+	cJSON *summary = links_report_add_summary(root, &v, &j);
 	cr_assert(summary);
 	cJSON *suspects = cJSON_GetObjectItem(summary, "suspects");
 	cJSON *cleared = cJSON_GetObjectItem(summary, "cleared");
@@ -174,5 +178,123 @@ Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 	cr_assert_eq(cJSON_GetObjectItem(summary, "suspects_count")->valueint, 1);
 	cr_assert_eq(cJSON_GetObjectItem(summary, "pairs")->valueint, 6);
 	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(summary, "hosts")), 2);
+	cJSON *k = cJSON_GetArrayItem(suspects, 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "direction")->valuestring, "a->b");
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "pattern")->valuestring, "pairs");
+	cJSON *retest = cJSON_GetObjectItem(k, "retest");
+	cr_assert_float_eq(cJSON_GetObjectItem(retest, "first_measured")->valuedouble, 0.25, 1e-12);
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(retest, "confirmed")));
+	cr_assert(strstr(cJSON_GetObjectItem(k, "line")->valuestring, "link 0->2 (a -> b)"), "%s",
+	          cJSON_GetObjectItem(k, "line")->valuestring);
+	cJSON_Delete(root);
+}
+
+/* A segment names its two sides, their hosts and their ranks. */
+Test(links_report, a_segment_suspect_names_both_sides)
+{
+	struct links_view v = make_view();
+	signed char sides[] = {0, 1};
+	struct detect_suspect seg = {.kind = DETECT_SEGMENT,
+	                             .direction = DETECT_DIR_BOTH,
+	                             .metric = DETECT_BANDWIDTH,
+	                             .locality = DETECT_CROSS_HOST,
+	                             .a = -1,
+	                             .b = -1,
+	                             .host = -1,
+	                             .host_a = -1,
+	                             .host_b = -1,
+	                             .side = 0,
+	                             .measured = 0.1,
+	                             .expected = 2,
+	                             .ratio = 0.05,
+	                             .score = -20,
+	                             .confirmed = true,
+	                             .loaded = true};
+	struct detect_result r = {
+	    .nsuspects = 1, .suspects = &seg, .nhosts = 2, .nsides = 1, .sides = sides};
+	cJSON *array = cJSON_CreateArray();
+	cJSON *o = links_report_add_suspect(array, &v, &r, &seg);
+	cr_assert(o);
+	cr_assert_str_eq(cJSON_GetObjectItem(o, "kind")->valuestring, "segment");
+	cr_assert_str_eq(cJSON_GetObjectItem(o, "who")->valuestring, "a<->b");
+	cr_assert_str_eq(cJSON_GetObjectItem(o, "pattern")->valuestring, "shift");
+	cJSON *ra = cJSON_GetObjectItem(o, "ranks_a"), *rb = cJSON_GetObjectItem(o, "ranks_b");
+	cr_assert_eq(cJSON_GetArraySize(ra), 2);
+	cr_assert_eq(cJSON_GetArrayItem(rb, 1)->valueint, 3);
+	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "hosts_b"), 0)->valuestring, "b");
+	cr_assert(strstr(cJSON_GetObjectItem(o, "reason")->valuestring, "segment: 0 of 0 cross_host"),
+	          "%s", cJSON_GetObjectItem(o, "reason")->valuestring);
+	cJSON_Delete(array);
+}
+
+Test(links_report, judged_host_matrix_and_shift)
+{
+	struct links_view v = make_view();
+	double m[4];
+	struct shift_cell cells[N * N];
+	cr_assert_eq(links_judged_host_matrix(&v, false, m), 0);
+	cr_assert(isnan(m[0]) && isnan(m[3]));
+	cr_assert_float_eq(m[1], 2.0, 1e-12); /* 8e6 bytes in 4000 us */
+	judged[1] = false;
+	cr_assert_eq(links_judged_host_matrix(&v, false, m), 0);
+	cr_assert(isnan(m[1]) && isnan(m[2]), "a host not judged leaves no cell");
+	judged[1] = true;
+	/* the shift: rank a sent to a+1 in 800 us and received from a-1 in 1600 us */
+	for (int i = 0; i < N * N; i++)
+		cells[i] = (struct shift_cell){.send_us = NAN, .recv_us = NAN};
+	for (int a = 0; a < N; a++)
+		for (int x = 0; x < N; x++)
+			if (a != x)
+				cells[a * N + x] = (struct shift_cell){
+				    .send_us = 800, .recv_us = 1600, .send_windows = 3, .recv_windows = 3, .msgs = 2};
+	v.shift = cells;
+	cr_assert_float_eq(shift_bandwidth_gbps(&v, 0, 2, true), 10.0, 1e-12);
+	cr_assert_float_eq(shift_bandwidth_gbps(&v, 0, 2, false), 5.0, 1e-12);
+	cr_assert_eq(links_judged_host_matrix(&v, true, m), 0);
+	cr_assert_float_eq(m[1], 5.0, 1e-12);
+	cJSON *root = cJSON_CreateObject();
+	cJSON *shift = links_report_add_shift(root, &v);
+	cr_assert(shift && shift != root);
+	cr_assert_eq(cJSON_GetObjectItem(shift, "steps")->valueint, N - 1);
+	cJSON *recv = cJSON_GetObjectItem(shift, "receive_gbps");
+	cr_assert(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetArrayItem(recv, 1), 1)));
+	cr_assert_float_eq(cJSON_GetArrayItem(cJSON_GetArrayItem(recv, 1), 2)->valuedouble, 5.0, 1e-12);
+	cJSON *w = cJSON_GetObjectItem(shift, "window_messages");
+	cr_assert_eq(cJSON_GetArrayItem(cJSON_GetArrayItem(w, 0), 3)->valueint, 2);
+	cJSON_Delete(root);
+}
+
+Test(links_report, sensitivity_per_class_and_pattern)
+{
+	struct detect_params p;
+	struct detect_result final;
+	struct classify_info shift = {.judged = true};
+	detect_params_default(&p);
+	detect_result_init(&final);
+	final.classes[DETECT_BANDWIDTH][DETECT_SAME_NUMA] =
+	    (struct detect_class){.links = 8, .median = 8, .log_mad = 0.01, .judged = true};
+	final.classes[DETECT_LATENCY][DETECT_CROSS_HOST] =
+	    (struct detect_class){.links = 8, .median = 30, .log_mad = 0.3, .judged = true};
+	final.classes[DETECT_BANDWIDTH][DETECT_CROSS_HOST] =
+	    (struct detect_class){.links = 3, .median = 1, .log_mad = 0.01, .judged = false};
+	shift.as_class = (struct detect_class){.links = 12, .median = 0.5, .log_mad = 0.02, .judged = true};
+	struct links_judgement j = {.final = &final, .params = &p, .shift_info = &shift};
+	struct links_sensitivity out[LINKS_SENSITIVITY_MAX];
+	int k = links_sensitivity(&j, out);
+	cr_assert_eq(k, 3, "two judged classes and the shift: %d", k);
+	cr_assert_float_eq(out[0].fraction, 0.3, 1e-12);
+	cr_assert_eq(out[1].metric, DETECT_LATENCY);
+	cr_assert(out[1].fraction > 0.43, "%g", out[1].fraction);
+	cr_assert_str_eq(out[2].pattern, "shift");
+	cJSON *root = cJSON_CreateObject();
+	struct link_record none[N * N] = {0};
+	struct links_view v = make_view();
+	v.records = none;
+	cJSON *summary = links_report_add_summary(root, &v, &j);
+	cr_assert(summary);
+	cJSON *s = cJSON_GetObjectItem(summary, "sensitivity");
+	cr_assert_eq(cJSON_GetArraySize(s), 3);
+	cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(s, 0), "slowdown_percent")->valuedouble,
+	                   30, 1e-9);
 	cJSON_Delete(root);
 }

@@ -1,0 +1,331 @@
+/* The fault classes of reports/classify.c, on synthetic host x host matrices. */
+#include "classify.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_HOSTS = 16 };
+
+static uint64_t rng_state;
+
+static double uniform01(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (double)(rng_state >> 11) / (double)(1ULL << 53);
+}
+
+static int pick(int n)
+{
+	return (int)(uniform01() * n) % n;
+}
+
+/* n hosts, every cell 1 GB/s times a uniform +-noise; the diagonal NAN. */
+static void clean(double *m, int n, double noise)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			m[i * n + j] = i == j ? NAN : 1.0 * (1 - noise + 2 * noise * uniform01());
+}
+
+static void judge(const double *m, int n, struct detect_result *r, struct classify_info *info)
+{
+	struct detect_params p;
+	detect_params_default(&p);
+	detect_result_init(r);
+	cr_assert_eq(classify_hosts(m, n, &p, false, r, info), 0);
+}
+
+/* The one verdict of r, checked for kind and direction. */
+static const struct detect_suspect *only(const struct detect_result *r, enum detect_kind k,
+                                         enum detect_direction d, const char *what)
+{
+	cr_assert_eq(r->nsuspects, 1, "%s: %d verdicts", what, r->nsuspects);
+	const struct detect_suspect *s = &r->suspects[0];
+	cr_assert_eq(s->kind, k, "%s: kind %s", what, detect_kind_name(s->kind));
+	cr_assert_eq(s->direction, d, "%s: direction %s", what,
+	             detect_direction_name(s->kind, s->direction));
+	cr_assert_eq(s->metric, DETECT_BANDWIDTH);
+	cr_assert_eq(s->locality, DETECT_CROSS_HOST);
+	cr_assert(s->ratio < 0.2 && s->score < -3.5, "%s: ratio %g score %g", what, s->ratio,
+	          s->score);
+	cr_assert(s->expected > 0.8 && s->expected < 1.2, "%s: expected %g", what, s->expected);
+	return s;
+}
+
+Test(classify, clean_matrices_name_nothing)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		struct detect_result r;
+		struct classify_info info;
+		rng_state = seed * 0x9E3779B97F4A7C15ULL;
+		int n = 3 + (int)(seed % 10);
+		clean(m, n, 0.2);
+		judge(m, n, &r, &info);
+		cr_assert_eq(r.nsuspects, 0, "seed %llu, %d hosts: %d verdicts",
+		             (unsigned long long)seed, n, r.nsuspects);
+		cr_assert(info.judged && info.cells == n * (n - 1));
+		detect_result_release(&r);
+	}
+}
+
+Test(classify, a_host_slow_to_send_receive_or_both)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	const enum detect_direction dirs[] = {DETECT_DIR_AB, DETECT_DIR_BA, DETECT_DIR_BOTH};
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct detect_result r;
+		rng_state = seed;
+		int n = 3 + (int)(seed % 8), h = pick(n);
+		enum detect_direction d = dirs[seed % 3];
+		clean(m, n, 0.1);
+		for (int x = 0; x < n; x++) {
+			if (x == h)
+				continue;
+			if (d != DETECT_DIR_BA)
+				m[h * n + x] /= 30;
+			if (d != DETECT_DIR_AB)
+				m[x * n + h] /= 30;
+		}
+		judge(m, n, &r, NULL);
+		const struct detect_suspect *s = only(&r, DETECT_HOST, d, "host");
+		cr_assert_eq(s->host, h, "seed %llu: host %d named, %d slowed", (unsigned long long)seed,
+		             s->host, h);
+		cr_assert_eq(s->links_suspect, d == DETECT_DIR_BOTH ? 2 * (n - 1) : n - 1);
+		detect_result_release(&r);
+	}
+}
+
+Test(classify, a_link_slow_one_way_or_both)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct detect_result r;
+		rng_state = seed + 1000;
+		int n = 3 + (int)(seed % 8), a = pick(n), b = (a + 1 + pick(n - 1)) % n;
+		int lo = a < b ? a : b, hi = a < b ? b : a;
+		bool both = seed % 2;
+		clean(m, n, 0.1);
+		m[a * n + b] /= 20;
+		if (both)
+			m[b * n + a] /= 20;
+		judge(m, n, &r, NULL);
+		enum detect_direction want = both ? DETECT_DIR_BOTH : a < b ? DETECT_DIR_AB : DETECT_DIR_BA;
+		const struct detect_suspect *s = only(&r, DETECT_LINK, want, "link");
+		cr_assert(s->between_hosts);
+		cr_assert(s->host_a == lo && s->host_b == hi, "seed %llu: %d-%d named, %d->%d slowed",
+		          (unsigned long long)seed, s->host_a, s->host_b, a, b);
+		detect_result_release(&r);
+	}
+}
+
+/* Racks: hosts [0, k) and [k, n); the cells between them slowed, one way or both. */
+Test(classify, a_segment_between_two_racks)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	const enum detect_direction dirs[] = {DETECT_DIR_AB, DETECT_DIR_BA, DETECT_DIR_BOTH};
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct detect_result r;
+		rng_state = seed + 2000;
+		int n = 4 + (int)(seed % 7), k = 2 + pick(n - 3); /* both racks of 2 or more */
+		enum detect_direction d = dirs[seed % 3];
+		clean(m, n, 0.1);
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				bool ab = i < k && j >= k, ba = i >= k && j < k;
+				if ((ab && d != DETECT_DIR_BA) || (ba && d != DETECT_DIR_AB))
+					m[i * n + j] /= 25;
+			}
+		judge(m, n, &r, NULL);
+		const struct detect_suspect *s = only(&r, DETECT_SEGMENT, d, "segment");
+		const signed char *sides = detect_sides(&r, s);
+		cr_assert(sides, "seed %llu: no sides", (unsigned long long)seed);
+		for (int h = 0; h < n; h++)
+			cr_assert_eq(sides[h], h < k ? 0 : 1, "seed %llu: %d hosts, rack of %d: host %d",
+			             (unsigned long long)seed, n, k, h);
+		detect_result_release(&r);
+	}
+}
+
+/* A slow uplink of one rack among three: the other two stay one group. */
+Test(classify, one_rack_of_three_behind_a_slow_uplink)
+{
+	double m[9 * 9];
+	struct detect_result r;
+	char line[512];
+	const char *names[] = {"h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8", "h9"};
+	rng_state = 77;
+	clean(m, 9, 0.1);
+	for (int i = 0; i < 9; i++)
+		for (int j = 0; j < 9; j++)
+			if (i != j && ((i >= 3 && i < 6) != (j >= 3 && j < 6)))
+				m[i * 9 + j] /= 10;
+	judge(m, 9, &r, NULL);
+	const struct detect_suspect *s = only(&r, DETECT_SEGMENT, DETECT_DIR_BOTH, "uplink");
+	const signed char *sides = detect_sides(&r, s);
+	for (int h = 0; h < 9; h++)
+		cr_assert_eq(sides[h], h >= 3 && h < 6 ? 1 : 0);
+	classify_describe(&r, s, names, line, sizeof line);
+	cr_assert(strstr(line, "segment h1 h2 h3 h7 h8 h9 <-> h4 h5 h6 is slow both ways: 36 "
+	                       "cross_host cells at 0.1"),
+	          "%s", line);
+	detect_result_release(&r);
+}
+
+Test(classify, the_lines_a_person_reads)
+{
+	double m[4 * 4];
+	struct detect_result r;
+	char line[512];
+	const char *names[] = {"h1", "h2", "h3", "h4"};
+	rng_state = 5;
+	clean(m, 4, 0.05);
+	for (int x = 0; x < 3; x++)
+		m[3 * 4 + x] /= 30;
+	judge(m, 4, &r, NULL);
+	classify_describe(&r, &r.suspects[0], names, line, sizeof line);
+	cr_assert(strstr(line, "host h4 is slow to send: 3 cross_host cells at 0.0"), "%s", line);
+	detect_result_release(&r);
+	clean(m, 4, 0.05);
+	m[2 * 4 + 1] /= 30;
+	judge(m, 4, &r, NULL);
+	classify_describe(&r, &r.suspects[0], names, line, sizeof line);
+	cr_assert(strstr(line, "link h3 -> h2 is slow one way: 1 cross_host cell at 0.0"), "%s",
+	          line);
+	detect_result_release(&r);
+}
+
+Test(classify, two_hosts_or_too_few_cells_give_no_verdict)
+{
+	double m[4] = {NAN, 1, 0.01, NAN};
+	struct detect_result r;
+	struct classify_info info;
+	judge(m, 2, &r, &info);
+	cr_assert_eq(r.nsuspects, 0);
+	cr_assert(!info.judged);
+	cr_assert(isnan(detect_sensitivity(&info.as_class, DETECT_BANDWIDTH, &(struct detect_params){
+	                                                                          .tolerance = 0.3,
+	                                                                          .z_threshold = 3.5})));
+	detect_result_release(&r);
+	double n3[9] = {NAN, 1, NAN, NAN, NAN, NAN, 0.01, NAN, NAN}; /* 2 finite cells */
+	judge(n3, 3, &r, &info);
+	cr_assert_eq(r.nsuspects, 0);
+	cr_assert_eq(info.cells, 2);
+	detect_result_release(&r);
+}
+
+Test(classify, sensitivity_follows_the_noise)
+{
+	double m[6 * 6];
+	struct detect_result r;
+	struct classify_info tight, loose;
+	struct detect_params p;
+	detect_params_default(&p);
+	rng_state = 9;
+	clean(m, 6, 0.01);
+	judge(m, 6, &r, &tight);
+	detect_result_release(&r);
+	/* 1 % noise: the tolerance decides, 30 % */
+	cr_assert_float_eq(detect_sensitivity(&tight.as_class, DETECT_BANDWIDTH, &p), 0.3, 1e-12);
+	clean(m, 6, 0.6);
+	judge(m, 6, &r, &loose);
+	detect_result_release(&r);
+	double s = detect_sensitivity(&loose.as_class, DETECT_BANDWIDTH, &p);
+	cr_assert(s > 0.3 && s < 1, "60 %% noise: %g", s);
+	/* exactly the bound: a cell just past it is named, one just short is not */
+	clean(m, 6, 0.6);
+	judge(m, 6, &r, &loose);
+	detect_result_release(&r);
+	s = detect_sensitivity(&loose.as_class, DETECT_BANDWIDTH, &p);
+	m[1 * 6 + 4] = loose.expected * (1 - s) * 0.9;
+	judge(m, 6, &r, NULL);
+	cr_assert_eq(r.nsuspects, 1, "a cell 10 %% past the bound");
+	detect_result_release(&r);
+}
+
+Test(classify, reconcile_drops_what_a_verdict_explains_and_merges_directions)
+{
+	struct detect_result r;
+	struct detect_suspect base = {.metric = DETECT_BANDWIDTH,
+	                              .locality = DETECT_CROSS_HOST,
+	                              .side = -1,
+	                              .direction = DETECT_DIR_AB,
+	                              .host = -1};
+	detect_result_init(&r);
+	r.suspects = calloc(6, sizeof *r.suspects);
+	cr_assert(r.suspects);
+	struct detect_suspect *v = r.suspects;
+	v[0] = base; /* the detector's own host: dropped */
+	v[0].kind = DETECT_HOST;
+	v[0].host = 2;
+	v[1] = base; /* a rank link of host 2: explained */
+	v[1].kind = DETECT_LINK;
+	v[1].a = 0, v[1].b = 4, v[1].host_a = 0, v[1].host_b = 2;
+	v[2] = base; /* two directions of 0-2, hosts 0 and 1: kept, merged */
+	v[2].kind = DETECT_LINK;
+	v[2].a = 2, v[2].b = 0, v[2].host_a = 1, v[2].host_b = 0, v[2].ratio = 0.2;
+	v[3] = v[2];
+	v[3].a = 0, v[3].b = 2, v[3].host_a = 0, v[3].host_b = 1, v[3].ratio = 0.1;
+	v[4] = base; /* a latency link: kept */
+	v[4].kind = DETECT_LINK;
+	v[4].metric = DETECT_LATENCY;
+	v[4].a = 1, v[4].b = 3, v[4].host_a = 0, v[4].host_b = 1;
+	v[5] = base; /* the classifier's verdict */
+	v[5].kind = DETECT_HOST;
+	v[5].host = 2;
+	r.nsuspects = 6;
+	cr_assert_eq(classify_reconcile(&r, 5), 3);
+	cr_assert_eq(r.nsuspects, 3);
+	cr_assert(r.suspects[0].kind == DETECT_LINK && r.suspects[0].direction == DETECT_DIR_BOTH);
+	cr_assert(r.suspects[0].a == 0 && r.suspects[0].b == 2 && r.suspects[0].host_a == 0);
+	cr_assert_float_eq(r.suspects[0].ratio, 0.1, 1e-12);
+	cr_assert_eq(r.suspects[1].metric, DETECT_LATENCY);
+	cr_assert(r.suspects[2].kind == DETECT_HOST && r.suspects[2].host == 2);
+	detect_result_release(&r);
+}
+
+Test(classify, bad_arguments)
+{
+	struct detect_params p;
+	struct detect_result r;
+	detect_params_default(&p);
+	detect_result_init(&r);
+	cr_assert_eq(classify_hosts(NULL, 3, &p, false, &r, NULL), -1);
+	cr_assert_eq(classify_hosts(NULL, 0, &p, false, &r, NULL), 0);
+	cr_assert_eq(classify_hosts(NULL, 0, &p, false, NULL, NULL), -1);
+}
+
+/* A suspect kept before one that is dropped: the verdicts are still found where they were. */
+Test(classify, reconcile_drops_after_keeping)
+{
+	struct detect_result r;
+	struct detect_suspect base = {.metric = DETECT_BANDWIDTH,
+	                              .locality = DETECT_CROSS_HOST,
+	                              .side = -1,
+	                              .direction = DETECT_DIR_AB,
+	                              .host = -1};
+	detect_result_init(&r);
+	r.suspects = calloc(3, sizeof *r.suspects);
+	cr_assert(r.suspects);
+	r.suspects[0] = base; /* latency: kept */
+	r.suspects[0].kind = DETECT_LINK;
+	r.suspects[0].metric = DETECT_LATENCY;
+	r.suspects[0].a = 0, r.suspects[0].b = 1, r.suspects[0].host_a = 0, r.suspects[0].host_b = 1;
+	r.suspects[1] = base; /* a rank link of the named host 2: dropped */
+	r.suspects[1].kind = DETECT_LINK;
+	r.suspects[1].a = 1, r.suspects[1].b = 2, r.suspects[1].host_a = 1, r.suspects[1].host_b = 2;
+	r.suspects[2] = base;
+	r.suspects[2].kind = DETECT_HOST;
+	r.suspects[2].host = 2;
+	r.nsuspects = 3;
+	cr_assert_eq(classify_reconcile(&r, 2), 1);
+	cr_assert_eq(r.nsuspects, 2);
+	cr_assert_eq(r.suspects[0].metric, DETECT_LATENCY);
+	cr_assert_eq(r.suspects[1].kind, DETECT_HOST);
+	detect_result_release(&r);
+}
