@@ -173,6 +173,12 @@ cluster-test: $(BIN)
 	$(Q)echo "== tests/cluster/cluster.sh"; t0=$$(date +%s); bash tests/cluster/cluster.sh $(BIN); \
 		rc=$$?; echo "== tests/cluster/cluster.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
 
+# Every fault class of links on the virtual cluster, with random culprits, and
+# the confusion table (about 7 minutes; make check runs one class at random).
+.PHONY: cluster-classes
+cluster-classes: $(BIN)
+	$(Q)bash tests/cluster/classes.sh $(BIN)
+
 # The unit tests and the command-line suites again, built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (any report fails them). Leak checking stays on
 # for the unit tests; for the binary it is off, since Open MPI keeps memory
