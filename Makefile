@@ -362,3 +362,34 @@ mpich-test: mpich-build
 		env $(MPICH_SUITE_ENV) COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS= bash $$t $(MPICH_BIN) || rc=1; \
 		echo "== $$t under MPICH: $$(($$(date +%s) - t0)) s"; done; exit $$rc
 
+# --- Slurm on the virtual cluster (tests/cluster/cluster_slurm.sh, slurm.sh) ---
+# slurm-test brings up slurmctld and a slurmd per namespace host (auth/none:
+# no munged) and runs collscope under srun, salloc and sbatch there, with the
+# Open MPI and the MPICH binary; as root only (it prints SKIP otherwise).
+# slurm-deps installs Debian's Slurm when srun is missing and we are root
+# with apt-get, without starting its daemons (or munged) on the machine: a
+# policy-rc.d refuses every start for the install, unless one is there.
+SLURM_DEB_PKGS := slurmctld slurmd slurm-client
+
+.PHONY: slurm-deps slurm-test
+check: slurm-test
+
+slurm-deps:
+	$(Q)command -v srun >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && \
+		command -v slurmctld >/dev/null 2>&1 && exit 0; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "slurm-deps: Slurm not found and not root: tests/cluster/cluster_slurm.sh skips (install the Debian packages $(SLURM_DEB_PKGS))"; \
+		exit 0; \
+	fi; \
+	echo "slurm-deps: Slurm not found: installing $(SLURM_DEB_PKGS), starting no daemon"; \
+	policy=/usr/sbin/policy-rc.d; ours=""; \
+	if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod 755 $$policy && ours=1; fi; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		$(SLURM_DEB_PKGS); rc=$$?; \
+	[ -n "$$ours" ] && rm -f $$policy; \
+	[ $$rc = 0 ] || exit 5
+
+slurm-test: $(BIN) slurm-deps mpich-build
+	$(Q)echo "== tests/cluster/cluster_slurm.sh"; t0=$$(date +%s); \
+		bash tests/cluster/cluster_slurm.sh $(BIN) $$([ -x $(MPICH_BIN) ] && echo $(MPICH_BIN)); \
+		rc=$$?; echo "== tests/cluster/cluster_slurm.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
