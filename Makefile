@@ -8,6 +8,32 @@
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
+
+# --- The MPI library: MPI=openmpi (the default) or MPI=mpich -------------------
+# MPI=mpich builds against Debian's MPICH 4 with its own wrapper and runs the
+# suites under its own mpiexec, never through the mpicc/mpirun alternatives
+# (Open MPI's); its objects go to build-mpich/. The MPICH block at the end of
+# this file has its packages and the mpich-test target of `make check`.
+MPI       ?= openmpi
+MPICH_CC  ?= mpicc.mpich
+MPICH_RUN ?= mpiexec.mpich
+ifeq ($(MPI),mpich)
+BUILD        ?= build-mpich
+MPICC        := $(MPICH_CC)
+MPIRUN       := $(MPICH_RUN)
+# Hydra runs any number of ranks, as root too; MPICH has no yield-when-idle.
+MPIRUN_FLAGS :=
+else ifneq ($(MPI),openmpi)
+$(error bad MPI '$(MPI)': openmpi or mpich)
+endif
+export COLLSCOPE_MPI := $(MPI)
+# MPIRUN=srun: its placement comes from the allocation, and it takes none of
+# mpirun's flags (the suites' mpi() launches with -n, which all three take).
+ifneq ($(filter srun%,$(notdir $(MPIRUN))),)
+MPIRUN_FLAGS ?=
+endif
+# --- end of the MPI library block ----------------------------------------------
+
 BUILD    ?= build
 MPICC    ?= mpicc
 CC       ?= cc
@@ -283,3 +309,114 @@ browser-deps:
 	else \
 		echo "browser-deps: chromium not found and not root: tests/cli/report.sh skips the headless browser check (install the Debian package $(BROWSER_DEB_PKGS))"; \
 	fi
+
+# --- MPICH (MPI=mpich, tests/lib.sh): part of `make check` ---------------------
+# mpich-test builds the binary against Debian's MPICH 4 into $(BUILD)-mpich/
+# (a make of its own with MPI=mpich), checks that it saw MPICH's mpi.h and no
+# other and links libmpich, then runs MPICH_SUITES under MPICH's mpiexec.
+# `make MPI=mpich mpi-test` runs every MPI suite under MPICH instead.
+# mpich-deps installs MPICH when its wrapper or launcher is missing and we are
+# root with apt-get. Debian's MPICH also registers mpicc, mpirun and mpiexec
+# as alternatives (priority 40, below Open MPI's 50): other builds on the
+# machine use them, so each is pinned to what it was for the install and
+# put back as it was (auto or manual) afterwards.
+MPICH_DEB_PKGS   := libmpich-dev mpich
+MPI_ALTERNATIVES := mpi mpirun mpi-x86_64-linux-gnu
+MPICH_SUITES     ?= tests/mpi/topo.sh tests/mpi/verify.sh
+# verify at 1-5 ranks: the whole matrix at 1 and 2, a quick one beyond (see verify.sh)
+MPICH_SUITE_ENV  ?= VERIFY_RANKS='1 2 3 4 5' VERIFY_FULL_UPTO=2 VERIFY_QUICK=1
+ifeq ($(MPI),mpich)
+MPICH_BUILD := $(BUILD)
+else
+MPICH_BUILD := $(BUILD)-mpich
+endif
+MPICH_BIN := $(MPICH_BUILD)/collscope
+
+.PHONY: mpich-deps mpich-build mpich-test
+check: mpich-test
+
+ifeq ($(MPI),mpich)
+deps: mpich-deps
+# MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for an
+# array of size 0: a false -Wstringop-overflow on every MPI_Waitall.
+$(CMD_OBJS): WARN += -Wno-stringop-overflow
+endif
+
+mpich-deps:
+	$(Q)command -v $(MPICH_CC) >/dev/null 2>&1 && command -v $(MPICH_RUN) >/dev/null 2>&1 && exit 0; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "mpich-deps: $(MPICH_CC) or $(MPICH_RUN) not found and not root: mpich-test skips"; \
+		echo "mpich-deps: (install the Debian packages $(MPICH_DEB_PKGS), or name MPICH's wrapper and launcher: MPICH_CC=mpicc MPICH_RUN=mpiexec)"; \
+		exit 0; \
+	fi; \
+	echo "mpich-deps: $(MPICH_CC) or $(MPICH_RUN) not found: installing $(MPICH_DEB_PKGS)"; \
+	was=""; for a in $(MPI_ALTERNATIVES); do \
+		q=$$(update-alternatives --query $$a 2>/dev/null) || continue; \
+		v=$$(echo "$$q" | sed -n 's/^Value: //p'); m=$$(echo "$$q" | sed -n 's/^Status: //p'); \
+		[ -n "$$v" ] || continue; update-alternatives --set $$a $$v >/dev/null && was="$$was $$a:$$m:$$v"; \
+	done; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		$(MPICH_DEB_PKGS); rc=$$?; \
+	for e in $$was; do a=$${e%%:*}; v=$${e##*:}; m=$${e#*:}; m=$${m%%:*}; \
+		[ "$$m" = auto ] && update-alternatives --auto $$a >/dev/null; \
+		now=$$(update-alternatives --query $$a | sed -n 's/^Value: //p'); \
+		if [ "$$now" != "$$v" ]; then echo "mpich-deps: $$a is $$now after the install: back to $$v"; \
+			update-alternatives --set $$a $$v; fi; \
+	done; \
+	[ $$rc = 0 ] || exit 5
+
+# The binary against MPICH, by a make of its own (its objects, flags and wrapper).
+MPICH_THERE = command -v $(MPICH_CC) >/dev/null 2>&1 && command -v $(MPICH_RUN) >/dev/null 2>&1
+mpich-build: mpich-deps
+	$(Q)$(MPICH_THERE) || exit 0; \
+	$(MAKE) --no-print-directory -j$(NPROC) MPI=mpich BUILD=$(MPICH_BUILD) $(MPICH_BIN)
+
+mpich-test: mpich-build
+	$(Q)$(MPICH_THERE) || { echo "mpich-test: SKIPPED: no $(MPICH_CC) or $(MPICH_RUN)"; exit 0; }; \
+	mkdir -p $(dir $(COLLSCOPE_TALLY)); bad=$$(grep -l '/openmpi/' $$(find $(MPICH_BUILD) -name '*.d')); \
+	if [ -z "$$bad" ] && grep -q '/mpich/mpi\.h' $(MPICH_BUILD)/cmd/main.d && \
+		ldd $(MPICH_BIN) | grep -q 'libmpich\.so' && ! ldd $(MPICH_BIN) | grep -q 'libmpi\.so'; then \
+		echo "mpich-test: $(MPICH_BIN): MPICH's mpi.h only, linked with libmpich"; echo "1 0" >> $(COLLSCOPE_TALLY); \
+	else \
+		echo "mpich-test: FAILED: $(MPICH_BIN) saw Open MPI's headers ($$bad) or is not linked with libmpich alone"; \
+		echo "0 1" >> $(COLLSCOPE_TALLY); exit 1; \
+	fi
+	$(Q)$(MPICH_THERE) || exit 0; \
+	rc=0; for t in $(MPICH_SUITES); do echo "== $$t under MPICH"; t0=$$(date +%s); \
+		env $(MPICH_SUITE_ENV) COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS= bash $$t $(MPICH_BIN) || rc=1; \
+		echo "== $$t under MPICH: $$(($$(date +%s) - t0)) s"; done; exit $$rc
+
+# --- Slurm on the virtual cluster (tests/cluster/cluster_slurm.sh, slurm.sh) ---
+# slurm-test brings up slurmctld and a slurmd per namespace host (auth/none:
+# no munged) and runs collscope under srun, salloc and sbatch there, with the
+# Open MPI and the MPICH binary; as root only (it prints SKIP otherwise).
+# slurm-deps installs Debian's Slurm when srun is missing and we are root
+# with apt-get, without starting its daemons (or munged) on the machine: a
+# policy-rc.d refuses every start for the install, unless one is there.
+SLURM_DEB_PKGS := slurmctld slurmd slurm-client
+
+# SLURM=0 leaves it out of check (it takes 5 to 15 minutes on this machine's 2 shared cores).
+.PHONY: slurm-deps slurm-test
+ifneq ($(SLURM),0)
+check: slurm-test
+endif
+
+slurm-deps:
+	$(Q)command -v srun >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && \
+		command -v slurmctld >/dev/null 2>&1 && exit 0; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+		echo "slurm-deps: Slurm not found and not root: tests/cluster/cluster_slurm.sh skips (install the Debian packages $(SLURM_DEB_PKGS))"; \
+		exit 0; \
+	fi; \
+	echo "slurm-deps: Slurm not found: installing $(SLURM_DEB_PKGS), starting no daemon"; \
+	policy=/usr/sbin/policy-rc.d; ours=""; \
+	if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod 755 $$policy && ours=1; fi; \
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		$(SLURM_DEB_PKGS); rc=$$?; \
+	[ -n "$$ours" ] && rm -f $$policy; \
+	[ $$rc = 0 ] || exit 5
+
+slurm-test: $(BIN) slurm-deps mpich-build
+	$(Q)echo "== tests/cluster/cluster_slurm.sh"; t0=$$(date +%s); \
+		bash tests/cluster/cluster_slurm.sh $(BIN) $$([ -x $(MPICH_BIN) ] && echo $(MPICH_BIN)); \
+		rc=$$?; echo "== tests/cluster/cluster_slurm.sh: $$(($$(date +%s) - t0)) s"; exit $$rc

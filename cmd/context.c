@@ -104,17 +104,28 @@ static int host_ranks(const struct cmd_ctx *ctx, int *node_rank)
 }
 
 /*
- * Open MPI backs a shared window with a file in this directory; a small one
- * (a container's 64 MiB /dev/shm) would end the job with SIGBUS when the
- * window is first touched, so it is measured before, on every host.
+ * The MPI library backs a shared window with a sparse file in a directory: a
+ * small one (a container's 64 MiB /dev/shm) would end the job with SIGBUS
+ * when the window is first touched, so it is measured before, on every host.
+ * Open MPI's directory is a setting (osc_sm_backing_directory, /dev/shm by
+ * default); MPICH's is /dev/shm, with no setting.
  */
+static const char *shared_window_dir(void)
+{
+#ifdef OPEN_MPI
+	const char *dir = getenv("OMPI_MCA_osc_sm_backing_directory");
+	if (dir && *dir)
+		return dir;
+#endif
+	return "/dev/shm";
+}
+
 static bool shared_room(const struct cmd_ctx *ctx, size_t bytes, int *node_rank, char *why,
                         size_t len)
 {
-	const char *dir = getenv("OMPI_MCA_osc_sm_backing_directory");
+	const char *dir = shared_window_dir();
 	struct statvfs fs;
 	int local = host_ranks(ctx, node_rank);
-	dir = dir && *dir ? dir : "/dev/shm";
 	/* input and result per rank, and a page of slack each */
 	double need = (double)local * (2.0 * (double)bytes + 8192.0);
 	if (statvfs(dir, &fs) != 0) {

@@ -47,6 +47,9 @@
 #   vcluster.sh status           hosts, addresses, limits and processes
 #   vcluster.sh probe            exit 0 when namespaces can be made here, else 77
 #   vcluster.sh hostfile         the path of the hostfile (IP addresses, slots)
+#   vcluster.sh slurm SUB ...    Slurm on the hosts (tests/cluster/slurm.sh):
+#                                slurm up, slurm down, slurm run CMD (srun,
+#                                salloc, sbatch on h1), slurm status, slurm conf
 #
 # Environment: VC_PREFIX (default csvc; every namespace is named PREFIX-...),
 # VC_NET (default 10.213.0: the first three octets of the /24), VC_BURST (tbf
@@ -419,6 +422,7 @@ with) [ $# -ge 2 ] || usage; cmd_with "$@" ;;
 status) cmd_status ;;
 probe) can_netns || die 77 "$WHY" ;;
 hostfile) [ -f "$STATE/hostfile" ] || die 2 "the cluster is not up"; echo "$STATE/hostfile" ;;
+slurm) . "$HERE/slurm.sh" && slurm_main "$@" ;;
 -h | --help | help) usage ;;
 *) say "unknown subcommand '$cmd'"; usage ;;
 esac
