@@ -1,15 +1,13 @@
 /*
  * collscope accept, the modes that need no MPI: --derive writes a spec from
  * known-good reports, --check-spec names every problem of a spec. The
- * measuring mode (mpirun ... collscope accept SPEC) is a layer over the pure
- * modules of reports/accept*.c: read and check the spec here, run the
- * checks, fill struct accept_figures per repeat, accept_judge, search the
- * failing job-wide checks with accept_bisect, print and write.
+ * measuring mode (mpirun ... collscope accept SPEC) is cmd/accept_run.c.
  */
 #include <mpi.h>
 
 #include "accept_derive.h"
 #include "accept_opts.h"
+#include "accept_run.h"
 #include "accept_spec.h"
 #include "cmd.h"
 #include "report_read.h"
@@ -81,9 +79,9 @@ static int read_reports(const struct cmd_ctx *ctx, const struct accept_opts *o,
 	char err[1024];
 	int rc = EXIT_OK;
 
-	for (int i = 0; i < o->reports.count; i++) {
-		src[i].path = o->reports.items[i];
-		src[i].root = report_read(o->reports.items[i], err, sizeof err);
+	for (int i = 0; i < o->args.count; i++) {
+		src[i].path = o->args.items[i];
+		src[i].root = report_read(o->args.items[i], err, sizeof err);
 		if (!src[i].root) {
 			cmd_error(ctx, "accept: %s", err);
 			rc = EXIT_USAGE;
@@ -105,7 +103,7 @@ static void print_derived(const struct accept_opts *o, const cJSON *root)
 
 	printf("accept: derived '%s' from %d report%s, tolerance %.6g%%: topology%s%s, "
 	       "allreduce %d point%s\n",
-	       o->derive_out, o->reports.count, o->reports.count == 1 ? "" : "s", o->tolerance_pct,
+	       o->derive_out, o->args.count, o->args.count == 1 ? "" : "s", o->tolerance_pct,
 	       cJSON_GetObjectItemCaseSensitive(checks, "links") ? ", links" : "",
 	       variants ? ", verify" : "", points, points == 1 ? "" : "s");
 	for (n = notes ? notes->child : NULL; n; n = n->next)
@@ -115,7 +113,7 @@ static void print_derived(const struct accept_opts *o, const cJSON *root)
 
 static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
-	struct accept_source *src = calloc((size_t)o->reports.count + 1, sizeof *src);
+	struct accept_source *src = calloc((size_t)o->args.count + 1, sizeof *src);
 	struct report_context c;
 	char err[16384];
 	cJSON *root = NULL;
@@ -144,7 +142,7 @@ static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 		cmd_error(ctx, "accept: out of memory");
 		goto out;
 	}
-	if (accept_derive(root, src, (size_t)o->reports.count, o->tolerance_pct, err, sizeof err) !=
+	if (accept_derive(root, src, (size_t)o->args.count, o->tolerance_pct, err, sizeof err) !=
 	    0) {
 		print_lines(ctx, "", err);
 		rc = EXIT_USAGE;
@@ -154,7 +152,7 @@ static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 	if (rc == EXIT_OK && !o->out.quiet)
 		print_derived(o, root);
 out:
-	for (int i = 0; src && i < o->reports.count; i++)
+	for (int i = 0; src && i < o->args.count; i++)
 		cJSON_Delete((cJSON *)src[i].root);
 	free(src);
 	cJSON_Delete(root);
@@ -165,5 +163,7 @@ out:
 int cmd_accept(void *opts, struct cmd_ctx *ctx)
 {
 	const struct accept_opts *o = opts;
-	return o->derive_out ? derive(ctx, o) : check_spec(ctx, o);
+	if (o->derive_out)
+		return derive(ctx, o);
+	return o->check_spec ? check_spec(ctx, o) : accept_measure(ctx, o);
 }

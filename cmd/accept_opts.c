@@ -28,10 +28,36 @@ static const struct opt accept_only[] = {
      .offset = offsetof(struct accept_opts, check_spec),
      .metavar = "SPEC",
      .help = "check SPEC and name every bad field; exit 0 when valid"},
+    {.name = "repeats",
+     .kind = OPT_INT,
+     .offset = offsetof(struct accept_opts, repeats),
+     .metavar = "N",
+     .def = "1",
+     .min = 1,
+     .max = ACCEPT_MAX_REPEATS,
+     .key = "repeats",
+     .help = "measuring: every check N times; one that fails some\n"
+             "but not all is INTERMITTENT, never a pass"},
+    {.name = "junit",
+     .kind = OPT_STRING,
+     .offset = offsetof(struct accept_opts, junit),
+     .metavar = "FILE",
+     .key = "junit",
+     .help = "measuring: the verdicts as JUnit XML (a testsuite per\n"
+             "kind of check, a testcase per check and host)"},
+    {.name = "output",
+     .letter = 'o',
+     .kind = OPT_STRING,
+     .offset = offsetof(struct accept_opts, out.output),
+     .metavar = "FILE",
+     .key = "output",
+     .help = "measuring: the JSON report, every measured figure\n"
+             "(atomically)"},
     {.name = "force",
      .kind = OPT_FLAG,
      .offset = offsetof(struct accept_opts, out.force),
-     .help = "replace SPEC_OUT if it exists"},
+     .key = "force",
+     .help = "replace an existing SPEC_OUT, report or JUnit file"},
     {.name = "quiet",
      .letter = 'q',
      .kind = OPT_FLAG,
@@ -41,23 +67,36 @@ static const struct opt accept_only[] = {
 
 static const struct opt_group groups[] = {
     OPT_GROUP(accept_only, 0),
+    OPT_GROUP(opts_timeout, offsetof(struct accept_opts, timeout_s)),
     {NULL, 0, 0},
 };
+
+bool accept_needs_mpi(const void *opts)
+{
+	const struct accept_opts *o = opts;
+	return !o->derive_out && !o->check_spec;
+}
 
 static int check(void *opts, char *err, size_t len)
 {
 	struct accept_opts *o = opts;
 	const char *why = NULL;
+	bool measuring = accept_needs_mpi(o);
 	if (o->derive_out && o->check_spec)
 		why = "accept: --derive and --check-spec are different modes: give one";
-	else if (!o->derive_out && !o->check_spec)
-		why = "accept: measuring against a spec is not in this build yet: use --check-spec "
-		      "SPEC to check one, --derive SPEC_OUT REPORT... to write one (see 'collscope "
-		      "accept --help')";
-	else if (o->derive_out && o->reports.count == 0)
+	else if (o->derive_out && o->args.count == 0)
 		why = "accept: --derive needs the known-good reports to derive from";
-	if (!why && o->check_spec && o->reports.count > 0) {
-		snprintf(err, len, "accept: unexpected argument '%s'", o->reports.items[0]);
+	else if (!measuring && (o->junit || o->out.output || o->repeats != 1))
+		why = "accept: --junit, -o and --repeats are for measuring against a spec, not for "
+		      "--derive or --check-spec";
+	else if (measuring && o->args.count != 1)
+		why = o->args.count == 0
+		          ? "accept: expected SPEC, the spec to measure against (see "
+		            "'collscope accept --help')"
+		          : NULL;
+	if (!why && ((o->check_spec && o->args.count > 0) || (measuring && o->args.count > 1))) {
+		snprintf(err, len, "accept: unexpected argument '%s'",
+		         o->args.items[measuring ? 1 : 0]);
 		return EXIT_USAGE;
 	}
 	if (!why)
@@ -68,24 +107,35 @@ static int check(void *opts, char *err, size_t len)
 
 const struct cmd_spec accept_cmd_spec = {
     .name = "accept",
-    .synopsis = "collscope accept --derive SPEC_OUT [--tolerance PCT] [--force] REPORT...\n"
+    .synopsis = "mpirun -np N collscope accept [options] SPEC\n"
+                "       collscope accept --derive SPEC_OUT [--tolerance PCT] [--force] REPORT...\n"
                 "       collscope accept --check-spec SPEC",
     .description =
         "Cluster acceptance from a spec: a JSON file listing the checks (topology, verify,\n"
         "links, allreduce) and their thresholds (README, \"collscope accept\").\n\n"
+        "Under mpirun it runs every check the spec lists, --repeats times, and prints one\n"
+        "line per check and per host: PASS, FAIL or INTERMITTENT, the measured figure\n"
+        "against the threshold and a stable fault code. When an all-reduce point fails\n"
+        "on the whole job, the hosts are split and the point run again on the halves\n"
+        "(then halves of the failing half) until the host or hosts that drag it down\n"
+        "are named, in about log2(hosts) extra rounds; a host's verdict says whether it\n"
+        "failed its own checks or was isolated this way.\n\n"
         "--derive writes a spec from known-good topo, links and allreduce reports: each\n"
         "threshold is the median of what they measured, a minimum x (1 - PCT/100) and a\n"
         "maximum x (1 + PCT/100), per locality class for links and per variant and size\n"
         "for allreduce; the spec records where each came from. Reports that are not\n"
         "complete, have suspects or wrong elements are refused. Runs without mpirun.\n"
         "--check-spec reads a spec and names every bad field with its JSON path.\n",
-    .exit_codes = "exit codes: 0 ok, 2 bad usage, a bad spec or a report that cannot be used,\n"
-                  "            5 I/O error\n",
+    .exit_codes =
+        "exit codes: 0 every check passed (a spec or a derivation written), 1 a check\n"
+        "            failed or was intermittent, 2 bad usage, a bad spec (every bad field\n"
+        "            named with its path) or a report that cannot be used, 4 hang or\n"
+        "            dead rank, 5 MPI, memory or I/O error\n",
     .groups = groups,
     .size = sizeof(struct accept_opts),
-    .args_name = "reports",
+    .args_name = "reports, or a spec",
     .min_args = 0,
     .max_args = -1,
-    .args_offset = offsetof(struct accept_opts, reports),
+    .args_offset = offsetof(struct accept_opts, args),
     .check = check,
 };

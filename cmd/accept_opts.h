@@ -1,17 +1,28 @@
-/* `collscope accept`: its options (accept_opts.c, pure) and its modes (accept.c). */
+/*
+ * `collscope accept`: its options (accept_opts.c, pure), the modes without
+ * MPI (accept.c) and the measuring one (accept_run.c).
+ */
 #ifndef COLLSCOPE_CMD_ACCEPT_OPTS_H
 #define COLLSCOPE_CMD_ACCEPT_OPTS_H
 
 #include "opts.h"
 #include "opts_common.h"
 
+enum { ACCEPT_MAX_REPEATS = 100 };
+
 struct accept_opts {
 	const char *derive_out; /* --derive: write a spec derived from the reports */
 	const char *check_spec; /* --check-spec: check one */
 	double tolerance_pct;
-	struct cmd_out out; /* --force and -q; the spec's path is derive_out */
-	struct opt_args reports;
+	int repeats;          /* measuring: each check this many times */
+	const char *junit;    /* measuring: JUnit XML here */
+	double timeout_s;     /* measuring: the watchdog's */
+	struct cmd_out out;   /* measuring: -o; --derive writes derive_out; --force, -q both */
+	struct opt_args args; /* measuring: SPEC; --derive: the known-good reports */
 };
+
+/* Measuring against a spec runs under MPI; --derive and --check-spec do not. */
+bool accept_needs_mpi(const void *opts);
 
 /* `accept_spec` is the spec itself (reports/accept_spec.h); this is the command's table. */
 extern const struct cmd_spec accept_cmd_spec;

@@ -103,6 +103,19 @@ struct bench_bufs;
 int cmd_record_measured(struct ar_record *r, const struct bench_result *br,
                         const struct bench_bufs *b, bool checked);
 
+/*
+ * verify inside another command (accept): o's matrix on ctx, no watchdog of
+ * its own; tally[i] for ar_variants[i] (AR_MAX_VARIANTS of them), the same on
+ * every rank; print: the lines `collscope verify` prints. Collective;
+ * returns an exit code (wrong elements are in the tallies, not the code).
+ */
+struct verify_opts;
+struct verify_tally {
+	uint64_t checks, wrong, skipped;
+};
+int verify_run(const struct cmd_ctx *ctx, const struct verify_opts *o, bool print,
+               struct verify_tally *tally);
+
 /* The runs of the commands (cmd/main.c's table); opts is the command's options struct. */
 int cmd_list(void *opts, struct cmd_ctx *ctx);
 int cmd_verify(void *opts, struct cmd_ctx *ctx);

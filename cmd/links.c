@@ -50,6 +50,8 @@ struct links_run {
 	int remeasured;
 	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
 	struct cmd_partial report; /* writes the skeleton at the start and on a hang */
+	links_outcome_fn hand;     /* inside another command: rank 0 hands it the verdict */
+	void *hand_arg;
 };
 
 static void run_release(struct links_run *r)
@@ -398,6 +400,8 @@ static int conclude(struct links_run *r)
 	}
 	confirmed = detect_confirm(&r->final, &r->first, r->pairs, r->ctx->nranks);
 	cmd_context_end(&r->c);
+	if (r->hand) /* inside another command, which says what it makes of it */
+		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	links_print(&v, r->o, &j);
 	if (r->o->out.output)
 		status = write_report(r);
@@ -424,6 +428,20 @@ static int run(struct links_run *r)
 		status = remeasure(r);
 	if (status == EXIT_OK && r->ctx->rank == 0)
 		status = conclude(r);
+	return status;
+}
+
+int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_outcome_fn hand,
+                  void *arg)
+{
+	struct links_run r = {.ctx = ctx, .o = o, .hand = hand, .hand_arg = arg};
+	topo_map_init(&r.map);
+	report_context_init(&r.c);
+	detect_result_init(&r.first);
+	detect_result_init(&r.final);
+	cmd_partial_init(&r.report, ctx);
+	int status = cmd_context_begin(ctx, &r.c, &r.map) == 0 ? run(&r) : EXIT_RUNTIME;
+	run_release(&r);
 	return status;
 }
 

@@ -31,27 +31,31 @@ struct cmd {
 	int (*run)(void *opts, struct cmd_ctx *ctx);
 	unsigned flags;
 	const char *summary;
+	/* when set, decides CMD_NEEDS_MPI from the options (a command with modes) */
+	bool (*needs_mpi)(const void *opts);
 };
 
 static const struct cmd commands[] = {
     {&allreduce_spec, cmd_allreduce, CMD_NEEDS_MPI,
-     "sweep variants x message sizes: time, verify, percentiles, algbw and busbw"},
+     "sweep variants x message sizes: time, verify, percentiles, algbw and busbw", NULL},
     {&verify_spec, cmd_verify, CMD_NEEDS_MPI,
-     "correctness sweep of every variant over awkward counts, dtypes and ops"},
+     "correctness sweep of every variant over awkward counts, dtypes and ops", NULL},
     {&links_spec, cmd_links, CMD_NEEDS_MPI,
-     "pairwise latency and bandwidth between all ranks; name slow links and hosts"},
+     "pairwise latency and bandwidth between all ranks; name slow links and hosts", NULL},
     {&topo_spec, cmd_topo, CMD_NEEDS_MPI,
-     "where every rank runs: host, cores, NUMA node, binding, oversubscription"},
+     "where every rank runs: host, cores, NUMA node, binding, oversubscription", NULL},
     {&scale_spec, cmd_scale, CMD_NEEDS_MPI,
-     "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot"},
-    {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions"},
+     "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot", NULL},
+    {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions", NULL},
     {&compare_spec, cmd_compare, 0,
-     "a report against a baseline: regressions, with statistics; exit 1 on regression"},
-    {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts"},
+     "a report against a baseline: regressions, with statistics; exit 1 on regression", NULL},
+    {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts",
+     NULL},
     {&trend_spec, cmd_trend, 0,
-     "reports in time order: where each point stepped, by how much, what changed"},
-    {&accept_cmd_spec, cmd_accept, 0,
-     "cluster acceptance from a spec: --derive one from good reports, --check-spec one"},
+     "reports in time order: where each point stepped, by how much, what changed", NULL},
+    {&accept_cmd_spec, cmd_accept, CMD_NEEDS_MPI,
+     "cluster acceptance from a spec: PASS/FAIL per check and host, culprits isolated",
+     accept_needs_mpi},
 };
 
 static void print_help(FILE *f)
@@ -179,7 +183,8 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 	case OPTS_ERROR: return usage_error(err);
 	case OPTS_RUN: break;
 	}
-	if (!(cmd->flags & CMD_NEEDS_MPI)) {
+	bool mpi = cmd->needs_mpi ? cmd->needs_mpi(opts) : (cmd->flags & CMD_NEEDS_MPI) != 0;
+	if (!mpi) {
 		status = check_world(cmd, opts, ctx);
 		return check_stdout(status == EXIT_OK ? cmd->run(opts, ctx) : status);
 	}

@@ -188,8 +188,9 @@ static int record(struct sweep *s, int v, struct ar_record *r, const struct benc
 		return -1;
 	if (br && br->wrong)
 		cmd_describe_wrong(s->ctx, r, br);
-	cJSON *rec = ar_record_to_json(s->results, r);
-	if (!rec || (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
+	/* without a report (a sweep inside accept), the point goes to on_point alone */
+	cJSON *rec = s->results ? ar_record_to_json(s->results, r) : NULL;
+	if ((s->results && !rec) || (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
 		return -1;
 	progress_line(s, r, c->hosts, br, c->whole);
 	return 0;
@@ -217,12 +218,14 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 		r.skipped = "message smaller than one element";
 	if (!r.skipped && c->comm != MPI_COMM_NULL)
 		status = measure(s, v, c, &r, &br);
-	if (status == EXIT_OK && s->ctx->rank == 0) {
+	/* the communicator's rank 0 has the samples: world rank 0 for allreduce and scale
+	   (scale's order starts with it), any rank for accept's subsets of hosts */
+	if (status == EXIT_OK && c->comm != MPI_COMM_NULL && c->rank == 0) {
 		cmd_partial_lock(&s->report);
 		int failed = record(s, v, &r, r.skipped ? NULL : &br, c);
 		cmd_partial_unlock(&s->report);
 		if (failed)
-			cmd_error(s->ctx, "%s: out of memory while recording results", s->command);
+			cmd_rank_error(s->ctx, "%s: out of memory while recording results", s->command);
 		status = failed ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
 	}
 	return agree(s, status);

@@ -30,9 +30,11 @@ struct sweep_comm {
 };
 
 /*
- * Rank 0, under the report's lock, after each point: r is the point (its
+ * The communicator's rank 0 (world rank 0 for allreduce and scale), under
+ * the report's lock, after each point: r is the point (its
  * statistics derived), br its measurement or NULL when skipped, rec its
- * record in the report. Returns 0, or -1 when out of memory.
+ * record in the report (NULL when the sweep has none: sweep_begin was not
+ * called, as in accept). Returns 0, or -1 when out of memory.
  */
 typedef int (*sweep_point_fn)(void *arg, int variant, const struct ar_record *r,
                               const struct bench_result *br, cJSON *rec);
@@ -71,8 +73,9 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
                 const struct cmd_out *out, double timeout_s);
 /*
  * One (variant v, size) point: c's members measure it (or everyone skips
- * it), rank 0 records it and rewrites the report, then every rank of the
- * job agrees on the worst status, which is returned.
+ * it), c's rank 0 records it (on_point; and rewrites the report, on world
+ * rank 0), then every rank of the job agrees on the worst status, which is
+ * returned.
  */
 int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c);
 /* Not collective: the watchdog stops (a finished sweep is no hang). */

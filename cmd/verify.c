@@ -112,13 +112,9 @@ static uint64_t check_one(const struct cmd_ctx *ctx, struct exec_plan *plan, str
 	return total;
 }
 
-struct variant_tally {
-	uint64_t checks, wrong, skipped;
-};
-
 static int verify_variant(const struct cmd_ctx *ctx, const struct verify_opts *o,
                           const struct ar_variant *v, const struct bench_bufs *b,
-                          struct verify_outcome *gathered, struct variant_tally *t)
+                          struct verify_outcome *gathered, struct verify_tally *t)
 {
 	struct exec_plan plan;
 	int status = EXIT_OK;
@@ -189,37 +185,44 @@ static void print_header(const struct cmd_ctx *ctx, const struct verify_opts *o)
 	fflush(stdout);
 }
 
+int verify_run(const struct cmd_ctx *ctx, const struct verify_opts *o, bool print,
+               struct verify_tally *tally)
+{
+	struct bench_bufs b = {0};
+	struct verify_outcome *gathered = calloc((size_t)ctx->nranks, sizeof *gathered);
+	int status = cmd_any(ctx, !gathered) ? EXIT_RUNTIME : bufs_alloc(ctx, o, &b);
+	if (status == EXIT_OK && print)
+		print_header(ctx, o);
+	for (int i = 0; ar_variants[i] && status == EXIT_OK; i++) {
+		struct verify_tally *t = &tally[i];
+		*t = (struct verify_tally){0};
+		if (!o->variants[i])
+			continue;
+		status = verify_variant(ctx, o, ar_variants[i], &b, gathered, t);
+		if (status == EXIT_OK && print && ctx->rank == 0) {
+			printf("  %-20s %8llu %10llu %8llu  %s\n", ar_variants[i]->name,
+			       (unsigned long long)t->checks, (unsigned long long)t->wrong,
+			       (unsigned long long)t->skipped, t->wrong ? "WRONG" : "ok");
+			fflush(stdout);
+		}
+	}
+	bench_bufs_free(&b);
+	free(gathered);
+	return status;
+}
+
 int cmd_verify(void *opts, struct cmd_ctx *ctx)
 {
 	const struct verify_opts *o = opts;
-	struct bench_bufs b = {0};
-	struct verify_outcome *gathered = calloc((size_t)ctx->nranks, sizeof *gathered);
-	bool any_wrong = false;
-	int status = cmd_any(ctx, !gathered) ? EXIT_RUNTIME : bufs_alloc(ctx, o, &b);
-	if (status != EXIT_OK)
-		goto out;
-	print_header(ctx, o);
-	if (watchdog_start(ctx, "verify", o->timeout_s, NULL, NULL) != 0)
-		status = EXIT_RUNTIME;
-	for (int i = 0; ar_variants[i] && status == EXIT_OK; i++) {
-		struct variant_tally t = {0};
-		if (!o->variants[i])
-			continue;
-		status = verify_variant(ctx, o, ar_variants[i], &b, gathered, &t);
-		if (status == EXIT_OK && ctx->rank == 0) {
-			printf("  %-20s %8llu %10llu %8llu  %s\n", ar_variants[i]->name,
-			       (unsigned long long)t.checks, (unsigned long long)t.wrong,
-			       (unsigned long long)t.skipped, t.wrong ? "WRONG" : "ok");
-			fflush(stdout);
-		}
-		any_wrong |= t.wrong != 0;
-	}
+	struct verify_tally tally[AR_MAX_VARIANTS];
+	int status = watchdog_start(ctx, "verify", o->timeout_s, NULL, NULL) != 0 ? EXIT_RUNTIME
+	                                                                          : EXIT_OK;
+	if (status == EXIT_OK)
+		status = verify_run(ctx, o, true, tally);
 	progress_step(PROGRESS_DONE, 0);
 	watchdog_stop();
-	if (status == EXIT_OK && any_wrong)
-		status = EXIT_WRONG;
-out:
-	bench_bufs_free(&b);
-	free(gathered);
+	for (int i = 0; status == EXIT_OK && ar_variants[i]; i++)
+		if (o->variants[i] && tally[i].wrong)
+			status = EXIT_WRONG;
 	return status;
 }

@@ -126,8 +126,9 @@ for t in abc 100 -1 nan; do
 done
 expect_exit 2 "--derive without reports" "$BIN" accept --derive "$TMP/bad.json"
 expect_output "needs the known-good reports" "it says what is missing"
-expect_exit 2 "no mode: not in this build yet" "$BIN" accept "$TMP/spec.json"
-expect_output "measuring against a spec is not in this build yet" "it says so"
+# measuring, run alone (an MPI singleton): this one process is not the spec's 2 hosts
+expect_exit 1 "measuring alone against a spec of 2 hosts fails" "$BIN" accept "$TMP/spec.json"
+expect_output "^FAIL +TOPO_HOSTS +job +topology hosts: 1 host, expected 2" "the host count fails, named"
 expect_exit 2 "an unknown option" "$BIN" accept --derivee x
 expect_output "unknown option '--derivee'" "the option is named"
 

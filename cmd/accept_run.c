@@ -1,0 +1,577 @@
+/*
+ * collscope accept SPEC, under mpirun: every check of the spec, --repeats
+ * times, judged by reports/accept_verdict.c; each failing job-wide all-reduce
+ * point searched for its culprit hosts on sub-communicators
+ * (reports/accept_bisect.c); one line per check and per host, the report, the
+ * JUnit file and the exit code.
+ *
+ * Rank 0 reads the spec and sends its text to the others, so a spec on a
+ * disk only rank 0 sees is enough. The checks reuse the commands' own code:
+ * the placement of the context (topo), verify_run, links_measure and the
+ * shared sweep (allreduce), each with its command's defaults. Only rank 0
+ * holds figures and verdicts.
+ */
+#include <mpi.h>
+
+#include "accept_opts.h"
+#include "accept_run.h"
+#include "accept_verdict.h"
+#include "allreduce_opts.h"
+#include "links_cmd.h"
+#include "partial.h"
+#include "progress.h"
+#include "report_read.h"
+#include "sweep.h"
+#include "verify_opts.h"
+#include "watchdog.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the communicator's rank 0 of a point tells world rank 0 about it. */
+struct point_msg {
+	double busbw_gbps, p99_us;
+	int64_t wrong;
+	int ranks;
+	char skipped[ACCEPT_REASON_BYTES]; /* "" when measured */
+};
+
+struct accept_run {
+	const struct accept_opts *o;
+	struct cmd_ctx *ctx;
+	struct accept_spec spec; /* every rank */
+	struct report_context context;
+	struct topo_map map;
+	struct accept_figures *runs;   /* rank 0: one per repeat */
+	struct accept_verdict verdict; /* rank 0 */
+	cJSON *root;                   /* rank 0: the report */
+	struct cmd_partial report;
+	struct point_msg last; /* the point measured last, on the rank that recorded it */
+};
+
+/* The variant, dtype and op names a spec may use: the registry's. */
+static int names_of(struct accept_names *n, const char **variants, const char **dtypes,
+                    const char **ops)
+{
+	for (size_t i = 0; ar_variants[i]; i++)
+		variants[i] = ar_variants[i]->name;
+	for (int i = 0; i < AR_DTYPE_COUNT; i++)
+		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
+	for (int i = 0; i < AR_OP_COUNT; i++)
+		ops[i] = ar_op_name((enum ar_op)i);
+	*n = (struct accept_names){variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
+	                           ops,      AR_OP_COUNT};
+	return 0;
+}
+
+/* Every line of err as one error about the spec. */
+static void print_spec_errors(const struct cmd_ctx *ctx, const char *path, char *err)
+{
+	char *save = NULL;
+	for (char *line = strtok_r(err, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		cmd_error(ctx, "accept: spec '%s': %s", path, line);
+}
+
+/*
+ * Rank 0 reads and checks the spec, then every rank parses the text rank 0
+ * sends. EXIT_OK, EXIT_USAGE (a bad spec, every problem named) or
+ * EXIT_RUNTIME; agreed.
+ */
+static int load_spec(struct accept_run *a)
+{
+	const char *variants[AR_MAX_VARIANTS + 1], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	struct accept_names names;
+	const char *path = a->o->args.items[0];
+	char *err = malloc(16384), *text = NULL;
+	cJSON *root = NULL;
+	int status = err ? EXIT_OK : EXIT_RUNTIME;
+	long long len = 0;
+	names_of(&names, variants, dtypes, ops);
+	if (a->ctx->rank == 0 && status == EXIT_OK) {
+		int rc = report_load(path, &root, err, 16384);
+		if (rc != REPORT_OK) {
+			cmd_error(a->ctx, "accept: %s", err);
+			status = rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
+		} else if (!(text = cJSON_PrintUnformatted(root))) {
+			cmd_error(a->ctx, "accept: out of memory for the spec");
+			status = EXIT_RUNTIME;
+		}
+		len = text ? (long long)strlen(text) + 1 : 0;
+	}
+	int rc = MPI_Bcast(&status, 1, MPI_INT, 0, a->ctx->comm);
+	if (rc == MPI_SUCCESS && status == EXIT_OK)
+		rc = MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, a->ctx->comm);
+	if (rc == MPI_SUCCESS && status == EXIT_OK && a->ctx->rank != 0 &&
+	    !(text = malloc((size_t)len)))
+		status = EXIT_RUNTIME;
+	if (cmd_any(a->ctx, status != EXIT_OK) || rc != MPI_SUCCESS)
+		goto out;
+	if (MPI_Bcast(text, (int)len, MPI_CHAR, 0, a->ctx->comm) != MPI_SUCCESS) {
+		status = EXIT_RUNTIME;
+		goto out;
+	}
+	if (a->ctx->rank != 0)
+		root = cJSON_Parse(text);
+	if (!root || accept_spec_parse_names(root, &names, &a->spec, err, 16384) != 0) {
+		if (root && a->ctx->rank == 0)
+			print_spec_errors(a->ctx, path, err);
+		status = root ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+out:
+	if (rc != MPI_SUCCESS)
+		status = EXIT_RUNTIME;
+	if (cmd_any(a->ctx, status != EXIT_OK) && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	cJSON_Delete(root);
+	free(text);
+	free(err);
+	return status;
+}
+
+/* verify of the spec's variants, with verify's default matrix for the job's rank count. */
+static int check_verify(struct accept_run *a, struct accept_figures *f)
+{
+	struct verify_opts vo;
+	struct verify_tally tally[AR_MAX_VARIANTS];
+	char err[256];
+	if (opts_defaults(&verify_spec, &vo, err, sizeof err) != EXIT_OK ||
+	    verify_spec.check_world(&vo, a->ctx->nranks, err, sizeof err) != EXIT_OK) {
+		cmd_error(a->ctx, "accept: %s", err);
+		return EXIT_RUNTIME;
+	}
+	memset(vo.variants, 0, sizeof vo.variants);
+	for (size_t i = 0; i < a->spec.verify.nvariants; i++)
+		vo.variants[ar_variant_index(ar_variant_find(a->spec.verify.variants[i]))] = true;
+	cmd_progress(a->ctx, a->o->out.quiet, "accept: verify of %zu variant(s)",
+	             a->spec.verify.nvariants);
+	int status = verify_run(a->ctx, &vo, false, tally);
+	for (size_t i = 0; status == EXIT_OK && f && i < a->spec.verify.nvariants; i++) {
+		const struct verify_tally *t =
+		    &tally[ar_variant_index(ar_variant_find(a->spec.verify.variants[i]))];
+		struct accept_verify_figures v = {.checks = (int64_t)t->checks,
+		                                  .wrong = (int64_t)t->wrong};
+		snprintf(v.variant, sizeof v.variant, "%s", a->spec.verify.variants[i]);
+		if (t->checks == 0)
+			snprintf(v.skipped, sizeof v.skipped,
+			         "every check skipped (%llu): its restrictions exclude this job",
+			         (unsigned long long)t->skipped);
+		if (accept_figures_add_verify(f, &v) != 0)
+			status = EXIT_RUNTIME;
+	}
+	return status;
+}
+
+static int links_to_figures(void *arg, const struct links_view *v,
+                            const struct detect_result *final)
+{
+	return accept_figures_add_links_view(arg, v, final);
+}
+
+/* links with its defaults, the watchdog the job's. */
+static int check_links(struct accept_run *a, struct accept_figures *f)
+{
+	struct links_opts lo;
+	char err[256];
+	if (opts_defaults(&links_spec, &lo, err, sizeof err) != EXIT_OK ||
+	    links_spec.check(&lo, err, sizeof err) != EXIT_OK) {
+		cmd_error(a->ctx, "accept: %s", err);
+		return EXIT_RUNTIME;
+	}
+	lo.out.quiet = a->o->out.quiet;
+	lo.timeout_s = 0;
+	int status = links_measure(a->ctx, &lo, links_to_figures, f);
+	if (status == EXIT_OK && f)
+		accept_figures_mark(f, ACCEPT_LINKS);
+	return status;
+}
+
+/* sweep_point_fn: the point, kept for the rank that measured it to tell rank 0. */
+static int keep_point(void *arg, int v, const struct ar_record *r, const struct bench_result *br,
+                      cJSON *rec)
+{
+	struct accept_run *a = arg;
+	(void)v;
+	(void)br;
+	(void)rec;
+	a->last = (struct point_msg){.busbw_gbps = r->skipped ? NAN : r->busbw_gbps,
+	                             .p99_us = r->skipped ? NAN : r->time.p99_us,
+	                             .wrong = r->skipped ? -1 : r->wrong,
+	                             .ranks = r->ranks};
+	if (r->skipped)
+		snprintf(a->last.skipped, sizeof a->last.skipped, "%s", r->skipped);
+	return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/* The sweep options of the spec's all-reduce: allreduce's defaults, its dtype and op, its sizes. */
+static int sweep_options(const struct accept_run *a, struct ar_opts *ao)
+{
+	char err[256];
+	const struct accept_allreduce_spec *s = &a->spec.allreduce;
+	if (opts_defaults(&allreduce_spec, ao, err, sizeof err) != EXIT_OK)
+		return -1;
+	memset(ao->sweep.variants, 0, sizeof ao->sweep.variants);
+	ao->sweep.nsizes = 0;
+	ar_dtype_parse(s->dtype, &ao->sweep.dtype);
+	ar_op_parse(s->op, &ao->sweep.op);
+	ao->in_place = s->in_place;
+	for (size_t i = 0; i < s->npoints; i++) {
+		bool seen = false;
+		ao->sweep.variants[ar_variant_index(ar_variant_find(s->points[i].variant))] = true;
+		for (int k = 0; k < ao->sweep.nsizes; k++)
+			seen |= ao->sweep.sizes[k] == s->points[i].bytes;
+		if (!seen && ao->sweep.nsizes < SWEEP_MAX_SIZES)
+			ao->sweep.sizes[ao->sweep.nsizes++] = s->points[i].bytes;
+	}
+	/* ascending: the buffers are sized on the last */
+	qsort(ao->sweep.sizes, (size_t)ao->sweep.nsizes, sizeof ao->sweep.sizes[0], cmp_u64);
+	return 0;
+}
+
+/* The point the communicator's rank 0 recorded, to world rank 0 (everyone calls it). */
+static int share_point(struct accept_run *a, int from)
+{
+	int rc = MPI_Bcast(&a->last, sizeof a->last, MPI_BYTE, from, a->ctx->comm);
+	return rc == MPI_SUCCESS ? EXIT_OK : EXIT_RUNTIME;
+}
+
+static int add_point(struct accept_run *a, struct accept_figures *f, size_t point)
+{
+	const struct accept_ar_point *p = &a->spec.allreduce.points[point];
+	struct accept_point_figures fig = {.in_place = a->spec.allreduce.in_place,
+	                                   .bytes = p->bytes,
+	                                   .ranks = a->last.ranks,
+	                                   .busbw_gbps = a->last.busbw_gbps,
+	                                   .p99_us = a->last.p99_us,
+	                                   .wrong = a->last.wrong};
+	snprintf(fig.variant, sizeof fig.variant, "%s", p->variant);
+	snprintf(fig.dtype, sizeof fig.dtype, "%s", a->spec.allreduce.dtype);
+	snprintf(fig.op, sizeof fig.op, "%s", a->spec.allreduce.op);
+	snprintf(fig.skipped, sizeof fig.skipped, "%s", a->last.skipped);
+	return accept_figures_add_point(f, &fig) == 0 ? EXIT_OK : EXIT_RUNTIME;
+}
+
+/*
+ * Points of the spec on communicator c (the job, or a subset of hosts whose
+ * lowest world rank is `lowest`): all of them (only < 0) or point `only`, into
+ * f on rank 0.
+ */
+static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowest, long only,
+                      struct accept_figures *f)
+{
+	struct ar_opts ao;
+	struct sweep s;
+	bool p99 = false;
+	int status = sweep_options(a, &ao) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	for (size_t i = 0; i < a->spec.allreduce.npoints; i++)
+		p99 |= !isnan(a->spec.allreduce.points[i].max_p99_us);
+	sweep_init(&s, a->ctx, "accept", &ao.sweep, ao.in_place, a->o->out.quiet);
+	s.on_point = keep_point;
+	s.on_point_arg = a;
+	if (status == EXIT_OK)
+		status = sweep_setup(&s, only < 0 ? (int)a->spec.allreduce.npoints : 1);
+	/* a p99 needs 100 samples (README, Figures) */
+	if (p99)
+		s.cfg.min_iters = 100;
+	for (size_t i = 0; status == EXIT_OK && i < a->spec.allreduce.npoints; i++) {
+		const struct accept_ar_point *p = &a->spec.allreduce.points[i];
+		if (only >= 0 && (size_t)only != i)
+			continue;
+		int v = ar_variant_index(ar_variant_find(p->variant));
+		status = sweep_point(&s, v, p->bytes, c);
+		if (status == EXIT_OK)
+			status = share_point(a, lowest);
+		if (status == EXIT_OK && a->ctx->rank == 0)
+			status = add_point(a, f, i);
+	}
+	sweep_release(&s);
+	return status;
+}
+
+/* One repeat of every check of the spec; f on rank 0 only. */
+static int run_repeat(struct accept_run *a, int repeat, struct accept_figures *f)
+{
+	int status = EXIT_OK;
+	cmd_progress(a->ctx, a->o->out.quiet, "accept: repeat %d of %d", repeat + 1, a->o->repeats);
+	if (f && accept_figures_set_hosts(f, &a->context) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && a->spec.has[ACCEPT_VERIFY])
+		status = check_verify(a, f);
+	if (status == EXIT_OK && a->spec.has[ACCEPT_LINKS])
+		status = check_links(a, f);
+	if (status == EXIT_OK && a->spec.has[ACCEPT_ALLREDUCE]) {
+		struct sweep_comm world = {.comm = a->ctx->comm,
+		                           .rank = a->ctx->rank,
+		                           .nranks = a->ctx->nranks,
+		                           .hosts = a->map.nhosts,
+		                           .whole = true};
+		status = run_points(a, &world, 0, -1, f);
+	}
+	return status;
+}
+
+/* Which spec point a searchable result judges: its index (accept_result.index). */
+static long point_of(const struct accept_verdict *v, size_t result)
+{
+	return v->results[result].index;
+}
+
+/*
+ * One test of a culprit search: the point on the ranks of the hosts in
+ * subset[] (broadcast by rank 0), judged by rank 0. *passed on rank 0.
+ */
+static int test_subset(struct accept_run *a, const bool *subset, long point, size_t result,
+                       bool *passed)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	struct sweep_comm c = {.comm = MPI_COMM_NULL};
+	struct accept_figures f;
+	int member = subset[a->map.host_of_rank[a->ctx->rank]], lowest = -1, hosts = 0;
+	for (int r = 0; r < a->ctx->nranks && lowest < 0; r++)
+		if (subset[a->map.host_of_rank[r]])
+			lowest = r;
+	for (int h = 0; h < a->map.nhosts; h++)
+		hosts += subset[h];
+	int rc = MPI_Comm_split(a->ctx->comm, member ? 0 : MPI_UNDEFINED, a->ctx->rank, &c.comm);
+	if (rc == MPI_SUCCESS && member)
+		rc = MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
+	if (rc == MPI_SUCCESS && member)
+		rc = MPI_Comm_rank(c.comm, &c.rank);
+	if (rc == MPI_SUCCESS && member)
+		rc = MPI_Comm_size(c.comm, &c.nranks);
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(a->ctx, "accept: cannot make the communicator of a search: %s",
+		               cmd_mpi_error_text(rc, msg, sizeof msg));
+	if (cmd_any(a->ctx, rc != MPI_SUCCESS))
+		return EXIT_RUNTIME;
+	c.hosts = hosts;
+	accept_figures_init(&f);
+	int status = a->ctx->rank == 0 && accept_figures_set_hosts(&f, &a->context) != 0
+	                 ? EXIT_RUNTIME
+	                 : EXIT_OK;
+	if (cmd_any(a->ctx, status != EXIT_OK))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = run_points(a, &c, lowest, point, a->ctx->rank == 0 ? &f : NULL);
+	if (status == EXIT_OK && a->ctx->rank == 0)
+		*passed = accept_result_passes(&a->spec, &a->verdict, result, &f);
+	accept_figures_release(&f);
+	if (c.comm != MPI_COMM_NULL)
+		MPI_Comm_free(&c.comm);
+	return status;
+}
+
+/* Rank 0 steers the search of one result; every rank runs its tests. */
+static int search(struct accept_run *a, size_t result)
+{
+	struct accept_bisect b;
+	int nh = a->map.nhosts, status = EXIT_OK;
+	bool *subset = calloc((size_t)nh, sizeof *subset);
+	long point = a->ctx->rank == 0 ? point_of(&a->verdict, result) : 0;
+	bool failed = !subset || (a->ctx->rank == 0 && accept_bisect_init(&b, nh) != 0);
+	if (cmd_any(a->ctx, failed)) {
+		free(subset);
+		return EXIT_RUNTIME;
+	}
+	if (MPI_Bcast(&point, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS)
+		status = EXIT_RUNTIME;
+	for (int step = 0; status == EXIT_OK; step++) {
+		int more = a->ctx->rank == 0 ? accept_bisect_next(&b, subset) : 0;
+		bool passed = false;
+		if (MPI_Bcast(&more, 1, MPI_INT, 0, a->ctx->comm) != MPI_SUCCESS ||
+		    (more && MPI_Bcast(subset, nh, MPI_C_BOOL, 0, a->ctx->comm) != MPI_SUCCESS)) {
+			status = EXIT_RUNTIME;
+			break;
+		}
+		if (!more)
+			break;
+		cmd_progress(a->ctx, a->o->out.quiet, "accept: culprit search, test %d", step + 1);
+		status = test_subset(a, subset, point, result, &passed);
+		if (status == EXIT_OK && a->ctx->rank == 0 && accept_bisect_result(&b, passed) != 0)
+			status = EXIT_RUNTIME;
+		if (cmd_any(a->ctx, status != EXIT_OK))
+			status = EXIT_RUNTIME;
+	}
+	if (status == EXIT_OK && a->ctx->rank == 0 &&
+	    accept_verdict_add_isolation(&a->verdict, result, &b) != 0)
+		status = EXIT_RUNTIME;
+	if (a->ctx->rank == 0)
+		accept_bisect_release(&b);
+	free(subset);
+	return status;
+}
+
+/* The failing job-wide points searched one after another. */
+static int search_all(struct accept_run *a)
+{
+	size_t *list = NULL;
+	long n = 0;
+	if (a->ctx->rank == 0) {
+		list = calloc(a->verdict.nresults + 1, sizeof *list);
+		n = list ? (long)accept_verdict_searchable(&a->verdict, list) : -1;
+	}
+	if (MPI_Bcast(&n, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS || n < 0 ||
+	    cmd_any(a->ctx, a->ctx->rank == 0 && !list)) {
+		free(list);
+		return EXIT_RUNTIME;
+	}
+	int status = EXIT_OK;
+	/* one host: nothing to split */
+	for (long i = 0; status == EXIT_OK && a->map.nhosts > 1 && i < n; i++)
+		status = search(a, a->ctx->rank == 0 ? list[i] : 0);
+	free(list);
+	return status;
+}
+
+/* Rank 0: every line, the report's verdict, the JUnit file. */
+static int conclude(struct accept_run *a)
+{
+	char line[1024];
+	const struct accept_verdict *v = &a->verdict;
+	for (size_t i = 0; i < v->nresults; i++)
+		if (accept_format_result(v, i, line, sizeof line) >= 0)
+			printf("%s\n", line);
+	for (size_t i = 0; i < v->nisolations; i++)
+		if (accept_format_isolation(v, i, line, sizeof line) >= 0)
+			printf("%s\n", line);
+	for (int h = 0; h < v->nhosts; h++)
+		if (accept_format_host(v, h, line, sizeof line) >= 0)
+			printf("%s\n", line);
+	if (accept_format_summary(v, line, sizeof line) >= 0)
+		printf("%s\n", line);
+	fflush(stdout);
+	int status = EXIT_OK;
+	if (a->o->junit) {
+		struct html_buf x;
+		char err[1024];
+		html_buf_init(&x);
+		if (accept_junit(v, &x) != 0 || x.failed) {
+			cmd_error(a->ctx, "accept: out of memory for the JUnit file");
+			status = EXIT_RUNTIME;
+		} else {
+			int rc = report_write_text_atomic(a->o->junit, x.data, x.len,
+			                                  a->o->out.force, err, sizeof err);
+			if (rc != REPORT_OK)
+				cmd_error(a->ctx, "accept: %s", err);
+			status = rc == REPORT_OK       ? EXIT_OK
+			         : rc == REPORT_EUSAGE ? EXIT_USAGE
+			                               : EXIT_RUNTIME;
+		}
+		html_buf_release(&x);
+	}
+	cmd_partial_lock(&a->report);
+	cmd_context_end(&a->context);
+	if (a->root && !accept_verdict_to_json(a->root, v)) {
+		cmd_error(a->ctx, "accept: out of memory for the report");
+		status = EXIT_RUNTIME;
+	} else if (a->root) {
+		int wrc = cmd_partial_complete_locked(&a->report, a->context.finished_utc);
+		status = status == EXIT_OK ? wrc : status;
+	}
+	cmd_partial_unlock(&a->report);
+	if (status == EXIT_OK && accept_verdict_failed(v))
+		status = EXIT_CHECK_FAILED;
+	return status;
+}
+
+/* Rank 0: the report's skeleton (context, config with the spec), written at once. */
+static int start_report(struct accept_run *a)
+{
+	bool failed = false;
+	if (a->ctx->rank == 0 && a->o->out.output) {
+		cJSON *cfg = NULL, *spec = NULL;
+		a->root = cmd_report_new("accept", &a->context);
+		failed =
+		    !a->root || !(cfg = opts_to_json(a->root, &accept_cmd_spec, a->o)) ||
+		    !cJSON_AddStringToObject(cfg, "spec_path", a->o->args.items[0]) ||
+		    !(spec = cJSON_AddObjectToObject(cfg, "spec")) ||
+		    !accept_spec_to_json(spec, &a->spec) ||
+		    cmd_partial_start(&a->report, a->root, a->o->out.output, a->o->out.force) != 0;
+		if (failed)
+			cmd_error(a->ctx, "accept: out of memory for the report");
+	}
+	int status = failed ? EXIT_RUNTIME : cmd_partial_flush(&a->report);
+	return cmd_any(a->ctx, status != EXIT_OK) ? (status ? status : EXIT_RUNTIME) : EXIT_OK;
+}
+
+static void print_header(const struct accept_run *a)
+{
+	const struct accept_spec *s = &a->spec;
+	if (a->ctx->rank != 0 || a->o->out.quiet)
+		return;
+	printf("# collscope accept: spec '%s'%s%s%s, %d ranks on %d host%s; %d repeat%s; "
+	       "checks:%s%s%s%s\n",
+	       a->o->args.items[0], s->name[0] ? " (" : "", s->name, s->name[0] ? ")" : "",
+	       a->ctx->nranks, a->context.nhosts, a->context.nhosts == 1 ? "" : "s", a->o->repeats,
+	       a->o->repeats == 1 ? "" : "s", s->has[ACCEPT_TOPOLOGY] ? " topology" : "",
+	       s->has[ACCEPT_VERIFY] ? " verify" : "", s->has[ACCEPT_LINKS] ? " links" : "",
+	       s->has[ACCEPT_ALLREDUCE] ? " allreduce" : "");
+	fflush(stdout);
+}
+
+int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
+{
+	struct accept_run a = {.o = o, .ctx = ctx};
+	accept_spec_init(&a.spec);
+	accept_verdict_init(&a.verdict);
+	topo_map_init(&a.map);
+	report_context_init(&a.context);
+	cmd_partial_init(&a.report, ctx);
+	int status = cmd_check_output(ctx, "accept", &o->out);
+	if (status == EXIT_OK && o->junit) {
+		struct cmd_out j = {.output = o->junit, .force = o->out.force};
+		status = cmd_check_output(ctx, "accept", &j);
+	}
+	if (status == EXIT_OK)
+		status = load_spec(&a);
+	if (status == EXIT_OK && cmd_context_begin(ctx, &a.context, &a.map) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = start_report(&a);
+	if (status == EXIT_OK &&
+	    watchdog_start(ctx, "accept", o->timeout_s, cmd_partial_on_hang, &a.report) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && ctx->rank == 0 &&
+	    !(a.runs = calloc((size_t)o->repeats, sizeof *a.runs)))
+		status = EXIT_RUNTIME;
+	if (cmd_any(ctx, status == EXIT_OK && ctx->rank == 0 && !a.runs))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		print_header(&a);
+	for (int r = 0; a.runs && r < o->repeats; r++)
+		accept_figures_init(&a.runs[r]);
+	for (int r = 0; status == EXIT_OK && r < o->repeats; r++)
+		status = run_repeat(&a, r, ctx->rank == 0 ? &a.runs[r] : NULL);
+	if (status == EXIT_OK && ctx->rank == 0) {
+		char err[1024];
+		if (accept_judge(&a.spec, a.runs, (size_t)o->repeats, &a.verdict, err,
+		                 sizeof err) != 0) {
+			cmd_error(ctx, "accept: %s", err);
+			status = EXIT_RUNTIME;
+		}
+	}
+	if (cmd_any(ctx, status != EXIT_OK) && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = search_all(&a);
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
+	if (status == EXIT_OK && ctx->rank == 0)
+		status = conclude(&a);
+	for (int r = 0; a.runs && r < o->repeats; r++)
+		accept_figures_release(&a.runs[r]);
+	free(a.runs);
+	accept_verdict_release(&a.verdict);
+	accept_spec_release(&a.spec);
+	cJSON_Delete(a.root);
+	report_context_release(&a.context);
+	topo_map_release(&a.map);
+	cmd_partial_release(&a.report);
+	return status;
+}
