@@ -1,0 +1,138 @@
+/*
+ * Slow-hop attribution from the per-step traces of one all-reduce point
+ * (issue 14). Pure: no MPI, no I/O.
+ *
+ * Input: every rank's steps of the timed iterations of one (variant, size),
+ * their times on one clock (the gather moves each rank's onto rank 0's,
+ * algorithms/trace_gather.h). A step posts its receive and its send at
+ * start_us, its receive is complete at recv_done_us, reduced at reduced_us.
+ *
+ * Messages. MPI delivers the messages of one sender to one receiver in the
+ * order they were sent, so within an iteration the i-th step of rank a that
+ * sends to b and the i-th step of b that receives from a are the two ends of
+ * one message. They are paired from the last one backwards, so a rank whose
+ * oldest steps fell out of its trace ring still pairs what remains; pairs
+ * whose counts differ are counted as unmatched.
+ *
+ * What a hop alone explains. Waiting propagates: in a ring every rank waits
+ * for its predecessor, which waited for its own, so a receiver's wait is
+ * mostly the lateness of everyone upstream, and blaming the hop with the
+ * longest waits accuses the ranks downstream of the slow one. A message from
+ * a to b can only move once a has posted it (start_us of a's step) and b
+ * waits for it (start_us of b's step); whatever b waits past the later of the
+ * two is the transfer itself, which only the hop a -> b explains:
+ *     transfer = recv_done_b - max(start_a, start_b)   (at least 0)
+ * This is the receive's wait minus what the sender was late by. A hop
+ * downstream of a slow one starts late on both ends and gets its own
+ * transfer time only; a hop whose data had arrived before its receiver
+ * looked gets 0 (its receiver was the slow party, not the hop).
+ *
+ * Hops. A hop's messages are compared with the messages of the same size
+ * (their "class": the ring's segments, a Rabenseifner step's halves): each
+ * message's transfer over the median transfer of its class, and the hop's
+ * value is the median of that over its messages (every iteration, every
+ * step). hop_time_us is the median transfer of its messages and wait_us the
+ * median wait its receiver saw (before attribution), for the reader.
+ * Hops are judged only against hops of the same locality (same host, across
+ * hosts) when the hosts are known, as links are (detect.h), in a class of at
+ * least min_hops hops: a hop is slow when its ratio to the class's median
+ * hop is at least min_ratio, the modified z-score of its log value
+ * (0.6745 (log v - median of logs) / MAD of logs, the MAD floored at
+ * log(1 + mad_floor_fraction)) at least z_threshold, and its hop_time_us
+ * exceeds the median hop's by min_excess_us: equal hops name nothing, a
+ * loose class does not accuse its tail, and microsecond noise accuses no one.
+ *
+ * Ranks. A slow hop means the link a -> b or the progress of a send there.
+ * When more than half of a rank's hops (in and out, at least 2) are slow, the
+ * rank is named instead ("hops": its network interface or its progress is
+ * slow both ways) and its hops are not listed apart. A rank that is slow at
+ * its own work (a starved core) delays its sends, which the attribution
+ * above takes away from its hops, so it is judged on its reduction rate:
+ * bytes reduced per second of reduce time (reduced_us - recv_done_us of its
+ * reduce steps: a step whose two times are equal copied), the median over
+ * iterations, against the other ranks' with the same ratio, z and excess
+ * tests ("reduce"). Ranks that reduce nothing (naive's leaves) are not judged.
+ */
+#ifndef COLLSCOPE_HOPS_H
+#define COLLSCOPE_HOPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One step of one rank, on a common clock. */
+struct hops_step {
+	int rank;
+	int64_t iteration;
+	int step;
+	int send_peer, recv_peer; /* -1: none */
+	uint64_t send_bytes, recv_bytes;
+	double start_us, recv_done_us, reduced_us;
+};
+
+struct hops_params {
+	double min_ratio;          /* 2 */
+	double z_threshold;        /* 3.5 */
+	double min_excess_us;      /* 20 */
+	double floor_us;           /* 1: transfers below count as this (their logs stay finite) */
+	double mad_floor_fraction; /* 0.05 */
+	int min_hops;              /* 3 hops per locality to judge it */
+	int min_ranks;             /* 3 reducing ranks to judge reduction rates */
+};
+
+enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
+
+struct hops_hop {
+	int from_rank, to_rank;
+	enum hops_locality locality;
+	size_t messages;
+	double hop_time_us;   /* median attributed transfer of its messages */
+	double wait_us;       /* median receive wait of its messages, before attribution */
+	double value;         /* median of its messages' transfer / their class's median */
+	double median_hop_us; /* hop_time_us of the median hop of its locality; NAN if not judged */
+	double ratio, score;  /* value / the locality's median value; modified z of log value */
+	bool judged, slow;
+};
+
+enum hops_rank_reason { HOPS_RANK_HOPS, HOPS_RANK_REDUCE };
+
+struct hops_rank {
+	int rank;
+	enum hops_rank_reason reason;
+	int hops_slow, hops_total;              /* HOPS: of its hops, in and out */
+	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the ranks' median */
+	double ratio, score;                    /* HOPS: its slow hops' largest; REDUCE: median / rate */
+};
+
+/* What hops_analyse found; owned, hops_result_release frees it. */
+struct hops_result {
+	struct hops_hop *hops; /* every hop seen, by from_rank then to_rank */
+	size_t nhops;
+	size_t *named; /* indices into hops of the slow hops named, worst first */
+	size_t nnamed;
+	struct hops_rank *ranks; /* ranks named, worst first */
+	size_t nranks;
+	size_t messages;  /* paired */
+	size_t unmatched; /* sends or receives left without a partner */
+	size_t iterations;
+};
+
+/* min ratio 2, z 3.5, excess 20 us, floor 1 us, MAD floor 0.05, 3 hops, 3 ranks. */
+void hops_params_default(struct hops_params *p);
+void hops_result_init(struct hops_result *r);
+void hops_result_release(struct hops_result *r);
+
+/*
+ * Attributes steps[0 .. n-1] of nranks ranks (peers and ranks in 0 ..
+ * nranks-1) to hops and judges them. host_of_rank (nranks entries) may be
+ * NULL: hosts unknown, one locality. Returns 0, or -1 for bad arguments or
+ * no memory (r is then empty).
+ */
+int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int *host_of_rank,
+                 const struct hops_params *p, struct hops_result *r);
+
+/* "same_host", "cross_host", "any"; "hops", "reduce". */
+const char *hops_locality_name(enum hops_locality l);
+const char *hops_rank_reason_name(enum hops_rank_reason r);
+
+#endif
