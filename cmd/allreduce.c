@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "allreduce.h"
+#include "allreduce_trace.h"
 #include "ar_report.h"
 #include "bench.h"
 #include "fault.h"
@@ -57,6 +58,7 @@ struct sweep {
 	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
 	double peak_pss_bytes;      /* rank 0: the largest of any rank, NAN when unknown */
 	int peak_pss_rank;
+	struct cmd_trace trace; /* --trace */
 };
 
 static int setup(struct sweep *s)
@@ -182,8 +184,11 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 		return EXIT_RUNTIME;
 	}
 	struct ar_call call = {.comm = ctx->comm, .rank = ctx->rank, .nranks = ctx->nranks,
-	                       .count = r.count, .dtype = o->dtype, .op = o->op};
+	                       .count = r.count, .dtype = o->dtype, .op = o->op,
+	                       .trace = cmd_trace_ring(&s->trace)};
 	int rc = bench_point(&s->plans[v], &call, o->in_place, &s->cfg, &s->bufs, &br);
+	if (rc == MPI_SUCCESS)
+		rc = cmd_trace_collect(&s->trace, ctx->comm, v, r.bytes);
 	sample_pss(s);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(ctx, "allreduce: %s at %llu bytes: %s", var->name,
@@ -193,6 +198,10 @@ static int run_point(struct sweep *s, int v, uint64_t size_bytes)
 	if (ctx->rank == 0) {
 		cmd_partial_lock(&s->report);
 		int failed_rec = record_point(s, v, &r, &br);
+		if (failed_rec == 0)
+			failed_rec = cmd_trace_record(&s->trace, cJSON_GetArrayItem(s->results,
+			                              cJSON_GetArraySize(s->results) - 1),
+			                              v, r.bytes, ctx->nranks, NULL);
 		cmd_partial_unlock(&s->report);
 		if (failed_rec != 0) {
 			cmd_error(ctx, "allreduce: out of memory while recording results");
@@ -346,7 +355,8 @@ static int summarize(struct sweep *s, cJSON *root)
 		    !cJSON_AddNumberToObject(e, "wrong", (double)t->wrong))
 			return -1;
 	}
-	if (add_cliffs(s, sum) != 0 || add_memory(s, sum) != 0)
+	if (add_cliffs(s, sum) != 0 || add_memory(s, sum) != 0 ||
+	    cmd_trace_summarize(&s->trace, sum, o->csv) != 0)
 		return -1;
 	fflush(stdout);
 	if (!cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) ||
@@ -414,6 +424,8 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 		have_context = cmd_context_begin(ctx, &rc, &map) == 0;
 		status = have_context ? agree(ctx, start_report(&s, &rc)) : EXIT_RUNTIME;
 	}
+	if (status == EXIT_OK)
+		status = cmd_trace_start(&s.trace, ctx, "allreduce", o.trace, o.trace_entries, &rc, &map);
 	if (status == EXIT_OK && watchdog_start(ctx, "allreduce", o.timeout_s, cmd_partial_on_hang, &s.report) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
@@ -431,6 +443,7 @@ int cmd_allreduce(int argc, char **argv, struct cmd_ctx *ctx)
 	for (int v = 0; v < 32; v++)
 		if (s.planned[v])
 			exec_plan_release(&s.plans[v]);
+	cmd_trace_stop(&s.trace);
 	bench_bufs_free(&s.bufs);
 	cJSON_Delete(s.root);
 	if (have_context)

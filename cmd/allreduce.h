@@ -34,6 +34,8 @@ struct ar_opts {
 	uint64_t sizes[AR_MAX_SIZES];
 	int nsizes;
 	bool explicit_sizes; /* --sizes given: -b/-e/-f are ignored */
+	bool trace;             /* --trace: per-step trace, slow-hop attribution */
+	uint64_t trace_entries; /* --trace-entries: entries of each rank's trace ring */
 };
 
 /* EXIT_OK, or an exit code after printing why. */

@@ -8,6 +8,7 @@
 #include "executor.h"
 #include "parse.h"
 #include "report_io.h"
+#include "trace.h"
 #include "watchdog.h"
 
 #include <getopt.h>
@@ -36,6 +37,10 @@ const char cmd_allreduce_usage[] =
 	"      --segment-bytes SIZE message segment of the point-to-point variants (256K)\n"
 	"      --min-busbw GBPS     acceptance gate: exit 1 naming every variant whose\n"
 	"                           busbw at the largest size is below GBPS\n"
+	"      --trace              record every step of every call (times, peers, bytes,\n"
+	"                           receive waits) and name the slow hops of each point;\n"
+	"                           a hang's report then holds each rank's last steps\n"
+	"      --trace-entries N    steps each rank keeps, 16 to 4194304 (default 8192)\n"
 	"      --timeout SECONDS    watchdog: a rank that makes no progress for this long\n"
 	"                           is a hang: exit 4 naming it (default 600; 0 disables)\n"
 	"  -o, --output FILE        write the JSON report (atomically, after every point,\n"
@@ -59,6 +64,7 @@ static const struct option longopts[] = {
 	{"force", no_argument, NULL, 'F'},            {"format", required_argument, NULL, 'R'},
 	{"quiet", no_argument, NULL, 'q'},            {"timeout", required_argument, NULL, 't'},
 	{"sizes", required_argument, NULL, 'z'},
+	{"trace", no_argument, NULL, 'X'},            {"trace-entries", required_argument, NULL, 'E'},
 	{0},
 };
 
@@ -78,6 +84,7 @@ static void defaults(struct ar_opts *o)
 	o->segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES;
 	o->min_busbw_gbps = NAN;
 	o->timeout_s = WATCHDOG_DEFAULT_TIMEOUT_S;
+	o->trace_entries = TRACE_DEFAULT_ENTRIES;
 }
 
 static int bad(const struct cmd_ctx *ctx, const char *opt, const char *value, const char *why)
@@ -165,6 +172,11 @@ static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct ar_opts
 		o->csv = arg[0] == 'c';
 		return 0;
 	case 'z': return parse_size_list(ctx, arg, o);
+	case 'X': o->trace = true; return 0;
+	case 'E':
+		if (parse_u64(arg, TRACE_MIN_ENTRIES, TRACE_MAX_ENTRIES, &o->trace_entries, &why) != 0)
+			return bad(ctx, "--trace-entries", arg, "must be a whole number from 16 to 4194304");
+		return 0;
 	case 't': return watchdog_parse_timeout(ctx, "allreduce", arg, &o->timeout_s) ? EXIT_USAGE : 0;
 	case 'o': o->output = arg; return 0;
 	case 'F': o->force = true; return 0;
@@ -263,6 +275,8 @@ cJSON *ar_opts_to_json(cJSON *root, const struct ar_opts *o)
 	          (o->output ? cJSON_AddStringToObject(cfg, "output", o->output)
 	                     : cJSON_AddNullToObject(cfg, "output")) &&
 	          cJSON_AddBoolToObject(cfg, "force", o->force) &&
-	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s);
+	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s) &&
+	          cJSON_AddBoolToObject(cfg, "trace", o->trace) &&
+	          cJSON_AddNumberToObject(cfg, "trace_entries", (double)o->trace_entries);
 	return ok ? cfg : NULL;
 }

@@ -8,6 +8,7 @@
  */
 #include <mpi.h>
 
+#include "allreduce_trace.h"
 #include "ar_report.h"
 #include "bench.h"
 #include "partial.h"
@@ -35,6 +36,7 @@ struct scale_run {
 	cJSON *results;           /* rank 0 */
 	struct cmd_partial report; /* rank 0's root, written after every point and on a hang */
 	int done, total;
+	struct cmd_trace trace; /* --trace */
 };
 
 /* One communicator of the sweep, as this rank sees it. */
@@ -130,6 +132,9 @@ static int record_point(struct scale_run *s, int v, struct ar_record *r, int hos
 	                           .p99_us = r->time.p99_us,
 	                           .busbw_gbps = r->busbw_gbps};
 	e.rec = ar_record_to_json(s->results, r);
+	/* the communicator's rank 0 is the world's (the placement order starts with it) */
+	if (e.rec && br && cmd_trace_record(&s->trace, e.rec, v, r->bytes, r->ranks, s->order) != 0)
+		return -1;
 	if (!e.rec ||
 	    !cJSON_AddStringToObject(e.rec, "placement", s->o->spread ? "spread" : "packed") ||
 	    !scale_results_add(&s->res, &e))
@@ -172,8 +177,11 @@ static int measure(struct scale_run *s, int v, const struct scale_comm *c, struc
 	                       .nranks = c->nranks,
 	                       .count = r->count,
 	                       .dtype = o->dtype,
-	                       .op = o->op};
+	                       .op = o->op,
+	                       .trace = cmd_trace_ring(&s->trace)};
 	int rc = bench_point(&s->plans[v], &call, false, &s->cfg, &s->bufs, br);
+	if (rc == MPI_SUCCESS)
+		rc = cmd_trace_collect(&s->trace, c->comm, v, r->bytes);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "scale: %s at %llu bytes on %d ranks: %s", var->name,
 		               (unsigned long long)r->bytes, c->nranks,
@@ -311,7 +319,9 @@ static int finish(struct scale_run *s, cJSON *root, struct report_context *rc)
 	int status = scale_model_run(s->ctx, s->o, &s->res, root), wrc = EXIT_OK;
 	if (status == EXIT_OK || status == EXIT_WRONG) {
 		cmd_context_end(rc);
-		if (add_communicators(s, root) != 0) {
+		if (add_communicators(s, root) != 0 ||
+		    cmd_trace_summarize(&s->trace, cJSON_GetObjectItemCaseSensitive(root, "summary"),
+		                        false) != 0) {
 			cmd_error(s->ctx, "scale: out of memory for the report");
 			status = EXIT_RUNTIME;
 		} else {
@@ -365,6 +375,8 @@ int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx)
 		have_context = true;
 		status = begin(&s, &rc, &map, &root);
 	}
+	if (status == EXIT_OK)
+		status = cmd_trace_start(&s.trace, ctx, "scale", o.trace, o.trace_entries, &rc, &map);
 	if (status == EXIT_OK && watchdog_start(ctx, "scale", o.timeout_s, cmd_partial_on_hang, &s.report) != 0)
 		status = EXIT_RUNTIME;
 	for (int i = 0; i < o.nranks && status == EXIT_OK; i++)
@@ -376,6 +388,7 @@ int cmd_scale(int argc, char **argv, struct cmd_ctx *ctx)
 	for (int v = 0; v < SCALE_MAX_VARIANTS; v++)
 		if (s.planned[v])
 			exec_plan_release(&s.plans[v]);
+	cmd_trace_stop(&s.trace);
 	bench_bufs_free(&s.bufs);
 	free(s.order);
 	scale_results_release(&s.res);

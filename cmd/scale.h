@@ -53,6 +53,8 @@ struct scale_opts {
 	bool check, force, quiet;
 	double timeout_s; /* watchdog; 0 disables */
 	const char *output;
+	bool trace;             /* --trace: per-step trace, slow-hop attribution */
+	uint64_t trace_entries; /* --trace-entries: entries of each rank's trace ring */
 };
 
 /* EXIT_OK, or an exit code after printing why. */

@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "report_io.h"
 #include "scale.h"
+#include "trace.h"
 #include "watchdog.h"
 
 #include <getopt.h>
@@ -51,6 +52,9 @@ const char cmd_scale_usage[] =
     "  -o, --output FILE        write the JSON report (atomically)\n"
     "      --force              overwrite an existing output file\n"
     "  -q, --quiet              no progress lines on stderr\n"
+    "      --trace              record every step of every call and name the slow hops\n"
+    "                           of each point (as allreduce --trace)\n"
+    "      --trace-entries N    steps each rank keeps, 16 to 4194304 (default 8192)\n"
     "      --timeout SECONDS    watchdog: no progress for this long is a hang, exit 4\n"
     "                           naming the ranks (default 600; 0 disables)\n"
     "  -h, --help               this text\n\n"
@@ -67,6 +71,8 @@ enum {
 	OPT_TIME,
 	OPT_SEGMENT,
 	OPT_FORCE,
+	OPT_TRACE,
+	OPT_TRACE_ENTRIES,
 };
 
 static const struct option longopts[] = {
@@ -91,6 +97,8 @@ static const struct option longopts[] = {
     {"force", no_argument, NULL, OPT_FORCE},
     {"timeout", required_argument, NULL, 'D'},
     {"quiet", no_argument, NULL, 'q'},
+    {"trace", no_argument, NULL, OPT_TRACE},
+    {"trace-entries", required_argument, NULL, OPT_TRACE_ENTRIES},
     {0},
 };
 
@@ -114,6 +122,7 @@ static void defaults(struct scale_opts *o)
 	o->op = AR_SUM;
 	o->check = true;
 	o->segment_bytes = EXEC_DEFAULT_SEGMENT_BYTES;
+	o->trace_entries = TRACE_DEFAULT_ENTRIES;
 }
 
 static int bad(const struct cmd_ctx *ctx, const char *opt, const char *value, const char *why)
@@ -199,6 +208,11 @@ static int parse_number(const struct cmd_ctx *ctx, int c, const char *arg, struc
 			return bad(ctx, "--time-per-size", arg,
 			           "must be seconds from 0.001 to 3600");
 		return 0;
+	case OPT_TRACE_ENTRIES:
+		if (parse_u64(arg, TRACE_MIN_ENTRIES, TRACE_MAX_ENTRIES, &o->trace_entries, &why) != 0)
+			return bad(ctx, "--trace-entries", arg,
+			           "must be a whole number from 16 to 4194304");
+		return 0;
 	default: return -1;
 	}
 }
@@ -251,6 +265,7 @@ static int parse_one(const struct cmd_ctx *ctx, int c, char *arg, struct scale_o
 	case 'o': o->output = arg; return 0;
 	case OPT_FORCE: o->force = true; return 0;
 	case 'q': o->quiet = true; return 0;
+	case OPT_TRACE: o->trace = true; return 0;
 	case 'D': return watchdog_parse_timeout(ctx, "scale", arg, &o->timeout_s) ? EXIT_USAGE : 0;
 	case OPT_OVERLAP: seen->overlap = true; return parse_number(ctx, c, arg, o);
 	default: return parse_number(ctx, c, arg, o);
@@ -435,6 +450,8 @@ cJSON *scale_opts_to_json(cJSON *root, const struct scale_opts *o)
 	          (o->output ? cJSON_AddStringToObject(cfg, "output", o->output)
 	                     : cJSON_AddNullToObject(cfg, "output")) &&
 	          cJSON_AddBoolToObject(cfg, "force", o->force) &&
-	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s);
+	          cJSON_AddNumberToObject(cfg, "timeout_s", o->timeout_s) &&
+	          cJSON_AddBoolToObject(cfg, "trace", o->trace) &&
+	          cJSON_AddNumberToObject(cfg, "trace_entries", (double)o->trace_entries);
 	return ok ? cfg : NULL;
 }

@@ -56,6 +56,7 @@
 #ifndef COLLSCOPE_HOPS_H
 #define COLLSCOPE_HOPS_H
 
+#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,5 +135,64 @@ int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int 
 /* "same_host", "cross_host", "any"; "hops", "reduce". */
 const char *hops_locality_name(enum hops_locality l);
 const char *hops_rank_reason_name(enum hops_rank_reason r);
+
+/*
+ * Reporting (hops_report.c): a point's hops into its record, its findings
+ * kept for the summary, and their lines of text.
+ *
+ * Names: per rank of the analysis (a communicator's), the rank the report
+ * uses and its host; either may be NULL (the same rank; hosts unknown).
+ */
+struct hops_names {
+	const int *report_rank;
+	const char *const *host; /* borrowed; must outlive the findings */
+};
+
+/* One named hop or rank of one point, as the summary lists it. */
+struct hops_finding {
+	const char *algorithm; /* borrowed */
+	uint64_t bytes;
+	int ranks;
+	bool is_rank;
+	struct hops_hop hop;         /* !is_rank; from_rank and to_rank as the report numbers them */
+	struct hops_rank rank;       /* is_rank; rank likewise */
+	const char *host_a, *host_b; /* of from and to (is_rank: host_a, its host); NULL unknown */
+};
+
+/*
+ * Adds "trace" to the record rec: iterations, messages, unmatched, dropped,
+ * clock_error_us, and hops [{from_rank, to_rank, hosts, locality, messages,
+ * hop_time_us, wait_us, median_hop_us, ratio, score, slow}]. NULL when out
+ * of memory.
+ */
+cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
+                          double clock_error_us, size_t dropped);
+/*
+ * The same for a direct variant, whose calls have no steps: "trace" with
+ * calls (per rank) and rank_call_us, each rank's median call.
+ */
+cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, size_t calls,
+                          double clock_error_us);
+
+/* The named hops, then the named ranks, of r into out[0 .. max); returns how many. */
+size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes,
+                     int ranks, const struct hops_names *nm, struct hops_finding *out,
+                     size_t max);
+
+/*
+ * Adds to summary "slow_hops" [{algorithm, bytes, ranks, from_rank, to_rank,
+ * hosts, locality, hop_time_us, median_hop_us, ratio, score}] and
+ * "slow_ranks" [{algorithm, bytes, ranks, rank, host, reason, hops_slow,
+ * hops_total, reduce_gbps, median_reduce_gbps, ratio, score}]. -1 when out
+ * of memory.
+ */
+int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n);
+
+/*
+ * "slow hop: ring, 4194304 bytes: 3->4 (h2 -> h3) 10512.3 us per message,
+ * 9.8x the median hop 1071.2 us (z 25.1)" or "slow rank: ...". Returns the
+ * length snprintf would write.
+ */
+int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len);
 
 #endif

@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { MAX_RANKS = 16 };
 
@@ -319,4 +320,63 @@ Test(hops, bad_arguments)
 	cr_assert_eq(hops_analyse(NULL, 0, 0, NULL, &p, &r), -1);
 	cr_assert_str_eq(hops_locality_name(HOPS_CROSS_HOST), "cross_host");
 	cr_assert_str_eq(hops_rank_reason_name(HOPS_RANK_REDUCE), "reduce");
+}
+
+/* The report: the point's hops, the findings in the summary and their lines, in the report's ranks. */
+Test(hops, findings_in_the_report_and_the_text)
+{
+	static const int world[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+	static const char *const host[8] = {"a", "a", "b", "b", "c", "c", "d", "d"};
+	struct hops_names nm = {.report_rank = world, .host = host};
+	struct ring_model m;
+	struct hops_result r;
+	struct hops_finding f[4];
+	char line[512];
+	model_default(&m, 8);
+	m.xfer_us[2] = 600;
+	m.reduce_us[6] = 300;
+	run(&m, NULL, &r);
+	size_t n = hops_findings(&r, "ring", 1048576, 8, &nm, f, 4);
+	cr_assert_eq(n, 2, "one hop and one rank");
+	cr_assert_not(f[0].is_rank);
+	cr_assert_eq(f[0].hop.from_rank, 12);
+	cr_assert_eq(f[0].hop.to_rank, 13);
+	cr_assert_str_eq(f[0].host_a, "b");
+	cr_assert(f[1].is_rank);
+	cr_assert_eq(f[1].rank.rank, 16);
+	hops_finding_describe(&f[0], line, sizeof line);
+	cr_assert(strstr(line, "slow hop: ring, 1048576 bytes: 12->13 (b -> b) ") == line, "%s", line);
+	cr_assert(strstr(line, "x the median hop "), "%s", line);
+	hops_finding_describe(&f[1], line, sizeof line);
+	cr_assert(strstr(line, "slow rank: ring, 1048576 bytes: rank 16 (d) reduces at "), "%s", line);
+
+	cJSON *root = cJSON_CreateObject(), *rec = cJSON_AddObjectToObject(root, "rec");
+	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+	cr_assert_not_null(hops_point_to_json(rec, &r, &nm, 1.5, 0));
+	cr_assert_eq(hops_findings_to_json(sum, f, n), 0);
+	cJSON *hops = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "trace"), "hops");
+	cr_assert_eq(cJSON_GetArraySize(hops), 8);
+	int slow = 0;
+	cJSON *h;
+	cJSON_ArrayForEach(h, hops) slow += cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
+	cr_assert_eq(slow, 1);
+	cJSON *sh = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "slow_hops"), 0);
+	cr_assert_eq(cJSON_GetObjectItem(sh, "from_rank")->valueint, 12);
+	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(sh, "hosts"), 1)->valuestring, "b");
+	cr_assert_str_eq(cJSON_GetObjectItem(sh, "algorithm")->valuestring, "ring");
+	cr_assert_gt(cJSON_GetObjectItem(sh, "ratio")->valuedouble, 4);
+	cJSON *sr = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "slow_ranks"), 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(sr, "reason")->valuestring, "reduce");
+	cr_assert_str_eq(cJSON_GetObjectItem(sr, "host")->valuestring, "d");
+	cJSON_Delete(root);
+	hops_result_release(&r);
+}
+
+Test(hops, a_clean_summary_has_empty_lists)
+{
+	cJSON *sum = cJSON_CreateObject();
+	cr_assert_eq(hops_findings_to_json(sum, NULL, 0), 0);
+	cr_assert(cJSON_IsArray(cJSON_GetObjectItem(sum, "slow_hops")));
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(sum, "slow_ranks")), 0);
+	cJSON_Delete(sum);
 }
