@@ -1,7 +1,10 @@
 /* See partial.h. */
 #include "partial.h"
 #include "cmd.h"
+#include "flight.h"
+#include "watchdog.h"
 
+#include <stdlib.h>
 #include <time.h>
 
 void cmd_partial_init(struct cmd_partial *p, const struct cmd_ctx *ctx)
@@ -58,6 +61,28 @@ int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc)
 	return write_locked(p);
 }
 
+/* The watchdog's flight record of the hang as "hang" (reports/flight.h), hosts from the context. */
+static void add_flight(cJSON *root)
+{
+	const struct flight_verdict *v;
+	int n;
+	const struct flight_rank *ranks = watchdog_flight(&v, &n);
+	const char **hosts = ranks ? calloc((size_t)n, sizeof *hosts) : NULL;
+	const cJSON *e, *context = cJSON_GetObjectItemCaseSensitive(root, "context");
+	if (!ranks)
+		return;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(context, "ranks"))
+	{
+		const cJSON *rank = cJSON_GetObjectItemCaseSensitive(e, "rank");
+		const cJSON *host = cJSON_GetObjectItemCaseSensitive(e, "host");
+		if (hosts && cJSON_IsNumber(rank) && rank->valueint >= 0 && rank->valueint < n &&
+		    cJSON_IsString(host))
+			hosts[rank->valueint] = host->valuestring;
+	}
+	flight_to_json(root, ranks, v, hosts);
+	free(hosts);
+}
+
 void cmd_partial_on_hang(void *arg, const char *event)
 {
 	struct cmd_partial *p = arg;
@@ -75,6 +100,7 @@ void cmd_partial_on_hang(void *arg, const char *event)
 		cJSON_AddStringToObject(e, "at_utc", at);
 		cJSON_AddStringToObject(e, "message", event);
 		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
+		add_flight(p->root);
 		write_locked(p);
 	} else {
 		cJSON_Delete(e);

@@ -4,11 +4,14 @@
  *
  * Each rank runs a thread that never calls MPI. Rank 0's thread listens on a
  * TCP port; the others connect at start-up and send a heartbeat each second
- * with their progress (algorithms/progress.h); rank 0 answers with its own.
+ * with their progress (algorithms/progress.h: the operation, the step and
+ * the peer it waits for) and, when the command traces, their last trace
+ * entries (the flight record); rank 0 answers with its own progress.
  * Rank 0 declares a hang when some rank has made no progress, or has not been
  * heard from, for the timeout: it names the ranks that had not arrived and
- * where each one last was, calls the command's hang hook (which writes the
- * partial report), and ends the job with exit code 4. When rank 0 itself
+ * where each one last was, and the flight record's verdict (reports/flight.h:
+ * who never entered, whom each rank waits on), calls the command's hang hook
+ * (which writes the partial report), and ends the job with exit code 4. When rank 0 itself
  * stops answering, rank 1 says so and ends the job the same way.
  */
 #include <mpi.h>
@@ -32,6 +35,15 @@ int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeou
                    watchdog_hang_fn hook, void *hook_arg);
 /* Not collective: ends this rank's thread (a normal finish is never a hang). */
 void watchdog_stop(void);
+
+/*
+ * Inside the hang hook (rank 0's watchdog thread): the flight record of the
+ * hang being declared (reports/flight.h), nranks entries and their verdict;
+ * NULL before a hang. Owned by the watchdog.
+ */
+struct flight_rank;
+struct flight_verdict;
+const struct flight_rank *watchdog_flight(const struct flight_verdict **v, int *nranks);
 
 /* Parse --timeout: seconds, > 0, at most a week; 0 disables. */
 int watchdog_parse_timeout(const struct cmd_ctx *ctx, const char *cmd, const char *arg,

@@ -92,16 +92,17 @@ int flight_judge(const struct flight_rank *ranks, int n, struct flight_verdict *
 		if (ranks[r].known && !ranks[r].idle && ranks[r].ticks > v->op_ticks)
 			v->op_ticks = ranks[r].ticks;
 	for (int r = 0; r < n; r++) {
+		bool inside = ranks[r].known && !ranks[r].idle && ranks[r].ticks == v->op_ticks;
 		v->state[r] = state_of(&ranks[r], v->op_ticks);
-		v->entered[r] = ranks[r].known && !ranks[r].idle && ranks[r].ticks == v->op_ticks;
-		v->never_entered += ranks[r].known && !ranks[r].idle && !v->entered[r];
+		v->entered[r] = inside ? 1 : v->state[r] == FLIGHT_SILENT ? -1 : 0;
+		v->never_entered += v->state[r] == FLIGHT_NOT_ENTERED;
 		v->not_answering += v->state[r] == FLIGHT_SILENT;
 		v->waiting += v->state[r] == FLIGHT_WAITING;
-		if (v->op_rank < 0 && v->entered[r] && v->state[r] != FLIGHT_SILENT)
+		if (v->op_rank < 0 && inside && v->state[r] != FLIGHT_SILENT)
 			v->op_rank = r;
 	}
 	for (int r = 0; r < n; r++) {
-		bool cycle;
+		bool cycle = false;
 		v->blocked_by[r] = v->state[r] == FLIGHT_WAITING ? chain_end(ranks, v, r, &cycle) : -1;
 		v->in_cycle[r] = v->state[r] == FLIGHT_WAITING && v->blocked_by[r] < 0 && cycle;
 		v->cycles += v->in_cycle[r];
@@ -133,9 +134,12 @@ static void list_ranks(char *buf, size_t len, size_t *used, const struct flight_
 			more++;
 			continue;
 		}
-		add(buf, len, used, "%s%s rank %d (%s%s)", k ? "," : "; ", k ? "" : what, r,
-		    v->state[r] == FLIGHT_SILENT ? "not answering; last at " : "at ",
-		    ranks[r].where ? ranks[r].where : "?");
+		if (v->state[r] == FLIGHT_SILENT)
+			add(buf, len, used, "%s%s rank %d (for %.0f s; last heard at %s)", k ? "," : "; ",
+			    k ? "" : what, r, ranks[r].silent_s, ranks[r].where ? ranks[r].where : "?");
+		else
+			add(buf, len, used, "%s%s rank %d (at %s)", k ? "," : "; ", k ? "" : what, r,
+			    ranks[r].where ? ranks[r].where : "?");
 		k++;
 	}
 	if (more)
@@ -144,12 +148,12 @@ static void list_ranks(char *buf, size_t len, size_t *used, const struct flight_
 
 static bool pick_not_entered(const struct flight_verdict *v, int r)
 {
-	return v->state[r] != FLIGHT_UNKNOWN && v->state[r] != FLIGHT_IDLE && !v->entered[r];
+	return v->state[r] == FLIGHT_NOT_ENTERED;
 }
 
-static bool pick_silent_inside(const struct flight_verdict *v, int r)
+static bool pick_silent(const struct flight_verdict *v, int r)
 {
-	return v->state[r] == FLIGHT_SILENT && v->entered[r];
+	return v->state[r] == FLIGHT_SILENT;
 }
 
 static void list_waits(char *buf, size_t len, size_t *used, const struct flight_rank *ranks,
@@ -175,6 +179,24 @@ static void list_waits(char *buf, size_t len, size_t *used, const struct flight_
 		else if (v->in_cycle[r])
 			add(buf, len, used, " (in a cycle of waits)");
 	}
+}
+
+/* "ranks 0, 1 are between calls": inside the operation, in the harness (a barrier). */
+static void list_outside(char *buf, size_t len, size_t *used, const struct flight_verdict *v,
+                         int max_listed)
+{
+	int k = 0, more = 0;
+	for (int r = 0; r < v->nranks; r++) {
+		if (v->state[r] != FLIGHT_OUTSIDE)
+			continue;
+		if (k == max_listed) {
+			more++;
+			continue;
+		}
+		add(buf, len, used, "%s%d", k++ ? ", " : "; between calls (in a barrier of the harness): rank ", r);
+	}
+	if (more)
+		add(buf, len, used, " and %d more", more);
 }
 
 /* "every chain of waits ends at rank 2 (not answering)": the distinct ends. */
@@ -211,11 +233,11 @@ int flight_describe(const struct flight_rank *ranks, const struct flight_verdict
 	if (v->never_entered)
 		list_ranks(buf, len, &used, ranks, v, pick_not_entered, "never entered it:", max_listed);
 	else
-		add(buf, len, &used, "; every rank entered it");
+		add(buf, len, &used, "; every rank that answers entered it");
 	if (v->not_answering)
-		list_ranks(buf, len, &used, ranks, v, pick_silent_inside, "inside it but not answering:",
-		           max_listed);
+		list_ranks(buf, len, &used, ranks, v, pick_silent, "not answering:", max_listed);
 	list_waits(buf, len, &used, ranks, v, max_listed);
+	list_outside(buf, len, &used, v, max_listed);
 	list_ends(buf, len, &used, v);
 	return (int)used;
 }
@@ -228,11 +250,6 @@ static bool add_int_array(cJSON *o, const char *name, const struct flight_verdic
 		if (pick(v, r) && !cJSON_AddItemToArray(a, cJSON_CreateNumber(r)))
 			return false;
 	return a != NULL;
-}
-
-static bool pick_silent(const struct flight_verdict *v, int r)
-{
-	return v->state[r] == FLIGHT_SILENT;
 }
 
 static bool pick_end(const struct flight_verdict *v, int b)
@@ -281,7 +298,8 @@ static bool add_rank(cJSON *a, const struct flight_rank *q, const struct flight_
 	          cJSON_AddStringToObject(o, "state", flight_state_name(v->state[r])) &&
 	          cJSON_AddBoolToObject(o, "answering", q->known && q->answering) &&
 	          report_add_number(o, "silent_s", q->known ? q->silent_s : NAN) &&
-	          cJSON_AddBoolToObject(o, "entered", v->entered[r]) &&
+	          (v->entered[r] >= 0 ? cJSON_AddBoolToObject(o, "entered", v->entered[r] == 1)
+	                              : cJSON_AddNullToObject(o, "entered")) &&
 	          add_string_or_null(o, "where", q->where) &&
 	          add_string_or_null(o, "algorithm", q->algorithm) &&
 	          cJSON_AddNumberToObject(o, "bytes", (double)q->bytes) &&

@@ -7,8 +7,10 @@
  *
  * Every rank runs the same sequence of operations and counts them (ticks,
  * algorithms/progress.h), so the operation "the others are stuck in" is the
- * one of the ranks with the most ticks, and a rank with fewer never entered
- * it. A rank inside it waits on a peer (to receive from it or to send to
+ * one of the ranks with the most ticks, and an answering rank with fewer
+ * never entered it. What a rank that stopped answering last said is up to a
+ * heartbeat older than the moment it stopped, so fewer ticks there prove
+ * nothing: whether it entered is unknown, and it is named as not answering. A rank inside it waits on a peer (to receive from it or to send to
  * it, at a step), or is inside a direct variant's call (no peer known), or
  * between calls (a barrier of the harness). Following each waiting rank's
  * peer, then that peer's peer, ends at a rank that does not wait on anyone
@@ -72,7 +74,7 @@ struct flight_verdict {
 	uint64_t op_ticks; /* ticks of the operation the others are in */
 	int op_rank;       /* a rank inside it that answers, whose where names it; -1 */
 	enum flight_state *state;
-	bool *entered;   /* inside that operation (silent ranks too, by their last ticks) */
+	signed char *entered; /* inside that operation: 1, 0, or -1 unknown (silent and behind) */
 	int *blocked_by; /* waiting ranks: the end of their chain of waits; -1 else or in a cycle */
 	bool *in_cycle;
 	int never_entered, not_answering, waiting, cycles;
