@@ -12,7 +12,9 @@ every core copying at once, for the memory floor: the busbw of an all-reduce
 that reads every input and writes every result exactly once. Prints ratios
 (variant busbw / mpi busbw; busbw / point-to-point bandwidth, where the ring's
 bound 2(n-1)/n x bytes / B means busbw <= B; busbw / memory floor) and writes a
-JSON file. Informational: it exits 0 unless a run fails.
+JSON file. At 2 ranks each run also measures --trace's overhead: the ring at 1 MiB without
+and with it, alternated, the ratio of the medians of their p50s (goal at most 1.03).
+Informational: it exits 0 unless a run fails.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE]
 """
@@ -31,7 +33,11 @@ CONFIGS = [
 ]
 # From this size up, an all-reduce's buffers (2 x ranks x S) are far larger than the cache.
 FLOOR_MIN_BYTES = 16 << 20
-TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2}
+TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
+           "trace_overhead": 1.03}
+# --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run.
+TRACE_BYTES = 1 << 20
+TRACE_PAIRS = 3
 
 
 def human(n):
@@ -68,6 +74,21 @@ def measure_allreduce(binary, cfg, env):
     return got
 
 
+def measure_trace(binary, cfg, env):
+    """--trace's cost: the ring at TRACE_BYTES run without and with --trace, TRACE_PAIRS times
+    each, alternated (ABBA...) so that the machine's drift falls on both; the ratio of the
+    medians of their p50s, taken within this run."""
+    got = {"plain": [], "traced": []}
+    base = mpirun(cfg) + [binary, "allreduce", "-a", "ring", "--sizes", str(TRACE_BYTES),
+                          "-n", "2000", "-w", "50"]
+    for k in range(2 * TRACE_PAIRS):
+        traced = k % 4 in (1, 2)
+        d = run_json(base + (["--trace"] if traced else []), env)
+        got["traced" if traced else "plain"].append(d["results"][0]["time_us"]["p50"])
+    plain, traced = statistics.median(got["plain"]), statistics.median(got["traced"])
+    return {"plain_p50_us": plain, "traced_p50_us": traced, "ratio": traced / plain, "runs": got}
+
+
 def measure_memory(membw):
     return json.loads(subprocess.run([membw, str(16 << 20), str(64 << 20)], check=True,
                                      capture_output=True, text=True).stdout)
@@ -82,6 +103,8 @@ def measure_repeats(binary, membw, cfg, repeats, env):
         print(f"  {cfg['name']}: run {rep + 1} of {repeats}", file=sys.stderr)
         reps.append({"allreduce": measure_allreduce(binary, cfg, env),
                      "p2p": measure_p2p(binary, cfg, env), "memory": measure_memory(membw)})
+        if cfg["ranks"] == 2:
+            reps[-1]["trace"] = measure_trace(binary, cfg, env)
     return reps
 
 
@@ -157,8 +180,23 @@ def analyse(cfg, reps):
     return rows
 
 
-def verdicts(rows):
+def trace_overhead(cfg, reps):
+    """The median over the runs of --trace's ratio, each taken within its run."""
+    ratios = [r["trace"]["ratio"] for r in reps if "trace" in r]
+    if not ratios:
+        return None
+    return {"config": cfg["name"], "algorithm": "ring", "bytes": TRACE_BYTES, "repeats": len(ratios),
+            "ratio": statistics.median(ratios), "ratios": ratios,
+            "plain_p50_us": median_of(r["trace"]["plain_p50_us"] for r in reps if "trace" in r),
+            "traced_p50_us": median_of(r["trace"]["traced_p50_us"] for r in reps if "trace" in r)}
+
+
+def verdicts(rows, traces=()):
     out = []
+    for t in traces:
+        out.append({"config": t["config"], "target": f"--trace overhead, ring {human(t['bytes'])}",
+                    "best": "ring", "ratio": t["ratio"], "goal": TARGETS["trace_overhead"],
+                    "met": t["ratio"] <= TARGETS["trace_overhead"]})
     for cfg in CONFIGS:
         mine = [r for r in rows if r["config"] == cfg["name"]]
         for size in (1 << 20, 16 << 20):
@@ -191,12 +229,15 @@ def main():
     repeats = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 3
     out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    rows, memory = [], []
+    rows, memory, traces = [], [], []
     for cfg in CONFIGS:
         reps = measure_repeats(binary, membw, cfg, repeats, env)
         rows += analyse(cfg, reps)
         memory += [r["memory"] for r in reps]
-    checks = verdicts(rows)
+        t = trace_overhead(cfg, reps)
+        if t:
+            traces.append(t)
+    checks = verdicts(rows, traces)
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
 
     print(f"# memcpy, one core: {mem[str(16 << 20)]['memcpy_gbps']:.1f} GB/s at 16 MiB, "
@@ -221,16 +262,22 @@ def main():
         vs = f"{r['vs_mpi_busbw']:7.2f}" if r["vs_mpi_busbw"] is not None else f"{'-':>7}"
         print(f"{r['config']:<24} {human(r['bytes']):>8} {r['algorithm']:<19} {r['p50_us']:10.2f} "
               f"{r['busbw_gbps']:10.3f} {vs} {p2p}")
+    for t in traces:
+        print(f"# --trace: {t['config']}, ring at {human(t['bytes'])}: p50 {t['plain_p50_us']:.2f} us without, "
+              f"{t['traced_p50_us']:.2f} us with; ratio of the medians within a run {t['ratio']:.3f} "
+              f"(median of {t['repeats']} runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
     print("# targets")
     for c in checks:
+        lower = "latency" in c["target"] or "overhead" in c["target"]
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
-                f"(goal {'<=' if 'latency' in c['target'] else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
+                f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     tmp = out_path + ".tmp"
     with open(tmp, "w") as f:
         json.dump({"schema_version": 1, "command": "bench", "repeats": repeats, "sizes_bytes": SIZES,
-                   "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows, "targets": checks, "complete": True}, f, indent=1)
+                   "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
+                   "trace_overhead": traces, "targets": checks, "complete": True}, f, indent=1)
     os.replace(tmp, out_path)
     print(f"# written: {out_path}")
 
