@@ -5,10 +5,11 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { CLOCK_TAG = 7302 };
+enum { CLOCK_TAG = 7302, CLOCK_ID_BYTES = 96 };
 
 void trace_gathered_init(struct trace_gathered *g) { memset(g, 0, sizeof *g); }
 
@@ -36,10 +37,42 @@ static void pack_in_place(struct trace_entry *e, size_t n)
 	}
 }
 
-/* Rank 0 against every other rank in turn: offsets and their error bounds (rank 0 only). */
-static int clock_offsets(MPI_Comm comm, int rank, int nranks, double *offset, double *error)
+/*
+ * What names this process's CLOCK_MONOTONIC: the kernel's boot id and the
+ * time namespace's monotonic offset. Two processes with the same id read
+ * the same clock (one machine, whatever its network namespaces or
+ * containers); "" when unknown (the clock is then measured).
+ */
+static void clock_id(char id[CLOCK_ID_BYTES])
+{
+	char boot[40] = "", line[96];
+	long long sec = 0, nsec = 0;
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	memset(id, 0, CLOCK_ID_BYTES);
+	if (!f)
+		return;
+	bool ok = fscanf(f, "%39s", boot) == 1;
+	fclose(f);
+	if ((f = fopen("/proc/self/timens_offsets", "r"))) {
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "monotonic %lld %lld", &sec, &nsec) == 2)
+				break;
+		fclose(f);
+	}
+	if (ok)
+		snprintf(id, CLOCK_ID_BYTES, "%s %lld %lld", boot, sec, nsec);
+}
+
+/*
+ * Rank 0 against every rank whose clock is not its own, in turn: offsets and
+ * their error bounds (rank 0 only). shared[r]: rank r reads rank 0's clock.
+ */
+static int clock_offsets(MPI_Comm comm, int rank, int nranks, const bool *shared, double *offset,
+                         double *error)
 {
 	int rc = MPI_SUCCESS;
+	if (rank != 0 && shared[rank])
+		return rc;
 	if (rank != 0) {
 		for (int k = 0; k < TRACE_CLOCK_ROUNDS && rc == MPI_SUCCESS; k++) {
 			uint64_t t;
@@ -52,8 +85,10 @@ static int clock_offsets(MPI_Comm comm, int rank, int nranks, double *offset, do
 	}
 	offset[0] = error[0] = 0;
 	for (int r = 1; r < nranks && rc == MPI_SUCCESS; r++) {
-		error[r] = INFINITY;
+		error[r] = shared[r] ? 0 : INFINITY;
 		offset[r] = 0;
+		if (shared[r])
+			continue;
 		for (int k = 0; k < TRACE_CLOCK_ROUNDS && rc == MPI_SUCCESS; k++) {
 			uint64_t t1 = trace_now_ns(), t;
 			rc = MPI_Send(&t1, 1, MPI_UINT64_T, r, CLOCK_TAG, comm);
@@ -73,6 +108,24 @@ static int clock_offsets(MPI_Comm comm, int rank, int nranks, double *offset, do
 static void shift(uint64_t *t, double offset_ns)
 {
 	*t = (uint64_t)((int64_t)*t - (int64_t)llround(offset_ns));
+}
+
+/* Every rank: *shared[r] says whether rank r reads rank 0's clock (clock_id). */
+static int same_clocks(MPI_Comm comm, int rank, int nranks, bool **shared)
+{
+	char mine[CLOCK_ID_BYTES], *all = malloc((size_t)nranks * CLOCK_ID_BYTES);
+	int rc = MPI_SUCCESS, ok = all && (*shared = calloc((size_t)nranks, sizeof **shared)), every;
+	(void)rank;
+	clock_id(mine);
+	rc = MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, comm);
+	if (rc == MPI_SUCCESS && !every)
+		rc = MPI_ERR_NO_MEM;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Allgather(mine, CLOCK_ID_BYTES, MPI_CHAR, all, CLOCK_ID_BYTES, MPI_CHAR, comm);
+	for (int r = 0; rc == MPI_SUCCESS && r < nranks; r++)
+		(*shared)[r] = all[0] && memcmp(all, all + (size_t)r * CLOCK_ID_BYTES, CLOCK_ID_BYTES) == 0;
+	free(all);
+	return rc;
 }
 
 /* Rank 0: the words of every rank into out, on rank 0's clock. */
@@ -112,6 +165,7 @@ int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_ent
                  struct trace_gathered *out)
 {
 	int rank, nranks, rc, mine, ok = 1, *counts = NULL, *displs = NULL;
+	bool *shared = NULL;
 	uint64_t *words = NULL;
 	size_t total = 0;
 	trace_gathered_init(out);
@@ -147,7 +201,9 @@ int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_ent
 		rc = MPI_Gatherv(scratch, mine, MPI_UINT64_T, words, counts, displs, MPI_UINT64_T, 0,
 		                 comm);
 	if (rc == MPI_SUCCESS)
-		rc = clock_offsets(comm, rank, nranks, out->offset_ns, out->error_ns);
+		rc = same_clocks(comm, rank, nranks, &shared);
+	if (rc == MPI_SUCCESS)
+		rc = clock_offsets(comm, rank, nranks, shared, out->offset_ns, out->error_ns);
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Reduce(&dropped, &out->dropped, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
 	if (rc == MPI_SUCCESS && rank == 0)
@@ -155,6 +211,7 @@ int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_ent
 	free(counts);
 	free(displs);
 	free(words);
+	free(shared);
 	if (rc != MPI_SUCCESS)
 		trace_gathered_release(out);
 	return rc;

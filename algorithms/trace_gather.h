@@ -8,9 +8,11 @@
  * answers with its clock t, rank 0 receives the answer at t2; then
  * offset = t - (t1 + t2) / 2, wrong by at most (t2 - t1) / 2. The best of
  * TRACE_CLOCK_ROUNDS round trips is kept, and its half round trip reported
- * as the error. On one host every rank shares the clock and the offsets come
- * out within that error of 0. Drift over one point (a second or so, tens of
- * ppm) is far below the transfer times that the attribution compares.
+ * as the error. Ranks that read rank 0's very clock (the same kernel boot id
+ * and time-namespace offset: one machine, whatever its containers or network
+ * namespaces) are not measured: their offset is 0 and exact. Drift over one
+ * point (a second or so, tens of ppm) is far below the transfer times that
+ * the attribution compares.
  */
 #include <mpi.h>
 
@@ -31,7 +33,7 @@ struct trace_gathered {
 	int *rank_of;                /* the rank of each entry */
 	size_t n;
 	double *offset_ns; /* per rank: its clock minus rank 0's (rank 0: 0) */
-	double *error_ns;  /* per rank: the bound on that offset's error */
+	double *error_ns;  /* per rank: the bound on that offset's error (0: rank 0's own clock) */
 	size_t dropped;    /* entries left out to keep the gather's counts within an int */
 };
 

@@ -115,7 +115,8 @@ static struct hops_step *steps_of(const struct trace_gathered *g, size_t *n)
 		                               .recv_bytes = e->recv_bytes,
 		                               .start_us = (double)(e->start_ns - t0) / 1e3,
 		                               .recv_done_us = (double)(e->recv_done_ns - t0) / 1e3,
-		                               .reduced_us = (double)(e->reduced_ns - t0) / 1e3};
+		                               .reduced_us = (double)(e->reduced_ns - t0) / 1e3,
+		                               .end_us = (double)(e->end_ns - t0) / 1e3};
 	}
 	return s;
 }

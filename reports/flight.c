@@ -55,6 +55,17 @@ static enum flight_state state_of(const struct flight_rank *r, uint64_t most)
 	return FLIGHT_OUTSIDE;
 }
 
+/*
+ * Does r wait on a peer? Inside the operation, or behind in the one before
+ * (a neighbour of a rank that stopped there waits on it while the others
+ * went on to the next barrier).
+ */
+static bool waits(const struct flight_rank *ranks, const struct flight_verdict *v, int r)
+{
+	return (v->state[r] == FLIGHT_WAITING || v->state[r] == FLIGHT_NOT_ENTERED) &&
+	       waits_on_peer(&ranks[r]) && ranks[r].peer < v->nranks;
+}
+
 /* Follows r's waits to the first rank that waits on no one known, or -1 in a cycle. */
 static int chain_end(const struct flight_rank *ranks, const struct flight_verdict *v, int r,
                      bool *cycle)
@@ -62,8 +73,7 @@ static int chain_end(const struct flight_rank *ranks, const struct flight_verdic
 	int at = r;
 	*cycle = false;
 	for (int hops = 0; hops <= v->nranks; hops++) {
-		if (v->state[at] != FLIGHT_WAITING || !waits_on_peer(&ranks[at]) ||
-		    ranks[at].peer >= v->nranks)
+		if (!waits(ranks, v, at))
 			return at == r ? -1 : at;
 		at = ranks[at].peer;
 		if (at == r)
@@ -103,8 +113,9 @@ int flight_judge(const struct flight_rank *ranks, int n, struct flight_verdict *
 	}
 	for (int r = 0; r < n; r++) {
 		bool cycle = false;
-		v->blocked_by[r] = v->state[r] == FLIGHT_WAITING ? chain_end(ranks, v, r, &cycle) : -1;
-		v->in_cycle[r] = v->state[r] == FLIGHT_WAITING && v->blocked_by[r] < 0 && cycle;
+		bool w = waits(ranks, v, r);
+		v->blocked_by[r] = w ? chain_end(ranks, v, r, &cycle) : -1;
+		v->in_cycle[r] = w && v->blocked_by[r] < 0 && cycle;
 		v->cycles += v->in_cycle[r];
 	}
 	return 0;
@@ -160,20 +171,24 @@ static void list_waits(char *buf, size_t len, size_t *used, const struct flight_
                        const struct flight_verdict *v, int max_listed)
 {
 	int k = 0;
+	int all = 0;
+	for (int r = 0; r < v->nranks; r++)
+		all += v->state[r] == FLIGHT_WAITING || waits(ranks, v, r);
 	for (int r = 0; r < v->nranks; r++) {
 		const struct flight_rank *q = &ranks[r];
-		if (v->state[r] != FLIGHT_WAITING)
+		if (v->state[r] != FLIGHT_WAITING && !waits(ranks, v, r))
 			continue;
 		if (k++ == max_listed) {
-			add(buf, len, used, "; and %d more waiting", v->waiting - max_listed);
+			add(buf, len, used, "; and %d more waiting", all - max_listed);
 			return;
 		}
 		if (q->wait == FLIGHT_WAIT_CALL)
 			add(buf, len, used, "; rank %d is inside the call (no steps to tell whom it waits on)",
 			    r);
 		else
-			add(buf, len, used, "; rank %d waits to %s rank %d at step %d", r,
-			    q->wait == FLIGHT_WAIT_RECV ? "receive from" : "send to", q->peer, q->step);
+			add(buf, len, used, "; rank %d waits to %s rank %d at step %d%s", r,
+			    q->wait == FLIGHT_WAIT_RECV ? "receive from" : "send to", q->peer, q->step,
+			    v->state[r] == FLIGHT_NOT_ENTERED ? " of the operation before" : "");
 		if (v->blocked_by[r] >= 0 && v->blocked_by[r] != q->peer)
 			add(buf, len, used, " (its chain of waits ends at rank %d)", v->blocked_by[r]);
 		else if (v->in_cycle[r])
@@ -289,7 +304,9 @@ static bool add_rank(cJSON *a, const struct flight_rank *q, const struct flight_
                      const char *host)
 {
 	cJSON *o = cJSON_CreateObject(), *entries = NULL;
-	bool peer = waits_on_peer(q) && v->state[r] != FLIGHT_NOT_ENTERED;
+	bool peer = waits_on_peer(q) && (v->state[r] == FLIGHT_WAITING ||
+	                                 v->state[r] == FLIGHT_NOT_ENTERED ||
+	                                 v->state[r] == FLIGHT_SILENT);
 	if (!o || !cJSON_AddItemToArray(a, o)) {
 		cJSON_Delete(o);
 		return false;

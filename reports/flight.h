@@ -12,8 +12,10 @@
  * heartbeat older than the moment it stopped, so fewer ticks there prove
  * nothing: whether it entered is unknown, and it is named as not answering. A rank inside it waits on a peer (to receive from it or to send to
  * it, at a step), or is inside a direct variant's call (no peer known), or
- * between calls (a barrier of the harness). Following each waiting rank's
- * peer, then that peer's peer, ends at a rank that does not wait on anyone
+ * between calls (a barrier of the harness); a rank behind may wait on a
+ * peer too, in the operation before (the neighbours of a rank that stopped
+ * there, while the others went on to the next barrier). Following each
+ * waiting rank's peer, then that peer's peer, ends at a rank that does not wait on anyone
  * known: one that is not answering, never entered, or is outside a step.
  * That rank is where the chain is blocked (blocked_by); a chain that comes
  * back on itself is a cycle (a deadlock among ranks that all answer).
@@ -75,7 +77,7 @@ struct flight_verdict {
 	int op_rank;       /* a rank inside it that answers, whose where names it; -1 */
 	enum flight_state *state;
 	signed char *entered; /* inside that operation: 1, 0, or -1 unknown (silent and behind) */
-	int *blocked_by; /* waiting ranks: the end of their chain of waits; -1 else or in a cycle */
+	int *blocked_by; /* ranks waiting on a peer: the end of their chain of waits; -1 else or in a cycle */
 	bool *in_cycle;
 	int never_entered, not_answering, waiting, cycles;
 };

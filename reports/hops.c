@@ -30,8 +30,8 @@ struct work {
 void hops_params_default(struct hops_params *p)
 {
 	*p = (struct hops_params){.min_ratio = 2.0, .z_threshold = 3.5, .min_excess_us = 20.0,
-	                          .floor_us = 1.0, .mad_floor_fraction = 0.05, .min_hops = 3,
-	                          .min_ranks = 3};
+	                          .min_share = 0.25, .floor_us = 1.0, .mad_floor_fraction = 0.05,
+	                          .min_wait_fraction = 0.1, .min_hops = 3, .min_ranks = 3};
 }
 
 void hops_result_init(struct hops_result *r) { memset(r, 0, sizeof *r); }
@@ -90,7 +90,7 @@ static bool valid(const struct hops_step *s, int nranks)
 {
 	return s->rank >= 0 && s->rank < nranks && s->send_peer >= -1 && s->send_peer < nranks &&
 	       s->recv_peer >= -1 && s->recv_peer < nranks && isfinite(s->start_us) &&
-	       isfinite(s->recv_done_us) && isfinite(s->reduced_us);
+	       isfinite(s->recv_done_us) && isfinite(s->reduced_us) && isfinite(s->end_us);
 }
 
 /* The two ends of every message, each list sorted by (iteration, sender, receiver, step). */
@@ -174,7 +174,7 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 		struct hops_hop *h = &r->hops[r->nhops++];
 		*h = (struct hops_hop){.from_rank = w->msgs[i].a, .to_rank = w->msgs[i].b,
 		                       .messages = j - i, .median_hop_us = NAN, .ratio = NAN,
-		                       .score = NAN};
+		                       .score = NAN, .share = NAN};
 		h->locality = !host_of_rank ? HOPS_ANY
 		               : host_of_rank[h->from_rank] == host_of_rank[h->to_rank] ? HOPS_SAME_HOST
 		                                                                        : HOPS_CROSS_HOST;
@@ -187,50 +187,145 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 	return 0;
 }
 
-/* Median and floored MAD of the logs of x[0 .. k-1] (overwritten). -1 when out of memory. */
-static int log_spread(double *x, size_t k, const struct hops_params *p, double *med, double *mad)
+/* An item of a leave-one-out test: its value and its place in the caller's list. */
+struct item {
+	double v;
+	size_t at;
+};
+
+static int cmp_item(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < k; i++)
-		x[i] = log(x[i] > 1e-12 ? x[i] : 1e-12);
-	*med = stats_median(x, k);
-	*mad = stats_mad(x, k);
-	if (isnan(*med) || isnan(*mad))
+	const struct item *x = pa, *y = pb;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* The i-th of the sorted items without item j. */
+static double other(const struct item *x, size_t j, size_t i) { return x[i < j ? i : i + 1].v; }
+
+/* The median of the k sorted items that follow the first lo others (k >= 1), without item j. */
+static double median_from(const struct item *x, size_t j, size_t lo, size_t k)
+{
+	size_t mid = lo + k / 2;
+	return k % 2 ? other(x, j, mid) : (other(x, j, mid - 1) + other(x, j, mid)) / 2;
+}
+
+/*
+ * For each of the n values (n >= 3; logs, larger is slower): the median of
+ * the others (med[at]) and the modified z-score against them (z[at]), whose
+ * unit is the median distance above that median of the others that lie
+ * above it, floored at log(1 + mad_floor_fraction). Leaving the value out
+ * keeps one slow hop from widening its own yardstick; the spread from above
+ * keeps the fast tail (a hop whose receiver never waited: 0) from widening
+ * it. top[at]: the largest of the others. -1 when out of memory.
+ */
+static int loo_scores(const double *x, size_t n, const struct hops_params *p, double *med,
+                      double *z, double *top)
+{
+	struct item *it = malloc(n * sizeof *it);
+	double floor = log1p(p->mad_floor_fraction);
+	if (!it)
 		return -1;
-	*mad = fmax(*mad, log1p(p->mad_floor_fraction));
+	for (size_t i = 0; i < n; i++)
+		it[i] = (struct item){x[i], i};
+	qsort(it, n, sizeof *it, cmp_item);
+	for (size_t j = 0; j < n; j++) {
+		size_t m = n - 1, lo = 0;
+		double mj = median_from(it, j, 0, m), spread = 0;
+		while (lo < m && other(it, j, lo) <= mj)
+			lo++;
+		if (lo < m)
+			spread = median_from(it, j, lo, m - lo) - mj;
+		med[it[j].at] = mj;
+		z[it[j].at] = STATS_MAD_TO_Z * (it[j].v - mj) / fmax(spread, floor);
+		top[it[j].at] = other(it, j, m - 1);
+	}
+	free(it);
 	return 0;
 }
 
-/* The hops of one locality against their median hop. */
-static int judge_locality(struct hops_result *r, enum hops_locality loc,
-                          const struct hops_params *p, double *vals)
+/* The median of the others, for each of n values (n >= 2). -1 when out of memory. */
+static int loo_medians(const double *x, size_t n, double *med)
 {
-	size_t k = 0;
-	double med, mad, med_time;
-	for (size_t i = 0; i < r->nhops; i++)
-		if (r->hops[i].locality == loc)
-			vals[k++] = r->hops[i].hop_time_us;
-	if (k == 0 || (int)k < p->min_hops)
-		return 0;
-	med_time = stats_median(vals, k);
-	k = 0;
-	for (size_t i = 0; i < r->nhops; i++)
-		if (r->hops[i].locality == loc)
-			vals[k++] = r->hops[i].value;
-	if (isnan(med_time) || log_spread(vals, k, p, &med, &mad) != 0)
+	struct item *it = malloc(n * sizeof *it);
+	if (!it)
 		return -1;
+	for (size_t i = 0; i < n; i++)
+		it[i] = (struct item){x[i], i};
+	qsort(it, n, sizeof *it, cmp_item);
+	for (size_t j = 0; j < n; j++)
+		med[it[j].at] = median_from(it, j, 0, n - 1);
+	free(it);
+	return 0;
+}
+
+static double log_of(double v) { return log(v > 1e-12 ? v : 1e-12); }
+
+/*
+ * The hops of one locality whose receivers waited on them: a hop charged
+ * less than min_wait_fraction of the locality's median hop (or floor_us) had
+ * its data there whenever its receiver looked, which tells nothing of its
+ * link; it is neither judged nor one of the others. (Not the raw waits:
+ * downstream of a slow hop every receiver waits long.)
+ */
+static int waited_hops(struct hops_result *r, enum hops_locality loc, const struct hops_params *p,
+                       double *vals, size_t *idx, size_t *k)
+{
+	size_t all = 0;
+	*k = 0;
+	for (size_t i = 0; i < r->nhops; i++)
+		if (r->hops[i].locality == loc)
+			vals[all++] = r->hops[i].hop_time_us;
+	if (all == 0)
+		return 0;
+	double med = stats_median(vals, all);
+	if (isnan(med))
+		return -1;
+	double least = fmax(p->floor_us, p->min_wait_fraction * med);
 	for (size_t i = 0; i < r->nhops; i++) {
 		struct hops_hop *h = &r->hops[i];
 		if (h->locality != loc)
 			continue;
-		double l = log(h->value > 1e-12 ? h->value : 1e-12);
-		h->judged = true;
-		h->median_hop_us = med_time;
-		h->ratio = exp(l - med);
-		h->score = STATS_MAD_TO_Z * (l - med) / mad;
-		h->slow = h->ratio >= p->min_ratio && h->score >= p->z_threshold &&
-		          h->hop_time_us - med_time >= p->min_excess_us;
+		h->waited = h->hop_time_us >= least;
+		if (h->waited)
+			idx[(*k)++] = i;
 	}
 	return 0;
+}
+
+/* The hops of one locality, each against the others of its locality. */
+static int judge_locality(struct hops_result *r, enum hops_locality loc,
+                          const struct hops_params *p, double *vals)
+{
+	size_t k = 0, *idx = malloc((r->nhops ? r->nhops : 1) * sizeof *idx);
+	double *med_time = malloc((r->nhops ? r->nhops : 1) * 4 * sizeof *med_time);
+	double *med = med_time + r->nhops, *z = med + r->nhops, *top = z + r->nhops;
+	int rc = idx && med_time ? waited_hops(r, loc, p, vals, idx, &k) : -1;
+	if (rc != 0 || k == 0 || (int)k < p->min_hops)
+		goto out;
+	for (size_t i = 0; i < k; i++)
+		vals[i] = r->hops[idx[i]].hop_time_us;
+	rc = loo_medians(vals, k, med_time);
+	for (size_t i = 0; i < k; i++)
+		vals[i] = log_of(r->hops[idx[i]].value);
+	if (rc == 0)
+		rc = loo_scores(vals, k, p, med, z, top);
+	for (size_t i = 0; rc == 0 && i < k; i++) {
+		struct hops_hop *h = &r->hops[idx[i]];
+		/* min_ratio past the slowest other: with 2 or 3 others a spread is one ratio */
+		bool dominant = vals[i] - top[i] >= log(p->min_ratio);
+		double per_iteration = (double)h->messages / (double)(r->iterations ? r->iterations : 1);
+		h->judged = true;
+		h->median_hop_us = med_time[i];
+		h->ratio = exp(vals[i] - med[i]);
+		h->score = z[i];
+		h->share = (h->hop_time_us - med_time[i]) * per_iteration / r->iteration_us;
+		h->slow = h->ratio >= p->min_ratio && (h->score >= p->z_threshold || dominant) &&
+		          h->hop_time_us - med_time[i] >= p->min_excess_us && h->share >= p->min_share;
+	}
+out:
+	free(idx);
+	free(med_time);
+	return rc;
 }
 
 static int add_rank(struct hops_result *r, const struct hops_rank *k, int nranks)
@@ -246,7 +341,7 @@ static int name_ranks_by_hops(struct hops_result *r, int nranks, bool *covered)
 {
 	for (int q = 0; q < nranks; q++) {
 		struct hops_rank k = {.rank = q, .reason = HOPS_RANK_HOPS, .reduce_gbps = NAN,
-		                      .median_reduce_gbps = NAN, .ratio = 0, .score = 0};
+		                      .median_reduce_gbps = NAN, .ratio = 0, .score = 0, .share = 0};
 		for (size_t i = 0; i < r->nhops; i++) {
 			const struct hops_hop *h = &r->hops[i];
 			if (!h->judged || (h->from_rank != q && h->to_rank != q))
@@ -256,6 +351,7 @@ static int name_ranks_by_hops(struct hops_result *r, int nranks, bool *covered)
 				k.hops_slow++;
 				k.ratio = fmax(k.ratio, h->ratio);
 				k.score = fmax(k.score, h->score);
+				k.share += h->share;
 			}
 		}
 		if (k.hops_total < 2 || 2 * k.hops_slow <= k.hops_total)
@@ -333,36 +429,40 @@ static int name_ranks_by_reduce(const struct hops_step *steps, size_t n, int nra
                                 const struct hops_params *p, struct hops_result *r, double *vals)
 {
 	struct rank_reduce *rr = calloc((size_t)nranks, sizeof *rr);
-	double *logs = calloc((size_t)nranks, sizeof *logs), med, mad, med_time;
+	double *x = calloc(5 * (size_t)nranks, sizeof *x);
+	double *med_time = x + nranks, *med = med_time + nranks, *z = med + nranks, *top = z + nranks;
+	int *who = calloc((size_t)nranks, sizeof *who);
 	size_t k = 0;
-	int rc = rr && logs ? reduce_rates(steps, n, nranks, rr, vals) : -1;
+	int rc = rr && x && who ? reduce_rates(steps, n, nranks, rr, vals) : -1;
 	for (int q = 0; rc == 0 && q < nranks; q++)
 		if (rr[q].reduces)
-			vals[k++] = rr[q].time_us;
+			who[k++] = q;
 	if (rc != 0 || k == 0 || (int)k < p->min_ranks)
 		goto out;
-	med_time = stats_median(vals, k);
-	k = 0;
-	for (int q = 0; q < nranks; q++)
-		if (rr[q].reduces)
-			logs[k++] = rr[q].rate;
-	double med_rate = stats_median(logs, k);
-	rc = isnan(med_time) || isnan(med_rate) ? -1 : log_spread(logs, k, p, &med, &mad);
-	for (int q = 0; rc == 0 && q < nranks; q++) {
-		if (!rr[q].reduces)
-			continue;
-		double l = log(rr[q].rate > 1e-12 ? rr[q].rate : 1e-12);
-		struct hops_rank v = {.rank = q, .reason = HOPS_RANK_REDUCE,
-		                      .reduce_gbps = rr[q].rate * 1e-3,
-		                      .median_reduce_gbps = med_rate * 1e-3, .ratio = exp(med - l),
-		                      .score = STATS_MAD_TO_Z * (med - l) / mad};
-		if (v.ratio >= p->min_ratio && v.score >= p->z_threshold &&
-		    rr[q].time_us - med_time >= p->min_excess_us)
+	for (size_t i = 0; i < k; i++)
+		x[i] = rr[who[i]].time_us;
+	rc = loo_medians(x, k, med_time);
+	/* slower is a lower rate: the test runs on the logs of its inverse */
+	for (size_t i = 0; i < k; i++)
+		x[i] = -log_of(rr[who[i]].rate);
+	if (rc == 0)
+		rc = loo_scores(x, k, p, med, z, top);
+	for (size_t i = 0; rc == 0 && i < k; i++) {
+		const struct rank_reduce *q = &rr[who[i]];
+		struct hops_rank v = {.rank = who[i], .reason = HOPS_RANK_REDUCE,
+		                      .reduce_gbps = q->rate * 1e-3,
+		                      .median_reduce_gbps = exp(-med[i]) * 1e-3,
+		                      .ratio = exp(x[i] - med[i]), .score = z[i],
+		                      .share = (q->time_us - med_time[i]) / r->iteration_us};
+		bool dominant = x[i] - top[i] >= log(p->min_ratio);
+		if (v.ratio >= p->min_ratio && (v.score >= p->z_threshold || dominant) &&
+		    q->time_us - med_time[i] >= p->min_excess_us && v.share >= p->min_share)
 			rc = add_rank(r, &v, nranks);
 	}
 out:
 	free(rr);
-	free(logs);
+	free(x);
+	free(who);
 	return rc;
 }
 
@@ -384,21 +484,41 @@ static int cmp_rank(const void *pa, const void *pb)
 	return (x->ratio < y->ratio) - (x->ratio > y->ratio);
 }
 
-static int cmp_double(const void *pa, const void *pb)
+/* One step's iteration and span, for the iterations' times. */
+struct span {
+	int64_t iteration;
+	double start_us, end_us;
+};
+
+static int cmp_span(const void *pa, const void *pb)
 {
-	double x = *(const double *)pa, y = *(const double *)pb;
-	return (x > y) - (x < y);
+	const struct span *x = pa, *y = pb;
+	return cmp_i64(x->iteration, y->iteration);
 }
 
-static size_t count_iterations(const struct hops_step *steps, size_t n, double *vals)
+/* How many iterations the steps hold and the median of their spans (first start to last end). */
+static int iterations_of(const struct hops_step *steps, size_t n, double *vals,
+                         struct hops_result *r)
 {
-	size_t distinct = 0;
+	struct span *sp = malloc((n ? n : 1) * sizeof *sp);
+	if (!sp)
+		return -1;
 	for (size_t i = 0; i < n; i++)
-		vals[i] = (double)steps[i].iteration;
-	qsort(vals, n, sizeof *vals, cmp_double);
-	for (size_t i = 0; i < n; i++)
-		distinct += i == 0 || vals[i] != vals[i - 1];
-	return distinct;
+		sp[i] = (struct span){steps[i].iteration, steps[i].start_us,
+		                      fmax(steps[i].end_us, steps[i].reduced_us)};
+	qsort(sp, n, sizeof *sp, cmp_span);
+	r->iterations = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		double lo = sp[i].start_us, hi = sp[i].end_us;
+		for (j = i; j < n && sp[j].iteration == sp[i].iteration; j++) {
+			lo = fmin(lo, sp[j].start_us);
+			hi = fmax(hi, sp[j].end_us);
+		}
+		vals[r->iterations++] = hi - lo;
+	}
+	r->iteration_us = r->iterations ? stats_median(vals, r->iterations) : NAN;
+	free(sp);
+	return r->iterations && isnan(r->iteration_us) ? -1 : 0;
 }
 
 static int analyse(const struct hops_step *steps, size_t n, int nranks, const int *host_of_rank,
@@ -409,7 +529,8 @@ static int analyse(const struct hops_step *steps, size_t n, int nranks, const in
 	collect_ends(steps, n, w);
 	pair_ends(steps, w, &r->unmatched);
 	r->messages = w->nmsgs;
-	if (normalise(w, p) != 0 || build_hops(w, host_of_rank, r) != 0)
+	if (iterations_of(steps, n, w->vals, r) != 0 || normalise(w, p) != 0 ||
+	    build_hops(w, host_of_rank, r) != 0)
 		return -1;
 	for (int loc = HOPS_SAME_HOST; loc <= HOPS_ANY; loc++)
 		if (judge_locality(r, (enum hops_locality)loc, p, w->vals) != 0)
@@ -425,7 +546,6 @@ static int analyse(const struct hops_step *steps, size_t n, int nranks, const in
 	sort_named(r);
 	if (r->nranks)
 		qsort(r->ranks, r->nranks, sizeof *r->ranks, cmp_rank);
-	r->iterations = count_iterations(steps, n, w->vals);
 	rc = 0;
 out:
 	free(covered);

@@ -34,13 +34,35 @@
  * step). hop_time_us is the median transfer of its messages and wait_us the
  * median wait its receiver saw (before attribution), for the reader.
  * Hops are judged only against hops of the same locality (same host, across
- * hosts) when the hosts are known, as links are (detect.h), in a class of at
- * least min_hops hops: a hop is slow when its ratio to the class's median
- * hop is at least min_ratio, the modified z-score of its log value
- * (0.6745 (log v - median of logs) / MAD of logs, the MAD floored at
- * log(1 + mad_floor_fraction)) at least z_threshold, and its hop_time_us
- * exceeds the median hop's by min_excess_us: equal hops name nothing, a
- * loose class does not accuse its tail, and microsecond noise accuses no one.
+ * hosts) when the hosts are known, as links are (detect.h), and only hops
+ * whose receivers waited on them: one charged under min_wait_fraction of
+ * its locality's median hop had its data there whenever its receiver
+ * looked (the receiver was held up elsewhere, like the one before a slow
+ * hop, by its own send), which tells nothing of its link, so it is neither
+ * judged nor a reference. In a class of at least min_hops such hops, each
+ * is judged against the others: with m the
+ * median of the others' log values and s the median distance above m of
+ * those above it (floored at log(1 + mad_floor_fraction)), its ratio is
+ * v / exp(m), its score the modified z 0.6745 (log v - m) / s, and
+ * median_hop_us the median hop_time_us of the others. A hop is slow when its
+ * ratio is at least min_ratio, its score at least z_threshold or its value
+ * min_ratio times the largest of the others' (with 2 or 3 others a spread is
+ * one ratio between them, too loose a yardstick on a busy machine; a hop
+ * past all of them by that much stands out whatever it is), its
+ * hop_time_us exceeds the others' median by min_excess_us, and that excess,
+ * over its messages of an iteration, is at least min_share of an
+ * iteration's time (share): a hop that costs the all-reduce little is not
+ * its problem. (On the virtual cluster the receiver of a link slowed 50x is
+ * slower to progress its own send to its neighbour: 20x that hop's peers,
+ * 2 % of an iteration; a rank starved of a core for a while, 10-20 %; the
+ * slow link, over 90 %. In a ring a hop 2x slower than the others holds up
+ * every step: half of an iteration.) Leaving the hop
+ * out keeps a slow hop from widening its own yardstick, which with the 4
+ * cross-host hops of a ring over 4 hosts matters; taking the spread from
+ * above keeps the fast tail from widening it. Equal hops name nothing, a loose class (half of it 3x the
+ * other half) accuses nobody, and microsecond noise accuses no one. Two slow
+ * hops among 4 are not told from the other two: a host slowed both ways in
+ * a ring of 2 ranks per host is a case for `links`.
  *
  * Ranks. A slow hop means the link a -> b or the progress of a send there.
  * When more than half of a rank's hops (in and out, at least 2) are slow, the
@@ -50,8 +72,9 @@
  * above takes away from its hops, so it is judged on its reduction rate:
  * bytes reduced per second of reduce time (reduced_us - recv_done_us of its
  * reduce steps: a step whose two times are equal copied), the median over
- * iterations, against the other ranks' with the same ratio, z and excess
- * tests ("reduce"). Ranks that reduce nothing (naive's leaves) are not judged.
+ * iterations, against the other ranks' with the same ratio, z, excess and
+ * share tests, each rank against the others ("reduce"). Ranks that reduce nothing
+ * (naive's leaves) are not judged.
  */
 #ifndef COLLSCOPE_HOPS_H
 #define COLLSCOPE_HOPS_H
@@ -68,15 +91,17 @@ struct hops_step {
 	int step;
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
-	double start_us, recv_done_us, reduced_us;
+	double start_us, recv_done_us, reduced_us, end_us;
 };
 
 struct hops_params {
 	double min_ratio;          /* 2 */
 	double z_threshold;        /* 3.5 */
 	double min_excess_us;      /* 20 */
+	double min_share;          /* 0.25 of an iteration's time */
 	double floor_us;           /* 1: transfers below count as this (their logs stay finite) */
 	double mad_floor_fraction; /* 0.05 */
+	double min_wait_fraction;  /* 0.1: hops charged less than this x the median are not judged */
 	int min_hops;              /* 3 hops per locality to judge it */
 	int min_ranks;             /* 3 reducing ranks to judge reduction rates */
 };
@@ -90,8 +115,10 @@ struct hops_hop {
 	double hop_time_us;   /* median attributed transfer of its messages */
 	double wait_us;       /* median receive wait of its messages, before attribution */
 	double value;         /* median of its messages' transfer / their class's median */
-	double median_hop_us; /* hop_time_us of the median hop of its locality; NAN if not judged */
-	double ratio, score;  /* value / the locality's median value; modified z of log value */
+	double median_hop_us; /* median hop_time_us of the others of its locality; NAN if not judged */
+	double ratio, score;  /* value / the others' median value; modified z of its log value */
+	double share;         /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
+	bool waited; /* charged at least min_wait_fraction of its locality's median hop */
 	bool judged, slow;
 };
 
@@ -101,8 +128,9 @@ struct hops_rank {
 	int rank;
 	enum hops_rank_reason reason;
 	int hops_slow, hops_total;              /* HOPS: of its hops, in and out */
-	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the ranks' median */
+	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the other ranks' median */
 	double ratio, score;                    /* HOPS: its slow hops' largest; REDUCE: median / rate */
+	double share; /* HOPS: its slow hops' shares, added; REDUCE: its excess reduce time's */
 };
 
 /* What hops_analyse found; owned, hops_result_release frees it. */
@@ -116,9 +144,10 @@ struct hops_result {
 	size_t messages;  /* paired */
 	size_t unmatched; /* sends or receives left without a partner */
 	size_t iterations;
+	double iteration_us; /* median span of an iteration, first step's start to last step's end */
 };
 
-/* min ratio 2, z 3.5, excess 20 us, floor 1 us, MAD floor 0.05, 3 hops, 3 ranks. */
+/* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks. */
 void hops_params_default(struct hops_params *p);
 void hops_result_init(struct hops_result *r);
 void hops_result_release(struct hops_result *r);
@@ -161,8 +190,9 @@ struct hops_finding {
 
 /*
  * Adds "trace" to the record rec: iterations, messages, unmatched, dropped,
- * clock_error_us, and hops [{from_rank, to_rank, hosts, locality, messages,
- * hop_time_us, wait_us, median_hop_us, ratio, score, slow}]. NULL when out
+ * iteration_us, clock_error_us, and hops [{from_rank, to_rank, hosts,
+ * locality, messages, hop_time_us, wait_us, median_hop_us, ratio, score,
+ * share, waited, slow}]. NULL when out
  * of memory.
  */
 cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
@@ -181,9 +211,9 @@ size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_
 
 /*
  * Adds to summary "slow_hops" [{algorithm, bytes, ranks, from_rank, to_rank,
- * hosts, locality, hop_time_us, median_hop_us, ratio, score}] and
+ * hosts, locality, hop_time_us, median_hop_us, ratio, score, share}] and
  * "slow_ranks" [{algorithm, bytes, ranks, rank, host, reason, hops_slow,
- * hops_total, reduce_gbps, median_reduce_gbps, ratio, score}]. -1 when out
+ * hops_total, reduce_gbps, median_reduce_gbps, ratio, score, share}]. -1 when out
  * of memory.
  */
 int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n);

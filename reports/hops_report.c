@@ -40,6 +40,8 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 	       report_add_number(o, "wait_us", h->wait_us) &&
 	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
 	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
+	       report_add_number(o, "share", h->share) &&
+	       cJSON_AddBoolToObject(o, "waited", h->waited) &&
 	       cJSON_AddBoolToObject(o, "slow", h->slow);
 }
 
@@ -52,6 +54,7 @@ cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct 
 	          cJSON_AddNumberToObject(t, "messages", (double)r->messages) &&
 	          cJSON_AddNumberToObject(t, "unmatched", (double)r->unmatched) &&
 	          cJSON_AddNumberToObject(t, "dropped", (double)dropped) &&
+	          report_add_number(t, "iteration_us", r->iteration_us) &&
 	          report_add_number(t, "clock_error_us", clock_error_us) &&
 	          (hops = cJSON_AddArrayToObject(t, "hops"));
 	for (size_t i = 0; ok && i < r->nhops; i++)
@@ -110,7 +113,8 @@ static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
 	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
 	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
 	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
-	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score);
+	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
+	       report_add_number(o, "share", h->share);
 }
 
 static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
@@ -124,7 +128,8 @@ static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
 	       cJSON_AddNumberToObject(o, "hops_total", k->hops_total) &&
 	       report_add_number(o, "reduce_gbps", k->reduce_gbps) &&
 	       report_add_number(o, "median_reduce_gbps", k->median_reduce_gbps) &&
-	       report_add_number(o, "ratio", k->ratio) && report_add_number(o, "score", k->score);
+	       report_add_number(o, "ratio", k->ratio) && report_add_number(o, "score", k->score) &&
+	       report_add_number(o, "share", k->share);
 }
 
 int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n)
@@ -151,13 +156,13 @@ int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
 	if (!f->is_rank)
 		return snprintf(buf, len,
 		                "slow hop: %s, %llu bytes: %d->%d (%s -> %s) %.1f us per message, "
-		                "%.1fx the median %shop %.1f us (z %.1f)",
+		                "%.1fx the median %shop %.1f us (z %.1f), %.0f%% of an iteration",
 		                f->algorithm, (unsigned long long)f->bytes, f->hop.from_rank,
 		                f->hop.to_rank, a, b, f->hop.hop_time_us, f->hop.ratio,
 		                f->hop.locality == HOPS_SAME_HOST    ? "same-host "
 		                : f->hop.locality == HOPS_CROSS_HOST ? "cross-host "
 		                                                     : "",
-		                f->hop.median_hop_us, f->hop.score);
+		                f->hop.median_hop_us, f->hop.score, 100 * f->hop.share);
 	if (f->rank.reason == HOPS_RANK_HOPS)
 		return snprintf(buf, len,
 		                "slow rank: %s, %llu bytes: rank %d (%s): %d of its %d hops slow, both "

@@ -15,11 +15,11 @@ import math
 import sys
 
 HOP_FIELDS = ["from_rank", "to_rank", "hosts", "locality", "messages", "hop_time_us", "wait_us",
-              "median_hop_us", "ratio", "score", "slow"]
+              "median_hop_us", "ratio", "score", "share", "waited", "slow"]
 SLOW_HOP_FIELDS = ["algorithm", "bytes", "ranks", "from_rank", "to_rank", "hosts", "locality",
-                   "hop_time_us", "median_hop_us", "ratio", "score"]
+                   "hop_time_us", "median_hop_us", "ratio", "score", "share"]
 SLOW_RANK_FIELDS = ["algorithm", "bytes", "ranks", "rank", "host", "reason", "hops_slow",
-                    "hops_total", "reduce_gbps", "median_reduce_gbps", "ratio", "score"]
+                    "hops_total", "reduce_gbps", "median_reduce_gbps", "ratio", "score", "share"]
 DIRECT = {"mpi", "shm"}
 
 
@@ -90,7 +90,7 @@ def main():
         need(isinstance(s.get(k), list), f"summary.{k} is a list")
         for e in s.get(k, []):
             need(all(f in e for f in fields), f"summary.{k}: fields {sorted(e)}")
-            need(e["ratio"] >= 2 and e["score"] >= 3.5, f"summary.{k}: named past the thresholds")
+            need(e["ratio"] >= 2 and e["share"] >= 0.25, f"summary.{k}: named past the thresholds")
     print(f"trace: {points} points; slow hops {[(h['algorithm'], h['from_rank'], h['to_rank']) for h in s.get('slow_hops', [])]}"
           f"; slow ranks {[(k['algorithm'], k['rank'], k['reason']) for k in s.get('slow_ranks', [])]}")
     for b in bad:

@@ -104,6 +104,42 @@ Test(flight, a_silent_rank_behind_is_not_said_to_have_never_entered)
 	flight_verdict_release(&v);
 }
 
+/*
+ * Rank 5 of 8 stopped in iteration 12; its neighbours wait on it there, the
+ * others went on to the barrier of iteration 13 and wait without a peer.
+ */
+Test(flight, ranks_behind_may_wait_on_the_stopped_one)
+{
+	struct flight_rank r[8];
+	struct flight_verdict v;
+	char buf[4096];
+	for (int i = 0; i < 8; i++)
+		r[i] = inside(60, FLIGHT_WAIT_NONE, -1, -1);
+	r[4] = inside(59, FLIGHT_WAIT_SEND, 5, 9);
+	r[6] = inside(59, FLIGHT_WAIT_RECV, 5, 9);
+	r[5] = inside(59, FLIGHT_WAIT_RECV, 4, 8);
+	r[5].answering = false;
+	r[4].where = r[5].where = r[6].where = "ring, 1048576 bytes, timed iteration 12";
+	cr_assert_eq(flight_judge(r, 8, &v), 0);
+	cr_assert_eq(v.state[4], FLIGHT_NOT_ENTERED);
+	cr_assert_eq(v.blocked_by[4], 5);
+	cr_assert_eq(v.blocked_by[6], 5);
+	cr_assert_eq(v.blocked_by[0], -1, "in the barrier: waits on no one known");
+	flight_describe(r, &v, 32, buf, sizeof buf);
+	cr_assert(strstr(buf, "never entered it: rank 4 (at ring, 1048576 bytes, timed iteration 12), rank 6 "),
+	          "%s", buf);
+	cr_assert(strstr(buf, "rank 6 waits to receive from rank 5 at step 9 of the operation before"), "%s",
+	          buf);
+	cr_assert(strstr(buf, "the waits lead to rank 5 (not answering)"), "%s", buf);
+	cJSON *root = cJSON_CreateObject();
+	cJSON *h = flight_to_json(root, r, &v, NULL);
+	cJSON *r6 = cJSON_GetArrayItem(cJSON_GetObjectItem(h, "ranks"), 6);
+	cr_assert_eq(cJSON_GetObjectItem(r6, "waits_on")->valueint, 5);
+	cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(h, "blocked_by"), 0)->valueint, 5);
+	cJSON_Delete(root);
+	flight_verdict_release(&v);
+}
+
 Test(flight, deadlock_among_answering_ranks_is_a_cycle)
 {
 	struct flight_rank r[3] = {inside(9, FLIGHT_WAIT_RECV, 1, 2), inside(9, FLIGHT_WAIT_RECV, 2, 2),
