@@ -87,7 +87,10 @@ size_t trace_select(struct trace_entry *e, size_t n, int variant, uint64_t bytes
 	return kept;
 }
 
-void trace_publish(struct trace_ring *t) { atomic_store_explicit(&published, t, memory_order_release); }
+void trace_publish(struct trace_ring *t)
+{
+	atomic_store_explicit(&published, t, memory_order_release);
+}
 
 struct trace_ring *trace_published(void)
 {

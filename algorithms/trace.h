@@ -29,11 +29,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#define TRACE_WHOLE_CALL (-1) /* the step of a direct variant's one record per call */
-#define TRACE_MIN_ENTRIES 16
-#define TRACE_MAX_ENTRIES (1u << 22)
+#define TRACE_WHOLE_CALL      (-1) /* the step of a direct variant's one record per call */
+#define TRACE_MIN_ENTRIES     16
+#define TRACE_MAX_ENTRIES     (1u << 22)
 #define TRACE_DEFAULT_ENTRIES 8192
-#define TRACE_WORDS 10 /* 64-bit words of one entry, in memory and on the wire */
+#define TRACE_WORDS           10 /* 64-bit words of one entry, in memory and on the wire */
 
 /*
  * One step of one call. The step begins (start_ns) when this rank posts its
@@ -45,11 +45,11 @@
  * step's start_ns.
  */
 struct trace_entry {
-	int variant;       /* index into ar_variants; -1 unknown */
-	int phase;         /* enum progress_phase when the call began */
-	int64_t iteration; /* progress' iteration when the call began */
-	uint64_t bytes;    /* the call's message size */
-	int step;          /* index into the schedule, or TRACE_WHOLE_CALL */
+	int variant;              /* index into ar_variants; -1 unknown */
+	int phase;                /* enum progress_phase when the call began */
+	int64_t iteration;        /* progress' iteration when the call began */
+	uint64_t bytes;           /* the call's message size */
+	int step;                 /* index into the schedule, or TRACE_WHOLE_CALL */
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
 	uint64_t start_ns, recv_done_ns, reduced_ns, end_ns;
@@ -82,7 +82,8 @@ uint64_t trace_written(const struct trace_ring *t);
  */
 size_t trace_snapshot(const struct trace_ring *t, struct trace_entry *out, size_t max);
 
-/* Keeps the entries of (variant, bytes, phase), in order, at the front of e; returns their count. */
+/* Keeps the entries of (variant, bytes, phase), in order, at the front of e; returns their count.
+ */
 size_t trace_select(struct trace_entry *e, size_t n, int variant, uint64_t bytes, int phase);
 
 /* The wire and slot form of an entry, and back. */

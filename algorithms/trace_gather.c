@@ -11,7 +11,10 @@
 
 enum { CLOCK_TAG = 7302, CLOCK_ID_BYTES = 96 };
 
-void trace_gathered_init(struct trace_gathered *g) { memset(g, 0, sizeof *g); }
+void trace_gathered_init(struct trace_gathered *g)
+{
+	memset(g, 0, sizeof *g);
+}
 
 void trace_gathered_release(struct trace_gathered *g)
 {
@@ -93,7 +96,8 @@ static int clock_offsets(MPI_Comm comm, int rank, int nranks, const bool *shared
 			uint64_t t1 = trace_now_ns(), t;
 			rc = MPI_Send(&t1, 1, MPI_UINT64_T, r, CLOCK_TAG, comm);
 			if (rc == MPI_SUCCESS)
-				rc = MPI_Recv(&t, 1, MPI_UINT64_T, r, CLOCK_TAG, comm, MPI_STATUS_IGNORE);
+				rc = MPI_Recv(&t, 1, MPI_UINT64_T, r, CLOCK_TAG, comm,
+				              MPI_STATUS_IGNORE);
 			uint64_t t2 = trace_now_ns();
 			double half = (double)(t2 - t1) / 2;
 			if (rc == MPI_SUCCESS && half < error[r]) {
@@ -114,16 +118,19 @@ static void shift(uint64_t *t, double offset_ns)
 static int same_clocks(MPI_Comm comm, int rank, int nranks, bool **shared)
 {
 	char mine[CLOCK_ID_BYTES], *all = malloc((size_t)nranks * CLOCK_ID_BYTES);
-	int rc = MPI_SUCCESS, ok = all && (*shared = calloc((size_t)nranks, sizeof **shared)), every;
+	int rc = MPI_SUCCESS, ok = all && (*shared = calloc((size_t)nranks, sizeof **shared)),
+	    every;
 	(void)rank;
 	clock_id(mine);
 	rc = MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_MIN, comm);
 	if (rc == MPI_SUCCESS && !every)
 		rc = MPI_ERR_NO_MEM;
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Allgather(mine, CLOCK_ID_BYTES, MPI_CHAR, all, CLOCK_ID_BYTES, MPI_CHAR, comm);
+		rc = MPI_Allgather(mine, CLOCK_ID_BYTES, MPI_CHAR, all, CLOCK_ID_BYTES, MPI_CHAR,
+		                   comm);
 	for (int r = 0; rc == MPI_SUCCESS && r < nranks; r++)
-		(*shared)[r] = all[0] && memcmp(all, all + (size_t)r * CLOCK_ID_BYTES, CLOCK_ID_BYTES) == 0;
+		(*shared)[r] =
+		    all[0] && memcmp(all, all + (size_t)r * CLOCK_ID_BYTES, CLOCK_ID_BYTES) == 0;
 	free(all);
 	return rc;
 }
@@ -161,8 +168,7 @@ static bool alloc_out(struct trace_gathered *out, int nranks, size_t total_words
 }
 
 int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_entry *scratch,
-                 MPI_Comm comm, int variant, uint64_t bytes, int phase,
-                 struct trace_gathered *out)
+                 MPI_Comm comm, int variant, uint64_t bytes, int phase, struct trace_gathered *out)
 {
 	int rank, nranks, rc, mine, ok = 1, *counts = NULL, *displs = NULL;
 	bool *shared = NULL;
@@ -198,8 +204,8 @@ int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_ent
 	if (rc == MPI_SUCCESS && !ok)
 		rc = MPI_ERR_NO_MEM;
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Gatherv(scratch, mine, MPI_UINT64_T, words, counts, displs, MPI_UINT64_T, 0,
-		                 comm);
+		rc = MPI_Gatherv(scratch, mine, MPI_UINT64_T, words, counts, displs, MPI_UINT64_T,
+		                 0, comm);
 	if (rc == MPI_SUCCESS)
 		rc = same_clocks(comm, rank, nranks, &shared);
 	if (rc == MPI_SUCCESS)

@@ -49,7 +49,6 @@ void trace_gathered_release(struct trace_gathered *g);
  * MPI error code (MPI_ERR_NO_MEM on every rank when rank 0 cannot hold them).
  */
 int trace_gather(const struct trace_ring *ring, uint64_t since, struct trace_entry *scratch,
-                 MPI_Comm comm, int variant, uint64_t bytes, int phase,
-                 struct trace_gathered *out);
+                 MPI_Comm comm, int variant, uint64_t bytes, int phase, struct trace_gathered *out);
 
 #endif

@@ -56,7 +56,10 @@ void cmd_trace_stop(struct cmd_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
-struct trace_ring *cmd_trace_ring(struct cmd_trace *t) { return t->on ? &t->ring : NULL; }
+struct trace_ring *cmd_trace_ring(struct cmd_trace *t)
+{
+	return t->on ? &t->ring : NULL;
+}
 
 int cmd_trace_collect(struct cmd_trace *t, MPI_Comm comm, int variant, uint64_t bytes)
 {
@@ -86,7 +89,8 @@ static int record_calls(const struct trace_gathered *g, cJSON *rec, int nranks)
 		size_t k = 0;
 		for (size_t i = 0; i < g->n; i++)
 			if (g->rank_of[i] == q)
-				x[k++] = (double)(g->entries[i].end_ns - g->entries[i].start_ns) / 1e3;
+				x[k++] =
+				    (double)(g->entries[i].end_ns - g->entries[i].start_ns) / 1e3;
 		per[q] = k ? stats_median(x, k) : NAN;
 	}
 	if (rc == 0 && !hops_calls_to_json(rec, per, nranks, g->n, max_error_us(g)))
@@ -109,9 +113,12 @@ static struct hops_step *steps_of(const struct trace_gathered *g, size_t *n)
 		const struct trace_entry *e = &g->entries[i];
 		if (e->step < 0)
 			continue;
-		s[(*n)++] = (struct hops_step){.rank = g->rank_of[i], .iteration = e->iteration,
-		                               .step = e->step, .send_peer = e->send_peer,
-		                               .recv_peer = e->recv_peer, .send_bytes = e->send_bytes,
+		s[(*n)++] = (struct hops_step){.rank = g->rank_of[i],
+		                               .iteration = e->iteration,
+		                               .step = e->step,
+		                               .send_peer = e->send_peer,
+		                               .recv_peer = e->recv_peer,
+		                               .send_bytes = e->send_bytes,
 		                               .recv_bytes = e->recv_bytes,
 		                               .start_us = (double)(e->start_ns - t0) / 1e3,
 		                               .recv_done_us = (double)(e->recv_done_ns - t0) / 1e3,
@@ -187,7 +194,8 @@ int cmd_trace_summarize(const struct cmd_trace *t, cJSON *summary, bool quiet_te
 			printf("# %s\n", line);
 		}
 		if (!t->nfindings)
-			printf("# slow hops: none (%d point%s traced)\n", t->points, t->points == 1 ? "" : "s");
+			printf("# slow hops: none (%d point%s traced)\n", t->points,
+			       t->points == 1 ? "" : "s");
 		fflush(stdout);
 	}
 	return hops_findings_to_json(summary, t->findings, t->nfindings);

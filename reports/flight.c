@@ -9,7 +9,10 @@
 
 #include "report_io.h"
 
-void flight_verdict_init(struct flight_verdict *v) { memset(v, 0, sizeof *v); }
+void flight_verdict_init(struct flight_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+}
 
 void flight_verdict_release(struct flight_verdict *v)
 {
@@ -127,15 +130,16 @@ __attribute__((format(printf, 4, 5))) static void add(char *buf, size_t len, siz
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(buf + (*used < len ? *used : len), *used < len ? len - *used : 0, fmt, ap);
+	int k =
+	    vsnprintf(buf + (*used < len ? *used : len), *used < len ? len - *used : 0, fmt, ap);
 	va_end(ap);
 	*used += k > 0 ? (size_t)k : 0;
 }
 
 static void list_ranks(char *buf, size_t len, size_t *used, const struct flight_rank *ranks,
-                       const struct flight_verdict *v, bool (*pick)(const struct flight_verdict *,
-                                                                     int),
-                       const char *what, int max_listed)
+                       const struct flight_verdict *v,
+                       bool (*pick)(const struct flight_verdict *, int), const char *what,
+                       int max_listed)
 {
 	int k = 0, more = 0;
 	for (int r = 0; r < v->nranks; r++) {
@@ -146,11 +150,12 @@ static void list_ranks(char *buf, size_t len, size_t *used, const struct flight_
 			continue;
 		}
 		if (v->state[r] == FLIGHT_SILENT)
-			add(buf, len, used, "%s%s rank %d (for %.0f s; last heard at %s)", k ? "," : "; ",
-			    k ? "" : what, r, ranks[r].silent_s, ranks[r].where ? ranks[r].where : "?");
-		else
-			add(buf, len, used, "%s%s rank %d (at %s)", k ? "," : "; ", k ? "" : what, r,
+			add(buf, len, used, "%s%s rank %d (for %.0f s; last heard at %s)",
+			    k ? "," : "; ", k ? "" : what, r, ranks[r].silent_s,
 			    ranks[r].where ? ranks[r].where : "?");
+		else
+			add(buf, len, used, "%s%s rank %d (at %s)", k ? "," : "; ", k ? "" : what,
+			    r, ranks[r].where ? ranks[r].where : "?");
 		k++;
 	}
 	if (more)
@@ -183,14 +188,16 @@ static void list_waits(char *buf, size_t len, size_t *used, const struct flight_
 			return;
 		}
 		if (q->wait == FLIGHT_WAIT_CALL)
-			add(buf, len, used, "; rank %d is inside the call (no steps to tell whom it waits on)",
-			    r);
+			add(buf, len, used,
+			    "; rank %d is inside the call (no steps to tell whom it waits on)", r);
 		else
 			add(buf, len, used, "; rank %d waits to %s rank %d at step %d%s", r,
-			    q->wait == FLIGHT_WAIT_RECV ? "receive from" : "send to", q->peer, q->step,
+			    q->wait == FLIGHT_WAIT_RECV ? "receive from" : "send to", q->peer,
+			    q->step,
 			    v->state[r] == FLIGHT_NOT_ENTERED ? " of the operation before" : "");
 		if (v->blocked_by[r] >= 0 && v->blocked_by[r] != q->peer)
-			add(buf, len, used, " (its chain of waits ends at rank %d)", v->blocked_by[r]);
+			add(buf, len, used, " (its chain of waits ends at rank %d)",
+			    v->blocked_by[r]);
 		else if (v->in_cycle[r])
 			add(buf, len, used, " (in a cycle of waits)");
 	}
@@ -208,7 +215,8 @@ static void list_outside(char *buf, size_t len, size_t *used, const struct fligh
 			more++;
 			continue;
 		}
-		add(buf, len, used, "%s%d", k++ ? ", " : "; between calls (in a barrier of the harness): rank ", r);
+		add(buf, len, used, "%s%d",
+		    k++ ? ", " : "; between calls (in a barrier of the harness): rank ", r);
 	}
 	if (more)
 		add(buf, len, used, " and %d more", more);
@@ -231,11 +239,12 @@ static void list_ends(char *buf, size_t len, size_t *used, const struct flight_v
 		                                        : flight_state_name(v->state[b]));
 	}
 	if (v->cycles)
-		add(buf, len, used, "; %d ranks wait on each other in a cycle (a deadlock)", v->cycles);
+		add(buf, len, used, "; %d ranks wait on each other in a cycle (a deadlock)",
+		    v->cycles);
 }
 
-int flight_describe(const struct flight_rank *ranks, const struct flight_verdict *v,
-                    int max_listed, char *buf, size_t len)
+int flight_describe(const struct flight_rank *ranks, const struct flight_verdict *v, int max_listed,
+                    char *buf, size_t len)
 {
 	size_t used = 0;
 	if (len)
@@ -246,7 +255,8 @@ int flight_describe(const struct flight_rank *ranks, const struct flight_verdict
 	else
 		add(buf, len, &used, "no rank that answers is inside an operation");
 	if (v->never_entered)
-		list_ranks(buf, len, &used, ranks, v, pick_not_entered, "never entered it:", max_listed);
+		list_ranks(buf, len, &used, ranks, v, pick_not_entered,
+		           "never entered it:", max_listed);
 	else
 		add(buf, len, &used, "; every rank that answers entered it");
 	if (v->not_answering)
@@ -277,7 +287,8 @@ static bool pick_end(const struct flight_verdict *v, int b)
 
 static bool add_string_or_null(cJSON *o, const char *name, const char *s)
 {
-	return s ? cJSON_AddStringToObject(o, name, s) != NULL : cJSON_AddNullToObject(o, name) != NULL;
+	return s ? cJSON_AddStringToObject(o, name, s) != NULL
+	         : cJSON_AddNullToObject(o, name) != NULL;
 }
 
 static bool add_entry(cJSON *a, const struct flight_entry *e)
@@ -304,38 +315,39 @@ static bool add_rank(cJSON *a, const struct flight_rank *q, const struct flight_
                      const char *host)
 {
 	cJSON *o = cJSON_CreateObject(), *entries = NULL;
-	bool peer = waits_on_peer(q) && (v->state[r] == FLIGHT_WAITING ||
-	                                 v->state[r] == FLIGHT_NOT_ENTERED ||
-	                                 v->state[r] == FLIGHT_SILENT);
+	bool peer =
+	    waits_on_peer(q) && (v->state[r] == FLIGHT_WAITING ||
+	                         v->state[r] == FLIGHT_NOT_ENTERED || v->state[r] == FLIGHT_SILENT);
 	if (!o || !cJSON_AddItemToArray(a, o)) {
 		cJSON_Delete(o);
 		return false;
 	}
-	bool ok = cJSON_AddNumberToObject(o, "rank", r) && add_string_or_null(o, "host", host) &&
-	          cJSON_AddStringToObject(o, "state", flight_state_name(v->state[r])) &&
-	          cJSON_AddBoolToObject(o, "answering", q->known && q->answering) &&
-	          report_add_number(o, "silent_s", q->known ? q->silent_s : NAN) &&
-	          (v->entered[r] >= 0 ? cJSON_AddBoolToObject(o, "entered", v->entered[r] == 1)
-	                              : cJSON_AddNullToObject(o, "entered")) &&
-	          add_string_or_null(o, "where", q->where) &&
-	          add_string_or_null(o, "algorithm", q->algorithm) &&
-	          cJSON_AddNumberToObject(o, "bytes", (double)q->bytes) &&
-	          cJSON_AddNumberToObject(o, "iteration", (double)q->iteration) &&
-	          (q->step >= 0 ? cJSON_AddNumberToObject(o, "step", q->step)
-	                        : cJSON_AddNullToObject(o, "step")) &&
-	          (peer ? cJSON_AddNumberToObject(o, "waits_on", q->peer)
-	                : cJSON_AddNullToObject(o, "waits_on")) &&
-	          add_string_or_null(o, "wait", flight_wait_name(q->wait)) &&
-	          (v->blocked_by[r] >= 0 ? cJSON_AddNumberToObject(o, "blocked_by", v->blocked_by[r])
-	                                 : cJSON_AddNullToObject(o, "blocked_by")) &&
-	          (entries = cJSON_AddArrayToObject(o, "last_entries"));
+	bool ok =
+	    cJSON_AddNumberToObject(o, "rank", r) && add_string_or_null(o, "host", host) &&
+	    cJSON_AddStringToObject(o, "state", flight_state_name(v->state[r])) &&
+	    cJSON_AddBoolToObject(o, "answering", q->known && q->answering) &&
+	    report_add_number(o, "silent_s", q->known ? q->silent_s : NAN) &&
+	    (v->entered[r] >= 0 ? cJSON_AddBoolToObject(o, "entered", v->entered[r] == 1)
+	                        : cJSON_AddNullToObject(o, "entered")) &&
+	    add_string_or_null(o, "where", q->where) &&
+	    add_string_or_null(o, "algorithm", q->algorithm) &&
+	    cJSON_AddNumberToObject(o, "bytes", (double)q->bytes) &&
+	    cJSON_AddNumberToObject(o, "iteration", (double)q->iteration) &&
+	    (q->step >= 0 ? cJSON_AddNumberToObject(o, "step", q->step)
+	                  : cJSON_AddNullToObject(o, "step")) &&
+	    (peer ? cJSON_AddNumberToObject(o, "waits_on", q->peer)
+	          : cJSON_AddNullToObject(o, "waits_on")) &&
+	    add_string_or_null(o, "wait", flight_wait_name(q->wait)) &&
+	    (v->blocked_by[r] >= 0 ? cJSON_AddNumberToObject(o, "blocked_by", v->blocked_by[r])
+	                           : cJSON_AddNullToObject(o, "blocked_by")) &&
+	    (entries = cJSON_AddArrayToObject(o, "last_entries"));
 	for (size_t i = 0; ok && i < q->nentries; i++)
 		ok = add_entry(entries, &q->entries[i]);
 	return ok;
 }
 
-cJSON *flight_to_json(cJSON *root, const struct flight_rank *ranks,
-                      const struct flight_verdict *v, const char *const *hosts)
+cJSON *flight_to_json(cJSON *root, const struct flight_rank *ranks, const struct flight_verdict *v,
+                      const char *const *hosts)
 {
 	cJSON *h = cJSON_AddObjectToObject(root, "hang");
 	cJSON *op = h ? cJSON_AddObjectToObject(h, "operation") : NULL, *arr = NULL;

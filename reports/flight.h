@@ -10,15 +10,14 @@
  * one of the ranks with the most ticks, and an answering rank with fewer
  * never entered it. What a rank that stopped answering last said is up to a
  * heartbeat older than the moment it stopped, so fewer ticks there prove
- * nothing: whether it entered is unknown, and it is named as not answering. A rank inside it waits on a peer (to receive from it or to send to
- * it, at a step), or is inside a direct variant's call (no peer known), or
- * between calls (a barrier of the harness); a rank behind may wait on a
- * peer too, in the operation before (the neighbours of a rank that stopped
- * there, while the others went on to the next barrier). Following each
- * waiting rank's peer, then that peer's peer, ends at a rank that does not wait on anyone
- * known: one that is not answering, never entered, or is outside a step.
- * That rank is where the chain is blocked (blocked_by); a chain that comes
- * back on itself is a cycle (a deadlock among ranks that all answer).
+ * nothing: whether it entered is unknown, and it is named as not answering. A rank inside it waits
+ * on a peer (to receive from it or to send to it, at a step), or is inside a direct variant's call
+ * (no peer known), or between calls (a barrier of the harness); a rank behind may wait on a peer
+ * too, in the operation before (the neighbours of a rank that stopped there, while the others went
+ * on to the next barrier). Following each waiting rank's peer, then that peer's peer, ends at a
+ * rank that does not wait on anyone known: one that is not answering, never entered, or is outside
+ * a step. That rank is where the chain is blocked (blocked_by); a chain that comes back on itself
+ * is a cycle (a deadlock among ranks that all answer).
  */
 #ifndef COLLSCOPE_FLIGHT_H
 #define COLLSCOPE_FLIGHT_H
@@ -77,7 +76,8 @@ struct flight_verdict {
 	int op_rank;       /* a rank inside it that answers, whose where names it; -1 */
 	enum flight_state *state;
 	signed char *entered; /* inside that operation: 1, 0, or -1 unknown (silent and behind) */
-	int *blocked_by; /* ranks waiting on a peer: the end of their chain of waits; -1 else or in a cycle */
+	int *blocked_by; /* ranks waiting on a peer: the end of their chain of waits; -1 else or in
+	                    a cycle */
 	bool *in_cycle;
 	int never_entered, not_answering, waiting, cycles;
 };
@@ -99,8 +99,8 @@ const char *flight_wait_name(enum flight_wait w);
  * ends at rank 2 (not answering)". At most max_listed waiting ranks are
  * named, then "and N more". Returns the length snprintf would write.
  */
-int flight_describe(const struct flight_rank *ranks, const struct flight_verdict *v,
-                    int max_listed, char *buf, size_t len);
+int flight_describe(const struct flight_rank *ranks, const struct flight_verdict *v, int max_listed,
+                    char *buf, size_t len);
 
 /*
  * Adds "hang" to root: operation {where, algorithm, bytes, iteration},
@@ -111,7 +111,7 @@ int flight_describe(const struct flight_rank *ranks, const struct flight_verdict
  * recv_peer, send_bytes, recv_bytes, duration_us, recv_wait_us,
  * ended_before_us}]}]. hosts (per rank) may be NULL. NULL when out of memory.
  */
-cJSON *flight_to_json(cJSON *root, const struct flight_rank *ranks,
-                      const struct flight_verdict *v, const char *const *hosts);
+cJSON *flight_to_json(cJSON *root, const struct flight_rank *ranks, const struct flight_verdict *v,
+                      const char *const *hosts);
 
 #endif

@@ -29,12 +29,21 @@ struct work {
 
 void hops_params_default(struct hops_params *p)
 {
-	*p = (struct hops_params){.min_ratio = 2.0, .z_threshold = 3.5, .min_excess_us = 20.0,
-	                          .min_share = 0.25, .floor_us = 1.0, .mad_floor_fraction = 0.05,
-	                          .min_wait_fraction = 0.1, .min_hops = 3, .min_ranks = 3};
+	*p = (struct hops_params){.min_ratio = 2.0,
+	                          .z_threshold = 3.5,
+	                          .min_excess_us = 20.0,
+	                          .min_share = 0.25,
+	                          .floor_us = 1.0,
+	                          .mad_floor_fraction = 0.05,
+	                          .min_wait_fraction = 0.1,
+	                          .min_hops = 3,
+	                          .min_ranks = 3};
 }
 
-void hops_result_init(struct hops_result *r) { memset(r, 0, sizeof *r); }
+void hops_result_init(struct hops_result *r)
+{
+	memset(r, 0, sizeof *r);
+}
 
 void hops_result_release(struct hops_result *r)
 {
@@ -54,7 +63,10 @@ const char *hops_rank_reason_name(enum hops_rank_reason r)
 	return r == HOPS_RANK_HOPS ? "hops" : "reduce";
 }
 
-static int cmp_i64(int64_t x, int64_t y) { return (x > y) - (x < y); }
+static int cmp_i64(int64_t x, int64_t y)
+{
+	return (x > y) - (x < y);
+}
 
 static int cmp_end(const void *pa, const void *pb)
 {
@@ -99,9 +111,11 @@ static void collect_ends(const struct hops_step *steps, size_t n, struct work *w
 	for (size_t i = 0; i < n; i++) {
 		const struct hops_step *s = &steps[i];
 		if (s->send_peer >= 0)
-			w->sends[w->nsends++] = (struct end){s->iteration, s->rank, s->send_peer, s->step, i};
+			w->sends[w->nsends++] =
+			    (struct end){s->iteration, s->rank, s->send_peer, s->step, i};
 		if (s->recv_peer >= 0)
-			w->recvs[w->nrecvs++] = (struct end){s->iteration, s->recv_peer, s->rank, s->step, i};
+			w->recvs[w->nrecvs++] =
+			    (struct end){s->iteration, s->recv_peer, s->rank, s->step, i};
 	}
 	qsort(w->sends, w->nsends, sizeof *w->sends, cmp_end);
 	qsort(w->recvs, w->nrecvs, sizeof *w->recvs, cmp_end);
@@ -113,7 +127,9 @@ static void add_msg(const struct hops_step *steps, const struct end *snd, const 
 	const struct hops_step *a = &steps[snd->idx], *b = &steps[rcv->idx];
 	double ready = a->start_us > b->start_us ? a->start_us : b->start_us;
 	double t = b->recv_done_us - ready;
-	w->msgs[w->nmsgs++] = (struct msg){.a = snd->a, .b = snd->b, .bytes = b->recv_bytes,
+	w->msgs[w->nmsgs++] = (struct msg){.a = snd->a,
+	                                   .b = snd->b,
+	                                   .bytes = b->recv_bytes,
 	                                   .t_us = t > 0 ? t : 0,
 	                                   .wait_us = b->recv_done_us - b->start_us};
 }
@@ -172,12 +188,17 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 		for (j = i; j < w->nmsgs && !cmp_msg_hop(&w->msgs[j], &w->msgs[i]); j++)
 			;
 		struct hops_hop *h = &r->hops[r->nhops++];
-		*h = (struct hops_hop){.from_rank = w->msgs[i].a, .to_rank = w->msgs[i].b,
-		                       .messages = j - i, .median_hop_us = NAN, .ratio = NAN,
-		                       .score = NAN, .share = NAN};
+		*h = (struct hops_hop){.from_rank = w->msgs[i].a,
+		                       .to_rank = w->msgs[i].b,
+		                       .messages = j - i,
+		                       .median_hop_us = NAN,
+		                       .ratio = NAN,
+		                       .score = NAN,
+		                       .share = NAN};
 		h->locality = !host_of_rank ? HOPS_ANY
-		               : host_of_rank[h->from_rank] == host_of_rank[h->to_rank] ? HOPS_SAME_HOST
-		                                                                        : HOPS_CROSS_HOST;
+		              : host_of_rank[h->from_rank] == host_of_rank[h->to_rank]
+		                  ? HOPS_SAME_HOST
+		                  : HOPS_CROSS_HOST;
 		h->hop_time_us = median_of(&w->msgs[i], j - i, 0, w->vals);
 		h->wait_us = median_of(&w->msgs[i], j - i, 1, w->vals);
 		h->value = median_of(&w->msgs[i], j - i, 2, w->vals);
@@ -200,7 +221,10 @@ static int cmp_item(const void *pa, const void *pb)
 }
 
 /* The i-th of the sorted items without item j. */
-static double other(const struct item *x, size_t j, size_t i) { return x[i < j ? i : i + 1].v; }
+static double other(const struct item *x, size_t j, size_t i)
+{
+	return x[i < j ? i : i + 1].v;
+}
 
 /* The median of the k sorted items that follow the first lo others (k >= 1), without item j. */
 static double median_from(const struct item *x, size_t j, size_t lo, size_t k)
@@ -258,7 +282,10 @@ static int loo_medians(const double *x, size_t n, double *med)
 	return 0;
 }
 
-static double log_of(double v) { return log(v > 1e-12 ? v : 1e-12); }
+static double log_of(double v)
+{
+	return log(v > 1e-12 ? v : 1e-12);
+}
 
 /*
  * The hops of one locality whose receivers waited on them: a hop charged
@@ -313,14 +340,16 @@ static int judge_locality(struct hops_result *r, enum hops_locality loc,
 		struct hops_hop *h = &r->hops[idx[i]];
 		/* min_ratio past the slowest other: with 2 or 3 others a spread is one ratio */
 		bool dominant = vals[i] - top[i] >= log(p->min_ratio);
-		double per_iteration = (double)h->messages / (double)(r->iterations ? r->iterations : 1);
+		double per_iteration =
+		    (double)h->messages / (double)(r->iterations ? r->iterations : 1);
 		h->judged = true;
 		h->median_hop_us = med_time[i];
 		h->ratio = exp(vals[i] - med[i]);
 		h->score = z[i];
 		h->share = (h->hop_time_us - med_time[i]) * per_iteration / r->iteration_us;
 		h->slow = h->ratio >= p->min_ratio && (h->score >= p->z_threshold || dominant) &&
-		          h->hop_time_us - med_time[i] >= p->min_excess_us && h->share >= p->min_share;
+		          h->hop_time_us - med_time[i] >= p->min_excess_us &&
+		          h->share >= p->min_share;
 	}
 out:
 	free(idx);
@@ -340,8 +369,13 @@ static int add_rank(struct hops_result *r, const struct hops_rank *k, int nranks
 static int name_ranks_by_hops(struct hops_result *r, int nranks, bool *covered)
 {
 	for (int q = 0; q < nranks; q++) {
-		struct hops_rank k = {.rank = q, .reason = HOPS_RANK_HOPS, .reduce_gbps = NAN,
-		                      .median_reduce_gbps = NAN, .ratio = 0, .score = 0, .share = 0};
+		struct hops_rank k = {.rank = q,
+		                      .reason = HOPS_RANK_HOPS,
+		                      .reduce_gbps = NAN,
+		                      .median_reduce_gbps = NAN,
+		                      .ratio = 0,
+		                      .score = 0,
+		                      .share = 0};
 		for (size_t i = 0; i < r->nhops; i++) {
 			const struct hops_hop *h = &r->hops[i];
 			if (!h->judged || (h->from_rank != q && h->to_rank != q))
@@ -409,7 +443,9 @@ static int reduce_rates(const struct hops_step *steps, size_t n, int nranks,
 		for (j = i; j < k && rs[j].rank == rs[i].rank;) {
 			double t = 0, bytes = 0;
 			size_t first = j;
-			for (; j < k && rs[j].rank == rs[i].rank && rs[j].iteration == rs[first].iteration; j++) {
+			for (; j < k && rs[j].rank == rs[i].rank &&
+			       rs[j].iteration == rs[first].iteration;
+			     j++) {
 				t += rs[j].t_us;
 				bytes += rs[j].bytes;
 			}
@@ -417,7 +453,8 @@ static int reduce_rates(const struct hops_step *steps, size_t n, int nranks,
 			times[iters++] = t;
 		}
 		struct rank_reduce *o = &out[rs[i].rank];
-		*o = (struct rank_reduce){stats_median(vals, iters), stats_median(times, iters), true};
+		*o = (struct rank_reduce){stats_median(vals, iters), stats_median(times, iters),
+		                          true};
 		rc = isnan(o->rate) || isnan(o->time_us) ? -1 : 0;
 	}
 	free(rs);
@@ -430,7 +467,8 @@ static int name_ranks_by_reduce(const struct hops_step *steps, size_t n, int nra
 {
 	struct rank_reduce *rr = calloc((size_t)nranks, sizeof *rr);
 	double *x = calloc(5 * (size_t)nranks, sizeof *x);
-	double *med_time = x + nranks, *med = med_time + nranks, *z = med + nranks, *top = z + nranks;
+	double *med_time = x + nranks, *med = med_time + nranks, *z = med + nranks,
+	       *top = z + nranks;
 	int *who = calloc((size_t)nranks, sizeof *who);
 	size_t k = 0;
 	int rc = rr && x && who ? reduce_rates(steps, n, nranks, rr, vals) : -1;
@@ -449,10 +487,12 @@ static int name_ranks_by_reduce(const struct hops_step *steps, size_t n, int nra
 		rc = loo_scores(x, k, p, med, z, top);
 	for (size_t i = 0; rc == 0 && i < k; i++) {
 		const struct rank_reduce *q = &rr[who[i]];
-		struct hops_rank v = {.rank = who[i], .reason = HOPS_RANK_REDUCE,
+		struct hops_rank v = {.rank = who[i],
+		                      .reason = HOPS_RANK_REDUCE,
 		                      .reduce_gbps = q->rate * 1e-3,
 		                      .median_reduce_gbps = exp(-med[i]) * 1e-3,
-		                      .ratio = exp(x[i] - med[i]), .score = z[i],
+		                      .ratio = exp(x[i] - med[i]),
+		                      .score = z[i],
 		                      .share = (q->time_us - med_time[i]) / r->iteration_us};
 		bool dominant = x[i] - top[i] >= log(p->min_ratio);
 		if (v.ratio >= p->min_ratio && (v.score >= p->z_threshold || dominant) &&
@@ -470,8 +510,8 @@ out:
 static void sort_named(struct hops_result *r)
 {
 	for (size_t i = 1; i < r->nnamed; i++)
-		for (size_t j = i; j > 0 && r->hops[r->named[j]].score > r->hops[r->named[j - 1]].score;
-		     j--) {
+		for (size_t j = i;
+		     j > 0 && r->hops[r->named[j]].score > r->hops[r->named[j - 1]].score; j--) {
 			size_t t = r->named[j];
 			r->named[j] = r->named[j - 1];
 			r->named[j - 1] = t;

@@ -59,10 +59,10 @@
  * every step: half of an iteration.) Leaving the hop
  * out keeps a slow hop from widening its own yardstick, which with the 4
  * cross-host hops of a ring over 4 hosts matters; taking the spread from
- * above keeps the fast tail from widening it. Equal hops name nothing, a loose class (half of it 3x the
- * other half) accuses nobody, and microsecond noise accuses no one. Two slow
- * hops among 4 are not told from the other two: a host slowed both ways in
- * a ring of 2 ranks per host is a case for `links`.
+ * above keeps the fast tail from widening it. Equal hops name nothing, a loose class (half of it 3x
+ * the other half) accuses nobody, and microsecond noise accuses no one. Two slow hops among 4 are
+ * not told from the other two: a host slowed both ways in a ring of 2 ranks per host is a case for
+ * `links`.
  *
  * Ranks. A slow hop means the link a -> b or the progress of a send there.
  * When more than half of a rank's hops (in and out, at least 2) are slow, the
@@ -101,9 +101,9 @@ struct hops_params {
 	double min_share;          /* 0.25 of an iteration's time */
 	double floor_us;           /* 1: transfers below count as this (their logs stay finite) */
 	double mad_floor_fraction; /* 0.05 */
-	double min_wait_fraction;  /* 0.1: hops charged less than this x the median are not judged */
-	int min_hops;              /* 3 hops per locality to judge it */
-	int min_ranks;             /* 3 reducing ranks to judge reduction rates */
+	double min_wait_fraction; /* 0.1: hops charged less than this x the median are not judged */
+	int min_hops;             /* 3 hops per locality to judge it */
+	int min_ranks;            /* 3 reducing ranks to judge reduction rates */
 };
 
 enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
@@ -112,13 +112,14 @@ struct hops_hop {
 	int from_rank, to_rank;
 	enum hops_locality locality;
 	size_t messages;
-	double hop_time_us;   /* median attributed transfer of its messages */
-	double wait_us;       /* median receive wait of its messages, before attribution */
-	double value;         /* median of its messages' transfer / their class's median */
-	double median_hop_us; /* median hop_time_us of the others of its locality; NAN if not judged */
-	double ratio, score;  /* value / the others' median value; modified z of its log value */
-	double share;         /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
-	bool waited; /* charged at least min_wait_fraction of its locality's median hop */
+	double hop_time_us; /* median attributed transfer of its messages */
+	double wait_us;     /* median receive wait of its messages, before attribution */
+	double value;       /* median of its messages' transfer / their class's median */
+	double
+	    median_hop_us; /* median hop_time_us of the others of its locality; NAN if not judged */
+	double ratio, score; /* value / the others' median value; modified z of its log value */
+	double share; /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
+	bool waited;  /* charged at least min_wait_fraction of its locality's median hop */
 	bool judged, slow;
 };
 
@@ -129,7 +130,7 @@ struct hops_rank {
 	enum hops_rank_reason reason;
 	int hops_slow, hops_total;              /* HOPS: of its hops, in and out */
 	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the other ranks' median */
-	double ratio, score;                    /* HOPS: its slow hops' largest; REDUCE: median / rate */
+	double ratio, score; /* HOPS: its slow hops' largest; REDUCE: median / rate */
 	double share; /* HOPS: its slow hops' shares, added; REDUCE: its excess reduce time's */
 };
 
@@ -144,10 +145,12 @@ struct hops_result {
 	size_t messages;  /* paired */
 	size_t unmatched; /* sends or receives left without a partner */
 	size_t iterations;
-	double iteration_us; /* median span of an iteration, first step's start to last step's end */
+	double
+	    iteration_us; /* median span of an iteration, first step's start to last step's end */
 };
 
-/* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks. */
+/* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks.
+ */
 void hops_params_default(struct hops_params *p);
 void hops_result_init(struct hops_result *r);
 void hops_result_release(struct hops_result *r);
@@ -183,8 +186,8 @@ struct hops_finding {
 	uint64_t bytes;
 	int ranks;
 	bool is_rank;
-	struct hops_hop hop;         /* !is_rank; from_rank and to_rank as the report numbers them */
-	struct hops_rank rank;       /* is_rank; rank likewise */
+	struct hops_hop hop;   /* !is_rank; from_rank and to_rank as the report numbers them */
+	struct hops_rank rank; /* is_rank; rank likewise */
 	const char *host_a, *host_b; /* of from and to (is_rank: host_a, its host); NULL unknown */
 };
 
@@ -205,9 +208,8 @@ cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, si
                           double clock_error_us);
 
 /* The named hops, then the named ranks, of r into out[0 .. max); returns how many. */
-size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes,
-                     int ranks, const struct hops_names *nm, struct hops_finding *out,
-                     size_t max);
+size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes, int ranks,
+                     const struct hops_names *nm, struct hops_finding *out, size_t max);
 
 /*
  * Adds to summary "slow_hops" [{algorithm, bytes, ranks, from_rank, to_rank,

@@ -75,23 +75,29 @@ cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, si
 	return ok ? t : NULL;
 }
 
-size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes,
-                     int ranks, const struct hops_names *nm, struct hops_finding *out, size_t max)
+size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes, int ranks,
+                     const struct hops_names *nm, struct hops_finding *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < r->nnamed && n < max; i++) {
 		const struct hops_hop *h = &r->hops[r->named[i]];
 		struct hops_finding *f = &out[n++];
-		*f = (struct hops_finding){.algorithm = algorithm, .bytes = bytes, .ranks = ranks,
-		                           .hop = *h, .host_a = host_of(nm, h->from_rank),
+		*f = (struct hops_finding){.algorithm = algorithm,
+		                           .bytes = bytes,
+		                           .ranks = ranks,
+		                           .hop = *h,
+		                           .host_a = host_of(nm, h->from_rank),
 		                           .host_b = host_of(nm, h->to_rank)};
 		f->hop.from_rank = report_rank(nm, h->from_rank);
 		f->hop.to_rank = report_rank(nm, h->to_rank);
 	}
 	for (size_t i = 0; i < r->nranks && n < max; i++) {
 		struct hops_finding *f = &out[n++];
-		*f = (struct hops_finding){.algorithm = algorithm, .bytes = bytes, .ranks = ranks,
-		                           .is_rank = true, .rank = r->ranks[i],
+		*f = (struct hops_finding){.algorithm = algorithm,
+		                           .bytes = bytes,
+		                           .ranks = ranks,
+		                           .is_rank = true,
+		                           .rank = r->ranks[i],
 		                           .host_a = host_of(nm, r->ranks[i].rank)};
 		f->rank.rank = report_rank(nm, r->ranks[i].rank);
 	}
@@ -109,7 +115,8 @@ static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
 {
 	const struct hops_hop *h = &f->hop;
 	return add_point(o, f) && cJSON_AddNumberToObject(o, "from_rank", h->from_rank) &&
-	       cJSON_AddNumberToObject(o, "to_rank", h->to_rank) && add_hosts(o, f->host_a, f->host_b) &&
+	       cJSON_AddNumberToObject(o, "to_rank", h->to_rank) &&
+	       add_hosts(o, f->host_a, f->host_b) &&
 	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
 	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
 	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
@@ -164,14 +171,16 @@ int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
 		                                                     : "",
 		                f->hop.median_hop_us, f->hop.score, 100 * f->hop.share);
 	if (f->rank.reason == HOPS_RANK_HOPS)
-		return snprintf(buf, len,
-		                "slow rank: %s, %llu bytes: rank %d (%s): %d of its %d hops slow, both "
-		                "ways (up to %.1fx the median hop, z %.1f): its interface or its progress",
-		                f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a,
-		                f->rank.hops_slow, f->rank.hops_total, f->rank.ratio, f->rank.score);
+		return snprintf(
+		    buf, len,
+		    "slow rank: %s, %llu bytes: rank %d (%s): %d of its %d hops slow, both "
+		    "ways (up to %.1fx the median hop, z %.1f): its interface or its progress",
+		    f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a, f->rank.hops_slow,
+		    f->rank.hops_total, f->rank.ratio, f->rank.score);
 	return snprintf(buf, len,
 	                "slow rank: %s, %llu bytes: rank %d (%s) reduces at %.2f GB/s, %.1fx below "
 	                "the median rank's %.2f GB/s (z %.1f): its own work, not its hops",
 	                f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a,
-	                f->rank.reduce_gbps, f->rank.ratio, f->rank.median_reduce_gbps, f->rank.score);
+	                f->rank.reduce_gbps, f->rank.ratio, f->rank.median_reduce_gbps,
+	                f->rank.score);
 }

@@ -17,12 +17,12 @@
 #include <string.h>
 
 #define TRACE_CHARTS_MAX 12
-#define HOP_ROWS_MAX 64
-#define T_CHART_W 780
-#define T_PLOT_L 190
-#define T_PLOT_R 600
-#define T_PLOT_T 58
-#define T_ROW_H 18
+#define HOP_ROWS_MAX     64
+#define T_CHART_W        780
+#define T_PLOT_L         190
+#define T_PLOT_R         600
+#define T_PLOT_T         58
+#define T_ROW_H          18
 
 struct hop_row {
 	int64_t from, to, messages;
@@ -60,9 +60,11 @@ static int read_hops(struct html_section *s, const struct traced *t, struct hop_
 	{
 		struct hop_row r = {.median_us = NAN, .ratio = NAN, .score = NAN, .wait_us = NAN};
 		const cJSON *hosts = NULL;
-		snprintf(where, sizeof where, "results[%lld].trace.hops[%zu]", (long long)t->index, i++);
+		snprintf(where, sizeof where, "results[%lld].trace.hops[%zu]", (long long)t->index,
+		         i++);
 		if (!cJSON_IsObject(h)) {
-			snprintf(s->at.err, s->at.errlen, "report '%s': %s is not an object", s->path, where);
+			snprintf(s->at.err, s->at.errlen, "report '%s': %s is not an object",
+			         s->path, where);
 			return -1;
 		}
 		if (report_get_integer(&at, h, "from_rank", true, 0, 1e9, &r.from) != 0 ||
@@ -87,7 +89,8 @@ static int read_hops(struct html_section *s, const struct traced *t, struct hop_
 static void bar(struct html_buf *b, double x0, double x1, double y, double h, const char *fill,
                 const struct hop_row *r, const char *what, double v)
 {
-	html_rawf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+	html_rawf(b,
+	          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
 	          x0, y, fmax(x1 - x0, 0.5), h, fill);
 	html_rawf(b, "%lld to %lld", (long long)r->from, (long long)r->to);
 	if (r->host_a && r->host_b) {
@@ -107,18 +110,19 @@ static void bar(struct html_buf *b, double x0, double x1, double y, double h, co
 static void legend(struct html_buf *b)
 {
 	int x = T_PLOT_R + 18;
-	html_rawf(b,
-	          "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"22\" height=\"12\" "
-	          "fill=\"#c6dbef\"/><text x=\"%d\" y=\"%d\">receiver's wait</text>\n"
-	          "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"6\" fill=\"#1f77b4\"/>"
-	          "<text x=\"%d\" y=\"%d\">the hop's own time</text>\n"
-	          "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"6\" fill=\"#d62728\"/>"
-	          "<text x=\"%d\" y=\"%d\">slow hop</text>\n"
-	          "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\"/>"
-	          "<text x=\"%d\" y=\"%d\">median hop</text></g>\n",
-	          x, T_PLOT_T, x + 28, T_PLOT_T + 10, x, T_PLOT_T + 22, x + 28, T_PLOT_T + 28, x,
-	          T_PLOT_T + 40, x + 28, T_PLOT_T + 46, x + 11, T_PLOT_T + 54, x + 11, T_PLOT_T + 68,
-	          x + 28, T_PLOT_T + 64);
+	html_rawf(
+	    b,
+	    "<g class=\"legend\"><rect x=\"%d\" y=\"%d\" width=\"22\" height=\"12\" "
+	    "fill=\"#c6dbef\"/><text x=\"%d\" y=\"%d\">receiver's wait</text>\n"
+	    "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"6\" fill=\"#1f77b4\"/>"
+	    "<text x=\"%d\" y=\"%d\">the hop's own time</text>\n"
+	    "<rect x=\"%d\" y=\"%d\" width=\"22\" height=\"6\" fill=\"#d62728\"/>"
+	    "<text x=\"%d\" y=\"%d\">slow hop</text>\n"
+	    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\"/>"
+	    "<text x=\"%d\" y=\"%d\">median hop</text></g>\n",
+	    x, T_PLOT_T, x + 28, T_PLOT_T + 10, x, T_PLOT_T + 22, x + 28, T_PLOT_T + 28, x,
+	    T_PLOT_T + 40, x + 28, T_PLOT_T + 46, x + 11, T_PLOT_T + 54, x + 11, T_PLOT_T + 68,
+	    x + 28, T_PLOT_T + 64);
 }
 
 /* The x pixel of v on the ticks' range. */
@@ -136,15 +140,20 @@ static void hop_chart(struct html_buf *b, const struct traced *t, const struct h
 	double max = 0;
 	int plot_b = T_PLOT_T + (int)n * T_ROW_H, height = plot_b + 56;
 	for (size_t i = 0; i < n; i++)
-		max = fmax(max, fmax(rows[i].time_us, isfinite(rows[i].wait_us) ? rows[i].wait_us : 0));
+		max = fmax(max,
+		           fmax(rows[i].time_us, isfinite(rows[i].wait_us) ? rows[i].wait_us : 0));
 	svg_format_bytes(t->bytes, size, sizeof size);
 	snprintf(title, sizeof title, "per-hop time vs hop: %s, %s, %lld ranks", t->algorithm, size,
 	         (long long)t->ranks);
-	html_rawf(b, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	             "role=\"img\"><title>", T_CHART_W, height, T_CHART_W, height);
+	html_rawf(b,
+	          "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	          "role=\"img\"><title>",
+	          T_CHART_W, height, T_CHART_W, height);
 	html_text(b, title, 0);
-	html_rawf(b, "</title>\n<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>\n"
-	             "<text class=\"title\" x=\"%d\" y=\"24\">", T_CHART_W, height, 20);
+	html_rawf(b,
+	          "</title>\n<rect class=\"bg\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\"/>\n"
+	          "<text class=\"title\" x=\"%d\" y=\"24\">",
+	          T_CHART_W, height, 20);
 	html_text(b, title, 0);
 	html_raw(b, "</text>\n");
 	if (svg_ticks(SVG_LINEAR, 0, max > 0 ? max : 1, true, &tx) != 0) {
@@ -154,15 +163,19 @@ static void hop_chart(struct html_buf *b, const struct traced *t, const struct h
 	for (size_t i = 0; i < tx.n; i++) {
 		double x = px(&tx, tx.v[i]);
 		svg_format_number(tx.v[i], tick, sizeof tick);
-		html_rawf(b, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
-		             "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-		          x, T_PLOT_T - 4, x, plot_b, x, plot_b + 16, tick);
+		html_rawf(
+		    b,
+		    "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
+		    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		    x, T_PLOT_T - 4, x, plot_b, x, plot_b + 16, tick);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct hop_row *r = &rows[i];
 		double y = T_PLOT_T + (double)i * T_ROW_H;
-		html_rawf(b, "<text class=\"tick%s\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%lld → %lld",
-		          r->slow ? " sus" : "", T_PLOT_L - 8, y + 12, (long long)r->from, (long long)r->to);
+		html_rawf(
+		    b, "<text class=\"tick%s\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%lld → %lld",
+		    r->slow ? " sus" : "", T_PLOT_L - 8, y + 12, (long long)r->from,
+		    (long long)r->to);
 		if (r->host_a && r->host_b && strcmp(r->host_a, r->host_b) != 0) {
 			html_raw(b, " (");
 			html_text(b, r->host_a, 12);
@@ -172,25 +185,30 @@ static void hop_chart(struct html_buf *b, const struct traced *t, const struct h
 		}
 		html_raw(b, "</text>\n");
 		if (isfinite(r->wait_us))
-			bar(b, px(&tx, 0), px(&tx, fmax(r->wait_us, 0)), y + 2, 12, "#c6dbef", r, "receiver's wait",
-			    r->wait_us);
-		bar(b, px(&tx, 0), px(&tx, r->time_us), y + 5, 6, r->slow ? "#d62728" : "#1f77b4", r,
-		    "the hop's own time", r->time_us);
+			bar(b, px(&tx, 0), px(&tx, fmax(r->wait_us, 0)), y + 2, 12, "#c6dbef", r,
+			    "receiver's wait", r->wait_us);
+		bar(b, px(&tx, 0), px(&tx, r->time_us), y + 5, 6, r->slow ? "#d62728" : "#1f77b4",
+		    r, "the hop's own time", r->time_us);
 		if (isfinite(r->median_us))
-			html_rawf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
-			             "stroke-width=\"2\"/>\n", px(&tx, r->median_us), y + 1, px(&tx, r->median_us),
-			          y + 17);
+			html_rawf(
+			    b,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" "
+			    "stroke-width=\"2\"/>\n",
+			    px(&tx, r->median_us), y + 1, px(&tx, r->median_us), y + 17);
 	}
-	html_rawf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
-	             "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
+	html_rawf(b,
+	          "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+	          "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n",
 	          T_PLOT_L, plot_b, T_PLOT_R, plot_b, T_PLOT_L, T_PLOT_T - 4, T_PLOT_L, plot_b);
-	html_rawf(b, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">median per "
-	             "message (µs)</text>\n<text class=\"label\" x=\"%d\" y=\"%d\" "
-	             "text-anchor=\"end\">hop (from → to)</text>\n",
+	html_rawf(b,
+	          "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">median per "
+	          "message (µs)</text>\n<text class=\"label\" x=\"%d\" y=\"%d\" "
+	          "text-anchor=\"end\">hop (from → to)</text>\n",
 	          (T_PLOT_L + T_PLOT_R) / 2, plot_b + 36, T_PLOT_L - 8, T_PLOT_T - 14);
 	legend(b);
 	if (all > n)
-		html_rawf(b, "<text class=\"note\" x=\"%d\" y=\"%d\">%zu more hops not drawn</text>\n",
+		html_rawf(b,
+		          "<text class=\"note\" x=\"%d\" y=\"%d\">%zu more hops not drawn</text>\n",
 		          T_PLOT_R + 18, T_PLOT_T + 90, all - n);
 	html_raw(b, "</svg>\n");
 }
@@ -226,7 +244,8 @@ static int collect(struct html_section *s, const cJSON *results, struct traced *
 		    report_get_integer(&at, rec, "ranks", true, 1, 1e9, &t.ranks) != 0)
 			return -1;
 		const cJSON *h;
-		cJSON_ArrayForEach(h, t.hops) t.slow = t.slow || cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
+		cJSON_ArrayForEach(h, t.hops) t.slow =
+		    t.slow || cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
 		out[(*n)++] = t;
 	}
 	return 0;
@@ -249,13 +268,14 @@ static size_t choose(struct traced *t, size_t n)
 }
 
 static const char *const slow_hop_columns[] = {
-    "algorithm", "bytes", "ranks", "from_rank", "to_rank", "hosts", "locality",
-    "hop_time_us", "median_hop_us", "ratio", "score", NULL,
+    "algorithm", "bytes",       "ranks",         "from_rank", "to_rank", "hosts",
+    "locality",  "hop_time_us", "median_hop_us", "ratio",     "score",   NULL,
 };
 
 static const char *const slow_rank_columns[] = {
-    "algorithm", "bytes", "ranks", "rank", "host", "reason", "hops_slow", "hops_total",
-    "reduce_gbps", "median_reduce_gbps", "ratio", "score", NULL,
+    "algorithm", "bytes",     "ranks",      "rank",        "host",
+    "reason",    "hops_slow", "hops_total", "reduce_gbps", "median_reduce_gbps",
+    "ratio",     "score",     NULL,
 };
 
 /* The summary's findings (scale's summary is drawn whole as tables already). */
@@ -293,22 +313,26 @@ int html_trace(struct html_section *s)
 		size_t charted = choose(t, n);
 		html_raw(s->b, "<h3>Per-hop times (--trace)</h3>\n");
 		findings(s);
-		html_para(s->b, "note",
-		          "Each hop's median per message: the time its receiver waited, and the part "
-		          "of it that the hop alone explains (the receive's wait less what the sender "
-		          "was itself late by: waiting propagates down a ring, blame does not).");
+		html_para(
+		    s->b, "note",
+		    "Each hop's median per message: the time its receiver waited, and the part "
+		    "of it that the hop alone explains (the receive's wait less what the sender "
+		    "was itself late by: waiting propagates down a ring, blame does not).");
 		html_raw(s->b, "<div class=\"charts\">\n");
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			if (!t[i].chart)
 				continue;
 			rc = read_hops(s, &t[i], rows, &nrows);
 			if (rc == 0)
-				hop_chart(s->b, &t[i], rows, nrows, (size_t)cJSON_GetArraySize(t[i].hops));
+				hop_chart(s->b, &t[i], rows, nrows,
+				          (size_t)cJSON_GetArraySize(t[i].hops));
 		}
 		html_raw(s->b, "</div>\n");
 		if (n > charted)
-			html_rawf(s->b, "<p class=\"note\">%zu more traced points are in the report, not "
-			                "charted.</p>\n", n - charted);
+			html_rawf(s->b,
+			          "<p class=\"note\">%zu more traced points are in the report, not "
+			          "charted.</p>\n",
+			          n - charted);
 	}
 	free(t);
 	free(rows);

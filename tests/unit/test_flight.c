@@ -13,16 +13,24 @@
 
 static struct flight_rank inside(uint64_t ticks, enum flight_wait w, int peer, int step)
 {
-	return (struct flight_rank){.known = true, .answering = true, .ticks = ticks, .where = WHERE,
-	                            .algorithm = "ring", .bytes = 4194304, .iteration = 17,
-	                            .step = step, .peer = peer, .wait = w};
+	return (struct flight_rank){.known = true,
+	                            .answering = true,
+	                            .ticks = ticks,
+	                            .where = WHERE,
+	                            .algorithm = "ring",
+	                            .bytes = 4194304,
+	                            .iteration = 17,
+	                            .step = step,
+	                            .peer = peer,
+	                            .wait = w};
 }
 
 /* Rank 2 of a ring of 4 stopped: 3 waits to receive from it, 1 to send to it, 0 on 3. */
 Test(flight, stopped_rank_and_the_peers_that_wait_on_it)
 {
-	struct flight_rank r[4] = {inside(40, FLIGHT_WAIT_RECV, 3, 6), inside(40, FLIGHT_WAIT_SEND, 2, 5),
-	                           inside(40, FLIGHT_WAIT_RECV, 1, 5), inside(40, FLIGHT_WAIT_RECV, 2, 5)};
+	struct flight_rank r[4] = {
+	    inside(40, FLIGHT_WAIT_RECV, 3, 6), inside(40, FLIGHT_WAIT_SEND, 2, 5),
+	    inside(40, FLIGHT_WAIT_RECV, 1, 5), inside(40, FLIGHT_WAIT_RECV, 2, 5)};
 	struct flight_verdict v;
 	char buf[2048];
 	r[2].answering = false;
@@ -41,10 +49,12 @@ Test(flight, stopped_rank_and_the_peers_that_wait_on_it)
 	flight_describe(r, &v, 32, buf, sizeof buf);
 	cr_assert(strstr(buf, "the others are in " WHERE), "%s", buf);
 	cr_assert(strstr(buf, "every rank that answers entered it"), "%s", buf);
-	cr_assert(strstr(buf, "not answering: rank 2 (for 4 s; last heard at " WHERE ")"), "%s", buf);
+	cr_assert(strstr(buf, "not answering: rank 2 (for 4 s; last heard at " WHERE ")"), "%s",
+	          buf);
 	cr_assert(strstr(buf, "rank 3 waits to receive from rank 2 at step 5"), "%s", buf);
 	cr_assert(strstr(buf, "rank 1 waits to send to rank 2 at step 5"), "%s", buf);
-	cr_assert(strstr(buf, "rank 0 waits to receive from rank 3 at step 6 (its chain of waits ends at rank 2)"),
+	cr_assert(strstr(buf, "rank 0 waits to receive from rank 3 at step 6 (its chain of waits "
+	                      "ends at rank 2)"),
 	          "%s", buf);
 	cr_assert(strstr(buf, "the waits lead to rank 2 (not answering)"), "%s", buf);
 	flight_verdict_release(&v);
@@ -53,7 +63,8 @@ Test(flight, stopped_rank_and_the_peers_that_wait_on_it)
 /* Rank 1 stalls before an iteration: it never entered it, and the others wait between calls. */
 Test(flight, rank_that_never_entered)
 {
-	struct flight_rank r[3] = {inside(41, FLIGHT_WAIT_NONE, -1, -1), inside(40, FLIGHT_WAIT_NONE, -1, -1),
+	struct flight_rank r[3] = {inside(41, FLIGHT_WAIT_NONE, -1, -1),
+	                           inside(40, FLIGHT_WAIT_NONE, -1, -1),
 	                           inside(41, FLIGHT_WAIT_RECV, 1, 0)};
 	struct flight_verdict v;
 	char buf[2048];
@@ -66,8 +77,9 @@ Test(flight, rank_that_never_entered)
 	cr_assert_eq(v.blocked_by[2], 1, "2 waits on 1, which never entered");
 	cr_assert_eq(v.op_rank, 0);
 	flight_describe(r, &v, 32, buf, sizeof buf);
-	cr_assert(strstr(buf, "never entered it: rank 1 (at ring, 4194304 bytes, timed iteration 16)"),
-	          "%s", buf);
+	cr_assert(
+	    strstr(buf, "never entered it: rank 1 (at ring, 4194304 bytes, timed iteration 16)"),
+	    "%s", buf);
 	cr_assert(strstr(buf, "rank 2 waits to receive from rank 1 at step 0"), "%s", buf);
 	cr_assert(strstr(buf, "the waits lead to rank 1 (never entered)"), "%s", buf);
 	cr_assert_null(strstr(buf, "rank 0 waits"), "rank 0 waits on no one: %s", buf);
@@ -81,7 +93,8 @@ Test(flight, rank_that_never_entered)
  */
 Test(flight, a_silent_rank_behind_is_not_said_to_have_never_entered)
 {
-	struct flight_rank r[3] = {inside(41, FLIGHT_WAIT_RECV, 1, 3), inside(38, FLIGHT_WAIT_RECV, 0, 1),
+	struct flight_rank r[3] = {inside(41, FLIGHT_WAIT_RECV, 1, 3),
+	                           inside(38, FLIGHT_WAIT_RECV, 0, 1),
 	                           inside(41, FLIGHT_WAIT_SEND, 1, 3)};
 	struct flight_verdict v;
 	char buf[2048];
@@ -97,7 +110,8 @@ Test(flight, a_silent_rank_behind_is_not_said_to_have_never_entered)
 	cr_assert(strstr(buf, "not answering: rank 1 (for 3 s; last heard at "), "%s", buf);
 	cJSON *root = cJSON_CreateObject();
 	cr_assert_not_null(flight_to_json(root, r, &v, NULL));
-	cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "hang"), "ranks"), 1);
+	cJSON *r1 =
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "hang"), "ranks"), 1);
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(r1, "entered")));
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(r1, "host")));
 	cJSON_Delete(root);
@@ -126,10 +140,14 @@ Test(flight, ranks_behind_may_wait_on_the_stopped_one)
 	cr_assert_eq(v.blocked_by[6], 5);
 	cr_assert_eq(v.blocked_by[0], -1, "in the barrier: waits on no one known");
 	flight_describe(r, &v, 32, buf, sizeof buf);
-	cr_assert(strstr(buf, "never entered it: rank 4 (at ring, 1048576 bytes, timed iteration 12), rank 6 "),
-	          "%s", buf);
-	cr_assert(strstr(buf, "rank 6 waits to receive from rank 5 at step 9 of the operation before"), "%s",
-	          buf);
+	cr_assert(
+	    strstr(
+	        buf,
+	        "never entered it: rank 4 (at ring, 1048576 bytes, timed iteration 12), rank 6 "),
+	    "%s", buf);
+	cr_assert(
+	    strstr(buf, "rank 6 waits to receive from rank 5 at step 9 of the operation before"),
+	    "%s", buf);
 	cr_assert(strstr(buf, "the waits lead to rank 5 (not answering)"), "%s", buf);
 	cJSON *root = cJSON_CreateObject();
 	cJSON *h = flight_to_json(root, r, &v, NULL);
@@ -142,7 +160,8 @@ Test(flight, ranks_behind_may_wait_on_the_stopped_one)
 
 Test(flight, deadlock_among_answering_ranks_is_a_cycle)
 {
-	struct flight_rank r[3] = {inside(9, FLIGHT_WAIT_RECV, 1, 2), inside(9, FLIGHT_WAIT_RECV, 2, 2),
+	struct flight_rank r[3] = {inside(9, FLIGHT_WAIT_RECV, 1, 2),
+	                           inside(9, FLIGHT_WAIT_RECV, 2, 2),
 	                           inside(9, FLIGHT_WAIT_RECV, 0, 2)};
 	struct flight_verdict v;
 	char buf[2048];
@@ -160,8 +179,10 @@ Test(flight, deadlock_among_answering_ranks_is_a_cycle)
 /* scale: ranks outside the sub-communicator, a rank never heard from, a direct call. */
 Test(flight, idle_unknown_and_direct_calls)
 {
-	struct flight_rank r[4] = {inside(7, FLIGHT_WAIT_CALL, -1, -1), inside(7, FLIGHT_WAIT_CALL, -1, -1),
-	                           inside(3, FLIGHT_WAIT_NONE, -1, -1), {0}};
+	struct flight_rank r[4] = {inside(7, FLIGHT_WAIT_CALL, -1, -1),
+	                           inside(7, FLIGHT_WAIT_CALL, -1, -1),
+	                           inside(3, FLIGHT_WAIT_NONE, -1, -1),
+	                           {0}};
 	struct flight_verdict v;
 	char buf[2048];
 	r[2].idle = true;
@@ -172,7 +193,8 @@ Test(flight, idle_unknown_and_direct_calls)
 	cr_assert_eq(v.state[0], FLIGHT_WAITING);
 	cr_assert_eq(v.blocked_by[0], -1);
 	flight_describe(r, &v, 32, buf, sizeof buf);
-	cr_assert(strstr(buf, "rank 0 is inside the call (no steps to tell whom it waits on)"), "%s", buf);
+	cr_assert(strstr(buf, "rank 0 is inside the call (no steps to tell whom it waits on)"),
+	          "%s", buf);
 	flight_verdict_release(&v);
 }
 
@@ -196,13 +218,22 @@ Test(flight, long_lists_are_cut)
 
 Test(flight, hang_json)
 {
-	struct flight_entry e[2] = {
-	    {.algorithm = "ring", .bytes = 4194304, .iteration = 17, .phase = 2, .step = 3, .send_peer = 3,
-	     .recv_peer = 1, .send_bytes = 262144, .recv_bytes = 262144, .duration_us = 900,
-	     .recv_wait_us = 700, .ended_before_us = 5e6},
-	    {.algorithm = "ring", .step = 4}};
-	struct flight_rank r[4] = {inside(40, FLIGHT_WAIT_RECV, 3, 6), inside(40, FLIGHT_WAIT_SEND, 2, 5),
-	                           inside(40, FLIGHT_WAIT_RECV, 1, 5), inside(40, FLIGHT_WAIT_RECV, 2, 5)};
+	struct flight_entry e[2] = {{.algorithm = "ring",
+	                             .bytes = 4194304,
+	                             .iteration = 17,
+	                             .phase = 2,
+	                             .step = 3,
+	                             .send_peer = 3,
+	                             .recv_peer = 1,
+	                             .send_bytes = 262144,
+	                             .recv_bytes = 262144,
+	                             .duration_us = 900,
+	                             .recv_wait_us = 700,
+	                             .ended_before_us = 5e6},
+	                            {.algorithm = "ring", .step = 4}};
+	struct flight_rank r[4] = {
+	    inside(40, FLIGHT_WAIT_RECV, 3, 6), inside(40, FLIGHT_WAIT_SEND, 2, 5),
+	    inside(40, FLIGHT_WAIT_RECV, 1, 5), inside(40, FLIGHT_WAIT_RECV, 2, 5)};
 	static const char *const hosts[4] = {"h1", "h1", "h2", "h2"};
 	struct flight_verdict v;
 	r[2].answering = false;
@@ -212,8 +243,9 @@ Test(flight, hang_json)
 	cJSON *root = cJSON_CreateObject();
 	cJSON *h = flight_to_json(root, r, &v, hosts);
 	cr_assert_not_null(h);
-	cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(h, "operation"), "algorithm")->valuestring,
-	                 "ring");
+	cr_assert_str_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(h, "operation"), "algorithm")->valuestring,
+	    "ring");
 	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(h, "never_entered")), 0);
 	cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(h, "not_answering"), 0)->valueint, 2);
 	cr_assert_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(h, "blocked_by"), 0)->valueint, 2);
@@ -228,7 +260,8 @@ Test(flight, hang_json)
 	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(r2, "answering")));
 	cJSON *last = cJSON_GetObjectItem(r2, "last_entries");
 	cr_assert_eq(cJSON_GetArraySize(last), 2);
-	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(last, 0), "recv_wait_us")->valuedouble, 700);
+	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(last, 0), "recv_wait_us")->valuedouble,
+	             700);
 	cJSON_Delete(root);
 	flight_verdict_release(&v);
 }

@@ -22,10 +22,10 @@ struct ring_model {
 	double xfer_us[MAX_RANKS];   /* per message, hop r -> r+1 */
 	double reduce_us[MAX_RANKS]; /* per reduce step, on rank r */
 	double post_us;
-	double jitter;       /* +- fraction, deterministic */
-	bool uneven;         /* odd steps carry half the bytes in half the time */
-	int drop_first;      /* rank 1 loses its first drop_first steps (a ring that wrapped) */
-	int late_receiver;   /* > 0: this rank always starts its steps after its data arrived */
+	double jitter;     /* +- fraction, deterministic */
+	bool uneven;       /* odd steps carry half the bytes in half the time */
+	int drop_first;    /* rank 1 loses its first drop_first steps (a ring that wrapped) */
+	int late_receiver; /* > 0: this rank always starts its steps after its data arrived */
 };
 
 static unsigned lcg = 12345;
@@ -78,16 +78,24 @@ static struct hops_step *play(const struct ring_model *m, size_t *count)
 			for (int r = 0; r < n; r++) {
 				int from = (r + n - 1) % n, to = (r + 1) % n;
 				double recv_done = fmax(start[r] + m->post_us, arrive[r]);
-				done[r] = recv_done + (reduce ? jittered(m->reduce_us[r] * scale, m->jitter) : 0);
-				out[k++] = (struct hops_step){.rank = r, .iteration = it, .step = s,
-				                              .send_peer = to, .recv_peer = from,
-				                              .send_bytes = (uint64_t)(262144 * scale),
-				                              .recv_bytes = (uint64_t)(262144 * scale),
-				                              .start_us = start[r], .recv_done_us = recv_done,
-				                              .reduced_us = done[r]};
+				done[r] =
+				    recv_done +
+				    (reduce ? jittered(m->reduce_us[r] * scale, m->jitter) : 0);
+				out[k++] =
+				    (struct hops_step){.rank = r,
+				                       .iteration = it,
+				                       .step = s,
+				                       .send_peer = to,
+				                       .recv_peer = from,
+				                       .send_bytes = (uint64_t)(262144 * scale),
+				                       .recv_bytes = (uint64_t)(262144 * scale),
+				                       .start_us = start[r],
+				                       .recv_done_us = recv_done,
+				                       .reduced_us = done[r]};
 			}
 			for (int r = 0; r < n; r++) {
-				end[r] = fmax(done[r], arrive[(r + 1) % n]); /* its send delivered too */
+				end[r] =
+				    fmax(done[r], arrive[(r + 1) % n]); /* its send delivered too */
 				out[k - (size_t)n + (size_t)r].end_us = end[r];
 			}
 		}
@@ -145,7 +153,8 @@ Test(hops, clean_ring_names_nothing)
 	for (size_t i = 0; i < r.nhops; i++) {
 		cr_assert(r.hops[i].judged);
 		cr_assert_lt(r.hops[i].ratio, 1.3);
-		cr_assert_float_eq(r.hops[i].hop_time_us, 100, 15, "the transfer, posting included");
+		cr_assert_float_eq(r.hops[i].hop_time_us, 100, 15,
+		                   "the transfer, posting included");
 	}
 	hops_result_release(&r);
 }
@@ -424,7 +433,8 @@ Test(hops, bad_arguments)
 	cr_assert_str_eq(hops_rank_reason_name(HOPS_RANK_REDUCE), "reduce");
 }
 
-/* The report: the point's hops, the findings in the summary and their lines, in the report's ranks. */
+/* The report: the point's hops, the findings in the summary and their lines, in the report's ranks.
+ */
 Test(hops, findings_in_the_report_and_the_text)
 {
 	static const int world[8] = {10, 11, 12, 13, 14, 15, 16, 17};
@@ -447,10 +457,12 @@ Test(hops, findings_in_the_report_and_the_text)
 	cr_assert(f[1].is_rank);
 	cr_assert_eq(f[1].rank.rank, 16);
 	hops_finding_describe(&f[0], line, sizeof line);
-	cr_assert(strstr(line, "slow hop: ring, 1048576 bytes: 12->13 (b -> b) ") == line, "%s", line);
+	cr_assert(strstr(line, "slow hop: ring, 1048576 bytes: 12->13 (b -> b) ") == line, "%s",
+	          line);
 	cr_assert(strstr(line, "x the median hop "), "%s", line);
 	hops_finding_describe(&f[1], line, sizeof line);
-	cr_assert(strstr(line, "slow rank: ring, 1048576 bytes: rank 16 (d) reduces at "), "%s", line);
+	cr_assert(strstr(line, "slow rank: ring, 1048576 bytes: rank 16 (d) reduces at "), "%s",
+	          line);
 
 	cJSON *root = cJSON_CreateObject(), *rec = cJSON_AddObjectToObject(root, "rec");
 	cJSON *sum = cJSON_AddObjectToObject(root, "summary");

@@ -9,13 +9,17 @@ Test(progress, where_round_trips)
 	static const struct {
 		int step, peer;
 		enum progress_wait kind;
-	} cases[] = {{0, 0, PROGRESS_WAIT_RECV}, {5, 2, PROGRESS_WAIT_SEND}, {-1, -1, PROGRESS_WAIT_NONE},
-	             {-1, -1, PROGRESS_WAIT_CALL}, {262143, 16777213, PROGRESS_WAIT_RECV}};
+	} cases[] = {{0, 0, PROGRESS_WAIT_RECV},
+	             {5, 2, PROGRESS_WAIT_SEND},
+	             {-1, -1, PROGRESS_WAIT_NONE},
+	             {-1, -1, PROGRESS_WAIT_CALL},
+	             {262143, 16777213, PROGRESS_WAIT_RECV}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int step, peer;
 		enum progress_wait kind;
-		progress_where_unpack(progress_where_pack(cases[i].step, cases[i].peer, cases[i].kind),
-		                      &step, &peer, &kind);
+		progress_where_unpack(
+		    progress_where_pack(cases[i].step, cases[i].peer, cases[i].kind), &step, &peer,
+		    &kind);
 		cr_assert_eq(step, cases[i].step, "case %zu", i);
 		cr_assert_eq(peer, cases[i].peer, "case %zu", i);
 		cr_assert_eq(kind, cases[i].kind, "case %zu", i);

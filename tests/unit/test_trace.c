@@ -64,8 +64,13 @@ Test(trace, capacity_is_bounded)
 
 Test(trace, pack_keeps_negative_fields)
 {
-	struct trace_entry e = {.variant = -1, .phase = 6, .iteration = -3, .step = TRACE_WHOLE_CALL,
-	                        .send_peer = -1, .recv_peer = 70000, .bytes = UINT64_MAX};
+	struct trace_entry e = {.variant = -1,
+	                        .phase = 6,
+	                        .iteration = -3,
+	                        .step = TRACE_WHOLE_CALL,
+	                        .send_peer = -1,
+	                        .recv_peer = 70000,
+	                        .bytes = UINT64_MAX};
 	uint64_t w[TRACE_WORDS];
 	struct trace_entry back;
 	trace_pack(&e, w);
