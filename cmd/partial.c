@@ -68,11 +68,11 @@ static void add_flight(cJSON *root)
 	int n;
 	const struct flight_rank *ranks = watchdog_flight(&v, &n);
 	const char **hosts = ranks ? calloc((size_t)n, sizeof *hosts) : NULL;
-	const cJSON *e, *context = cJSON_GetObjectItemCaseSensitive(root, "context");
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(root, "context");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(context, "ranks");
 	if (!ranks)
 		return;
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(context, "ranks"))
-	{
+	for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
 		const cJSON *rank = cJSON_GetObjectItemCaseSensitive(e, "rank");
 		const cJSON *host = cJSON_GetObjectItemCaseSensitive(e, "host");
 		if (hosts && cJSON_IsNumber(rank) && rank->valueint >= 0 && rank->valueint < n &&

@@ -52,12 +52,10 @@ static int read_hops(struct html_section *s, const struct traced *t, struct hop_
 {
 	char where[REPORT_WHERE_BYTES];
 	struct report_at at = s->at;
-	const cJSON *h;
 	size_t i = 0;
 	at.where = where;
 	*nrows = 0;
-	cJSON_ArrayForEach(h, t->hops)
-	{
+	for (const cJSON *h = t->hops->child; h; h = h->next) {
 		struct hop_row r = {.median_us = NAN, .ratio = NAN, .score = NAN, .wait_us = NAN};
 		const cJSON *hosts = NULL;
 		snprintf(where, sizeof where, "results[%lld].trace.hops[%zu]", (long long)t->index,
@@ -218,12 +216,10 @@ static int collect(struct html_section *s, const cJSON *results, struct traced *
 {
 	char where[REPORT_WHERE_BYTES];
 	struct report_at at = s->at;
-	const cJSON *rec;
 	int64_t i = 0;
 	at.where = where;
 	*n = 0;
-	cJSON_ArrayForEach(rec, results)
-	{
+	for (const cJSON *rec = results->child; rec; rec = rec->next) {
 		struct traced t = {.rec = rec, .index = i++, .ranks = 0};
 		const cJSON *trace = NULL;
 		snprintf(where, sizeof where, "results[%lld]", (long long)t.index);
@@ -243,12 +239,23 @@ static int collect(struct html_section *s, const cJSON *results, struct traced *
 		    report_get_number(&at, rec, "bytes", true, 0, 9e18, &t.bytes) != 0 ||
 		    report_get_integer(&at, rec, "ranks", true, 1, 1e9, &t.ranks) != 0)
 			return -1;
-		const cJSON *h;
-		cJSON_ArrayForEach(h, t.hops) t.slow =
-		    t.slow || cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
+		for (const cJSON *h = t.hops->child; h; h = h->next)
+			t.slow = t.slow || cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
 		out[(*n)++] = t;
 	}
 	return 0;
+}
+
+/* Is t[i] the largest traced size of its (variant, ranks), the first of equals? */
+static bool largest_of_its_kind(const struct traced *t, size_t n, size_t i)
+{
+	for (size_t j = 0; j < n; j++) {
+		bool kin = j != i && strcmp(t[j].algorithm, t[i].algorithm) == 0 &&
+		           t[j].ranks == t[i].ranks;
+		if (kin && (t[j].bytes > t[i].bytes || (j < i && t[j].bytes == t[i].bytes)))
+			return false;
+	}
+	return true;
 }
 
 /* Every slow point, and the largest traced size of each (variant, ranks). */
@@ -256,12 +263,8 @@ static size_t choose(struct traced *t, size_t n)
 {
 	size_t charted = 0;
 	for (size_t i = 0; i < n; i++) {
-		bool largest = true;
-		for (size_t j = 0; j < n && largest; j++)
-			largest = j == i || strcmp(t[j].algorithm, t[i].algorithm) != 0 ||
-			          t[j].ranks != t[i].ranks || t[j].bytes < t[i].bytes ||
-			          (t[j].bytes == t[i].bytes && j > i);
-		t[i].chart = (t[i].slow || largest) && charted < TRACE_CHARTS_MAX;
+		t[i].chart =
+		    (t[i].slow || largest_of_its_kind(t, n, i)) && charted < TRACE_CHARTS_MAX;
 		charted += t[i].chart;
 	}
 	return charted;
