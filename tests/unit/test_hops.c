@@ -239,6 +239,7 @@ Test(hops, messages_of_two_sizes_accuse_nobody)
 	cr_assert_eq(r.nranks, 0);
 	for (size_t i = 0; i < r.nhops; i++)
 		cr_assert_float_eq(r.hops[i].value, 1, 0.2, "each message against its own size");
+	hops_result_release(&r);
 	m.xfer_us[6] = 500;
 	run(&m, NULL, &r);
 	cr_assert_eq(r.nnamed, 1);
@@ -259,6 +260,7 @@ Test(hops, hops_are_judged_within_their_locality)
 	cr_assert_eq(r.nnamed, 0, "cross-host hops are compared with cross-host hops");
 	cr_assert_eq(hop(&r, 1, 2)->locality, HOPS_CROSS_HOST);
 	cr_assert_eq(hop(&r, 2, 3)->locality, HOPS_SAME_HOST);
+	hops_result_release(&r);
 	m.xfer_us[3] = 3000; /* 3 -> 4 */
 	run(&m, hosts, &r);
 	cr_assert_eq(r.nnamed, 1);
