@@ -12,12 +12,14 @@ every core copying at once, for the memory floor: the busbw of an all-reduce
 that reads every input and writes every result exactly once. Prints ratios
 (variant busbw / mpi busbw; busbw / point-to-point bandwidth, where the ring's
 bound 2(n-1)/n x bytes / B means busbw <= B; busbw / memory floor) and writes a
-JSON file. At 2 ranks each run also measures --trace's overhead: the ring at 1 MiB without
-and with it, alternated, the ratio of the medians of their p50s (goal at most 1.03).
+JSON file. At 2 ranks each run also measures --trace's overhead: pairs of ring calls at 1 MiB,
+one untraced and one traced, alternated in one process (tests/bench/trace_overhead.c, built here
+against build/algorithms), the ratio of the medians (goal at most 1.03).
 Informational: it exits 0 unless a run fails.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE]
 """
+import glob
 import json
 import os
 import statistics
@@ -35,9 +37,10 @@ CONFIGS = [
 FLOOR_MIN_BYTES = 16 << 20
 TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
            "trace_overhead": 1.03}
-# --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run.
+# --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run
+# (TRACE_ROUNDS x 50 pairs of calls).
 TRACE_BYTES = 1 << 20
-TRACE_PAIRS = 3
+TRACE_ROUNDS = 60
 
 
 def human(n):
@@ -74,19 +77,31 @@ def measure_allreduce(binary, cfg, env):
     return got
 
 
-def measure_trace(binary, cfg, env):
-    """--trace's cost: the ring at TRACE_BYTES run without and with --trace, TRACE_PAIRS times
-    each, alternated (ABBA...) so that the machine's drift falls on both; the ratio of the
-    medians of their p50s, taken within this run."""
-    got = {"plain": [], "traced": []}
-    base = mpirun(cfg) + [binary, "allreduce", "-a", "ring", "--sizes", str(TRACE_BYTES),
-                          "-n", "2000", "-w", "50"]
-    for k in range(2 * TRACE_PAIRS):
-        traced = k % 4 in (1, 2)
-        d = run_json(base + (["--trace"] if traced else []), env)
-        got["traced" if traced else "plain"].append(d["results"][0]["time_us"]["p50"])
-    plain, traced = statistics.median(got["plain"]), statistics.median(got["traced"])
-    return {"plain_p50_us": plain, "traced_p50_us": traced, "ratio": traced / plain, "runs": got}
+def build_trace_overhead(binary):
+    """tests/bench/trace_overhead.c, linked against the objects the binary was built from
+    (build/algorithms/*.o). Returns its path, or None when it cannot be built."""
+    build = os.path.dirname(binary)
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    objs = sorted(glob.glob(os.path.join(build, "algorithms", "*.o")))
+    out = os.path.join(build, "bench", "trace_overhead")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = [os.environ.get("MPICC", "mpicc"), "-std=c17", "-O2", "-D_GNU_SOURCE",
+           "-I" + os.path.join(root, "algorithms"), "-I" + build,
+           os.path.join(here, "trace_overhead.c")] + objs + ["-lm", "-o", out]
+    return out if objs and subprocess.run(cmd).returncode == 0 else None
+
+
+def measure_trace(tool, cfg, env):
+    """--trace's cost, in one process: pairs of ring calls at TRACE_BYTES, one untraced and one
+    traced, each after a barrier, the order flipping from pair to pair, so that the machine's
+    load falls on both alike (tests/bench/trace_overhead.c); the ratio of the medians.
+    --trace adds nothing else to the timed region: the gather runs after the point."""
+    out = subprocess.run(mpirun(cfg) + [tool, str(TRACE_BYTES), str(TRACE_ROUNDS), "50"], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    d = json.loads(out.strip().splitlines()[-1])
+    return {"plain_p50_us": d["plain_us"], "traced_p50_us": d["traced_us"], "ratio": d["ratio"],
+            "pairs": d["rounds"] * d["calls"]}
 
 
 def measure_memory(membw):
@@ -94,7 +109,7 @@ def measure_memory(membw):
                                      capture_output=True, text=True).stdout)
 
 
-def measure_repeats(binary, membw, cfg, repeats, env):
+def measure_repeats(binary, membw, cfg, repeats, env, tracer=None):
     """Each repeat measures the all-reduce and, right after it, its limits, so that every
     ratio can be taken within one repeat (the machine's load moves all of them together)
     and its median over the repeats reported."""
@@ -103,8 +118,8 @@ def measure_repeats(binary, membw, cfg, repeats, env):
         print(f"  {cfg['name']}: run {rep + 1} of {repeats}", file=sys.stderr)
         reps.append({"allreduce": measure_allreduce(binary, cfg, env),
                      "p2p": measure_p2p(binary, cfg, env), "memory": measure_memory(membw)})
-        if cfg["ranks"] == 2:
-            reps[-1]["trace"] = measure_trace(binary, cfg, env)
+        if cfg["ranks"] == 2 and tracer:
+            reps[-1]["trace"] = measure_trace(tracer, cfg, env)
     return reps
 
 
@@ -230,8 +245,11 @@ def main():
     out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     rows, memory, traces = [], [], []
+    tracer = build_trace_overhead(binary)
+    if not tracer:
+        print("bench: cannot build tests/bench/trace_overhead.c: no --trace overhead", file=sys.stderr)
     for cfg in CONFIGS:
-        reps = measure_repeats(binary, membw, cfg, repeats, env)
+        reps = measure_repeats(binary, membw, cfg, repeats, env, tracer)
         rows += analyse(cfg, reps)
         memory += [r["memory"] for r in reps]
         t = trace_overhead(cfg, reps)
@@ -263,9 +281,9 @@ def main():
         print(f"{r['config']:<24} {human(r['bytes']):>8} {r['algorithm']:<19} {r['p50_us']:10.2f} "
               f"{r['busbw_gbps']:10.3f} {vs} {p2p}")
     for t in traces:
-        print(f"# --trace: {t['config']}, ring at {human(t['bytes'])}: p50 {t['plain_p50_us']:.2f} us without, "
-              f"{t['traced_p50_us']:.2f} us with; ratio of the medians within a run {t['ratio']:.3f} "
-              f"(median of {t['repeats']} runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
+        print(f"# --trace: {t['config']}, ring at {human(t['bytes'])}: median call {t['plain_p50_us']:.2f} us "
+              f"without, {t['traced_p50_us']:.2f} us with, pairs of calls alternated in one process; "
+              f"ratio {t['ratio']:.3f} (median of {t['repeats']} runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
     print("# targets")
     for c in checks:
         lower = "latency" in c["target"] or "overhead" in c["target"]
