@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "executor.h"
+#include "progress.h"
 
 #include <string.h>
 
@@ -86,7 +87,25 @@ static int post_recv(const struct sched_step *st, const struct ar_call *c, char 
 	                 req);
 }
 
-static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
+/* The call's identity, from the progress record that the harness keeps (progress.h). */
+static struct trace_entry call_entry(void)
+{
+	return (struct trace_entry){
+	    .variant = atomic_load_explicit(&ar_progress.variant, memory_order_relaxed),
+	    .phase = atomic_load_explicit(&ar_progress.phase, memory_order_relaxed),
+	    .iteration = atomic_load_explicit(&ar_progress.iteration, memory_order_relaxed),
+	    .bytes = atomic_load_explicit(&ar_progress.bytes, memory_order_relaxed),
+	};
+}
+
+/*
+ * Inlined twice, with traced a constant true and false (run_schedule): the
+ * untraced copy has no trace code at all. Traced, a step reads the clock
+ * when its receive is done, when its reduction is done (reduce steps only)
+ * and when it ends, which is also the next step's start: 2 or 3 reads.
+ */
+static inline __attribute__((always_inline)) int
+run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
 {
 	const struct sched *s = &p->sched;
 	const size_t w = p->elem_bytes;
@@ -97,12 +116,19 @@ static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
 	MPI_Request next_req = MPI_REQUEST_NULL;
 	bool next_posted = false;
 	int rc = MPI_SUCCESS;
+	struct trace_entry e = {0};
 
 	if (!in_place && s->copy_input_first && c->count)
 		memcpy(res, in, c->count * w);
+	if (traced) {
+		e = call_entry();
+		e.end_ns = trace_now_ns();
+	}
 	for (size_t k = 0; k < s->nsteps && rc == MPI_SUCCESS; k++) {
 		const struct sched_step *st = &s->steps[k];
 		MPI_Request rreq = MPI_REQUEST_NULL, sreq = MPI_REQUEST_NULL;
+		if (traced)
+			e.start_ns = e.end_ns;
 		if (st->recv_peer >= 0) {
 			if (next_posted)
 				rreq = next_req;
@@ -120,8 +146,12 @@ static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
 			rc = post_recv(&s->steps[k + 1], c, tmp[(k + 1) & 1], w, &next_req);
 			next_posted = rc == MPI_SUCCESS;
 		}
+		progress_waiting((int)k, st->recv_peer, PROGRESS_WAIT_RECV);
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&rreq, MPI_STATUS_IGNORE);
+		if (traced)
+			e.recv_done_ns = e.reduced_ns = st->recv_peer >= 0 ? trace_now_ns() : e.start_ns;
+		progress_waiting((int)k, st->send_peer, PROGRESS_WAIT_SEND);
 		if (rc == MPI_SUCCESS && st->recv_peer >= 0 && st->action == SCHED_REDUCE) {
 			/* the reduction may overwrite what is being sent: let the send finish */
 			if (st->send_peer >= 0 && (in_place || !st->send_from_input) &&
@@ -130,9 +160,46 @@ static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
 			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
 			char *out = res + st->recv_offset * w;
 			ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
+			if (traced)
+				e.reduced_ns = trace_now_ns();
 		}
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+		if (traced) {
+			e.end_ns = trace_now_ns();
+			e.step = (int)k;
+			e.send_peer = st->send_peer;
+			e.recv_peer = st->recv_peer;
+			e.send_bytes = st->send_peer >= 0 ? st->send_count * w : 0;
+			e.recv_bytes = st->recv_peer >= 0 ? st->recv_count * w : 0;
+			trace_write(c->trace, &e);
+		}
+	}
+	progress_waiting(-1, -1, PROGRESS_WAIT_NONE);
+	return rc;
+}
+
+static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
+{
+	return c->trace ? run_steps(p, c, true) : run_steps(p, c, false);
+}
+
+/* A direct variant: one entry for the whole call. */
+static int run_direct(const struct exec_plan *p, const struct ar_call *c)
+{
+	struct trace_entry e = {0};
+	if (c->trace) {
+		e = call_entry();
+		e.step = TRACE_WHOLE_CALL;
+		e.send_peer = e.recv_peer = -1;
+		e.start_ns = trace_now_ns();
+	}
+	progress_waiting(TRACE_WHOLE_CALL, -1, PROGRESS_WAIT_CALL);
+	int rc = p->variant->run(c);
+	progress_waiting(-1, -1, PROGRESS_WAIT_NONE);
+	if (c->trace) {
+		e.end_ns = e.recv_done_ns = e.reduced_ns = trace_now_ns();
+		trace_write(c->trace, &e);
 	}
 	return rc;
 }
@@ -140,6 +207,6 @@ static int run_schedule(const struct exec_plan *p, const struct ar_call *c)
 int exec_run(const struct exec_plan *p, const struct ar_call *call)
 {
 	if (p->variant->run)
-		return p->variant->run(call);
+		return run_direct(p, call);
 	return run_schedule(p, call);
 }

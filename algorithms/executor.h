@@ -5,6 +5,14 @@
  * A plan is built once per (variant, rank count, count, dtype, segment) and
  * run many times: nothing is allocated while it runs, so a timed loop
  * measures the collective and not the harness.
+ *
+ * Tracing (trace.h): with call->trace set, every step of a schedule writes
+ * one entry (its times, peers and bytes, and the call's variant, size, phase
+ * and iteration from algorithms/progress.h), a direct variant one entry per
+ * call (step TRACE_WHOLE_CALL). The schedule loop is compiled twice, with
+ * and without the trace, so an untraced call pays one branch per call, none
+ * per step. Traced or not, every step stores where it waits in
+ * ar_progress.where (two relaxed stores per step) for the watchdog.
  */
 #include <mpi.h>
 
@@ -16,6 +24,7 @@
 
 #include "dtype.h"
 #include "schedule.h"
+#include "trace.h"
 #include "variant.h"
 
 /* One all-reduce call. input == result means in place. */
@@ -29,6 +38,7 @@ struct ar_call {
 	enum ar_op op;
 	void *scratch;        /* exec_plan_scratch_bytes() bytes, or NULL when that is 0 */
 	size_t mpi_max_count; /* direct variants: elements per MPI call; 0 = INT_MAX */
+	struct trace_ring *trace; /* NULL: not traced; else one entry per step (borrowed) */
 };
 
 struct exec_plan {

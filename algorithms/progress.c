@@ -46,3 +46,26 @@ void progress_describe(char *buf, size_t len, int variant, uint64_t bytes, int p
 		snprintf(buf, len, "%s, %llu bytes, %s %lld", name, (unsigned long long)bytes, what,
 		         (long long)iteration);
 }
+
+void progress_where_unpack(uint64_t where, int *step, int *peer, enum progress_wait *kind)
+{
+	*kind = (enum progress_wait)(where >> 56);
+	*peer = (int)((where >> 32) & 0xffffffu) - 1;
+	*step = (int32_t)(uint32_t)where;
+}
+
+void progress_describe_where(char *buf, size_t len, uint64_t where)
+{
+	int step, peer;
+	enum progress_wait kind;
+	progress_where_unpack(where, &step, &peer, &kind);
+	if (kind == PROGRESS_WAIT_CALL)
+		snprintf(buf, len, "inside the call (no steps)");
+	else if ((kind == PROGRESS_WAIT_RECV || kind == PROGRESS_WAIT_SEND) && peer >= 0)
+		snprintf(buf, len, "step %d, waiting to %s rank %d", step,
+		         kind == PROGRESS_WAIT_RECV ? "receive from" : "send to", peer);
+	else if (kind == PROGRESS_WAIT_RECV || kind == PROGRESS_WAIT_SEND)
+		snprintf(buf, len, "step %d", step);
+	else
+		snprintf(buf, len, "%s", "");
+}

@@ -270,7 +270,8 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 		          ar_variants[v]->name, t->busbw_at_max_gbps,
 		          (unsigned long long)t->max_bytes_measured, o->min_busbw_gbps);
 	}
-	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0)
+	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 ||
+	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)
 		return -1;
 	fflush(stdout);
 	if (!cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) ||

@@ -67,6 +67,7 @@ static const struct opt_group groups[] = {
     OPT_GROUP(step_opt, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_sweep_points, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct ar_opts, sweep.segment_bytes)),
+    OPT_GROUP(opts_trace, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(allreduce_only, 0),
     OPT_GROUP(opts_timeout, offsetof(struct ar_opts, timeout_s)),
     OPT_GROUP(opts_output, offsetof(struct ar_opts, out)),

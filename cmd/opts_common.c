@@ -145,6 +145,24 @@ const struct opt opts_sweep_points[7] = {
      .help = "verify every result"},
 };
 
+const struct opt opts_trace[2] = {
+    {.name = "trace",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct sweep_opts, trace),
+     .key = "trace",
+     .help = "time every step of the schedule on every rank, gathered\n"
+             "after each point, and name the slow hops"},
+    {.name = "trace-entries",
+     .kind = OPT_U64,
+     .offset = offsetof(struct sweep_opts, trace_entries),
+     .metavar = "N",
+     .def = "8192",
+     .min = 16,
+     .max = 4194304,
+     .key = "trace_entries",
+     .help = "steps each rank's trace ring holds"},
+};
+
 const struct opt opts_segment[1] = {
     {.name = "segment-bytes",
      .kind = OPT_BYTES,

@@ -55,8 +55,12 @@ struct sweep_opts {
 	enum ar_op op;
 	bool check;
 	uint64_t segment_bytes;
+	bool trace;             /* --trace: every step of every rank, its slow hops named */
+	uint64_t trace_entries; /* per rank */
 };
 extern const struct opt opts_sweep_range[2];
+/* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
+extern const struct opt opts_trace[2];
 extern const struct opt opts_sweep_points[7];
 
 /*

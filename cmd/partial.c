@@ -3,7 +3,10 @@
 
 #include "partial.h"
 #include "cmd.h"
+#include "flight.h"
+#include "watchdog.h"
 
+#include <stdlib.h>
 #include <time.h>
 
 void cmd_partial_init(struct cmd_partial *p, const struct cmd_ctx *ctx)
@@ -60,6 +63,28 @@ int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc)
 	return write_locked(p);
 }
 
+/* The watchdog's flight record of the hang as "hang" (reports/flight.h), hosts from the context. */
+static void add_flight(cJSON *root)
+{
+	const struct flight_verdict *v;
+	int n;
+	const struct flight_rank *ranks = watchdog_flight(&v, &n);
+	const char **hosts = ranks ? calloc((size_t)n, sizeof *hosts) : NULL;
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(root, "context");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(context, "ranks");
+	if (!ranks)
+		return;
+	for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next) {
+		const cJSON *rank = cJSON_GetObjectItemCaseSensitive(e, "rank");
+		const cJSON *host = cJSON_GetObjectItemCaseSensitive(e, "host");
+		if (hosts && cJSON_IsNumber(rank) && rank->valueint >= 0 && rank->valueint < n &&
+		    cJSON_IsString(host))
+			hosts[rank->valueint] = host->valuestring;
+	}
+	flight_to_json(root, ranks, v, hosts);
+	free(hosts);
+}
+
 void cmd_partial_on_hang(void *arg, const char *event)
 {
 	struct cmd_partial *p = arg;
@@ -77,6 +102,7 @@ void cmd_partial_on_hang(void *arg, const char *event)
 		cJSON_AddStringToObject(e, "at_utc", at);
 		cJSON_AddStringToObject(e, "message", event);
 		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
+		add_flight(p->root);
 		write_locked(p);
 	} else {
 		cJSON_Delete(e);

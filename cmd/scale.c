@@ -57,7 +57,7 @@ static int run_count(struct scale_run *run, int n)
 {
 	struct sweep *s = &run->sweep;
 	char msg[MPI_MAX_ERROR_STRING];
-	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n};
+	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n, .world_of = run->order};
 	int pos = -1, status = EXIT_OK;
 	for (int i = 0; i < n; i++)
 		if (run->order[i] == s->ctx->rank)
@@ -136,7 +136,9 @@ static int summarize(void *arg, cJSON *root)
 	int status = scale_model_run(o, ctx->nranks, &run->res, root);
 	if (run->res.warning[0])
 		cmd_error(ctx, "scale: %s", run->res.warning);
-	if (status == EXIT_RUNTIME || add_communicators(run, root) != 0) {
+	if (status == EXIT_RUNTIME || add_communicators(run, root) != 0 ||
+	    sweep_trace_summary(&run->sweep, cJSON_GetObjectItemCaseSensitive(root, "summary"),
+	                        false) != 0) {
 		cmd_error(ctx, "scale: out of memory while modelling the results");
 		return EXIT_RUNTIME;
 	}

@@ -192,6 +192,7 @@ static const struct opt_group groups[] = {
     OPT_GROUP(scale_only, 0),
     OPT_GROUP(opts_sweep_points, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct scale_opts, sweep.segment_bytes)),
+    OPT_GROUP(opts_trace, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(opts_output, offsetof(struct scale_opts, out)),
     OPT_GROUP(opts_quiet, offsetof(struct scale_opts, out.quiet)),
     OPT_GROUP(opts_timeout, offsetof(struct scale_opts, timeout_s)),

@@ -71,6 +71,10 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
 	int status = ctx->rank == 0 ? cmd_partial_flush(&s->report) : EXIT_OK;
 	if (cmd_any(ctx, status != EXIT_OK))
 		return status != EXIT_OK ? status : EXIT_RUNTIME;
+	status = cmd_trace_start(&s->trace, ctx, s->command, s->o->trace, s->o->trace_entries,
+	                         &s->context, &s->map);
+	if (status != EXIT_OK)
+		return status;
 	if (watchdog_start(ctx, s->command, timeout_s, cmd_partial_on_hang, &s->report) != 0)
 		return EXIT_RUNTIME;
 	return EXIT_OK;
@@ -146,8 +150,11 @@ static int measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar
 	                       .nranks = c->nranks,
 	                       .count = r->count,
 	                       .dtype = o->dtype,
-	                       .op = o->op};
+	                       .op = o->op,
+	                       .trace = cmd_trace_ring(&s->trace)};
 	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
+	if (rc == MPI_SUCCESS) /* outside the timed region: the point's steps to its rank 0 */
+		rc = cmd_trace_collect(&s->trace, c->comm, v, r->bytes);
 	sample_pss(s);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: %s at %llu bytes on %d ranks: %s", s->command,
@@ -190,7 +197,10 @@ static int record(struct sweep *s, int v, struct ar_record *r, const struct benc
 		cmd_describe_wrong(s->ctx, r, br);
 	/* without a report (a sweep inside accept), the point goes to on_point alone */
 	cJSON *rec = s->results ? ar_record_to_json(s->results, r) : NULL;
-	if ((s->results && !rec) || (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
+	if ((s->results && !rec) ||
+	    (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
+		return -1;
+	if (rec && br && cmd_trace_record(&s->trace, rec, v, r->bytes, r->ranks, c->world_of) != 0)
 		return -1;
 	progress_line(s, r, c->hosts, br, c->whole);
 	return 0;
@@ -225,10 +235,16 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 		int failed = record(s, v, &r, r.skipped ? NULL : &br, c);
 		cmd_partial_unlock(&s->report);
 		if (failed)
-			cmd_rank_error(s->ctx, "%s: out of memory while recording results", s->command);
+			cmd_rank_error(s->ctx, "%s: out of memory while recording results",
+			               s->command);
 		status = failed ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
 	}
 	return agree(s, status);
+}
+
+int sweep_trace_summary(const struct sweep *s, cJSON *summary, bool quiet_text)
+{
+	return cmd_trace_summarize(&s->trace, summary, quiet_text);
 }
 
 void sweep_end(struct sweep *s)
@@ -254,6 +270,7 @@ int sweep_finish(struct sweep *s, int (*summarize)(void *arg, cJSON *root), void
 
 void sweep_release(struct sweep *s)
 {
+	cmd_trace_stop(&s->trace); /* after the watchdog, which may read the ring */
 	for (int v = 0; v < AR_MAX_VARIANTS; v++)
 		if (s->planned[v])
 			exec_plan_release(&s->plans[v]);

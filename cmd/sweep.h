@@ -15,6 +15,7 @@
 #ifndef COLLSCOPE_CMD_SWEEP_H
 #define COLLSCOPE_CMD_SWEEP_H
 
+#include "allreduce_trace.h"
 #include "ar_report.h"
 #include "bench.h"
 #include "cmd.h"
@@ -26,7 +27,8 @@
 struct sweep_comm {
 	MPI_Comm comm; /* MPI_COMM_NULL: this rank is not a member (it idles) */
 	int rank, nranks, hosts;
-	bool whole; /* the whole job (allreduce), not a sub-communicator (scale) */
+	bool whole;          /* the whole job (allreduce), not a sub-communicator (scale) */
+	const int *world_of; /* communicator rank -> world rank; NULL: the same */
 };
 
 /*
@@ -57,6 +59,7 @@ struct sweep {
 	struct cmd_partial report;  /* rank 0's root, written as it grows and on a hang */
 	int done, total;            /* points, for the progress lines */
 	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
+	struct cmd_trace trace;     /* --trace: started by sweep_begin */
 };
 
 /* Not collective: the sweep of o (borrowed, must outlive s). */
@@ -66,8 +69,9 @@ void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
 int sweep_setup(struct sweep *s, int total_points);
 /*
  * The report context (placement in s->map), the report's skeleton with the
- * command's config (rank 0), its first write to out->output, and the
- * watchdog. Returns an exit code, agreed.
+ * command's config (rank 0), its first write to out->output, the trace ring
+ * (with --trace; the watchdog's flight recorder reads it) and the watchdog.
+ * Returns an exit code, agreed.
  */
 int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
                 const struct cmd_out *out, double timeout_s);
@@ -78,6 +82,8 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
  * returned.
  */
 int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c);
+/* Rank 0: summary.slow_hops and slow_ranks, and their lines unless quiet_text (--trace). */
+int sweep_trace_summary(const struct sweep *s, cJSON *summary, bool quiet_text);
 /* Not collective: the watchdog stops (a finished sweep is no hang). */
 void sweep_end(struct sweep *s);
 /*

@@ -4,6 +4,7 @@
 #include "watchdog.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -13,17 +14,30 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flight.h"
 #include "progress.h"
+#include "trace.h"
+#include "variant.h"
 #include "watchdog_rendezvous.h"
 #include "watchdog_verdict.h"
 
-enum { WD_HB_WORDS = 8 };
+/* WD_FLIGHT_ENTRIES: the last trace entries each heartbeat carries (with --trace). */
+enum { WD_HB_WORDS = 11, WD_FLIGHT_ENTRIES = 8 };
 
-/* One heartbeat or answer: 8 big-endian 64-bit words. */
+/*
+ * One heartbeat or answer: WD_HB_WORDS big-endian 64-bit words, then
+ * nentries trace entries of TRACE_WORDS words (heartbeats only, with --trace).
+ */
 struct wd_beat {
 	uint64_t token, rank, ticks, bytes;
 	int64_t variant, iteration, phase, seq;
+	uint64_t where;    /* ar_progress.where: the step and the peer it waits for */
+	uint64_t clock_ns; /* the sender's trace clock when it sent this */
+	uint64_t nentries;
+	uint64_t entries[WD_FLIGHT_ENTRIES * TRACE_WORDS];
 };
+
+#define WD_BEAT_MAX_BYTES ((WD_HB_WORDS + WD_FLIGHT_ENTRIES * TRACE_WORDS) * 8)
 
 /* What rank 0 knows of one rank. */
 struct wd_peer {
@@ -56,28 +70,47 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void encode(const struct wd_beat *b, unsigned char out[WD_HB_WORDS * 8])
+static void put_words(const uint64_t *w, size_t n, unsigned char *out)
 {
-	uint64_t w[WD_HB_WORDS] = {b->token, b->rank, b->ticks, b->bytes, (uint64_t)b->variant,
-	                           (uint64_t)b->iteration, (uint64_t)b->phase, (uint64_t)b->seq};
-	for (int i = 0; i < WD_HB_WORDS; i++)
+	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < 8; k++)
 			out[i * 8 + k] = (unsigned char)(w[i] >> (56 - 8 * k));
 }
 
-static void decode(const unsigned char in[WD_HB_WORDS * 8], struct wd_beat *b)
+static void get_words(const unsigned char *in, size_t n, uint64_t *w)
 {
-	uint64_t w[WD_HB_WORDS] = {0};
-	for (int i = 0; i < WD_HB_WORDS; i++)
+	for (size_t i = 0; i < n; i++) {
+		w[i] = 0;
 		for (int k = 0; k < 8; k++)
 			w[i] = (w[i] << 8) | in[i * 8 + k];
-	*b = (struct wd_beat){w[0], w[1], w[2], w[3], (int64_t)w[4], (int64_t)w[5], (int64_t)w[6],
-	                      (int64_t)w[7]};
+	}
 }
 
-static struct wd_beat my_beat(int64_t seq)
+/* Returns the bytes of the encoded beat. */
+static size_t encode(const struct wd_beat *b, unsigned char *out)
 {
-	return (struct wd_beat){
+	uint64_t w[WD_HB_WORDS] = {b->token, b->rank, b->ticks, b->bytes, (uint64_t)b->variant,
+	                           (uint64_t)b->iteration, (uint64_t)b->phase, (uint64_t)b->seq,
+	                           b->where, b->clock_ns, b->nentries};
+	put_words(w, WD_HB_WORDS, out);
+	put_words(b->entries, b->nentries * TRACE_WORDS, out + WD_HB_WORDS * 8);
+	return (WD_HB_WORDS + b->nentries * TRACE_WORDS) * 8;
+}
+
+static void decode(const unsigned char *in, struct wd_beat *b)
+{
+	uint64_t w[WD_HB_WORDS];
+	get_words(in, WD_HB_WORDS, w);
+	*b = (struct wd_beat){.token = w[0], .rank = w[1], .ticks = w[2], .bytes = w[3],
+	                      .variant = (int64_t)w[4], .iteration = (int64_t)w[5],
+	                      .phase = (int64_t)w[6], .seq = (int64_t)w[7], .where = w[8],
+	                      .clock_ns = w[9], .nentries = w[10]};
+}
+
+/* This rank's beat; with_entries: and the last entries of its trace, if it traces. */
+static struct wd_beat my_beat(int64_t seq, bool with_entries)
+{
+	struct wd_beat b = {
 		.token = wd.token,
 		.rank = (uint64_t)wd.rank,
 		.ticks = atomic_load_explicit(&ar_progress.ticks, memory_order_acquire),
@@ -86,29 +119,48 @@ static struct wd_beat my_beat(int64_t seq)
 		.iteration = atomic_load_explicit(&ar_progress.iteration, memory_order_relaxed),
 		.phase = atomic_load_explicit(&ar_progress.phase, memory_order_relaxed),
 		.seq = seq,
+		.where = atomic_load_explicit(&ar_progress.where, memory_order_relaxed),
+		.clock_ns = trace_now_ns(),
 	};
+	struct trace_ring *ring = with_entries ? trace_published() : NULL;
+	struct trace_entry e[WD_FLIGHT_ENTRIES];
+	b.nentries = ring ? trace_snapshot(ring, e, WD_FLIGHT_ENTRIES) : 0;
+	for (uint64_t i = 0; i < b.nentries; i++)
+		trace_pack(&e[i], &b.entries[i * TRACE_WORDS]);
+	return b;
 }
 
 static int send_beat(int fd, const struct wd_beat *b)
 {
-	unsigned char buf[WD_HB_WORDS * 8];
-	encode(b, buf);
-	return send(fd, buf, sizeof buf, MSG_NOSIGNAL) == (ssize_t)sizeof buf ? 0 : -1;
+	unsigned char buf[WD_BEAT_MAX_BYTES];
+	size_t n = encode(b, buf);
+	return send(fd, buf, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+}
+
+static int recv_all(int fd, unsigned char *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = recv(fd, buf + got, len - got, 0);
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
 }
 
 /* Heartbeats are small and arrive whole on a stream socket in practice; be strict anyway. */
 static int recv_beat(int fd, struct wd_beat *b)
 {
-	unsigned char buf[WD_HB_WORDS * 8];
-	size_t got = 0;
-	while (got < sizeof buf) {
-		ssize_t n = recv(fd, buf + got, sizeof buf - got, 0);
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
+	unsigned char buf[WD_BEAT_MAX_BYTES];
+	if (recv_all(fd, buf, WD_HB_WORDS * 8) != 0)
+		return -1;
 	decode(buf, b);
-	return b->token == wd.token ? 0 : -1;
+	if (b->token != wd.token || b->nentries > WD_FLIGHT_ENTRIES ||
+	    recv_all(fd, buf, b->nentries * TRACE_WORDS * 8) != 0)
+		return -1;
+	get_words(buf, b->nentries * TRACE_WORDS, b->entries);
+	return 0;
 }
 
 static void describe_beat(char *buf, size_t len, const struct wd_beat *b)
@@ -129,6 +181,91 @@ static void fill_views(void)
 	}
 }
 
+/*
+ * --- The flight recorder (issue 14) ------------------------------------------
+ * Every heartbeat carries the rank's step and the peer it waits for
+ * (ar_progress.where) and, with --trace, its last WD_FLIGHT_ENTRIES trace
+ * entries, so rank 0 holds what each rank last said, at most a second old
+ * (a stopped rank's included). On a hang it judges them (reports/flight.h),
+ * appends the verdict to the event and keeps it for the hook
+ * (watchdog_flight). A rank that missed two heartbeats is not answering.
+ */
+#define WD_SILENT_S 2.5
+
+static struct {
+	struct flight_rank *ranks;
+	struct flight_entry *entries; /* WD_FLIGHT_ENTRIES per rank */
+	char (*where)[160];
+	struct flight_verdict verdict;
+	int n;
+} flight;
+
+static const char *variant_name(int64_t v)
+{
+	return v >= 0 && (size_t)v < ar_variant_count() ? ar_variants[v]->name : NULL;
+}
+
+/* The entries of b; before_us: how long before the hang b was sent. */
+static size_t flight_entries_of(const struct wd_beat *b, double before_us, struct flight_entry *out)
+{
+	for (uint64_t i = 0; i < b->nentries; i++) {
+		struct trace_entry e;
+		trace_unpack(&b->entries[i * TRACE_WORDS], &e);
+		out[i] = (struct flight_entry){
+		    .algorithm = variant_name(e.variant), .bytes = e.bytes, .iteration = e.iteration,
+		    .phase = e.phase, .step = e.step, .send_peer = e.send_peer, .recv_peer = e.recv_peer,
+		    .send_bytes = e.send_bytes, .recv_bytes = e.recv_bytes,
+		    .duration_us = (double)(int64_t)(e.end_ns - e.start_ns) / 1e3,
+		    .recv_wait_us = (double)(int64_t)(e.recv_done_ns - e.start_ns) / 1e3,
+		    .ended_before_us = (double)(int64_t)(b->clock_ns - e.end_ns) / 1e3 + before_us};
+	}
+	return (size_t)b->nentries;
+}
+
+/* Rank 0: the flight record of every rank's last beat, appended to event. */
+static void flight_record(double now, char *event, size_t cap, size_t *used)
+{
+	int n = wd.nranks;
+	flight.ranks = calloc((size_t)n, sizeof *flight.ranks);
+	flight.entries = calloc((size_t)n * WD_FLIGHT_ENTRIES, sizeof *flight.entries);
+	flight.where = calloc((size_t)n, sizeof *flight.where);
+	if (!flight.ranks || !flight.entries || !flight.where)
+		return;
+	wd.peers[0].last = my_beat(0, true);
+	wd.peers[0].heard_s = now;
+	for (int r = 0; r < n; r++) {
+		const struct wd_peer *p = &wd.peers[r];
+		const struct wd_beat *b = &p->last;
+		struct flight_entry *e = &flight.entries[(size_t)r * WD_FLIGHT_ENTRIES];
+		int step, peer;
+		enum progress_wait kind;
+		progress_where_unpack(b->where, &step, &peer, &kind);
+		describe_beat(flight.where[r], sizeof flight.where[r], b);
+		flight.ranks[r] = (struct flight_rank){
+		    .known = p->seen,
+		    .answering = !(p->fd >= 0 && now - p->heard_s > fmin(WD_SILENT_S, wd.timeout_s)),
+		    .silent_s = now - p->heard_s, .idle = b->phase == PROGRESS_IDLE, .ticks = b->ticks,
+		    .where = flight.where[r], .algorithm = variant_name(b->variant), .bytes = b->bytes,
+		    .iteration = b->iteration, .step = step, .peer = peer, .wait = (enum flight_wait)kind,
+		    .entries = e, .nentries = flight_entries_of(b, (now - p->heard_s) * 1e6, e)};
+	}
+	if (flight_judge(flight.ranks, n, &flight.verdict) != 0)
+		return;
+	flight.n = n;
+	if (*used + 64 < cap) {
+		*used += (size_t)snprintf(event + *used, cap - *used, "; flight record: ");
+		*used += (size_t)flight_describe(flight.ranks, &flight.verdict, 32, event + *used,
+		                                 cap - *used);
+	}
+}
+
+const struct flight_rank *watchdog_flight(const struct flight_verdict **v, int *nranks)
+{
+	*v = &flight.verdict;
+	*nranks = flight.n;
+	return flight.n ? flight.ranks : NULL;
+}
+
 /* Rank 0: the verdict, printed, handed to the hook, and the end of the job. */
 static void declare_hang(double now)
 {
@@ -137,6 +274,9 @@ static void declare_hang(double now)
 	if (!event)
 		_exit(EXIT_HANG);
 	wd_describe(event, EVENT_BYTES, wd.command, wd.timeout_s, wd.views, wd.nranks, now);
+	size_t used = strlen(event);
+	if (used < EVENT_BYTES - 4096)
+		flight_record(now, event, EVENT_BYTES, &used);
 	fprintf(stderr, "collscope: error: %s\n", event);
 	fflush(stderr);
 	if (wd.hook)
@@ -146,7 +286,7 @@ static void declare_hang(double now)
 
 static void check_peers(double now)
 {
-	wd.peers[0].last = my_beat(0);
+	wd.peers[0].last = my_beat(0, false);
 	wd.peers[0].heard_s = now;
 	fill_views();
 	if (wd_hung(wd.views, wd.nranks, now, wd.timeout_s))
@@ -168,7 +308,7 @@ static void serve_one(int r, double now)
 		p->moved_s = now;
 	p->last = b;
 	p->heard_s = now;
-	struct wd_beat mine = my_beat(b.seq);
+	struct wd_beat mine = my_beat(b.seq, false);
 	send_beat(p->fd, &mine);
 }
 
@@ -176,7 +316,7 @@ static void *serve(void *arg)
 {
 	(void)arg;
 	struct pollfd *fds = calloc((size_t)wd.nranks + 1, sizeof *fds);
-	uint64_t my_ticks = my_beat(0).ticks;
+	uint64_t my_ticks = my_beat(0, false).ticks;
 	if (!fds)
 		return NULL;
 	for (;;) {
@@ -191,7 +331,7 @@ static void *serve(void *arg)
 		for (int r = 1; r < wd.nranks; r++)
 			if (wd.peers[r].fd >= 0 && fds[r].revents)
 				serve_one(r, now);
-		uint64_t t = my_beat(0).ticks;
+		uint64_t t = my_beat(0, false).ticks;
 		if (t != my_ticks) {
 			my_ticks = t;
 			wd.peers[0].moved_s = now;
@@ -211,7 +351,7 @@ static void *beat(void *arg)
 	for (int64_t seq = 1;; seq++) {
 		struct pollfd fds[2] = {{.fd = wd.stop_pipe[0], .events = POLLIN},
 		                        {.fd = wd.fd, .events = POLLIN}};
-		struct wd_beat mine = my_beat(seq), got;
+		struct wd_beat mine = my_beat(seq, true), got;
 		if (send_beat(wd.fd, &mine) != 0)
 			return NULL; /* rank 0 is gone: mpirun ends the job */
 		double deadline = now_s() + 1.0;

@@ -212,7 +212,7 @@ int html_allreduce(struct html_section *s)
 		goto out;
 	}
 	skipped(s->b, &run);
-	rc = 0;
+	rc = html_trace(s);
 out:
 	cmp_run_release(&run);
 	return rc;

@@ -222,7 +222,7 @@ int html_scale(struct html_section *s)
 		html_summary(s->b, summary);
 	}
 	if (load(s, results, &d) == 0 && charts(s, &d) == 0)
-		rc = 0;
+		rc = html_trace(s);
 	free(d.rows);
 	return rc;
 }

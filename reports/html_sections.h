@@ -50,5 +50,7 @@ int html_scale(struct html_section *s);
 int html_links(struct html_section *s);
 int html_compare(struct html_section *s);
 int html_trend(struct html_section *s);
+/* The trace of an allreduce or scale report (--trace): slow hops, per-hop charts; nothing without. */
+int html_trace(struct html_section *s);
 
 #endif

@@ -12,10 +12,14 @@ every core copying at once, for the memory floor: the busbw of an all-reduce
 that reads every input and writes every result exactly once. Prints ratios
 (variant busbw / mpi busbw; busbw / point-to-point bandwidth, where the ring's
 bound 2(n-1)/n x bytes / B means busbw <= B; busbw / memory floor) and writes a
-JSON file. Informational: it exits 0 unless a run fails.
+JSON file. At 2 ranks each run also measures --trace's overhead: pairs of ring calls at 1 MiB,
+one untraced and one traced, alternated in one process (tests/bench/trace_overhead.c, built here
+against build/algorithms), the ratio of the medians (goal at most 1.03).
+Informational: it exits 0 unless a run fails.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE]
 """
+import glob
 import json
 import os
 import statistics
@@ -31,7 +35,12 @@ CONFIGS = [
 ]
 # From this size up, an all-reduce's buffers (2 x ranks x S) are far larger than the cache.
 FLOOR_MIN_BYTES = 16 << 20
-TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2}
+TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
+           "trace_overhead": 1.03}
+# --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run
+# (TRACE_ROUNDS x 50 pairs of calls).
+TRACE_BYTES = 1 << 20
+TRACE_ROUNDS = 60
 
 
 def human(n):
@@ -68,12 +77,39 @@ def measure_allreduce(binary, cfg, env):
     return got
 
 
+def build_trace_overhead(binary):
+    """tests/bench/trace_overhead.c, linked against the objects the binary was built from
+    (build/algorithms/*.o). Returns its path, or None when it cannot be built."""
+    build = os.path.dirname(binary)
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    objs = sorted(glob.glob(os.path.join(build, "algorithms", "*.o")))
+    out = os.path.join(build, "bench", "trace_overhead")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = [os.environ.get("MPICC", "mpicc"), "-std=c17", "-O2", "-D_GNU_SOURCE",
+           "-I" + os.path.join(root, "algorithms"), "-I" + build,
+           os.path.join(here, "trace_overhead.c")] + objs + ["-lm", "-o", out]
+    return out if objs and subprocess.run(cmd).returncode == 0 else None
+
+
+def measure_trace(tool, cfg, env):
+    """--trace's cost, in one process: pairs of ring calls at TRACE_BYTES, one untraced and one
+    traced, each after a barrier, the order flipping from pair to pair, so that the machine's
+    load falls on both alike (tests/bench/trace_overhead.c); the ratio of the medians.
+    --trace adds nothing else to the timed region: the gather runs after the point."""
+    out = subprocess.run(mpirun(cfg) + [tool, str(TRACE_BYTES), str(TRACE_ROUNDS), "50"], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    d = json.loads(out.strip().splitlines()[-1])
+    return {"plain_p50_us": d["plain_us"], "traced_p50_us": d["traced_us"], "ratio": d["ratio"],
+            "pairs": d["rounds"] * d["calls"]}
+
+
 def measure_memory(membw):
     return json.loads(subprocess.run([membw, str(16 << 20), str(64 << 20)], check=True,
                                      capture_output=True, text=True).stdout)
 
 
-def measure_repeats(binary, membw, cfg, repeats, env):
+def measure_repeats(binary, membw, cfg, repeats, env, tracer=None):
     """Each repeat measures the all-reduce and, right after it, its limits, so that every
     ratio can be taken within one repeat (the machine's load moves all of them together)
     and its median over the repeats reported."""
@@ -82,6 +118,8 @@ def measure_repeats(binary, membw, cfg, repeats, env):
         print(f"  {cfg['name']}: run {rep + 1} of {repeats}", file=sys.stderr)
         reps.append({"allreduce": measure_allreduce(binary, cfg, env),
                      "p2p": measure_p2p(binary, cfg, env), "memory": measure_memory(membw)})
+        if cfg["ranks"] == 2 and tracer:
+            reps[-1]["trace"] = measure_trace(tracer, cfg, env)
     return reps
 
 
@@ -157,8 +195,23 @@ def analyse(cfg, reps):
     return rows
 
 
-def verdicts(rows):
+def trace_overhead(cfg, reps):
+    """The median over the runs of --trace's ratio, each taken within its run."""
+    ratios = [r["trace"]["ratio"] for r in reps if "trace" in r]
+    if not ratios:
+        return None
+    return {"config": cfg["name"], "algorithm": "ring", "bytes": TRACE_BYTES, "repeats": len(ratios),
+            "ratio": statistics.median(ratios), "ratios": ratios,
+            "plain_p50_us": median_of(r["trace"]["plain_p50_us"] for r in reps if "trace" in r),
+            "traced_p50_us": median_of(r["trace"]["traced_p50_us"] for r in reps if "trace" in r)}
+
+
+def verdicts(rows, traces=()):
     out = []
+    for t in traces:
+        out.append({"config": t["config"], "target": f"--trace overhead, ring {human(t['bytes'])}",
+                    "best": "ring", "ratio": t["ratio"], "goal": TARGETS["trace_overhead"],
+                    "met": t["ratio"] <= TARGETS["trace_overhead"]})
     for cfg in CONFIGS:
         mine = [r for r in rows if r["config"] == cfg["name"]]
         for size in (1 << 20, 16 << 20):
@@ -191,12 +244,18 @@ def main():
     repeats = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 3
     out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    rows, memory = [], []
+    rows, memory, traces = [], [], []
+    tracer = build_trace_overhead(binary)
+    if not tracer:
+        print("bench: cannot build tests/bench/trace_overhead.c: no --trace overhead", file=sys.stderr)
     for cfg in CONFIGS:
-        reps = measure_repeats(binary, membw, cfg, repeats, env)
+        reps = measure_repeats(binary, membw, cfg, repeats, env, tracer)
         rows += analyse(cfg, reps)
         memory += [r["memory"] for r in reps]
-    checks = verdicts(rows)
+        t = trace_overhead(cfg, reps)
+        if t:
+            traces.append(t)
+    checks = verdicts(rows, traces)
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
 
     print(f"# memcpy, one core: {mem[str(16 << 20)]['memcpy_gbps']:.1f} GB/s at 16 MiB, "
@@ -221,16 +280,22 @@ def main():
         vs = f"{r['vs_mpi_busbw']:7.2f}" if r["vs_mpi_busbw"] is not None else f"{'-':>7}"
         print(f"{r['config']:<24} {human(r['bytes']):>8} {r['algorithm']:<19} {r['p50_us']:10.2f} "
               f"{r['busbw_gbps']:10.3f} {vs} {p2p}")
+    for t in traces:
+        print(f"# --trace: {t['config']}, ring at {human(t['bytes'])}: median call {t['plain_p50_us']:.2f} us "
+              f"without, {t['traced_p50_us']:.2f} us with, pairs of calls alternated in one process; "
+              f"ratio {t['ratio']:.3f} (median of {t['repeats']} runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
     print("# targets")
     for c in checks:
+        lower = "latency" in c["target"] or "overhead" in c["target"]
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
-                f"(goal {'<=' if 'latency' in c['target'] else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
+                f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     tmp = out_path + ".tmp"
     with open(tmp, "w") as f:
         json.dump({"schema_version": 1, "command": "bench", "repeats": repeats, "sizes_bytes": SIZES,
-                   "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows, "targets": checks, "complete": True}, f, indent=1)
+                   "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
+                   "trace_overhead": traces, "targets": checks, "complete": True}, f, indent=1)
     os.replace(tmp, out_path)
     print(f"# written: {out_path}")
 

@@ -12,6 +12,8 @@ usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
            "verdict: INJECTED => NAMED" for the confusion table
        check_cluster.py allreduce REPORT RANKS VARIANT[,VARIANT...]
        check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
+       check_cluster.py hops REPORT none|FROM-TO       (allreduce --trace: the hops named)
+       check_cluster.py flight REPORT RANK              (a hang's flight record: RANK stopped)
 Prints what it measured on one line (the figures the suite logs), and each
 violation; exits 1 if there is any.
 """
@@ -213,6 +215,58 @@ def busbw(fast_path, slow_path, nbytes):
     need(mean < 0.5, "busbw falls by %.2fx on average, not below 0.5x" % mean)
 
 
+def hops(path, expect):
+    """The slow hops and ranks a traced all-reduce named: none, or exactly the hop FROM->TO."""
+    d = load(path, "allreduce")
+    s = d["summary"]
+    named = [(h["from_rank"], h["to_rank"]) for h in s["slow_hops"]]
+
+    def said(h):
+        return "%d->%d (%s -> %s) %.0f us, %.1fx the others' %.0f us, z %.1f, %.0f%% of an iteration" % (
+            h["from_rank"], h["to_rank"], h["hosts"][0], h["hosts"][1], h["hop_time_us"], h["ratio"],
+            h["median_hop_us"], h["score"], 100 * h["share"])
+    for r in d["results"]:
+        t = r["trace"]
+        print("hops of %s at %d bytes, %d iterations traced, clock error %s us: %s" % (
+            r["algorithm"], r["bytes"], t["iterations"], t["clock_error_us"], ", ".join(
+                "%d->%d %.0f us%s" % (h["from_rank"], h["to_rank"], h["hop_time_us"], " SLOW" if h["slow"] else "")
+                for h in t["hops"])))
+    print("named: %s; ranks: %s" % ("; ".join(said(h) for h in s["slow_hops"]) or "none",
+                                    ", ".join("%d (%s)" % (k["rank"], k["reason"]) for k in s["slow_ranks"]) or "none"))
+    need(s["slow_ranks"] == [], "no rank is named: %s" % s["slow_ranks"])
+    if expect == "none":
+        need(named == [], "nothing slowed, nothing named: %s" % named)
+        return
+    a, b = (int(x) for x in expect.split("-"))
+    need(named == [(a, b)], "the hop %d->%d and no other is named: %s" % (a, b, named))
+
+
+def flight(path, stopped):
+    """The partial report of a hang: the stopped rank, and the peers that wait on it."""
+    d = json.load(open(path))
+    need(d.get("complete") is False, "the report is partial")
+    h = d.get("hang")
+    if not need(h is not None, "the report has the flight record"):
+        return
+    ranks = h["ranks"]
+    n = len(ranks)
+    nxt = (stopped + 1) % n
+    print("flight record: %s; %s" % ({k: v for k, v in h.items() if k != "ranks"}, ", ".join(
+        "%d %s%s" % (r["rank"], r["state"], " on %d" % r["waits_on"] if r["waits_on"] is not None else "")
+        for r in ranks)))
+    need(n == d["context"]["mpi"]["ranks"], "a record per rank")
+    need(h["not_answering"] == [stopped], "rank %d alone is not answering" % stopped)
+    # (its neighbours may be stuck in the iteration before, waiting on it: never_entered)
+    need(h["blocked_by"] == [stopped], "every chain of waits ends at rank %d" % stopped)
+    need(ranks[stopped]["state"] == "not_answering", "rank %d: not answering" % stopped)
+    need(ranks[nxt]["waits_on"] == stopped and ranks[nxt]["wait"] == "receive",
+         "rank %d waits to receive from rank %d" % (nxt, stopped))
+    need(all(r["blocked_by"] == stopped for r in ranks if r["state"] == "waiting"),
+         "every waiting rank is blocked by rank %d" % stopped)
+    need(all(r["host"] for r in ranks), "every rank has its host")
+    need(all(len(r["last_entries"]) == 8 for r in ranks), "every rank's last 8 trace entries")
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "topo":
@@ -225,6 +279,10 @@ def main():
         allreduce(args[0], int(args[1]), args[2].split(","))
     elif cmd == "busbw":
         busbw(args[0], args[1], int(args[2]))
+    elif cmd == "hops":
+        hops(args[0], args[1])
+    elif cmd == "flight":
+        flight(args[0], int(args[1]))
     else:
         sys.exit(__doc__)
     for b in BAD:

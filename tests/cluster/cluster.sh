@@ -11,7 +11,10 @@
 # culprit is named with its kind, direction and culprit (the whole matrix,
 # several culprits each, is tests/cluster/classes.sh), allreduce runs every
 # variant across the hosts without a wrong element and its busbw falls when
-# h4 is slowed.
+# h4 is slowed; a traced ring names no hop on equal links and the hop 3->4
+# alone once the link h2 -> h3 (one direction) is slowed, and when a rank is
+# stopped inside a traced ring the hang's flight record names it and the
+# peers that wait on it.
 #
 # Needs root (network namespaces); prints a SKIP line and passes otherwise.
 # Every collscope run here has 8 ranks on this machine's cores: on a small
@@ -240,6 +243,98 @@ SHM_VERIFY=(verify -a shm -d float32,int64,bfloat16 --counts 0,1,6,7,8,9,1031,65
 expect_exit 0 "verify shm across $HOSTS hosts of $PER_HOST ranks (rails)" vmpi "$BIN" "${SHM_VERIFY[@]}"
 expect_exit 0 "verify shm across hosts of 2, 2, 2 and 1 ranks (first ranks)" \
 	in_bg timeout 300 bash "$VC" mpirun --bind-to none -np $((NP - 1)) "$BIN" "${SHM_VERIFY[@]}"
+
+# --- per-hop tracing (issue 14) ---------------------------------------------------
+# slow_link FROM TO RATE: what FROM sends to TO's address goes at RATE, the other
+# direction untouched: an htb qdisc on FROM's eth0 (unclassified traffic passes
+# unshaped) with one class at RATE, fed by a u32 filter on the destination.
+# (A helper for this is on its way into vcluster.sh; the lead merges the two.)
+slow_link() {
+	local ns=$VC_PREFIX-$1 ip=$NET.$((10 + ${2#h}))
+	tc -n "$ns" qdisc replace dev eth0 root handle 1: htb &&
+		tc -n "$ns" class add dev eth0 parent 1: classid 1:10 htb rate "$3" burst 64kb &&
+		tc -n "$ns" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$ip/32" flowid 1:10
+}
+fast_link() { tc -n "$VC_PREFIX-$1" qdisc del dev eth0 root 2>/dev/null; }
+
+# traced_verdict NAME EXPECT ARGS...: up to $TRIES traced rings (8 ranks on 2
+# cores: a starved rank makes its hop slow for a run) until one's report passes
+# `check_cluster.py hops ... EXPECT`; the others are printed as notes.
+traced_verdict() {
+	local name=$1 expect=$2 i rc ok=0
+	shift 2
+	for i in $(seq 1 "$TRIES"); do
+		rm -f "$TMP/hops.json"
+		vmpi "$BIN" allreduce -a ring --trace -q -o "$TMP/hops.json" "$@" >"$TMP/run" 2>&1
+		rc=$?
+		if [ $rc = 0 ] && check hops "$TMP/hops.json" "$expect" >"$TMP/verdict" 2>&1; then
+			ok=1
+			break
+		fi
+		{
+			echo "collscope allreduce exited $rc; its last lines:"
+			tail -n 4 "$TMP/run"
+		} >>"$TMP/verdict"
+		if [ "$i" -lt "$TRIES" ]; then
+			printf '  note  %s: measurement %d of %d was off\n' "$name" "$i" "$TRIES"
+			sed 's/^/        | /' "$TMP/verdict"
+		fi
+	done
+	if [ $ok = 1 ]; then
+		pass "$name$([ "$i" -gt 1 ] && echo " (measurement $i)")"
+		sed 's/^/        /' "$TMP/verdict"
+	else
+		fail "$name" "$TMP/verdict"
+	fi
+	cp "$TMP/run" "$TMP/out"
+}
+
+# Equal links: 20 iterations, so that one starved rank's moment does not make its hop.
+traced_verdict "a traced ring on equal links names no hop" none -b 1M -e 1M -n 20 -w 2
+expect_output '^# slow hops: none' "allreduce --trace prints that no hop is slow"
+# 10 Mbit/s from h2 to h3, the ring's hop 3->4 (ranks 2, 3 on h2; 4, 5 on h3): its
+# messages take ~100 ms, 20-100x the other cross-host hops on this machine.
+expect_exit 0 "slow the link h2 -> h3 alone to 10 Mbit/s" slow_link h2 h3 10mbit
+if tc -n "$VC_PREFIX-h2" filter show dev eth0 | grep -q 'match 0a' &&
+	! tc -n "$VC_PREFIX-h3" qdisc show dev eth0 | grep -q htb; then
+	pass "the limit is on h2's side only, for h3's address"
+else
+	fail "the limit is on h2's side only, for h3's address"
+fi
+traced_verdict "a traced ring names the hop 3->4 (h2 -> h3) and no other" 3-4 -b 1M -e 1M -n 3 -w 1
+expect_output '^# slow hop: ring, 1048576 bytes: 3->4 \(h2 -> h3\) ' "allreduce --trace prints the slow hop with its hosts"
+expect_exit 0 "the link h2 -> h3 at full speed again" fast_link h2
+
+# A rank stopped inside a traced ring: the watchdog's flight record names it and
+# the peers that wait on it. (Stopped between two iterations, the others wait in
+# the barrier instead, without a peer: then once more.)
+flight_verdict() {
+	local try rc pid victim=5
+	for try in 1 2 3; do
+		rm -f "$TMP/flight.json"
+		in_bg timeout 120 bash "$VC" mpirun --bind-to none -np "$NP" "$BIN" allreduce -a ring --trace \
+			-b 1M -e 1M -n 100000 -w 1 --timeout 3 -q -o "$TMP/flight.json" >"$TMP/out" 2>&1 &
+		local job=$!
+		for _ in $(seq 300); do [ -s "$TMP/flight.json" ] && break; sleep 0.1; done
+		sleep 2
+		pid=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['context']['ranks'][$victim]['pid'])" "$TMP/flight.json")
+		kill -STOP "$pid"
+		wait $job
+		rc=$?
+		kill -KILL "$pid" 2>/dev/null
+		if [ $rc = 4 ] && check flight "$TMP/flight.json" $victim >"$TMP/verdict" 2>&1; then
+			pass "a stopped rank in a traced ring: exit 4, the flight record names it and its waiting peers$([ $try -gt 1 ] && echo " (try $try)")"
+			sed 's/^/        /' "$TMP/verdict"
+			return
+		fi
+		echo "  note  flight record, try $try: exit $rc"
+		sed 's/^/        | /' "$TMP/verdict" 2>/dev/null | tail -n 5
+	done
+	fail "a stopped rank in a traced ring: the flight record" "$TMP/out"
+}
+flight_verdict
+expect_output "flight record: .*not answering: rank 5 .*rank 6 waits to receive from rank 5 at step [0-9]+.*the waits lead to rank 5 \(not answering\)" \
+	"the hang's message names rank 5 and its successor waiting on it"
 
 # --- h4 slowed ------------------------------------------------------------------
 expect_exit 0 "vcluster slow $SLOW $RATE" vc slow "$SLOW" "$RATE"

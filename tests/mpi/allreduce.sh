@@ -107,4 +107,25 @@ import json,sys; d=json.load(open('$TMP/ompi-setting.json'))
 sys.exit(not (d['results'] and all('skipped' not in r for r in d['results'])))"
 fi
 
+# --trace: every step of every point recorded, gathered after the point,
+# attributed to hops; the ring's hops are r -> r+1, each with a message per
+# step and timed iteration; mpi has one record per call.
+TRACE_CHECK="python3 $(dirname "$0")/check_trace.py"
+for n in 3 4; do
+	expect_exit 0 "allreduce --trace at $n ranks" mpi "$n" allreduce -a ring,tree,rabenseifner,mpi \
+		-b 64K -e 1M -f 16 -n 20 -w 2 --trace -o "$TMP/trace$n.json"
+	expect_output '^# (slow hops: none \([0-9]+ points traced\)|slow (hop|rank): )' \
+		"allreduce --trace at $n ranks prints its verdict on the hops"
+	expect_exit 0 "the trace at $n ranks keeps every invariant" $TRACE_CHECK "$TMP/trace$n.json"
+	expect_exit 0 "the report at $n ranks is still whole" $CHECK "$TMP/trace$n.json" "$n" ring,tree,rabenseifner,mpi
+done
+# A ring far smaller than a point: the oldest steps are overwritten, what remains still pairs.
+expect_exit 0 "allreduce --trace-entries 16" mpi 3 allreduce -a ring,mpi -b 1M -e 1M -n 10 \
+	--trace --trace-entries 16 -q -o "$TMP/trace-small.json"
+expect_exit 0 "a small trace ring keeps the invariants" $TRACE_CHECK "$TMP/trace-small.json" --entries 16
+expect_exit 0 "without --trace no record has a trace" python3 -c "
+import json,sys; d=json.load(open('$TMP/ar2.json'))
+sys.exit(d['config']['trace'] is not False or any('trace' in r for r in d['results'])
+         or 'slow_hops' in d['summary'])"
+
 finish

@@ -75,6 +75,8 @@ COLLSCOPE_FAULT=stall:rank=2,after=20 expect_exit "$HANG_EXIT" "a stalled rank i
 	mpi 3 allreduce -b 1K -e 1K -n 100 --timeout 3 -q
 expect_output "rank 2 \(answering but making no progress; last at naive, 1024 bytes, timed iteration 19\)" \
 	"the stalled rank is named with its iteration"
+expect_output "flight record: the others are in naive, 1024 bytes, timed iteration 20; never entered it: rank 2 \(at naive, 1024 bytes, timed iteration 19\)" \
+	"the flight record names the rank that never entered the others' iteration (no --trace needed)"
 
 COLLSCOPE_FAULT=stall:rank=1,after=3 expect_exit "$HANG_EXIT" "verify: a stalled rank is a hang" \
 	mpi 3 verify -a ring --timeout 3
@@ -92,6 +94,44 @@ import json,sys; d=json.load(open('$TMP/scale-hang.json'))
 done = [r for r in d['results'] if r['ranks'] == 1]
 sys.exit(not (d['complete'] is False and d['events'][0]['kind'] == 'hang'
               and 'rank 1' in d['events'][0]['message'] and done))"
+
+# The flight recorder: rank 2 of a traced ring stopped. Its successor waits to receive from it;
+# every chain of waits leads to it; the report's hang.ranks say so, with each rank's last steps.
+# (When the stop lands between two iterations the others wait in the barrier instead: try again.)
+flight_stop() {
+	local try
+	for try in 1 2 3; do
+		rm -f "$TMP/flight.json"
+		mpi 4 allreduce -a ring -b 4M -e 4M -n 5000 -w 2 --timeout 3 --trace -q \
+			-o "$TMP/flight.json" >"$TMP/out" 2>&1 &
+		local job=$!
+		wait_for_file "$TMP/flight.json" && sleep 1.5
+		local pid
+		pid=$(pid_of_rank "$TMP/flight.json" 2)
+		kill -STOP "$pid"
+		wait $job
+		local rc=$?
+		kill -KILL "$pid" 2>/dev/null
+		[ $rc = 4 ] && grep -q "rank 3 waits to receive from rank 2" "$TMP/out" && return 0
+		echo "  note  flight record, try $try: exit $rc, rank 3 was not waiting on rank 2"
+	done
+	return 1
+}
+if flight_stop; then pass "a stopped rank inside a traced ring: exit 4"; else fail "a stopped rank inside a traced ring" "$TMP/out"; fi
+expect_output "flight record: the others are in ring, 4194304 bytes, timed iteration [0-9]+; .*not answering: rank 2 \(for [0-9]+ s; last heard at ring" \
+	"the flight record names the stopped rank"
+expect_output "rank 3 waits to receive from rank 2 at step [0-9]+" "and its successor, waiting to receive from it"
+expect_output "the waits lead to rank 2 \(not answering\)" "every chain of waits leads to it"
+expect_exit 0 "hang.ranks: the stopped rank, whom the others wait on, their last trace entries" python3 -c "
+import json,sys; d=json.load(open('$TMP/flight.json')); h=d['hang']; r=h['ranks']
+print({k: v for k, v in h.items() if k != 'ranks'})
+ok = (d['complete'] is False and h['not_answering'] == [2] and h['blocked_by'] == [2]
+      and h['operation']['algorithm'] == 'ring'
+      and r[2]['state'] == 'not_answering' and r[3]['waits_on'] == 2 and r[3]['wait'] == 'receive'
+      and all(x['blocked_by'] == 2 for x in r if x['state'] == 'waiting')
+      and all(len(x['last_entries']) == 8 and x['host'] for x in r)
+      and all(e['algorithm'] == 'ring' and e['bytes'] == 4194304 for x in r for e in x['last_entries']))
+sys.exit(not ok)"
 
 # A rank killed mid-run: mpirun ends the others, the report so far survives.
 mpi 4 allreduce -b 64K -e 8M -n 300 -q -o "$TMP/kill.json" >"$TMP/out" 2>&1 &

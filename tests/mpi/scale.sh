@@ -39,6 +39,13 @@ import json,sys; d=json.load(open('$TMP/wrong.json')); sys.exit(d['summary']['ve
 expect_exit 0 "--help runs without mpirun" "$BIN" scale --help
 expect_output '--placement' "--help describes --placement"
 
+# --trace: the points of every communicator traced, hops in world ranks.
+expect_exit 0 "scale --trace" mpi 4 scale -a ring,mpi -b 64K -e 1M -n 10 --trace --extrapolate none \
+	-q -o "$TMP/scale-trace.json"
+expect_output '^# slow (hops: none|hop|rank)' "scale --trace prints its verdict on the hops"
+expect_exit 0 "the trace of scale keeps every invariant" python3 "$(dirname "$0")/check_trace.py" \
+	"$TMP/scale-trace.json"
+
 # Every bad value exits 2, names itself and writes nothing. A singleton without
 # mpirun: parsing is the same on every rank, and it starts three times faster.
 bad() {

@@ -309,3 +309,89 @@ Test(html, wrong_types_are_named)
 	cr_assert_not_null(strstr(err, "summary.suspects[0].a is out of range"), "%s", err);
 	cJSON_Delete(r);
 }
+
+/* A traced ring of 8 ranks whose hop 3 -> 4 is slow; a direct variant's trace has no hops. */
+static cJSON *traced_report(void)
+{
+	cJSON *r = fx_report("allreduce", 8, 4);
+	cJSON *rec = fx_measured(r, "ring", 1 << 20, 900, 0.1, 20, 1);
+	cJSON *hops = cJSON_AddArrayToObject(cJSON_AddObjectToObject(rec, "trace"), "hops");
+	for (int a = 0; a < 8; a++) {
+		cJSON *h = cJSON_CreateObject(), *hosts = cJSON_AddArrayToObject(h, "hosts");
+		cJSON_AddNumberToObject(h, "from_rank", a);
+		cJSON_AddNumberToObject(h, "to_rank", (a + 1) % 8);
+		cJSON_AddItemToArray(hosts, cJSON_CreateString(a == 3 ? "<h2>" : "node0"));
+		cJSON_AddItemToArray(hosts, cJSON_CreateString("node1"));
+		cJSON_AddNumberToObject(h, "messages", 280);
+		cJSON_AddNumberToObject(h, "hop_time_us", a == 3 ? 10500 : 1000);
+		cJSON_AddNumberToObject(h, "wait_us", a == 3 ? 10600 : 9000);
+		cJSON_AddNumberToObject(h, "median_hop_us", 1000);
+		cJSON_AddNumberToObject(h, "ratio", a == 3 ? 10.5 : 1);
+		cJSON_AddNumberToObject(h, "score", a == 3 ? 25 : 0);
+		cJSON_AddBoolToObject(h, "slow", a == 3);
+		cJSON_AddItemToArray(hops, h);
+	}
+	cJSON *mpi = fx_measured(r, "mpi", 1 << 20, 800, 0.1, 20, 1);
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(mpi, "trace"), "calls", 160);
+	cJSON *sum = cJSON_AddObjectToObject(r, "summary");
+	cJSON *slow = cJSON_CreateObject();
+	cJSON_AddStringToObject(slow, "algorithm", "ring");
+	cJSON_AddNumberToObject(slow, "from_rank", 3);
+	cJSON_AddNumberToObject(slow, "to_rank", 4);
+	cJSON_AddNumberToObject(slow, "ratio", 10.5);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(sum, "slow_hops"), slow);
+	cJSON_AddArrayToObject(sum, "slow_ranks");
+	return r;
+}
+
+Test(html, traced_point_gets_a_per_hop_chart)
+{
+	cJSON *r = traced_report();
+	char *page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	assert_self_contained(page);
+	cr_assert_not_null(strstr(page, "<h3>Per-hop times (--trace)</h3>"));
+	cr_assert_not_null(strstr(page, "<p class=\"warn\">Slow hops:</p>"));
+	cr_assert_not_null(strstr(page, "per-hop time vs hop: ring, 1 MiB, 8 ranks"));
+	cr_assert_null(strstr(page, "per-hop time vs hop: mpi"), "a direct variant has no hops");
+	cr_assert_not_null(strstr(page, "class=\"tick sus\" x=\"182\""), "the slow hop's label in red");
+	cr_assert_not_null(strstr(page, "3 → 4 (&lt;h2&gt; → node1)"), "hosts escaped");
+	cr_assert_not_null(strstr(page, "fill=\"#d62728\"><title>3 to 4 (&lt;h2&gt; to node1): "
+	                                "the hop's own time 10500.0 µs, 10.50x the median hop, "
+	                                "z 25.0, 280 messages, SLOW</title>"));
+	cr_assert_not_null(strstr(page, "receiver's wait 9000.0 µs"));
+	cr_assert_not_null(strstr(page, "median per message (µs)"));
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, untraced_report_has_no_trace_section)
+{
+	cJSON *r = fx_report("allreduce", 2, 1);
+	fx_measured(r, "ring", 1024, 5, 0.1, 20, 1);
+	char *page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	cr_assert_null(strstr(page, "Per-hop"));
+	free(page);
+	cJSON_Delete(r);
+}
+
+Test(html, trace_of_the_wrong_type_is_named)
+{
+	cJSON *r = traced_report();
+	cJSON *h = cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "results"), 0),
+	                                            "trace"),
+	                        "hops"),
+	    2);
+	cJSON_ReplaceItemInObject(h, "hop_time_us", cJSON_CreateString("slow"));
+	cr_assert_null(page_of(&r, 1));
+	cr_assert_not_null(strstr(err, "results[0].trace.hops[2].hop_time_us is not a number"), "%s", err);
+	cJSON_Delete(r);
+	r = traced_report();
+	cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "results"), 1), "trace",
+	                          cJSON_CreateString("x"));
+	cr_assert_null(page_of(&r, 1));
+	cr_assert_not_null(strstr(err, "results[1].trace is not an object"), "%s", err);
+	cJSON_Delete(r);
+}

@@ -1,0 +1,202 @@
+/* See allreduce_trace.h. */
+#include <mpi.h>
+
+#include "allreduce_trace.h"
+#include "progress.h"
+#include "stats.h"
+#include "topo.h"
+#include "variant.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_trace_start(struct cmd_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
+                    uint64_t entries, const struct report_context *rc, const struct topo_map *map)
+{
+	memset(t, 0, sizeof *t);
+	trace_gathered_init(&t->got);
+	if (!on)
+		return EXIT_OK;
+	t->on = true;
+	bool failed = trace_ring_init(&t->ring, (size_t)entries) != 0 ||
+	              !(t->scratch = calloc((size_t)entries, sizeof *t->scratch));
+	if (!failed && ctx->rank == 0) {
+		t->nworld = ctx->nranks;
+		t->host_of_rank = calloc((size_t)ctx->nranks, sizeof *t->host_of_rank);
+		t->host_index = calloc((size_t)ctx->nranks, sizeof *t->host_index);
+		failed = !t->host_of_rank || !t->host_index;
+		for (int r = 0; !failed && r < ctx->nranks; r++) {
+			int h = map && map->host_of_rank ? map->host_of_rank[r] : -1;
+			t->host_index[r] = h;
+			t->host_of_rank[r] = h >= 0 && h < rc->nhosts ? rc->hosts[h].name : NULL;
+		}
+	}
+	if (failed)
+		cmd_rank_error(ctx, "%s: cannot allocate a trace of %llu entries", cmd,
+		               (unsigned long long)entries);
+	if (cmd_any(ctx, failed)) {
+		cmd_trace_stop(t);
+		return EXIT_RUNTIME;
+	}
+	trace_publish(&t->ring);
+	return EXIT_OK;
+}
+
+void cmd_trace_stop(struct cmd_trace *t)
+{
+	if (trace_published() == &t->ring)
+		trace_publish(NULL);
+	trace_ring_release(&t->ring);
+	trace_gathered_release(&t->got);
+	free(t->scratch);
+	free(t->host_of_rank);
+	free(t->host_index);
+	free(t->findings);
+	memset(t, 0, sizeof *t);
+}
+
+struct trace_ring *cmd_trace_ring(struct cmd_trace *t)
+{
+	return t->on ? &t->ring : NULL;
+}
+
+int cmd_trace_collect(struct cmd_trace *t, MPI_Comm comm, int variant, uint64_t bytes)
+{
+	if (!t->on)
+		return MPI_SUCCESS;
+	uint64_t since = t->collected;
+	t->collected = trace_written(&t->ring);
+	trace_gathered_release(&t->got);
+	return trace_gather(&t->ring, since, t->scratch, comm, variant, bytes, PROGRESS_TIMED,
+	                    &t->got);
+}
+
+static double max_error_us(const struct trace_gathered *g)
+{
+	double e = 0;
+	for (int r = 0; r < g->nranks; r++)
+		e = fmax(e, g->error_ns[r] / 1e3);
+	return e;
+}
+
+/* A direct variant: each rank's median call. */
+static int record_calls(const struct trace_gathered *g, cJSON *rec, int nranks)
+{
+	double *per = calloc((size_t)nranks, sizeof *per), *x = calloc(g->n ? g->n : 1, sizeof *x);
+	int rc = per && x ? 0 : -1;
+	for (int q = 0; rc == 0 && q < nranks; q++) {
+		size_t k = 0;
+		for (size_t i = 0; i < g->n; i++)
+			if (g->rank_of[i] == q)
+				x[k++] =
+				    (double)(g->entries[i].end_ns - g->entries[i].start_ns) / 1e3;
+		per[q] = k ? stats_median(x, k) : NAN;
+	}
+	if (rc == 0 && !hops_calls_to_json(rec, per, nranks, g->n, max_error_us(g)))
+		rc = -1;
+	free(per);
+	free(x);
+	return rc;
+}
+
+/* The schedule steps of the gather, in microseconds from the earliest. */
+static struct hops_step *steps_of(const struct trace_gathered *g, size_t *n)
+{
+	struct hops_step *s = calloc(g->n ? g->n : 1, sizeof *s);
+	uint64_t t0 = UINT64_MAX;
+	*n = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->entries[i].step >= 0 && g->entries[i].start_ns < t0)
+			t0 = g->entries[i].start_ns;
+	for (size_t i = 0; s && i < g->n; i++) {
+		const struct trace_entry *e = &g->entries[i];
+		if (e->step < 0)
+			continue;
+		s[(*n)++] = (struct hops_step){.rank = g->rank_of[i],
+		                               .iteration = e->iteration,
+		                               .step = e->step,
+		                               .send_peer = e->send_peer,
+		                               .recv_peer = e->recv_peer,
+		                               .send_bytes = e->send_bytes,
+		                               .recv_bytes = e->recv_bytes,
+		                               .start_us = (double)(e->start_ns - t0) / 1e3,
+		                               .recv_done_us = (double)(e->recv_done_ns - t0) / 1e3,
+		                               .reduced_us = (double)(e->reduced_ns - t0) / 1e3,
+		                               .end_us = (double)(e->end_ns - t0) / 1e3};
+	}
+	return s;
+}
+
+static int keep_findings(struct cmd_trace *t, const struct hops_result *r, int variant,
+                         uint64_t bytes, int nranks, const struct hops_names *nm)
+{
+	size_t more = r->nnamed + r->nranks;
+	if (t->nfindings + more > t->cap) {
+		size_t cap = 2 * (t->nfindings + more) + 8;
+		struct hops_finding *f = realloc(t->findings, cap * sizeof *f);
+		if (!f)
+			return -1;
+		t->findings = f;
+		t->cap = cap;
+	}
+	t->nfindings += hops_findings(r, ar_variants[variant]->name, bytes, nranks, nm,
+	                              t->findings + t->nfindings, more);
+	return 0;
+}
+
+int cmd_trace_record(struct cmd_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
+                     const int *world_of)
+{
+	struct hops_params p;
+	struct hops_result r;
+	size_t n = 0;
+	if (!t->on)
+		return 0;
+	t->points++;
+	if (ar_variants[variant]->run)
+		return record_calls(&t->got, rec, nranks);
+	const char **hosts = calloc((size_t)nranks, sizeof *hosts);
+	int *host_index = calloc((size_t)nranks, sizeof *host_index);
+	struct hops_step *steps = steps_of(&t->got, &n);
+	bool known = true;
+	int rc = -1;
+	for (int q = 0; hosts && host_index && q < nranks; q++) {
+		int w = world_of ? world_of[q] : q;
+		hosts[q] = w >= 0 && w < t->nworld ? t->host_of_rank[w] : NULL;
+		host_index[q] = w >= 0 && w < t->nworld ? t->host_index[w] : -1;
+		known = known && host_index[q] >= 0;
+	}
+	struct hops_names nm = {.report_rank = world_of, .host = hosts};
+	hops_params_default(&p);
+	if (hosts && host_index && steps &&
+	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
+		rc = hops_point_to_json(rec, &r, &nm, max_error_us(&t->got), t->got.dropped) &&
+		             keep_findings(t, &r, variant, bytes, nranks, &nm) == 0
+		         ? 0
+		         : -1;
+		hops_result_release(&r);
+	}
+	free(steps);
+	free(hosts);
+	free(host_index);
+	return rc;
+}
+
+int cmd_trace_summarize(const struct cmd_trace *t, cJSON *summary, bool quiet_text)
+{
+	char line[512];
+	if (!t->on)
+		return 0;
+	if (!quiet_text) {
+		for (size_t i = 0; i < t->nfindings; i++) {
+			hops_finding_describe(&t->findings[i], line, sizeof line);
+			printf("# %s\n", line);
+		}
+		if (!t->nfindings)
+			printf("# slow hops: none (%d point%s traced)\n", t->points,
+			       t->points == 1 ? "" : "s");
+		fflush(stdout);
+	}
+	return hops_findings_to_json(summary, t->findings, t->nfindings);
+}

@@ -1,0 +1,70 @@
+/*
+ * --trace of `allreduce` and `scale` (issue 14): the trace ring of this
+ * rank, the gather after each measured point (outside the timed region),
+ * the slow-hop attribution (reports/hops.h) into the point's record, and
+ * the findings in the summary and on stdout.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_CMD_ALLREDUCE_TRACE_H
+#define COLLSCOPE_CMD_ALLREDUCE_TRACE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd.h"
+#include "hops.h"
+#include "trace_gather.h"
+
+struct topo_map;
+
+struct cmd_trace {
+	bool on;
+	struct trace_ring ring;
+	struct trace_entry *scratch; /* ring.cap entries: the gather's */
+	struct trace_gathered got;   /* rank 0: the last point's */
+	uint64_t collected;          /* entries written before the last gather */
+	/* rank 0: names of the world's ranks, and the findings so far */
+	const char **host_of_rank; /* borrowed names */
+	int *host_index;           /* index of the host of each world rank, -1 unknown */
+	int nworld;
+	struct hops_finding *findings;
+	size_t nfindings, cap;
+	int points;
+};
+
+/*
+ * Collective: with on, every rank allocates a ring of entries (published
+ * for the watchdog's flight recorder) and its scratch; rc and map name the
+ * hosts (rank 0). EXIT_OK, or EXIT_RUNTIME after naming the failure.
+ */
+int cmd_trace_start(struct cmd_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
+                    uint64_t entries, const struct report_context *rc, const struct topo_map *map);
+/* Withdraws the ring from the watchdog (call after watchdog_stop) and frees everything. */
+void cmd_trace_stop(struct cmd_trace *t);
+
+/* The ring for ar_call.trace: NULL when not tracing. */
+struct trace_ring *cmd_trace_ring(struct cmd_trace *t);
+
+/*
+ * Collective over comm (the point's communicator, whose rank 0 is the
+ * world's): gathers the timed iterations of (variant, bytes). Returns an
+ * MPI error code.
+ */
+int cmd_trace_collect(struct cmd_trace *t, MPI_Comm comm, int variant, uint64_t bytes);
+/*
+ * Rank 0, after cmd_trace_collect: the attribution into rec ("trace") and
+ * its findings kept for the summary. world_of maps the communicator's ranks
+ * to the world's (NULL: the same). -1 when out of memory.
+ */
+int cmd_trace_record(struct cmd_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
+                     const int *world_of);
+/*
+ * Rank 0: summary.slow_hops, summary.slow_ranks, and unless quiet_text a
+ * line each on stdout ("# slow hops: none" when there are none). -1 when
+ * out of memory; 0 also when not tracing (nothing added).
+ */
+int cmd_trace_summarize(const struct cmd_trace *t, cJSON *summary, bool quiet_text);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * Slow-hop attribution from the per-step traces of one all-reduce point
+ * (issue 14). Pure: no MPI, no I/O.
+ *
+ * Input: every rank's steps of the timed iterations of one (variant, size),
+ * their times on one clock (the gather moves each rank's onto rank 0's,
+ * algorithms/trace_gather.h). A step posts its receive and its send at
+ * start_us, its receive is complete at recv_done_us, reduced at reduced_us.
+ *
+ * Messages. MPI delivers the messages of one sender to one receiver in the
+ * order they were sent, so within an iteration the i-th step of rank a that
+ * sends to b and the i-th step of b that receives from a are the two ends of
+ * one message. They are paired from the last one backwards, so a rank whose
+ * oldest steps fell out of its trace ring still pairs what remains; pairs
+ * whose counts differ are counted as unmatched.
+ *
+ * What a hop alone explains. Waiting propagates: in a ring every rank waits
+ * for its predecessor, which waited for its own, so a receiver's wait is
+ * mostly the lateness of everyone upstream, and blaming the hop with the
+ * longest waits accuses the ranks downstream of the slow one. A message from
+ * a to b can only move once a has posted it (start_us of a's step) and b
+ * waits for it (start_us of b's step); whatever b waits past the later of the
+ * two is the transfer itself, which only the hop a -> b explains:
+ *     transfer = recv_done_b - max(start_a, start_b)   (at least 0)
+ * This is the receive's wait minus what the sender was late by. A hop
+ * downstream of a slow one starts late on both ends and gets its own
+ * transfer time only; a hop whose data had arrived before its receiver
+ * looked gets 0 (its receiver was the slow party, not the hop).
+ *
+ * Hops. A hop's messages are compared with the messages of the same size
+ * (their "class": the ring's segments, a Rabenseifner step's halves): each
+ * message's transfer over the median transfer of its class, and the hop's
+ * value is the median of that over its messages (every iteration, every
+ * step). hop_time_us is the median transfer of its messages and wait_us the
+ * median wait its receiver saw (before attribution), for the reader.
+ * Hops are judged only against hops of the same locality (same host, across
+ * hosts) when the hosts are known, as links are (detect.h), and only hops
+ * whose receivers waited on them: one charged under min_wait_fraction of
+ * its locality's median hop had its data there whenever its receiver
+ * looked (the receiver was held up elsewhere, like the one before a slow
+ * hop, by its own send), which tells nothing of its link, so it is neither
+ * judged nor a reference. In a class of at least min_hops such hops, each
+ * is judged against the others: with m the
+ * median of the others' log values and s the median distance above m of
+ * those above it (floored at log(1 + mad_floor_fraction)), its ratio is
+ * v / exp(m), its score the modified z 0.6745 (log v - m) / s, and
+ * median_hop_us the median hop_time_us of the others. A hop is slow when its
+ * ratio is at least min_ratio, its score at least z_threshold or its value
+ * min_ratio times the largest of the others' (with 2 or 3 others a spread is
+ * one ratio between them, too loose a yardstick on a busy machine; a hop
+ * past all of them by that much stands out whatever it is), its
+ * hop_time_us exceeds the others' median by min_excess_us, and that excess,
+ * over its messages of an iteration, is at least min_share of an
+ * iteration's time (share): a hop that costs the all-reduce little is not
+ * its problem. (On the virtual cluster the receiver of a link slowed 50x is
+ * slower to progress its own send to its neighbour: 20x that hop's peers,
+ * 2 % of an iteration; a rank starved of a core for a while, 10-20 %; the
+ * slow link, over 90 %. In a ring a hop 2x slower than the others holds up
+ * every step: half of an iteration.) Leaving the hop
+ * out keeps a slow hop from widening its own yardstick, which with the 4
+ * cross-host hops of a ring over 4 hosts matters; taking the spread from
+ * above keeps the fast tail from widening it. Equal hops name nothing, a loose class (half of it 3x
+ * the other half) accuses nobody, and microsecond noise accuses no one. Two slow hops among 4 are
+ * not told from the other two: a host slowed both ways in a ring of 2 ranks per host is a case for
+ * `links`.
+ *
+ * Ranks. A slow hop means the link a -> b or the progress of a send there.
+ * When more than half of a rank's hops (in and out, at least 2) are slow, the
+ * rank is named instead ("hops": its network interface or its progress is
+ * slow both ways) and its hops are not listed apart. A rank that is slow at
+ * its own work (a starved core) delays its sends, which the attribution
+ * above takes away from its hops, so it is judged on its reduction rate:
+ * bytes reduced per second of reduce time (reduced_us - recv_done_us of its
+ * reduce steps: a step whose two times are equal copied), the median over
+ * iterations, against the other ranks' with the same ratio, z, excess and
+ * share tests, each rank against the others ("reduce"). Ranks that reduce nothing
+ * (naive's leaves) are not judged.
+ */
+#ifndef COLLSCOPE_HOPS_H
+#define COLLSCOPE_HOPS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One step of one rank, on a common clock. */
+struct hops_step {
+	int rank;
+	int64_t iteration;
+	int step;
+	int send_peer, recv_peer; /* -1: none */
+	uint64_t send_bytes, recv_bytes;
+	double start_us, recv_done_us, reduced_us, end_us;
+};
+
+struct hops_params {
+	double min_ratio;          /* 2 */
+	double z_threshold;        /* 3.5 */
+	double min_excess_us;      /* 20 */
+	double min_share;          /* 0.25 of an iteration's time */
+	double floor_us;           /* 1: transfers below count as this (their logs stay finite) */
+	double mad_floor_fraction; /* 0.05 */
+	double min_wait_fraction; /* 0.1: hops charged less than this x the median are not judged */
+	int min_hops;             /* 3 hops per locality to judge it */
+	int min_ranks;            /* 3 reducing ranks to judge reduction rates */
+};
+
+enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
+
+struct hops_hop {
+	int from_rank, to_rank;
+	enum hops_locality locality;
+	size_t messages;
+	double hop_time_us; /* median attributed transfer of its messages */
+	double wait_us;     /* median receive wait of its messages, before attribution */
+	double value;       /* median of its messages' transfer / their class's median */
+	double
+	    median_hop_us; /* median hop_time_us of the others of its locality; NAN if not judged */
+	double ratio, score; /* value / the others' median value; modified z of its log value */
+	double share; /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
+	bool waited;  /* charged at least min_wait_fraction of its locality's median hop */
+	bool judged, slow;
+};
+
+enum hops_rank_reason { HOPS_RANK_HOPS, HOPS_RANK_REDUCE };
+
+struct hops_rank {
+	int rank;
+	enum hops_rank_reason reason;
+	int hops_slow, hops_total;              /* HOPS: of its hops, in and out */
+	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the other ranks' median */
+	double ratio, score; /* HOPS: its slow hops' largest; REDUCE: median / rate */
+	double share; /* HOPS: its slow hops' shares, added; REDUCE: its excess reduce time's */
+};
+
+/* What hops_analyse found; owned, hops_result_release frees it. */
+struct hops_result {
+	struct hops_hop *hops; /* every hop seen, by from_rank then to_rank */
+	size_t nhops;
+	size_t *named; /* indices into hops of the slow hops named, worst first */
+	size_t nnamed;
+	struct hops_rank *ranks; /* ranks named, worst first */
+	size_t nranks;
+	size_t messages;  /* paired */
+	size_t unmatched; /* sends or receives left without a partner */
+	size_t iterations;
+	double
+	    iteration_us; /* median span of an iteration, first step's start to last step's end */
+};
+
+/* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks.
+ */
+void hops_params_default(struct hops_params *p);
+void hops_result_init(struct hops_result *r);
+void hops_result_release(struct hops_result *r);
+
+/*
+ * Attributes steps[0 .. n-1] of nranks ranks (peers and ranks in 0 ..
+ * nranks-1) to hops and judges them. host_of_rank (nranks entries) may be
+ * NULL: hosts unknown, one locality. Returns 0, or -1 for bad arguments or
+ * no memory (r is then empty).
+ */
+int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int *host_of_rank,
+                 const struct hops_params *p, struct hops_result *r);
+
+/* "same_host", "cross_host", "any"; "hops", "reduce". */
+const char *hops_locality_name(enum hops_locality l);
+const char *hops_rank_reason_name(enum hops_rank_reason r);
+
+/*
+ * Reporting (hops_report.c): a point's hops into its record, its findings
+ * kept for the summary, and their lines of text.
+ *
+ * Names: per rank of the analysis (a communicator's), the rank the report
+ * uses and its host; either may be NULL (the same rank; hosts unknown).
+ */
+struct hops_names {
+	const int *report_rank;
+	const char *const *host; /* borrowed; must outlive the findings */
+};
+
+/* One named hop or rank of one point, as the summary lists it. */
+struct hops_finding {
+	const char *algorithm; /* borrowed */
+	uint64_t bytes;
+	int ranks;
+	bool is_rank;
+	struct hops_hop hop;   /* !is_rank; from_rank and to_rank as the report numbers them */
+	struct hops_rank rank; /* is_rank; rank likewise */
+	const char *host_a, *host_b; /* of from and to (is_rank: host_a, its host); NULL unknown */
+};
+
+/*
+ * Adds "trace" to the record rec: iterations, messages, unmatched, dropped,
+ * iteration_us, clock_error_us, and hops [{from_rank, to_rank, hosts,
+ * locality, messages, hop_time_us, wait_us, median_hop_us, ratio, score,
+ * share, waited, slow}]. NULL when out
+ * of memory.
+ */
+cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
+                          double clock_error_us, size_t dropped);
+/*
+ * The same for a direct variant, whose calls have no steps: "trace" with
+ * calls (per rank) and rank_call_us, each rank's median call.
+ */
+cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, size_t calls,
+                          double clock_error_us);
+
+/* The named hops, then the named ranks, of r into out[0 .. max); returns how many. */
+size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes, int ranks,
+                     const struct hops_names *nm, struct hops_finding *out, size_t max);
+
+/*
+ * Adds to summary "slow_hops" [{algorithm, bytes, ranks, from_rank, to_rank,
+ * hosts, locality, hop_time_us, median_hop_us, ratio, score, share}] and
+ * "slow_ranks" [{algorithm, bytes, ranks, rank, host, reason, hops_slow,
+ * hops_total, reduce_gbps, median_reduce_gbps, ratio, score, share}]. -1 when out
+ * of memory.
+ */
+int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n);
+
+/*
+ * "slow hop: ring, 4194304 bytes: 3->4 (h2 -> h3) 10512.3 us per message,
+ * 9.8x the median hop 1071.2 us (z 25.1)" or "slow rank: ...". Returns the
+ * length snprintf would write.
+ */
+int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len);
+
+#endif

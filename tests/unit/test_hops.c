@@ -1,0 +1,498 @@
+/*
+ * Slow-hop attribution on synthetic traces: a ring all-reduce played on one
+ * clock with the executor's dependencies (a message moves once both ends
+ * have started their step; a step ends when its receive is reduced and its
+ * send delivered), so waiting propagates as it does on a real machine. A
+ * clean ring names nothing; one slow hop is named alone although the ranks
+ * downstream wait as long; a rank slow both ways is named as a rank; a rank
+ * slow at its own reductions is named as such and none of its hops;
+ * messages of two sizes, and hosts whose links differ, accuse nobody.
+ */
+#include "hops.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RANKS = 16 };
+
+struct ring_model {
+	int nranks, iterations;
+	double xfer_us[MAX_RANKS];   /* per message, hop r -> r+1 */
+	double reduce_us[MAX_RANKS]; /* per reduce step, on rank r */
+	double post_us;
+	double jitter;     /* +- fraction, deterministic */
+	bool uneven;       /* odd steps carry half the bytes in half the time */
+	int drop_first;    /* rank 1 loses its first drop_first steps (a ring that wrapped) */
+	int late_receiver; /* > 0: this rank always starts its steps after its data arrived */
+};
+
+static unsigned lcg = 12345;
+
+static double jittered(double v, double j)
+{
+	lcg = lcg * 1103515245u + 12345u;
+	double u = (double)((lcg >> 8) & 0xffff) / 65535.0; /* 0 .. 1 */
+	return v * (1 + j * (2 * u - 1));
+}
+
+static void model_default(struct ring_model *m, int n)
+{
+	*m = (struct ring_model){.nranks = n, .iterations = 20, .post_us = 2, .jitter = 0.1};
+	for (int r = 0; r < n; r++) {
+		m->xfer_us[r] = 100;
+		m->reduce_us[r] = 30;
+	}
+	lcg = 12345;
+}
+
+/*
+ * The ring's 2(n-1) steps per iteration, one segment each, for every rank.
+ * Returns the steps (caller frees) and their count.
+ */
+static struct hops_step *play(const struct ring_model *m, size_t *count)
+{
+	int n = m->nranks, nsteps = 2 * (n - 1);
+	struct hops_step *out = calloc((size_t)(n * nsteps * m->iterations), sizeof *out);
+	double end[MAX_RANKS] = {0}, start[MAX_RANKS], arrive[MAX_RANKS], done[MAX_RANKS];
+	size_t k = 0;
+	cr_assert_not_null(out);
+	for (int it = 0; it < m->iterations; it++) {
+		double t0 = 0;
+		for (int r = 0; r < n; r++)
+			t0 = fmax(t0, end[r]); /* the barrier */
+		for (int r = 0; r < n; r++)
+			end[r] = t0 + jittered(1, 1);
+		for (int s = 0; s < nsteps; s++) {
+			bool reduce = s < n - 1;
+			double scale = m->uneven && (s & 1) ? 0.5 : 1;
+			for (int r = 0; r < n; r++)
+				start[r] = end[r];
+			for (int r = 0; r < n; r++) {
+				int to = (r + 1) % n;
+				/* r's message to its right: moves once both have started */
+				arrive[to] = fmax(start[r], start[to]) + m->post_us +
+				             jittered(m->xfer_us[r] * scale, m->jitter);
+			}
+			for (int r = 0; r < n; r++) {
+				int from = (r + n - 1) % n, to = (r + 1) % n;
+				double recv_done = fmax(start[r] + m->post_us, arrive[r]);
+				done[r] =
+				    recv_done +
+				    (reduce ? jittered(m->reduce_us[r] * scale, m->jitter) : 0);
+				out[k++] =
+				    (struct hops_step){.rank = r,
+				                       .iteration = it,
+				                       .step = s,
+				                       .send_peer = to,
+				                       .recv_peer = from,
+				                       .send_bytes = (uint64_t)(262144 * scale),
+				                       .recv_bytes = (uint64_t)(262144 * scale),
+				                       .start_us = start[r],
+				                       .recv_done_us = recv_done,
+				                       .reduced_us = done[r]};
+			}
+			for (int r = 0; r < n; r++) {
+				end[r] =
+				    fmax(done[r], arrive[(r + 1) % n]); /* its send delivered too */
+				out[k - (size_t)n + (size_t)r].end_us = end[r];
+			}
+		}
+	}
+	for (size_t i = 0; m->late_receiver && i < k; i++)
+		if (out[i].rank == m->late_receiver)
+			out[i].start_us = out[i].recv_done_us - 0.5;
+	if (m->drop_first) {
+		/* rank 1's oldest steps fell out of its ring */
+		size_t kept = 0, dropped = 0;
+		for (size_t i = 0; i < k; i++) {
+			if (out[i].rank == 1 && dropped < (size_t)m->drop_first) {
+				dropped++;
+				continue;
+			}
+			out[kept++] = out[i];
+		}
+		k = kept;
+	}
+	*count = k;
+	return out;
+}
+
+static void run(const struct ring_model *m, const int *hosts, struct hops_result *r)
+{
+	struct hops_params p;
+	size_t n;
+	struct hops_step *steps = play(m, &n);
+	hops_params_default(&p);
+	cr_assert_eq(hops_analyse(steps, n, m->nranks, hosts, &p, r), 0);
+	free(steps);
+}
+
+static const struct hops_hop *hop(const struct hops_result *r, int a, int b)
+{
+	for (size_t i = 0; i < r->nhops; i++)
+		if (r->hops[i].from_rank == a && r->hops[i].to_rank == b)
+			return &r->hops[i];
+	cr_assert_fail("no hop %d -> %d", a, b);
+	return NULL;
+}
+
+Test(hops, clean_ring_names_nothing)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nhops, 8, "every hop of the ring");
+	cr_assert_eq(r.messages, 8 * 14 * 20);
+	cr_assert_eq(r.unmatched, 0);
+	cr_assert_eq(r.iterations, 20);
+	cr_assert_eq(r.nnamed, 0, "a clean ring names no hop");
+	cr_assert_eq(r.nranks, 0, "and no rank");
+	for (size_t i = 0; i < r.nhops; i++) {
+		cr_assert(r.hops[i].judged);
+		cr_assert_lt(r.hops[i].ratio, 1.3);
+		cr_assert_float_eq(r.hops[i].hop_time_us, 100, 15,
+		                   "the transfer, posting included");
+	}
+	hops_result_release(&r);
+}
+
+Test(hops, one_slow_hop_is_named_alone)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.xfer_us[2] = 600; /* 2 -> 3 */
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 1, "one hop named");
+	const struct hops_hop *h = &r.hops[r.named[0]];
+	cr_assert_eq(h->from_rank, 2);
+	cr_assert_eq(h->to_rank, 3);
+	cr_assert_gt(h->ratio, 4);
+	cr_assert_gt(h->score, 3.5);
+	cr_assert_float_eq(h->hop_time_us, 600, 60);
+	cr_assert_float_eq(h->median_hop_us, 100, 15);
+	/* the ranks downstream wait about as long, but their hops are not to blame */
+	const struct hops_hop *next = hop(&r, 3, 4);
+	cr_assert_gt(next->wait_us, 300, "waiting propagates: 3 -> 4 waits %.0f us", next->wait_us);
+	cr_assert_lt(next->ratio, 1.5);
+	cr_assert_not(next->slow);
+	cr_assert_eq(r.nranks, 0);
+	hops_result_release(&r);
+}
+
+/*
+ * Rank 3's interface (or its progress) is slow both ways: its incoming and
+ * outgoing hops are both slow, and the rank is named instead of the two.
+ */
+Test(hops, rank_slow_both_ways_is_named_as_the_rank)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.xfer_us[2] = 500; /* 2 -> 3 */
+	m.xfer_us[3] = 500; /* 3 -> 4 */
+	run(&m, NULL, &r);
+	cr_assert(hop(&r, 2, 3)->slow);
+	cr_assert(hop(&r, 3, 4)->slow);
+	cr_assert_eq(r.nnamed, 0, "its hops are not listed apart");
+	cr_assert_eq(r.nranks, 1);
+	cr_assert_eq(r.ranks[0].rank, 3);
+	cr_assert_eq(r.ranks[0].reason, HOPS_RANK_HOPS);
+	cr_assert_eq(r.ranks[0].hops_slow, 2);
+	cr_assert_eq(r.ranks[0].hops_total, 2);
+	hops_result_release(&r);
+}
+
+/*
+ * Rank 5 reduces 8x slower (a starved core): its sends leave late and its
+ * successor waits, yet no hop is named; the rank is, by its reduction rate.
+ */
+Test(hops, rank_slow_at_its_own_work_is_named_not_its_hops)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.reduce_us[5] = 240;
+	run(&m, NULL, &r);
+	cr_assert_gt(hop(&r, 5, 6)->wait_us, 150, "its successor waits on it");
+	cr_assert_eq(r.nnamed, 0, "no hop is named");
+	cr_assert_eq(r.nranks, 1);
+	cr_assert_eq(r.ranks[0].rank, 5);
+	cr_assert_eq(r.ranks[0].reason, HOPS_RANK_REDUCE);
+	cr_assert_float_eq(r.ranks[0].ratio, 8, 1.5);
+	cr_assert_gt(r.ranks[0].score, 3.5);
+	cr_assert_float_eq(r.ranks[0].median_reduce_gbps, 262144 / 30.0 * 1e-3, 1.0);
+	hops_result_release(&r);
+}
+
+Test(hops, messages_of_two_sizes_accuse_nobody)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.uneven = true;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 0);
+	cr_assert_eq(r.nranks, 0);
+	for (size_t i = 0; i < r.nhops; i++)
+		cr_assert_float_eq(r.hops[i].value, 1, 0.2, "each message against its own size");
+	hops_result_release(&r);
+	m.xfer_us[6] = 500;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 6);
+	hops_result_release(&r);
+}
+
+/* 4 hosts of 2 ranks: the cross-host hops are 3x slower, which is their class, not a fault. */
+Test(hops, hops_are_judged_within_their_locality)
+{
+	static const int hosts[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	for (int a = 1; a < 8; a += 2)
+		m.xfer_us[a] = 300; /* 1->2, 3->4, 5->6, 7->0 cross hosts */
+	run(&m, hosts, &r);
+	cr_assert_eq(r.nnamed, 0, "cross-host hops are compared with cross-host hops");
+	cr_assert_eq(hop(&r, 1, 2)->locality, HOPS_CROSS_HOST);
+	cr_assert_eq(hop(&r, 2, 3)->locality, HOPS_SAME_HOST);
+	hops_result_release(&r);
+	m.xfer_us[3] = 3000; /* 3 -> 4 */
+	run(&m, hosts, &r);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 3);
+	cr_assert_eq(r.hops[r.named[0]].to_rank, 4);
+	cr_assert_float_eq(r.hops[r.named[0]].median_hop_us, 300, 50, "against cross-host hops");
+	double with_hosts = r.hops[r.named[0]].score;
+	hops_result_release(&r);
+	/* without hosts all 8 hops are one class, half of it 3x the other half: a loose class */
+	run(&m, NULL, &r);
+	cr_assert_lt(hop(&r, 3, 4)->score, with_hosts / 4);
+	cr_assert_not(hop(&r, 1, 2)->slow, "the cross-host hops are still not accused");
+	hops_result_release(&r);
+}
+
+/*
+ * As on the virtual cluster with one link slowed: the receiver of the hop
+ * before the slow one is held up by its own send and finds its data there
+ * whenever it looks, so that hop is charged 0. With 4 hops across hosts, a
+ * spread taken over all of them (0, 1, 1, 4) hides the slow one; the test
+ * against the others, spread from above, does not.
+ */
+Test(hops, a_hop_charged_nothing_does_not_hide_the_slow_one)
+{
+	static const int hosts[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	for (int a = 1; a < 8; a += 2)
+		m.xfer_us[a] = 300;
+	m.xfer_us[3] = 1200; /* 3 -> 4, 4x */
+	m.late_receiver = 2; /* 1 -> 2 charged nothing */
+	run(&m, hosts, &r);
+	cr_assert_lt(hop(&r, 1, 2)->hop_time_us, 5);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 3);
+	cr_assert_eq(r.hops[r.named[0]].to_rank, 4);
+	cr_assert_float_eq(r.hops[r.named[0]].ratio, 4, 0.6, "against the others' median");
+	cr_assert_float_eq(r.hops[r.named[0]].median_hop_us, 300, 40);
+	cr_assert_eq(r.nranks, 0);
+	hops_result_release(&r);
+}
+
+/*
+ * As on the virtual cluster with a link slowed 50x: the receiver of the slow
+ * link is slower to push its own send to its neighbour on the same host, 12x
+ * that hop's peers, but that costs the all-reduce a few percent of an
+ * iteration where the slow link costs nearly all of it: only the link is named.
+ */
+Test(hops, a_hop_that_costs_little_is_not_named)
+{
+	static const int hosts[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	for (int a = 1; a < 8; a += 2)
+		m.xfer_us[a] = 300;
+	m.xfer_us[3] = 15000; /* 3 -> 4 */
+	m.xfer_us[4] = 2000;  /* 4 -> 5, same host */
+	run(&m, hosts, &r);
+	const struct hops_hop *h = hop(&r, 4, 5);
+	cr_assert_gt(h->ratio, 5);
+	cr_assert_gt(h->score, 3.5);
+	cr_assert_lt(h->share, 0.25, "share %.3f", h->share);
+	cr_assert_not(h->slow);
+	cr_assert_gt(hop(&r, 3, 4)->share, 0.8);
+	cr_assert_float_eq(r.iteration_us, 14 * 15000, 14 * 15000 * 0.15);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 3);
+	cr_assert_eq(r.nranks, 0, "rank 4 has one slow hop of two");
+	hops_result_release(&r);
+}
+
+/*
+ * A busy machine: the 3 other cross-host hops differ 3x among themselves, a
+ * yardstick too loose for the z-score alone; a hop 4x past the slowest of
+ * them is still named.
+ */
+Test(hops, a_hop_past_every_other_is_named_in_a_loose_class)
+{
+	static const int hosts[8] = {0, 0, 1, 1, 2, 2, 3, 3};
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.xfer_us[1] = 300;
+	m.xfer_us[5] = 900;
+	m.xfer_us[7] = 400;
+	m.xfer_us[3] = 4000;
+	run(&m, hosts, &r);
+	const struct hops_hop *h = hop(&r, 3, 4);
+	cr_assert_lt(h->score, 3.5, "z %.2f: the spread of 300, 400, 900 is wide", h->score);
+	cr_assert(h->slow);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_not(hop(&r, 5, 6)->slow, "900 is not 2x past 400");
+	hops_result_release(&r);
+}
+
+/* Half of a class 3x the other half (hosts unknown): a loose class accuses nobody. */
+Test(hops, a_bimodal_class_accuses_nobody)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	for (int a = 1; a < 8; a += 2)
+		m.xfer_us[a] = 300;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 0);
+	cr_assert_eq(r.nranks, 0);
+	hops_result_release(&r);
+}
+
+Test(hops, a_ring_that_wrapped_still_pairs_what_remains)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	m.xfer_us[4] = 700;
+	m.drop_first = 5;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.unmatched, 5 * 2, "the dropped steps' two ends have no partner");
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 4);
+	hops_result_release(&r);
+}
+
+/* Two ranks: two hops, too few to judge (the median of two is no reference). */
+Test(hops, too_few_hops_are_not_judged)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 2);
+	m.xfer_us[0] = 1000;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nhops, 2);
+	cr_assert_not(r.hops[0].judged);
+	cr_assert(isnan(r.hops[0].ratio));
+	cr_assert_eq(r.nnamed, 0);
+	hops_result_release(&r);
+}
+
+/* Microseconds apart at tiny sizes: the ratio is large but the excess is noise. */
+Test(hops, tiny_differences_accuse_nobody)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 8);
+	for (int a = 0; a < 8; a++)
+		m.xfer_us[a] = 2;
+	m.xfer_us[3] = 12;
+	m.post_us = 0;
+	run(&m, NULL, &r);
+	cr_assert_gt(hop(&r, 3, 4)->ratio, 2);
+	cr_assert_eq(r.nnamed, 0, "10 us over the median is below min_excess_us");
+	hops_result_release(&r);
+}
+
+Test(hops, bad_arguments)
+{
+	struct hops_params p;
+	struct hops_result r;
+	struct hops_step s = {.rank = 0, .send_peer = 2, .recv_peer = -1};
+	hops_params_default(&p);
+	cr_assert_eq(hops_analyse(&s, 1, 2, NULL, &p, &r), -1, "peer out of range");
+	s.send_peer = 1;
+	s.start_us = NAN;
+	cr_assert_eq(hops_analyse(&s, 1, 2, NULL, &p, &r), -1, "a time that is not a number");
+	cr_assert_eq(hops_analyse(NULL, 0, 2, NULL, &p, &r), 0, "nothing traced");
+	cr_assert_eq(r.nhops, 0);
+	hops_result_release(&r);
+	cr_assert_eq(hops_analyse(NULL, 0, 0, NULL, &p, &r), -1);
+	cr_assert_str_eq(hops_locality_name(HOPS_CROSS_HOST), "cross_host");
+	cr_assert_str_eq(hops_rank_reason_name(HOPS_RANK_REDUCE), "reduce");
+}
+
+/* The report: the point's hops, the findings in the summary and their lines, in the report's ranks.
+ */
+Test(hops, findings_in_the_report_and_the_text)
+{
+	static const int world[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+	static const char *const host[8] = {"a", "a", "b", "b", "c", "c", "d", "d"};
+	struct hops_names nm = {.report_rank = world, .host = host};
+	struct ring_model m;
+	struct hops_result r;
+	struct hops_finding f[4];
+	char line[512];
+	model_default(&m, 8);
+	m.xfer_us[2] = 600;
+	m.reduce_us[6] = 600;
+	run(&m, NULL, &r);
+	size_t n = hops_findings(&r, "ring", 1048576, 8, &nm, f, 4);
+	cr_assert_eq(n, 2, "one hop and one rank");
+	cr_assert_not(f[0].is_rank);
+	cr_assert_eq(f[0].hop.from_rank, 12);
+	cr_assert_eq(f[0].hop.to_rank, 13);
+	cr_assert_str_eq(f[0].host_a, "b");
+	cr_assert(f[1].is_rank);
+	cr_assert_eq(f[1].rank.rank, 16);
+	hops_finding_describe(&f[0], line, sizeof line);
+	cr_assert(strstr(line, "slow hop: ring, 1048576 bytes: 12->13 (b -> b) ") == line, "%s",
+	          line);
+	cr_assert(strstr(line, "x the median hop "), "%s", line);
+	hops_finding_describe(&f[1], line, sizeof line);
+	cr_assert(strstr(line, "slow rank: ring, 1048576 bytes: rank 16 (d) reduces at "), "%s",
+	          line);
+
+	cJSON *root = cJSON_CreateObject(), *rec = cJSON_AddObjectToObject(root, "rec");
+	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+	cr_assert_not_null(hops_point_to_json(rec, &r, &nm, 1.5, 0));
+	cr_assert_eq(hops_findings_to_json(sum, f, n), 0);
+	cJSON *hops = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "trace"), "hops");
+	cr_assert_eq(cJSON_GetArraySize(hops), 8);
+	int slow = 0;
+	cJSON *h;
+	cJSON_ArrayForEach(h, hops) slow += cJSON_IsTrue(cJSON_GetObjectItem(h, "slow"));
+	cr_assert_eq(slow, 1);
+	cJSON *sh = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "slow_hops"), 0);
+	cr_assert_eq(cJSON_GetObjectItem(sh, "from_rank")->valueint, 12);
+	cr_assert_str_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(sh, "hosts"), 1)->valuestring, "b");
+	cr_assert_str_eq(cJSON_GetObjectItem(sh, "algorithm")->valuestring, "ring");
+	cr_assert_gt(cJSON_GetObjectItem(sh, "ratio")->valuedouble, 4);
+	cJSON *sr = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "slow_ranks"), 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(sr, "reason")->valuestring, "reduce");
+	cr_assert_str_eq(cJSON_GetObjectItem(sr, "host")->valuestring, "d");
+	cJSON_Delete(root);
+	hops_result_release(&r);
+}
+
+Test(hops, a_clean_summary_has_empty_lists)
+{
+	cJSON *sum = cJSON_CreateObject();
+	cr_assert_eq(hops_findings_to_json(sum, NULL, 0), 0);
+	cr_assert(cJSON_IsArray(cJSON_GetObjectItem(sum, "slow_hops")));
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(sum, "slow_ranks")), 0);
+	cJSON_Delete(sum);
+}
