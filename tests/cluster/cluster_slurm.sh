@@ -230,10 +230,20 @@ expect_exit 0 "its reports and page" test -s "$TMP/accept/reports/allreduce.json
 expect_exit 1 "nightly.sbatch fails on the links slowed since its baseline" \
 	job nightly.sbatch "$TMP/night2" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
 expect_output "^nightly: links against the baseline: exit 1" "it names the links comparison"
-expect_exit 0 "the links that regressed touch $SLOW" python3 -c "
+# Eight ranks on two cores: an unslowed link's window times can drift past
+# the threshold between two runs (seen in CI: a few such "regressions").
+# What must hold is the separation: the slowed host's links regressed, by far
+# more than any other link did.
+expect_exit 0 "the links that regressed most touch $SLOW, far apart from any other" python3 -c "
 import json,sys; d=json.load(open('$TMP/night2/reports/compare-links.json'))
 bad=[r for r in d['results'] if r.get('verdict') == 'regression']
-print(len(bad), 'regressions'); sys.exit(not bad or any('$SLOW' not in (r.get('host_a'), r.get('host_b')) for r in bad))"
+def touches(r): return '$SLOW' in (r.get('host_a'), r.get('host_b'))
+slow=[r['bandwidth_ratio'] for r in bad if touches(r)]
+other=[r['bandwidth_ratio'] for r in bad if not touches(r)]
+print(len(slow), 'regressions touch $SLOW, worst ratio', min(slow, default=None), 'mildest', max(slow, default=None))
+print(len(other), 'others, worst ratio', min(other, default=None))
+sys.exit(not slow or max(slow) > 0.25 or any(o < 2 * max(slow) for o in other))"
+sed 's/^/        /' "$TMP/out"
 
 # --- teardown -------------------------------------------------------------------------------
 expect_exit 0 "slurm down" vc slurm down
