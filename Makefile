@@ -196,8 +196,9 @@ mpi-test cli-test: $(BIN)
 # Hosts as network namespaces (tests/cluster/vcluster.sh), Open MPI across them;
 # needs root (ip, tc from iproute2), prints SKIP and passes otherwise.
 cluster-test: $(BIN)
-	$(Q)echo "== tests/cluster/cluster.sh"; t0=$$(date +%s); bash tests/cluster/cluster.sh $(BIN); \
-		rc=$$?; echo "== tests/cluster/cluster.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
+	$(Q)rc=0; for t in tests/cluster/cluster.sh tests/cluster/accept.sh; do echo "== $$t"; \
+		t0=$$(date +%s); bash $$t $(BIN) || rc=1; echo "== $$t: $$(($$(date +%s) - t0)) s"; \
+		done; exit $$rc
 
 # Every fault class of links on the virtual cluster, with random culprits, and
 # the confusion table (about 7 minutes; make check runs one class at random).

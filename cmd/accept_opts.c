@@ -2,6 +2,7 @@
 #include "accept_opts.h"
 
 #include "accept_derive.h"
+#include "links_opts.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -68,6 +69,7 @@ static const struct opt accept_only[] = {
 static const struct opt_group groups[] = {
     OPT_GROUP(accept_only, 0),
     OPT_GROUP(opts_timeout, offsetof(struct accept_opts, timeout_s)),
+    OPT_GROUP(links_probe_opts, offsetof(struct accept_opts, links_probe)),
     {NULL, 0, 0},
 };
 
@@ -119,7 +121,10 @@ const struct cmd_spec accept_cmd_spec = {
         "on the whole job, the hosts are split and the point run again on the halves\n"
         "(then halves of the failing half) until the host or hosts that drag it down\n"
         "are named, in about log2(hosts) extra rounds; a host's verdict says whether it\n"
-        "failed its own checks or was isolated this way.\n\n"
+        "failed its own checks or was isolated this way. The links check measures as\n"
+        "'collscope links' does; -n, -w, --lat-time and the --bw-*, --lat-bytes and\n"
+        "--window options below set how (links' defaults). The all-reduce points run\n"
+        "with allreduce's defaults, at least 100 iterations when the spec has a p99.\n\n"
         "--derive writes a spec from known-good topo, links and allreduce reports: each\n"
         "threshold is the median of what they measured, a minimum x (1 - PCT/100) and a\n"
         "maximum x (1 + PCT/100), per locality class for links and per variant and size\n"

@@ -7,6 +7,7 @@
 
 #include "opts.h"
 #include "opts_common.h"
+#include "probe_opts.h"
 
 enum { ACCEPT_MAX_REPEATS = 100 };
 
@@ -17,6 +18,7 @@ struct accept_opts {
 	int repeats;          /* measuring: each check this many times */
 	const char *junit;    /* measuring: JUnit XML here */
 	double timeout_s;     /* measuring: the watchdog's */
+	struct probe_link_opts links_probe; /* measuring: how the links check measures */
 	struct cmd_out out;   /* measuring: -o; --derive writes derive_out; --force, -q both */
 	struct opt_args args; /* measuring: SPEC; --derive: the known-good reports */
 };

@@ -168,7 +168,7 @@ static int links_to_figures(void *arg, const struct links_view *v,
 	return accept_figures_add_links_view(arg, v, final);
 }
 
-/* links with its defaults, the watchdog the job's. */
+/* links with its detector's defaults and accept's measurement options; the watchdog the job's. */
 static int check_links(struct accept_run *a, struct accept_figures *f)
 {
 	struct links_opts lo;
@@ -178,6 +178,7 @@ static int check_links(struct accept_run *a, struct accept_figures *f)
 		cmd_error(a->ctx, "accept: %s", err);
 		return EXIT_RUNTIME;
 	}
+	lo.probe = a->o->links_probe;
 	lo.out.quiet = a->o->out.quiet;
 	lo.timeout_s = 0;
 	int status = links_measure(a->ctx, &lo, links_to_figures, f);
@@ -260,23 +261,19 @@ static int add_point(struct accept_run *a, struct accept_figures *f, size_t poin
 /*
  * Points of the spec on communicator c (the job, or a subset of hosts whose
  * lowest world rank is `lowest`): all of them (only < 0) or point `only`, into
- * f on rank 0.
+ * f on rank 0. p99: enough iterations for a p99 (README, Figures: 100).
  */
 static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowest, long only,
-                      struct accept_figures *f)
+                      bool p99, struct accept_figures *f)
 {
 	struct ar_opts ao;
 	struct sweep s;
-	bool p99 = false;
 	int status = sweep_options(a, &ao) == 0 ? EXIT_OK : EXIT_RUNTIME;
-	for (size_t i = 0; i < a->spec.allreduce.npoints; i++)
-		p99 |= !isnan(a->spec.allreduce.points[i].max_p99_us);
 	sweep_init(&s, a->ctx, "accept", &ao.sweep, ao.in_place, a->o->out.quiet);
 	s.on_point = keep_point;
 	s.on_point_arg = a;
 	if (status == EXIT_OK)
 		status = sweep_setup(&s, only < 0 ? (int)a->spec.allreduce.npoints : 1);
-	/* a p99 needs 100 samples (README, Figures) */
 	if (p99)
 		s.cfg.min_iters = 100;
 	for (size_t i = 0; status == EXIT_OK && i < a->spec.allreduce.npoints; i++) {
@@ -311,7 +308,10 @@ static int run_repeat(struct accept_run *a, int repeat, struct accept_figures *f
 		                           .nranks = a->ctx->nranks,
 		                           .hosts = a->map.nhosts,
 		                           .whole = true};
-		status = run_points(a, &world, 0, -1, f);
+		bool p99 = false;
+		for (size_t i = 0; i < a->spec.allreduce.npoints; i++)
+			p99 |= !isnan(a->spec.allreduce.points[i].max_p99_us);
+		status = run_points(a, &world, 0, -1, p99, f);
 	}
 	return status;
 }
@@ -326,8 +326,8 @@ static long point_of(const struct accept_verdict *v, size_t result)
  * One test of a culprit search: the point on the ranks of the hosts in
  * subset[] (broadcast by rank 0), judged by rank 0. *passed on rank 0.
  */
-static int test_subset(struct accept_run *a, const bool *subset, long point, size_t result,
-                       bool *passed)
+static int test_subset(struct accept_run *a, const bool *subset, long point, bool p99,
+                       size_t result, bool *passed)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	struct sweep_comm c = {.comm = MPI_COMM_NULL};
@@ -358,7 +358,7 @@ static int test_subset(struct accept_run *a, const bool *subset, long point, siz
 	if (cmd_any(a->ctx, status != EXIT_OK))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
-		status = run_points(a, &c, lowest, point, a->ctx->rank == 0 ? &f : NULL);
+		status = run_points(a, &c, lowest, point, p99, a->ctx->rank == 0 ? &f : NULL);
 	if (status == EXIT_OK && a->ctx->rank == 0)
 		*passed = accept_result_passes(&a->spec, &a->verdict, result, &f);
 	accept_figures_release(&f);
@@ -374,12 +374,15 @@ static int search(struct accept_run *a, size_t result)
 	int nh = a->map.nhosts, status = EXIT_OK;
 	bool *subset = calloc((size_t)nh, sizeof *subset);
 	long point = a->ctx->rank == 0 ? point_of(&a->verdict, result) : 0;
+	/* only a p99 search pays for 100 iterations a test */
+	int p99 = a->ctx->rank == 0 && a->verdict.results[result].fault == ACCEPT_AR_P99_HIGH;
 	bool failed = !subset || (a->ctx->rank == 0 && accept_bisect_init(&b, nh) != 0);
 	if (cmd_any(a->ctx, failed)) {
 		free(subset);
 		return EXIT_RUNTIME;
 	}
-	if (MPI_Bcast(&point, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS)
+	if (MPI_Bcast(&point, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS ||
+	    MPI_Bcast(&p99, 1, MPI_INT, 0, a->ctx->comm) != MPI_SUCCESS)
 		status = EXIT_RUNTIME;
 	for (int step = 0; status == EXIT_OK; step++) {
 		int more = a->ctx->rank == 0 ? accept_bisect_next(&b, subset) : 0;
@@ -392,7 +395,7 @@ static int search(struct accept_run *a, size_t result)
 		if (!more)
 			break;
 		cmd_progress(a->ctx, a->o->out.quiet, "accept: culprit search, test %d", step + 1);
-		status = test_subset(a, subset, point, result, &passed);
+		status = test_subset(a, subset, point, p99, result, &passed);
 		if (status == EXIT_OK && a->ctx->rank == 0 && accept_bisect_result(&b, passed) != 0)
 			status = EXIT_RUNTIME;
 		if (cmd_any(a->ctx, status != EXIT_OK))
@@ -407,6 +410,26 @@ static int search(struct accept_run *a, size_t result)
 	return status;
 }
 
+/*
+ * Of the searchable results, those a test on a subset of hosts can judge:
+ * the all-reduce points (a verify result names no single point to rerun),
+ * each point once: when both its bandwidth and its p99 failed, the first
+ * listed (bandwidth) is searched, so the search costs one per failing point.
+ */
+static size_t one_per_point(const struct accept_verdict *v, size_t *list, size_t n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct accept_result *r = &v->results[list[i]];
+		bool seen = r->kind != ACCEPT_ALLREDUCE;
+		for (size_t k = 0; k < kept && !seen; k++)
+			seen = v->results[list[k]].index == r->index;
+		if (!seen)
+			list[kept++] = list[i];
+	}
+	return kept;
+}
+
 /* The failing job-wide points searched one after another. */
 static int search_all(struct accept_run *a)
 {
@@ -414,7 +437,9 @@ static int search_all(struct accept_run *a)
 	long n = 0;
 	if (a->ctx->rank == 0) {
 		list = calloc(a->verdict.nresults + 1, sizeof *list);
-		n = list ? (long)accept_verdict_searchable(&a->verdict, list) : -1;
+		n = list ? (long)one_per_point(&a->verdict, list,
+		                               accept_verdict_searchable(&a->verdict, list))
+		         : -1;
 	}
 	if (MPI_Bcast(&n, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS || n < 0 ||
 	    cmd_any(a->ctx, a->ctx->rank == 0 && !list)) {

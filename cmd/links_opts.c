@@ -86,7 +86,8 @@ static bool echo_slow_link(cJSON *cfg, const char *key, const void *base, const 
 	       cJSON_AddNumberToObject(t, "factor", l->slow_factor);
 }
 
-static const struct opt probe_group[] = {
+/* The measurement of every link: links' and accept's (links_opts.h). */
+const struct opt links_probe_opts[LINKS_PROBE_OPTS] = {
     {.name = "iters",
      .letter = 'n',
      .kind = OPT_INT,
@@ -250,7 +251,7 @@ static const struct opt links_only[] = {
 };
 
 static const struct opt_group groups[] = {
-    OPT_GROUP(probe_group, offsetof(struct links_opts, probe)),
+    OPT_GROUP(links_probe_opts, offsetof(struct links_opts, probe)),
     OPT_GROUP(links_only, 0),
     OPT_GROUP(opts_output, offsetof(struct links_opts, out)),
     OPT_GROUP(opts_quiet, offsetof(struct links_opts, out.quiet)),

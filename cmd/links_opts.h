@@ -30,6 +30,10 @@ struct links_opts {
 
 extern const struct cmd_spec links_spec;
 
+/* The options of the measurement itself (struct probe_link_opts), which accept shares. */
+enum { LINKS_PROBE_OPTS = 9 };
+extern const struct opt links_probe_opts[LINKS_PROBE_OPTS];
+
 /* "pairs", "shift", "both". */
 const char *links_pattern_name(enum links_pattern p);
 

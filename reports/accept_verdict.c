@@ -380,6 +380,32 @@ static void eval_class(const struct accept_figures *f, const struct accept_resul
 	free(x);
 }
 
+/* Whether links named host h itself (its NIC) among f's suspects. */
+static bool host_suspected(const struct accept_figures *f, int h)
+{
+	for (size_t i = 0; h >= 0 && i < f->nsuspects; i++)
+		if (f->suspects[i].host == h)
+			return true;
+	return false;
+}
+
+/*
+ * A host's own suspects: it named, or a link of it. A link whose other end is
+ * a host suspect is that host's (a slow NIC makes every link to it look slow,
+ * in latency as well): it does not fail the healthy end as well.
+ */
+static bool suspect_of_host(const struct accept_figures *f, const struct accept_suspect_figures *s,
+                            int h)
+{
+	if (s->host >= 0)
+		return s->host == h;
+	if (s->host_a == h)
+		return !host_suspected(f, s->host_b) || host_suspected(f, h);
+	if (s->host_b == h)
+		return !host_suspected(f, s->host_a) || host_suspected(f, h);
+	return false;
+}
+
 static void eval_suspects(const struct accept_figures *f, const struct accept_result *r,
                           struct eval *e)
 {
@@ -388,8 +414,7 @@ static void eval_suspects(const struct accept_figures *f, const struct accept_re
 
 	for (size_t i = 0; i < f->nsuspects; i++) {
 		const struct accept_suspect_figures *s = &f->suspects[i];
-		if (r->host >= 0 && s->host != r->host && s->host_a != r->host &&
-		    s->host_b != r->host)
+		if (r->host >= 0 && !suspect_of_host(f, s, r->host))
 			continue;
 		if (!first)
 			first = s;

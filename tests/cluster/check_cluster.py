@@ -14,6 +14,8 @@ usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
        check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
        check_cluster.py hops REPORT none|FROM-TO       (allreduce --trace: the hops named)
        check_cluster.py flight REPORT RANK              (a hang's flight record: RANK stopped)
+       check_cluster.py accept REPORT none|HOST         (accept: PASS, or FAIL with HOST the
+           only failing host, every culprit search naming HOST alone)
 Prints what it measured on one line (the figures the suite logs), and each
 violation; exits 1 if there is any.
 """
@@ -267,6 +269,23 @@ def flight(path, stopped):
     need(all(len(r["last_entries"]) == 8 for r in ranks), "every rank's last 8 trace entries")
 
 
+def accept(path, culprit):
+    d = load(path, "accept")
+    s = d["summary"]
+    failing = sorted(h["name"] for h in s["hosts"] if h["status"] != "PASS")
+    faults = sorted({r["fault"] for r in d["results"] if r["status"] != "PASS"})
+    named = [sorted(i["culprits"]) for i in s["isolations"]]
+    print("accept: %s; failing hosts %s; faults %s; searches named %s" %
+          (s["verdict"], failing or "none", faults or "none", named or "none"))
+    if culprit == "none":
+        need(s["verdict"] == "PASS", "verdict %s, expected PASS" % s["verdict"])
+        return
+    need(s["verdict"] == "FAIL", "verdict %s, expected FAIL" % s["verdict"])
+    need(failing == [culprit], "failing hosts %s, expected %s alone" % (failing, culprit))
+    need(named and all(n == [culprit] for n in named),
+         "the searches named %s, expected %s alone in each" % (named, culprit))
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "topo":
@@ -283,6 +302,8 @@ def main():
         hops(args[0], args[1])
     elif cmd == "flight":
         flight(args[0], int(args[1]))
+    elif cmd == "accept":
+        accept(args[0], args[1])
     else:
         sys.exit(__doc__)
     for b in BAD:

@@ -26,7 +26,7 @@ for p in c["allreduce"]["points"]:
     p.pop("max_p99_us", None)
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect_exit 0 "accept passes a run of the same setup" mpi 2 accept "$TMP/spec.json" \
+expect_exit 0 "accept passes a run of the same setup" mpi 2 accept "${LINKS[@]}" "$TMP/spec.json" \
 	-o "$TMP/acc.json" --junit "$TMP/acc.xml"
 expect_output "^accept: PASS: [0-9]+ checks on 1 host" "it says PASS, with the count"
 expect_output "^PASS +- +job +allreduce ring 256 KiB busbw: " "one line per check"
@@ -39,6 +39,8 @@ assert d['summary']['verdict'] == 'PASS', d['summary']
 kinds = {r['kind'] for r in d['results']}
 assert kinds == {'topology', 'verify', 'links', 'allreduce'}, kinds
 assert d['config']['spec']['checks']['allreduce']['points'], d['config']
+# the links check measured as told: links' options, echoed in the config
+assert d['config']['bw_bytes'] == 262144 and d['config']['window'] == 4, d['config']
 "
 expect_exit 0 "its JUnit file parses, no failure" python3 -c "
 import xml.dom.minidom as m
@@ -52,6 +54,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["checks"]
 c["allreduce"]["points"][-1]["min_busbw_gbps"] = 1e6
+c["allreduce"]["points"][0]["max_p99_us"] = 0.000001
 c["links"]["max_latency_us"] = {"same_numa": 0.000001}
 json.dump(d, open(sys.argv[2], "w"))
 PY
@@ -60,13 +63,14 @@ expect_exit 1 "accept fails a spec the job cannot meet" mpi 2 accept "$TMP/fail.
 expect_output "^FAIL +AR_BUSBW_LOW +job +allreduce mpi 256 KiB busbw: .* < min 1e\+06 GB/s" \
 	"the all-reduce point fails with AR_BUSBW_LOW and its figures"
 expect_output "^FAIL +LINK_LAT_HIGH +job +links latency same_numa" "the latency fails with LINK_LAT_HIGH"
+expect_output "^FAIL +AR_P99_HIGH +job +allreduce ring 8 B p99: " "a p99 nobody has fails with AR_P99_HIGH"
 expect_output "^HOST +[^ ]+ +FAIL +own checks: .*LINK_LAT_HIGH" "the host fails on its own checks"
 expect_output "^accept: FAIL: " "the summary says FAIL"
 expect_exit 0 "the report and the JUnit file name the faults" python3 -c "
 import json, xml.dom.minidom as m
 d = json.load(open('$TMP/accf.json'))
 faults = {r['fault'] for r in d['results'] if r['status'] == 'FAIL'}
-assert {'AR_BUSBW_LOW', 'LINK_LAT_HIGH'} <= faults, faults
+assert {'AR_BUSBW_LOW', 'AR_P99_HIGH', 'LINK_LAT_HIGH'} <= faults, faults
 types = {f.getAttribute('type') for f in m.parse('$TMP/accf.xml').getElementsByTagName('failure')}
 assert {'AR_BUSBW_LOW', 'LINK_LAT_HIGH'} <= types, types
 "

@@ -149,6 +149,36 @@ Test(accept_verdict, a_clean_run_passes)
 	accept_spec_release(&s);
 }
 
+Test(accept_verdict, a_link_to_a_slow_host_does_not_fail_the_healthy_end)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, 3, 1.0);
+	/* the slow NIC's latency, seen as a link suspect between h1 and h3 */
+	struct accept_suspect_figures l = {.host = -1, .a = 2, .b = 7, .host_a = 1, .host_b = 3};
+	snprintf(l.reason, sizeof l.reason, "latency 527 us is 19.97x the cross_host median");
+	cr_assert_eq(accept_figures_add_suspect(&f, &l), 0);
+	/* and one between two healthy hosts, which is theirs */
+	l = (struct accept_suspect_figures){.host = -1, .a = 0, .b = 4, .host_a = 0, .host_b = 2};
+	snprintf(l.reason, sizeof l.reason, "bandwidth 0.1 GB/s is 0.01x the cross_host median");
+	cr_assert_eq(accept_figures_add_suspect(&f, &l), 0);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(find(&v, "links suspects", 1)->status, ACCEPT_PASS);
+	accept_host_verdict(&v, 1, &hv);
+	cr_assert_eq(hv.status, ACCEPT_PASS, "h1 is only the healthy end of a link to h3");
+	cr_assert_eq(find(&v, "links suspects", 3)->status, ACCEPT_FAIL);
+	cr_assert_eq(find(&v, "links suspects", 3)->measured, 2.0, "h3: its NIC and its link to h1");
+	cr_assert_eq(find(&v, "links suspects", 0)->status, ACCEPT_FAIL);
+	cr_assert_eq(find(&v, "links suspects", 2)->status, ACCEPT_FAIL);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_verdict, a_slow_host_fails_its_own_checks_and_only_it)
 {
 	struct accept_spec s;
