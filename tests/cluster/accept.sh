@@ -18,6 +18,7 @@ export PATH=$PATH:/usr/sbin:/sbin
 BIN=$(realpath "${1:-build/collscope}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib.sh"
+. "$HERE/suite.sh"
 VC=$HERE/vcluster.sh
 check() { python3 "$HERE/check_cluster.py" "$@"; }
 export VC_PREFIX=${VC_PREFIX:-csvca$$}
@@ -37,21 +38,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "cluster/accept: interrupted, removing the cluster" >&2; exit 130' INT
 trap 'echo "cluster/accept: terminated, removing the cluster" >&2; exit 143' TERM
-in_bg() {
-	"$@" &
-	wait $!
-}
-vc() { in_bg timeout 120 bash "$VC" "$@"; }
-vmpi() { in_bg timeout 300 bash "$VC" mpirun --bind-to none -np "$NP" "$@"; }
-
-if [ "$(id -u)" != 0 ]; then
-	echo "cluster/accept: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-	exit 0
-fi
-if ! why=$(bash "$VC" probe 2>&1); then
-	echo "cluster/accept: SKIP (${why#vcluster: })"
-	exit 0
-fi
+suite_needs_cluster cluster/accept
 
 expect_exit 0 "vcluster up $HOSTS" vc up "$HOSTS" "$PER_HOST"
 
@@ -61,16 +48,7 @@ expect_exit 0 "links for the spec" vmpi "$BIN" links "${LINKS[@]}" -o "$TMP/link
 expect_exit 0 "allreduce for the spec" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar.json"
 expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived.json" \
 	--tolerance 80 "$TMP/topo.json" "$TMP/links.json" "$TMP/ar.json"
-# bandwidth and busbw only: latency and p99 of 8 ranks on 2 cores are the scheduler's
-python3 - "$TMP/derived.json" "$TMP/spec.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-c = d["checks"]
-c["links"].pop("max_latency_us", None)
-for p in c["allreduce"]["points"]:
-    p.pop("max_p99_us", None)
-json.dump(d, open(sys.argv[2], "w"))
-PY
+python3 "$HERE/../bandwidth_spec.py" "$TMP/derived.json" "$TMP/spec.json"
 
 for try in $(seq 1 "$TRIES"); do
 	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/clean.json" >"$TMP/out" 2>&1

@@ -25,6 +25,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib.sh"
 . "$HERE/inject.sh"
 VC=$HERE/vcluster.sh
+. "$HERE/suite.sh"
 export VC_PREFIX=${VC_PREFIX:-csvcc$$}
 CULPRITS=${CULPRITS:-3}
 CLEAN=${CLEAN:-3}
@@ -45,19 +46,8 @@ trap cleanup EXIT
 trap 'echo "cluster/classes: interrupted, removing the cluster"; exit 130' INT
 trap 'echo "cluster/classes: terminated, removing the cluster"; exit 143' TERM
 
-if [ "$(id -u)" != 0 ]; then
-	echo "cluster/classes: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-	exit 0
-fi
-if ! why=$(bash "$VC" probe 2>&1); then
-	echo "cluster/classes: SKIP (${why#vcluster: })"
-	exit 0
-fi
+suite_needs_cluster cluster/classes
 
-in_bg() {
-	"$@" &
-	wait $!
-}
 TABLE=$TMP/confusion
 CLEAN_S=
 SLOW_S=

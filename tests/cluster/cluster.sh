@@ -63,22 +63,8 @@ exec 3>&1
 trap 'echo "cluster/cluster: interrupted, removing the cluster" >&3; exit 130' INT
 trap 'echo "cluster/cluster: terminated, removing the cluster" >&3; exit 143' TERM
 
-# Long commands run in the background, so that a signal runs the trap at once.
-in_bg() {
-	"$@" &
-	wait $!
-}
-vc() { in_bg timeout 120 bash "$VC" "$@"; }
-vmpi() { in_bg timeout 300 bash "$VC" mpirun --bind-to none -np "$NP" "$@"; }
-
-if [ "$(id -u)" != 0 ]; then
-	echo "cluster/cluster: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-	exit 0
-fi
-if ! why=$(bash "$VC" probe 2>&1); then
-	echo "cluster/cluster: SKIP (${why#vcluster: })"
-	exit 0
-fi
+. "$HERE/suite.sh"
+suite_needs_cluster cluster/cluster
 # The leftovers of crashed runs of this suite: clusters whose run is gone.
 for p in $({
 	ip netns list | awk '{print $1}' | sed -n 's/^\(csvct[0-9][0-9]*[wr]\{0,1\}\)-.*/\1/p'
