@@ -6,7 +6,8 @@ usage: fake_reports.py KIND OUT [options]
        --ranks N --hosts N --dtype T --op OP --n SAMPLES --spread S --seed K
        --victim ALGO:BYTES:FACTOR (scale that point's times) --host NAME --arg TEXT
   KIND links: every ordered pair of --ranks ranks on --hosts hosts, one slow link
-       (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME)
+       (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME);
+       --host-suspects N adds N host suspects, the hosts in turn
   KIND scale: measured and predicted rows of two variants at two sizes
   KIND mystery: a report of a kind collscope report does not know
   KIND scaled: a copy of the real report --from FILE with every time (samples_us,
@@ -125,6 +126,11 @@ def links(args):
                          "locality": "inter_host", "unit": "us", "measured": 9.0,
                          "expected": 5.0, "ratio": 1.8, "score": 6.1,
                          "reason": "every link of this host is slow"})
+    for i in range(args.host_suspects):
+        suspects.append({"kind": "host", "who": host[i % len(host)], "metric": "bandwidth",
+                         "locality": "inter_host", "unit": "GB/s", "measured": 1.0,
+                         "expected": 10.0, "ratio": 0.1, "score": 9.5,
+                         "reason": "host suspect %d" % i})
     rep["summary"] = {"ranks": args.ranks, "suspects_count": len(suspects),
                       "suspects": suspects, "cleared": [], "not_judged": [],
                       "classes": [{"metric": "bandwidth", "locality": "inter_host",
@@ -225,6 +231,7 @@ def main():
     p.add_argument("--arg")
     p.add_argument("--slow")
     p.add_argument("--suspect-host")
+    p.add_argument("--host-suspects", type=int, default=0)
     p.add_argument("--started")
     p.add_argument("--from", dest="source")
     p.add_argument("--factor", type=float, default=1.0)
