@@ -2,7 +2,6 @@
 #include "timing.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const method_names[TIMING_METHOD_COUNT] = {"window", "barrier", "pipelined"};
@@ -38,9 +37,9 @@ int timing_pipe_calls(int iters)
 	return k < 1 ? 1 : k > TIMING_PIPE_MAX_CALLS ? TIMING_PIPE_MAX_CALLS : k;
 }
 
-double timing_next_lead_us(double lead_us, int late, int attempts)
+double timing_next_lead_us(double lead_us, int missed, int attempts)
 {
-	if (attempts <= 0 || 4 * late < attempts)
+	if (attempts <= 0 || 2 * missed < attempts)
 		return lead_us;
 	return 2 * lead_us < TIMING_LEAD_MAX_US ? 2 * lead_us : TIMING_LEAD_MAX_US;
 }
@@ -117,22 +116,16 @@ static void blame(const struct timing_input *in, const double *late_blame,
 }
 
 int timing_analyze(const struct timing_input *in, double *samples_us, double *rank_late_us,
-                   double *rank_inside_us, struct timing_result *out)
+                   double *rank_inside_us, double *blame_us, struct timing_result *out)
 {
 	int nr = in->nranks, n = in->attempts;
 	memset(out, 0, sizeof *out);
 	out->straggler_rank = -1;
 	if (nr < 1 || n < 0 || in->calls < 1)
 		return -1;
-	double *late_blame = calloc((size_t)nr, sizeof *late_blame);
-	double *slow_blame = calloc((size_t)nr, sizeof *slow_blame);
-	if (!late_blame || !slow_blame) {
-		free(late_blame);
-		free(slow_blame);
-		return -1;
-	}
+	double *late_blame = blame_us, *slow_blame = blame_us + nr;
 	for (int r = 0; r < nr; r++)
-		rank_late_us[r] = rank_inside_us[r] = 0;
+		rank_late_us[r] = rank_inside_us[r] = late_blame[r] = slow_blame[r] = 0;
 	for (int i = 0; i < n; i++) {
 		double origin = origin_of(in, i), first, second;
 		bool late = false;
@@ -158,7 +151,5 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 		rank_inside_us[r] /= n;
 	}
 	blame(in, late_blame, slow_blame, rank_inside_us, out);
-	free(late_blame);
-	free(slow_blame);
 	return 0;
 }

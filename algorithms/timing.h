@@ -37,7 +37,7 @@ const char *timing_cause_name(enum timing_cause c);
 #define TIMING_LATE_SLACK_US 0.5
 /* The window's lead: from the first, doubled while too many arrive late, up to the last. */
 #define TIMING_LEAD_FIRST_US 20.0
-#define TIMING_LEAD_MAX_US 2000.0
+#define TIMING_LEAD_MAX_US 500.0
 /* Pipelined: calls per sample, n / TIMING_PIPE_SAMPLES, from 1 to TIMING_PIPE_MAX_CALLS. */
 #define TIMING_PIPE_SAMPLES 16
 #define TIMING_PIPE_MAX_CALLS 64
@@ -45,10 +45,12 @@ const char *timing_cause_name(enum timing_cause c);
 /* Calls per pipelined sample for a count of iters timed calls. */
 int timing_pipe_calls(int iters);
 /*
- * The window lead after a batch of attempts of which late arrived late: the
- * same, or doubled (up to TIMING_LEAD_MAX_US) when a quarter or more were late.
+ * The window lead after a batch of attempts of which missed had a rank learn
+ * the start only after it had passed: the same, or doubled (up to
+ * TIMING_LEAD_MAX_US) when half or more did. A longer lead helps only
+ * those: a rank that spins longer is likelier to be preempted, not less.
  */
-double timing_next_lead_us(double lead_us, int late, int attempts);
+double timing_next_lead_us(double lead_us, int missed, int attempts);
 
 struct timing_input {
 	enum timing_method method;
@@ -85,9 +87,10 @@ struct timing_result {
  * most blame of one kind is the straggler, and the kind its cause. Without
  * synchronised clocks (or blame), the straggler is the rank with the least
  * time inside the call (the others waited inside for it) and the cause none.
- * Returns 0, or -1 for bad sizes.
+ * blame_us is scratch of 2 x nranks (nothing is allocated: rank 0 runs this
+ * between collectives). Returns 0, or -1 for bad sizes.
  */
 int timing_analyze(const struct timing_input *in, double *samples_us, double *rank_late_us,
-                   double *rank_inside_us, struct timing_result *out);
+                   double *rank_inside_us, double *blame_us, struct timing_result *out);
 
 #endif
