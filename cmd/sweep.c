@@ -109,6 +109,13 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .clock = &s->clock,
 	                            .yield = cmd_host_oversubscribed(s->ctx)};
 	s->total = total_points;
+	/* a start common to all needs every rank on a core at once; the report's late_starts shows it */
+	if (cmd_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
+		fprintf(stderr,
+		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
+		        "cannot all be running at a common start, so most starts will be late and "
+		        "dropped (--timing barrier measures such hosts)\n",
+		        s->command);
 	clock_model_init(&s->clock);
 	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = SWEEP_RESYNC_S};
 	return sync_clocks(s);
