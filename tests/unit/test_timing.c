@@ -1,4 +1,4 @@
-/* Window timing, dropped late starts and the straggler's cause, on synthetic stamps (reports/timing.c). */
+/* Window timing, dropped late starts and the straggler's cause, on synthetic stamps (algorithms/timing.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 
