@@ -5,6 +5,7 @@
 #include "fault.h"
 #include "progress.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,10 +19,19 @@ int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, i
 	b->input = malloc(bytes ? bytes : 1);
 	b->result = malloc(bytes ? bytes : 1);
 	b->scratch = malloc(scratch_bytes ? scratch_bytes : 1);
-	b->local_us = calloc((size_t)max_samples, sizeof(double));
+	/* every rank: any may be rank 0 of a sub-communicator (accept's culprit search) */
+	size_t all = (size_t)nranks * (size_t)max_samples;
+	b->arrive_us = calloc((size_t)max_samples, sizeof(double));
+	b->end_us = calloc((size_t)max_samples, sizeof(double));
+	b->all_arrive_us = calloc(all, sizeof(double));
+	b->all_end_us = calloc(all, sizeof(double));
 	b->max_us = calloc((size_t)max_samples, sizeof(double));
 	b->rank_mean_us = calloc((size_t)nranks, sizeof(double));
-	if (!b->input || !b->result || !b->scratch || !b->local_us || !b->max_us || !b->rank_mean_us)
+	b->rank_late_us = calloc((size_t)nranks, sizeof(double));
+	b->blame_us = calloc(2 * (size_t)nranks, sizeof(double));
+	if (!b->input || !b->result || !b->scratch || !b->arrive_us || !b->end_us ||
+	    !b->all_arrive_us || !b->all_end_us || !b->max_us || !b->rank_mean_us ||
+	    !b->rank_late_us || !b->blame_us)
 		return -1;
 	/* touch every page now, so no timed iteration pays a first-touch fault */
 	memset(b->input, 0, bytes);
@@ -63,33 +73,140 @@ void bench_bufs_free(struct bench_bufs *b)
 	free(b->input);
 	free(b->result);
 	free(b->scratch);
-	free(b->local_us);
+	free(b->arrive_us);
+	free(b->end_us);
+	free(b->all_arrive_us);
+	free(b->all_end_us);
 	free(b->max_us);
 	free(b->rank_mean_us);
+	free(b->rank_late_us);
+	free(b->blame_us);
 	memset(b, 0, sizeof *b);
 }
 
-/*
- * One iteration: untimed preparation (restore the input of an in-place call,
- * or poison the output of an out-of-place one so a variant that skips an
- * element cannot pass on the previous iteration's value), a barrier, then the
- * timed call alone.
- */
-static int one_iteration(const struct exec_plan *plan, const struct ar_call *c, bool in_place,
-                         bool poison, const struct bench_bufs *b, size_t bytes, double *elapsed_us)
+/* What the attempts of one point share. */
+struct point {
+	const struct exec_plan *plan;
+	struct ar_call c;
+	const struct bench_cfg *cfg;
+	const struct bench_bufs *mine; /* the variant's input and result */
+	size_t bytes;
+	bool in_place;
+	int64_t delay_us, slow_us; /* this rank's faults, 0 without */
+	double origin_s;           /* barrier, pipelined: a reference time every rank shares */
+	double lead_us;            /* window: how far ahead rank 0 sets the start */
+	bool missed;               /* window: the start had passed when this rank learnt it */
+	unsigned late_mask;        /* window: this rank's missed starts of the batch */
+	int batch;
+};
+
+/* Attempts between two decisions on the window's lead. */
+enum { LEAD_BATCH = 8 };
+
+static double now_ref(const struct point *p)
 {
-	if (in_place)
-		memcpy(b->result, b->input, bytes);
+	return p->cfg->clock ? clock_to_ref(p->cfg->clock, MPI_Wtime()) : MPI_Wtime();
+}
+
+/*
+ * Untimed: restore the input of an in-place call, or poison the output of an
+ * out-of-place one, so a variant that skips an element cannot pass on the
+ * previous iteration's value.
+ */
+static void prepare(const struct point *p, bool poison)
+{
+	if (p->in_place)
+		memcpy(p->mine->result, p->mine->input, p->bytes);
 	else if (poison)
-		memset(b->result, 0xA5, bytes);
-	int rc = MPI_Barrier(c->comm);
+		memset(p->mine->result, 0xA5, p->bytes);
+}
+
+/* The timed call; the slow fault makes it longer on its rank. */
+static int timed_call(const struct point *p)
+{
+	int rc = exec_run(p->plan, &p->c);
+	if (p->slow_us)
+		fault_wait_us(p->slow_us);
+	return rc;
+}
+
+/*
+ * Window: every rank proposes a start lead_us ahead on the reference clock
+ * and the latest proposal is the start (so a rank still busy with the
+ * previous iteration does not miss it); every rank spins until its corrected clock reaches it, calls, and stamps both
+ * ends relative to it.
+ */
+static int window_attempt(struct point *p, bool poison, double *arrive, double *end)
+{
+	prepare(p, poison);
+	/* the latest proposal wins: the start is lead_us after the last rank is ready */
+	double mine = now_ref(p) + p->lead_us * 1e-6, start = mine;
+	int rc = MPI_Allreduce(&mine, &start, 1, MPI_DOUBLE, MPI_MAX, p->c.comm);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	double t0 = MPI_Wtime();
-	rc = exec_run(plan, c);
-	double t1 = MPI_Wtime();
-	*elapsed_us = (t1 - t0) * 1e6;
+	/*
+	 * A spin; a yield only where ranks share cores (where a spinning rank
+	 * would keep a peer off its core until the start): on a loaded host a
+	 * yield can give the core away for milliseconds.
+	 */
+	double t = now_ref(p);
+	p->missed = t >= start;
+	for (; t < start; t = now_ref(p))
+		if (p->cfg->yield)
+			sched_yield();
+	if (p->delay_us)
+		fault_wait_us(p->delay_us);
+	double a = now_ref(p);
+	rc = timed_call(p);
+	double e = now_ref(p);
+	*arrive = (a - start) * 1e6;
+	*end = (e - start) * 1e6;
 	return rc;
+}
+
+/*
+ * Every LEAD_BATCH attempts the ranks agree how many starts a rank learnt too
+ * late to make, and the lead may grow. Only those count: a rank that came
+ * late after spinning was preempted or busy, which a longer spin would make
+ * likelier, not rarer.
+ */
+static int window_adapt(struct point *p)
+{
+	p->late_mask |= (unsigned)p->missed << p->batch;
+	if (++p->batch < LEAD_BATCH)
+		return MPI_SUCCESS;
+	unsigned any = 0;
+	int rc = MPI_Allreduce(&p->late_mask, &any, 1, MPI_UNSIGNED, MPI_BOR, p->c.comm);
+	p->lead_us = timing_next_lead_us(p->lead_us, __builtin_popcount(any), p->batch);
+	p->late_mask = 0;
+	p->batch = 0;
+	return rc;
+}
+
+/* Barrier and pipelined: a barrier, then calls back to back, timed on this rank's clock. */
+static int barrier_attempt(struct point *p, bool poison, int calls, double *arrive, double *end)
+{
+	prepare(p, poison);
+	int rc = MPI_Barrier(p->c.comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (p->delay_us)
+		fault_wait_us(p->delay_us);
+	double t0 = MPI_Wtime();
+	for (int k = 0; k < calls && rc == MPI_SUCCESS; k++)
+		rc = timed_call(p);
+	double t1 = MPI_Wtime();
+	*arrive = ((p->cfg->clock ? clock_to_ref(p->cfg->clock, t0) : t0) - p->origin_s) * 1e6;
+	*end = *arrive + (t1 - t0) * 1e6;
+	return rc;
+}
+
+static int attempt(struct point *p, bool poison, int calls, double *arrive, double *end)
+{
+	if (p->cfg->timing != TIMING_WINDOW)
+		return barrier_attempt(p, poison, calls, arrive, end);
+	int rc = window_attempt(p, poison, arrive, end);
+	return rc == MPI_SUCCESS ? window_adapt(p) : rc;
 }
 
 /* Rank 0 decides the adaptive count from the slowest rank's best warm-up, and broadcasts it. */
@@ -133,55 +250,94 @@ static int verify(const struct ar_call *c, struct bench_result *out)
 	return rc;
 }
 
+/* The stamps of every rank to rank 0, and there the samples, late starts and straggler. */
+static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
+                   struct bench_result *out)
+{
+	MPI_Comm comm = p->c.comm;
+	int rc = MPI_Gather(b->arrive_us, attempts, MPI_DOUBLE, b->all_arrive_us, attempts,
+	                    MPI_DOUBLE, 0, comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Gather(b->end_us, attempts, MPI_DOUBLE, b->all_end_us, attempts, MPI_DOUBLE,
+		                0, comm);
+	if (rc != MPI_SUCCESS || p->c.rank != 0)
+		return rc;
+	struct timing_input in = {.method = p->cfg->timing,
+	                          .nranks = p->c.nranks,
+	                          .attempts = attempts,
+	                          .arrive_us = b->all_arrive_us,
+	                          .end_us = b->all_end_us,
+	                          .calls = out->calls,
+	                          .synced = p->cfg->synced,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	if (timing_analyze(&in, b->max_us, b->rank_late_us, b->rank_mean_us, b->blame_us,
+	                   &out->timing) != 0)
+		return MPI_ERR_INTERN;
+	out->iterations = (int)out->timing.nsamples;
+	return MPI_SUCCESS;
+}
+
+/* The point's attempts and calls per attempt, from the decided count of iterations. */
+static void plan_attempts(const struct bench_cfg *cfg, int iters, int *attempts, int *calls)
+{
+	*calls = cfg->timing == TIMING_PIPELINED ? timing_pipe_calls(iters) : 1;
+	*attempts = iters / *calls > 0 ? iters / *calls : 1;
+}
+
 int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool in_place,
                 const struct bench_cfg *cfg, struct bench_bufs *b, struct bench_result *out)
 {
-	struct ar_call c = *tmpl;
-	size_t bytes = c.count * ar_dtype_bytes(c.dtype);
-	double best = -1, t = 0, sum = 0;
-	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup;
+	struct bench_bufs mine = *b;
+	struct point p = {.plan = plan, .c = *tmpl, .cfg = cfg, .mine = &mine,
+	                  .in_place = in_place, .lead_us = TIMING_LEAD_FIRST_US};
+	double best = -1, a, e;
+	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup, attempts = 0;
 	memset(out, 0, sizeof *out);
 	out->first_bad_rank = -1;
-	struct bench_bufs mine = *b;
 	bench_bufs_of(b, plan->variant, &mine.input, &mine.result);
-	c.input = in_place ? mine.result : mine.input;
-	c.result = mine.result;
-	c.scratch = b->scratch;
-	ar_pattern_fill(mine.input, c.dtype, c.op, c.rank, c.nranks, c.count);
+	p.bytes = p.c.count * ar_dtype_bytes(p.c.dtype);
+	p.c.input = in_place ? mine.result : mine.input;
+	p.c.result = mine.result;
+	p.c.scratch = b->scratch;
+	p.delay_us = fault_is(FAULT_DELAY, p.c.rank) ? ar_fault.us : 0;
+	p.slow_us = fault_is(FAULT_SLOW, p.c.rank) ? ar_fault.us : 0;
+	ar_pattern_fill(mine.input, p.c.dtype, p.c.op, p.c.rank, p.c.nranks, p.c.count);
+	if (p.c.rank == 0)
+		p.origin_s = now_ref(&p);
+	rc = MPI_Bcast(&p.origin_s, 1, MPI_DOUBLE, 0, p.c.comm);
 	if (iters == 0 && warmup == 0)
 		warmup = 1; /* the adaptive count needs one call to go by */
 	for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++) {
 		progress_step(PROGRESS_WARMUP, i);
-		rc = one_iteration(plan, &c, in_place, false, &mine, bytes, &t);
-		best = best < 0 || t < best ? t : best;
+		rc = attempt(&p, false, 1, &a, &e);
+		best = best < 0 || e - a < best ? e - a : best;
 	}
 	if (rc == MPI_SUCCESS && iters == 0)
-		rc = decide_iterations(&c, cfg, best, b->max_samples, &iters);
+		rc = decide_iterations(&p.c, cfg, best, b->max_samples, &iters);
 	if (iters > b->max_samples)
 		iters = b->max_samples;
-	bool stall = fault_is(FAULT_STALL, c.rank);
-	for (int i = 0; i < iters && rc == MPI_SUCCESS; i++) {
+	plan_attempts(cfg, iters, &attempts, &out->calls);
+	bool stall = fault_is(FAULT_STALL, p.c.rank);
+	for (int i = 0; i < attempts && rc == MPI_SUCCESS; i++) {
 		if (stall && i == ar_fault.after)
 			fault_stall();
 		progress_step(PROGRESS_TIMED, i);
-		rc = one_iteration(plan, &c, in_place, cfg->check && i == iters - 1, &mine, bytes,
-		                   &b->local_us[i]);
-		sum += b->local_us[i];
+		rc = attempt(&p, cfg->check && i == attempts - 1, out->calls, &b->arrive_us[i],
+		             &b->end_us[i]);
 	}
-	out->iterations = iters;
+	out->iterations = out->attempts = attempts;
+	out->lead_us = p.lead_us;
+	out->timing_method = cfg->timing;
 	progress_step(PROGRESS_VERIFY, 0);
-	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, c.rank))
-		fault_flip(c.result, c.count, ar_dtype_bytes(c.dtype));
+	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, p.c.rank))
+		fault_flip(p.c.result, p.c.count, ar_dtype_bytes(p.c.dtype));
 	/* every rank must learn of an error before any waits in the next collective */
 	int worst = rc;
-	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, c.comm) != MPI_SUCCESS || worst)
+	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, p.c.comm) != MPI_SUCCESS || worst)
 		return out->mpi_rc = rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
-	rc = MPI_Reduce(b->local_us, b->max_us, iters, MPI_DOUBLE, MPI_MAX, 0, c.comm);
-	double mean = iters ? sum / iters : 0;
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Gather(&mean, 1, MPI_DOUBLE, b->rank_mean_us, 1, MPI_DOUBLE, 0, c.comm);
+	rc = analyze(&p, b, attempts, out);
 	if (rc == MPI_SUCCESS && cfg->check)
-		rc = verify(&c, out);
+		rc = verify(&p.c, out);
 	return out->mpi_rc = rc;
 }
 

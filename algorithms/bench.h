@@ -1,13 +1,17 @@
 /*
  * The measurement harness of one all-reduce point (README, `collscope allreduce`, Method).
  *
- * Warm-up, then timed iterations. Each timed iteration starts after a
- * barrier; every rank times its own call with MPI_Wtime; the iteration's time
- * is the maximum over ranks. The adaptive iteration count is decided by rank
- * 0 from the warm-up and broadcast. Results are verified after the timed
- * loop (the last iteration's output), counted over all ranks.
- * Buffers are allocated once (bench_bufs_alloc) and nothing is allocated
- * while a point runs: the timer and the barrier stay outside the timed region.
+ * Warm-up, then timed iterations, by one of three methods (algorithms/timing.h):
+ * window (a common start on synchronised clocks, late starts dropped),
+ * barrier (a barrier, every rank times its own call, the longest counts) or
+ * pipelined (calls back to back after a barrier). Every rank stamps its
+ * arrival in the call and its end on the reference clock (the sweep's clock
+ * model); rank 0 gathers the stamps after the timed loop and derives the
+ * samples, the late starts and the straggler with its cause. The adaptive
+ * iteration count is decided by rank 0 from the warm-up and broadcast.
+ * Results are verified after the timed loop (the last call's output),
+ * counted over all ranks. Buffers are allocated once (bench_bufs_alloc) and
+ * nothing is allocated while a point runs.
  */
 #include <mpi.h>
 
@@ -16,9 +20,11 @@
 
 #include <stdint.h>
 
+#include "clock_model.h"
 #include "executor.h"
 #include "pattern.h"
 #include "shm_arena.h"
+#include "timing.h"
 
 struct bench_cfg {
 	int warmup;
@@ -27,6 +33,10 @@ struct bench_cfg {
 	int min_iters;      /* adaptive bounds */
 	int max_iters;
 	bool check;
+	enum timing_method timing;
+	const struct clock_model *clock; /* this rank's clock against the reference */
+	bool synced;                     /* clock holds a sync: arrivals compare across ranks */
+	bool yield;                      /* window: yield while spinning (more ranks than cores) */
 };
 
 struct bench_bufs {
@@ -36,9 +46,12 @@ struct bench_bufs {
 	struct shm_arena *arena;
 	void *shared_input, *shared_result;
 	const char *shared_skip; /* static: why there is no arena, when there is none */
-	double *local_us; /* this rank's samples */
-	double *max_us;   /* rank 0: per iteration, max over ranks */
-	double *rank_mean_us; /* rank 0: nranks */
+	double *arrive_us, *end_us;         /* this rank's stamps, per attempt */
+	double *all_arrive_us, *all_end_us; /* rank 0: nranks x attempts, rank-major */
+	double *max_us;       /* rank 0: the samples (kept attempts) */
+	double *rank_mean_us; /* rank 0: nranks, mean time inside one call */
+	double *rank_late_us; /* rank 0: nranks, mean arrival after the start */
+	double *blame_us;     /* rank 0: 2 x nranks, timing_analyze's scratch */
 	int max_samples;
 };
 
@@ -64,7 +77,12 @@ const char *bench_variant_skipped(const struct bench_bufs *b, const struct ar_va
                                   int nranks, enum ar_op op);
 
 struct bench_result {
-	int iterations;
+	int iterations;        /* samples kept (in b->max_us) */
+	int attempts;          /* timed attempts: iterations + late starts */
+	int calls;             /* calls per sample: pipelined's batch, else 1 */
+	double lead_us;        /* window: the lead of the last start */
+	enum timing_method timing_method;
+	struct timing_result timing; /* rank 0: late starts, straggler, cause */
 	uint64_t wrong;        /* all ranks, when checked */
 	int first_bad_rank;    /* -1 when nothing was wrong */
 	struct ar_mismatch first; /* of first_bad_rank (on rank 0) */
@@ -74,7 +92,8 @@ struct bench_result {
 /*
  * Measure one point. call carries comm, ranks, count, dtype, op, and whether
  * it is in place (input == result); its buffers are replaced by b's.
- * On rank 0, b->max_us[0..iterations) and b->rank_mean_us hold the samples.
+ * On rank 0, b->max_us[0..iterations), b->rank_mean_us and b->rank_late_us
+ * hold the samples and the per-rank means.
  * Returns MPI_SUCCESS, or an MPI error code (agreed by all ranks).
  */
 int bench_point(const struct exec_plan *plan, const struct ar_call *call, bool in_place,

@@ -1,6 +1,7 @@
 /* See fault.h. */
 #include "fault.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,7 +34,8 @@ static int parse_small(const char *s, uint64_t *out, const char **why)
 /* "key=value" pairs after the kind, comma-separated. */
 static int parse_args(char *args, struct fault *f, const char **why)
 {
-	bool have_rank = false, have_after = false;
+	bool have_rank = false, have_after = false, have_us = false;
+	bool timed = f->kind == FAULT_DELAY || f->kind == FAULT_SLOW;
 	for (char *save = NULL, *kv = strtok_r(args, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
 		uint64_t v;
@@ -48,14 +50,19 @@ static int parse_args(char *args, struct fault *f, const char **why)
 		} else if (strcmp(kv, "after") == 0 && f->kind == FAULT_STALL) {
 			f->after = (int64_t)v;
 			have_after = true;
+		} else if (strcmp(kv, "us") == 0 && timed) {
+			f->us = (int64_t)v;
+			have_us = true;
 		} else {
-			return fail(why, "unknown key (rank=, and after= for stall)");
+			return fail(why, "unknown key (rank=; after= for stall; us= for delay and slow)");
 		}
 	}
 	if (!have_rank)
 		return fail(why, "rank=R is required");
 	if (f->kind == FAULT_STALL && !have_after)
 		return fail(why, "stall needs after=K");
+	if (timed && !have_us)
+		return fail(why, "delay and slow need us=N");
 	return 0;
 }
 
@@ -65,7 +72,7 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 		const char *name;
 		enum fault_kind kind;
 	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM},
-	             {"stranger", FAULT_STRANGER}};
+	             {"stranger", FAULT_STRANGER}, {"delay", FAULT_DELAY}, {"slow", FAULT_SLOW}};
 	char buf[256];
 	*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
 	if (!spec || !*spec)
@@ -75,13 +82,13 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	strcpy(buf, spec);
 	char *colon = strchr(buf, ':');
 	if (!colon)
-		return fail(why, "expected KIND:rank=R[,after=K] (flip, stall, nomem, stranger)");
+		return fail(why, "expected KIND:rank=R[,after=K|,us=N] (flip, stall, nomem, stranger, delay, slow)");
 	*colon = '\0';
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(buf, kinds[i].name) == 0)
 			out->kind = kinds[i].kind;
 	if (out->kind == FAULT_NONE)
-		return fail(why, "unknown kind (flip, stall, nomem, stranger)");
+		return fail(why, "unknown kind (flip, stall, nomem, stranger, delay, slow)");
 	int rc = parse_args(colon + 1, out, why);
 	if (rc != 0)
 		*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
@@ -99,6 +106,13 @@ void fault_flip(void *buf, size_t count, size_t elem_bytes)
 	unsigned char *e = (unsigned char *)buf + (count / 2) * elem_bytes;
 	/* a bit in the upper half of the element: exponent or high bits, never lost in rounding */
 	e[elem_bytes - 1 - (elem_bytes > 2)] ^= 0x10;
+}
+
+void fault_wait_us(int64_t us)
+{
+	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
 void fault_stall(void)

@@ -6,6 +6,11 @@
  *   stall:rank=R,after=K   rank R stops making progress after K timed iterations
  *                          (the watchdog then finds it)
  *   nomem:rank=R           rank R's buffer allocation fails (all ranks must agree)
+ *   delay:rank=R,us=N      rank R waits N us before each timed call, after the
+ *                          iteration's start: it arrives late (the straggler's
+ *                          cause is then late_arrival)
+ *   slow:rank=R,us=N       rank R waits N us inside each timed call, after the
+ *                          all-reduce and before its end is stamped (slow_inside)
  *   stranger:rank=0        before the ranks reach the watchdog's port, two connections
  *                          that are not ranks come first (one silent, one with the wrong
  *                          answer): the rendezvous must drop them and go on
@@ -18,12 +23,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fault_kind { FAULT_NONE, FAULT_FLIP, FAULT_STALL, FAULT_NOMEM, FAULT_STRANGER };
+enum fault_kind {
+	FAULT_NONE,
+	FAULT_FLIP,
+	FAULT_STALL,
+	FAULT_NOMEM,
+	FAULT_STRANGER,
+	FAULT_DELAY,
+	FAULT_SLOW
+};
 
 struct fault {
 	enum fault_kind kind;
 	int rank;
 	int64_t after;
+	int64_t us; /* delay and slow */
 };
 
 /* The process's fault, parsed once by fault_load. */
@@ -37,6 +51,8 @@ int fault_load(const char **why);
 bool fault_is(enum fault_kind kind, int rank);
 /* Flip one bit of the middle element of buf (count elements of elem_bytes). */
 void fault_flip(void *buf, size_t count, size_t elem_bytes);
+/* Sleeps us microseconds (delay and slow). */
+void fault_wait_us(int64_t us);
 /* Never returns: the stalled rank sleeps until something kills it. */
 void fault_stall(void);
 

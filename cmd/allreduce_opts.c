@@ -5,6 +5,9 @@
 #include "allreduce_opts.h"
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "timing.h"
 
 static const char *const formats[] = {"table", "csv", NULL};
 
@@ -78,6 +81,11 @@ static const struct opt_group groups[] = {
 static int check(void *opts, char *err, size_t len)
 {
 	struct ar_opts *o = opts;
+	if (o->in_place && o->sweep.timing == TIMING_PIPELINED) {
+		snprintf(err, len, "allreduce: --timing pipelined cannot be --in-place: back-to-back "
+		                   "calls would reduce each other's results (use out-of-place)");
+		return EXIT_USAGE;
+	}
 	return sweep_sizes("allreduce", &o->sweep, err, len);
 }
 
@@ -92,11 +100,11 @@ const struct cmd_spec allreduce_spec = {
     .synopsis = "mpirun -np N collscope allreduce [options]",
     .description =
         "Sweeps every selected all-reduce variant across message sizes: times each point\n"
-        "(warm-up, then iterations each after a barrier; an iteration's time is the\n"
-        "slowest rank's), verifies every result, and prints p50/p99 time, algorithm and\n"
-        "bus bandwidth (nccl-tests' definitions) per point, then the peak per variant.\n"
-        "The report is rewritten after every point, with \"complete\": false until the\n"
-        "sweep ends.\n",
+        "(warm-up, then timed iterations by the --timing method; an iteration ends when\n"
+        "the slowest rank's call does), verifies every result, and prints p50/p99 time,\n"
+        "algorithm and bus bandwidth (nccl-tests' definitions) per point, then the peak\n"
+        "per variant. The report is rewritten after every point, with \"complete\": false\n"
+        "until the sweep ends.\n",
     .exit_codes = "exit codes: 0 ok, 1 below --min-busbw, 2 bad usage, 3 wrong results,\n"
                   "            4 hang or dead rank, 5 MPI, memory or I/O error\n",
     .groups = groups,

@@ -76,6 +76,9 @@ int cmd_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cm
 int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
                      uint64_t segment_bytes, bool shared, uint64_t *need);
 
+/* Collective: more ranks on this rank's host than it has online CPUs. */
+bool cmd_host_oversubscribed(const struct cmd_ctx *ctx);
+
 /* Does any selected variant (selected[i] for ar_variants[i]) need shared buffers? */
 bool cmd_needs_shared(const bool *selected);
 

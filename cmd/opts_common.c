@@ -76,7 +76,9 @@ const struct opt opts_sweep_range[2] = {
      .help = "largest message"},
 };
 
-const struct opt opts_sweep_points[7] = {
+const char *const opts_timing_names[4] = {"window", "barrier", "pipelined", NULL};
+
+const struct opt opts_sweep_points[8] = {
     {.name = "sizes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
@@ -143,6 +145,17 @@ const struct opt opts_sweep_points[7] = {
      .def = "1",
      .key = "check",
      .help = "verify every result"},
+    {.name = "timing",
+     .kind = OPT_CHOICE,
+     .offset = offsetof(struct sweep_opts, timing),
+     .metavar = "METHOD",
+     .def = "barrier",
+     .choices = opts_timing_names,
+     .key = "timing",
+     .help = "window: a common start on synchronised clocks, late\n"
+             "starts dropped; barrier: each rank times its own call\n"
+             "after a barrier; pipelined: calls back to back, as\n"
+             "nccl-tests and OSU time them ({default})"},
 };
 
 const struct opt opts_trace[2] = {

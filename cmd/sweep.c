@@ -8,6 +8,7 @@
 #include "progress.h"
 #include "watchdog.h"
 
+#include <math.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,6 +19,63 @@ void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
 	    .ctx = ctx, .command = command, .o = o, .in_place = in_place, .quiet = quiet};
 	cmd_partial_init(&s->report, ctx);
 	topo_map_init(&s->map);
+}
+
+/* Rank 0: one sync's figures into the sweep's, the worst so far. */
+static void tally_sync(struct ctx_clock_sync *t, const struct clock_sync_stats *st)
+{
+	t->error_us = t->done ? fmax(t->error_us, st->error_us) : st->error_us;
+	t->bound_us = t->done ? fmax(t->bound_us, st->bound_us) : st->bound_us;
+	t->max_offset_us = fmax(t->max_offset_us, st->max_offset_us);
+	t->max_drift_ppm = fmax(t->max_drift_ppm, st->max_drift_ppm);
+	if (!isnan(st->jump_us))
+		t->max_jump_us = isnan(t->max_jump_us) ? st->jump_us : fmax(t->max_jump_us, st->jump_us);
+	t->last_duration_us = st->duration_us;
+	t->syncs++;
+	t->done = true;
+}
+
+/*
+ * Every rank of the job: the clocks synced against world rank 0's (the
+ * reference of every communicator of the sweep: a sub-communicator's start
+ * is set on it too), then the context's figures updated on rank 0.
+ */
+static int sync_clocks(struct sweep *s)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	struct clock_sync_stats st;
+	int rc = clock_sync_run(s->ctx->comm, s->ctx->rank, s->ctx->nranks, &s->clock, &st);
+	if (rc != MPI_SUCCESS) {
+		cmd_rank_error(s->ctx, "%s: cannot synchronise the clocks: %s", s->command,
+		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	s->clock_synced = s->cfg.synced = true;
+	if (s->ctx->rank != 0)
+		return EXIT_OK;
+	s->clock_at_s = MPI_Wtime();
+	tally_sync(&s->clock_stats, &st);
+	if (!s->have_context)
+		return EXIT_OK; /* sweep_begin copies it */
+	cmd_partial_lock(&s->report);
+	s->context.clock = s->clock_stats;
+	cJSON *ctx = s->root ? cJSON_GetObjectItemCaseSensitive(s->root, "context") : NULL;
+	bool failed = ctx && !report_clock_sync_to_json(ctx, &s->context.clock);
+	cmd_partial_unlock(&s->report);
+	if (failed)
+		cmd_rank_error(s->ctx, "%s: out of memory while recording the clock sync", s->command);
+	return failed ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* Every rank of the job, before a point: a sync older than SWEEP_RESYNC_S is redone (rank 0 decides). */
+static int resync_if_old(struct sweep *s)
+{
+	int due = s->ctx->rank == 0 && MPI_Wtime() - s->clock_at_s > SWEEP_RESYNC_S;
+	if (MPI_Bcast(&due, 1, MPI_INT, 0, s->ctx->comm) != MPI_SUCCESS) {
+		cmd_rank_error(s->ctx, "%s: cannot agree on a clock sync", s->command);
+		return EXIT_RUNTIME;
+	}
+	return due ? sync_clocks(s) : EXIT_OK;
 }
 
 int sweep_setup(struct sweep *s, int total_points)
@@ -46,9 +104,21 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .budget_s = o->time_per_size_s,
 	                            .min_iters = SWEEP_ADAPTIVE_MIN_ITERS,
 	                            .max_iters = SWEEP_ADAPTIVE_MAX_ITERS,
-	                            .check = o->check};
+	                            .check = o->check,
+	                            .timing = (enum timing_method)o->timing,
+	                            .clock = &s->clock,
+	                            .yield = cmd_host_oversubscribed(s->ctx)};
 	s->total = total_points;
-	return EXIT_OK;
+	/* a start common to all needs every rank on a core at once; the report's late_starts shows it */
+	if (cmd_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
+		fprintf(stderr,
+		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
+		        "cannot all be running at a common start, so most starts will be late and "
+		        "dropped (--timing barrier measures such hosts)\n",
+		        s->command);
+	clock_model_init(&s->clock);
+	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = SWEEP_RESYNC_S};
+	return sync_clocks(s);
 }
 
 int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
@@ -58,6 +128,7 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
 	if (cmd_context_begin(ctx, &s->context, &s->map) != 0)
 		return EXIT_RUNTIME;
 	s->have_context = true;
+	s->context.clock = s->clock_stats;
 	if (ctx->rank == 0) {
 		s->root = cmd_report_new(s->command, &s->context);
 		if (s->root && opts_to_json(s->root, spec, opts) &&
@@ -180,10 +251,13 @@ static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
 	if (!whole)
 		snprintf(where, sizeof where, " on %d ranks (%d host%s)", r->ranks, hosts,
 		         hosts == 1 ? "" : "s");
+	char late[48] = "";
+	if (r->late_starts)
+		snprintf(late, sizeof late, " (%d late starts dropped)", r->late_starts);
 	cmd_progress(s->ctx, s->quiet,
-	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %.3f GB/s, %d iterations%s",
+	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %.3f GB/s, %d iterations%s%s",
 	             s->command, ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
-	             where, r->time.p50_us, r->busbw_gbps, r->iterations,
+	             where, r->time.p50_us, r->busbw_gbps, r->iterations, late,
 	             br->wrong ? ", WRONG" : "");
 }
 
@@ -218,7 +292,9 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 	                      .ranks = c->nranks,
 	                      .in_place = s->in_place,
 	                      .straggler_rank = -1};
-	int status = EXIT_OK;
+	int status = resync_if_old(s);
+	if (status != EXIT_OK)
+		return agree(s, status);
 	r.bytes = r.count * w;
 	/* every rank ticks once per point, member or not: an idle rank is not hung */
 	progress_point(v, r.bytes);

@@ -18,6 +18,7 @@
 #include "allreduce_trace.h"
 #include "ar_report.h"
 #include "bench.h"
+#include "clock_sync.h"
 #include "cmd.h"
 #include "opts_common.h"
 #include "partial.h"
@@ -60,12 +61,23 @@ struct sweep {
 	int done, total;            /* points, for the progress lines */
 	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
 	struct cmd_trace trace;     /* --trace: started by sweep_begin */
+	/* every rank's clock against world rank 0's: synced by sweep_setup, redone by sweep_point */
+	struct clock_model clock;
+	bool clock_synced;
+	double clock_at_s;           /* rank 0: when it was last synced (MPI_Wtime) */
+	struct ctx_clock_sync clock_stats; /* rank 0: copied into the context */
 };
+
+/* A clock sync older than this is redone before the next point. */
+#define SWEEP_RESYNC_S 5.0
 
 /* Not collective: the sweep of o (borrowed, must outlive s). */
 void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
                 const struct sweep_opts *o, bool in_place, bool quiet);
-/* The memory check, buffers (shared ones too when a variant needs them); total points. */
+/*
+ * The memory check, buffers (shared ones too when a variant needs them), the
+ * first clock sync over the whole job; total points.
+ */
 int sweep_setup(struct sweep *s, int total_points);
 /*
  * The report context (placement in s->map), the report's skeleton with the

@@ -29,14 +29,17 @@ bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double ti
 
 int ar_record_compute(struct ar_record *r)
 {
-	if (stats_summarize(r->samples_us, r->nsamples, &r->time) != 0)
+	if (r->nsamples == 0)
+		r->time = (struct stats_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	else if (stats_summarize(r->samples_us, r->nsamples, &r->time) != 0)
 		return -1;
 	double f = ar_busbw_factor(r->ranks);
 	r->algbw_gbps = ar_algbw_gbps(r->bytes, r->time.p50_us);
 	r->busbw_gbps = r->algbw_gbps * f;
 	r->algbw_mean_gbps = ar_algbw_gbps(r->bytes, r->time.mean_us);
 	r->busbw_mean_gbps = r->algbw_mean_gbps * f;
-	r->straggler_rank = -1;
+	if (r->straggler_rank >= 0)
+		return 0;
 	for (int i = 0; r->rank_mean_us && i < r->ranks; i++)
 		if (r->straggler_rank < 0 || r->rank_mean_us[i] < r->rank_mean_us[r->straggler_rank])
 			r->straggler_rank = i;
@@ -147,6 +150,24 @@ static bool add_array(cJSON *rec, const char *name, const double *x, size_t n)
 	return a != NULL;
 }
 
+/* How the point was timed, and who it waited for (README, `collscope allreduce`, Method). */
+static bool add_timing(cJSON *o, const struct ar_record *r)
+{
+	if (r->timing && !cJSON_AddStringToObject(o, "timing", r->timing))
+		return false;
+	if (r->timing && strcmp(r->timing, "window") == 0 &&
+	    !(cJSON_AddNumberToObject(o, "late_starts", r->late_starts) &&
+	      report_add_number(o, "window_lead_us", r->window_lead_us)))
+		return false;
+	if (r->timing && strcmp(r->timing, "pipelined") == 0 &&
+	    !cJSON_AddNumberToObject(o, "calls_per_sample", r->calls_per_sample))
+		return false;
+	return (r->straggler_cause ? cJSON_AddStringToObject(o, "straggler_cause", r->straggler_cause)
+	                           : cJSON_AddNullToObject(o, "straggler_cause")) &&
+	       report_add_number(o, "straggler_us", r->straggler_us) &&
+	       (!r->rank_late_us || add_array(o, "rank_late_us", r->rank_late_us, (size_t)r->ranks));
+}
+
 static bool add_measured(cJSON *o, const struct ar_record *r)
 {
 	return cJSON_AddNumberToObject(o, "iterations", r->iterations) &&
@@ -159,7 +180,7 @@ static bool add_measured(cJSON *o, const struct ar_record *r)
 	       (r->straggler_rank >= 0 ? cJSON_AddNumberToObject(o, "straggler_rank", r->straggler_rank)
 	                               : cJSON_AddNullToObject(o, "straggler_rank")) &&
 	       add_array(o, "rank_mean_us", r->rank_mean_us, r->rank_mean_us ? (size_t)r->ranks : 0) &&
-	       add_array(o, "samples_us", r->samples_us, r->nsamples);
+	       add_timing(o, r) && add_array(o, "samples_us", r->samples_us, r->nsamples);
 }
 
 cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r)

@@ -28,14 +28,30 @@ struct ar_record {
 	const double *samples_us;                /* borrowed: per iteration, max over ranks */
 	size_t nsamples;
 	const double *rank_mean_us; /* borrowed: per rank, mean time inside the call */
-	int straggler_rank; /* least time inside the call: the one everyone waited for */
+	/*
+	 * The one everyone waited for (algorithms/timing.h): set by the caller,
+	 * or -1 for ar_record_compute to take the rank with the least time
+	 * inside the call.
+	 */
+	int straggler_rank;
+	const char *timing;          /* "window", "barrier", "pipelined" (static); NULL: not known */
+	int calls_per_sample;        /* pipelined's batch; 1 otherwise */
+	int late_starts;             /* window: attempts dropped, a rank having come late */
+	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
+	const double *rank_late_us;  /* borrowed: per rank, mean arrival after the start; NULL: none */
+	const char *straggler_cause; /* "late_arrival", "slow_inside" (static); NULL: not known */
+	double straggler_us;         /* the straggler's own delay per iteration; NAN: not known */
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */
 double ar_algbw_gbps(uint64_t bytes, double time_us);
 /* nccl-tests' all-reduce bus factor 2(n-1)/n (0 at one rank). */
 double ar_busbw_factor(int nranks);
-/* Fill time, bandwidths and the straggler from samples and per-rank means. */
+/*
+ * Fill time and bandwidths from the samples (every figure NAN when there are
+ * none: every attempt came late), and the straggler from the per-rank means
+ * unless it is set.
+ */
 int ar_record_compute(struct ar_record *r);
 
 /*

@@ -1,7 +1,9 @@
 /* The context block of a report: see context.h. */
 #include "context.h"
+#include "report_io.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@ void report_context_init(struct report_context *c)
 	c->tool_name = "collscope";
 	c->timer_resolution_us = -1;
 	c->timer_overhead_us = -1;
+	c->clock.max_jump_us = NAN;
 }
 
 void report_context_release(struct report_context *c)
@@ -295,6 +298,28 @@ static bool add_tool_and_mpi(cJSON *ctx, const struct report_context *c)
 	       cJSON_AddNumberToObject(mpi, "ranks", c->nranks) && add_cvars(mpi, c);
 }
 
+bool report_clock_sync_to_json(cJSON *ctx, const struct ctx_clock_sync *c)
+{
+	if (!c->done)
+		return true;
+	cJSON_DeleteItemFromObjectCaseSensitive(ctx, "clock_sync");
+	cJSON *o = cJSON_AddObjectToObject(ctx, "clock_sync");
+	return o &&
+	       cJSON_AddStringToObject(o, "method",
+	                               "ping-pong to rank 0, shortest round trip of each round "
+	                               "(Jones/Koenig); drift from the history of syncs") &&
+	       cJSON_AddNumberToObject(o, "reference_rank", 0) &&
+	       report_add_number(o, "error_us", c->error_us) &&
+	       report_add_number(o, "bound_us", c->bound_us) &&
+	       report_add_number(o, "max_offset_us", c->max_offset_us) &&
+	       report_add_number(o, "max_drift_ppm", c->max_drift_ppm) &&
+	       report_add_number(o, "max_jump_us", c->max_jump_us) &&
+	       cJSON_AddNumberToObject(o, "syncs", c->syncs) &&
+	       cJSON_AddNumberToObject(o, "resyncs", c->syncs > 0 ? c->syncs - 1 : 0) &&
+	       report_add_number(o, "interval_s", c->interval_s) &&
+	       report_add_number(o, "last_duration_us", c->last_duration_us);
+}
+
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c)
 {
 	cJSON *ctx = cJSON_AddObjectToObject(root, "context");
@@ -307,7 +332,8 @@ cJSON *report_context_to_json(cJSON *root, const struct report_context *c)
 	          : cJSON_AddNullToObject(ctx, "timer_resolution_us")) ||
 	    !(c->timer_overhead_us >= 0
 	          ? cJSON_AddNumberToObject(ctx, "timer_overhead_us", c->timer_overhead_us)
-	          : cJSON_AddNullToObject(ctx, "timer_overhead_us")))
+	          : cJSON_AddNullToObject(ctx, "timer_overhead_us")) ||
+	    !report_clock_sync_to_json(ctx, &c->clock))
 		return NULL;
 	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
 	for (int i = 0; env && i < c->nenv; i++) {

@@ -46,6 +46,23 @@ struct ctx_cvar {
 	char text[256];
 };
 
+/*
+ * The clock synchronisation of a sweep (algorithms/clock_sync.h): every
+ * rank's clock against rank 0's, from ping-pongs, redone as the sweep goes.
+ * The figures are the worst over the ranks and over every sync so far.
+ */
+struct ctx_clock_sync {
+	bool done;            /* at least one sync: the block is written */
+	double error_us;      /* the largest check residual right after a sync */
+	double bound_us;      /* the largest half round trip (the error if a path were one-sided) */
+	double max_offset_us; /* the largest |offset| of a rank to rank 0 */
+	double max_drift_ppm; /* the largest |drift| */
+	double max_jump_us;   /* the largest error a model had accrued by its resync; NAN: none yet */
+	int syncs;            /* the first and every resync */
+	double interval_s;    /* a sync older than this is redone before the next point */
+	double last_duration_us;
+};
+
 struct report_context {
 	const char *tool_name, *tool_version, *tool_git; /* static strings */
 	int argc;
@@ -65,6 +82,7 @@ struct report_context {
 	/* the library's control variables in force (rank 0, probes/mpit.c): owned */
 	int ncvars;
 	struct ctx_cvar *cvars;
+	struct ctx_clock_sync clock; /* rank 0 */
 };
 
 void report_context_init(struct report_context *c);
@@ -85,6 +103,11 @@ int report_context_capture_env(struct report_context *c, char **envp);
  * per-job transport key (precondition_transports).
  */
 bool report_env_is_secret(const char *name, size_t len);
+/*
+ * Sets "clock_sync" in the context object ctx (replacing what was there)
+ * when c->done; false on allocation failure.
+ */
+bool report_clock_sync_to_json(cJSON *ctx, const struct ctx_clock_sync *c);
 /* Add "context": {...} to root; returns the object or NULL on allocation failure. */
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c);
 /*

@@ -14,10 +14,14 @@ that reads every input and writes every result exactly once. Prints ratios
 bound 2(n-1)/n x bytes / B means busbw <= B; busbw / memory floor) and writes a
 JSON file. At 2 ranks each run also measures --trace's overhead: pairs of ring calls at 1 MiB,
 one untraced and one traced, alternated in one process (tests/bench/trace_overhead.c, built here
-against build/algorithms), the ratio of the medians (goal at most 1.03).
+against build/algorithms), the ratio of the medians (goal at most 1.03), and the
+three --timing methods of `mpi` at 8 B and 64 KiB, one after the other in turns (the
+order rotating from run to run): window p50 and barrier p50 against the pipelined mean,
+each ratio within a run, and the clock sync's measured error (goals: window at most 1.2x
+pipelined at 8 B; error under 0.5 us).
 Informational: it exits 0 unless a run fails.
 
-usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE]
+usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--timing-only]
 """
 import glob
 import json
@@ -36,7 +40,9 @@ CONFIGS = [
 # From this size up, an all-reduce's buffers (2 x ranks x S) are far larger than the cache.
 FLOOR_MIN_BYTES = 16 << 20
 TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
-           "trace_overhead": 1.03}
+           "trace_overhead": 1.03, "window_vs_pipelined_8b": 1.2, "clock_error_us": 0.5}
+TIMING_METHODS = ["window", "barrier", "pipelined"]
+TIMING_SIZES = [8, 64 << 10]
 # --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run
 # (TRACE_ROUNDS x 50 pairs of calls).
 TRACE_BYTES = 1 << 20
@@ -104,22 +110,60 @@ def measure_trace(tool, cfg, env):
             "pairs": d["rounds"] * d["calls"]}
 
 
+def measure_timing(binary, cfg, rep, env):
+    """One run of each --timing method for mpi, the order rotated by rep:
+    {method: {"points": {bytes: {p50_us, mean_us, late_starts}}, "clock_error_us": us}}."""
+    got = {}
+    sizes = ",".join(str(s) for s in TIMING_SIZES)
+    order = TIMING_METHODS[rep % 3:] + TIMING_METHODS[:rep % 3]
+    for m in order:
+        d = run_json(mpirun(cfg) + [binary, "allreduce", "-a", "mpi", "--sizes", sizes,
+                                    "--time-per-size", "0.3", "--timing", m], env)
+        got[m] = {"clock_error_us": d["context"]["clock_sync"]["error_us"],
+                  "points": {r["bytes"]: {"p50_us": r["time_us"]["p50"], "mean_us": r["time_us"]["mean"],
+                                          "late_starts": r.get("late_starts")} for r in d["results"]}}
+    return got
+
+
+def timing_rows(reps):
+    """Per size: every method's median p50 and mean, and window's and barrier's p50 over the
+    pipelined mean, each ratio taken within a run, then its median."""
+    runs = [r["timing"] for r in reps if "timing" in r]
+    rows = []
+    for size in TIMING_SIZES:
+        row = {"bytes": size, "repeats": len(runs)}
+        for m in TIMING_METHODS:
+            row[m + "_p50_us"] = median_of(t[m]["points"][size]["p50_us"] for t in runs)
+            row[m + "_mean_us"] = median_of(t[m]["points"][size]["mean_us"] for t in runs)
+        row["window_late_starts"] = median_of(t["window"]["points"][size]["late_starts"] for t in runs)
+        for m in ("window", "barrier"):
+            ratios = [t[m]["points"][size]["p50_us"] / t["pipelined"]["points"][size]["mean_us"] for t in runs]
+            row[m + "_vs_pipelined"] = statistics.median(ratios)
+            row[m + "_vs_pipelined_runs"] = ratios
+        rows.append(row)
+    errors = [t[m]["clock_error_us"] for t in runs for m in TIMING_METHODS]
+    return {"points": rows, "clock_error_us": median_of(errors), "clock_error_max_us": max(errors)}
+
+
 def measure_memory(membw):
     return json.loads(subprocess.run([membw, str(16 << 20), str(64 << 20)], check=True,
                                      capture_output=True, text=True).stdout)
 
 
-def measure_repeats(binary, membw, cfg, repeats, env, tracer=None):
+def measure_repeats(binary, membw, cfg, repeats, env, tracer=None, timing_only=False):
     """Each repeat measures the all-reduce and, right after it, its limits, so that every
     ratio can be taken within one repeat (the machine's load moves all of them together)
     and its median over the repeats reported."""
     reps = []
     for rep in range(repeats):
         print(f"  {cfg['name']}: run {rep + 1} of {repeats}", file=sys.stderr)
-        reps.append({"allreduce": measure_allreduce(binary, cfg, env),
+        reps.append({} if timing_only else
+                    {"allreduce": measure_allreduce(binary, cfg, env),
                      "p2p": measure_p2p(binary, cfg, env), "memory": measure_memory(membw)})
         if cfg["ranks"] == 2 and tracer:
             reps[-1]["trace"] = measure_trace(tracer, cfg, env)
+        if cfg["ranks"] == 2:
+            reps[-1]["timing"] = measure_timing(binary, cfg, rep, env)
     return reps
 
 
@@ -206,8 +250,17 @@ def trace_overhead(cfg, reps):
             "traced_p50_us": median_of(r["trace"]["traced_p50_us"] for r in reps if "trace" in r)}
 
 
-def verdicts(rows, traces=()):
+def verdicts(rows, traces=(), timing=None):
     out = []
+    if timing:
+        eight = next(p for p in timing["points"] if p["bytes"] == 8)
+        out.append({"config": "2 ranks", "target": "window p50 vs pipelined mean, mpi 8 B",
+                    "best": "mpi", "ratio": eight["window_vs_pipelined"],
+                    "goal": TARGETS["window_vs_pipelined_8b"],
+                    "met": eight["window_vs_pipelined"] <= TARGETS["window_vs_pipelined_8b"]})
+        out.append({"config": "2 ranks", "target": "clock sync error, us (latency)",
+                    "best": "-", "ratio": timing["clock_error_us"], "goal": TARGETS["clock_error_us"],
+                    "met": timing["clock_error_us"] < TARGETS["clock_error_us"]})
     for t in traces:
         out.append({"config": t["config"], "target": f"--trace overhead, ring {human(t['bytes'])}",
                     "best": "ring", "ratio": t["ratio"], "goal": TARGETS["trace_overhead"],
@@ -239,23 +292,49 @@ def verdicts(rows, traces=()):
     return out
 
 
+def print_timing(timing, repeats):
+    if not timing:
+        return
+    print(f"# --timing, mpi at 2 ranks (medians of {repeats} runs, the methods in turns): "
+          f"clock error {timing['clock_error_us']:.3f} us (max {timing['clock_error_max_us']:.3f})")
+    print(f"{'size':>8} {'window p50':>11} {'barrier p50':>12} {'pipelined mean':>15} "
+          f"{'window/pipe':>12} {'barrier/pipe':>13} {'late starts':>12}")
+    for p in timing["points"]:
+        print(f"{human(p['bytes']):>8} {p['window_p50_us']:11.3f} {p['barrier_p50_us']:12.3f} "
+              f"{p['pipelined_mean_us']:15.3f} {p['window_vs_pipelined']:12.2f} "
+              f"{p['barrier_vs_pipelined']:13.2f} {p['window_late_starts']:12.0f}")
+
+
 def main():
     binary, membw = os.path.abspath(sys.argv[1]), sys.argv[2]
     repeats = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 3
     out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    rows, memory, traces = [], [], []
-    tracer = build_trace_overhead(binary)
-    if not tracer:
+    timing_only = "--timing-only" in sys.argv
+    rows, memory, traces, timing = [], [], [], None
+    tracer = None if timing_only else build_trace_overhead(binary)
+    if not tracer and not timing_only:
         print("bench: cannot build tests/bench/trace_overhead.c: no --trace overhead", file=sys.stderr)
     for cfg in CONFIGS:
-        reps = measure_repeats(binary, membw, cfg, repeats, env, tracer)
+        if timing_only and cfg["ranks"] != 2:
+            continue
+        reps = measure_repeats(binary, membw, cfg, repeats, env, tracer, timing_only)
+        if any("timing" in r for r in reps):
+            timing = timing_rows(reps)
+        if timing_only:
+            continue
         rows += analyse(cfg, reps)
         memory += [r["memory"] for r in reps]
         t = trace_overhead(cfg, reps)
         if t:
             traces.append(t)
-    checks = verdicts(rows, traces)
+    checks = verdicts(rows, traces, timing)
+    print_timing(timing, repeats)
+    if timing_only:
+        for c in checks:
+            print(f"  {c['config']:<24} {c['target']:<40} {c['ratio']:6.2f} (goal {c['goal']}) "
+                  f"{'met' if c['met'] else 'MISSED'}")
+        return
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
 
     print(f"# memcpy, one core: {mem[str(16 << 20)]['memcpy_gbps']:.1f} GB/s at 16 MiB, "
@@ -295,7 +374,8 @@ def main():
     with open(tmp, "w") as f:
         json.dump({"schema_version": 1, "command": "bench", "repeats": repeats, "sizes_bytes": SIZES,
                    "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
-                   "trace_overhead": traces, "targets": checks, "complete": True}, f, indent=1)
+                   "trace_overhead": traces, "timing": timing, "targets": checks, "complete": True},
+                  f, indent=1)
     os.replace(tmp, out_path)
     print(f"# written: {out_path}")
 

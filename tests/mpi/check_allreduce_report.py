@@ -41,6 +41,10 @@ def main():
     need(ctx["tool"]["name"] == "collscope" and ctx["tool"]["version"], "tool name and version")
     need(ctx["started_utc"].endswith("Z") and ctx["finished_utc"].endswith("Z"), "UTC times")
     need("timer_resolution_us" in ctx, "timer resolution")
+    cs = ctx.get("clock_sync") or {}
+    need(isinstance(cs.get("error_us"), (int, float)) and math.isfinite(cs["error_us"])
+         and cs.get("syncs", 0) >= 1, "context.clock_sync has a finite error and a sync")
+    need(d["config"].get("timing") in ("window", "barrier", "pipelined"), "config.timing")
     seen = set()
     for r in d["results"]:
         where = f'{r["algorithm"]} {r["bytes"]} B'
@@ -65,8 +69,14 @@ def main():
         need(close(r["algbw_gbps"], r["bytes"] / (t["p50"] * 1e-6) / 1e9), f"{where}: algbw from p50")
         need(len(r["rank_mean_us"]) == ranks, f"{where}: a mean per rank")
         need(0 <= r["straggler_rank"] < ranks, f"{where}: straggler is a rank")
-        need(r["rank_mean_us"][r["straggler_rank"]] == min(r["rank_mean_us"]),
-             f"{where}: straggler spent least time inside the call")
+        need(r.get("timing") in ("window", "barrier", "pipelined"), f"{where}: timing named")
+        if r.get("straggler_cause") is None:
+            need(r["rank_mean_us"][r["straggler_rank"]] == min(r["rank_mean_us"]),
+                 f"{where}: without a cause, the straggler spent least time inside the call")
+        else:
+            need(r["straggler_cause"] in ("late_arrival", "slow_inside"), f"{where}: cause named")
+            need(len(r["rank_late_us"]) == ranks, f"{where}: a lateness per rank")
+            need(r["straggler_us"] is not None and r["straggler_us"] >= 0, f"{where}: straggler_us")
     for v in variants:
         need(v in seen, f"variant {v} present")
     need(d["summary"]["wrong_total"] == 0, "summary wrong_total == 0")

@@ -1,0 +1,136 @@
+/* See clock_sync.h. */
+#include <mpi.h>
+
+#include "clock_sync.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+enum { TAG_GO = 0x7c10, TAG_PING, TAG_PONG };
+
+/* What each rank sends rank 0 after its turn. */
+struct rank_stats {
+	double residual_s, rtt_s, offset_s, drift, jump_s;
+};
+
+/* Waits for rank 0's go, napping between polls. */
+static int wait_turn(MPI_Comm comm)
+{
+	const struct timespec nap = {0, 50000L}; /* 50 us */
+	MPI_Request req;
+	int go, done = 0, rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, comm, &req);
+	while (rc == MPI_SUCCESS && !done) {
+		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && !done)
+			nanosleep(&nap, NULL);
+	}
+	return rc;
+}
+
+/* Rank 0: answers every ping of rank r with its clock. */
+static int serve(MPI_Comm comm, int r, int pings)
+{
+	int go = 1, rc = MPI_Send(&go, 1, MPI_INT, r, TAG_GO, comm);
+	for (int i = 0; i < pings && rc == MPI_SUCCESS; i++) {
+		double x;
+		rc = MPI_Recv(&x, 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
+		double t = MPI_Wtime();
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Send(&t, 1, MPI_DOUBLE, r, TAG_PONG, comm);
+	}
+	return rc;
+}
+
+/* One round: CLOCK_SYNC_PINGS ping-pongs with rank 0, the shortest kept. */
+static int round_best(MPI_Comm comm, struct clock_point *best)
+{
+	struct clock_pingpong p[CLOCK_SYNC_PINGS];
+	int rc = MPI_SUCCESS;
+	for (int i = 0; i < CLOCK_SYNC_PINGS && rc == MPI_SUCCESS; i++) {
+		double x = 0;
+		p[i].send_s = MPI_Wtime();
+		rc = MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_PING, comm);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Recv(&p[i].ref_s, 1, MPI_DOUBLE, 0, TAG_PONG, comm, MPI_STATUS_IGNORE);
+		p[i].recv_s = MPI_Wtime();
+	}
+	if (rc == MPI_SUCCESS && clock_best(p, CLOCK_SYNC_PINGS, best) != 0)
+		rc = MPI_ERR_INTERN;
+	return rc;
+}
+
+/* A rank but 0: its turn, its model updated, its figures in *s. */
+static int sync_rank(MPI_Comm comm, struct clock_model *m, struct rank_stats *s)
+{
+	struct clock_point pts[CLOCK_SYNC_ROUNDS], est, check;
+	int rc = wait_turn(comm);
+	for (int i = 0; i < CLOCK_SYNC_ROUNDS && rc == MPI_SUCCESS; i++)
+		rc = round_best(comm, &pts[i]);
+	if (rc == MPI_SUCCESS && clock_burst(pts, CLOCK_SYNC_ROUNDS, &est) != 0)
+		rc = MPI_ERR_NO_MEM;
+	if (rc != MPI_SUCCESS)
+		return rc;
+	clock_model_update(m, &est, CLOCK_MIN_DRIFT_SPAN_S, &s->jump_s);
+	s->rtt_s = est.rtt_s;
+	s->offset_s = est.offset_s;
+	s->drift = m->drift;
+	s->residual_s = 0;
+	for (int i = 0; i < CLOCK_SYNC_CHECKS && rc == MPI_SUCCESS; i++) {
+		rc = round_best(comm, &check);
+		s->residual_s = fmax(s->residual_s, clock_residual(m, &check));
+	}
+	return rc;
+}
+
+static void summarize(const struct rank_stats *all, int nranks, double t0,
+                      struct clock_sync_stats *out)
+{
+	*out = (struct clock_sync_stats){.jump_us = NAN};
+	for (int r = 1; r < nranks; r++) {
+		out->error_us = fmax(out->error_us, all[r].residual_s * 1e6);
+		out->bound_us = fmax(out->bound_us, all[r].rtt_s / 2 * 1e6);
+		out->max_offset_us = fmax(out->max_offset_us, fabs(all[r].offset_s) * 1e6);
+		out->max_drift_ppm = fmax(out->max_drift_ppm, fabs(all[r].drift) * 1e6);
+		if (!isnan(all[r].jump_s))
+			out->jump_us = isnan(out->jump_us) ? all[r].jump_s * 1e6
+			                                   : fmax(out->jump_us, all[r].jump_s * 1e6);
+	}
+	out->duration_us = (MPI_Wtime() - t0) * 1e6;
+}
+
+int clock_sync_run(MPI_Comm comm, int rank, int nranks, struct clock_model *m,
+                   struct clock_sync_stats *out)
+{
+	struct rank_stats mine = {.jump_s = NAN}, *all = NULL;
+	double t0 = MPI_Wtime();
+	int rc = MPI_SUCCESS;
+	int pings = (CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS) * CLOCK_SYNC_PINGS;
+	if (rank == 0) {
+		for (int r = 1; r < nranks && rc == MPI_SUCCESS; r++)
+			rc = serve(comm, r, pings);
+		m->syncs++;
+	} else {
+		rc = sync_rank(comm, m, &mine);
+	}
+	/* everyone learns of a failure before the gather */
+	int failed = rc != MPI_SUCCESS, worst = failed;
+	int any = MPI_Allreduce(&failed, &worst, 1, MPI_INT, MPI_MAX, comm);
+	if (rc == MPI_SUCCESS && (any != MPI_SUCCESS || worst))
+		rc = any != MPI_SUCCESS ? any : MPI_ERR_OTHER;
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (rank == 0 && !(all = calloc((size_t)nranks, sizeof *all)))
+		rc = MPI_ERR_NO_MEM;
+	/* rank 0's failure to allocate must not leave the others in the gather alone */
+	int nomem = rc != MPI_SUCCESS;
+	if (MPI_Bcast(&nomem, 1, MPI_INT, 0, comm) != MPI_SUCCESS || nomem) {
+		free(all);
+		return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+	}
+	rc = MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, comm);
+	if (rc == MPI_SUCCESS && rank == 0)
+		summarize(all, nranks, t0, out);
+	free(all);
+	return rc;
+}

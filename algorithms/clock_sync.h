@@ -1,0 +1,37 @@
+/*
+ * Clock synchronisation over MPI (the math is algorithms/clock_model.c):
+ * every rank's clock against rank 0's of a communicator, by ping-pongs, one
+ * rank at a time (rank 0 answers; the others wait their turn napping, so
+ * they leave the cores to the pair that measures). Then a check: fresh
+ * ping-pongs against the new model, whose residual is the measured error.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_CLOCK_SYNC_H
+#define COLLSCOPE_CLOCK_SYNC_H
+
+#include "clock_model.h"
+
+/* Rounds of a sync, ping-pongs per round (the shortest kept), check rounds after. */
+enum { CLOCK_SYNC_ROUNDS = 10, CLOCK_SYNC_PINGS = 8, CLOCK_SYNC_CHECKS = 5 };
+/* The history must span this long before its slope is taken for the drift. */
+#define CLOCK_MIN_DRIFT_SPAN_S 1.0
+
+/* One sync, over the ranks (rank 0 of the communicator holds it). */
+struct clock_sync_stats {
+	double error_us;      /* the largest check residual of any rank */
+	double bound_us;      /* the largest half round trip: the error if a path were one-sided */
+	double max_offset_us; /* the largest |offset| to rank 0 */
+	double max_drift_ppm; /* the largest |drift|, in parts per million */
+	double jump_us;       /* the largest error the previous model had accrued; NAN the first time */
+	double duration_us;   /* how long the sync took */
+};
+
+/*
+ * Collective over comm: m (this rank's model; rank 0's stays the identity)
+ * updated from a new sync; *out filled on rank 0. Returns an MPI error code.
+ */
+int clock_sync_run(MPI_Comm comm, int rank, int nranks, struct clock_model *m,
+                   struct clock_sync_stats *out);
+
+#endif

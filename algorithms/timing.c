@@ -1,0 +1,155 @@
+/* See timing.h. */
+#include "timing.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const method_names[TIMING_METHOD_COUNT] = {"window", "barrier", "pipelined"};
+
+const char *timing_method_name(enum timing_method m)
+{
+	return (unsigned)m < TIMING_METHOD_COUNT ? method_names[m] : "?";
+}
+
+int timing_method_parse(const char *name, enum timing_method *out)
+{
+	for (int i = 0; i < TIMING_METHOD_COUNT; i++)
+		if (name && strcmp(name, method_names[i]) == 0) {
+			*out = (enum timing_method)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *timing_cause_name(enum timing_cause c)
+{
+	switch (c) {
+	case TIMING_CAUSE_LATE_ARRIVAL: return "late_arrival";
+	case TIMING_CAUSE_SLOW_INSIDE: return "slow_inside";
+	case TIMING_CAUSE_NONE: break;
+	}
+	return NULL;
+}
+
+int timing_pipe_calls(int iters)
+{
+	int k = iters / TIMING_PIPE_SAMPLES;
+	return k < 1 ? 1 : k > TIMING_PIPE_MAX_CALLS ? TIMING_PIPE_MAX_CALLS : k;
+}
+
+double timing_next_lead_us(double lead_us, int missed, int attempts)
+{
+	if (attempts <= 0 || 2 * missed < attempts)
+		return lead_us;
+	return 2 * lead_us < TIMING_LEAD_MAX_US ? 2 * lead_us : TIMING_LEAD_MAX_US;
+}
+
+/* The largest of x[r * stride + i] over r, its rank, and the runner-up's value. */
+static int last_of(const double *x, int nranks, int stride, int i, double *first, double *second)
+{
+	int who = 0;
+	*first = x[i];
+	*second = -INFINITY;
+	for (int r = 1; r < nranks; r++) {
+		double v = x[r * stride + i];
+		if (v > *first) {
+			*second = *first;
+			*first = v;
+			who = r;
+		} else if (v > *second) {
+			*second = v;
+		}
+	}
+	return who;
+}
+
+/* The attempt's origin of lateness: its start (window), or its first arrival. */
+static double origin_of(const struct timing_input *in, int i)
+{
+	if (in->method == TIMING_WINDOW)
+		return 0;
+	double o = in->arrive_us[i];
+	for (int r = 1; r < in->nranks; r++)
+		o = fmin(o, in->arrive_us[r * in->attempts + i]);
+	return o;
+}
+
+/* One attempt's sample: window from the start to the last end, else the slowest rank's own. */
+static double sample_of(const struct timing_input *in, int i)
+{
+	int n = in->attempts;
+	double t = -INFINITY;
+	for (int r = 0; r < in->nranks; r++) {
+		double own = in->end_us[r * n + i] - in->arrive_us[r * n + i];
+		t = fmax(t, in->method == TIMING_WINDOW ? in->end_us[r * n + i] : own);
+	}
+	return t / in->calls;
+}
+
+static void blame(const struct timing_input *in, const double *late_blame,
+                  const double *slow_blame, const double *rank_inside_us,
+                  struct timing_result *out)
+{
+	double most = 0;
+	out->straggler_rank = -1;
+	out->cause = TIMING_CAUSE_NONE;
+	out->straggler_us = NAN;
+	for (int r = 0; in->synced && r < in->nranks; r++) {
+		if (late_blame[r] > most) {
+			most = late_blame[r];
+			out->straggler_rank = r;
+			out->cause = TIMING_CAUSE_LATE_ARRIVAL;
+		}
+		if (slow_blame[r] > most) {
+			most = slow_blame[r];
+			out->straggler_rank = r;
+			out->cause = TIMING_CAUSE_SLOW_INSIDE;
+		}
+	}
+	if (out->straggler_rank >= 0) {
+		out->straggler_us = most / in->attempts;
+		return;
+	}
+	for (int r = 0; r < in->nranks; r++)
+		if (out->straggler_rank < 0 || rank_inside_us[r] < rank_inside_us[out->straggler_rank])
+			out->straggler_rank = r;
+}
+
+int timing_analyze(const struct timing_input *in, double *samples_us, double *rank_late_us,
+                   double *rank_inside_us, double *blame_us, struct timing_result *out)
+{
+	int nr = in->nranks, n = in->attempts;
+	memset(out, 0, sizeof *out);
+	out->straggler_rank = -1;
+	if (nr < 1 || n < 0 || in->calls < 1)
+		return -1;
+	double *late_blame = blame_us, *slow_blame = blame_us + nr;
+	for (int r = 0; r < nr; r++)
+		rank_late_us[r] = rank_inside_us[r] = late_blame[r] = slow_blame[r] = 0;
+	for (int i = 0; i < n; i++) {
+		double origin = origin_of(in, i), first, second;
+		bool late = false;
+		for (int r = 0; r < nr; r++) {
+			double a = in->arrive_us[r * n + i] - origin;
+			rank_late_us[r] += in->synced ? a : 0;
+			rank_inside_us[r] += (in->end_us[r * n + i] - in->arrive_us[r * n + i]) / in->calls;
+			late |= in->method == TIMING_WINDOW && a > in->slack_us;
+		}
+		if (late)
+			out->late_starts++;
+		else
+			samples_us[out->nsamples++] = sample_of(in, i);
+		if (nr < 2)
+			continue;
+		int who = last_of(in->arrive_us, nr, n, i, &first, &second);
+		late_blame[who] += first - second;
+		who = last_of(in->end_us, nr, n, i, &first, &second);
+		slow_blame[who] += first - second;
+	}
+	for (int r = 0; r < nr && n > 0; r++) {
+		rank_late_us[r] /= n;
+		rank_inside_us[r] /= n;
+	}
+	blame(in, late_blame, slow_blame, rank_inside_us, out);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * How an all-reduce point is timed, and what its per-rank timestamps say
+ * (README, `collscope allreduce`, Method): the iteration times, the
+ * iterations dropped because a rank came late to the common start, and the
+ * straggler with its cause. Pure: no MPI, no I/O.
+ *
+ * Methods:
+ *   window     rank 0 picks a start a little in the future on the reference
+ *              clock; every rank spins until its corrected clock reaches it,
+ *              calls, and stamps its end; the iteration is the latest end
+ *              minus the start. An iteration where a rank arrived after the
+ *              start (by more than the slack) is dropped and counted.
+ *   barrier    a barrier, then every rank times its own call; the iteration
+ *              is the longest of them (the barrier's exit skew included).
+ *   pipelined  a barrier, then calls back to back; a sample is one batch,
+ *              its time per call on the slowest rank (nccl-tests' and OSU's
+ *              way, comparable with their figures).
+ */
+#ifndef COLLSCOPE_TIMING_H
+#define COLLSCOPE_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum timing_method { TIMING_WINDOW, TIMING_BARRIER, TIMING_PIPELINED, TIMING_METHOD_COUNT };
+
+/* "window", "barrier", "pipelined". */
+const char *timing_method_name(enum timing_method m);
+/* 0, or -1 for an unknown name. */
+int timing_method_parse(const char *name, enum timing_method *out);
+
+enum timing_cause { TIMING_CAUSE_NONE, TIMING_CAUSE_LATE_ARRIVAL, TIMING_CAUSE_SLOW_INSIDE };
+/* "late_arrival", "slow_inside", or NULL for none. */
+const char *timing_cause_name(enum timing_cause c);
+
+/* A window arrival later than this after the start drops the iteration. */
+#define TIMING_LATE_SLACK_US 0.5
+/* The window's lead: from the first, doubled while too many arrive late, up to the last. */
+#define TIMING_LEAD_FIRST_US 20.0
+#define TIMING_LEAD_MAX_US 500.0
+/* Pipelined: calls per sample, n / TIMING_PIPE_SAMPLES, from 1 to TIMING_PIPE_MAX_CALLS. */
+#define TIMING_PIPE_SAMPLES 16
+#define TIMING_PIPE_MAX_CALLS 64
+
+/* Calls per pipelined sample for a count of iters timed calls. */
+int timing_pipe_calls(int iters);
+/*
+ * The window lead after a batch of attempts of which missed had a rank learn
+ * the start only after it had passed: the same, or doubled (up to
+ * TIMING_LEAD_MAX_US) when half or more did. A longer lead helps only
+ * those: a rank that spins longer is likelier to be preempted, not less.
+ */
+double timing_next_lead_us(double lead_us, int missed, int attempts);
+
+struct timing_input {
+	enum timing_method method;
+	int nranks, attempts;
+	/*
+	 * [r * attempts + i]: rank r's arrival in its call and its end, attempt i,
+	 * in microseconds on the reference clock: for window relative to the
+	 * attempt's start, for the others to any origin shared by the ranks.
+	 */
+	const double *arrive_us, *end_us;
+	int calls;     /* calls an attempt spans: pipelined's batch, else 1 */
+	bool synced;   /* the clocks are synchronised: arrivals compare across ranks */
+	double slack_us; /* window: lateness that does not drop an attempt */
+};
+
+struct timing_result {
+	size_t nsamples; /* written to samples_us: the attempts kept */
+	int late_starts; /* window: attempts dropped */
+	int straggler_rank;
+	enum timing_cause cause;
+	double straggler_us; /* the straggler's own delay, per attempt, on average */
+};
+
+/*
+ * samples_us (attempts entries at most): each kept attempt's time (per call);
+ * rank_late_us[r]: rank r's mean arrival after the start (window) or after
+ * the first rank's arrival (the others), 0 when not synced; rank_inside_us[r]:
+ * its mean time inside one call.
+ *
+ * The straggler: in every attempt, the last rank to arrive is blamed for
+ * its lead over the next-to-last arrival (everyone waited that long for it
+ * alone), and the last rank to finish for its lead over the next-to-last
+ * end (the attempt lasted that much longer for it alone). The rank with the
+ * most blame of one kind is the straggler, and the kind its cause. Without
+ * synchronised clocks (or blame), the straggler is the rank with the least
+ * time inside the call (the others waited inside for it) and the cause none.
+ * blame_us is scratch of 2 x nranks (nothing is allocated: rank 0 runs this
+ * between collectives). Returns 0, or -1 for bad sizes.
+ */
+int timing_analyze(const struct timing_input *in, double *samples_us, double *rank_late_us,
+                   double *rank_inside_us, double *blame_us, struct timing_result *out);
+
+#endif

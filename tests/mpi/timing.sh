@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# collscope --timing under mpirun at 2 and 3 ranks: every method gives a report
+# whose points say how they were timed, the clock sync is in the context, and
+# the straggler's cause names the delayed rank (late_arrival) and the slowed one
+# (slow_inside). No timing figure is asserted: the injected faults are 2 ms, far
+# above this machine's noise, and only their naming is checked.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+CHECK="python3 $(dirname "$0")/check_allreduce_report.py"
+
+for n in 2 3; do
+	for t in window barrier pipelined; do
+		expect_exit 0 "--timing $t at $n ranks" mpi "$n" allreduce -a mpi,ring --sizes 8,64K \
+			--time-per-size 0.02 --timing $t -q -o "$TMP/$t$n.json"
+		# more ranks than cores: no common start can be kept (the warning says so)
+		if [ "$t" = window ] && [ "$n" -gt "$(nproc)" ]; then
+			expect_output "warning: --timing window with more ranks than cores" \
+				"--timing window at $n ranks on $(nproc) cores warns"
+		else
+			expect_exit 0 "--timing $t at $n ranks keeps the report's invariants" \
+				$CHECK "$TMP/$t$n.json" "$n" mpi,ring
+		fi
+		expect_exit 0 "--timing $t at $n ranks: every point says so, the clock sync is finite" python3 -c "
+import json, math, sys
+d = json.load(open('$TMP/$t$n.json'))
+cs = d['context']['clock_sync']
+ok = d['config']['timing'] == '$t' and all(r['timing'] == '$t' for r in d['results'])
+ok &= all(isinstance(cs[k], (int, float)) and math.isfinite(cs[k]) and cs[k] >= 0
+          for k in ('error_us', 'bound_us', 'max_offset_us', 'max_drift_ppm'))
+ok &= cs['syncs'] >= 1 and cs['resyncs'] == cs['syncs'] - 1
+if '$t' == 'window':
+    ok &= all(r['late_starts'] >= 0 and r['iterations'] + r['late_starts'] >= 10 for r in d['results'])
+if '$t' == 'pipelined':
+    ok &= all(r['calls_per_sample'] >= 1 for r in d['results'])
+print(cs); sys.exit(not ok)"
+	done
+done
+
+# A bad method is refused before anything runs, naming the value.
+expect_exit 2 "--timing bogus exits 2" "$BIN" allreduce --timing bogus
+expect_output "bad value 'bogus' for --timing" "it names the bad value"
+expect_exit 2 "--timing pipelined --in-place exits 2" "$BIN" allreduce --timing pipelined --in-place
+expect_output "pipelined cannot be --in-place" "it says why"
+expect_exit 2 "scale --timing nope exits 2" "$BIN" scale --timing nope
+expect_output "bad value 'nope' for --timing" "scale names the bad value"
+
+# The cause: a rank delayed 2 ms before its call arrives late; a rank slowed
+# 2 ms inside its call is slow inside. Every method, 2 and 3 ranks.
+cause_is() { # REPORT RANK CAUSE
+	python3 -c "
+import json, sys
+d = json.load(open('$1'))
+got = [(r['algorithm'], r['straggler_rank'], r['straggler_cause']) for r in d['results']]
+print(got)
+sys.exit(not (got and all(g[1] == $2 and g[2] == '$3' for g in got)))"
+}
+for n in 2 3; do
+	last=$((n - 1))
+	for t in window barrier pipelined; do
+		COLLSCOPE_FAULT=delay:rank=1,us=2000 expect_exit 0 "delay fault, $t, $n ranks" \
+			mpi "$n" allreduce -a mpi,ring --sizes 8 -n 20 -w 2 --timing $t -q -o "$TMP/delay-$t$n.json"
+		expect_exit 0 "the delayed rank 1 is named late_arrival ($t, $n ranks)" \
+			cause_is "$TMP/delay-$t$n.json" 1 late_arrival
+		COLLSCOPE_FAULT=slow:rank=$last,us=2000 expect_exit 0 "slow fault, $t, $n ranks" \
+			mpi "$n" allreduce -a mpi,ring --sizes 8 -n 20 -w 2 --timing $t -q -o "$TMP/slow-$t$n.json"
+		expect_exit 0 "the slowed rank $last is named slow_inside ($t, $n ranks)" \
+			cause_is "$TMP/slow-$t$n.json" "$last" slow_inside
+	done
+done
+# Every attempt of a window point late: no sample, the statistics null, still a valid report.
+expect_exit 0 "a window point whose every start was late has null statistics" python3 -c "
+import json, sys
+d = json.load(open('$TMP/delay-window2.json'))
+sys.exit(not all(r['iterations'] == 0 and r['late_starts'] == 20 and r['time_us']['p50'] is None
+                 and r['samples_us'] == [] for r in d['results']))"
+
+# A resync during the sweep: with points of 0.3 s past SWEEP_RESYNC_S (5 s).
+expect_exit 0 "a long sweep resyncs" mpi 2 allreduce -a mpi --sizes 8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M \
+	--time-per-size 0.3 --timing window -q -o "$TMP/resync.json"
+expect_exit 0 "the context counts the resyncs and the error they found" python3 -c "
+import json, math, sys
+cs = json.load(open('$TMP/resync.json'))['context']['clock_sync']
+print(cs)
+sys.exit(not (cs['resyncs'] >= 1 and cs['max_jump_us'] is not None and math.isfinite(cs['max_jump_us'])))"
+
+finish

@@ -1,0 +1,151 @@
+/* Window timing, dropped late starts and the straggler's cause, on synthetic stamps (algorithms/timing.c). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "timing.h"
+
+enum { R = 3, N = 4 };
+
+Test(timing, names_parse_both_ways)
+{
+	enum timing_method m;
+	for (int i = 0; i < TIMING_METHOD_COUNT; i++) {
+		cr_assert_eq(timing_method_parse(timing_method_name((enum timing_method)i), &m), 0);
+		cr_expect_eq((int)m, i);
+	}
+	cr_expect_eq(timing_method_parse("windowed", &m), -1);
+	cr_expect_eq(timing_method_parse(NULL, &m), -1);
+	cr_expect_str_eq(timing_cause_name(TIMING_CAUSE_LATE_ARRIVAL), "late_arrival");
+	cr_expect_str_eq(timing_cause_name(TIMING_CAUSE_SLOW_INSIDE), "slow_inside");
+	cr_expect_null(timing_cause_name(TIMING_CAUSE_NONE));
+}
+
+Test(timing, pipelined_batches_and_the_lead)
+{
+	cr_expect_eq(timing_pipe_calls(10), 1);
+	cr_expect_eq(timing_pipe_calls(160), 10);
+	cr_expect_eq(timing_pipe_calls(100000), TIMING_PIPE_MAX_CALLS);
+	cr_expect_float_eq(timing_next_lead_us(20, 3, 8), 20, 1e-12);
+	cr_expect_float_eq(timing_next_lead_us(20, 4, 8), 40, 1e-12);
+	cr_expect_float_eq(timing_next_lead_us(TIMING_LEAD_MAX_US, 8, 8), TIMING_LEAD_MAX_US, 1e-12);
+	cr_expect_float_eq(timing_next_lead_us(20, 0, 0), 20, 1e-12);
+}
+
+/* Every rank arrives at the start (0) and ends at end[r]; attempt 2 has rank 1 arrive 5 us late. */
+Test(timing, window_drops_late_starts_and_times_from_the_start)
+{
+	double arrive[R * N] = {0}, end[R * N], samples[N], late[R], inside[R];
+	for (int r = 0; r < R; r++)
+		for (int i = 0; i < N; i++)
+			end[r * N + i] = 2.0 + r * 0.1 + i;
+	arrive[1 * N + 2] = 5.0;
+	end[1 * N + 2] = 6.0;
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = R, .attempts = N,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	struct timing_result out;
+	double blame[2 * R];
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.late_starts, 1);
+	cr_assert_eq(out.nsamples, 3);
+	/* the latest end (rank 2's) minus the common start */
+	cr_expect_float_eq(samples[0], 2.2, 1e-12);
+	cr_expect_float_eq(samples[1], 3.2, 1e-12);
+	cr_expect_float_eq(samples[2], 5.2, 1e-12);
+	cr_expect_float_eq(late[1], 5.0 / N, 1e-12);
+	cr_expect_float_eq(late[0], 0, 1e-12);
+	cr_expect_float_eq(inside[0], (2 + 3 + 4 + 5) / 4.0, 1e-12);
+}
+
+Test(timing, barrier_takes_the_longest_own_call)
+{
+	double arrive[2 * 2] = {0, 10, 0.4, 10.3}, end[2 * 2] = {1.0, 11.5, 1.2, 11.6};
+	double samples[2], late[2], inside[2];
+	struct timing_input in = {.method = TIMING_BARRIER, .nranks = 2, .attempts = 2,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true};
+	struct timing_result out;
+	double blame[2 * R];
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.late_starts, 0, "only window drops");
+	cr_assert_eq(out.nsamples, 2);
+	cr_expect_float_eq(samples[0], 1.0, 1e-12);
+	cr_expect_float_eq(samples[1], 1.5, 1e-12);
+	cr_expect_float_eq(late[1], 0.35, 1e-12, "after the first arrival: 0.4 and 0.3");
+}
+
+Test(timing, pipelined_divides_by_the_calls)
+{
+	double arrive[2] = {0, 0.1}, end[2] = {64.0, 60.0}, samples[1], late[2], inside[2];
+	struct timing_input in = {.method = TIMING_PIPELINED, .nranks = 2, .attempts = 1,
+	                          .arrive_us = arrive, .end_us = end, .calls = 64, .synced = true};
+	struct timing_result out;
+	double blame[2 * R];
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_float_eq(samples[0], 1.0, 1e-12);
+	cr_expect_float_eq(inside[0], 1.0, 1e-12);
+}
+
+/* Rank 2 reaches its call 2 ms after the others, every attempt: it is late, not slow. */
+Test(timing, a_late_rank_is_named_late_arrival)
+{
+	for (int m = 0; m < TIMING_METHOD_COUNT; m++) {
+		double arrive[R * N], end[R * N], samples[N], late[R], inside[R];
+		for (int r = 0; r < R; r++)
+			for (int i = 0; i < N; i++) {
+				arrive[r * N + i] = r == 2 ? 2000.0 + i * 0.01 : 0.1 * r;
+				end[r * N + i] = 2001.0 + 0.05 * ((r + i) % R); /* ends mix up */
+			}
+		struct timing_input in = {.method = (enum timing_method)m, .nranks = R, .attempts = N,
+		                          .arrive_us = arrive, .end_us = end, .calls = 1,
+		                          .synced = true, .slack_us = TIMING_LATE_SLACK_US};
+		struct timing_result out;
+	double blame[2 * R];
+		cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+		cr_expect_eq(out.straggler_rank, 2, "%s", timing_method_name(in.method));
+		cr_expect_eq(out.cause, TIMING_CAUSE_LATE_ARRIVAL, "%s", timing_method_name(in.method));
+		cr_expect(out.straggler_us > 1999 && out.straggler_us < 2001);
+		if (m == TIMING_WINDOW) {
+			cr_expect_eq(out.late_starts, N, "every attempt dropped");
+			cr_expect_eq(out.nsamples, 0);
+		}
+	}
+}
+
+/* Every rank arrives together; rank 0 ends 2 ms after the others: slow inside its call. */
+Test(timing, a_slow_rank_is_named_slow_inside)
+{
+	double arrive[R * N], end[R * N], samples[N], late[R], inside[R];
+	for (int r = 0; r < R; r++)
+		for (int i = 0; i < N; i++) {
+			arrive[r * N + i] = 0.02 * ((r + i) % R); /* arrivals mix up, within the slack */
+			end[r * N + i] = r == 0 ? 2003.0 : 3.0 + 0.1 * r;
+		}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = R, .attempts = N,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	struct timing_result out;
+	double blame[2 * R];
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.late_starts, 0);
+	cr_expect_eq(out.straggler_rank, 0);
+	cr_expect_eq(out.cause, TIMING_CAUSE_SLOW_INSIDE);
+	cr_expect_float_eq(out.straggler_us, 2003.0 - 3.2, 1e-9);
+}
+
+Test(timing, without_synchronised_clocks_the_least_time_inside)
+{
+	double arrive[2] = {0, 0}, end[2] = {5.0, 1.0}, samples[1], late[2], inside[2];
+	struct timing_input in = {.method = TIMING_BARRIER, .nranks = 2, .attempts = 1,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = false};
+	struct timing_result out;
+	double blame[2 * R];
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.straggler_rank, 1);
+	cr_expect_eq(out.cause, TIMING_CAUSE_NONE);
+	cr_expect(isnan(out.straggler_us));
+	in.nranks = 1;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.straggler_rank, 0, "one rank is its own straggler");
+	in.nranks = 0;
+	cr_expect_eq(timing_analyze(&in, samples, late, inside, blame, &out), -1);
+}
