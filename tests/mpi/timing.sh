@@ -75,9 +75,11 @@ d = json.load(open('$TMP/delay-window2.json'))
 sys.exit(not all(r['iterations'] == 0 and r['late_starts'] == 20 and r['time_us']['p50'] is None
                  and r['samples_us'] == [] for r in d['results']))"
 
-# A resync during the sweep: with points of 0.3 s past SWEEP_RESYNC_S (5 s).
-expect_exit 0 "a long sweep resyncs" mpi 2 allreduce -a mpi --sizes 8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M \
-	--time-per-size 0.3 --timing window -q -o "$TMP/resync.json"
+# A resync during the sweep: a sweep past SWEEP_RESYNC_S (5 s) whatever the machine's
+# speed, every call made 30 ms long inside (6 points of 51 calls, 1.5 s each: the sync
+# is 6 s old before the fifth).
+COLLSCOPE_FAULT=slow:rank=1,us=30000 expect_exit 0 "a long sweep resyncs" mpi 2 allreduce -a mpi \
+	--sizes 8,64,512,4K,32K,256K -n 50 -w 1 -q -o "$TMP/resync.json"
 expect_exit 0 "the context counts the resyncs and the error they found" python3 -c "
 import json, math, sys
 cs = json.load(open('$TMP/resync.json'))['context']['clock_sync']
