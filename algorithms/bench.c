@@ -93,6 +93,7 @@ struct point {
 	size_t bytes;
 	bool in_place;
 	int64_t delay_us, slow_us; /* this rank's faults, 0 without */
+	int64_t slow_pct;          /* slow by a share of the call's own time, 0 without */
 	double origin_s;           /* barrier, pipelined: a reference time every rank shares */
 	double lead_us;            /* window: how far ahead rank 0 sets the start */
 	bool missed;               /* window: the start had passed when this rank learnt it */
@@ -124,9 +125,16 @@ static void prepare(const struct point *p, bool poison)
 /* The timed call; the slow fault makes it longer on its rank. */
 static int timed_call(const struct point *p)
 {
+	double t0 = p->slow_pct ? MPI_Wtime() : 0;
 	int rc = exec_run(p->plan, &p->c);
 	if (p->slow_us)
 		fault_wait_us(p->slow_us);
+	if (p->slow_pct) {
+		/* a spin: a share of a few microseconds is below what a sleep can do */
+		double t1 = MPI_Wtime(), until = t1 + (t1 - t0) * (double)p->slow_pct / 100.0;
+		while (MPI_Wtime() < until)
+			;
+	}
 	return rc;
 }
 
@@ -301,6 +309,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	p.c.scratch = b->scratch;
 	p.delay_us = fault_is(FAULT_DELAY, p.c.rank) ? ar_fault.us : 0;
 	p.slow_us = fault_is(FAULT_SLOW, p.c.rank) ? ar_fault.us : 0;
+	p.slow_pct = fault_is(FAULT_SLOW, p.c.rank) ? ar_fault.pct : 0;
 	ar_pattern_fill(mine.input, p.c.dtype, p.c.op, p.c.rank, p.c.nranks, p.c.count);
 	if (p.c.rank == 0)
 		p.origin_s = now_ref(&p);

@@ -34,7 +34,7 @@ static int parse_small(const char *s, uint64_t *out, const char **why)
 /* "key=value" pairs after the kind, comma-separated. */
 static int parse_args(char *args, struct fault *f, const char **why)
 {
-	bool have_rank = false, have_after = false, have_us = false;
+	bool have_rank = false, have_after = false, have_us = false, have_pct = false;
 	bool timed = f->kind == FAULT_DELAY || f->kind == FAULT_SLOW;
 	for (char *save = NULL, *kv = strtok_r(args, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(kv, '=');
@@ -53,16 +53,22 @@ static int parse_args(char *args, struct fault *f, const char **why)
 		} else if (strcmp(kv, "us") == 0 && timed) {
 			f->us = (int64_t)v;
 			have_us = true;
+		} else if (strcmp(kv, "pct") == 0 && f->kind == FAULT_SLOW) {
+			f->pct = (int64_t)v;
+			have_pct = true;
 		} else {
-			return fail(why, "unknown key (rank=; after= for stall; us= for delay and slow)");
+			return fail(why, "unknown key (rank=; after= for stall; us= for delay and slow; "
+			                 "pct= for slow)");
 		}
 	}
 	if (!have_rank)
 		return fail(why, "rank=R is required");
 	if (f->kind == FAULT_STALL && !have_after)
 		return fail(why, "stall needs after=K");
-	if (timed && !have_us)
-		return fail(why, "delay and slow need us=N");
+	if (f->kind == FAULT_DELAY && !have_us)
+		return fail(why, "delay needs us=N");
+	if (f->kind == FAULT_SLOW && have_us == have_pct)
+		return fail(why, "slow needs one of us=N and pct=P");
 	return 0;
 }
 
@@ -82,7 +88,7 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	strcpy(buf, spec);
 	char *colon = strchr(buf, ':');
 	if (!colon)
-		return fail(why, "expected KIND:rank=R[,after=K|,us=N] (flip, stall, nomem, stranger, delay, slow)");
+		return fail(why, "expected KIND:rank=R[,after=K|,us=N|,pct=P] (flip, stall, nomem, stranger, delay, slow)");
 	*colon = '\0';
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(buf, kinds[i].name) == 0)

@@ -11,6 +11,8 @@
  *                          cause is then late_arrival)
  *   slow:rank=R,us=N       rank R waits N us inside each timed call, after the
  *                          all-reduce and before its end is stamped (slow_inside)
+ *   slow:rank=R,pct=P      the same, P percent of the call's own time: a run made
+ *                          P% slower at every size (compare must catch it)
  *   stranger:rank=0        before the ranks reach the watchdog's port, two connections
  *                          that are not ranks come first (one silent, one with the wrong
  *                          answer): the rendezvous must drop them and go on
@@ -37,7 +39,8 @@ struct fault {
 	enum fault_kind kind;
 	int rank;
 	int64_t after;
-	int64_t us; /* delay and slow */
+	int64_t us;  /* delay and slow */
+	int64_t pct; /* slow: percent of the call's time, instead of us */
 };
 
 /* The process's fault, parsed once by fault_load. */

@@ -6,8 +6,8 @@
 #    multiple-comparison correction about one comparison in ten fails here, with
 #    Benjamini-Hochberg about none; measured 3 of 30 against 0 of 30) and for real
 #    back-to-back re-runs (judged only while the machine is not busy with other work);
-#  - a run made 25% slower fails (every sample of a real report scaled by 1.25; the
-#    version with a fault switch that delays the call itself is still to come);
+#  - a run made 25% slower fails: every sample of a real report scaled by 1.25, and a real
+#    run whose calls the fault switch makes 25% longer (slow:rank=0,pct=25);
 #  - a run under OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=1
 #    names that difference, from the library itself (MPI_T) and from the environment;
 #  - trend over 8 reports (made from a real one) with a step at the fifth names the fifth.
@@ -124,6 +124,28 @@ for r in d["results"]:
 else
 	fail "every slowed point regresses or says its noise hides 25%" "$TMP/py"
 fi
+
+# 2b. The same through the fault switch: a real run whose every call on rank 0 is made 25%
+# longer inside the timed region (slow:rank=0,pct=25) fails against the real base run.
+# The two runs are minutes apart on a shared machine, so a second slowed run is allowed
+# when the first one's slowdown drowned in the machine's drift (each try is printed).
+for try in 1 2; do
+	COLLSCOPE_FAULT=slow:rank=0,pct=25 mpi 2 "${RUN[@]}" -o "$TMP/slowf.json" >"$TMP/out" 2>&1 ||
+		{ fail "a run slowed by the fault switch" "$TMP/out"; break; }
+	"$BIN" compare -o "$TMP/slowf_cmp.json" --force "$TMP/base.json" "$TMP/slowf.json" >"$TMP/out" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] && break
+	echo "  note  the fault-slowed run, try $try: compare exited $rc"
+	grep -E '^(regression|pass|improved)' "$TMP/out" | sed 's/^/        | /' | head -n 6
+done
+if [ "$rc" = 1 ]; then pass "a real run made 25% slower by slow:rank=0,pct=25: exit 1"; else fail "a real run made 25% slower by slow:rank=0,pct=25: exit $rc, expected 1" "$TMP/out"; fi
+expect_exit 0 "its regressions are slowdowns of the gate metric" python3 -c "
+import json, sys
+d = json.load(open('$TMP/slowf_cmp.json'))
+bad = [r for r in d['results'] if r['verdict'] == 'regression']
+print(len(bad), 'regressions:', ', '.join('%s %+.0f%%' % (r['point'].strip(), r['p50_change_pct']) for r in bad))
+sys.exit(not bad or any(not r['p50_change_pct'] > 0 for r in bad))"
+sed 's/^/        /' "$TMP/out"
 
 # 3. The library's algorithm forced through MCA: compare names it.
 if OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=1 \

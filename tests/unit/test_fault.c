@@ -17,7 +17,9 @@ Test(fault, parses_each_kind)
 	cr_expect_eq(fault_parse("delay:rank=2,us=2000", &f, &why), 0);
 	cr_expect(f.kind == FAULT_DELAY && f.rank == 2 && f.us == 2000);
 	cr_expect_eq(fault_parse("slow:us=500,rank=0", &f, &why), 0);
-	cr_expect(f.kind == FAULT_SLOW && f.rank == 0 && f.us == 500);
+	cr_expect(f.kind == FAULT_SLOW && f.rank == 0 && f.us == 500 && f.pct == 0);
+	cr_expect_eq(fault_parse("slow:rank=1,pct=25", &f, &why), 0);
+	cr_expect(f.kind == FAULT_SLOW && f.rank == 1 && f.pct == 25 && f.us == 0);
 	cr_expect_eq(fault_parse("", &f, &why), 0);
 	cr_expect(f.kind == FAULT_NONE);
 	cr_expect_eq(fault_parse(NULL, &f, &why), 0);
@@ -28,7 +30,8 @@ Test(fault, rejects_bad_specs)
 	const char *bad[] = {"flip",          "flip:",          "flip:rank=",  "flip:rank=-1",
 	                     "stall:rank=1", "melt:rank=1",    "flip:node=1", "flip:rank=1,after=2",
 	                     "flip:rank=1x", "stall:after=3", "flip:rank=99999999999",
-	                     "delay:rank=1", "slow:rank=1,us=", "flip:rank=1,us=5", "delay:us=5"};
+	                     "delay:rank=1", "slow:rank=1,us=", "flip:rank=1,us=5", "delay:us=5",
+	                     "slow:rank=1",  "slow:rank=1,us=5,pct=5", "delay:rank=1,pct=5"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct fault f;
 		const char *why = NULL;
