@@ -90,8 +90,9 @@ int accept_figures_add_suspect(struct accept_figures *f, const struct accept_sus
 	bool host_ok = s->host >= 0 && s->host < f->nhosts;
 	bool link_ok = s->host < 0 && s->host_a >= 0 && s->host_a < f->nhosts && s->host_b >= 0 &&
 	               s->host_b < f->nhosts;
+	bool segment = s->host < 0 && s->host_a < 0 && s->host_b < 0;
 
-	if (!host_ok && !link_ok)
+	if (!host_ok && !link_ok && !segment)
 		return -1;
 	if (accept_grow((void **)&f->suspects, &f->cap_suspects, f->nsuspects,
 	                sizeof *f->suspects) != 0)
@@ -126,6 +127,8 @@ static int add_view_suspect(struct accept_figures *f, const struct links_view *v
 		out.host = view_host(f, v, s->host);
 		if (out.host < 0)
 			return -1;
+	} else if (s->kind == DETECT_SEGMENT) {
+		/* sets of hosts: the job's suspect, no single host's */
 	} else {
 		out.a = s->a;
 		out.b = s->b;

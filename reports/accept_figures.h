@@ -41,7 +41,8 @@ struct accept_link_figures {
 /* A suspect of `links`: a host (host >= 0), or a link (host -1, its ends). */
 struct accept_suspect_figures {
 	int host;
-	int a, b, host_a, host_b; /* link: the ranks and their hosts; host: -1 */
+	int a, b, host_a, host_b; /* link: the ranks (-1 between hosts) and their hosts; host: -1 */
+	/* host, host_a and host_b all -1: a segment (the cut between sets of hosts), the job's */
 	char reason[ACCEPT_REASON_BYTES];
 };
 

@@ -191,20 +191,24 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 	    report_get_string(&l->at, o, "reason", false, &reason) != 0)
 		return failed(l);
 	accept_copy_name(s.reason, sizeof s.reason, reason ? reason : "");
+	/* links writes "host" (older reports: "who"); a link between two hosts has
+	   no ranks a and b (its ranks_a, ranks_b); a segment names sets of hosts,
+	   and is the job's alone here */
 	if (strcmp(kind, "host") == 0) {
-		if (record_host(l, o, "who", f, &s.host) != 0)
+		if (record_host(l, o, cJSON_GetObjectItemCaseSensitive(o, "host") ? "host" : "who", f,
+		                &s.host) != 0)
 			return -1;
 	} else if (strcmp(kind, "link") == 0) {
-		if (report_get_integer(&l->at, o, "a", true, 0, RANKS_MAX, &a) != 0 ||
-		    report_get_integer(&l->at, o, "b", true, 0, RANKS_MAX, &b) != 0)
+		if (report_get_integer(&l->at, o, "a", false, 0, RANKS_MAX, &a) != 0 ||
+		    report_get_integer(&l->at, o, "b", false, 0, RANKS_MAX, &b) != 0)
 			return failed(l);
 		if (record_host(l, o, "host_a", f, &s.host_a) != 0 ||
 		    record_host(l, o, "host_b", f, &s.host_b) != 0)
 			return -1;
 		s.a = (int)a;
 		s.b = (int)b;
-	} else {
-		accept_errs_add(l->errs, "report '%s': %s.kind: '%.32s' is not link or host",
+	} else if (strcmp(kind, "segment") != 0) {
+		accept_errs_add(l->errs, "report '%s': %s.kind: '%.32s' is not host, link or segment",
 		                l->path, l->where, kind);
 		return -1;
 	}

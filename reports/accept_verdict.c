@@ -423,9 +423,12 @@ static void eval_suspects(const struct accept_figures *f, const struct accept_re
 	e->value = (double)n;
 	if (!first)
 		judged(e, true, ACCEPT_LINK_SUSPECT, "none");
-	else if (first->host >= 0 || n > 1)
+	else if (first->host >= 0 || first->host_a < 0 || n > 1)
 		judged(e, false, ACCEPT_LINK_SUSPECT, "%s%s", first->reason,
 		       n > 1 ? " (and more)" : "");
+	else if (first->a < 0) /* a link between two hosts, all their ranks */
+		judged(e, false, ACCEPT_LINK_SUSPECT, "link %s -> %s: %s", f->hosts[first->host_a].name,
+		       f->hosts[first->host_b].name, first->reason);
 	else
 		judged(e, false, ACCEPT_LINK_SUSPECT, "link %d->%d (%s -> %s): %s", first->a,
 		       first->b, f->hosts[first->host_a].name, f->hosts[first->host_b].name,

@@ -36,6 +36,13 @@ if kind == "links":
     if "--suspect" in opts:
         rep["summary"]["suspects"].append({"kind": "host", "who": "h1",
                                            "reason": "host h1: 4 of 4 cross_host links at 0.1x"})
+    if "--link-suspects" in opts:  # as links writes them: a link between hosts, a segment
+        rep["summary"]["suspects"].append({"kind": "link", "direction": "both", "who": "h0<->h1",
+                                           "host_a": "h0", "host_b": "h1", "ranks_a": [0, 1],
+                                           "ranks_b": [2, 3], "reason": "link h0<->h1 slow"})
+        rep["summary"]["suspects"].append({"kind": "segment", "direction": "both",
+                                           "who": "h0|h1", "hosts_a": ["h0"], "hosts_b": ["h1"],
+                                           "reason": "segment h0|h1 slow"})
 if kind == "allreduce":
     for algo, size, bw, p99 in (("ring", 4194304, busbw, 1000.0), ("mpi", 65536, 2.0, None)):
         rep["results"].append({"algorithm": algo, "bytes": size, "dtype": "float32", "op": "sum",
@@ -110,6 +117,11 @@ expect_exit 2 "a report with suspects is not known-good" "$BIN" accept --derive 
 expect_output "report '.*suspect.json': summary.suspects\[0\]: host h1: 4 of 4 cross_host links at 0.1x: not a known-good run" \
 	"the suspect is named"
 [ -e "$TMP/bad.json" ] && fail "no spec written when refused" || pass "no spec written when refused"
+gen links "$TMP/linksus.json" --link-suspects
+expect_exit 2 "a report with a link between hosts and a segment suspect is not known-good" \
+	"$BIN" accept --derive "$TMP/bad.json" "$TMP/topo.json" "$TMP/linksus.json"
+expect_output "summary.suspects\[0\]: link h0<->h1 slow: not a known-good run" "the link is named"
+expect_output "summary.suspects\[1\]: segment h0\|h1 slow: not a known-good run" "the segment is named"
 
 printf '{"schema_version": 1, "command": "links", "results": [' >"$TMP/cut.json"
 expect_exit 2 "unreadable reports are named, all of them" "$BIN" accept --derive "$TMP/bad.json" \

@@ -2,7 +2,7 @@
 # collscope accept across hosts, on the virtual cluster (vcluster.sh): 4 hosts,
 # 2 ranks each, Open MPI over TCP. A spec derived from a clean run of the
 # cluster passes a second clean run; once one host chosen at random
-# (CULPRIT=hN picks it) has its link limited to 100 Mbit/s, accept fails, the
+# (CULPRIT=hN picks it) has its link limited to 50 Mbit/s, accept fails, the
 # links check with a LINK_ fault code, the all-reduce point with
 # AR_BUSBW_LOW, and the culprit search names that host alone: it is the only
 # failing host of the report, the JUnit file and the text.
@@ -10,7 +10,7 @@
 # Needs root (network namespaces); prints a SKIP line and passes otherwise.
 # Eight ranks on two cores: a clean accept gets up to $TRIES runs (each
 # failing one printed); the spec's thresholds sit at a fifth of the clean
-# run's figures and the slowed host's fall to a twentieth, so the failing runs are
+# run's figures and the slowed host's fall to a fortieth, so the failing runs are
 # not retried. accept's links check measures with the suite's short links
 # options (-n, --bw-bytes, ...), as the spec's own links run did.
 set -u
@@ -25,7 +25,7 @@ export VC_PREFIX=${VC_PREFIX:-csvca$$}
 HOSTS=4
 PER_HOST=2
 NP=$((HOSTS * PER_HOST))
-RATE=100mbit
+RATE=50mbit
 TRIES=${TRIES:-3}
 CULPRIT=${CULPRIT:-h$((RANDOM % HOSTS + 1))}
 LINKS=(-q -n 100 -w 10 --bw-iters 3 --bw-warmup 0 --bw-bytes 256K --window 8 --bw-time 0.2)
@@ -44,14 +44,23 @@ expect_exit 0 "vcluster up $HOSTS" vc up "$HOSTS" "$PER_HOST"
 
 # --- a spec from a clean run ------------------------------------------------------
 expect_exit 0 "topo for the spec" vmpi "$BIN" topo -q -o "$TMP/topo.json"
-expect_exit 0 "links for the spec" vmpi "$BIN" links "${LINKS[@]}" -o "$TMP/links.json"
+# a known-good links run names no suspect: on 8 ranks over 2 cores one can, now and then
+for try in $(seq 1 "$TRIES"); do
+	vmpi "$BIN" links "${LINKS[@]}" --force -o "$TMP/links.json" >"$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] && python3 -c "import json, sys; sys.exit(bool(json.load(open('$TMP/links.json'))['summary']['suspects']))" && break
+	echo "  note  links for the spec, try $try: exit $rc or a suspect"
+	grep -E "suspect" "$TMP/out" | sed 's/^/        | /' | head -n 3
+	rc=1
+done
+[ $rc = 0 ] && pass "links for the spec, no suspect" || fail "links for the spec, no suspect" "$TMP/out"
 expect_exit 0 "allreduce for the spec" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar.json"
 expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived.json" \
 	--tolerance 80 "$TMP/topo.json" "$TMP/links.json" "$TMP/ar.json"
 python3 "$HERE/../bandwidth_spec.py" "$TMP/derived.json" "$TMP/spec.json"
 
 for try in $(seq 1 "$TRIES"); do
-	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/clean.json" >"$TMP/out" 2>&1
+	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" --force -o "$TMP/clean.json" >"$TMP/out" 2>&1
 	rc=$?
 	[ $rc = 0 ] && check accept "$TMP/clean.json" none >"$TMP/verdict" 2>&1 && break
 	echo "  note  clean accept, try $try: exit $rc"

@@ -179,6 +179,38 @@ Test(accept_verdict, a_link_to_a_slow_host_does_not_fail_the_healthy_end)
 	accept_spec_release(&s);
 }
 
+Test(accept_verdict, a_segment_fails_the_job_alone_and_a_host_link_names_its_hosts)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, -1, 1.0);
+	struct accept_suspect_figures seg = {.host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+	snprintf(seg.reason, sizeof seg.reason, "segment h0,h1|h2,h3 slow");
+	cr_assert_eq(accept_figures_add_suspect(&f, &seg), 0);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(find(&v, "links suspects", -1)->status, ACCEPT_FAIL);
+	cr_assert_str_eq(find(&v, "links suspects", -1)->detail, "segment h0,h1|h2,h3 slow");
+	for (int h = 0; h < HOSTS; h++)
+		cr_assert_eq(find(&v, "links suspects", h)->status, ACCEPT_PASS, "h%d", h);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+
+	make_figures(&f, -1, 1.0);
+	struct accept_suspect_figures l = {.host = -1, .a = -1, .b = -1, .host_a = 1, .host_b = 2};
+	snprintf(l.reason, sizeof l.reason, "slow both ways");
+	cr_assert_eq(accept_figures_add_suspect(&f, &l), 0);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_str_eq(find(&v, "links suspects", 1)->detail, "link h1 -> h2: slow both ways");
+	cr_assert_eq(find(&v, "links suspects", 2)->status, ACCEPT_FAIL);
+	cr_assert_eq(find(&v, "links suspects", 0)->status, ACCEPT_PASS);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_verdict, a_slow_host_fails_its_own_checks_and_only_it)
 {
 	struct accept_spec s;
