@@ -14,8 +14,9 @@
  *   buffers overflow the cache, else with ordinary ones (ar_stream_pays).
  *   Across hosts it is hierarchical: after the host's reduce-scatter, the
  *   ranks that own the same slice on each host (one "rail" per local rank)
- *   all-reduce it with the MPI library's MPI_Allreduce, so every host link
- *   carries 1/L of the message at once; then every rank copies the slices it
+ *   all-reduce it (from 1 MiB per rail with a ring of whole chunks,
+ *   shm_rail.h; below with the MPI library's MPI_Allreduce), so every host
+ *   link carries 1/L of the message at once; then every rank copies the slices it
  *   does not own from their owners. When hosts have different rank counts the
  *   slices do not line up, and the first rank of each host gathers the host's
  *   sum, all-reduces it with the other hosts' first ranks, and its peers copy
@@ -81,6 +82,7 @@
 #include "ar_mpi.h"
 #include "executor.h"
 #include "shm_arena.h"
+#include "shm_rail.h"
 #include "shm_small.h"
 #include "shm_sync.h"
 #include "stream_copy.h"
@@ -122,6 +124,7 @@ struct shm_state {
 	void **small_region; /* node rank -> its slots */
 	struct shm_small small;
 	uint64_t small_calls; /* made so far */
+	struct shm_rail_scratch rail; /* the rail's ring: a chunk's receive buffer */
 };
 
 static void state_free(struct shm_state *st)
@@ -138,6 +141,7 @@ static void state_free(struct shm_state *st)
 	shm_arena_free(&st->control);
 	free(st->slot);
 	free(st->small_region);
+	shm_rail_scratch_release(&st->rail);
 	free(st);
 }
 
@@ -366,8 +370,13 @@ static int finish_uniform(struct shm_state *st, const struct ar_call *c)
 	if (st->across != MPI_COMM_NULL) {
 		const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
 		char *slice = result_of(st, st->local) + sched_part_offset(c->count, L, (size_t)st->local) * w;
-		rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, sched_part_count(c->count, L, (size_t)st->local),
-		                      c->dtype, c->op, st->across, c->mpi_max_count);
+		size_t n = sched_part_count(c->count, L, (size_t)st->local);
+		/* the same choice on every rail: slices differ by one element at most */
+		if (c->count / L * w >= SHM_RAIL_RING_MIN_BYTES)
+			rc = shm_rail_allreduce(slice, n, c->dtype, c->op, st->across, &st->rail);
+		else
+			rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, n, c->dtype, c->op, st->across,
+			                      c->mpi_max_count);
 	}
 	host_barrier(st);
 	if (rc == MPI_SUCCESS)
