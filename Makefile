@@ -145,10 +145,21 @@ RUN_FLAGS = $(if $(shell [ $(NP) -gt $(NPROC) ] && echo over),$(MPIRUN_FLAGS))
 # against MPI_Allreduce at 2 ranks and 4 oversubscribed, beside memcpy and
 # point-to-point bandwidth and the memory floor, each run measuring the
 # all-reduce and then its limits; medians over BENCH_REPEATS runs of every
-# ratio taken within a run; bench/results.json.
+# ratio taken within a run; then across hosts on a virtual cluster whose links
+# are shaped to BENCH_VC_RATE (root only; BENCH_CLUSTER=0 leaves it out);
+# bench/results.json.
 BENCH_REPEATS ?= 5
+BENCH_CLUSTER ?= 1
+BENCH_VC_RATE ?= 1gbit
 bench: $(BIN) $(BUILD)/bench/membw
-	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
+	$(Q)BENCH_CLUSTER=$(BENCH_CLUSTER) BENCH_VC_RATE=$(BENCH_VC_RATE) python3 tests/bench/bench.py \
+		$(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
+
+# make check builds the bench's tools, so that they cannot rot between benches.
+.PHONY: bench-build
+bench-build: $(BIN) $(BUILD)/bench/membw
+	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
+check: bench-build
 
 $(BUILD)/bench/membw: tests/bench/membw.c
 	@mkdir -p $(dir $@)

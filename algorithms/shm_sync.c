@@ -10,14 +10,23 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool yield)
+void shm_sync_wait(_Atomic uint64_t *v, uint64_t n, bool crowded)
+{
+	int looks = crowded ? 0 : SHM_SPIN_LOOKS;
+	while (atomic_load_explicit(v, memory_order_acquire) < n) {
+		if (looks > 0) {
+			looks--;
+			cpu_relax();
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool crowded)
 {
 	atomic_store_explicit(&slot[me]->reached, n, memory_order_release);
 	/* a peer ahead of us has reached n + 1 already: >=, not == */
 	for (int i = 0; i < count; i++)
-		while (atomic_load_explicit(&slot[i]->reached, memory_order_acquire) < n)
-			if (yield)
-				sched_yield();
-			else
-				cpu_relax();
+		shm_sync_wait(&slot[i]->reached, n, crowded);
 }

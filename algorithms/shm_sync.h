@@ -7,8 +7,12 @@
  * the host costs 0.4-0.5 us. The slot also carries what a rank publishes
  * before a barrier (its buffers of the call), which its peers read after it.
  *
- * Waiting spins; with more ranks on the host than cores it gives the core up
- * (sched_yield) on every look, since the peer it waits for may need it.
+ * Waiting (shm_sync_wait) spins a bounded number of looks and then gives the
+ * core up (sched_yield) on every further look: a peer that the scheduler has
+ * taken off its core (another job's, or a run with more ranks than cores)
+ * gets it back instead of watching us spin out our time slice. With more
+ * ranks on the host than cores it yields from the first look, since the peer
+ * it waits for may need this very core.
  *
  * No MPI: unit-tested with threads in place of ranks.
  */
@@ -28,10 +32,23 @@ struct shm_slot {
 _Static_assert(sizeof(struct shm_slot) == 64, "a slot is one cache line");
 
 /*
+ * Looks at a flag before the first sched_yield, when the host has a core per
+ * rank: a few microseconds, longer than a peer a cache line away needs to
+ * arrive (0.1-0.3 us here), shorter than a time slice.
+ */
+enum { SHM_SPIN_LOOKS = 2048 };
+
+/*
+ * Return once *v >= n (acquire: what its writer stored before its release
+ * store of n is seen after). crowded: yield from the first look.
+ */
+void shm_sync_wait(_Atomic uint64_t *v, uint64_t n, bool crowded);
+
+/*
  * Reach barrier n (1, 2, ... in every rank's own count) in slot[me], and
  * return once every one of the count slots has reached it. Every store this
  * rank made before is seen by its peers after they return, and theirs by it.
  */
-void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool yield);
+void shm_sync_barrier(struct shm_slot *const *slot, int count, int me, uint64_t n, bool crowded);
 
 #endif

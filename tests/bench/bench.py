@@ -19,9 +19,12 @@ three --timing methods of `mpi` at 8 B and 64 KiB, one after the other in turns 
 order rotating from run to run): window p50 and barrier p50 against the pipelined mean,
 each ratio within a run, and the clock sync's measured error (goals: window at most 1.2x
 pipelined at 8 B; error under 0.5 us).
-Informational: it exits 0 unless a run fails.
+Goals beside the figures: shm's p50 at 8 B-4 KiB against the library's (at most 0.7x at 2 ranks,
+1x at 4), shm at 2 ranks at 0.9 of the memory floor or above from 256 KiB to 64 MiB. Then, as root,
+a run across hosts on a virtual cluster with shaped links (vcluster_bench.py; BENCH_CLUSTER=0 leaves
+it out, BENCH_VC_RATE sets the rate). Informational: it exits 0 unless a run fails.
 
-usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--timing-only]
+usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--timing-only] [--build-only]
 """
 import glob
 import json
@@ -31,16 +34,25 @@ import subprocess
 import sys
 import tempfile
 
-SIZES = [8, 64 << 10, 1 << 20, 16 << 20, 64 << 20]
+import vcluster_bench
+
+SIZES = [8, 64, 512, 4 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 32 << 20, 64 << 20]
+# the links probe's point-to-point bandwidth is measured at these (a ring chunk of each)
+P2P_SIZES = [1 << 20, 16 << 20, 64 << 20]
+# shm's small-message goal: p50 against the library's at these sizes
+SMALL_SIZES = [8, 64, 512, 4 << 10]
 CONFIGS = [
     {"name": "2 ranks", "ranks": 2, "flags": []},
     {"name": "4 ranks, oversubscribed", "ranks": 4,
      "flags": ["--oversubscribe", "--mca", "mpi_yield_when_idle", "1"]},
 ]
-# From this size up, an all-reduce's buffers (2 x ranks x S) are far larger than the cache.
-FLOOR_MIN_BYTES = 16 << 20
+# The memory floor is printed from this size up; below 16 MiB part of the buffers stays in the
+# cache, so a ratio above 1 there is the cache's help.
+FLOOR_MIN_BYTES = 256 << 10
 TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
-           "trace_overhead": 1.03, "window_vs_pipelined_8b": 1.2, "clock_error_us": 0.5}
+           "trace_overhead": 1.03, "window_vs_pipelined_8b": 1.2, "clock_error_us": 0.5,
+           "shm_small_latency_vs_mpi": {2: 0.7, 4: 1.0},
+           "shm_vs_memory_floor": 0.9, "cluster_best_vs_bound": 0.85}
 TIMING_METHODS = ["window", "barrier", "pipelined"]
 TIMING_SIZES = [8, 64 << 10]
 # --trace's overhead: ring at 1 MiB on 2 ranks, with and without it, alternated within a run
@@ -178,7 +190,7 @@ def measure_p2p(binary, cfg, env):
     directions at once, halved). "oneway" is kept in the report beside it: the
     bound as if each transfer had the machine to itself."""
     out = {}
-    for size in SIZES[2:]:
+    for size in P2P_SIZES:
         chunk = size // cfg["ranks"]
         base = ["links", "--bw-bytes", str(chunk), "--bw-iters", "10", "-n", "10"]
         one = run_json(mpirun(cfg) + [binary] + base + ["--mode", "isolated"], env)
@@ -283,6 +295,21 @@ def verdicts(rows, traces=(), timing=None):
                                 "best": best["algorithm"], "ratio": best["vs_ring_bound"],
                                 "goal": TARGETS["best_vs_ring_bound"],
                                 "met": best["vs_ring_bound"] >= TARGETS["best_vs_ring_bound"]})
+        goal = TARGETS["shm_small_latency_vs_mpi"].get(cfg["ranks"])
+        for size in SMALL_SIZES if goal else ():
+            r = next((r for r in mine if r["bytes"] == size and r["algorithm"] == "shm"), None)
+            if r:
+                out.append({"config": cfg["name"], "target": f"shm latency vs mpi at {human(size)}",
+                            "best": "shm", "ratio": r["vs_mpi_latency"], "goal": goal,
+                            "met": r["vs_mpi_latency"] <= goal})
+        floors = [r for r in mine if r["algorithm"] == "shm" and "vs_memory_floor" in r]
+        if cfg["ranks"] == 2 and floors:
+            worst = min(floors, key=lambda r: r["vs_memory_floor"])
+            out.append({"config": cfg["name"],
+                        "target": f"shm vs memory floor, {human(floors[0]['bytes'])}-{human(floors[-1]['bytes'])}",
+                        "best": f"shm, worst at {human(worst['bytes'])}", "ratio": worst["vs_memory_floor"],
+                        "goal": TARGETS["shm_vs_memory_floor"],
+                        "met": worst["vs_memory_floor"] >= TARGETS["shm_vs_memory_floor"]})
         rd = next((r for r in mine if r["bytes"] == 8 and r["algorithm"] == "recursive-doubling"), None)
         if rd:
             out.append({"config": cfg["name"], "target": "recursive-doubling 8 B latency vs mpi",
@@ -311,6 +338,8 @@ def main():
     out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     timing_only = "--timing-only" in sys.argv
+    if "--build-only" in sys.argv:  # make check: the bench's own tools still build
+        sys.exit(0 if build_trace_overhead(binary) else 1)
     rows, memory, traces, timing = [], [], [], None
     tracer = None if timing_only else build_trace_overhead(binary)
     if not tracer and not timing_only:
@@ -335,6 +364,8 @@ def main():
             print(f"  {c['config']:<24} {c['target']:<40} {c['ratio']:6.2f} (goal {c['goal']}) "
                   f"{'met' if c['met'] else 'MISSED'}")
         return
+    cluster = ({"skipped": "BENCH_CLUSTER=0"} if os.environ.get("BENCH_CLUSTER") == "0"
+               else vcluster_bench.measure(binary, repeats, env))
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
 
     print(f"# memcpy, one core: {mem[str(16 << 20)]['memcpy_gbps']:.1f} GB/s at 16 MiB, "
@@ -347,7 +378,7 @@ def main():
           "bandwidth of a ring chunk, every rank sending and receiving at once (p2p); vs 1-way = "
           "busbw / that of one pair alone, one direction (1-way); vs floor = busbw / that of an "
           "all-reduce that reads every input and writes every result once at the all-core memcpy "
-          "bandwidth (floor: 2(n-1)/n^2 x C; 16 MiB and up)")
+          "bandwidth (floor: 2(n-1)/n^2 x C; 256 KiB and up, where below 16 MiB the cache helps)")
     print(f"{'config':<24} {'size':>8} {'algorithm':<19} {'p50 us':>10} {'busbw GB/s':>10} "
           f"{'vs mpi':>7} {'p2p GB/s':>9} {'vs bound':>8} {'1-way':>7} {'vs 1-way':>8} "
           f"{'floor':>6} {'vs floor':>8}")
@@ -369,13 +400,14 @@ def main():
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
                 f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
+    vcluster_bench.report(cluster, human)
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     tmp = out_path + ".tmp"
     with open(tmp, "w") as f:
         json.dump({"schema_version": 1, "command": "bench", "repeats": repeats, "sizes_bytes": SIZES,
                    "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
-                   "trace_overhead": traces, "timing": timing, "targets": checks, "complete": True},
-                  f, indent=1)
+                   "trace_overhead": traces, "timing": timing, "targets": checks, "cluster": cluster,
+                   "complete": True}, f, indent=1)
     os.replace(tmp, out_path)
     print(f"# written: {out_path}")
 

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	size_t count = bytes / sizeof(float);
 	if (rounds < 1 || calls < 1 || count == 0 ||
 	    exec_plan_init(&plan, &ar_variant_ring, rank, nranks, count, AR_FLOAT32,
-	                   EXEC_DEFAULT_SEGMENT_BYTES) != 0 ||
+	                   SCHED_DEFAULT_SEGMENT_BYTES) != 0 ||
 	    trace_ring_init(&ring, TRACE_DEFAULT_ENTRIES) != 0) {
 		fprintf(stderr, "trace_overhead: bad arguments or no memory\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
