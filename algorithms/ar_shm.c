@@ -12,15 +12,19 @@
  *   block into the result of every rank of the host (one host), or into its
  *   own result (several hosts): with streaming stores when the host's
  *   buffers overflow the cache, else with ordinary ones (ar_stream_pays).
- *   Across hosts it is hierarchical: after the host's reduce-scatter, the
- *   ranks that own the same slice on each host (one "rail" per local rank)
- *   all-reduce it (from 1 MiB per rail with a ring of whole chunks,
- *   shm_rail.h; below with the MPI library's MPI_Allreduce), so every host
- *   link carries 1/L of the message at once; then every rank copies the slices it
- *   does not own from their owners. When hosts have different rank counts the
- *   slices do not line up, and the first rank of each host gathers the host's
- *   sum, all-reduces it with the other hosts' first ranks, and its peers copy
- *   the result.
+ *   Across hosts it is hierarchical. From SHM_PIPE_MIN_BYTES (1 MiB) the
+ *   host's first rank is its leader: the other ranks sum the host's inputs
+ *   segment by segment into its result, it all-reduces each segment with the
+ *   other leaders as soon as it is summed, several in flight (shm_pipe.h),
+ *   and the others copy each final segment back: one stream on the host's
+ *   link, busy while the host works. Below, after the host's reduce-scatter,
+ *   the ranks that own the same slice on each host (one "rail" per local
+ *   rank) all-reduce it with the MPI library's MPI_Allreduce, so the rails'
+ *   latencies overlap; then every rank copies the slices it does not own from
+ *   their owners. When hosts have different rank counts the slices do not
+ *   line up, and the first rank of each host gathers the host's sum,
+ *   all-reduces it with the other hosts' first ranks, and its peers copy the
+ *   result.
  *   Messages of up to SHM_SMALL_MAX_BYTES take another path (shm_small.h):
  *   each rank copies its input into a slot of its own, flags in the same
  *   cache lines as the data, and reduces every rank's slot itself once their
@@ -38,9 +42,11 @@
  *   1.2-1.3 us with an MPI all-gather and an MPI barrier. Small messages:
  *   every rank writes ceil(S / 56) lines and reads L - 1 times as many, and
  *   nobody waits twice: 8 B in 0.46 us at 2 ranks against 0.60 us for the
- *   two barriers (side by side, README). Several hosts:
+ *   two barriers (side by side, README). Several hosts, below 1 MiB:
  *   an MPI_Allreduce of S/L bytes on the rails, then a barrier, a gather of
- *   (L-1)/L x S and a last barrier.
+ *   (L-1)/L x S and a last barrier; from 1 MiB 2(H-1)/H x S each way on the
+ *   leader's link, the host's sum (S read L times over, written once) and a
+ *   copy of S per rank overlapped with it.
  *
  * Restrictions
  *   Its input and result must come from a shared-memory arena (the harness
@@ -56,7 +62,9 @@
  *   Out of place or in place: slice l of every buffer is read and written by
  *   rank l alone, each block read before it is written. A 64 KiB block buffer
  *   per communicator, and a page per rank of shared memory for the barrier's
- *   slots and the small messages' two slots; no other scratch. The last barrier keeps peers from
+ *   slots and the small messages' two slots; across hosts from 1 MiB the
+ *   leader's receive buffers for the segments in flight (4 x (H-1)/H MiB);
+ *   no other scratch. The last barrier keeps peers from
  *   touching a buffer that its owner has already handed back to the caller.
  *
  * Reference
@@ -82,7 +90,7 @@
 #include "ar_mpi.h"
 #include "executor.h"
 #include "shm_arena.h"
-#include "shm_rail.h"
+#include "shm_pipe.h"
 #include "shm_small.h"
 #include "shm_sync.h"
 #include "stream_copy.h"
@@ -109,12 +117,13 @@ struct shm_state {
 	MPI_Comm node;   /* the communicator's ranks on this host */
 	MPI_Comm across; /* this rank's rail, or the hosts' first ranks; else MPI_COMM_NULL */
 	int local, nlocal;
-	bool uniform;      /* every host has nlocal ranks: rails */
-	int *arena_rank;   /* node rank -> rank in the arena's communicator */
+	bool uniform; /* every host has nlocal ranks: rails */
+	int hosts;
+	int *arena_rank;               /* node rank -> rank in the arena's communicator */
 	const struct shm_arena *arena; /* peer[] was looked up in it */
-	char **peer;       /* node rank -> its arena segment */
-	char *block; /* SHM_BLOCK_BYTES: a block's partial result, in cache */
-	bool stream; /* this call's results are written with streaming stores */
+	char **peer;                   /* node rank -> its arena segment */
+	char *block;                   /* SHM_BLOCK_BYTES: a block's partial result, in cache */
+	bool stream;                   /* this call's results are written with streaming stores */
 	/* the host's barrier (shm_sync.h): a slot per rank in a window of their own */
 	struct shm_arena *control;
 	struct shm_slot **slot; /* node rank -> its slot, with this call's buffers */
@@ -123,8 +132,9 @@ struct shm_state {
 	/* small messages (shm_small.h): two slots per rank after its barrier slot */
 	void **small_region; /* node rank -> its slots */
 	struct shm_small small;
-	uint64_t small_calls; /* made so far */
-	struct shm_rail_scratch rail; /* the rail's ring: a chunk's receive buffer */
+	uint64_t small_calls;         /* made so far */
+	struct shm_pipe_scratch pipe; /* the leaders' pipeline, on the host's first rank */
+	uint64_t segments;            /* pipeline segments so far, alike on the host's ranks */
 };
 
 static void state_free(struct shm_state *st)
@@ -141,7 +151,7 @@ static void state_free(struct shm_state *st)
 	shm_arena_free(&st->control);
 	free(st->slot);
 	free(st->small_region);
-	shm_rail_scratch_release(&st->rail);
+	shm_pipe_scratch_release(&st->pipe);
 	free(st);
 }
 
@@ -162,6 +172,7 @@ static int split_across(MPI_Comm comm, struct shm_state *st)
 	if (rc != MPI_SUCCESS)
 		return rc;
 	st->uniform = range[0] == -range[1];
+	st->hosts = nhosts;
 	if (nhosts == 1)
 		return MPI_Comm_split(comm, MPI_UNDEFINED, 0, &st->across);
 	int color = st->uniform ? st->local : st->local == 0 ? 0 : MPI_UNDEFINED;
@@ -211,8 +222,10 @@ static int control_new(struct shm_state *st)
 		st->small_region[i] = st->slot[i] + 1;
 	}
 	st->crowded = cores > 0 && st->nlocal > cores;
-	st->small = (struct shm_small){.region = st->small_region, .count = st->nlocal,
-	                               .me = st->local, .capacity_bytes = capacity,
+	st->small = (struct shm_small){.region = st->small_region,
+	                               .count = st->nlocal,
+	                               .me = st->local,
+	                               .capacity_bytes = capacity,
 	                               .crowded = st->crowded};
 	return rc;
 }
@@ -319,35 +332,45 @@ static char *result_of(const struct shm_state *st, int i)
 }
 
 /*
- * result[slice local] = the host's inputs combined, own input first, block by
- * block. push: every block goes straight into every host peer's result too
- * (one host only: nothing crosses hosts afterwards), which saves the gather's
- * second read of each slice and a barrier.
+ * Elements [first, first + n) of the host's inputs combined, rank lead's
+ * first, block by block in cache; each block is stored into the result of
+ * rank `to`, or of every rank of the host when to < 0.
  */
-static void reduce_slice(const struct shm_state *st, const struct ar_call *c, bool push)
+static void sum_range(const struct shm_state *st, const struct ar_call *c, size_t first, size_t n,
+                      int lead, int to)
 {
 	const size_t w = ar_dtype_bytes(c->dtype), per_block = SHM_BLOCK_BYTES / w;
-	const size_t first = sched_part_offset(c->count, (size_t)st->nlocal, (size_t)st->local);
-	const size_t n = sched_part_count(c->count, (size_t)st->nlocal, (size_t)st->local);
-	char *out = result_of(st, st->local);
-	if (st->nlocal == 1) {
-		if (c->input != c->result)
-			memcpy(out, c->input, c->count * w);
-		return;
-	}
 	for (size_t done = 0; done < n; done += per_block) {
 		size_t k = n - done < per_block ? n - done : per_block, at = (first + done) * w;
-		const char *lhs = input_of(st, st->local) + at;
+		const char *lhs = input_of(st, lead) + at;
 		for (int j = 0; j < st->nlocal; j++) {
-			if (j == st->local)
+			if (j == lead)
 				continue;
 			ar_reduce(st->block, lhs, input_of(st, j) + at, k, c->dtype, c->op);
 			lhs = st->block;
 		}
 		for (int j = 0; j < st->nlocal; j++)
-			if (push || j == st->local)
-				ar_store_copy(result_of(st, j) + at, st->block, k * w, st->stream);
+			if (to < 0 || j == to)
+				ar_store_copy(result_of(st, j) + at, lhs, k * w, st->stream);
 	}
+}
+
+/*
+ * result[slice local] = the host's inputs combined, own input first. push:
+ * every block goes straight into every host peer's result too (one host
+ * only: nothing crosses hosts afterwards), which saves the gather's second
+ * read of each slice and a barrier.
+ */
+static void reduce_slice(const struct shm_state *st, const struct ar_call *c, bool push)
+{
+	const size_t first = sched_part_offset(c->count, (size_t)st->nlocal, (size_t)st->local);
+	const size_t n = sched_part_count(c->count, (size_t)st->nlocal, (size_t)st->local);
+	if (st->nlocal == 1) {
+		if (c->input != c->result)
+			memcpy(result_of(st, 0), c->input, c->count * ar_dtype_bytes(c->dtype));
+		return;
+	}
+	sum_range(st, c, first, n, st->local, push ? -1 : st->local);
 }
 
 /* Copy slice i of rank i's result into ours, for every i != local. */
@@ -369,14 +392,11 @@ static int finish_uniform(struct shm_state *st, const struct ar_call *c)
 	int rc = MPI_SUCCESS;
 	if (st->across != MPI_COMM_NULL) {
 		const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
-		char *slice = result_of(st, st->local) + sched_part_offset(c->count, L, (size_t)st->local) * w;
+		char *slice = result_of(st, st->local) +
+		              sched_part_offset(c->count, L, (size_t)st->local) * w;
 		size_t n = sched_part_count(c->count, L, (size_t)st->local);
-		/* the same choice on every rail: slices differ by one element at most */
-		if (c->count / L * w >= SHM_RAIL_RING_MIN_BYTES)
-			rc = shm_rail_allreduce(slice, n, c->dtype, c->op, st->across, &st->rail);
-		else
-			rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, n, c->dtype, c->op, st->across,
-			                      c->mpi_max_count);
+		rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, n, c->dtype, c->op, st->across,
+		                      c->mpi_max_count);
 	}
 	host_barrier(st);
 	if (rc == MPI_SUCCESS)
@@ -392,14 +412,76 @@ static int finish_uneven(struct shm_state *st, const struct ar_call *c)
 	host_barrier(st);
 	if (st->local == 0) {
 		gather_slices(st, c);
-		rc = ar_mpi_allreduce(MPI_IN_PLACE, c->result, c->count, c->dtype, c->op, st->across,
-		                      c->mpi_max_count);
+		rc = ar_mpi_allreduce(MPI_IN_PLACE, c->result, c->count, c->dtype, c->op,
+		                      st->across, c->mpi_max_count);
 	}
 	/* every rank reaches the barrier, also after a failed all-reduce */
 	host_barrier(st);
 	if (rc == MPI_SUCCESS && st->local != 0)
 		memcpy(c->result, result_of(st, 0), bytes);
 	return rc;
+}
+
+/*
+ * The host's side of the leaders' pipeline (shm_pipe.h): the host's other
+ * ranks sum each segment into the first rank's result, a share each, and
+ * count it in their slots; the first rank carries it across hosts and
+ * counts it in its slot when it is final; everyone copies it from there.
+ */
+struct pipe_host {
+	struct shm_state *st;
+	uint64_t base; /* segments of earlier calls: the counts grow from call to call */
+};
+
+static bool pipe_ready(void *ctx, size_t k)
+{
+	const struct pipe_host *p = ctx;
+	for (int i = 1; i < p->st->nlocal; i++)
+		if (atomic_load_explicit(&p->st->slot[i]->segments, memory_order_acquire) <
+		    p->base + k + 1)
+			return false;
+	return true;
+}
+
+static void pipe_done(void *ctx, size_t k)
+{
+	const struct pipe_host *p = ctx;
+	atomic_store_explicit(&p->st->slot[0]->segments, p->base + k + 1, memory_order_release);
+}
+
+/* Several hosts and a large message. Errors across hosts are the first rank's to return. */
+static int run_pipelined(struct shm_state *st, const struct ar_call *c)
+{
+	const size_t w = ar_dtype_bytes(c->dtype), seg_n = shm_pipe_segment_count(w, st->hosts);
+	const size_t nseg = shm_pipe_segments(c->count, w, st->hosts);
+	struct pipe_host p = {.st = st, .base = st->segments};
+	st->segments += nseg;
+	if (st->local == 0) {
+		if (st->nlocal == 1 && c->input != c->result)
+			memcpy(c->result, c->input, c->count * w);
+		const struct shm_pipe_hooks hooks = {
+		    .ready = pipe_ready, .done = pipe_done, .ctx = &p};
+		return shm_pipe_allreduce(c->result, c->count, c->dtype, c->op, st->across, &hooks,
+		                          &st->pipe);
+	}
+	const size_t workers = (size_t)st->nlocal - 1, me = (size_t)st->local - 1;
+	for (size_t k = 0; k < nseg; k++) {
+		size_t first = k * seg_n, n = c->count - first < seg_n ? c->count - first : seg_n;
+		sum_range(st, c, first + sched_part_offset(n, workers, me),
+		          sched_part_count(n, workers, me), 0, 0);
+		/* release: the sums (streaming stores fenced by ar_store_copy) before the count */
+		atomic_store_explicit(&st->slot[st->local]->segments, p.base + k + 1,
+		                      memory_order_release);
+	}
+	char *out = result_of(st, st->local);
+	const char *final = result_of(st, 0);
+	for (size_t k = 0; k < nseg; k++) {
+		size_t first = k * seg_n, n = c->count - first < seg_n ? c->count - first : seg_n;
+		/* a wait for the network: the core goes to the leader and the kernel meanwhile */
+		shm_sync_wait_long(&st->slot[0]->segments, p.base + k + 1);
+		ar_store_copy(out + first * w, final + first * w, n * w, st->stream);
+	}
+	return MPI_SUCCESS;
 }
 
 /*
@@ -442,9 +524,13 @@ static int shm_run(const struct ar_call *c)
 	st->stream = ar_stream_pays((c->input == c->result ? 1 : 2) * (size_t)st->nlocal * bytes);
 	/* one host: each rank pushes its slice to all; else the slices cross hosts first */
 	const bool push = st->uniform && st->across == MPI_COMM_NULL;
-	reduce_slice(st, c, push);
-	if (!push)
-		rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
+	if (st->hosts > 1 && bytes >= SHM_PIPE_MIN_BYTES) {
+		rc = run_pipelined(st, c);
+	} else {
+		reduce_slice(st, c, push);
+		if (!push)
+			rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
+	}
 	/* nobody returns while a peer may still read its buffers */
 	host_barrier(st);
 	return rc;
@@ -455,7 +541,8 @@ const struct ar_variant ar_variant_shm = {
     .summary = "host peers reduce straight from each other's shared-memory buffers; "
                "hierarchical across hosts",
     .algorithm = "two host barriers on shared-memory flags; ~2 x S bytes of memory traffic per "
-                 "rank; across hosts S/L bytes per rail; up to 512 B one exchange of flagged "
+                 "rank; across hosts from 1 MiB a leader per host, 2(H-1)/H x S each way in "
+                 "pipelined segments (S/L per rail below); up to 512 B one exchange of flagged "
                  "cache lines",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .shared_buffers = true,

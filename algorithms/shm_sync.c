@@ -2,6 +2,7 @@
 #include "shm_sync.h"
 
 #include <sched.h>
+#include <time.h>
 
 static inline void cpu_relax(void)
 {
@@ -20,6 +21,31 @@ void shm_sync_wait(_Atomic uint64_t *v, uint64_t n, bool crowded)
 		} else {
 			sched_yield();
 		}
+	}
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+void shm_sync_wait_long(_Atomic uint64_t *v, uint64_t n)
+{
+	int looks = SHM_SPIN_LOOKS;
+	while (looks-- > 0)
+		if (atomic_load_explicit(v, memory_order_acquire) >= n)
+			return;
+		else
+			cpu_relax();
+	const double start = now_us();
+	const struct timespec nap = {.tv_nsec = SHM_NAP_US * 1000};
+	while (atomic_load_explicit(v, memory_order_acquire) < n) {
+		if (now_us() - start < SHM_YIELD_US)
+			sched_yield();
+		else
+			nanosleep(&nap, NULL);
 	}
 }
 

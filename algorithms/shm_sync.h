@@ -25,9 +25,12 @@
 
 struct shm_slot {
 	_Atomic uint64_t reached; /* barriers this rank has reached */
-	uint64_t input, result;   /* published: the call's buffers, offsets in the rank's segment */
-	int32_t ok;               /* published: the buffers are in a shared arena */
-	char pad[64 - 3 * sizeof(uint64_t) - sizeof(int32_t)];
+	/* across hosts (shm_pipe.h), counted over calls: segments this rank has summed, or,
+	 * the host's leader, has final */
+	_Atomic uint64_t segments;
+	uint64_t input, result; /* published: the call's buffers, offsets in the rank's segment */
+	int32_t ok;             /* published: the buffers are in a shared arena */
+	char pad[64 - 4 * sizeof(uint64_t) - sizeof(int32_t)];
 };
 _Static_assert(sizeof(struct shm_slot) == 64, "a slot is one cache line");
 
@@ -43,6 +46,15 @@ enum { SHM_SPIN_LOOKS = 2048 };
  * store of n is seen after). crowded: yield from the first look.
  */
 void shm_sync_wait(_Atomic uint64_t *v, uint64_t n, bool crowded);
+
+/*
+ * shm_sync_wait for a wait that may be long (the network's): spins, then
+ * yields for SHM_YIELD_US, then sleeps SHM_NAP_US at a time, so that a rank
+ * waiting for another host leaves its core to the ranks and the kernel's
+ * network work that it waits for.
+ */
+enum { SHM_YIELD_US = 200, SHM_NAP_US = 20 };
+void shm_sync_wait_long(_Atomic uint64_t *v, uint64_t n);
 
 /*
  * Reach barrier n (1, 2, ... in every rank's own count) in slot[me], and

@@ -224,8 +224,10 @@ expect_exit 0 "allreduce report: every variant, no wrong element" \
 sed 's/^/        /' "$TMP/out"
 # shm across hosts: rails of same-index ranks when every host has as many
 # ranks (8 = 4 x 2), the hosts' first ranks when not (7: h4 has one); small
-# MPI calls on the rails exercise the slicing of big counts
-SHM_VERIFY=(verify -a shm -d float32,int64,bfloat16 --counts 0,1,6,7,8,9,1031,65539 --mpi-max-count 1000)
+# MPI calls on the rails exercise the slicing of big counts; from 1 MiB
+# (300007 elements of float32 and int64: 2 and 3 segments, the last one short)
+# the leaders' pipeline, whose chunks of 4 hosts do not divide evenly
+SHM_VERIFY=(verify -a shm -d float32,int64,bfloat16 --counts 0,1,6,7,8,9,1031,65539,300007 --mpi-max-count 1000)
 expect_exit 0 "verify shm across $HOSTS hosts of $PER_HOST ranks (rails)" vmpi "$BIN" "${SHM_VERIFY[@]}"
 expect_exit 0 "verify shm across hosts of 2, 2, 2 and 1 ranks (first ranks)" \
 	in_bg timeout 300 bash "$VC" mpirun --bind-to none -np $((NP - 1)) "$BIN" "${SHM_VERIFY[@]}"
