@@ -542,7 +542,7 @@ const struct ar_variant ar_variant_shm = {
                "hierarchical across hosts",
     .algorithm = "two host barriers on shared-memory flags; ~2 x S bytes of memory traffic per "
                  "rank; across hosts from 1 MiB a leader per host, 2(H-1)/H x S each way in "
-                 "pipelined segments (S/L per rail below); up to 512 B one exchange of flagged "
+                 "pipelined segments (S/L per rail below); up to 256 B one exchange of flagged "
                  "cache lines",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .shared_buffers = true,

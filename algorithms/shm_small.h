@@ -50,8 +50,14 @@ enum {
 	 * call's peers then pull across, costs more than two barriers: the
 	 * other path reads its peers' inputs where they are, and a benchmark's
 	 * input, unchanged from call to call, stays in both cores' caches.
+	 * At 512 B the two-barrier path is ahead at 2 ranks (again in a later
+	 * round: p50 against the library's, medians of 8 alternating runs, 384
+	 * B 0.77 against 0.61, 512 B 0.66 against 0.61; make bench's median of
+	 * 5 had this path at 1.30x the library at 512 B), and at 4 ranks it
+	 * still beats the library (8.0 us against 17 there), so the path ends
+	 * at 256 B, where it was ahead.
 	 */
-	SHM_SMALL_MAX_BYTES = 512,
+	SHM_SMALL_MAX_BYTES = 256,
 };
 
 /* Lines that carry bytes of data: at least one, whose flag a call of 0 B still sets. */
