@@ -200,8 +200,6 @@ unit-test: $(UNIT_BIN)
 	$(Q)$(call RUN_UNIT,$(UNIT_BIN))
 
 # Every script in the suite runs, even after one fails; the target fails if any did.
-# compare_ci.sh takes the memory yardstick's spread before it judges real re-runs
-mpi-test: $(BUILD)/bench/membw
 mpi-test cli-test: $(BIN)
 	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do echo "== $$t"; t0=$$(date +%s); \
 		bash $$t $(BIN) || rc=1; echo "== $$t: $$(($$(date +%s) - t0)) s"; done; exit $$rc

@@ -79,24 +79,8 @@ fi
 # differences under 1.3x are ties here), so the threshold is 30%; a pair during which tasks
 # waited for a CPU more than a quarter of the time measured someone else's load, not ours,
 # and is not judged.
-# Some machines run the same code at different speeds in different processes: on this
-# one, on some days, a single-process float32 a += b over 1 MiB runs at 13 GB/s in one
-# process and 7.5 in the next (where the kernel placed its pages), and so do the ranks of
-# each run, by up to 3x at 1 MiB. Re-runs there differ for reasons that a comparison must
-# not forgive, so they are judged only where six processes of that yardstick
-# (tests/bench/membw.c, beside the binary) agree within 1.25x.
-MEMBW=$(dirname "$BIN")/bench/membw
-process_spread_pct() {
-	[ -x "$MEMBW" ] || { echo 100; return; }
-	for _ in 1 2 3 4 5 6; do "$MEMBW" 1048576 || return 1; done 2>/dev/null | python3 -c '
-import json, sys
-v = [json.loads(l)["1048576"]["add_f32_gbps"] for l in sys.stdin if l.strip()]
-print(int(100 * max(v) / min(v)))'
-}
-spread=$(process_spread_pct) || spread=100
 failed=0 judged=0 busy="" nbusy=0
 for k in 1 2 3 4 5 6 7 8 9 10; do
-	[ "$spread" -gt 125 ] && break
 	[ "$nbusy" -gt 5 ] && break # 5 judged pairs can no longer be had: spare the busy machine
 	psi_mark
 	mpi 2 "${RUN[@]}" -o "$TMP/p${k}a.json" >"$TMP/out" 2>&1 &&
@@ -116,8 +100,25 @@ for k in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$rc" = 1 ] && failed=$((failed + 1))
 	[ "$rc" -gt 1 ] && fail "compare of re-run pair $k exits $rc" "$TMP/out"
 done
-if [ "$spread" -gt 125 ]; then
-	echo "  skip  real re-runs: this machine's processes differ by $((spread / 100)).$((spread % 100 / 10))x among themselves (six runs of the memory yardstick), more than the 1.3x a re-run is allowed"
+# Some machines run the same code at different speeds from one process, or one minute, to
+# the next: on this one, on some days, ring at 1 MiB takes 160 us in one run and 480 in the
+# next with nothing else running, and the same single-process a += b loop 13 GB/s or 7.5.
+# Re-runs there do differ, by more than the threshold, and a comparison that let that pass
+# would be wrong. So when every run's p50s spread wider than the threshold allows (the
+# median over the points of the slowest run's p50 against the fastest's, over all the
+# runs), the machine, not compare, is what the pairs measure, and they are not judged.
+spread=$(python3 -c '
+import glob, json, statistics, sys
+runs = [json.load(open(f))["results"] for f in glob.glob(sys.argv[1] + "/p*[ab].json")]
+by = {}
+for res in runs:
+    for r in res:
+        if r.get("time_us", {}).get("p50"):
+            by.setdefault((r["algorithm"], r["bytes"]), []).append(r["time_us"]["p50"])
+print(int(100 * statistics.median(max(v) / min(v) for v in by.values())) if by else 100)
+' "$TMP" 2>/dev/null) || spread=100
+if [ "$judged" -ge 5 ] && [ "$spread" -gt 130 ]; then
+	echo "  skip  real re-runs: $failed of $judged comparisons failed, but the runs themselves spread over $((spread / 100)).$((spread % 100 / 10))x (the median point's slowest run against its fastest), wider than the 30% threshold: the machine moved"
 elif [ "$judged" -ge 5 ]; then
 	[ "$failed" -le 1 ] && pass "real re-runs: $failed of $judged comparisons failed" ||
 		fail "real re-runs: $failed of $judged comparisons failed (busy pairs:${busy:- none})"
