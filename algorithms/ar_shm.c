@@ -63,7 +63,8 @@
  *   rank l alone, each block read before it is written. A 64 KiB block buffer
  *   per communicator, and a page per rank of shared memory for the barrier's
  *   slots and the small messages' two slots; across hosts from 1 MiB the
- *   leader's receive buffers for the segments in flight (4 x (H-1)/H MiB);
+ *   leader's receive buffers for the segments in flight (SHM_PIPE_DEPTH x
+ *   (H-1) chunks: 120 KB at 2 hosts) and their requests;
  *   no other scratch. The last barrier keeps peers from
  *   touching a buffer that its owner has already handed back to the caller.
  *
@@ -466,7 +467,7 @@ static int run_pipelined(struct shm_state *st, const struct ar_call *c)
 	}
 	const size_t workers = (size_t)st->nlocal - 1, me = (size_t)st->local - 1;
 	for (size_t k = 0; k < nseg; k++) {
-		size_t first = k * seg_n, n = c->count - first < seg_n ? c->count - first : seg_n;
+		size_t first = k * seg_n, n = shm_pipe_segment_len(c->count, seg_n, k);
 		sum_range(st, c, first + sched_part_offset(n, workers, me),
 		          sched_part_count(n, workers, me), 0, 0);
 		/* release: the sums (streaming stores fenced by ar_store_copy) before the count */
@@ -476,7 +477,7 @@ static int run_pipelined(struct shm_state *st, const struct ar_call *c)
 	char *out = result_of(st, st->local);
 	const char *final = result_of(st, 0);
 	for (size_t k = 0; k < nseg; k++) {
-		size_t first = k * seg_n, n = c->count - first < seg_n ? c->count - first : seg_n;
+		size_t first = k * seg_n, n = shm_pipe_segment_len(c->count, seg_n, k);
 		/* a wait for the network: the core goes to the leader and the kernel meanwhile */
 		shm_sync_wait_long(&st->slot[0]->segments, p.base + k + 1);
 		ar_store_copy(out + first * w, final + first * w, n * w, st->stream);

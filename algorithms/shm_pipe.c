@@ -48,6 +48,12 @@ size_t shm_pipe_segments(size_t count, size_t w, int hosts)
 	return (count + seg - 1) / seg;
 }
 
+size_t shm_pipe_segment_len(size_t count, size_t seg_n, size_t k)
+{
+	size_t first = k * seg_n;
+	return count - first < seg_n ? count - first : seg_n;
+}
+
 void shm_pipe_scratch_release(struct shm_pipe_scratch *s)
 {
 	free(s->buf);
@@ -74,16 +80,10 @@ static int grow(struct shm_pipe_scratch *s, size_t bytes, size_t nreq)
 	return MPI_SUCCESS;
 }
 
-/* Elements of segment k, and where chunk j of it starts and how long it is. */
-static size_t segment_len(const struct call *c, size_t k)
-{
-	size_t first = k * c->seg_n;
-	return c->count - first < c->seg_n ? c->count - first : c->seg_n;
-}
-
+/* Where chunk j of segment k starts, and how many elements it has. */
 static char *chunk_at(const struct call *c, size_t k, int j, size_t *len)
 {
-	size_t n = segment_len(c, k);
+	size_t n = shm_pipe_segment_len(c->count, c->seg_n, k);
 	*len = sched_part_count(n, (size_t)c->n, (size_t)j);
 	return c->buf + (k * c->seg_n + sched_part_offset(n, (size_t)c->n, (size_t)j)) * c->w;
 }

@@ -50,6 +50,8 @@ enum {
 size_t shm_pipe_segment_count(size_t w, int hosts);
 /* Segments of a message of count elements of w bytes. */
 size_t shm_pipe_segments(size_t count, size_t w, int hosts);
+/* Elements of segment k (it starts at k x seg_n) of a message of count elements. */
+size_t shm_pipe_segment_len(size_t count, size_t seg_n, size_t k);
 
 struct shm_pipe_hooks {
 	bool (*ready)(void *ctx, size_t segment); /* the host's sum of segment is in buf */
