@@ -22,6 +22,11 @@ openmpi)
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	# Open MPI prints a help text per rank for every abort; tests read our own messages.
 	export OMPI_MCA_orte_base_help_aggregate=1
+	# When a rank exits non-zero, mpirun gives each of the others a second
+	# between SIGTERM and SIGKILL (odls_base_sigkill_timeout): 1-2 s of
+	# nothing for every failing-exit test, and no test reads a rank's
+	# SIGTERM path (reports are renamed into place, never half written).
+	export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-0}
 	;;
 mpich)
 	MPIRUN=${MPIRUN:-$(command -v mpiexec.mpich || echo mpiexec)}
