@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { CMD_NEEDS_MPI = 1 << 0 };
 
@@ -82,23 +83,41 @@ static const struct cmd *find_command(const char *name)
 /*
  * Before MPI_Init the rank is not known, but the launcher says it: only
  * the first process of a job prints a usage error, not every rank.
+ * NULL when no launcher started this process.
  */
-static bool first_process(void)
+static const char *launcher_rank(void)
 {
 	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
 	                                   "SLURM_PROCID"};
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
 		const char *v = getenv(vars[i]);
 		if (v && *v)
-			return strcmp(v, "0") == 0;
+			return v;
 	}
-	return true; /* not launched by mpirun or srun: the only process */
+	return NULL;
 }
+
+/*
+ * Open MPI's mpirun ends the whole job as soon as one process exits with an
+ * error: were that a silent one, the first could be killed before it has said
+ * anything (seen under load: exit 2 and no message). So under mpirun the
+ * others wait, at most this long, for mpirun to end them once the first has
+ * printed and exited. (Hydra and srun let the others be: they exit at once.)
+ */
+#define USAGE_WAIT_S 3
 
 static int usage_error(const char *msg)
 {
-	if (first_process())
+	const char *rank = launcher_rank();
+	if (!rank || strcmp(rank, "0") == 0) {
 		fprintf(stderr, "collscope: error: %s\n", msg);
+		return EXIT_USAGE;
+	}
+	if (getenv("OMPI_COMM_WORLD_RANK")) {
+		struct timespec left = {.tv_sec = USAGE_WAIT_S};
+		while (nanosleep(&left, &left) != 0 && errno == EINTR)
+			;
+	}
 	return EXIT_USAGE;
 }
 

@@ -51,5 +51,13 @@ expect_exit 0 "mpi variant chunks counts past its per-call limit" \
 	mpi 3 verify -a mpi --mpi-max-count 1000 --counts 999,1000,1001,65539
 expect_exit 2 "an unknown variant exits 2" mpi 2 verify -a nosuch
 expect_output "unknown algorithm 'nosuch'" "an unknown variant is named"
+# The first process alone prints a usage error, and mpirun ends a job at its
+# first process that exits with an error: the others wait until it is said.
+# Here rank 0 starts a second after them (under load, exit 2 without a word
+# was seen when they did not wait).
+expect_exit 2 "a usage error with rank 0 a second late exits 2" timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 3 \
+	sh -c '[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 0 ] && sleep 1; exec "$0" "$@"' "$BIN" \
+	verify -a nosuch
+expect_exit 0 "and rank 0 says it, once" test "$(grep -c "unknown algorithm 'nosuch'" "$TMP/out")" = 1
 
 finish
