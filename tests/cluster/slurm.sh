@@ -99,7 +99,11 @@ slurm_write_conf() {
 		echo "SlurmdTimeout=60"
 		echo "InactiveLimit=0"
 		echo "KillWait=5"
-		echo "MinJobAge=30"
+		# sbatch --wait sleeps 2 s, then 4x longer each time while that is
+		# under MinJobAge / 2, up to 32 s: at 30 a job of 11 s was seen to end
+		# 42 s after its submission. At 4 it asks every 2 s, and a finished
+		# job's record still outlives one of those sleeps.
+		echo "MinJobAge=4"
 		while read -r name ip slots; do
 			echo "NodeName=$name NodeAddr=$ip CPUs=$slots Sockets=1 CoresPerSocket=$slots ThreadsPerCore=1 State=UNKNOWN"
 			names=$names${names:+,}$name
