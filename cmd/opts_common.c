@@ -78,7 +78,7 @@ const struct opt opts_sweep_range[2] = {
 
 const char *const opts_timing_names[4] = {"window", "barrier", "pipelined", NULL};
 
-const struct opt opts_sweep_points[8] = {
+const struct opt opts_sweep_points[9] = {
     {.name = "sizes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
@@ -156,6 +156,17 @@ const struct opt opts_sweep_points[8] = {
              "starts dropped; barrier: each rank times its own call\n"
              "after a barrier; pipelined: calls back to back, as\n"
              "nccl-tests and OSU time them ({default})"},
+    {.name = "clock-resync",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct sweep_opts, clock_resync_s),
+     .metavar = "S",
+     .def = "5",
+     .min = 0.1,
+     .max = 86400,
+     .key = "clock_resync_s",
+     .range = "must be seconds from 0.1 to 86400",
+     .help = "before a point, sync the clocks again once the last\n"
+             "sync is this old ({default}): clocks drift apart"},
 };
 
 const struct opt opts_trace[2] = {

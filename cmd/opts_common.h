@@ -56,13 +56,14 @@ struct sweep_opts {
 	bool check;
 	uint64_t segment_bytes;
 	int timing;             /* --timing: an enum timing_method (algorithms/timing.h) */
+	double clock_resync_s;  /* --clock-resync: a sync this old is redone before a point */
 	bool trace;             /* --trace: every step of every rank, its slow hops named */
 	uint64_t trace_entries; /* per rank */
 };
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
 extern const struct opt opts_trace[2];
-extern const struct opt opts_sweep_points[8];
+extern const struct opt opts_sweep_points[9];
 /* The --timing choices, in the order of enum timing_method. */
 extern const char *const opts_timing_names[4];
 

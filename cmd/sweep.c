@@ -67,10 +67,10 @@ static int sync_clocks(struct sweep *s)
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* Every rank of the job, before a point: a sync older than SWEEP_RESYNC_S is redone (rank 0 decides). */
+/* Every rank of the job, before a point: a sync older than --clock-resync is redone (rank 0 decides). */
 static int resync_if_old(struct sweep *s)
 {
-	int due = s->ctx->rank == 0 && MPI_Wtime() - s->clock_at_s > SWEEP_RESYNC_S;
+	int due = s->ctx->rank == 0 && MPI_Wtime() - s->clock_at_s > s->o->clock_resync_s;
 	if (MPI_Bcast(&due, 1, MPI_INT, 0, s->ctx->comm) != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: cannot agree on a clock sync", s->command);
 		return EXIT_RUNTIME;
@@ -117,7 +117,7 @@ int sweep_setup(struct sweep *s, int total_points)
 		        "dropped (--timing barrier measures such hosts)\n",
 		        s->command);
 	clock_model_init(&s->clock);
-	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = SWEEP_RESYNC_S};
+	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = o->clock_resync_s};
 	return sync_clocks(s);
 }
 

@@ -68,9 +68,6 @@ struct sweep {
 	struct ctx_clock_sync clock_stats; /* rank 0: copied into the context */
 };
 
-/* A clock sync older than this is redone before the next point. */
-#define SWEEP_RESYNC_S 5.0
-
 /* Not collective: the sweep of o (borrowed, must outlive s). */
 void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
                 const struct sweep_opts *o, bool in_place, bool quiet);

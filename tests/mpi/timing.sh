@@ -75,15 +75,23 @@ d = json.load(open('$TMP/delay-window2.json'))
 sys.exit(not all(r['iterations'] == 0 and r['late_starts'] == 20 and r['time_us']['p50'] is None
                  and r['samples_us'] == [] for r in d['results']))"
 
-# A resync during the sweep: a sweep past SWEEP_RESYNC_S (5 s) whatever the machine's
-# speed, every call made 30 ms long inside (6 points of 51 calls, 1.5 s each: the sync
-# is 6 s old before the fifth).
-COLLSCOPE_FAULT=slow:rank=1,us=30000 expect_exit 0 "a long sweep resyncs" mpi 2 allreduce -a mpi \
-	--sizes 8,64,512,4K,32K,256K -n 50 -w 1 -q -o "$TMP/resync.json"
-expect_exit 0 "the context counts the resyncs and the error they found" python3 -c "
+# A resync during the sweep: --clock-resync 0.5 and every call made 30 ms long
+# inside, whatever the machine's speed (4 points of 11 calls, 0.33 s each: the
+# sync is 0.66 s old before the third point). The default is 5 s.
+COLLSCOPE_FAULT=slow:rank=1,us=30000 expect_exit 0 "a sweep longer than --clock-resync resyncs" \
+	mpi 2 allreduce -a mpi --sizes 8,64,512,4K -n 10 -w 1 --clock-resync 0.5 -q -o "$TMP/resync.json"
+expect_exit 0 "the context counts the resyncs and the error they found, at the interval asked" python3 -c "
 import json, math, sys
-cs = json.load(open('$TMP/resync.json'))['context']['clock_sync']
+d = json.load(open('$TMP/resync.json'))
+cs = d['context']['clock_sync']
 print(cs)
-sys.exit(not (cs['resyncs'] >= 1 and cs['max_jump_us'] is not None and math.isfinite(cs['max_jump_us'])))"
+sys.exit(not (cs['resyncs'] >= 1 and cs['max_jump_us'] is not None and math.isfinite(cs['max_jump_us'])
+              and cs['interval_s'] == 0.5 and d['config']['clock_resync_s'] == 0.5))"
+expect_exit 0 "by default a sync is redone after 5 s" python3 -c "
+import json, sys
+d = json.load(open('$TMP/barrier2.json'))
+sys.exit(not (d['context']['clock_sync']['interval_s'] == 5 and d['config']['clock_resync_s'] == 5))"
+expect_exit 2 "--clock-resync 0 exits 2" "$BIN" allreduce --clock-resync 0
+expect_output "bad value '0' for --clock-resync" "it names the bad value"
 
 finish
