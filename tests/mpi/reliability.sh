@@ -55,7 +55,9 @@ import json,sys; d=json.load(open('$TMP/stop0.json')); sys.exit(d['complete'] is
 mpi 3 links -q --timeout 3 --bw-iters 200 -o "$TMP/links-hang.json" >"$TMP/out" 2>&1 &
 job=$!
 sleep 2
-victim=$(pgrep -f "$BIN links" | tail -n 1)
+# (this job's ranks alone, by the report path on their command line: a suite
+# running beside this one may have ranks of its own)
+victim=$(pgrep -f "$BIN links .*$TMP/links-hang.json" | tail -n 1)
 [ -n "$victim" ] && kill -STOP "$victim"
 wait $job
 rc=$?
