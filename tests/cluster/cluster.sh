@@ -282,8 +282,9 @@ traced_verdict() {
 # Equal links: 20 iterations, so that one starved rank's moment does not make its hop.
 traced_verdict "a traced ring on equal links names no hop" none -b 1M -e 1M -n 20 -w 2
 expect_output '^# slow hops: none' "allreduce --trace prints that no hop is slow"
-# 10 Mbit/s from h2 to h3, the ring's hop 3->4 (ranks 2, 3 on h2; 4, 5 on h3): its
-# messages take ~100 ms, 20-100x the other cross-host hops on this machine.
+# 10 Mbit/s from h2 to h3, the ring's hop 3->4 (ranks 2, 3 on h2; 4, 5 on h3): at
+# 256 KiB its messages of 32 KiB take ~26 ms, 20-100x the other cross-host hops on
+# this machine (at 1 MiB the run took 8 s, now 2).
 expect_exit 0 "slow the link h2 -> h3 alone to 10 Mbit/s" slow_link h2 h3 10mbit
 if tc -n "$VC_PREFIX-h2" filter show dev eth0 | grep -q 'match 0a' &&
 	! tc -n "$VC_PREFIX-h3" qdisc show dev eth0 | grep -q htb; then
@@ -291,8 +292,8 @@ if tc -n "$VC_PREFIX-h2" filter show dev eth0 | grep -q 'match 0a' &&
 else
 	fail "the limit is on h2's side only, for h3's address"
 fi
-traced_verdict "a traced ring names the hop 3->4 (h2 -> h3) and no other" 3-4 -b 1M -e 1M -n 3 -w 1
-expect_output '^# slow hop: ring, 1048576 bytes: 3->4 \(h2 -> h3\) ' "allreduce --trace prints the slow hop with its hosts"
+traced_verdict "a traced ring names the hop 3->4 (h2 -> h3) and no other" 3-4 -b 256K -e 256K -n 3 -w 1
+expect_output '^# slow hop: ring, 262144 bytes: 3->4 \(h2 -> h3\) ' "allreduce --trace prints the slow hop with its hosts"
 expect_exit 0 "the link h2 -> h3 at full speed again" fast_link h2
 
 # A rank stopped inside a traced ring: the watchdog's flight record names it and
