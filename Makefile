@@ -1,7 +1,8 @@
 # collscope: one non-recursive Makefile.
 #   make            build build/collscope
 #   make run        install what is missing, build, run the main job on local ranks
-#   make check      build and run every test (unit, MPI, command line, sanitizers, cluster, fuzzer)
+#   make check      build and run every test (unit, MPI, command line, sanitizers, cluster, fuzzer,
+#                   MPICH, Slurm): what judges no timing side by side, then the rest alone
 #   make check-fast the fast tier: unit, command line, each command once under mpirun
 #   make install PREFIX=/opt/collscope
 #   make SANITIZE=address,undefined check     V=1 shows the full commands
@@ -78,15 +79,23 @@ SRCS      := $(wildcard cmd/*.c algorithms/*.c probes/*.c reports/*.c)
 MPI_SRCS  := $(shell grep -l '^\#include <mpi.h>' $(SRCS) 2>/dev/null)
 PURE_SRCS := $(filter-out $(MPI_SRCS) cmd/main.c,$(SRCS))
 CMD_SRCS  := $(filter-out $(PURE_SRCS),$(SRCS))
-PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
+# (PURE_BUILD: where the pure objects are; the MPICH build takes Open MPI's,
+# the same files from the same flags, and compiles only what includes mpi.h.)
+PURE_BUILD ?= $(BUILD)
+PURE_OBJS := $(PURE_SRCS:%.c=$(PURE_BUILD)/%.o)
 CMD_OBJS  := $(CMD_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/collscope
 UNIT_BIN := $(BUILD)/tests/unit-tests
+# make check's two phases: each block below adds its suites (see check),
+# and what they need built, which is built on every core before they run.
+CHECK_SIDE_BY_SIDE :=
+CHECK_ALONE :=
+CHECK_BUILDS := $(BIN) $(UNIT_BIN)
 
-.PHONY: all deps run bench check check-fast check-build sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
+.PHONY: all deps run bench check check-fast check-build check-side-by-side check-alone sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
 all: $(BIN)
 
 # Look for the toolchain and libraries; on a Debian machine where we are root,
@@ -116,7 +125,7 @@ $(BUILD)/version.h: version-stamp
 $(BIN): $(CMD_OBJS) $(PURE_OBJS) | deps
 	$(call QUIET,LINK,$@)$(MPICC) $(SANFLAGS) -o $@ $^ $(LIBS)
 
-$(PURE_OBJS): $(BUILD)/%.o: %.c | deps $(BUILD)/version.h
+$(PURE_OBJS): $(PURE_BUILD)/%.o: %.c | deps $(BUILD)/version.h
 	@mkdir -p $(dir $@)
 	$(call QUIET,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -159,7 +168,8 @@ bench: $(BIN) $(BUILD)/bench/membw
 .PHONY: bench-build
 bench-build: $(BIN) $(BUILD)/bench/membw
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
-check: bench-build
+CHECK_SIDE_BY_SIDE += bench-build
+CHECK_BUILDS += $(BUILD)/bench/membw
 
 $(BUILD)/bench/membw: tests/bench/membw.c
 	@mkdir -p $(dir $@)
@@ -170,46 +180,116 @@ run: $(BIN)
 	$(MPIRUN) $(RUN_FLAGS) -np $(NP) $(BIN) allreduce -o $$out && \
 	$(BIN) report -o $${out%.json}.html $$out && echo "report: $$out and $${out%.json}.html"
 
-# The binary and the unit tests are built on every core first; the suites
-# then run one after the other (timings in parallel suites would be noise).
+# The binary and the unit tests are built on every core first.
 check-build: | deps
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(BIN) $(UNIT_BIN)
 
-check: tally-reset check-build unit-test mpi-test cli-test sanitize-test cluster-test
-	@awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
+# make check builds everything on every core (CHECK_BUILDS), then runs every
+# suite in two phases (the lists are complete at the end of this file, where
+# each block has added its own):
+# - CHECK_SIDE_BY_SIDE: the suites that judge results, exit codes, messages
+#   and reports, never a speed, CHECK_JOBS at once, each one's output printed
+#   whole when it ends: the MPI suites one after the other in a lane of
+#   their own (mpi-lane), beside the unit, sanitizer and command-line suites,
+#   the fuzzer and the bench's tools.
+# - CHECK_ALONE: the suites whose verdicts compare timings (compare's real
+#   re-runs, links' and accept's measurements, --timing's stragglers, the
+#   virtual cluster's slowed hosts), one after the other on a machine that
+#   runs nothing else of ours.
+# Every suite runs even when one before it failed; check fails if any did.
+CHECK_JOBS ?= 2
+# What the suites install (each block adds its own), one after the other
+# before anything runs: two apt-gets at once would fight over dpkg's lock.
+CHECK_DEPS := deps
+.PHONY: check-deps
+check-deps:
+	$(Q)for d in $(CHECK_DEPS); do $(MAKE) --no-print-directory $$d || exit 5; done
+check: tally-reset check-deps
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILDS)
+	$(Q)t0=$$(date +%s); \
+	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget check-side-by-side; a=$$?; \
+	t1=$$(date +%s); $(MAKE) --no-print-directory -k check-alone; b=$$?; t2=$$(date +%s); \
+	echo "check: side by side $$((t1 - t0)) s, alone $$((t2 - t1)) s"; \
+	awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY); \
+	[ $$a = 0 ] && [ $$b = 0 ]
 
 # The tier for an edit-test loop: unit tests, the command line, and each
-# measuring command once at 1-3 ranks (tests/fast); no sanitizers, cluster
-# or fuzzer. make check runs all of it and more.
-check-fast: tally-reset check-build unit-test cli-test fast-mpi-test
-	@awk '{p += $$1; f += $$2} END {printf "check-fast: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
+# measuring command once at 1-3 ranks (tests/fast), side by side; no
+# sanitizers, cluster or fuzzer. make check runs all of it and more.
+check-fast: tally-reset check-build
+	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget unit-test $(CLI_SUITES) fast-mpi-test; \
+	rc=$$?; awk '{p += $$1; f += $$2} END {printf "check-fast: %d passed, %d failed\n", p, f}' \
+	$(COLLSCOPE_TALLY); exit $$rc
+
+# RUN_SUITE SCRIPT BINARY [what the title adds]: one suite script, framed
+# by its name and its time.
+RUN_SUITE = echo "== $(1)$(3)"; t0=$$(date +%s); bash $(1) $(2); rc=$$?; \
+	echo "== $(1)$(3): $$(($$(date +%s) - t0)) s"; exit $$rc
 
 fast-mpi-test: $(BIN)
-	$(Q)echo "== tests/fast/mpi.sh"; t0=$$(date +%s); bash tests/fast/mpi.sh $(BIN); \
-		rc=$$?; echo "== tests/fast/mpi.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
+	$(Q)$(call RUN_SUITE,tests/fast/mpi.sh,$(BIN))
 
 tally-reset:
 	@mkdir -p $(BUILD) && : > $(COLLSCOPE_TALLY)
 
-# Criterion's own summary, and its counts into the tally.
-RUN_UNIT = $(1) --jobs 2 >$(1).log 2>&1; rc=$$?; cat $(1).log; \
+# Criterion's own summary, and its counts into the tally. Criterion links
+# libgit2, whose start-up parses the system's CA bundle (220 KB of PEM) in
+# each of the 742 processes of a run, a process per test: a fifth of the
+# unit tests' CPU, and a third under ASan. No test opens a connection: as
+# root they run in a mount namespace of their own that sees the bundle empty.
+CA_BUNDLE := /etc/ssl/certs/ca-certificates.crt
+RUN_UNIT = if [ "$$(id -u)" = 0 ] && [ -f $(CA_BUNDLE) ] && unshare --mount true 2>/dev/null; then \
+		unshare --mount sh -c 'mount --bind /dev/null $(CA_BUNDLE) 2>/dev/null; exec "$$0" --jobs 2' $(1); \
+	else $(1) --jobs 2; fi >$(1).log 2>&1; rc=$$?; cat $(1).log; \
 	sed -n 's/.*Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3/p' $(1).log | \
 	awk '{print $$1, $$2 + $$3}' >> $(COLLSCOPE_TALLY); exit $$rc
 
 unit-test: $(UNIT_BIN)
 	$(Q)$(call RUN_UNIT,$(UNIT_BIN))
 
-# Every script in the suite runs, even after one fails; the target fails if any did.
+# One target per suite script: suite/mpi/verify runs tests/mpi/verify.sh.
+MPI_SUITES := $(patsubst tests/%.sh,suite/%,$(wildcard tests/mpi/*.sh))
+CLI_SUITES := $(patsubst tests/%.sh,suite/%,$(wildcard tests/cli/*.sh))
+# The MPI suites whose verdicts compare timings (see CHECK_ALONE).
+MPI_TIMED  := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing
+.PHONY: $(MPI_SUITES) $(CLI_SUITES)
+$(MPI_SUITES) $(CLI_SUITES): suite/%: $(BIN)
+	$(Q)$(call RUN_SUITE,tests/$*.sh,$(BIN))
+# tests/cli/report.sh loads the page in Chromium
+suite/cli/report: browser-deps
+CHECK_SIDE_BY_SIDE += unit-test $(CLI_SUITES)
+CHECK_ALONE += $(MPI_TIMED)
+
+# The other MPI suites, then MPICH's, one after the other in one lane of the
+# side-by-side phase. MPI suites beside each other spend the cores in their
+# ranks' idle loops (Open MPI's oversubscribed ranks spin on sched_yield,
+# MPICH's poll), where beside the builds, the unit and command-line suites
+# and the fuzzer the lane mostly waits on timeouts and mpirun.
+MPI_LANE := $(filter-out $(MPI_TIMED),$(MPI_SUITES))
+.PHONY: mpi-lane
+# (MPICH's build is no prerequisite but the recipe's first line: make leaves
+# a target whose prerequisites are still being made for last, and the lane
+# started after everything else, 77 s late.)
+mpi-lane: $(BIN)
+	$(Q)$(MAKE) --no-print-directory mpich-build
+	$(Q)rc=0; for t in $(MPI_LANE:suite/%=tests/%.sh); do ( $(call RUN_SUITE,$$t,$(BIN)) ) || rc=1; done; \
+	( $(MPICH_TEST) ) || rc=1; exit $$rc
+CHECK_SIDE_BY_SIDE += mpi-lane
+
+# Every script of a directory, one after the other, even after one fails; the
+# target fails if any did.
 mpi-test cli-test: $(BIN)
-	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do echo "== $$t"; t0=$$(date +%s); \
-		bash $$t $(BIN) || rc=1; echo "== $$t: $$(($$(date +%s) - t0)) s"; done; exit $$rc
+	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do ( $(call RUN_SUITE,$$t,$(BIN)) ) || rc=1; done; exit $$rc
 
 # Hosts as network namespaces (tests/cluster/vcluster.sh), Open MPI across them;
 # needs root (ip, tc from iproute2), prints SKIP and passes otherwise.
+.PHONY: suite/cluster/cluster suite/cluster/accept
+suite/cluster/cluster suite/cluster/accept: suite/%: $(BIN)
+	$(Q)$(call RUN_SUITE,tests/$*.sh,$(BIN))
 cluster-test: $(BIN)
-	$(Q)rc=0; for t in tests/cluster/cluster.sh tests/cluster/accept.sh; do echo "== $$t"; \
-		t0=$$(date +%s); bash $$t $(BIN) || rc=1; echo "== $$t: $$(($$(date +%s) - t0)) s"; \
-		done; exit $$rc
+	$(Q)rc=0; for t in tests/cluster/cluster.sh tests/cluster/accept.sh; do \
+		( $(call RUN_SUITE,$$t,$(BIN)) ) || rc=1; done; exit $$rc
+CHECK_ALONE += suite/cluster/cluster suite/cluster/accept
 
 # Every fault class of links on the virtual cluster, with random culprits, and
 # the confusion table (about 7 minutes; make check runs one class at random).
@@ -221,14 +301,28 @@ cluster-classes: $(BIN)
 # and UndefinedBehaviorSanitizer (any report fails them). Leak checking stays on
 # for the unit tests; for the binary it is off, since Open MPI keeps memory
 # until exit by design and its frames cannot be told apart from ours.
+# (A make of its own for the build: on every core when run alone, on the
+# job slots of make check's when run from there.) At -O0: the sanitizers
+# check every access at any level, and -O2 made their build take 3x the CPU
+# (73 s against 22 here) for unit tests that ran 10% faster (most of their
+# time is a process per test).
 SAN_BUILD := $(BUILD)/san
-sanitize-test: | deps
-	$(Q)$(MAKE) --no-print-directory -j$(NPROC) BUILD=$(SAN_BUILD) SANITIZE=address,undefined \
-		$(SAN_BUILD)/collscope $(SAN_BUILD)/tests/unit-tests
+SAN_OPT   := -O0 -g
+SAN_SUITES := tests/cli/basics.sh tests/cli/bad_input.sh
+SUB_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+.PHONY: san-build san-unit-test san-cli-test
+san-build: | deps
+	$(Q)$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(SAN_BUILD) SANITIZE=address,undefined \
+		OPT='$(SAN_OPT)' $(SAN_BUILD)/collscope $(SAN_BUILD)/tests/unit-tests
+san-unit-test: san-build
 	$(Q)echo "== unit tests under ASan and UBSan"; $(call RUN_UNIT,$(SAN_BUILD)/tests/unit-tests)
-	$(Q)rc=0; for t in tests/cli/basics.sh tests/cli/bad_input.sh; do \
-		echo "== $$t under ASan and UBSan"; \
-		ASAN_OPTIONS=detect_leaks=0 bash $$t $(SAN_BUILD)/collscope || rc=1; done; exit $$rc
+san-cli-test: san-build
+	$(Q)rc=0; for t in $(SAN_SUITES); do \
+		( export ASAN_OPTIONS=detect_leaks=0; $(call RUN_SUITE,$$t,$(SAN_BUILD)/collscope, under ASan and UBSan) ) \
+		|| rc=1; done; exit $$rc
+sanitize-test: san-unit-test san-cli-test
+CHECK_BUILDS += san-build
+CHECK_SIDE_BY_SIDE += san-unit-test san-cli-test
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -269,9 +363,11 @@ FUZZ_FLAGS    := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recove
 # Chromium loads the page of `collscope report` in tests/cli/report.sh.
 BROWSER_DEB_PKGS := chromium
 
-.PHONY: fuzz fuzz-test fuzz-deps browser-deps
-check: fuzz-test
+.PHONY: fuzz fuzz-build fuzz-test fuzz-deps browser-deps
+CHECK_SIDE_BY_SIDE += fuzz-test
+CHECK_DEPS += fuzz-deps
 cli-test: browser-deps
+CHECK_DEPS += browser-deps
 fuzz: fuzz-test
 
 # True when $(FUZZ_CC) can build and link a libFuzzer target.
@@ -289,6 +385,11 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h tests/fuzz/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -Itests/fuzz $(PKG_CFLAGS) -o $@ \
 		$(FUZZ_SRCS) $$(pkg-config --libs libcjson) -lm
+
+# The fuzzer, built when clang can build it (make check builds it with the rest).
+fuzz-build: fuzz-deps
+	$(Q)$(FUZZ_PROBE) || exit 0; $(MAKE) --no-print-directory $(FUZZ_BIN)
+CHECK_BUILDS += fuzz-build
 
 fuzz-test: fuzz-deps
 	$(Q)if ! $(FUZZ_PROBE); then \
@@ -345,7 +446,6 @@ endif
 MPICH_BIN := $(MPICH_BUILD)/collscope
 
 .PHONY: mpich-deps mpich-build mpich-test
-check: mpich-test
 
 ifeq ($(MPI),mpich)
 deps: mpich-deps
@@ -379,24 +479,32 @@ mpich-deps:
 
 # The binary against MPICH, by a make of its own (its objects, flags and wrapper).
 MPICH_THERE = command -v $(MPICH_CC) >/dev/null 2>&1 && command -v $(MPICH_RUN) >/dev/null 2>&1
-mpich-build: mpich-deps
+CHECK_DEPS += mpich-deps
+CHECK_BUILDS += mpich-build
+mpich-build: mpich-deps $(if $(filter openmpi,$(MPI)),$(PURE_OBJS))
 	$(Q)$(MPICH_THERE) || exit 0; \
-	$(MAKE) --no-print-directory -j$(NPROC) MPI=mpich BUILD=$(MPICH_BUILD) $(MPICH_BIN)
+	$(MAKE) --no-print-directory $(SUB_JOBS) MPI=mpich BUILD=$(MPICH_BUILD) \
+		$(if $(filter openmpi,$(MPI)),PURE_BUILD=$(PURE_BUILD)) $(MPICH_BIN)
 
-mpich-test: mpich-build
-	$(Q)$(MPICH_THERE) || { echo "mpich-test: SKIPPED: no $(MPICH_CC) or $(MPICH_RUN)"; exit 0; }; \
-	mkdir -p $(dir $(COLLSCOPE_TALLY)); bad=$$(grep -l '/openmpi/' $$(find $(MPICH_BUILD) -name '*.d')); \
+# The check that the MPICH build saw MPICH alone, then MPICH_SUITES under
+# MPICH's mpiexec: one shell command, for mpich-test and for the end of the
+# MPI lane of make check.
+MPICH_TEST = if ! $(MPICH_THERE); then echo "mpich-test: SKIPPED: no $(MPICH_CC) or $(MPICH_RUN)"; exit 0; fi; \
+	rc=0; mkdir -p $(dir $(COLLSCOPE_TALLY)); bad=$$(grep -l '/openmpi/' $$(find $(MPICH_BUILD) -name '*.d')); \
 	if [ -z "$$bad" ] && grep -q '/mpich/mpi\.h' $(MPICH_BUILD)/cmd/main.d && \
 		ldd $(MPICH_BIN) | grep -q 'libmpich\.so' && ! ldd $(MPICH_BIN) | grep -q 'libmpi\.so'; then \
 		echo "mpich-test: $(MPICH_BIN): MPICH's mpi.h only, linked with libmpich"; echo "1 0" >> $(COLLSCOPE_TALLY); \
 	else \
 		echo "mpich-test: FAILED: $(MPICH_BIN) saw Open MPI's headers ($$bad) or is not linked with libmpich alone"; \
-		echo "0 1" >> $(COLLSCOPE_TALLY); exit 1; \
-	fi
-	$(Q)$(MPICH_THERE) || exit 0; \
-	rc=0; for t in $(MPICH_SUITES); do echo "== $$t under MPICH"; t0=$$(date +%s); \
-		env $(MPICH_SUITE_ENV) COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS= bash $$t $(MPICH_BIN) || rc=1; \
-		echo "== $$t under MPICH: $$(($$(date +%s) - t0)) s"; done; exit $$rc
+		echo "0 1" >> $(COLLSCOPE_TALLY); rc=1; \
+	fi; \
+	for t in $(MPICH_SUITES); do \
+		( export $(MPICH_SUITE_ENV) COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS=; \
+		  $(call RUN_SUITE,$$t,$(MPICH_BIN), under MPICH) ) || rc=1; \
+	done; exit $$rc
+
+mpich-test: mpich-build
+	$(Q)$(MPICH_TEST)
 
 # --- Slurm on the virtual cluster (tests/cluster/cluster_slurm.sh, slurm.sh) ---
 # slurm-test brings up slurmctld and a slurmd per namespace host (auth/none:
@@ -407,10 +515,11 @@ mpich-test: mpich-build
 # policy-rc.d refuses every start for the install, unless one is there.
 SLURM_DEB_PKGS := slurmctld slurmd slurm-client
 
-# SLURM=0 leaves it out of check (it takes 5 to 15 minutes on this machine's 2 shared cores).
+# SLURM=0 leaves it out of check (about 45 s of it here).
 .PHONY: slurm-deps slurm-test
 ifneq ($(SLURM),0)
-check: slurm-test
+CHECK_ALONE += slurm-test
+CHECK_DEPS += slurm-deps
 endif
 
 slurm-deps:
@@ -429,6 +538,12 @@ slurm-deps:
 	[ $$rc = 0 ] || exit 5
 
 slurm-test: $(BIN) slurm-deps mpich-build
-	$(Q)echo "== tests/cluster/cluster_slurm.sh"; t0=$$(date +%s); \
-		bash tests/cluster/cluster_slurm.sh $(BIN) $$([ -x $(MPICH_BIN) ] && echo $(MPICH_BIN)); \
-		rc=$$?; echo "== tests/cluster/cluster_slurm.sh: $$(($$(date +%s) - t0)) s"; exit $$rc
+	$(Q)$(call RUN_SUITE,tests/cluster/cluster_slurm.sh,$(BIN) $$([ -x $(MPICH_BIN) ] && echo $(MPICH_BIN)))
+
+# --- the two phases of make check (see CHECK_SIDE_BY_SIDE above) ----------------
+# The longest chains first, so that they start at once: the MPI lane, the
+# sanitizers' build and unit run, the fuzzer.
+CHECK_FIRST := mpi-lane san-unit-test fuzz-test
+check-side-by-side: $(foreach t,$(CHECK_FIRST),$(filter $(t),$(CHECK_SIDE_BY_SIDE))) \
+	$(filter-out $(CHECK_FIRST),$(CHECK_SIDE_BY_SIDE))
+check-alone: $(CHECK_ALONE)
