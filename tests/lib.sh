@@ -65,6 +65,27 @@ exit_is() {
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/collscope-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# The suite's own stdout, for notes from inside a command whose output a check keeps.
+exec {SUITE_STDOUT}>&1
+
+# ompi_tcp_retry CMD...: CMD, and once more when it failed because Open MPI
+# 4.1's TCP transport lost a race between two ranks that connected to each
+# other at once ("failed to TCP connect ... Operation now in progress", then
+# a crash: seen under srun on the virtual cluster, 1 run in 6; open-mpi/ompi
+# issues 10734 and 11508). The library's fault, not collscope's: said in a note.
+ompi_tcp_retry() {
+	local out rc
+	out=$(mktemp "$TMP/tcp-retry.XXXXXX")
+	"$@" >"$out" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && grep -q "failed to TCP connect" "$out"; then
+		echo "  note  Open MPI lost a TCP connection race (exit $rc), once more: $*" >&"$SUITE_STDOUT"
+		"$@" >"$out" 2>&1
+		rc=$?
+	fi
+	cat "$out"
+	return $rc
+}
 
 pass() { PASSED=$((PASSED + 1)); printf '  ok    %s\n' "$1"; }
 fail() { FAILED=$((FAILED + 1)); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && sed 's/^/        | /' "$2" | tail -n 20; }
