@@ -58,7 +58,7 @@ in_bg() {
 vc() { in_bg timeout 120 bash "$VC" "$@"; }
 # on h1, in the cluster's Slurm: srun, salloc, sbatch
 vslurm() { in_bg timeout 300 bash "$VC" slurm run "$@"; }
-vsrun() { vslurm srun -N "$HOSTS" --ntasks-per-node "$PER_HOST" "$@"; }
+vsrun() { vslurm srun -N "$HOSTS" --ntasks-per-node "$PER_HOST" --kill-on-bad-exit=1 "$@"; }
 
 # --- the README shows the job scripts as they are --------------------------------
 for f in "$SLURM_SCRIPTS"/*.sbatch; do
@@ -158,6 +158,7 @@ fi
 job() {
 	local script=$1 out=$2 per=$3
 	shift 3
+	rm -rf "$out"
 	mkdir -p "$out"
 	(cd "$out" && vslurm env COLLSCOPE="$BIN" OUT="$out/reports" "$@" sbatch --wait -N "$HOSTS" \
 		--ntasks-per-node "$per" --time 10 -o "$out/job.out" "$SLURM_SCRIPTS/$script")
@@ -166,7 +167,7 @@ job() {
 	return $rc
 }
 BASE=$TMP/baseline
-expect_exit 0 "nightly.sbatch without a baseline makes one" job nightly.sbatch "$TMP/night1" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
+expect_exit 0 "nightly.sbatch without a baseline makes one" ompi_tcp_retry job nightly.sbatch "$TMP/night1" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
 expect_output "^nightly: this run is the baseline now" "it says so"
 
 # --- h4 slowed ------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ else
 fi
 expect_exit 0 "its reports and page" test -s "$TMP/accept/reports/allreduce.json" -a -s "$TMP/accept/reports/accept.html"
 expect_exit 1 "nightly.sbatch fails on the links slowed since its baseline" \
-	job nightly.sbatch "$TMP/night2" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
+	ompi_tcp_retry job nightly.sbatch "$TMP/night2" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
 expect_output "^nightly: links against the baseline: exit 1" "it names the links comparison"
 # Eight ranks on two cores: an unslowed link's window times can drift past
 # the threshold between two runs (seen in CI: a few such "regressions").
