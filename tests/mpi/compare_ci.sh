@@ -75,8 +75,8 @@ else
 	fail "a real allreduce run of 36 points" "$TMP/out"
 fi
 
-# 1b. Real back-to-back re-runs. Between two runs this machine's state moves (BASELINES.md:
-# differences under 1.3x are ties here), so the threshold is 30%; a pair during which tasks
+# 1b. Real back-to-back re-runs. Between two runs this machine's state moves (the peers'
+# benchmarks treat differences under 1.3x as ties on it), so the threshold is 30%; a pair during which tasks
 # waited for a CPU more than a quarter of the time measured someone else's load, not ours,
 # and is not judged.
 failed=0 judged=0 busy="" nbusy=0
