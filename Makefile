@@ -98,6 +98,12 @@ CHECK_BUILDS := $(BIN) $(UNIT_BIN)
 .PHONY: all deps run bench check check-fast check-build check-side-by-side check-alone sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
 all: $(BIN)
 
+# apt-get update once for all the installs of a make check (or of any 30
+# minutes): each install below asked again, 5 to 10 s each on a new machine.
+APT_STAMP  := /tmp/collscope-apt-updated
+APT_UPDATE = { [ -n "$$(find $(APT_STAMP) -mmin -30 2>/dev/null)" ] || \
+	{ apt-get update -q && touch $(APT_STAMP); }; }
+
 # Look for the toolchain and libraries; on a Debian machine where we are root,
 # install what is missing, otherwise say exactly what is missing and stop.
 deps:
@@ -107,7 +113,7 @@ deps:
 	[ -z "$$missing" ] && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "deps: missing$$missing: installing $(DEB_PKGS)"; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) || exit 5; \
+		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) || exit 5; \
 	else \
 		echo "deps: missing$$missing"; \
 		echo "deps: install the Debian packages $(DEB_PKGS)"; \
@@ -369,7 +375,7 @@ fuzz-deps:
 	$(Q)mkdir -p $(BUILD)/fuzz; $(FUZZ_PROBE) && exit 0; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "fuzz-deps: $(FUZZ_CC) cannot build a libFuzzer target: installing $(FUZZ_DEB_PKGS)"; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
+		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
 	fi
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h tests/fuzz/*.h) | deps
@@ -409,7 +415,7 @@ browser-deps:
 	$(Q)if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "browser-deps: chromium not found: installing $(BROWSER_DEB_PKGS)"; \
-		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_DEB_PKGS) || exit 5; \
+		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_DEB_PKGS) || exit 5; \
 	else \
 		echo "browser-deps: chromium not found and not root: tests/cli/report.sh skips the headless browser check (install the Debian package $(BROWSER_DEB_PKGS))"; \
 	fi
@@ -458,7 +464,7 @@ mpich-deps:
 		v=$$(echo "$$q" | sed -n 's/^Value: //p'); m=$$(echo "$$q" | sed -n 's/^Status: //p'); \
 		[ -n "$$v" ] || continue; update-alternatives --set $$a $$v >/dev/null && was="$$was $$a:$$m:$$v"; \
 	done; \
-	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		$(MPICH_DEB_PKGS); rc=$$?; \
 	for e in $$was; do a=$${e%%:*}; v=$${e##*:}; m=$${e#*:}; m=$${m%%:*}; \
 		[ "$$m" = auto ] && update-alternatives --auto $$a >/dev/null; \
@@ -520,7 +526,7 @@ slurm-deps:
 	echo "slurm-deps: Slurm not found: installing $(SLURM_DEB_PKGS), starting no daemon"; \
 	policy=/usr/sbin/policy-rc.d; ours=""; \
 	if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod 755 $$policy && ours=1; fi; \
-	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		$(SLURM_DEB_PKGS); rc=$$?; \
 	[ -n "$$ours" ] && rm -f $$policy; \
 	[ $$rc = 0 ] || exit 5
