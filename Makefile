@@ -199,9 +199,9 @@ check-build: | deps
 #   none but the watchdog's runs MPI jobs.
 # - CHECK_ALONE: the MPI suites, one after the other on a machine that runs
 #   nothing else of ours: first those that judge results (they run slowest
-#   beside other work: see suite/mpi/reliability below), then those whose verdicts compare
-#   timings (compare's real re-runs, links' and accept's measurements,
-#   --timing's stragglers), then the virtual cluster's.
+#   beside other work: see suite/mpi/reliability below), then those whose
+#   verdicts compare timings (compare's real re-runs, links' and accept's
+#   measurements, --timing's stragglers), then the virtual cluster's.
 # Every suite runs even when one before it failed; check fails if any did.
 CHECK_JOBS ?= 3
 # What the suites install (each block adds its own), one after the other

@@ -39,9 +39,10 @@ openmpi)
 	# MPI_T loads every component it finds, and every report's context asks
 	# MPI_T for the library's settings: 0.2 s of each such job (a 2-rank
 	# topo: 0.34 s, now 0.14). The others, from where Open MPI keeps them.
-	if [ -z "${OMPI_MCA_mca_base_component_path:-}" ]; then
-		ompi_dir=$(dirname "$(find $(mpicc --showme:libdirs 2>/dev/null) -maxdepth 2 \
-			-name mca_pml_ob1.so 2>/dev/null | head -n 1)")
+	ompi_libdirs=$(mpicc --showme:libdirs 2>/dev/null)
+	if [ -z "${OMPI_MCA_mca_base_component_path:-}" ] && [ -n "$ompi_libdirs" ]; then
+		# shellcheck disable=SC2086 # a list of directories
+		ompi_dir=$(dirname "$(find $ompi_libdirs -maxdepth 2 -name mca_pml_ob1.so 2>/dev/null | head -n 1)")
 		if [ -f "$ompi_dir/mca_pml_ob1.so" ] && mkdir "$TMP/ompi-components"; then
 			for f in "$ompi_dir"/mca_*.so; do
 				case ${f##*/} in mca_mtl_ofi.so | mca_mtl_psm.so | mca_mtl_psm2.so | mca_btl_ofi.so) continue ;; esac
