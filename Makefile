@@ -215,8 +215,7 @@ check: tally-reset check-deps
 	$(Q)t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget check-side-by-side; a=$$?; \
 	t1=$$(date +%s); $(MAKE) --no-print-directory -k check-alone; b=$$?; t2=$$(date +%s); \
-	echo "check: side by side $$((t1 - t0)) s, alone $$((t2 - t1)) s"; \
-	awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY); \
+	echo "check: side by side $$((t1 - t0)) s, alone $$((t2 - t1)) s"; $(call TALLY_SUM,check); \
 	[ $$a = 0 ] && [ $$b = 0 ]
 
 # The tier for an edit-test loop: unit tests, the command line, and each
@@ -224,13 +223,17 @@ check: tally-reset check-deps
 # sanitizers, cluster or fuzzer. make check runs all of it and more.
 check-fast: tally-reset check-build
 	$(Q)$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget unit-test $(CLI_SUITES) fast-mpi-test; \
-	rc=$$?; awk '{p += $$1; f += $$2} END {printf "check-fast: %d passed, %d failed\n", p, f}' \
-	$(COLLSCOPE_TALLY); exit $$rc
+	rc=$$?; $(call TALLY_SUM,check-fast); exit $$rc
 
 # RUN_SUITE SCRIPT BINARY [what the title adds]: one suite script, framed
 # by its name and its time.
 RUN_SUITE = echo "== $(1)$(3)"; t0=$$(date +%s); bash $(1) $(2); rc=$$?; \
 	echo "== $(1)$(3): $$(($$(date +%s) - t0)) s"; exit $$rc
+# RUN_SUITES SCRIPTS BINARY [title] [shell words before each]: every script,
+# each in a subshell of its own, even after one failed; fails if any did.
+RUN_SUITES = rc=0; for t in $(1); do ( $(4) $(call RUN_SUITE,$$t,$(2),$(3)) ) || rc=1; done; exit $$rc
+# TALLY_SUM NAME: the last line of a run, every suite's counts added up.
+TALLY_SUM = awk '{p += $$1; f += $$2} END {printf "$(1): %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
 
 fast-mpi-test: $(BIN)
 	$(Q)$(call RUN_SUITE,tests/fast/mpi.sh,$(BIN))
@@ -276,17 +279,17 @@ CHECK_ALONE += $(filter-out suite/mpi/reliability $(MPI_TIMED),$(MPI_SUITES)) mp
 # Every script of a directory, one after the other, even after one fails; the
 # target fails if any did.
 mpi-test cli-test: $(BIN)
-	$(Q)rc=0; for t in tests/$(@:-test=)/*.sh; do ( $(call RUN_SUITE,$$t,$(BIN)) ) || rc=1; done; exit $$rc
+	$(Q)$(call RUN_SUITES,tests/$(@:-test=)/*.sh,$(BIN))
 
 # Hosts as network namespaces (tests/cluster/vcluster.sh), Open MPI across them;
 # needs root (ip, tc from iproute2), prints SKIP and passes otherwise.
-.PHONY: suite/cluster/cluster suite/cluster/accept
-suite/cluster/cluster suite/cluster/accept: suite/%: $(BIN)
+CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept
+.PHONY: $(CLUSTER_SUITES)
+$(CLUSTER_SUITES): suite/%: $(BIN)
 	$(Q)$(call RUN_SUITE,tests/$*.sh,$(BIN))
 cluster-test: $(BIN)
-	$(Q)rc=0; for t in tests/cluster/cluster.sh tests/cluster/accept.sh; do \
-		( $(call RUN_SUITE,$$t,$(BIN)) ) || rc=1; done; exit $$rc
-CHECK_ALONE += suite/cluster/cluster suite/cluster/accept
+	$(Q)$(call RUN_SUITES,$(CLUSTER_SUITES:suite/%=tests/%.sh),$(BIN))
+CHECK_ALONE += $(CLUSTER_SUITES)
 
 # Every fault class of links on the virtual cluster, with random culprits, and
 # the confusion table (about 7 minutes; make check runs one class at random).
@@ -314,9 +317,7 @@ san-build: | deps
 san-unit-test: san-build
 	$(Q)echo "== unit tests under ASan and UBSan"; $(call RUN_UNIT,$(SAN_BUILD)/tests/unit-tests)
 san-cli-test: san-build
-	$(Q)rc=0; for t in $(SAN_SUITES); do \
-		( export ASAN_OPTIONS=detect_leaks=0; $(call RUN_SUITE,$$t,$(SAN_BUILD)/collscope, under ASan and UBSan) ) \
-		|| rc=1; done; exit $$rc
+	$(Q)$(call RUN_SUITES,$(SAN_SUITES),$(SAN_BUILD)/collscope, under ASan and UBSan,export ASAN_OPTIONS=detect_leaks=0;)
 sanitize-test: san-unit-test san-cli-test
 CHECK_BUILDS += san-build
 CHECK_SIDE_BY_SIDE += san-unit-test san-cli-test
@@ -495,10 +496,8 @@ mpich-test: mpich-build
 		echo "mpich-test: FAILED: $(MPICH_BIN) saw Open MPI's headers ($$bad) or is not linked with libmpich alone"; \
 		echo "0 1" >> $(COLLSCOPE_TALLY); rc=1; \
 	fi; \
-	for t in $(MPICH_SUITES); do \
-		( export $(MPICH_SUITE_ENV) COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS=; \
-		  $(call RUN_SUITE,$$t,$(MPICH_BIN), under MPICH) ) || rc=1; \
-	done; exit $$rc
+	( $(call RUN_SUITES,$(MPICH_SUITES),$(MPICH_BIN), under MPICH,export $(MPICH_SUITE_ENV) \
+		COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS=;) ) || rc=1; exit $$rc
 
 # --- Slurm on the virtual cluster (tests/cluster/cluster_slurm.sh, slurm.sh) ---
 # slurm-test brings up slurmctld and a slurmd per namespace host (auth/none:
