@@ -62,7 +62,7 @@ CRIT_FLAGS = $(shell pkg-config --cflags --libs criterion 2>/dev/null)
 WARN   := -std=c17 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wwrite-strings
 OPT    ?= -O2 -g
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
-CPPFLAGS += -D_GNU_SOURCE -Ialgorithms -Iprobes -Ireports -Icmd -I$(BUILD)
+CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)
 ALL_CFLAGS = $(WARN) $(OPT) $(SANFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -MMD -MP $(CFLAGS)
 LIBS   = $(PKG_LIBS) -lm
 
@@ -75,7 +75,7 @@ endif
 # compiled with mpicc; every other source is the pure core, compiled with
 # plain cc (so a stray MPI include there fails the build) and linked into the
 # unit tests too: the option tables of cmd/ among them.
-SRCS      := $(wildcard cmd/*.c algorithms/*.c probes/*.c reports/*.c)
+SRCS      := $(wildcard cmd/*.c cmd/*/*.c algorithms/*.c probes/*.c reports/*/*.c)
 MPI_SRCS  := $(shell grep -l '^\#include <mpi.h>' $(SRCS) 2>/dev/null)
 PURE_SRCS := $(filter-out $(MPI_SRCS) cmd/main.c,$(SRCS))
 CMD_SRCS  := $(filter-out $(PURE_SRCS),$(SRCS))
@@ -327,11 +327,11 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/collscope
 
 format:
-	clang-format -i $(SRCS) $(wildcard */*.h tests/unit/*.[ch])
+	clang-format -i $(SRCS) $(wildcard */*.h */*/*.h tests/unit/*.[ch])
 
 lint: $(BIN)
 	clang-tidy $(SRCS) -- $(ALL_CFLAGS) $(shell $(MPICC) --showme:compile)
-	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 -Ialgorithms -Iprobes -Ireports -Icmd $(SRCS)
+	cppcheck --quiet --enable=warning,performance,portability --error-exitcode=1 -I. $(SRCS)
 
 clean:
 	rm -rf $(BUILD)
@@ -355,8 +355,9 @@ FUZZ_SECONDS  ?= 25
 FUZZ_DEB_PKGS := clang libclang-rt-dev
 FUZZ_BIN      := $(BUILD)/fuzz/fuzz_report_read
 FUZZ_SRCS     := tests/fuzz/fuzz_report_read.c tests/fuzz/page_check.c \
-                 $(filter reports/report_read% reports/compare% reports/html% reports/svg% \
-                 reports/stats.c reports/report_io.c reports/report_text.c,$(PURE_SRCS))
+                 $(filter reports/io/report_read% reports/compare/compare% reports/render/html% reports/render/svg% \
+                 reports/stats/stats.c reports/stats/compare_stats.c reports/io/report_io.c \
+                 reports/render/report_text.c,$(PURE_SRCS))
 FUZZ_FLAGS    := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 # Chromium loads the page of `collscope report` in tests/cli/report.sh.
 BROWSER_DEB_PKGS := chromium
@@ -379,7 +380,7 @@ fuzz-deps:
 		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
 	fi
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*.h tests/fuzz/*.h) | deps
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*/*.h tests/fuzz/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -Itests/fuzz $(PKG_CFLAGS) -o $@ \
 		$(FUZZ_SRCS) $$(pkg-config --libs libcjson) -lm

@@ -12,8 +12,8 @@
  */
 #include <mpi.h>
 
-#include "ar_mpi.h"
-#include "executor.h"
+#include "algorithms/ar_mpi.h"
+#include "algorithms/executor.h"
 
 #include <limits.h>
 

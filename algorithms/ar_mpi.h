@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "dtype.h"
+#include "algorithms/dtype.h"
 
 /* input may be MPI_IN_PLACE or equal to result. Returns an MPI error code. */
 int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtype t,

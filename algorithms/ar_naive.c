@@ -45,7 +45,7 @@
  *   6     send s0 -> 2                                      recv s0, copy
  *   7     send s1 -> 2                                      recv s1, copy
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 /* Rank 0: receive and fold every other rank's input, then send the result out. */
 static int build_root(struct sched *s)

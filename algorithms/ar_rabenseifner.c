@@ -54,7 +54,7 @@
  *   0) and r2 (virtual 1) split [0, count) at count / 2 and swap halves,
  *   reduce, swap the reduced halves back, then r1 sends the result to r0.
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 enum { RAB_MAX_LEVELS = 32 }; /* log2 of the largest int power of two, plus one */
 

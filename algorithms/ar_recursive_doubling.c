@@ -48,7 +48,7 @@
  *   Rank 1 takes 3 steps, ranks 0 and 2 take 2 and 1. With 4 ranks there is
  *   no fold: ranks 0-1 and 2-3 exchange at k = 0, then 0-2 and 1-3 at k = 1.
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 /* log2(p) whole-buffer exchanges among the p virtual ranks. */
 static int exchanges(struct sched *s, int p, int rem, bool result_written)

@@ -57,7 +57,7 @@
  *                      r2 sends c2, receives c1
  *   4 = 2(n-1) steps when a chunk fits in one segment.
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 /* One ring step: send chunk send_chunk to the right, receive recv_chunk from the left. */
 static int ring_step(struct sched *s, size_t send_chunk, size_t recv_chunk,

@@ -88,13 +88,13 @@
  */
 #include <mpi.h>
 
-#include "ar_mpi.h"
-#include "executor.h"
-#include "shm_arena.h"
-#include "shm_pipe.h"
-#include "shm_small.h"
-#include "shm_sync.h"
-#include "stream_copy.h"
+#include "algorithms/ar_mpi.h"
+#include "algorithms/executor.h"
+#include "algorithms/shm_arena.h"
+#include "algorithms/shm_pipe.h"
+#include "algorithms/shm_small.h"
+#include "algorithms/shm_sync.h"
+#include "algorithms/stream_copy.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -56,7 +56,7 @@
  *            r2: recv s0 <- 0 | recv s1 <- 0 + send s0 -> 3 | send s1 -> 3
  *            r1, r3: recv s0 | recv s1  (copies)
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 enum { TREE_MAX_CHILDREN = 32 };
 

@@ -1,9 +1,9 @@
 /* See bench.h. */
 #include <mpi.h>
 
-#include "bench.h"
-#include "fault.h"
-#include "progress.h"
+#include "algorithms/bench.h"
+#include "algorithms/fault.h"
+#include "algorithms/progress.h"
 
 #include <sched.h>
 #include <stdlib.h>

@@ -20,11 +20,11 @@
 
 #include <stdint.h>
 
-#include "clock_model.h"
-#include "executor.h"
-#include "pattern.h"
-#include "shm_arena.h"
-#include "timing.h"
+#include "algorithms/clock_model.h"
+#include "algorithms/executor.h"
+#include "algorithms/pattern.h"
+#include "algorithms/shm_arena.h"
+#include "algorithms/timing.h"
 
 struct bench_cfg {
 	int warmup;

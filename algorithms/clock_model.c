@@ -1,5 +1,5 @@
 /* See clock_model.h. */
-#include "clock_model.h"
+#include "algorithms/clock_model.h"
 
 #include <math.h>
 #include <stdlib.h>

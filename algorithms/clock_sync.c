@@ -1,7 +1,7 @@
 /* See clock_sync.h. */
 #include <mpi.h>
 
-#include "clock_sync.h"
+#include "algorithms/clock_sync.h"
 
 #include <math.h>
 #include <stdlib.h>

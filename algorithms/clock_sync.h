@@ -10,7 +10,7 @@
 #ifndef COLLSCOPE_CLOCK_SYNC_H
 #define COLLSCOPE_CLOCK_SYNC_H
 
-#include "clock_model.h"
+#include "algorithms/clock_model.h"
 
 /* Rounds of a sync, ping-pongs per round (the shortest kept), check rounds after. */
 enum { CLOCK_SYNC_ROUNDS = 10, CLOCK_SYNC_PINGS = 8, CLOCK_SYNC_CHECKS = 5 };

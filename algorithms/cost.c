@@ -1,5 +1,5 @@
 /* See cost.h. */
-#include "cost.h"
+#include "algorithms/cost.h"
 
 #include <string.h>
 

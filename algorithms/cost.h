@@ -2,7 +2,7 @@
  * The cost of a point-to-point all-reduce, read from the schedule the
  * executor runs (README, `collscope scale`, Cost model): how many messages, how
  * many bytes on the wire and how many bytes reduced lie on its critical
- * path, the three terms of the alpha-beta-gamma model (reports/model.h).
+ * path, the three terms of the alpha-beta-gamma model (reports/model/model.h).
  * Pure: no MPI, no I/O; nothing is written by hand per variant.
  *
  * The walk builds the schedule of every rank of a hypothetical run of
@@ -54,7 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "variant.h"
+#include "algorithms/variant.h"
 
 struct cost_path {
 	uint64_t messages;

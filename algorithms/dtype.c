@@ -2,7 +2,7 @@
  * Reduction kernels. Each (dtype, op) pair is one tight loop over restrict
  * pointers so the compiler vectorises it; the switch is outside the loop.
  */
-#include "dtype.h"
+#include "algorithms/dtype.h"
 
 #include <math.h>
 #include <string.h>

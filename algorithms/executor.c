@@ -10,8 +10,8 @@
  */
 #include <mpi.h>
 
-#include "executor.h"
-#include "progress.h"
+#include "algorithms/executor.h"
+#include "algorithms/progress.h"
 
 #include <string.h>
 

@@ -22,10 +22,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dtype.h"
-#include "schedule.h"
-#include "trace.h"
-#include "variant.h"
+#include "algorithms/dtype.h"
+#include "algorithms/schedule.h"
+#include "algorithms/trace.h"
+#include "algorithms/variant.h"
 
 /* One all-reduce call. input == result means in place. */
 struct ar_call {

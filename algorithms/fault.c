@@ -1,5 +1,5 @@
 /* See fault.h. */
-#include "fault.h"
+#include "algorithms/fault.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * index only through index mod a short period, so checking builds a table of
  * one period and then costs one lookup and one compare per element.
  */
-#include "pattern.h"
+#include "algorithms/pattern.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "algorithms/dtype.h"
 
 /* The integer rank contributes at element index for op. */
 int64_t ar_pattern_value(enum ar_op op, int rank, int nranks, size_t index);

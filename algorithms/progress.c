@@ -1,9 +1,9 @@
 /* See progress.h. */
-#include "progress.h"
+#include "algorithms/progress.h"
 
 #include <stdio.h>
 
-#include "variant.h"
+#include "algorithms/variant.h"
 
 struct progress ar_progress = {.variant = -1};
 

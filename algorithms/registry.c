@@ -1,5 +1,5 @@
 /* The one table of all-reduce variants. Adding one: see variant.h. */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 #include <string.h>
 

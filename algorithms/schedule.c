@@ -3,7 +3,7 @@
  * (dropping empty halves), cutting transfers into segments, and the balanced
  * split of a buffer into parts. Pure: no MPI, no I/O.
  */
-#include "schedule.h"
+#include "algorithms/schedule.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* See shm_arena.h. */
 #include <mpi.h>
 
-#include "shm_arena.h"
+#include "algorithms/shm_arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* See shm_pipe.h. */
 #include <mpi.h>
 
-#include "schedule.h"
-#include "shm_pipe.h"
+#include "algorithms/schedule.h"
+#include "algorithms/shm_pipe.h"
 
 #include <sched.h>
 #include <stdlib.h>

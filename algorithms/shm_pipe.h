@@ -35,7 +35,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dtype.h"
+#include "algorithms/dtype.h"
 
 enum {
 	/* From this many bytes a message crosses hosts through the leaders' pipeline. */

@@ -1,6 +1,6 @@
 /* See shm_small.h. */
-#include "shm_small.h"
-#include "shm_sync.h"
+#include "algorithms/shm_small.h"
+#include "algorithms/shm_sync.h"
 
 #include <string.h>
 

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dtype.h"
+#include "algorithms/dtype.h"
 
 enum {
 	SHM_LINE_BYTES = 64,

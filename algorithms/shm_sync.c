@@ -1,5 +1,5 @@
 /* See shm_sync.h. */
-#include "shm_sync.h"
+#include "algorithms/shm_sync.h"
 
 #include <sched.h>
 #include <time.h>

@@ -1,5 +1,5 @@
 /* See stream_copy.h. Pure: no MPI. */
-#include "stream_copy.h"
+#include "algorithms/stream_copy.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* See timing.h. */
-#include "timing.h"
+#include "algorithms/timing.h"
 
 #include <math.h>
 #include <string.h>

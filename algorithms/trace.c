@@ -1,5 +1,5 @@
 /* See trace.h. */
-#include "trace.h"
+#include "algorithms/trace.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* See trace_gather.h. */
 #include <mpi.h>
 
-#include "trace_gather.h"
+#include "algorithms/trace_gather.h"
 
 #include <limits.h>
 #include <math.h>

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "algorithms/trace.h"
 
 #define TRACE_CLOCK_ROUNDS 8
 

@@ -15,8 +15,8 @@
 
 #include <stdbool.h>
 
-#include "dtype.h"
-#include "schedule.h"
+#include "algorithms/dtype.h"
+#include "algorithms/schedule.h"
 
 struct ar_call; /* one MPI call's arguments: algorithms/executor.h */
 

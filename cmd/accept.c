@@ -5,13 +5,13 @@
  */
 #include <mpi.h>
 
-#include "accept_derive.h"
-#include "accept_opts.h"
-#include "accept_run.h"
-#include "accept_spec.h"
-#include "cmd.h"
-#include "report_read.h"
-#include "variant.h"
+#include "reports/accept/accept_derive.h"
+#include "cmd/accept_opts.h"
+#include "cmd/accept_run.h"
+#include "reports/accept/accept_spec.h"
+#include "cmd/cmd.h"
+#include "reports/io/report_read.h"
+#include "algorithms/variant.h"
 #include "version.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Options of `collscope accept` (cmd/opts.h); the modes exclude each other. */
-#include "accept_opts.h"
+#include "cmd/accept_opts.h"
 
-#include "accept_derive.h"
-#include "links_opts.h"
+#include "reports/accept/accept_derive.h"
+#include "cmd/links_opts.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
 #ifndef COLLSCOPE_CMD_ACCEPT_OPTS_H
 #define COLLSCOPE_CMD_ACCEPT_OPTS_H
 
-#include "opts.h"
-#include "opts_common.h"
-#include "probe_opts.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
+#include "probes/probe_opts.h"
 
 enum { ACCEPT_MAX_REPEATS = 100 };
 
@@ -26,7 +26,7 @@ struct accept_opts {
 /* Measuring against a spec runs under MPI; --derive and --check-spec do not. */
 bool accept_needs_mpi(const void *opts);
 
-/* `accept_spec` is the spec itself (reports/accept_spec.h); this is the command's table. */
+/* `accept_spec` is the spec itself (reports/accept/accept_spec.h); this is the command's table. */
 extern const struct cmd_spec accept_cmd_spec;
 
 #endif

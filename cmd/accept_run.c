@@ -1,8 +1,8 @@
 /*
  * collscope accept SPEC, under mpirun: every check of the spec, --repeats
- * times, judged by reports/accept_verdict.c; each failing job-wide all-reduce
+ * times, judged by reports/accept/accept_verdict.c; each failing job-wide all-reduce
  * point searched for its culprit hosts on sub-communicators
- * (reports/accept_bisect.c); one line per check and per host, the report, the
+ * (reports/accept/accept_bisect.c); one line per check and per host, the report, the
  * JUnit file and the exit code.
  *
  * Rank 0 reads the spec and sends its text to the others, so a spec on a
@@ -13,17 +13,17 @@
  */
 #include <mpi.h>
 
-#include "accept_opts.h"
-#include "accept_run.h"
-#include "accept_verdict.h"
-#include "allreduce_opts.h"
-#include "links_cmd.h"
-#include "partial.h"
-#include "progress.h"
-#include "report_read.h"
-#include "sweep.h"
-#include "verify_opts.h"
-#include "watchdog.h"
+#include "cmd/accept_opts.h"
+#include "cmd/accept_run.h"
+#include "reports/accept/accept_verdict.h"
+#include "cmd/allreduce_opts.h"
+#include "cmd/links_cmd.h"
+#include "cmd/partial.h"
+#include "algorithms/progress.h"
+#include "reports/io/report_read.h"
+#include "cmd/sweep.h"
+#include "cmd/verify_opts.h"
+#include "cmd/watchdog.h"
 
 #include <math.h>
 #include <stdlib.h>

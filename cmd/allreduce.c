@@ -5,10 +5,10 @@
  */
 #include <mpi.h>
 
-#include "allreduce_opts.h"
-#include "ar_report.h"
-#include "report_io.h"
-#include "sweep.h"
+#include "cmd/allreduce_opts.h"
+#include "reports/io/ar_report.h"
+#include "reports/io/report_io.h"
+#include "cmd/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>

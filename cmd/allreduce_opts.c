@@ -2,12 +2,12 @@
  * Options of `collscope allreduce` (nccl-tests' letters where they exist):
  * one table (cmd/opts.h) gives their parsing, help, defaults and config echo.
  */
-#include "allreduce_opts.h"
+#include "cmd/allreduce_opts.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "timing.h"
+#include "algorithms/timing.h"
 
 static const char *const formats[] = {"table", "csv", NULL};
 

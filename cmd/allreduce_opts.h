@@ -2,8 +2,8 @@
 #ifndef COLLSCOPE_CMD_ALLREDUCE_OPTS_H
 #define COLLSCOPE_CMD_ALLREDUCE_OPTS_H
 
-#include "opts.h"
-#include "opts_common.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
 
 enum ar_format { AR_FORMAT_TABLE, AR_FORMAT_CSV };
 

@@ -1,11 +1,11 @@
 /* See allreduce_trace.h. */
 #include <mpi.h>
 
-#include "allreduce_trace.h"
-#include "progress.h"
-#include "stats.h"
-#include "topo.h"
-#include "variant.h"
+#include "cmd/allreduce_trace.h"
+#include "algorithms/progress.h"
+#include "reports/stats/stats.h"
+#include "probes/topology.h"
+#include "algorithms/variant.h"
 
 #include <math.h>
 #include <stdlib.h>

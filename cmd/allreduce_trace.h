@@ -1,7 +1,7 @@
 /*
  * --trace of `allreduce` and `scale` (issue 14): the trace ring of this
  * rank, the gather after each measured point (outside the timed region),
- * the slow-hop attribution (reports/hops.h) into the point's record, and
+ * the slow-hop attribution (reports/diagnose/hops.h) into the point's record, and
  * the findings in the summary and on stdout.
  */
 #include <mpi.h>
@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cmd.h"
-#include "hops.h"
-#include "trace_gather.h"
+#include "cmd/cmd.h"
+#include "reports/diagnose/hops.h"
+#include "algorithms/trace_gather.h"
 
 struct topo_map;
 

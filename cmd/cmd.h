@@ -19,11 +19,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "context.h"
-#include "dtype.h"
-#include "exit_codes.h"
-#include "opts_common.h"
-#include "report_io.h"
+#include "reports/io/context.h"
+#include "algorithms/dtype.h"
+#include "cmd/exit_codes.h"
+#include "cmd/opts_common.h"
+#include "reports/io/report_io.h"
 
 struct bench_bufs;
 

@@ -3,14 +3,14 @@
  * defensively (every unreadable input exits 2 naming the file and the
  * problem), refuses runs that differ in rank count, host count, dtype or op
  * unless --allow-mismatch, then prints the points worst first and exits 1
- * on any regression. The statistics live in reports/compare.c.
+ * on any regression. The statistics live in reports/compare/compare_points.c.
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "compare.h"
-#include "report_read.h"
-#include "small_opts.h"
+#include "cmd/cmd.h"
+#include "reports/compare/compare_points.h"
+#include "reports/io/report_read.h"
+#include "cmd/small_opts.h"
 #include "version.h"
 
 #include <string.h>

@@ -1,16 +1,16 @@
 /*
  * The report context every measuring command records: tool, command line,
- * times, MPI library, placement (probes/topo.c), the library's control
+ * times, MPI library, placement (probes/topology.c), the library's control
  * variables and the hosts' CPU and kernel (probes/mpit.c) and an allow-list
  * of the environment.
  */
 #include <mpi.h>
 
-#include "ar_report.h"
-#include "bench.h"
-#include "cmd.h"
-#include "mpit.h"
-#include "topo.h"
+#include "reports/io/ar_report.h"
+#include "algorithms/bench.h"
+#include "cmd/cmd.h"
+#include "probes/mpit.h"
+#include "probes/topology.h"
 #include "version.h"
 
 #include <math.h>

@@ -2,12 +2,12 @@
  * collscope links: latency and bandwidth between every pair of ranks, then
  * the slow links and hosts named.
  *
- * 1. Every round of the tournament is measured (probes/links.c); each rank
+ * 1. Every round of the tournament is measured (probes/p2p.c); each rank
  *    summarises the direction it timed into its row of records. With
  *    --pattern shift or both, the shift pattern's steps too, into a row of
  *    shift cells.
- * 2. Rank 0 gathers the rows and runs the detector (reports/detect.c) and
- *    the classifier of the host x host matrices (reports/classify.c).
+ * 2. Rank 0 gathers the rows and runs the detector (reports/diagnose/detect.c) and
+ *    the classifier of the host x host matrices (reports/diagnose/classify.c).
  * 3. The pairs of every suspect are measured again, one at a time (at most
  *    LINKS_RETEST_PAIRS of a host, link or segment), and the shift pattern
  *    once more when it accused something; the detector and the classifier
@@ -17,12 +17,12 @@
  */
 #include <mpi.h>
 
-#include "links_cmd.h"
-#include "partial.h"
-#include "progress.h"
-#include "topo.h"
-#include "tournament.h"
-#include "watchdog.h"
+#include "cmd/links_cmd.h"
+#include "cmd/partial.h"
+#include "algorithms/progress.h"
+#include "probes/topology.h"
+#include "probes/tournament.h"
+#include "cmd/watchdog.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,11 +6,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "cmd.h"
-#include "detect.h"
-#include "links.h"
-#include "links_opts.h"
-#include "links_report.h"
+#include "cmd/cmd.h"
+#include "reports/diagnose/detect.h"
+#include "probes/p2p.h"
+#include "cmd/links_opts.h"
+#include "reports/io/links_report.h"
 
 /*
  * Rank 0's stdout: the bandwidth matrix (and the shift's), the classes, the

@@ -1,16 +1,16 @@
 /*
  * Options of `collscope links`: one table (cmd/opts.h) gives their parsing,
  * help, defaults and config echo. The detector's other parameters come from
- * detect_params_default (reports/detect.h).
+ * detect_params_default (reports/diagnose/detect.h).
  */
-#include "links_opts.h"
+#include "cmd/links_opts.h"
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "cmd/parse.h"
 
 enum {
 	LINKS_MAX_ITERS = 10000000,

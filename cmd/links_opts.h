@@ -3,10 +3,10 @@
 #ifndef COLLSCOPE_CMD_LINKS_OPTS_H
 #define COLLSCOPE_CMD_LINKS_OPTS_H
 
-#include "detect.h"
-#include "opts.h"
-#include "opts_common.h"
-#include "probe_opts.h"
+#include "reports/diagnose/detect.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
+#include "probes/probe_opts.h"
 
 /* Which patterns run: isolated pairs (the tournament), mpiGraph's shift, or both. */
 enum links_pattern { LINKS_PAIRS = 1, LINKS_SHIFT = 2, LINKS_BOTH = 3 };

@@ -5,7 +5,7 @@
  */
 #include <mpi.h>
 
-#include "links_cmd.h"
+#include "cmd/links_cmd.h"
 
 #include <math.h>
 #include <stdlib.h>

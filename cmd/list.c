@@ -1,10 +1,10 @@
 /* collscope list: the variants, what they cost and what they cannot do. */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "variant.h"
+#include "cmd/cmd.h"
+#include "algorithms/variant.h"
 
-#include "small_opts.h"
+#include "cmd/small_opts.h"
 
 int cmd_list(void *opts, struct cmd_ctx *ctx)
 {

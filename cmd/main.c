@@ -10,14 +10,14 @@
  */
 #include <mpi.h>
 
-#include "accept_opts.h"
-#include "allreduce_opts.h"
-#include "cmd.h"
-#include "fault.h"
-#include "links_opts.h"
-#include "scale_opts.h"
-#include "small_opts.h"
-#include "verify_opts.h"
+#include "cmd/accept_opts.h"
+#include "cmd/allreduce_opts.h"
+#include "cmd/cmd.h"
+#include "algorithms/fault.h"
+#include "cmd/links_opts.h"
+#include "cmd/scale_opts.h"
+#include "cmd/small_opts.h"
+#include "cmd/verify_opts.h"
 #include "version.h"
 
 #include <errno.h>

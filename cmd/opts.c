@@ -1,5 +1,5 @@
 /* See opts.h. */
-#include "opts.h"
+#include "cmd/opts.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "report_io.h"
+#include "cmd/parse.h"
+#include "reports/io/report_io.h"
 
 enum { HELP_COLUMN = 27 };
 

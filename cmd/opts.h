@@ -25,7 +25,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "exit_codes.h"
+#include "cmd/exit_codes.h"
 
 enum opt_kind {
 	OPT_FLAG,   /* bool, no value: true when given */

@@ -1,5 +1,5 @@
 /* See opts_common.h. */
-#include "opts_common.h"
+#include "cmd/opts_common.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "schedule.h"
+#include "cmd/parse.h"
+#include "algorithms/schedule.h"
 
 enum { MAX_LIST_ITEMS = 256 };
 

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "dtype.h"
-#include "opts.h"
-#include "variant.h"
+#include "algorithms/dtype.h"
+#include "cmd/opts.h"
+#include "algorithms/variant.h"
 
 /* -o/--output and --force (opts_output), -q/--quiet (opts_quiet, a bool at its base). */
 struct cmd_out {

@@ -7,8 +7,8 @@
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "report_text.h"
+#include "cmd/cmd.h"
+#include "reports/render/report_text.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 /*
  * A message can hold text from a report or a file name: what a terminal
  * would act on (ESC and the other controls, C1, invalid UTF-8) is printed
- * escaped, "\x1b" (reports/report_text.c).
+ * escaped, "\x1b" (reports/render/report_text.c).
  */
 static void vprint(const char *prefix, int rank, const char *fmt, va_list ap)
 {

@@ -4,7 +4,7 @@
  * lenient for a benchmark's options: they skip leading blanks, take signs
  * ("-1" becomes 2^64 - 1), hex, "inf" and "nan".
  */
-#include "parse.h"
+#include "cmd/parse.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,10 +1,10 @@
 /* See partial.h. */
 #include <mpi.h>
 
-#include "partial.h"
-#include "cmd.h"
-#include "flight.h"
-#include "watchdog.h"
+#include "cmd/partial.h"
+#include "cmd/cmd.h"
+#include "reports/diagnose/flight.h"
+#include "cmd/watchdog.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -63,7 +63,7 @@ int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc)
 	return write_locked(p);
 }
 
-/* The watchdog's flight record of the hang as "hang" (reports/flight.h), hosts from the context. */
+/* The watchdog's flight record of the hang as "hang" (reports/diagnose/flight.h), hosts from the context. */
 static void add_flight(cJSON *root)
 {
 	const struct flight_verdict *v;

@@ -6,10 +6,10 @@
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "html.h"
-#include "report_read.h"
-#include "small_opts.h"
+#include "cmd/cmd.h"
+#include "reports/render/html.h"
+#include "reports/io/report_read.h"
+#include "cmd/small_opts.h"
 #include "version.h"
 
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The page to path atomically (reports/report_io.c); an exit code after saying why. */
+/* The page to path atomically (reports/io/report_io.c); an exit code after saying why. */
 static int write_page(const struct cmd_ctx *ctx, const char *path, const struct html_buf *b,
                       bool force)
 {

@@ -9,9 +9,9 @@
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "scale_model.h"
-#include "sweep.h"
+#include "cmd/cmd.h"
+#include "reports/model/scale_model.h"
+#include "cmd/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>

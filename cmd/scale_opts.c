@@ -3,7 +3,7 @@
  * help, defaults and config echo; the checks relate them to each other and,
  * for --ranks, to the job's size.
  */
-#include "scale_opts.h"
+#include "cmd/scale_opts.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "cmd/parse.h"
 
 static const char *const placements[] = {"packed", "spread", NULL};
 

@@ -6,8 +6,8 @@
 #ifndef COLLSCOPE_CMD_SCALE_OPTS_H
 #define COLLSCOPE_CMD_SCALE_OPTS_H
 
-#include "opts.h"
-#include "opts_common.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
 
 enum {
 	SCALE_MAX_RANK_COUNTS = 64,

@@ -1,5 +1,5 @@
 /* See small_opts.h: one table each (cmd/opts.h). */
-#include "small_opts.h"
+#include "cmd/small_opts.h"
 
 #include <stddef.h>
 #include <stdio.h>

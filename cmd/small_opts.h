@@ -5,10 +5,10 @@
 #ifndef COLLSCOPE_CMD_SMALL_OPTS_H
 #define COLLSCOPE_CMD_SMALL_OPTS_H
 
-#include "compare.h"
-#include "trend.h"
-#include "opts.h"
-#include "opts_common.h"
+#include "reports/compare/compare_points.h"
+#include "reports/compare/trend_series.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
 
 struct topo_opts {
 	struct cmd_out out;

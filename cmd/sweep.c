@@ -1,12 +1,12 @@
 /* See sweep.h. */
 #include <mpi.h>
 
-#include "sweep.h"
+#include "cmd/sweep.h"
 
-#include "fault.h"
-#include "memory.h"
-#include "progress.h"
-#include "watchdog.h"
+#include "algorithms/fault.h"
+#include "probes/memory.h"
+#include "algorithms/progress.h"
+#include "cmd/watchdog.h"
 
 #include <math.h>
 #include <string.h>

@@ -15,14 +15,14 @@
 #ifndef COLLSCOPE_CMD_SWEEP_H
 #define COLLSCOPE_CMD_SWEEP_H
 
-#include "allreduce_trace.h"
-#include "ar_report.h"
-#include "bench.h"
-#include "clock_sync.h"
-#include "cmd.h"
-#include "opts_common.h"
-#include "partial.h"
-#include "topo.h"
+#include "cmd/allreduce_trace.h"
+#include "reports/io/ar_report.h"
+#include "algorithms/bench.h"
+#include "algorithms/clock_sync.h"
+#include "cmd/cmd.h"
+#include "cmd/opts_common.h"
+#include "cmd/partial.h"
+#include "probes/topology.h"
 
 /* One communicator of a sweep, as this rank sees it. */
 struct sweep_comm {

@@ -1,14 +1,14 @@
 /*
  * collscope topo: where every rank runs (host, pid, binding, NUMA node,
  * package) and what every host has (cores, NUMA nodes, ranks), with the
- * oversubscribed hosts named. The placement comes from probes/topo.c, the
+ * oversubscribed hosts named. The placement comes from probes/topology.c, the
  * module that fills the context block of every report.
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "small_opts.h"
-#include "topo.h"
+#include "cmd/cmd.h"
+#include "cmd/small_opts.h"
+#include "probes/topology.h"
 
 #include <string.h>
 

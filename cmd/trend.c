@@ -4,14 +4,14 @@
  * context there. Reads every report as compare does (exit 2 naming the file
  * and the problem), refuses reports of different commands or setups, prints
  * the points worst first and exits 1 when some point's last step is a
- * regression beyond --threshold. The analysis lives in reports/trend.c.
+ * regression beyond --threshold. The analysis lives in reports/compare/trend_series.c.
  */
 #include <mpi.h>
 
-#include "cmd.h"
-#include "report_read.h"
-#include "small_opts.h"
-#include "trend.h"
+#include "cmd/cmd.h"
+#include "reports/io/report_read.h"
+#include "cmd/small_opts.h"
+#include "reports/compare/trend_series.h"
 #include "version.h"
 
 #include <stdlib.h>

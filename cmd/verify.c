@@ -5,14 +5,14 @@
  */
 #include <mpi.h>
 
-#include "bench.h"
-#include "cmd.h"
-#include "executor.h"
-#include "fault.h"
-#include "pattern.h"
-#include "progress.h"
-#include "verify_opts.h"
-#include "watchdog.h"
+#include "algorithms/bench.h"
+#include "cmd/cmd.h"
+#include "algorithms/executor.h"
+#include "algorithms/fault.h"
+#include "algorithms/pattern.h"
+#include "algorithms/progress.h"
+#include "cmd/verify_opts.h"
+#include "cmd/watchdog.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* Options of `collscope verify`: one table (cmd/opts.h); the default counts depend on N. */
-#include "verify_opts.h"
+#include "cmd/verify_opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
+#include "cmd/parse.h"
 
 static int parse_counts(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {

@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dtype.h"
-#include "opts.h"
-#include "opts_common.h"
-#include "variant.h"
+#include "algorithms/dtype.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
+#include "algorithms/variant.h"
 
 enum { VERIFY_MAX_COUNTS = 64, VERIFY_BIG_COUNT = 1048583 };
 

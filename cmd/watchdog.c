@@ -1,7 +1,7 @@
 /* See watchdog.h. The thread never calls MPI: only sockets, clocks and atomics. */
 #include <mpi.h>
 
-#include "watchdog.h"
+#include "cmd/watchdog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "flight.h"
-#include "progress.h"
-#include "trace.h"
-#include "variant.h"
-#include "watchdog_rendezvous.h"
-#include "watchdog_verdict.h"
+#include "reports/diagnose/flight.h"
+#include "algorithms/progress.h"
+#include "algorithms/trace.h"
+#include "algorithms/variant.h"
+#include "cmd/watchdog_rendezvous.h"
+#include "cmd/watchdog_verdict.h"
 
 /* WD_FLIGHT_ENTRIES: the last trace entries each heartbeat carries (with --trace). */
 enum { WD_HB_WORDS = 11, WD_FLIGHT_ENTRIES = 8 };
@@ -186,7 +186,7 @@ static void fill_views(void)
  * Every heartbeat carries the rank's step and the peer it waits for
  * (ar_progress.where) and, with --trace, its last WD_FLIGHT_ENTRIES trace
  * entries, so rank 0 holds what each rank last said, at most a second old
- * (a stopped rank's included). On a hang it judges them (reports/flight.h),
+ * (a stopped rank's included). On a hang it judges them (reports/diagnose/flight.h),
  * appends the verdict to the event and keeps it for the hook
  * (watchdog_flight). A rank that missed two heartbeats is not answering.
  */

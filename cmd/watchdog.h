@@ -12,7 +12,7 @@
  * start once every rank has arrived.
  * Rank 0 declares a hang when some rank has made no progress, or has not been
  * heard from, for the timeout: it names the ranks that had not arrived and
- * where each one last was, and the flight record's verdict (reports/flight.h:
+ * where each one last was, and the flight record's verdict (reports/diagnose/flight.h:
  * who never entered, whom each rank waits on), calls the command's hang hook
  * (which writes the partial report), and ends the job with exit code 4. When rank 0 itself
  * stops answering, rank 1 says so and ends the job the same way.
@@ -22,7 +22,7 @@
 #ifndef COLLSCOPE_WATCHDOG_H
 #define COLLSCOPE_WATCHDOG_H
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 /* Called on rank 0's watchdog thread with the event text, before the job ends. */
 typedef void (*watchdog_hang_fn)(void *arg, const char *event);
@@ -39,7 +39,7 @@ void watchdog_stop(void);
 
 /*
  * Inside the hang hook (rank 0's watchdog thread): the flight record of the
- * hang being declared (reports/flight.h), nranks entries and their verdict;
+ * hang being declared (reports/diagnose/flight.h), nranks entries and their verdict;
  * NULL before a hang. Owned by the watchdog.
  */
 struct flight_rank;

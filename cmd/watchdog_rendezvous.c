@@ -8,10 +8,10 @@
  */
 #include <mpi.h>
 
-#include "watchdog_rendezvous.h"
+#include "cmd/watchdog_rendezvous.h"
 
-#include "fault.h"
-#include "watchdog_net.h"
+#include "algorithms/fault.h"
+#include "cmd/watchdog_net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

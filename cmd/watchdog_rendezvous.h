@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 
 int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *token);
 

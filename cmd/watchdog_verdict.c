@@ -1,10 +1,10 @@
 /* See watchdog_verdict.h. */
-#include "watchdog_verdict.h"
+#include "cmd/watchdog_verdict.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "progress.h"
+#include "algorithms/progress.h"
 
 bool wd_silent(const struct wd_view *v, double now, double timeout_s)
 {

@@ -1,5 +1,5 @@
 /* See cpu_wait.h. No MPI. */
-#include "cpu_wait.h"
+#include "probes/cpu_wait.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* See memory.h. */
-#include "memory.h"
+#include "probes/memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>

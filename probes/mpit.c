@@ -8,7 +8,7 @@
  */
 #include <mpi.h>
 
-#include "mpit.h"
+#include "probes/mpit.h"
 
 #include <stdbool.h>
 #include <stdio.h>

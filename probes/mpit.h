@@ -16,7 +16,7 @@
 #ifndef COLLSCOPE_MPIT_H
 #define COLLSCOPE_MPIT_H
 
-#include "context.h"
+#include "reports/io/context.h"
 
 int probe_mpit_fill_context(MPI_Comm comm, struct report_context *c);
 

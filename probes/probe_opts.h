@@ -1,4 +1,4 @@
-/* What the link probes measure and how (probes/links.h): pure, for the option tables. */
+/* What the link probes measure and how (probes/p2p.h): pure, for the option tables. */
 #ifndef COLLSCOPE_PROBE_OPTS_H
 #define COLLSCOPE_PROBE_OPTS_H
 

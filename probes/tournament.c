@@ -10,7 +10,7 @@
  * round 2: 3-2, 0-1. n = 3: the same rounds with player 3 a phantom, so
  * 0, 1 and 2 have the bye in rounds 0, 1 and 2.
  */
-#include "tournament.h"
+#include "probes/tournament.h"
 
 static int seats(int n)
 {

@@ -105,7 +105,7 @@ def build_trace_overhead(binary):
     out = os.path.join(build, "bench", "trace_overhead")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     cmd = [os.environ.get("MPICC", "mpicc"), "-std=c17", "-O2", "-D_GNU_SOURCE",
-           "-I" + os.path.join(root, "algorithms"), "-I" + build,
+           "-I" + root, "-I" + build,
            os.path.join(here, "trace_overhead.c")] + objs + ["-lm", "-o", out]
     return out if objs and subprocess.run(cmd).returncode == 0 else None
 

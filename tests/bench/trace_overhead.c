@@ -15,9 +15,9 @@
  */
 #include <mpi.h>
 
-#include "executor.h"
-#include "pattern.h"
-#include "trace.h"
+#include "algorithms/executor.h"
+#include "algorithms/pattern.h"
+#include "algorithms/trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

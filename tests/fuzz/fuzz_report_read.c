@@ -19,11 +19,11 @@
  * is read as PREFIX, then COUNT copies of ITEM joined by commas, with every
  * "@i" in ITEM the copy's index, then SUFFIX (at most EXPANDED_MAX bytes).
  */
-#include "compare.h"
-#include "html.h"
+#include "reports/compare/compare_points.h"
+#include "reports/render/html.h"
 #include "page_check.h"
-#include "report_read.h"
-#include "report_read_scan.h"
+#include "reports/io/report_read.h"
+#include "reports/io/report_read_scan.h"
 
 #include <malloc.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  */
 #include "page_check.h"
 
-#include "report_read_scan.h"
+#include "reports/io/report_read_scan.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* Synthetic reports for the unit tests (see report_fixtures.h). */
 #include "report_fixtures.h"
 
-#include "stats.h"
+#include "reports/stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pattern.h"
+#include "algorithms/pattern.h"
 
 enum { SIM_GARBAGE_BYTE = 0x5A };
 

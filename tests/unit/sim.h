@@ -25,8 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "dtype.h"
-#include "schedule.h"
+#include "algorithms/dtype.h"
+#include "algorithms/schedule.h"
 
 struct sim_config {
 	sched_build_fn build;

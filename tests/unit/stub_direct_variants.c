@@ -3,7 +3,7 @@
  * MPI directly are replaced here by descriptors that carry no code. The
  * registry then links, and the simulator skips what it cannot play.
  */
-#include "variant.h"
+#include "algorithms/variant.h"
 
 const struct ar_variant ar_variant_mpi = {
 	.name = "mpi",

@@ -1,12 +1,12 @@
 /*
- * Culprit isolation (reports/accept_bisect.c), driven by simulated checks:
+ * Culprit isolation (reports/accept/accept_bisect.c), driven by simulated checks:
  * host-level faults that show on any subset holding the culprit, network
  * faults that need a second host to show, two culprits, and faults that
  * need the whole job. The search must name exactly the culprits when it
  * can, never an innocent host, say "not isolated" when it cannot, and never
  * test the full set (known to fail) or an empty one.
  */
-#include "accept_bisect.h"
+#include "reports/accept/accept_bisect.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /*
- * accept --derive (reports/accept_derive.c): thresholds from the median of
+ * accept --derive (reports/accept/accept_derive.c): thresholds from the median of
  * known-good reports minus the tolerance, per locality class and per point,
  * with the provenance of each; the spec it writes reads back; reports that
  * are not known-good, or not of one job layout, are refused with every
  * problem named.
  */
-#include "accept_derive.h"
-#include "accept_figures.h"
-#include "accept_spec.h"
-#include "accept_verdict.h"
+#include "reports/accept/accept_derive.h"
+#include "reports/accept/accept_figures.h"
+#include "reports/accept/accept_spec.h"
+#include "reports/accept/accept_verdict.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

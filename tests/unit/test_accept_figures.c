@@ -1,10 +1,10 @@
 /*
  * accept's figures taken from the measuring commands' own structures
- * (reports/accept_figures.c): every measured pair of a links view with its
+ * (reports/accept/accept_figures.c): every measured pair of a links view with its
  * locality and typical figures, the confirmed suspects only, and an
  * all-reduce record measured or skipped.
  */
-#include "accept_figures.h"
+#include "reports/accept/accept_figures.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 /*
- * The accept spec (reports/accept_spec.c): a good spec read whole, written
+ * The accept spec (reports/accept/accept_spec.c): a good spec read whole, written
  * back and read again the same; every bad field named by its JSON path, all
  * of them in one pass, unknown fields and typos refused.
  */
-#include "accept_spec.h"
+#include "reports/accept/accept_spec.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

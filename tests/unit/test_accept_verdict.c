@@ -1,12 +1,12 @@
 /*
- * accept's verdicts (reports/accept_verdict.c, accept_format.c): a clean
+ * accept's verdicts (reports/accept/accept_verdict.c, accept_format.c): a clean
  * run passes; a slow host fails its own link checks and only it; a check
  * that fails some repeats is intermittent, never a pass; what the spec asks
  * for and the run did not deliver fails; a culprit search names its host in
  * the host's verdict; the text lines, the JSON and the figures taken from
  * the measuring commands' structures.
  */
-#include "accept_verdict.h"
+#include "reports/accept/accept_verdict.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * index, in series of every length trend sees; series of noise alone (many,
  * seeded) rarely give one; an outlier is not a step; two steps are both found.
  */
-#include "changepoint.h"
+#include "reports/stats/changepoint.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

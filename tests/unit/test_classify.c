@@ -1,5 +1,5 @@
-/* The fault classes of reports/classify.c, on synthetic host x host matrices. */
-#include "classify.h"
+/* The fault classes of reports/diagnose/classify.c, on synthetic host x host matrices. */
+#include "reports/diagnose/classify.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

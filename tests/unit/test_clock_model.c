@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "clock_model.h"
+#include "algorithms/clock_model.h"
 
 /* A rank whose clock reads local = (ref - off0) / (1 + d): ref = local + off0 + d local. */
 struct fake_clock {

@@ -3,7 +3,7 @@
  * Mann-Whitney test, the under-9-samples rule, one-sided points, mismatched
  * runs, defensive loading of records, worst-first order and the renderings.
  */
-#include "compare.h"
+#include "reports/compare/compare_points.h"
 #include "report_fixtures.h"
 
 #include <criterion/criterion.h>

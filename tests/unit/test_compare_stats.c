@@ -3,8 +3,8 @@
  * definitions of p.adjust, and the Mann-Whitney test's minimum detectable
  * effect against a simulation of the test itself.
  */
-#include "compare_stats.h"
-#include "stats.h"
+#include "reports/stats/compare_stats.h"
+#include "reports/stats/stats.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * the CPU model out of /proc/cpuinfo's text, the environment allow-list and
  * the JSON of the control variables and host facts.
  */
-#include "context.h"
+#include "reports/io/context.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * The context block: the environment allow-list, and secrets under allowed
  * prefixes recorded by name only.
  */
-#include "context.h"
+#include "reports/io/context.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

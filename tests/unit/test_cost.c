@@ -4,8 +4,8 @@
  * 2(n-1) alpha + 2(n-1)/n S beta + (n-1)/n S gamma through the model, the
  * busiest rank, and the sample taken past the step budget.
  */
-#include "cost.h"
-#include "model.h"
+#include "algorithms/cost.h"
+#include "reports/model/model.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "cpu_wait.h"
+#include "probes/cpu_wait.h"
 
 Test(cpu_wait, parses_the_kernels_line)
 {

@@ -1,5 +1,5 @@
-/* The slow-link and slow-host detector of reports/detect.c, on synthetic matrices. */
-#include "detect.h"
+/* The slow-link and slow-host detector of reports/diagnose/detect.c, on synthetic matrices. */
+#include "reports/diagnose/detect.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dtype.h"
-#include "pattern.h"
+#include "algorithms/dtype.h"
+#include "algorithms/pattern.h"
 
 Test(dtype, names_and_aliases_parse)
 {

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "fault.h"
+#include "algorithms/fault.h"
 
 Test(fault, parses_each_kind)
 {

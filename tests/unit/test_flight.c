@@ -4,7 +4,7 @@
  * stuck in, a deadlock among ranks that all answer, idle and unwatched
  * ranks, and the hang's JSON.
  */
-#include "flight.h"
+#include "reports/diagnose/flight.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

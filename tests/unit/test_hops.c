@@ -8,7 +8,7 @@
  * slow at its own reductions is named as such and none of its hops;
  * messages of two sizes, and hosts whose links differ, accuse nobody.
  */
-#include "hops.h"
+#include "reports/diagnose/hops.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

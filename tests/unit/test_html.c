@@ -3,7 +3,7 @@
  * UTF-8 and control characters), the sections by command, a kind the page
  * does not know, and fields of the wrong type named with their file.
  */
-#include "html.h"
+#include "reports/render/html.h"
 #include "report_fixtures.h"
 
 #include <criterion/criterion.h>

@@ -1,14 +1,14 @@
 /*
- * JUnit XML (reports/junit.c) and accept's verdict in it
- * (reports/accept_format.c): the structure CI systems read, counts that
+ * JUnit XML (reports/render/junit.c) and accept's verdict in it
+ * (reports/accept/accept_format.c): the structure CI systems read, counts that
  * match, failures with the fault code as type, and hostile host names
  * escaped so the document stays well-formed. A small checker here walks
  * the document: tags nest and close, attribute values are quoted, and '&'
  * only starts one of the five entities; tests/cli/accept.sh parses the
  * file with Python's XML parser as well.
  */
-#include "accept_verdict.h"
-#include "junit.h"
+#include "reports/accept/accept_verdict.h"
+#include "reports/render/junit.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* The links report of reports/links_report.c: records, detector input, JSON. */
-#include "links_report.h"
+/* The links report of reports/io/links_report.c: records, detector input, JSON. */
+#include "reports/io/links_report.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* The proportional set size, read from the kernel's smaps_rollup. */
 #include <criterion/criterion.h>
 
-#include "memory.h"
+#include "probes/memory.h"
 
 static const char rollup[] = "562df2bb6000-7ffed1951000 ---p 00000000 00:00 0    [rollup]\n"
                              "Rss:                1744 kB\n"

@@ -1,10 +1,10 @@
 /*
- * The models of `collscope scale` (reports/model.h): the non-negative fit
+ * The models of `collscope scale` (reports/model/model.h): the non-negative fit
  * recovers known coefficients from synthetic points, the step model gives
  * the efficiency, speedup and sweet spot of curves known in closed form.
  */
-#include "cost.h"
-#include "model.h"
+#include "algorithms/cost.h"
+#include "reports/model/model.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -4,17 +4,17 @@
  * they configure, --help that lists every option with its default, the
  * config echo, and the checks that relate options to each other and to N.
  */
-#include "accept_derive.h"
-#include "accept_opts.h"
-#include "allreduce_opts.h"
-#include "compare.h"
-#include "detect.h"
-#include "links_opts.h"
-#include "opts.h"
-#include "scale_opts.h"
-#include "schedule.h"
-#include "small_opts.h"
-#include "verify_opts.h"
+#include "reports/accept/accept_derive.h"
+#include "cmd/accept_opts.h"
+#include "cmd/allreduce_opts.h"
+#include "reports/compare/compare_points.h"
+#include "reports/diagnose/detect.h"
+#include "cmd/links_opts.h"
+#include "cmd/opts.h"
+#include "cmd/scale_opts.h"
+#include "algorithms/schedule.h"
+#include "cmd/small_opts.h"
+#include "cmd/verify_opts.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * Command-line value parsing: every accepted form, and every form a user
  * might type that must be refused with a reason.
  */
-#include "parse.h"
+#include "cmd/parse.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

@@ -1,5 +1,5 @@
 /* The progress record's "where" word: packing, and its description. */
-#include "progress.h"
+#include "algorithms/progress.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

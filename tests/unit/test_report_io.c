@@ -3,8 +3,8 @@
  * pre-flight output check, NaN as null, and defensive reading of whatever a
  * user points at. Each test gets its own directory under /tmp.
  */
-#include "report_io.h"
-#include "report_read.h"
+#include "reports/io/report_io.h"
+#include "reports/io/report_read.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

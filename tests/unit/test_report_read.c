@@ -4,8 +4,8 @@
  * the typed getters that name the file, the JSON path and the problem.
  * Reading from disk is covered in test_report_io.c.
  */
-#include "report_read.h"
-#include "report_read_scan.h"
+#include "reports/io/report_read.h"
+#include "reports/io/report_read_scan.h"
 
 #include <criterion/criterion.h>
 #include <malloc.h>

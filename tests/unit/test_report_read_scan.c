@@ -3,7 +3,7 @@
  * is refused with its byte offset), UTF-8 in strings, cJSON's own limits,
  * and the counts the memory estimate is made of.
  */
-#include "report_read_scan.h"
+#include "reports/io/report_read_scan.h"
 
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>

@@ -2,8 +2,8 @@
  * Terminal-safe text: every control a terminal acts on is written as an
  * escape, every other character as it is; and compare's labels use it.
  */
-#include "compare.h"
-#include "report_text.h"
+#include "reports/compare/compare_points.h"
+#include "reports/render/report_text.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /*
- * The scale model (cmd/scale_model.h) on synthetic measurements: times made
+ * The scale model (reports/model/scale_model.h) on synthetic measurements: times made
  * from known alpha and beta on the ring's own schedule terms are fitted back,
  * predictions appear at the extrapolated counts and are marked, and the
  * step model finds the sweet spot where the measurements put it.
  */
-#include "ar_report.h"
-#include "cost.h"
-#include "exit_codes.h"
-#include "scale_model.h"
+#include "reports/io/ar_report.h"
+#include "algorithms/cost.h"
+#include "cmd/exit_codes.h"
+#include "reports/model/scale_model.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

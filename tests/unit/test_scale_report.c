@@ -1,8 +1,8 @@
 /*
- * The rows of `collscope scale` (reports/scale_report.h): placement order,
+ * The rows of `collscope scale` (reports/io/scale_report.h): placement order,
  * references and derived figures, the text, and the JSON of predicted rows.
  */
-#include "scale_report.h"
+#include "reports/io/scale_report.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -6,9 +6,9 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "schedule.h"
+#include "algorithms/schedule.h"
 #include "sim.h"
-#include "variant.h"
+#include "algorithms/variant.h"
 
 /* Segment count meaning "never split": larger than every count swept. */
 #define SEG_LARGE ((size_t)1 << 20)

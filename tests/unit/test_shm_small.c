@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shm_small.h"
+#include "algorithms/shm_small.h"
 
 enum { MAX_RANKS = 8, CALLS = 600, CAPACITY = 1000 };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "shm_sync.h"
+#include "algorithms/shm_sync.h"
 
 enum { MAX_RANKS = 8, CALLS = 2000 };
 

@@ -4,7 +4,7 @@
  * Expected percentiles are numpy's (type 7): worked by hand below, and the
  * two taken from numpy's own documentation say so.
  */
-#include "stats.h"
+#include "reports/stats/stats.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

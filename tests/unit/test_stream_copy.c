@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream_copy.h"
+#include "algorithms/stream_copy.h"
 
 /* Copy src+soff into dst+doff for len bytes; guard bytes around must stay untouched. */
 static void check_copy(size_t doff, size_t soff, size_t len)

@@ -3,7 +3,7 @@
  * the line chart and the heatmap write (escaped names, markers, suspects).
  * The CLI suite parses whole rendered pages as XML.
  */
-#include "svg.h"
+#include "reports/render/svg.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "timing.h"
+#include "algorithms/timing.h"
 
 enum { R = 3, N = 4 };
 

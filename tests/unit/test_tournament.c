@@ -1,5 +1,5 @@
 /* The round-robin tournament of probes/tournament.c. */
-#include "tournament.h"
+#include "probes/tournament.h"
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>

@@ -4,7 +4,7 @@
  * one operation, and a snapshot taken while another thread writes never
  * returns a torn entry.
  */
-#include "trace.h"
+#include "algorithms/trace.h"
 
 #include <criterion/criterion.h>
 #include <pthread.h>

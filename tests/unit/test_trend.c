@@ -4,9 +4,9 @@
  * mixed setups are refused, the context at a step is listed, and the JSON
  * and the page carry it all.
  */
-#include "html.h"
+#include "reports/render/html.h"
 #include "report_fixtures.h"
-#include "trend.h"
+#include "reports/compare/trend_series.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * 0 listens for which peers, the order a rank tries the listeners, and the
  * hello that proves a connection belongs to the job.
  */
-#include "watchdog_net.h"
+#include "cmd/watchdog_net.h"
 
 #include <criterion/criterion.h>
 #include <sodium.h>

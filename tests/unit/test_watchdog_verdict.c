@@ -3,9 +3,9 @@
  * who is hung, who is named, and what is said, without waiting for a real
  * timeout.
  */
-#include "progress.h"
-#include "variant.h"
-#include "watchdog_verdict.h"
+#include "algorithms/progress.h"
+#include "algorithms/variant.h"
+#include "cmd/watchdog_verdict.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,0 +1,580 @@
+/*
+ * accept --derive: a spec from known-good reports (see accept_derive.h).
+ */
+#include "reports/accept/accept_derive.h"
+
+#include "reports/accept/accept_figures.h"
+#include "reports/accept/accept_spec.h"
+#include "reports/accept/accept_util.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Significant digits a derived threshold keeps. */
+#define THRESHOLD_DIGITS 3
+
+/* Everything one derivation works on. */
+struct deriving {
+	const struct accept_source *src;
+	struct accept_figures *figs; /* one per source */
+	size_t n;
+	double t; /* the tolerance as a fraction */
+	struct accept_errs errs;
+	struct accept_spec spec;
+	cJSON *thresholds, *notes; /* in the "derived" block of the output */
+};
+
+/* x to THRESHOLD_DIGITS significant digits, down (a minimum) or up (a maximum). */
+static double round_sig(double x, bool down)
+{
+	int e = (int)floor(log10(x)) - (THRESHOLD_DIGITS - 1);
+	double scale = pow(10, fabs((double)e)), units;
+
+	/* divide by an exact power of ten, so 8.82 is the double nearest to 8.82 */
+	units = e < 0 ? x * scale : x / scale;
+	units = down ? floor(units * (1 + 1e-12)) : ceil(units * (1 - 1e-12));
+	return e < 0 ? units / scale : units * scale;
+}
+
+/* Known-good: complete, no suspects, every point checked and right. */
+static void check_known_good(struct deriving *d, size_t i)
+{
+	const struct accept_figures *f = &d->figs[i];
+	const char *path = d->src[i].path;
+
+	if (!f->complete)
+		accept_errs_add(
+		    &d->errs,
+		    "report '%s': not complete (the run stopped early): not a known-good "
+		    "run",
+		    path);
+	for (size_t s = 0; s < f->nsuspects; s++)
+		accept_errs_add(
+		    &d->errs, "report '%s': summary.suspects[%zu]: %s: not a known-good run", path,
+		    s, f->suspects[s].reason[0] ? f->suspects[s].reason : "a suspect");
+	for (size_t p = 0; p < f->npoints; p++) {
+		const struct accept_point_figures *q = &f->points[p];
+		if (q->skipped[0])
+			continue;
+		if (q->wrong > 0)
+			accept_errs_add(&d->errs,
+			                "report '%s': results[%zu] (%s, %llu bytes) has %lld wrong "
+			                "elements: not a known-good run",
+			                path, p, q->variant, (unsigned long long)q->bytes,
+			                (long long)q->wrong);
+		else if (q->wrong < 0)
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': results[%zu] (%s, %llu bytes) was not checked "
+			    "(-c 0): not a known-good run",
+			    path, p, q->variant, (unsigned long long)q->bytes);
+	}
+}
+
+/* The hosts of report i against those of report ref: the same job layout, or an error. */
+static void check_same_hosts(struct deriving *d, size_t ref, size_t i)
+{
+	const struct accept_figures *a = &d->figs[ref], *b = &d->figs[i];
+
+	if (a->nhosts != b->nhosts) {
+		accept_errs_add(
+		    &d->errs,
+		    "report '%s': %d hosts, but '%s' has %d: derive from runs of one job "
+		    "layout",
+		    d->src[i].path, b->nhosts, d->src[ref].path, a->nhosts);
+		return;
+	}
+	for (int h = 0; h < a->nhosts; h++) {
+		const struct accept_host_figures *x = &a->hosts[h], *y = &b->hosts[h];
+		if (strcmp(x->name, y->name) != 0 || x->ranks != y->ranks || x->cores != y->cores ||
+		    x->numa_nodes != y->numa_nodes || x->oversubscribed != y->oversubscribed) {
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': context.hosts[%d] is '%s' with %d ranks, %d cores, "
+			    "%d NUMA nodes, but in '%s' '%s' with %d, %d, %d: derive from "
+			    "runs of one job layout",
+			    d->src[i].path, h, y->name, y->ranks, y->cores, y->numa_nodes,
+			    d->src[ref].path, x->name, x->ranks, x->cores, x->numa_nodes);
+			return;
+		}
+	}
+}
+
+/* derived.thresholds[path] = {statistic, rule, median or value, values, sources}. */
+static cJSON *provenance(struct deriving *d, const char *path, const char *statistic,
+                         const char *rule)
+{
+	cJSON *o = cJSON_AddObjectToObject(d->thresholds, path);
+
+	if (!o || !cJSON_AddStringToObject(o, "statistic", statistic) ||
+	    !cJSON_AddStringToObject(o, "rule", rule) || !cJSON_AddArrayToObject(o, "sources"))
+		return NULL;
+	return o;
+}
+
+static bool add_source_index(cJSON *prov, size_t i)
+{
+	return cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(prov, "sources"),
+	                            cJSON_CreateNumber((double)i));
+}
+
+static bool note(struct deriving *d, const char *text)
+{
+	return cJSON_AddItemToArray(d->notes, cJSON_CreateString(text));
+}
+
+/* One topology figure that every host must share; -1 (left out, with a note) when they differ. */
+static int64_t shared(struct deriving *d, const char *key, const char *what, size_t offset)
+{
+	const struct accept_figures *f = &d->figs[0];
+	char text[512], path[96];
+	int first = *(const int *)((const char *)&f->hosts[0] + offset);
+	cJSON *prov;
+
+	for (int h = 1; h < f->nhosts; h++) {
+		int v = *(const int *)((const char *)&f->hosts[h] + offset);
+		if (v != first) {
+			snprintf(text, sizeof text,
+			         "topology.%s left out: hosts differ in %s (%.64s %d, %.64s %d)",
+			         key, what, f->hosts[0].name, first, f->hosts[h].name, v);
+			return note(d, text) ? -1 : -2;
+		}
+	}
+	snprintf(path, sizeof path, "checks.topology.%s", key);
+	snprintf(text, sizeof text, "%s of every host", what);
+	prov = provenance(d, path, text, "as measured");
+	for (size_t i = 0; prov && i < d->n; i++)
+		if (!add_source_index(prov, i))
+			return -2;
+	return prov && cJSON_AddNumberToObject(prov, "value", first) ? first : -2;
+}
+
+static int derive_topology(struct deriving *d)
+{
+	struct accept_topology_spec *t = &d->spec.topology;
+	const struct accept_figures *f = &d->figs[0];
+	cJSON *prov = provenance(d, "checks.topology.hosts", "hosts in the context", "as measured");
+
+	for (size_t i = 0; prov && i < d->n; i++)
+		if (!add_source_index(prov, i))
+			return -1;
+	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts))
+		return -1;
+	t->hosts = f->nhosts;
+	t->ranks_per_host =
+	    shared(d, "ranks_per_host", "ranks", offsetof(struct accept_host_figures, ranks));
+	t->cores_per_host =
+	    shared(d, "cores_per_host", "cores", offsetof(struct accept_host_figures, cores));
+	t->numa_nodes_per_host = shared(d, "numa_nodes_per_host", "NUMA nodes",
+	                                offsetof(struct accept_host_figures, numa_nodes));
+	if (t->ranks_per_host < -1 || t->cores_per_host < -1 || t->numa_nodes_per_host < -1)
+		return -1;
+	for (int h = 0; h < f->nhosts; h++)
+		t->allow_oversubscribed |= f->hosts[h].oversubscribed;
+	if (t->allow_oversubscribed &&
+	    !note(d, "topology.allow_oversubscribed is true: the reference run was oversubscribed"))
+		return -1;
+	d->spec.has[ACCEPT_TOPOLOGY] = true;
+	return 0;
+}
+
+/*
+ * The threshold from values x[0..n) (sorted here), into *out, with its
+ * provenance; bandwidth-like (a minimum) when min.
+ */
+static int threshold(struct deriving *d, cJSON *prov, double *x, size_t n, bool min, double *out)
+{
+	double median = accept_median_inplace(x, n);
+	double v = round_sig(median * (min ? 1 - d->t : 1 + d->t), min);
+
+	*out = v;
+	return prov && cJSON_AddNumberToObject(prov, "median", median) &&
+	               cJSON_AddNumberToObject(prov, "values", (double)n) &&
+	               cJSON_AddNumberToObject(prov, "threshold", v)
+	           ? 0
+	           : -1;
+}
+
+/* A rule text: "median x (1 - 10%), rounded down to 3 significant digits". */
+static void rule(const struct deriving *d, bool min, char *buf, size_t len)
+{
+	snprintf(buf, len, "median x (1 %c %.6g%%), rounded %s to %d significant digits",
+	         min ? '-' : '+', d->t * 100, min ? "down" : "up", THRESHOLD_DIGITS);
+}
+
+/* The figures of class l of every report (of the links touching host, unless -1) into x. */
+static size_t class_values(const struct deriving *d, enum detect_locality l, bool bandwidth,
+                           int host, double *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t k = 0; k < d->figs[i].nlinks; k++) {
+			const struct accept_link_figures *lk = &d->figs[i].links[k];
+			double v = bandwidth ? lk->bandwidth_gbps : lk->latency_us;
+			if (lk->locality == l && isfinite(v) && v > 0 &&
+			    (host < 0 || lk->host_a == host || lk->host_b == host))
+				x[n++] = v;
+		}
+	return n;
+}
+
+/* derived.thresholds[path] of a links class, with the reports that have links of it. */
+static cJSON *class_provenance(struct deriving *d, enum detect_locality l, bool bandwidth)
+{
+	char path[96], stat[96], text[256];
+	cJSON *prov;
+
+	accept_spec_path_links(path, sizeof path, bandwidth, l);
+	snprintf(stat, sizeof stat, "p50 %s of %s links", bandwidth ? "bandwidth" : "latency",
+	         detect_locality_name(l));
+	snprintf(text, sizeof text,
+	         "the %s of the class median and its weakest host's median, x (1 %c %.6g%%), "
+	         "rounded %s to %d significant digits",
+	         bandwidth ? "lower" : "higher", bandwidth ? '-' : '+', d->t * 100,
+	         bandwidth ? "down" : "up", THRESHOLD_DIGITS);
+	prov = provenance(d, path, stat, text);
+	for (size_t i = 0; prov && i < d->n; i++) {
+		size_t k = 0;
+		while (k < d->figs[i].nlinks && d->figs[i].links[k].locality != l)
+			k++;
+		if (k < d->figs[i].nlinks && !add_source_index(prov, i))
+			return NULL;
+	}
+	return prov;
+}
+
+/*
+ * One class and metric of links over every links report. The verdict judges
+ * each host's median as well as the class's, so the basis is the weakest of
+ * them in the known-good runs: a run passes the spec derived from it.
+ */
+static int derive_class(struct deriving *d, enum detect_locality l, bool bandwidth, double *x)
+{
+	size_t n = class_values(d, l, bandwidth, -1, x);
+	double median, basis, weakest = NAN, v;
+	int weakest_host = -1;
+	cJSON *prov;
+
+	if (n == 0)
+		return 0;
+	median = accept_median_inplace(x, n);
+	for (int h = 0; h < d->figs[0].nhosts; h++) {
+		size_t k = class_values(d, l, bandwidth, h, x);
+		double m = k ? accept_median_inplace(x, k) : NAN;
+		if (k && (weakest_host < 0 || (bandwidth ? m < weakest : m > weakest))) {
+			weakest = m;
+			weakest_host = h;
+		}
+	}
+	basis = weakest_host >= 0 && (bandwidth ? weakest < median : weakest > median) ? weakest
+	                                                                               : median;
+	v = round_sig(basis * (bandwidth ? 1 - d->t : 1 + d->t), bandwidth);
+	*(bandwidth ? &d->spec.links.min_bandwidth_gbps[l] : &d->spec.links.max_latency_us[l]) = v;
+	prov = class_provenance(d, l, bandwidth);
+	return prov && cJSON_AddNumberToObject(prov, "median", median) &&
+	               cJSON_AddNumberToObject(prov, "values", (double)n) &&
+	               (weakest_host < 0 ||
+	                (cJSON_AddStringToObject(prov, "weakest_host",
+	                                         d->figs[0].hosts[weakest_host].name) &&
+	                 cJSON_AddNumberToObject(prov, "weakest_host_median", weakest))) &&
+	               cJSON_AddNumberToObject(prov, "threshold", v)
+	           ? 0
+	           : -1;
+}
+
+static int derive_links(struct deriving *d)
+{
+	size_t total = 0;
+	double *x;
+	int rc = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		total += d->figs[i].nlinks;
+		d->spec.has[ACCEPT_LINKS] |= d->figs[i].has[ACCEPT_LINKS];
+	}
+	if (!d->spec.has[ACCEPT_LINKS])
+		return 0;
+	x = malloc((total ? total : 1) * sizeof *x);
+	if (!x)
+		return -1;
+	for (int l = 0; l < DETECT_LOCALITIES && rc == 0; l++)
+		rc = derive_class(d, (enum detect_locality)l, true, x) ||
+		     derive_class(d, (enum detect_locality)l, false, x);
+	free(x);
+	return rc ? -1 : 0;
+}
+
+/* A point of the spec being derived: borrowed from the figures. */
+struct point_key {
+	const char *variant;
+	uint64_t bytes;
+};
+
+/* dtype, op and placement of every measured point agree; the first one's into the spec. */
+static void check_same_kind(struct deriving *d)
+{
+	const struct accept_point_figures *first = NULL;
+	size_t fi = 0, fp = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t p = 0; p < d->figs[i].npoints; p++) {
+			const struct accept_point_figures *q = &d->figs[i].points[p];
+			if (q->skipped[0])
+				continue;
+			if (!first) {
+				first = q;
+				fi = i;
+				fp = p;
+			} else if (strcmp(q->dtype, first->dtype) != 0 ||
+			           strcmp(q->op, first->op) != 0 ||
+			           q->in_place != first->in_place) {
+				accept_errs_add(
+				    &d->errs,
+				    "report '%s': results[%zu] is %s %s%s, but '%s' results[%zu] "
+				    "is %s %s%s: derive from runs of one dtype, op and placement",
+				    d->src[i].path, p, q->dtype, q->op,
+				    q->in_place ? " in place" : "", d->src[fi].path, fp,
+				    first->dtype, first->op, first->in_place ? " in place" : "");
+				return;
+			}
+		}
+	if (!first)
+		return;
+	snprintf(d->spec.allreduce.dtype, ACCEPT_NAME_BYTES, "%s", first->dtype);
+	snprintf(d->spec.allreduce.op, ACCEPT_NAME_BYTES, "%s", first->op);
+	d->spec.allreduce.in_place = first->in_place;
+}
+
+/* The distinct (variant, bytes) of the measured points, in order of first appearance. */
+static size_t point_keys(const struct deriving *d, struct point_key *keys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t p = 0; p < d->figs[i].npoints; p++) {
+			const struct accept_point_figures *q = &d->figs[i].points[p];
+			size_t k = 0;
+			if (q->skipped[0])
+				continue;
+			while (k < n && (keys[k].bytes != q->bytes ||
+			                 strcmp(keys[k].variant, q->variant) != 0))
+				k++;
+			if (k == n)
+				keys[n++] = (struct point_key){q->variant, q->bytes};
+		}
+	return n;
+}
+
+/* One metric of one point over every report: the threshold into *out, NAN when none. */
+static int derive_metric(struct deriving *d, const struct point_key *key, size_t index, bool busbw,
+                         double *x, double *out)
+{
+	char path[96], stat[160], size[32], text[128];
+	size_t n = 0;
+	cJSON *prov = NULL;
+
+	*out = NAN;
+	for (size_t i = 0; i < d->n; i++) {
+		size_t before = n;
+		for (size_t p = 0; p < d->figs[i].npoints; p++) {
+			const struct accept_point_figures *q = &d->figs[i].points[p];
+			double v = busbw ? q->busbw_gbps : q->p99_us;
+			if (!q->skipped[0] && q->bytes == key->bytes &&
+			    strcmp(q->variant, key->variant) == 0 && isfinite(v) && v > 0)
+				x[n++] = v;
+		}
+		if (n == before)
+			continue;
+		if (!prov) {
+			accept_spec_path_point(path, sizeof path, index, busbw);
+			accept_format_bytes(size, sizeof size, key->bytes);
+			snprintf(stat, sizeof stat, "%s of %s at %s", busbw ? "busbw" : "p99 time",
+			         key->variant, size);
+			rule(d, busbw, text, sizeof text);
+			if (!(prov = provenance(d, path, stat, text)))
+				return -1;
+		}
+		if (!add_source_index(prov, i))
+			return -1;
+	}
+	return n ? threshold(d, prov, x, n, busbw, out) : 0;
+}
+
+/* A variant into verify.variants, once. */
+static void verify_variant(struct accept_verify_spec *v, const char *name)
+{
+	for (size_t i = 0; i < v->nvariants; i++)
+		if (strcmp(v->variants[i], name) == 0)
+			return;
+	snprintf(v->variants[v->nvariants++], ACCEPT_NAME_BYTES, "%s", name);
+}
+
+static int derive_keyed_points(struct deriving *d, const struct point_key *keys, size_t nkeys,
+                               double *x)
+{
+	struct accept_allreduce_spec *a = &d->spec.allreduce;
+	char text[256], size[32];
+
+	a->points = calloc(nkeys ? nkeys : 1, sizeof *a->points);
+	d->spec.verify.variants = calloc(nkeys ? nkeys : 1, sizeof *d->spec.verify.variants);
+	if (!a->points || !d->spec.verify.variants)
+		return -1;
+	for (size_t k = 0; k < nkeys; k++) {
+		struct accept_ar_point *p = &a->points[a->npoints];
+		snprintf(p->variant, sizeof p->variant, "%s", keys[k].variant);
+		p->bytes = keys[k].bytes;
+		if (derive_metric(d, &keys[k], a->npoints, true, x, &p->min_busbw_gbps) != 0 ||
+		    derive_metric(d, &keys[k], a->npoints, false, x, &p->max_p99_us) != 0)
+			return -1;
+		verify_variant(&d->spec.verify, p->variant);
+		if (!isnan(p->min_busbw_gbps) || !isnan(p->max_p99_us)) {
+			a->npoints++;
+			continue;
+		}
+		accept_format_bytes(size, sizeof size, p->bytes);
+		snprintf(text, sizeof text,
+		         "allreduce %s at %s left out: neither busbw nor p99 is defined there (one "
+		         "rank, or fewer than 100 iterations)",
+		         p->variant, size);
+		if (!note(d, text))
+			return -1;
+	}
+	d->spec.has[ACCEPT_ALLREDUCE] = a->npoints > 0;
+	d->spec.has[ACCEPT_VERIFY] = d->spec.verify.nvariants > 0;
+	return 0;
+}
+
+static int derive_points(struct deriving *d)
+{
+	struct point_key *keys = NULL;
+	double *x = NULL;
+	size_t total = 0, nkeys;
+	int rc = -1;
+
+	for (size_t i = 0; i < d->n; i++)
+		total += d->figs[i].npoints;
+	if (total == 0)
+		return 0;
+	check_same_kind(d);
+	keys = malloc(total * sizeof *keys);
+	x = malloc(total * sizeof *x);
+	if (!keys || !x)
+		goto out;
+	nkeys = point_keys(d, keys);
+	rc = derive_keyed_points(d, keys, nkeys, x);
+out:
+	free(keys);
+	free(x);
+	return rc;
+}
+
+/* derived.sources: what each report was. */
+static bool add_sources(cJSON *derived, const struct deriving *d)
+{
+	cJSON *list = cJSON_AddArrayToObject(derived, "sources");
+
+	for (size_t i = 0; list && i < d->n; i++) {
+		const cJSON *root = d->src[i].root;
+		const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "command");
+		const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(root, "context");
+		const cJSON *started = cJSON_GetObjectItemCaseSensitive(ctx, "started_utc");
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(list, o))
+			return false;
+		if (!cJSON_AddStringToObject(o, "path", d->src[i].path) ||
+		    !cJSON_AddStringToObject(o, "command",
+		                             cJSON_IsString(cmd) ? cmd->valuestring : "") ||
+		    !(cJSON_IsString(started)
+		          ? cJSON_AddStringToObject(o, "started_utc", started->valuestring)
+		          : cJSON_AddNullToObject(o, "started_utc")) ||
+		    !cJSON_AddNumberToObject(o, "hosts", d->figs[i].nhosts))
+			return false;
+	}
+	return list != NULL;
+}
+
+/* The figures of every source, checked: -1 when any is unusable (all are named). */
+static int load_all(struct deriving *d)
+{
+	char err[4096];
+	size_t ref = d->n;
+
+	for (size_t i = 0; i < d->n; i++) {
+		if (accept_figures_load(&d->figs[i], d->src[i].path, d->src[i].root, err,
+		                        sizeof err) != 0) {
+			/* one line each, as they came */
+			for (char *save = NULL, *line = strtok_r(err, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save))
+				accept_errs_add(&d->errs, "%s", line);
+			continue;
+		}
+		check_known_good(d, i);
+		if (ref == d->n)
+			ref = i;
+		else
+			check_same_hosts(d, ref, i);
+	}
+	return d->errs.count ? -1 : 0;
+}
+
+static int derive_all(struct deriving *d, cJSON *root)
+{
+	cJSON *derived;
+	char name[128];
+
+	derived = cJSON_AddObjectToObject(root, "derived");
+	if (!derived || !cJSON_AddNumberToObject(derived, "tolerance_pct", d->t * 100) ||
+	    !add_sources(derived, d) ||
+	    !(d->thresholds = cJSON_AddObjectToObject(derived, "thresholds")) ||
+	    !(d->notes = cJSON_AddArrayToObject(derived, "notes")))
+		return -1;
+	if (derive_topology(d) != 0 || derive_links(d) != 0 || derive_points(d) != 0)
+		return -1;
+	if (d->errs.count)
+		return -1;
+	snprintf(name, sizeof name, "derived from %zu report%s, tolerance %.6g%%", d->n,
+	         d->n == 1 ? "" : "s", d->t * 100);
+	snprintf(d->spec.name, sizeof d->spec.name, "%s", name);
+	return accept_spec_to_json(root, &d->spec) ? 0 : -1;
+}
+
+int accept_derive(cJSON *root, const struct accept_source *src, size_t n, double tolerance_pct,
+                  char *err, size_t len)
+{
+	struct deriving d = {.src = src, .n = n, .t = tolerance_pct / 100};
+	int rc = -1;
+
+	accept_errs_init(&d.errs, err, len);
+	accept_spec_init(&d.spec);
+	if (n == 0 || !(tolerance_pct >= 0 && tolerance_pct < 100)) {
+		accept_errs_add(&d.errs, n == 0
+		                             ? "no reports to derive a spec from"
+		                             : "the tolerance must be from 0 to under 100 percent");
+		goto out;
+	}
+	d.figs = calloc(n, sizeof *d.figs);
+	if (!d.figs) {
+		accept_errs_add(&d.errs, "out of memory");
+		goto out;
+	}
+	if (load_all(&d) == 0 && derive_all(&d, root) != 0 && d.errs.count == 0)
+		accept_errs_add(&d.errs, "out of memory");
+	rc = d.errs.count ? -1 : 0;
+	if (rc != 0) {
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "spec_version");
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "name");
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "derived");
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "checks");
+	}
+out:
+	for (size_t i = 0; d.figs && i < n; i++)
+		accept_figures_release(&d.figs[i]);
+	free(d.figs);
+	accept_spec_release(&d.spec);
+	accept_errs_finish(&d.errs);
+	return rc;
+}

@@ -1,0 +1,190 @@
+/*
+ * The measured figures of accept (see accept_figures.h): filled from the
+ * structures of the measuring commands. Loading them from reports on disk
+ * is in accept_load.c.
+ */
+#include "reports/accept/accept_figures.h"
+
+#include "reports/accept/accept_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void accept_figures_init(struct accept_figures *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+void accept_figures_release(struct accept_figures *f)
+{
+	free(f->hosts);
+	free(f->verify);
+	free(f->links);
+	free(f->suspects);
+	free(f->points);
+	accept_figures_init(f);
+}
+
+int accept_figures_set_hosts(struct accept_figures *f, const struct report_context *c)
+{
+	if (f->hosts || c->nhosts < 1)
+		return -1;
+	f->hosts = calloc((size_t)c->nhosts, sizeof *f->hosts);
+	if (!f->hosts)
+		return -1;
+	for (int h = 0; h < c->nhosts; h++) {
+		const struct ctx_host *in = &c->hosts[h];
+		struct accept_host_figures *out = &f->hosts[h];
+		accept_copy_name(out->name, sizeof out->name, in->name);
+		out->ranks = in->nranks;
+		out->cores = in->cores;
+		out->numa_nodes = in->numa_nodes;
+		out->oversubscribed = in->oversubscribed;
+	}
+	f->nhosts = c->nhosts;
+	f->has[ACCEPT_TOPOLOGY] = true;
+	return 0;
+}
+
+int accept_figures_host(const struct accept_figures *f, const char *name)
+{
+	char clean[CTX_NAME_BYTES];
+
+	accept_copy_name(clean, sizeof clean, name);
+	for (int h = 0; h < f->nhosts; h++)
+		if (strcmp(f->hosts[h].name, clean) == 0)
+			return h;
+	return -1;
+}
+
+void accept_figures_mark(struct accept_figures *f, enum accept_kind k)
+{
+	if (k >= 0 && k < ACCEPT_KINDS)
+		f->has[k] = true;
+}
+
+int accept_figures_add_verify(struct accept_figures *f, const struct accept_verify_figures *v)
+{
+	if (accept_grow((void **)&f->verify, &f->cap_verify, f->nverify, sizeof *f->verify) != 0)
+		return -1;
+	f->verify[f->nverify++] = *v;
+	f->has[ACCEPT_VERIFY] = true;
+	return 0;
+}
+
+int accept_figures_add_link(struct accept_figures *f, const struct accept_link_figures *l)
+{
+	if (l->host_a < 0 || l->host_a >= f->nhosts || l->host_b < 0 || l->host_b >= f->nhosts)
+		return -1;
+	if (accept_grow((void **)&f->links, &f->cap_links, f->nlinks, sizeof *f->links) != 0)
+		return -1;
+	f->links[f->nlinks++] = *l;
+	f->has[ACCEPT_LINKS] = true;
+	return 0;
+}
+
+int accept_figures_add_suspect(struct accept_figures *f, const struct accept_suspect_figures *s)
+{
+	bool host_ok = s->host >= 0 && s->host < f->nhosts;
+	bool link_ok = s->host < 0 && s->host_a >= 0 && s->host_a < f->nhosts && s->host_b >= 0 &&
+	               s->host_b < f->nhosts;
+	bool segment = s->host < 0 && s->host_a < 0 && s->host_b < 0;
+
+	if (!host_ok && !link_ok && !segment)
+		return -1;
+	if (accept_grow((void **)&f->suspects, &f->cap_suspects, f->nsuspects,
+	                sizeof *f->suspects) != 0)
+		return -1;
+	f->suspects[f->nsuspects++] = *s;
+	f->has[ACCEPT_LINKS] = true;
+	return 0;
+}
+
+int accept_figures_add_point(struct accept_figures *f, const struct accept_point_figures *p)
+{
+	if (accept_grow((void **)&f->points, &f->cap_points, f->npoints, sizeof *f->points) != 0)
+		return -1;
+	f->points[f->npoints++] = *p;
+	f->has[ACCEPT_ALLREDUCE] = true;
+	return 0;
+}
+
+/* The figures' host of v's host h, or -1. */
+static int view_host(const struct accept_figures *f, const struct links_view *v, int h)
+{
+	return h >= 0 && h < v->nhosts ? accept_figures_host(f, v->host_names[h]) : -1;
+}
+
+static int add_view_suspect(struct accept_figures *f, const struct links_view *v,
+                            const struct detect_suspect *s)
+{
+	struct accept_suspect_figures out = {
+	    .host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+
+	if (s->kind == DETECT_HOST) {
+		out.host = view_host(f, v, s->host);
+		if (out.host < 0)
+			return -1;
+	} else if (s->kind == DETECT_SEGMENT) {
+		/* sets of hosts: the job's suspect, no single host's */
+	} else {
+		out.a = s->a;
+		out.b = s->b;
+		out.host_a = view_host(f, v, s->host_a);
+		out.host_b = view_host(f, v, s->host_b);
+	}
+	detect_describe(s, v->host_names, out.reason, sizeof out.reason);
+	accept_copy_name(out.reason, sizeof out.reason, out.reason);
+	return accept_figures_add_suspect(f, &out);
+}
+
+int accept_figures_add_links_view(struct accept_figures *f, const struct links_view *v,
+                                  const struct detect_result *final)
+{
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			const struct link_record *r =
+			    &v->records[(size_t)a * (size_t)v->nranks + b];
+			if (a == b || !r->measured)
+				continue;
+			struct accept_link_figures l = {
+			    .a = a,
+			    .b = b,
+			    .host_a = view_host(f, v, v->host_of_rank[a]),
+			    .host_b = view_host(f, v, v->host_of_rank[b]),
+			    .locality = links_locality(v, a, b),
+			    .bandwidth_gbps = link_bandwidth_gbps(r, v->window_bytes),
+			    .latency_us = link_latency_us(r),
+			};
+			if (accept_figures_add_link(f, &l) != 0)
+				return -1;
+		}
+	for (int i = 0; final && i < final->nsuspects; i++)
+		if (final->suspects[i].confirmed &&
+		    add_view_suspect(f, v, &final->suspects[i]) != 0)
+			return -1;
+	accept_figures_mark(f, ACCEPT_LINKS);
+	return 0;
+}
+
+int accept_figures_add_ar_record(struct accept_figures *f, const struct ar_record *r)
+{
+	struct accept_point_figures p = {
+	    .in_place = r->in_place,
+	    .bytes = r->bytes,
+	    .ranks = r->ranks,
+	    .busbw_gbps = r->skipped ? NAN : r->busbw_gbps,
+	    .p99_us = r->skipped ? NAN : r->time.p99_us,
+	    .wrong = r->skipped ? -1 : r->wrong,
+	};
+
+	accept_copy_name(p.variant, sizeof p.variant, r->algorithm);
+	accept_copy_name(p.dtype, sizeof p.dtype, r->dtype);
+	accept_copy_name(p.op, sizeof p.op, r->op);
+	if (r->skipped)
+		accept_copy_name(p.skipped, sizeof p.skipped,
+		                 r->skipped[0] ? r->skipped : "skipped");
+	return accept_figures_add_point(f, &p);
+}

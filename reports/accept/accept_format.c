@@ -1,0 +1,417 @@
+/*
+ * accept's verdicts as text lines and as the JSON of the report (see
+ * accept_verdict.h).
+ */
+#include "reports/accept/accept_verdict.h"
+
+#include "reports/accept/accept_util.h"
+#include "reports/render/junit.h"
+#include "reports/io/report_io.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The host's name as shown, or "job". */
+static const char *who(const struct accept_verdict *v, int host)
+{
+	return host >= 0 && host < v->nhosts ? v->host_names[host] : "job";
+}
+
+/* "0.021 GB/s < min 8.8 GB/s", "3 hosts, expected 4", "not measured". */
+static void figures(const struct accept_result *r, char *buf, size_t len)
+{
+	bool pass = r->status == ACCEPT_PASS && r->failed_repeats == 0;
+
+	if (isnan(r->measured))
+		snprintf(buf, len, "not measured");
+	else if (strcmp(r->comparison, ">=") == 0)
+		snprintf(buf, len, "%.4g %s %s min %.4g %s", r->measured, r->unit,
+		         pass ? ">=" : "<", r->threshold, r->unit);
+	else if (strcmp(r->comparison, "<=") == 0 && !isnan(r->threshold))
+		snprintf(buf, len, "%.4g %s %s max %.4g %s", r->measured, r->unit,
+		         pass ? "<=" : ">", r->threshold, r->unit);
+	else {
+		/* counted units: "1 suspect", "3 hosts" */
+		int unit_len = (int)strlen(r->unit) - (r->measured == 1 ? 1 : 0);
+		if (pass)
+			snprintf(buf, len, "%.4g %.*s", r->measured, unit_len, r->unit);
+		else
+			snprintf(buf, len, "%.4g %.*s, expected %.4g", r->measured, unit_len, r->unit,
+			         r->threshold);
+	}
+}
+
+int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, size_t len)
+{
+	const struct accept_result *r = &v->results[i];
+	char fig[160], reps[64] = "", name[CTX_NAME_BYTES];
+	const char *fault = r->status == ACCEPT_PASS ? "-" : accept_fault_name(r->fault);
+
+	figures(r, fig, sizeof fig);
+	if (v->repeats > 1 && r->failed_repeats)
+		snprintf(reps, sizeof reps, "; failed %d of %d repeats", r->failed_repeats,
+		         r->measured_repeats);
+	else if (v->repeats > 1)
+		snprintf(reps, sizeof reps, "; %d repeats", r->measured_repeats);
+	accept_copy_name(name, sizeof name, who(v, r->host));
+	return snprintf(buf, len, "%-12s %-19s %-8s %s: %s%s%s%s%s", accept_status_name(r->status),
+	                fault, name, r->label, fig, r->detail[0] || reps[0] ? " (" : "", r->detail,
+	                reps, r->detail[0] || reps[0] ? ")" : "");
+}
+
+/* "h1, h2" of the hosts whose role in iso is role (and group, when >= 0), into buf. */
+static void hosts_with(const struct accept_verdict *v, const struct accept_isolation *iso,
+                       enum accept_role role, int group, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int h = 0; h < v->nhosts && used < len; h++) {
+		char name[CTX_NAME_BYTES];
+		if (iso->role[h] != role || (group >= 0 && iso->group[h] != group))
+			continue;
+		accept_copy_name(name, sizeof name, v->host_names[h]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+	}
+}
+
+/* snprintf at buf + used, however full buf is; returns the new length snprintf would have. */
+__attribute__((format(printf, 4, 5))) static size_t appendf(char *buf, size_t len, size_t used,
+                                                            const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(used < len ? buf + used : NULL, used < len ? len - used : 0, fmt, ap);
+	va_end(ap);
+	return used + (n > 0 ? (size_t)n : 0);
+}
+
+int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf, size_t len)
+{
+	const struct accept_isolation *iso = &v->isolations[i];
+	char hosts[512];
+	size_t used = appendf(buf, len, 0, "SEARCH  %s: ", v->results[iso->result].label);
+	int parts = 0;
+
+	hosts_with(v, iso, ACCEPT_ROLE_CULPRIT, -1, hosts, sizeof hosts);
+	if (hosts[0])
+		used = appendf(buf, len, used, "%sculprit%s %s", parts++ ? "; " : "",
+		               strchr(hosts, ',') ? "s" : "", hosts);
+	for (int g = 0; g < iso->ngroups; g++) {
+		hosts_with(v, iso, ACCEPT_ROLE_NOT_ISOLATED, g, hosts, sizeof hosts);
+		used = appendf(buf, len, used, "%snot isolated: the fault needs %s together",
+		               parts++ ? "; " : "", hosts);
+	}
+	if (!parts)
+		used = appendf(buf, len, used, "nobody named");
+	used = appendf(buf, len, used, " (%d run%s of the check)", iso->tests,
+	               iso->tests == 1 ? "" : "s");
+	return (int)used;
+}
+
+/* "LINK_BW_LOW, LINK_SUSPECT" of the faults in mask. */
+static void fault_list(unsigned mask, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int f = 1; f < ACCEPT_FAULTS && used < len; f++)
+		if (mask & (1u << f))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			                         accept_fault_name((enum accept_fault)f));
+}
+
+/* The labels of the searches that named host, "; "-separated. */
+static void searches_of(const struct accept_verdict *v, int host, enum accept_role role, char *buf,
+                        size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < v->nisolations && used < len; i++)
+		if (v->isolations[i].role[host] == role)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			                         v->results[v->isolations[i].result].label);
+}
+
+int accept_format_host(const struct accept_verdict *v, int host, char *buf, size_t len)
+{
+	struct accept_host_verdict hv;
+	char name[CTX_NAME_BYTES], faults[256], searches[512];
+	size_t used;
+	int parts = 0;
+
+	accept_host_verdict(v, host, &hv);
+	accept_copy_name(name, sizeof name, who(v, host));
+	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
+	/* the status padded to its column only when something follows */
+	if (hv.failed_own || hv.isolated || hv.not_isolated)
+		used = appendf(buf, len, used, "%*s",
+		               12 - (int)strlen(accept_status_name(hv.status)), "");
+	if (hv.failed_own) {
+		fault_list(hv.own_faults, faults, sizeof faults);
+		used = appendf(buf, len, used, " own checks: %s", faults);
+		parts++;
+	}
+	if (hv.isolated) {
+		fault_list(hv.isolated_faults, faults, sizeof faults);
+		searches_of(v, host, ACCEPT_ROLE_CULPRIT, searches, sizeof searches);
+		used = appendf(buf, len, used, "%s named by the search of %s: %s",
+		               parts++ ? ";" : "", searches, faults);
+	}
+	if (hv.not_isolated) {
+		searches_of(v, host, ACCEPT_ROLE_NOT_ISOLATED, searches, sizeof searches);
+		used = appendf(buf, len, used, "%s in a set not isolated by the search of %s",
+		               parts++ ? ";" : "", searches);
+	}
+	return (int)used;
+}
+
+/* Counts of the results by status. */
+static void counts(const struct accept_verdict *v, size_t *by)
+{
+	by[ACCEPT_PASS] = by[ACCEPT_INTERMITTENT] = by[ACCEPT_FAIL] = 0;
+	for (size_t i = 0; i < v->nresults; i++)
+		by[v->results[i].status]++;
+}
+
+int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
+{
+	size_t by[3], used;
+	char list[1024];
+	int failing = 0;
+
+	counts(v, by);
+	list[0] = '\0';
+	used = 0;
+	for (int h = 0; h < v->nhosts && used < sizeof list; h++) {
+		struct accept_host_verdict hv;
+		char name[CTX_NAME_BYTES];
+		accept_host_verdict(v, h, &hv);
+		if (hv.status == ACCEPT_PASS)
+			continue;
+		accept_copy_name(name, sizeof name, v->host_names[h]);
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+		                         name);
+		failing++;
+	}
+	if (!accept_verdict_failed(v))
+		return snprintf(buf, len, "accept: PASS: %zu checks on %d host%s%s", v->nresults,
+		                v->nhosts, v->nhosts == 1 ? "" : "s",
+		                v->repeats > 1 ? ", every repeat" : "");
+	return snprintf(buf, len, "accept: FAIL: %zu of %zu checks failed, %zu intermittent; %s%s",
+	                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT],
+	                failing ? "hosts failing: " : "no single host failing", list);
+}
+
+static bool add_result(cJSON *list, const struct accept_verdict *v, const struct accept_result *r)
+{
+	cJSON *o = cJSON_CreateObject(), *reps;
+
+	if (!o || !cJSON_AddItemToArray(list, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	if (!cJSON_AddStringToObject(o, "kind", accept_kind_name(r->kind)) ||
+	    !cJSON_AddStringToObject(o, "check", r->spec_path) ||
+	    !cJSON_AddStringToObject(o, "label", r->label) ||
+	    !(r->host >= 0 ? cJSON_AddStringToObject(o, "host", v->host_names[r->host])
+	                   : cJSON_AddNullToObject(o, "host")) ||
+	    !cJSON_AddStringToObject(o, "status", accept_status_name(r->status)) ||
+	    !(r->status != ACCEPT_PASS
+	          ? cJSON_AddStringToObject(o, "fault", accept_fault_name(r->fault))
+	          : cJSON_AddNullToObject(o, "fault")) ||
+	    !report_add_number(o, "measured", r->measured) ||
+	    !report_add_number(o, "threshold", r->threshold) ||
+	    !cJSON_AddStringToObject(o, "unit", r->unit) ||
+	    !cJSON_AddStringToObject(o, "comparison", r->comparison) ||
+	    !cJSON_AddNumberToObject(o, "repeats", r->measured_repeats) ||
+	    !cJSON_AddNumberToObject(o, "failed_repeats", r->failed_repeats) ||
+	    !(reps = cJSON_AddArrayToObject(o, "measured_per_repeat")) ||
+	    !cJSON_AddStringToObject(o, "detail", r->detail))
+		return false;
+	for (int i = 0; i < v->repeats; i++)
+		if (!report_add_number_item(reps, r->per_repeat[i]))
+			return false;
+	return true;
+}
+
+static bool add_names(cJSON *list, unsigned mask)
+{
+	for (int f = 1; f < ACCEPT_FAULTS; f++)
+		if ((mask & (1u << f)) &&
+		    !cJSON_AddItemToArray(list, cJSON_CreateString(accept_fault_name(f))))
+			return false;
+	return true;
+}
+
+static bool add_host(cJSON *list, const struct accept_verdict *v, int h)
+{
+	struct accept_host_verdict hv;
+	cJSON *o = cJSON_CreateObject(), *own, *iso;
+
+	accept_host_verdict(v, h, &hv);
+	if (!o || !cJSON_AddItemToArray(list, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return cJSON_AddStringToObject(o, "name", v->host_names[h]) &&
+	       cJSON_AddStringToObject(o, "status", accept_status_name(hv.status)) &&
+	       cJSON_AddBoolToObject(o, "failed_own", hv.failed_own) &&
+	       cJSON_AddBoolToObject(o, "isolated", hv.isolated) &&
+	       cJSON_AddBoolToObject(o, "not_isolated", hv.not_isolated) &&
+	       (own = cJSON_AddArrayToObject(o, "faults")) && add_names(own, hv.own_faults) &&
+	       (iso = cJSON_AddArrayToObject(o, "isolated_faults")) &&
+	       add_names(iso, hv.isolated_faults);
+}
+
+static bool add_role_list(cJSON *o, const char *key, const struct accept_verdict *v,
+                          const struct accept_isolation *iso, enum accept_role role, int group)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, key);
+
+	for (int h = 0; list && h < v->nhosts; h++)
+		if (iso->role[h] == role && (group < 0 || iso->group[h] == group) &&
+		    !cJSON_AddItemToArray(list, cJSON_CreateString(v->host_names[h])))
+			return false;
+	return list != NULL;
+}
+
+static bool add_isolation(cJSON *list, const struct accept_verdict *v,
+                          const struct accept_isolation *iso)
+{
+	const struct accept_result *r = &v->results[iso->result];
+	cJSON *o = cJSON_CreateObject(), *sets;
+
+	if (!o || !cJSON_AddItemToArray(list, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	if (!cJSON_AddStringToObject(o, "check", r->spec_path) ||
+	    !cJSON_AddStringToObject(o, "label", r->label) ||
+	    !cJSON_AddStringToObject(o, "fault", accept_fault_name(r->fault)) ||
+	    !cJSON_AddNumberToObject(o, "tests", iso->tests) ||
+	    !add_role_list(o, "culprits", v, iso, ACCEPT_ROLE_CULPRIT, -1) ||
+	    !add_role_list(o, "cleared", v, iso, ACCEPT_ROLE_CLEARED, -1) ||
+	    !(sets = cJSON_AddArrayToObject(o, "not_isolated")))
+		return false;
+	for (int g = 0; g < iso->ngroups; g++) {
+		cJSON *set = cJSON_CreateObject();
+		if (!set || !cJSON_AddItemToArray(sets, set) ||
+		    !add_role_list(set, "hosts", v, iso, ACCEPT_ROLE_NOT_ISOLATED, g))
+			return false;
+	}
+	return true;
+}
+
+cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
+{
+	cJSON *results = cJSON_AddArrayToObject(root, "results");
+	cJSON *summary = cJSON_AddObjectToObject(root, "summary"), *hosts, *isolations;
+	size_t by[3];
+
+	counts(v, by);
+	if (!results || !summary ||
+	    !cJSON_AddStringToObject(summary, "verdict",
+	                             accept_verdict_failed(v) ? "FAIL" : "PASS") ||
+	    !cJSON_AddNumberToObject(summary, "checks", (double)v->nresults) ||
+	    !cJSON_AddNumberToObject(summary, "passed", (double)by[ACCEPT_PASS]) ||
+	    !cJSON_AddNumberToObject(summary, "failed", (double)by[ACCEPT_FAIL]) ||
+	    !cJSON_AddNumberToObject(summary, "intermittent", (double)by[ACCEPT_INTERMITTENT]) ||
+	    !cJSON_AddNumberToObject(summary, "repeats", v->repeats) ||
+	    !(hosts = cJSON_AddArrayToObject(summary, "hosts")) ||
+	    !(isolations = cJSON_AddArrayToObject(summary, "isolations")))
+		return NULL;
+	for (size_t i = 0; i < v->nresults; i++)
+		if (!add_result(results, v, &v->results[i]))
+			return NULL;
+	for (int h = 0; h < v->nhosts; h++)
+		if (!add_host(hosts, v, h))
+			return NULL;
+	for (size_t i = 0; i < v->nisolations; i++)
+		if (!add_isolation(isolations, v, &v->isolations[i]))
+			return NULL;
+	return root;
+}
+
+/* The strings of one JUnit case, owned by the builder. */
+struct junit_text {
+	char name[CTX_NAME_BYTES + 160], message[512], text[1024];
+};
+
+/* A case for result r (host: r->host), or for host h named by isolation iso (iso not NULL). */
+static void junit_case_of(const struct accept_verdict *v, size_t i,
+                          const struct accept_isolation *iso, int h, struct junit_case *c,
+                          struct junit_text *t)
+{
+	const struct accept_result *r = &v->results[iso ? iso->result : i];
+	char fig[160];
+
+	if (iso) {
+		snprintf(t->name, sizeof t->name, "%s culprit search [%s]", r->label,
+		         v->host_names[h]);
+		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL};
+		if (iso->role[h] != ACCEPT_ROLE_CULPRIT)
+			return;
+		snprintf(t->message, sizeof t->message,
+		         "%s: named by the culprit search of %s (%d runs of the check)",
+		         accept_fault_name(r->fault), r->label, iso->tests);
+		snprintf(t->text, sizeof t->text, "%s", t->message);
+	} else {
+		snprintf(t->name, sizeof t->name, "%s [%s]", r->label, who(v, r->host));
+		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL};
+		if (r->status == ACCEPT_PASS)
+			return;
+		figures(r, fig, sizeof fig);
+		snprintf(t->message, sizeof t->message, "%s%s: %s%s%s%s",
+		         r->status == ACCEPT_INTERMITTENT ? "INTERMITTENT " : "",
+		         accept_fault_name(r->fault), fig, r->detail[0] ? " (" : "", r->detail,
+		         r->detail[0] ? ")" : "");
+		accept_format_result(v, i, t->text, sizeof t->text);
+	}
+	c->failure_type = accept_fault_name(r->fault);
+	c->failure_message = t->message;
+	c->failure_text = t->text;
+}
+
+int accept_junit(const struct accept_verdict *v, struct html_buf *out)
+{
+	static const char *const classes[ACCEPT_KINDS] = {
+	    "collscope.accept.topology", "collscope.accept.verify", "collscope.accept.links",
+	    "collscope.accept.allreduce"};
+	size_t total = v->nresults + v->nisolations * (size_t)v->nhosts, k = 0, first[ACCEPT_KINDS];
+	struct junit_case *cases = calloc(total ? total : 1, sizeof *cases);
+	struct junit_text *texts = calloc(total ? total : 1, sizeof *texts);
+	struct junit_suite suites[ACCEPT_KINDS];
+	int rc = -1;
+
+	if (!cases || !texts)
+		goto out;
+	for (int kind = 0; kind < ACCEPT_KINDS; kind++) {
+		first[kind] = k;
+		for (size_t i = 0; i < v->nresults; i++)
+			if ((int)v->results[i].kind == kind) {
+				junit_case_of(v, i, NULL, -1, &cases[k], &texts[k]);
+				cases[k++].classname = classes[kind];
+			}
+		for (size_t s = 0; s < v->nisolations; s++)
+			for (int h = 0;
+			     (int)v->results[v->isolations[s].result].kind == kind && h < v->nhosts;
+			     h++) {
+				junit_case_of(v, 0, &v->isolations[s], h, &cases[k], &texts[k]);
+				cases[k++].classname = classes[kind];
+			}
+		suites[kind] = (struct junit_suite){classes[kind] + strlen("collscope.accept."),
+		                                    cases + first[kind], k - first[kind]};
+	}
+	rc = junit_write(out, "collscope accept", suites, ACCEPT_KINDS);
+out:
+	free(cases);
+	free(texts);
+	return rc;
+}

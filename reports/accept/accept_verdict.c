@@ -1,0 +1,688 @@
+/*
+ * accept's verdicts: the results the spec asks for, each judged on the
+ * figures of every repeat (see accept_verdict.h).
+ */
+#include "reports/accept/accept_verdict.h"
+
+#include "reports/accept/accept_util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a result judges. */
+enum check {
+	CHECK_HOSTS,
+	CHECK_RANKS,
+	CHECK_CORES,
+	CHECK_NUMA,
+	CHECK_OVERSUBSCRIBED,
+	CHECK_VERIFY,
+	CHECK_LINK_BW,
+	CHECK_LINK_LAT,
+	CHECK_SUSPECTS,
+	CHECK_BUSBW,
+	CHECK_P99,
+	CHECKS
+};
+
+/* Per check: its kind, its faults, which way is better, how its figure reads. */
+static const struct check_info {
+	enum accept_kind kind;
+	enum accept_fault fault, missing;
+	int better; /* +1: higher is better, -1: lower, 0: equal to the threshold */
+	const char *unit, *comparison;
+} checks[CHECKS] = {
+    [CHECK_HOSTS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_HOSTS, ACCEPT_TOPO_NOT_MEASURED, 0, "hosts",
+                     "=="},
+    [CHECK_RANKS] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_RANKS, ACCEPT_TOPO_NOT_MEASURED, 0, "ranks",
+                     "=="},
+    [CHECK_CORES] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_CORES, ACCEPT_TOPO_NOT_MEASURED, 0, "cores",
+                     "=="},
+    [CHECK_NUMA] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_NUMA, ACCEPT_TOPO_NOT_MEASURED, 0, "NUMA nodes",
+                    "=="},
+    [CHECK_OVERSUBSCRIBED] = {ACCEPT_TOPOLOGY, ACCEPT_TOPO_OVERSUBSCRIBED, ACCEPT_TOPO_NOT_MEASURED,
+                              -1, "ranks", "<="},
+    [CHECK_VERIFY] = {ACCEPT_VERIFY, ACCEPT_VERIFY_WRONG, ACCEPT_VERIFY_NOT_RUN, -1,
+                      "wrong elements", "=="},
+    [CHECK_LINK_BW] = {ACCEPT_LINKS, ACCEPT_LINK_BW_LOW, ACCEPT_LINK_NOT_MEASURED, 1, "GB/s", ">="},
+    [CHECK_LINK_LAT] = {ACCEPT_LINKS, ACCEPT_LINK_LAT_HIGH, ACCEPT_LINK_NOT_MEASURED, -1, "us",
+                        "<="},
+    [CHECK_SUSPECTS] = {ACCEPT_LINKS, ACCEPT_LINK_SUSPECT, ACCEPT_LINK_NOT_MEASURED, -1, "suspects",
+                        "=="},
+    [CHECK_BUSBW] = {ACCEPT_ALLREDUCE, ACCEPT_AR_BUSBW_LOW, ACCEPT_AR_NOT_MEASURED, 1, "GB/s",
+                     ">="},
+    [CHECK_P99] = {ACCEPT_ALLREDUCE, ACCEPT_AR_P99_HIGH, ACCEPT_AR_NOT_MEASURED, -1, "us", "<="},
+};
+
+static const struct {
+	const char *name, *meaning;
+} faults[ACCEPT_FAULTS] = {
+    [ACCEPT_NO_FAULT] = {"", "passed"},
+    [ACCEPT_TOPO_HOSTS] = {"TOPO_HOSTS", "not the number of hosts of the spec"},
+    [ACCEPT_TOPO_RANKS] = {"TOPO_RANKS", "the host runs another number of ranks"},
+    [ACCEPT_TOPO_CORES] = {"TOPO_CORES", "the host has another number of cores"},
+    [ACCEPT_TOPO_NUMA] = {"TOPO_NUMA", "the host has another number of NUMA nodes"},
+    [ACCEPT_TOPO_OVERSUBSCRIBED] = {"TOPO_OVERSUBSCRIBED",
+                                    "the host runs more ranks than it has cores"},
+    [ACCEPT_TOPO_NOT_MEASURED] = {"TOPO_NOT_MEASURED", "the placement was not measured"},
+    [ACCEPT_VERIFY_WRONG] = {"VERIFY_WRONG", "the variant gave wrong elements"},
+    [ACCEPT_VERIFY_NOT_RUN] = {"VERIFY_NOT_RUN", "the variant was not verified (skipped, absent)"},
+    [ACCEPT_LINK_BW_LOW] = {"LINK_BW_LOW", "median link bandwidth of the class below the minimum"},
+    [ACCEPT_LINK_LAT_HIGH] = {"LINK_LAT_HIGH",
+                              "median link latency of the class above the maximum"},
+    [ACCEPT_LINK_SUSPECT] = {"LINK_SUSPECT", "links named a suspect link or host"},
+    [ACCEPT_LINK_NOT_MEASURED] = {"LINK_NOT_MEASURED",
+                                  "no link of a class the spec has a threshold for"},
+    [ACCEPT_AR_BUSBW_LOW] = {"AR_BUSBW_LOW", "busbw of the point below the minimum"},
+    [ACCEPT_AR_P99_HIGH] = {"AR_P99_HIGH", "p99 time of the point above the maximum"},
+    [ACCEPT_AR_WRONG] = {"AR_WRONG", "the point gave wrong elements"},
+    [ACCEPT_AR_NOT_MEASURED] = {"AR_NOT_MEASURED",
+                                "the point was not run, was skipped, or its figure is undefined"},
+};
+
+const char *accept_status_name(enum accept_status s)
+{
+	return s == ACCEPT_PASS ? "PASS" : s == ACCEPT_INTERMITTENT ? "INTERMITTENT" : "FAIL";
+}
+
+const char *accept_fault_name(enum accept_fault f)
+{
+	return f >= 0 && f < ACCEPT_FAULTS ? faults[f].name : "UNKNOWN";
+}
+
+const char *accept_fault_meaning(enum accept_fault f)
+{
+	return f >= 0 && f < ACCEPT_FAULTS ? faults[f].meaning : "unknown";
+}
+
+void accept_verdict_init(struct accept_verdict *v)
+{
+	memset(v, 0, sizeof *v);
+}
+
+void accept_verdict_release(struct accept_verdict *v)
+{
+	for (size_t i = 0; i < v->nresults; i++)
+		free(v->results[i].per_repeat);
+	for (size_t i = 0; i < v->nisolations; i++) {
+		free(v->isolations[i].role);
+		free(v->isolations[i].group);
+	}
+	free(v->results);
+	free(v->isolations);
+	free(v->host_names);
+	accept_verdict_init(v);
+}
+
+/* The results being built. */
+struct builder {
+	const struct accept_spec *spec;
+	struct accept_verdict *v;
+	size_t cap;
+	bool failed; /* out of memory */
+};
+
+__attribute__((format(printf, 6, 7))) static struct accept_result *
+add(struct builder *b, enum check c, int host, int index, double threshold, const char *fmt, ...)
+{
+	struct accept_verdict *v = b->v;
+	struct accept_result *r;
+	va_list ap;
+
+	if (b->failed || accept_grow((void **)&v->results, &b->cap, v->nresults, sizeof *r) != 0) {
+		b->failed = true;
+		return NULL;
+	}
+	r = &v->results[v->nresults];
+	memset(r, 0, sizeof *r);
+	r->per_repeat = malloc((size_t)v->repeats * sizeof *r->per_repeat);
+	if (!r->per_repeat) {
+		b->failed = true;
+		return NULL;
+	}
+	v->nresults++;
+	r->kind = checks[c].kind;
+	r->check = c;
+	r->host = host;
+	r->index = index;
+	r->threshold = threshold;
+	r->unit = checks[c].unit;
+	r->comparison = checks[c].comparison;
+	va_start(ap, fmt);
+	vsnprintf(r->label, sizeof r->label, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* A job result and one per host, all judging c against threshold. */
+static void add_each(struct builder *b, enum check c, bool job, int index, double threshold,
+                     const char *path, const char *label)
+{
+	struct accept_result *r;
+
+	for (int h = job ? -1 : 0; h < b->v->nhosts; h++)
+		if ((r = add(b, c, h, index, threshold, "%s", label)) != NULL)
+			snprintf(r->spec_path, sizeof r->spec_path, "%s", path);
+}
+
+static void build_topology(struct builder *b)
+{
+	const struct accept_topology_spec *t = &b->spec->topology;
+
+	struct accept_result *r;
+
+	if (t->hosts >= 0 &&
+	    (r = add(b, CHECK_HOSTS, -1, 0, (double)t->hosts, "topology hosts")) != NULL)
+		snprintf(r->spec_path, sizeof r->spec_path, "checks.topology.hosts");
+	/* per host only: a job line would repeat them */
+	if (t->ranks_per_host >= 0)
+		add_each(b, CHECK_RANKS, false, 0, (double)t->ranks_per_host,
+		         "checks.topology.ranks_per_host", "topology ranks");
+	if (t->cores_per_host >= 0)
+		add_each(b, CHECK_CORES, false, 0, (double)t->cores_per_host,
+		         "checks.topology.cores_per_host", "topology cores");
+	if (t->numa_nodes_per_host >= 0)
+		add_each(b, CHECK_NUMA, false, 0, (double)t->numa_nodes_per_host,
+		         "checks.topology.numa_nodes_per_host", "topology NUMA nodes");
+	if (!t->allow_oversubscribed)
+		add_each(b, CHECK_OVERSUBSCRIBED, false, 0, NAN,
+		         "checks.topology.allow_oversubscribed", "topology oversubscription");
+}
+
+static void add_verify(struct builder *b, const char *variant)
+{
+	struct accept_result *r =
+	    add(b, CHECK_VERIFY, -1, 0, 0, "verify %s", variant[0] ? variant : "(any variant)");
+	if (!r)
+		return;
+	snprintf(r->variant, sizeof r->variant, "%s", variant);
+	snprintf(r->spec_path, sizeof r->spec_path, "checks.verify.variants");
+}
+
+/* With "all" not expanded: every variant any repeat verified, or one result that fails. */
+static void build_verify(struct builder *b, const struct accept_figures *runs, size_t nruns)
+{
+	const struct accept_verify_spec *s = &b->spec->verify;
+	size_t first = b->v->nresults;
+
+	for (size_t i = 0; i < s->nvariants; i++)
+		add_verify(b, s->variants[i]);
+	if (s->nvariants)
+		return;
+	for (size_t k = 0; k < nruns; k++)
+		for (size_t j = 0; j < runs[k].nverify; j++) {
+			const char *name = runs[k].verify[j].variant;
+			size_t i = first;
+			while (i < b->v->nresults && strcmp(b->v->results[i].variant, name) != 0)
+				i++;
+			if (i == b->v->nresults)
+				add_verify(b, name);
+		}
+	if (b->v->nresults == first)
+		add_verify(b, "");
+}
+
+static void build_links(struct builder *b)
+{
+	const struct accept_links_spec *s = &b->spec->links;
+	char path[128], label[128];
+
+	for (int l = 0; l < DETECT_LOCALITIES; l++) {
+		const char *name = detect_locality_name((enum detect_locality)l);
+		if (!isnan(s->min_bandwidth_gbps[l])) {
+			accept_spec_path_links(path, sizeof path, true, (enum detect_locality)l);
+			snprintf(label, sizeof label, "links bandwidth %s", name);
+			add_each(b, CHECK_LINK_BW, true, l, s->min_bandwidth_gbps[l], path, label);
+		}
+		if (!isnan(s->max_latency_us[l])) {
+			accept_spec_path_links(path, sizeof path, false, (enum detect_locality)l);
+			snprintf(label, sizeof label, "links latency %s", name);
+			add_each(b, CHECK_LINK_LAT, true, l, s->max_latency_us[l], path, label);
+		}
+	}
+	if (!s->allow_suspects)
+		add_each(b, CHECK_SUSPECTS, true, 0, 0, "checks.links.allow_suspects",
+		         "links suspects");
+}
+
+static void build_allreduce(struct builder *b)
+{
+	const struct accept_allreduce_spec *a = &b->spec->allreduce;
+	struct accept_result *r;
+	char size[32];
+
+	for (size_t i = 0; i < a->npoints; i++) {
+		const struct accept_ar_point *p = &a->points[i];
+		accept_format_bytes(size, sizeof size, p->bytes);
+		for (int busbw = 1; busbw >= 0; busbw--) {
+			double t = busbw ? p->min_busbw_gbps : p->max_p99_us;
+			if (isnan(t))
+				continue;
+			r = add(b, busbw ? CHECK_BUSBW : CHECK_P99, -1, (int)i, t,
+			        "allreduce %s %s %s", p->variant, size, busbw ? "busbw" : "p99");
+			if (!r)
+				return;
+			snprintf(r->variant, sizeof r->variant, "%s", p->variant);
+			accept_spec_path_point(r->spec_path, sizeof r->spec_path, i, busbw);
+		}
+	}
+}
+
+/* One repeat's verdict on one result. */
+struct eval {
+	bool pass;
+	double value,
+	    threshold; /* threshold: when the figures set it (cores, for oversubscription) */
+	enum accept_fault fault;
+	char detail[ACCEPT_REASON_BYTES];
+};
+
+__attribute__((format(printf, 4, 5))) static void
+judged(struct eval *e, bool pass, enum accept_fault fault, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->pass = pass;
+	e->fault = pass ? ACCEPT_NO_FAULT : fault;
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	va_end(ap);
+}
+
+static void eval_topology(const struct accept_figures *f, const struct accept_result *r,
+                          struct eval *e)
+{
+	enum accept_fault fault = checks[r->check].fault;
+	const struct accept_host_figures *h;
+
+	if (r->check == CHECK_HOSTS || r->host < 0) {
+		e->value = f->nhosts;
+		judged(e, e->value == r->threshold, fault, "%s", "");
+		return;
+	}
+	h = &f->hosts[r->host];
+	switch (r->check) {
+	case CHECK_RANKS: e->value = h->ranks; break;
+	case CHECK_CORES: e->value = h->cores; break;
+	case CHECK_NUMA: e->value = h->numa_nodes; break;
+	default:
+		e->value = h->ranks;
+		e->threshold = h->cores;
+		judged(e, !h->oversubscribed, fault, "%d ranks on %d cores", h->ranks, h->cores);
+		return;
+	}
+	judged(e, e->value == r->threshold, fault, "%s", "");
+}
+
+static void eval_verify(const struct accept_figures *f, const struct accept_result *r,
+                        struct eval *e)
+{
+	const struct accept_verify_figures *v = NULL;
+
+	for (size_t i = 0; i < f->nverify && !v; i++)
+		if (strcmp(f->verify[i].variant, r->variant) == 0)
+			v = &f->verify[i];
+	if (!v)
+		judged(e, false, ACCEPT_VERIFY_NOT_RUN, "%s",
+		       r->variant[0] ? "not verified" : "no variant verified");
+	else if (v->skipped[0])
+		judged(e, false, ACCEPT_VERIFY_NOT_RUN, "skipped: %s", v->skipped);
+	else {
+		e->value = (double)v->wrong;
+		judged(e, v->wrong == 0, ACCEPT_VERIFY_WRONG, "%lld wrong elements in %lld checks",
+		       (long long)v->wrong, (long long)v->checks);
+	}
+}
+
+/* The links of class l (touching host, unless -1) with a finite figure into x; their count. */
+static size_t class_values(const struct accept_figures *f, int l, bool bandwidth, int host,
+                           double *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nlinks; i++) {
+		const struct accept_link_figures *k = &f->links[i];
+		double v = bandwidth ? k->bandwidth_gbps : k->latency_us;
+		if ((int)k->locality == l && isfinite(v) &&
+		    (host < 0 || k->host_a == host || k->host_b == host))
+			x[n++] = v;
+	}
+	return n;
+}
+
+static void eval_class(const struct accept_figures *f, const struct accept_result *r,
+                       struct eval *e)
+{
+	bool bandwidth = r->check == CHECK_LINK_BW;
+	double *x = malloc((f->nlinks ? f->nlinks : 1) * sizeof *x);
+	size_t n, beyond = 0;
+
+	if (!x) {
+		judged(e, false, checks[r->check].missing, "out of memory");
+		return;
+	}
+	n = class_values(f, r->index, bandwidth, r->host, x);
+	for (size_t i = 0; i < n; i++)
+		beyond += bandwidth ? x[i] < r->threshold : x[i] > r->threshold;
+	if (n == 0)
+		judged(e, false, ACCEPT_LINK_NOT_MEASURED, "no %s link measured%s",
+		       detect_locality_name((enum detect_locality)r->index),
+		       r->host >= 0 ? " on this host" : "");
+	else {
+		e->value = accept_median_inplace(x, n);
+		judged(e, bandwidth ? e->value >= r->threshold : e->value <= r->threshold,
+		       checks[r->check].fault, "median of %zu link%s, %zu %s", n, n == 1 ? "" : "s",
+		       beyond, bandwidth ? "below the minimum" : "above the maximum");
+	}
+	free(x);
+}
+
+/* Whether links named host h itself (its NIC) among f's suspects. */
+static bool host_suspected(const struct accept_figures *f, int h)
+{
+	for (size_t i = 0; h >= 0 && i < f->nsuspects; i++)
+		if (f->suspects[i].host == h)
+			return true;
+	return false;
+}
+
+/*
+ * A host's own suspects: it named, or a link of it. A link whose other end is
+ * a host suspect is that host's (a slow NIC makes every link to it look slow,
+ * in latency as well): it does not fail the healthy end as well.
+ */
+static bool suspect_of_host(const struct accept_figures *f, const struct accept_suspect_figures *s,
+                            int h)
+{
+	if (s->host >= 0)
+		return s->host == h;
+	if (s->host_a == h)
+		return !host_suspected(f, s->host_b) || host_suspected(f, h);
+	if (s->host_b == h)
+		return !host_suspected(f, s->host_a) || host_suspected(f, h);
+	return false;
+}
+
+static void eval_suspects(const struct accept_figures *f, const struct accept_result *r,
+                          struct eval *e)
+{
+	const struct accept_suspect_figures *first = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nsuspects; i++) {
+		const struct accept_suspect_figures *s = &f->suspects[i];
+		if (r->host >= 0 && !suspect_of_host(f, s, r->host))
+			continue;
+		if (!first)
+			first = s;
+		n++;
+	}
+	e->value = (double)n;
+	if (!first)
+		judged(e, true, ACCEPT_LINK_SUSPECT, "none");
+	else if (first->host >= 0 || first->host_a < 0 || n > 1)
+		judged(e, false, ACCEPT_LINK_SUSPECT, "%s%s", first->reason,
+		       n > 1 ? " (and more)" : "");
+	else if (first->a < 0) /* a link between two hosts, all their ranks */
+		judged(e, false, ACCEPT_LINK_SUSPECT, "link %s -> %s: %s", f->hosts[first->host_a].name,
+		       f->hosts[first->host_b].name, first->reason);
+	else
+		judged(e, false, ACCEPT_LINK_SUSPECT, "link %d->%d (%s -> %s): %s", first->a,
+		       first->b, f->hosts[first->host_a].name, f->hosts[first->host_b].name,
+		       first->reason);
+}
+
+/* The point of the spec a result judges, as measured: the worst of any duplicates. */
+static const struct accept_point_figures *find_point(const struct accept_spec *s,
+                                                     const struct accept_figures *f,
+                                                     const struct accept_result *r)
+{
+	const struct accept_allreduce_spec *a = &s->allreduce;
+	const struct accept_ar_point *want = &a->points[r->index];
+	const struct accept_point_figures *best = NULL;
+
+	for (size_t i = 0; i < f->npoints; i++) {
+		const struct accept_point_figures *p = &f->points[i];
+		if (p->bytes != want->bytes || strcmp(p->variant, want->variant) != 0 ||
+		    strcmp(p->dtype, a->dtype) != 0 || strcmp(p->op, a->op) != 0 ||
+		    p->in_place != a->in_place)
+			continue;
+		double v = r->check == CHECK_BUSBW ? p->busbw_gbps : -p->p99_us;
+		double w = best ? (r->check == CHECK_BUSBW ? best->busbw_gbps : -best->p99_us) : 0;
+		if (!best || p->skipped[0] || p->wrong > 0 || !(v >= w))
+			best = p;
+	}
+	return best;
+}
+
+static void eval_point(const struct accept_spec *s, const struct accept_figures *f,
+                       const struct accept_result *r, struct eval *e)
+{
+	const struct accept_point_figures *p = find_point(s, f, r);
+	bool busbw = r->check == CHECK_BUSBW;
+
+	if (!p)
+		judged(e, false, ACCEPT_AR_NOT_MEASURED, "not run (%s %s%s)", s->allreduce.dtype,
+		       s->allreduce.op, s->allreduce.in_place ? " in place" : "");
+	else if (p->skipped[0])
+		judged(e, false, ACCEPT_AR_NOT_MEASURED, "skipped: %s", p->skipped);
+	else if (p->wrong > 0)
+		judged(e, false, ACCEPT_AR_WRONG, "%lld wrong elements", (long long)p->wrong);
+	else if (isnan(busbw ? p->busbw_gbps : p->p99_us))
+		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%s",
+		       busbw ? "busbw undefined (one rank?)"
+		             : "p99 undefined (fewer than 100 iterations)");
+	else {
+		e->value = busbw ? p->busbw_gbps : p->p99_us;
+		judged(e, busbw ? e->value >= r->threshold : e->value <= r->threshold,
+		       checks[r->check].fault, "%d ranks", p->ranks);
+	}
+}
+
+static void evaluate(const struct accept_spec *s, const struct accept_figures *f,
+                     const struct accept_result *r, struct eval *e)
+{
+	*e = (struct eval){.value = NAN, .threshold = NAN};
+	switch (r->kind) {
+	case ACCEPT_TOPOLOGY: eval_topology(f, r, e); break;
+	case ACCEPT_VERIFY: eval_verify(f, r, e); break;
+	case ACCEPT_LINKS:
+		if (r->check == CHECK_SUSPECTS)
+			eval_suspects(f, r, e);
+		else
+			eval_class(f, r, e);
+		break;
+	default: eval_point(s, f, r, e); break;
+	}
+}
+
+/* Is a worse than b, for a check whose better direction is better (undefined is worst)? */
+static bool worse(double a, double b, int better)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && !isnan(b);
+	return better > 0 ? a < b : better < 0 ? a > b : false;
+}
+
+/* Every repeat of one result: the status, and the worst repeat's figure and detail. */
+static void judge_result(const struct accept_spec *s, const struct accept_figures *runs,
+                         size_t nruns, struct accept_result *r)
+{
+	struct eval e, chosen = {.pass = true};
+	bool have = false;
+
+	for (size_t i = 0; i < nruns; i++) {
+		r->per_repeat[i] = NAN;
+		if (!runs[i].has[r->kind])
+			continue;
+		evaluate(s, &runs[i], r, &e);
+		r->per_repeat[i] = e.value;
+		r->measured_repeats++;
+		r->failed_repeats += !e.pass;
+		if (!have || (chosen.pass && !e.pass) ||
+		    (chosen.pass == e.pass &&
+		     worse(e.value, chosen.value, checks[r->check].better))) {
+			chosen = e;
+			have = true;
+		}
+	}
+	if (!have) {
+		judged(&chosen, false, checks[r->check].missing, "no repeat ran the %s checks",
+		       accept_kind_name(r->kind));
+		chosen.value = chosen.threshold = NAN;
+	}
+	r->measured = chosen.value;
+	if (!isnan(chosen.threshold))
+		r->threshold = chosen.threshold;
+	r->fault = chosen.fault;
+	snprintf(r->detail, sizeof r->detail, "%s", chosen.detail);
+	r->status = r->failed_repeats == 0 && have            ? ACCEPT_PASS
+	            : r->failed_repeats < r->measured_repeats ? ACCEPT_INTERMITTENT
+	                                                      : ACCEPT_FAIL;
+}
+
+/* The runs name the same hosts; their names into v. */
+static int take_hosts(struct accept_verdict *v, const struct accept_figures *runs, size_t nruns,
+                      char *err, size_t len)
+{
+	for (size_t i = 1; i < nruns; i++) {
+		bool same = runs[i].nhosts == runs[0].nhosts;
+		for (int h = 0; same && h < runs[0].nhosts; h++)
+			same = strcmp(runs[i].hosts[h].name, runs[0].hosts[h].name) == 0;
+		if (!same) {
+			snprintf(err, len, "repeat %zu names other hosts than repeat 1", i + 1);
+			return -1;
+		}
+	}
+	v->nhosts = runs[0].nhosts;
+	v->host_names = calloc(v->nhosts > 0 ? (size_t)v->nhosts : 1, sizeof *v->host_names);
+	if (!v->host_names) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int h = 0; h < v->nhosts; h++)
+		memcpy(v->host_names[h], runs[0].hosts[h].name, sizeof v->host_names[h]);
+	return 0;
+}
+
+int accept_judge(const struct accept_spec *spec, const struct accept_figures *runs, size_t nruns,
+                 struct accept_verdict *v, char *err, size_t len)
+{
+	struct builder b = {.spec = spec, .v = v};
+
+	accept_verdict_init(v);
+	if (nruns == 0 || nruns > 100000) {
+		snprintf(err, len, "%zu repeats: expected 1 to 100000", nruns);
+		return -1;
+	}
+	v->repeats = (int)nruns;
+	if (take_hosts(v, runs, nruns, err, len) != 0)
+		goto fail;
+	if (spec->has[ACCEPT_TOPOLOGY])
+		build_topology(&b);
+	if (spec->has[ACCEPT_VERIFY])
+		build_verify(&b, runs, nruns);
+	if (spec->has[ACCEPT_LINKS])
+		build_links(&b);
+	if (spec->has[ACCEPT_ALLREDUCE])
+		build_allreduce(&b);
+	if (b.failed) {
+		snprintf(err, len, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < v->nresults; i++)
+		judge_result(spec, runs, nruns, &v->results[i]);
+	return 0;
+fail:
+	accept_verdict_release(v);
+	return -1;
+}
+
+bool accept_verdict_failed(const struct accept_verdict *v)
+{
+	for (size_t i = 0; i < v->nresults; i++)
+		if (v->results[i].status != ACCEPT_PASS)
+			return true;
+	return false;
+}
+
+size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->nresults; i++) {
+		const struct accept_result *r = &v->results[i];
+		if (r->host < 0 && r->status != ACCEPT_PASS &&
+		    (r->fault == ACCEPT_AR_BUSBW_LOW || r->fault == ACCEPT_AR_P99_HIGH ||
+		     r->fault == ACCEPT_AR_WRONG || r->fault == ACCEPT_VERIFY_WRONG))
+			out[n++] = i;
+	}
+	return n;
+}
+
+bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
+                          size_t result, const struct accept_figures *f)
+{
+	struct eval e;
+
+	if (result >= v->nresults || !f->has[v->results[result].kind])
+		return false;
+	evaluate(spec, f, &v->results[result], &e);
+	return e.pass;
+}
+
+int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
+                                 const struct accept_bisect *b)
+{
+	struct accept_isolation *grown, *iso;
+	size_t n = v->nhosts > 0 ? (size_t)v->nhosts : 1;
+
+	if (result >= v->nresults || b->nhosts != v->nhosts)
+		return -1;
+	grown = realloc(v->isolations, (v->nisolations + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	v->isolations = grown;
+	iso = &v->isolations[v->nisolations];
+	*iso = (struct accept_isolation){
+	    .result = result, .tests = accept_bisect_tests(b), .ngroups = b->ngroups};
+	iso->role = malloc(n * sizeof *iso->role);
+	iso->group = malloc(n * sizeof *iso->group);
+	if (!iso->role || !iso->group) {
+		free(iso->role);
+		free(iso->group);
+		return -1;
+	}
+	for (int h = 0; h < v->nhosts; h++) {
+		iso->role[h] = accept_bisect_role(b, h);
+		iso->group[h] = accept_bisect_group_of(b, h);
+	}
+	v->nisolations++;
+	return 0;
+}
+
+void accept_host_verdict(const struct accept_verdict *v, int host, struct accept_host_verdict *out)
+{
+	*out = (struct accept_host_verdict){.status = ACCEPT_PASS};
+	for (size_t i = 0; i < v->nresults; i++) {
+		const struct accept_result *r = &v->results[i];
+		if (r->host != host || r->status == ACCEPT_PASS)
+			continue;
+		out->failed_own = true;
+		out->own_faults |= 1u << r->fault;
+		if (r->status > out->status)
+			out->status = r->status;
+	}
+	for (size_t i = 0; i < v->nisolations; i++) {
+		const struct accept_isolation *iso = &v->isolations[i];
+		if (iso->role[host] == ACCEPT_ROLE_CULPRIT) {
+			out->isolated = true;
+			out->isolated_faults |= 1u << v->results[iso->result].fault;
+			out->status = ACCEPT_FAIL;
+		}
+		out->not_isolated |= iso->role[host] == ACCEPT_ROLE_NOT_ISOLATED;
+	}
+}

@@ -1,0 +1,294 @@
+/*
+ * compare: reading the records of two reports, matching them by key, the
+ * change of each metric and the significance verdict (see compare.h).
+ */
+#include "reports/compare/compare_points.h"
+
+#include "reports/io/report_read.h"
+#include "reports/render/report_text.h"
+#include "reports/stats/stats.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RANKS_MAX 2147483647.0
+#define BYTES_MAX 9007199254740992.0 /* 2^53: exact in a double */
+
+void cmp_options_init(struct cmp_options *o)
+{
+	o->threshold_pct = CMP_DEFAULT_THRESHOLD_PCT;
+	o->alpha = CMP_DEFAULT_ALPHA;
+	o->gate = CMP_P50;
+	o->untested_fails = false;
+	o->correction = CMP_CORRECT_BH;
+}
+
+/* rec.name.p50 (and rec.name.p99 when p99 is not NULL); all optional. */
+static int load_stats(const struct report_at *at, const cJSON *rec, const char *name, double *p50,
+                      double *p99)
+{
+	char where[REPORT_WHERE_BYTES];
+	struct report_at in = *at;
+	const cJSON *o;
+
+	if (report_get_object(at, rec, name, false, &o) != 0)
+		return -1;
+	snprintf(where, sizeof where, "%s.%s", at->where, name);
+	in.where = where;
+	if (report_get_number(&in, o, "p50", false, 0, DBL_MAX, p50) != 0)
+		return -1;
+	return p99 ? report_get_number(&in, o, "p99", false, 0, DBL_MAX, p99) : 0;
+}
+
+static int load_collective(const struct report_at *at, const cJSON *rec, struct cmp_point *p)
+{
+	if (report_get_string(at, rec, "algorithm", true, &p->algorithm) != 0 ||
+	    report_get_string(at, rec, "dtype", true, &p->dtype) != 0 ||
+	    report_get_string(at, rec, "op", true, &p->op) != 0 ||
+	    report_get_integer(at, rec, "bytes", true, 0, BYTES_MAX, &p->bytes) != 0 ||
+	    report_get_integer(at, rec, "ranks", true, 1, RANKS_MAX, &p->ranks) != 0 ||
+	    report_get_bool(at, rec, "in_place", false, &p->in_place) != 0 ||
+	    report_get_string(at, rec, "skipped", false, &p->skipped) != 0)
+		return -1;
+	if (p->skipped)
+		return 0;
+	if (load_stats(at, rec, "time_us", &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
+	    report_get_number(at, rec, "busbw_gbps", false, 0, DBL_MAX, &p->value[CMP_BW]) != 0)
+		return -1;
+	return report_get_numbers(at, rec, "samples_us", false, 0, DBL_MAX, &p->samples_us,
+	                          &p->nsamples);
+}
+
+static int load_link(const struct report_at *at, const cJSON *rec, struct cmp_point *p)
+{
+	p->algorithm = p->dtype = p->op = "";
+	if (report_get_integer(at, rec, "a", true, 0, RANKS_MAX, &p->a) != 0 ||
+	    report_get_integer(at, rec, "b", true, 0, RANKS_MAX, &p->b) != 0 ||
+	    report_get_string(at, rec, "host_a", false, &p->host_a) != 0 ||
+	    report_get_string(at, rec, "host_b", false, &p->host_b) != 0 ||
+	    report_get_string(at, rec, "skipped", false, &p->skipped) != 0 ||
+	    load_stats(at, rec, "latency_us", &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
+	    load_stats(at, rec, "bandwidth_gbps", &p->value[CMP_BW], NULL) != 0)
+		return -1;
+	return report_get_numbers(at, rec, "samples_us", false, 0, DBL_MAX, &p->samples_us,
+	                          &p->nsamples) != 0 ||
+	               report_get_numbers(at, rec, "window_samples_us", false, 0, DBL_MAX,
+	                                  &p->window_samples_us, &p->nwindow_samples) != 0
+	           ? -1
+	           : 0;
+}
+
+static int str_order(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int num_order(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Links have empty strings and zero bytes and ranks, so one order serves both kinds. */
+int cmp_point_order(const struct cmp_point *x, const struct cmp_point *y)
+{
+	int c = str_order(x->algorithm, y->algorithm);
+
+	if (!c)
+		c = str_order(x->dtype, y->dtype);
+	if (!c)
+		c = str_order(x->op, y->op);
+	if (!c)
+		c = num_order(x->ranks, y->ranks);
+	if (!c)
+		c = num_order(x->in_place, y->in_place);
+	if (!c)
+		c = num_order(x->bytes, y->bytes);
+	if (!c)
+		c = num_order(x->a, y->a);
+	if (!c)
+		c = num_order(x->b, y->b);
+	return c;
+}
+
+static int point_order(const void *pa, const void *pb)
+{
+	return cmp_point_order(pa, pb);
+}
+
+/* s (in a buffer of len bytes) with what a terminal would act on escaped, cut to fit. */
+static void sanitize(char *s, size_t len)
+{
+	char escaped[4 * CMP_LABEL_BYTES];
+
+	report_escape_text(escaped, sizeof escaped, s);
+	snprintf(s, len, "%s", escaped);
+}
+
+void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char *buf, size_t len)
+{
+	if (run->kind == CMP_KIND_LINKS && p->host_a && p->host_b)
+		snprintf(buf, len, "%lld->%lld (%s->%s)", (long long)p->a, (long long)p->b,
+		         p->host_a, p->host_b);
+	else if (run->kind == CMP_KIND_LINKS)
+		snprintf(buf, len, "%lld->%lld", (long long)p->a, (long long)p->b);
+	else
+		snprintf(buf, len, "%s %lld B %s %s %lld ranks%s", p->algorithm,
+		         (long long)p->bytes, p->dtype, p->op, (long long)p->ranks,
+		         p->in_place ? " in-place" : "");
+	sanitize(buf, len);
+}
+
+static int cmp_cstr(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The distinct values of one string field of the points, sorted, joined by commas. */
+static int distinct(const struct cmp_run *run, size_t offset, char *out, size_t len)
+{
+	const char **v = malloc((run->npoints ? run->npoints : 1) * sizeof *v);
+	size_t used = 0;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < run->npoints; i++)
+		v[i] = *(const char *const *)((const char *)&run->points[i] + offset);
+	qsort(v, run->npoints, sizeof *v, cmp_cstr);
+	out[0] = '\0';
+	for (size_t i = 0; i < run->npoints; i++)
+		if ((i == 0 || strcmp(v[i], v[i - 1]) != 0) && used < len)
+			used +=
+			    (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", v[i]);
+	sanitize(out, len);
+	free(v);
+	return 0;
+}
+
+/* The context's rank and host counts (-1 when absent) and the completeness flag. */
+static int load_context(struct cmp_run *run, const cJSON *root, char *err, size_t errlen)
+{
+	struct report_at at = {run->path, "", err, errlen}, in_ctx = at;
+	const cJSON *ctx, *mpi, *hosts;
+
+	run->ranks = run->hosts = -1;
+	in_ctx.where = "context";
+	if (report_get_bool(&at, root, "complete", false, &run->complete) != 0 ||
+	    report_get_object(&at, root, "context", false, &ctx) != 0 ||
+	    report_get_object(&in_ctx, ctx, "mpi", false, &mpi) != 0 ||
+	    report_get_array(&in_ctx, ctx, "hosts", false, &hosts) != 0)
+		return -1;
+	if (hosts)
+		run->hosts = cJSON_GetArraySize(hosts);
+	if (report_get_string(&in_ctx, ctx, "started_utc", false, &run->started_utc) != 0)
+		return -1;
+	in_ctx.where = "context.mpi";
+	return report_get_integer(&in_ctx, mpi, "ranks", false, 1, RANKS_MAX, &run->ranks);
+}
+
+static int load_points(struct cmp_run *run, const cJSON *results, char *err, size_t errlen)
+{
+	char where[REPORT_WHERE_BYTES];
+	struct report_at at = {run->path, where, err, errlen};
+	size_t i = 0;
+	bool predicted;
+
+	run->points = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *run->points);
+	if (!run->points) {
+		snprintf(err, errlen, "report '%s': out of memory", run->path);
+		return -1;
+	}
+	for (const cJSON *rec = results->child; rec; rec = rec->next, i++) {
+		struct cmp_point *p = &run->points[run->npoints];
+		snprintf(where, sizeof where, "results[%zu]", i);
+		predicted = false;
+		if (!cJSON_IsObject(rec)) {
+			snprintf(err, errlen, "report '%s': %s is not an object", run->path, where);
+			return -1;
+		}
+		if (report_get_bool(&at, rec, "predicted", false, &predicted) != 0)
+			return -1;
+		if (predicted)
+			continue;
+		for (int m = 0; m < CMP_METRICS; m++)
+			p->value[m] = NAN;
+		p->index = i;
+		run->npoints++;
+		if ((run->kind == CMP_KIND_LINKS ? load_link(&at, rec, p)
+		                                 : load_collective(&at, rec, p)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Two records for one point would make the comparison ambiguous. */
+static int check_unique(const struct cmp_run *run, char *err, size_t errlen)
+{
+	char label[CMP_LABEL_BYTES];
+
+	for (size_t i = 1; i < run->npoints; i++)
+		if (cmp_point_order(&run->points[i - 1], &run->points[i]) == 0) {
+			cmp_point_label(run, &run->points[i], label, sizeof label);
+			snprintf(
+			    err, errlen,
+			    "report '%s': results[%zu] and results[%zu] are the same point (%s)",
+			    run->path, run->points[i - 1].index, run->points[i].index, label);
+			return -1;
+		}
+	return 0;
+}
+
+int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char *err, size_t errlen)
+{
+	struct report_at at = {path, "", err, errlen};
+	const cJSON *results;
+	const char *command = NULL;
+	int rc = -1;
+
+	memset(run, 0, sizeof *run);
+	run->path = path;
+	run->root = root;
+	if (report_get_string(&at, root, "command", true, &command) != 0)
+		goto out;
+	run->command = command;
+	if (strcmp(command, "links") == 0) {
+		run->kind = CMP_KIND_LINKS;
+	} else if (strcmp(command, "allreduce") != 0 && strcmp(command, "scale") != 0) {
+		snprintf(err, errlen,
+		         "report '%s': compare cannot compare '%.40s' reports (it compares "
+		         "allreduce, scale and links reports)",
+		         path, command);
+		goto out;
+	}
+	if (load_context(run, root, err, errlen) != 0 ||
+	    report_get_array(&at, root, "results", true, &results) != 0 ||
+	    load_points(run, results, err, errlen) != 0)
+		goto out;
+	qsort(run->points, run->npoints, sizeof *run->points, point_order);
+	if (check_unique(run, err, errlen) != 0)
+		goto out;
+	if (distinct(run, offsetof(struct cmp_point, dtype), run->dtypes, sizeof run->dtypes) ||
+	    distinct(run, offsetof(struct cmp_point, op), run->ops, sizeof run->ops)) {
+		snprintf(err, errlen, "report '%s': out of memory", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc != 0)
+		cmp_run_release(run);
+	return rc;
+}
+
+void cmp_run_release(struct cmp_run *run)
+{
+	for (size_t i = 0; run->points && i < run->npoints; i++) {
+		free(run->points[i].samples_us);
+		free(run->points[i].window_samples_us);
+	}
+	free(run->points);
+	run->points = NULL;
+	run->npoints = 0;
+}

@@ -1,0 +1,517 @@
+/*
+ * The fault classes of a host x host bandwidth matrix: see classify.h.
+ */
+#include "reports/diagnose/classify.h"
+
+#include "reports/stats/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Scratch of one classify_hosts: nhosts hosts, n x n cells. */
+struct work {
+	int n;
+	const double *cells;
+	double *vals;      /* n x n */
+	bool *slow;        /* n x n */
+	bool *explained;   /* n x n: slow cells a verdict covers */
+	int *group;        /* n: the connected part of each host */
+	int *group_size;   /* n */
+	double ref_log_median, ref_log_mad, ref_median;
+};
+
+static double log_of(double v)
+{
+	return log(v > 1e-12 ? v : 1e-12);
+}
+
+static bool finite_cell(const struct work *w, int i, int j)
+{
+	return i != j && isfinite(w->cells[i * w->n + j]) && w->cells[i * w->n + j] >= 0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/*
+ * Step 1: the logs of the finite cells, sorted, into w->vals; the reference
+ * is vals[from .. k). Returns k.
+ */
+static size_t reference(struct work *w, const struct detect_params *p, size_t *from)
+{
+	size_t k = 0;
+	for (int i = 0; i < w->n; i++)
+		for (int j = 0; j < w->n; j++)
+			if (finite_cell(w, i, j))
+				w->vals[k++] = log_of(w->cells[i * w->n + j]);
+	qsort(w->vals, k, sizeof *w->vals, cmp_double);
+	size_t least = (k + 3) / 4 > 2 ? (k + 3) / 4 : 2;
+	double best = 0;
+	*from = 0;
+	for (size_t i = 1; i + least <= k; i++) {
+		double gap = w->vals[i] - w->vals[i - 1];
+		if (gap > best) {
+			best = gap;
+			*from = i;
+		}
+	}
+	if (!(best > -log1p(-p->tolerance)))
+		*from = 0;
+	return k;
+}
+
+/* Steps 1 and 2: the reference's spread, then every slow cell. */
+static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info)
+{
+	size_t from = 0, k = reference(w, p, &from);
+	info->cells = (int)k;
+	info->judged = w->n >= 3 && (int)k >= p->min_class_links;
+	if (k == 0)
+		return 0;
+	const double *ref = w->vals + from;
+	size_t nref = k - from;
+	w->ref_log_median = stats_median(ref, nref);
+	double mad = stats_mad(ref, nref);
+	if (isnan(w->ref_log_median) || isnan(mad))
+		return -1;
+	double floor = log1p(p->mad_floor_fraction);
+	w->ref_log_mad = mad > floor ? mad : floor;
+	/* the median of the values is the exponential of the logs' median */
+	w->ref_median = exp(w->ref_log_median);
+	info->reference_cells = (int)nref;
+	info->expected = w->ref_median;
+	info->log_mad = w->ref_log_mad;
+	info->as_class = (struct detect_class){
+	    .links = (int)k,
+	    .median = w->ref_median,
+	    .mad = NAN,
+	    .log_mad = w->ref_log_mad,
+	    .judged = info->judged,
+	};
+	for (int i = 0; info->judged && i < w->n; i++)
+		for (int j = 0; j < w->n; j++) {
+			double v = w->cells[i * w->n + j];
+			if (!finite_cell(w, i, j))
+				continue;
+			double z = STATS_MAD_TO_Z * (log_of(v) - w->ref_log_median) / w->ref_log_mad;
+			w->slow[i * w->n + j] = v / w->ref_median < 1 - p->tolerance &&
+			                        z < -p->z_threshold;
+			info->slow_cells += w->slow[i * w->n + j];
+		}
+	return 0;
+}
+
+static int root(int *parent, int x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+/* Step 3: hosts joined by fine cells both ways; w->group[h] is the lowest host of h's part. */
+static void groups(struct work *w)
+{
+	int *parent = w->group;
+	for (int h = 0; h < w->n; h++)
+		parent[h] = h;
+	for (int i = 0; i < w->n; i++)
+		for (int j = i + 1; j < w->n; j++) {
+			bool fine = finite_cell(w, i, j) && finite_cell(w, j, i) &&
+			            !w->slow[i * w->n + j] && !w->slow[j * w->n + i];
+			int a = root(parent, i), b = root(parent, j);
+			if (fine && a != b)
+				parent[a > b ? a : b] = a < b ? a : b;
+		}
+	for (int h = 0; h < w->n; h++)
+		w->group_size[h] = 0;
+	for (int h = 0; h < w->n; h++)
+		w->group_size[w->group[h] = root(parent, h)]++;
+}
+
+/* The median of the given cells' values (NAN when none), their count in *count. */
+static double median_of(struct work *w, const bool *pick, int *count)
+{
+	size_t k = 0;
+	for (int c = 0; c < w->n * w->n; c++)
+		if (pick[c])
+			w->vals[k++] = w->cells[c];
+	*count = (int)k;
+	return k ? stats_median(w->vals, k) : NAN;
+}
+
+/* A verdict with its evidence: the median of the cells in pick, against the reference. */
+static struct detect_suspect verdict(struct work *w, enum detect_kind kind, const bool *pick,
+                                     bool loaded)
+{
+	int count = 0;
+	double m = median_of(w, pick, &count);
+	return (struct detect_suspect){
+	    .kind = kind,
+	    .metric = DETECT_BANDWIDTH,
+	    .locality = DETECT_CROSS_HOST,
+	    .a = -1,
+	    .b = -1,
+	    .host_a = -1,
+	    .host_b = -1,
+	    .host = -1,
+	    .measured = m,
+	    .expected = w->ref_median,
+	    .ratio = m / w->ref_median,
+	    .score = STATS_MAD_TO_Z * (log_of(m) - w->ref_log_median) / w->ref_log_mad,
+	    .links_suspect = count,
+	    .side = -1,
+	    .loaded = loaded,
+	    .first_measured = NAN,
+	    .first_ratio = NAN,
+	    .first_score = NAN,
+	};
+}
+
+static int push(struct detect_result *r, const struct detect_suspect *s)
+{
+	struct detect_suspect *v = realloc(r->suspects, (size_t)(r->nsuspects + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	r->suspects = v;
+	r->suspects[r->nsuspects++] = *s;
+	return 0;
+}
+
+static enum detect_direction direction_of(bool ab, bool ba)
+{
+	return ab && ba ? DETECT_DIR_BOTH : ab ? DETECT_DIR_AB : DETECT_DIR_BA;
+}
+
+/* Slow cells of host h's row (out) and column (in), of their finite ones. */
+static void host_counts(const struct work *w, int h, int *out, int *out_total, int *in,
+                        int *in_total)
+{
+	*out = *out_total = *in = *in_total = 0;
+	for (int x = 0; x < w->n; x++) {
+		if (finite_cell(w, h, x)) {
+			(*out_total)++;
+			*out += w->slow[h * w->n + x];
+		}
+		if (finite_cell(w, x, h)) {
+			(*in_total)++;
+			*in += w->slow[x * w->n + h];
+		}
+	}
+}
+
+/* Hosts alone in their group with most of a row or column slow. */
+static int name_hosts(struct work *w, bool loaded, bool *pick, struct detect_result *r)
+{
+	for (int h = 0; h < w->n; h++) {
+		int out, out_total, in, in_total;
+		if (w->group_size[w->group[h]] != 1)
+			continue;
+		host_counts(w, h, &out, &out_total, &in, &in_total);
+		bool send = 2 * out > out_total, receive = 2 * in > in_total;
+		if (!send && !receive)
+			continue;
+		memset(pick, 0, (size_t)w->n * (size_t)w->n * sizeof *pick);
+		for (int x = 0; x < w->n; x++) {
+			if (send && w->slow[h * w->n + x])
+				pick[h * w->n + x] = true;
+			if (receive && w->slow[x * w->n + h])
+				pick[x * w->n + h] = true;
+		}
+		struct detect_suspect s = verdict(w, DETECT_HOST, pick, loaded);
+		s.host = h;
+		s.direction = direction_of(send, receive);
+		s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
+		s.by_majority = true;
+		for (int c = 0; c < w->n * w->n; c++)
+			w->explained[c] = w->explained[c] || pick[c];
+		if (push(r, &s) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Slow cells from group ga to group gb into pick (when not NULL); their count, of total. */
+static int cross(const struct work *w, int ga, int gb, bool *pick, int *total)
+{
+	int slow = 0;
+	*total = 0;
+	for (int i = 0; i < w->n; i++)
+		for (int j = 0; j < w->n; j++) {
+			if (w->group[i] != ga || w->group[j] != gb || !finite_cell(w, i, j))
+				continue;
+			(*total)++;
+			slow += w->slow[i * w->n + j];
+			if (pick && w->slow[i * w->n + j])
+				pick[i * w->n + j] = true;
+		}
+	return slow;
+}
+
+static int add_sides(struct detect_result *r, int nhosts, const struct work *w, int ga, int gb)
+{
+	size_t row = (size_t)nhosts;
+	signed char *v = realloc(r->sides, (size_t)(r->nsides + 1) * row);
+	if (!v)
+		return -1;
+	r->sides = v;
+	r->nhosts = nhosts;
+	for (int h = 0; h < nhosts; h++)
+		v[(size_t)r->nsides * row + (size_t)h] =
+		    (signed char)(w->group[h] == ga ? 0 : w->group[h] == gb ? 1 : -1);
+	return r->nsides++;
+}
+
+/* Two groups of two hosts or more with most cells one way between them slow. */
+static int name_segments(struct work *w, bool loaded, bool *pick, struct detect_result *r)
+{
+	for (int ga = 0; ga < w->n; ga++)
+		for (int gb = ga + 1; gb < w->n; gb++) {
+			int tab, tba;
+			if (w->group[ga] != ga || w->group[gb] != gb || w->group_size[ga] < 2 ||
+			    w->group_size[gb] < 2)
+				continue;
+			memset(pick, 0, (size_t)w->n * (size_t)w->n * sizeof *pick);
+			int sab = cross(w, ga, gb, NULL, &tab), sba = cross(w, gb, ga, NULL, &tba);
+			bool ab = 2 * sab > tab, ba = 2 * sba > tba;
+			if (!ab && !ba)
+				continue;
+			if (ab)
+				cross(w, ga, gb, pick, &tab);
+			if (ba)
+				cross(w, gb, ga, pick, &tba);
+			struct detect_suspect s = verdict(w, DETECT_SEGMENT, pick, loaded);
+			s.direction = direction_of(ab, ba);
+			s.links_total = (ab ? tab : 0) + (ba ? tba : 0);
+			s.side = add_sides(r, w->n, w, ga, gb);
+			for (int c = 0; c < w->n * w->n; c++)
+				w->explained[c] = w->explained[c] || pick[c];
+			if (s.side < 0 || push(r, &s) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* Every slow cell left: a link between its hosts, both cells of a pair in one verdict. */
+static int name_links(struct work *w, bool loaded, bool *pick, struct detect_result *r)
+{
+	for (int i = 0; i < w->n; i++)
+		for (int j = i + 1; j < w->n; j++) {
+			bool ab = w->slow[i * w->n + j] && !w->explained[i * w->n + j];
+			bool ba = w->slow[j * w->n + i] && !w->explained[j * w->n + i];
+			if (!ab && !ba)
+				continue;
+			memset(pick, 0, (size_t)w->n * (size_t)w->n * sizeof *pick);
+			pick[i * w->n + j] = ab;
+			pick[j * w->n + i] = ba;
+			struct detect_suspect s = verdict(w, DETECT_LINK, pick, loaded);
+			s.between_hosts = true;
+			s.host_a = i;
+			s.host_b = j;
+			s.direction = direction_of(ab, ba);
+			s.links_total = 2;
+			if (push(r, &s) != 0)
+				return -1;
+		}
+	return 0;
+}
+
+static void work_free(struct work *w)
+{
+	free(w->vals);
+	free(w->slow);
+	free(w->explained);
+	free(w->group);
+	free(w->group_size);
+}
+
+int classify_hosts(const double *cells, int nhosts, const struct detect_params *p, bool loaded,
+                   struct detect_result *r, struct classify_info *info)
+{
+	struct classify_info scratch_info;
+	struct work w = {.n = nhosts, .cells = cells};
+	bool *pick = NULL;
+	int rc = -1, before = r ? r->nsuspects : 0;
+	if (!info)
+		info = &scratch_info;
+	memset(info, 0, sizeof *info);
+	info->expected = info->log_mad = NAN;
+	info->as_class.median = info->as_class.mad = info->as_class.log_mad = NAN;
+	if (!r || !p || nhosts < 0 || (nhosts > 0 && !cells) || (r->nsides > 0 && r->nhosts != nhosts))
+		return -1;
+	if (nhosts == 0)
+		return 0;
+	size_t nn = (size_t)nhosts * (size_t)nhosts;
+	w.vals = malloc(nn * sizeof *w.vals);
+	w.slow = calloc(nn, sizeof *w.slow);
+	w.explained = calloc(nn, sizeof *w.explained);
+	w.group = malloc((size_t)nhosts * sizeof *w.group);
+	w.group_size = malloc((size_t)nhosts * sizeof *w.group_size);
+	pick = calloc(nn, sizeof *pick);
+	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !pick)
+		goto out;
+	if (judge_cells(&w, p, info) != 0)
+		goto out;
+	rc = 0;
+	if (!info->judged || info->slow_cells == 0)
+		goto out;
+	groups(&w);
+	rc = name_hosts(&w, loaded, pick, r) != 0 || name_segments(&w, loaded, pick, r) != 0 ||
+	             name_links(&w, loaded, pick, r) != 0
+	         ? -1
+	         : 0;
+out:
+	if (rc != 0 && r)
+		r->nsuspects = before;
+	work_free(&w);
+	free(pick);
+	return rc;
+}
+
+/* Does verdict v (of classify_hosts) explain the rank link s? */
+static bool explains(const struct detect_result *r, const struct detect_suspect *v,
+                     const struct detect_suspect *s)
+{
+	const signed char *sides = detect_sides(r, v);
+	if (v->kind == DETECT_HOST)
+		return v->host == s->host_a || v->host == s->host_b;
+	if (v->kind == DETECT_SEGMENT)
+		return sides && sides[s->host_a] >= 0 && sides[s->host_b] >= 0 &&
+		       sides[s->host_a] != sides[s->host_b];
+	return v->between_hosts && ((v->host_a == s->host_a && v->host_b == s->host_b) ||
+	                            (v->host_a == s->host_b && v->host_b == s->host_a));
+}
+
+static bool dropped(const struct detect_result *r, int from, int i)
+{
+	const struct detect_suspect *s = &r->suspects[i];
+	if (i >= from || s->metric != DETECT_BANDWIDTH || s->locality != DETECT_CROSS_HOST)
+		return false;
+	if (s->kind == DETECT_HOST)
+		return true;
+	for (int k = from; k < r->nsuspects; k++)
+		if (explains(r, &r->suspects[k], s))
+			return true;
+	return false;
+}
+
+int classify_reconcile(struct detect_result *r, int from)
+{
+	int kept = 0, removed = 0;
+	for (int i = 0; i < r->nsuspects; i++) {
+		if (dropped(r, from, i)) {
+			removed++;
+			continue;
+		}
+		/* kept <= i: what dropped() reads from index `from` on is not moved yet */
+		r->suspects[kept++] = r->suspects[i];
+	}
+	r->nsuspects = kept;
+	/* a -> b and b -> a of one rank pair, same metric and class: one suspect, both ways */
+	for (int i = 0; i < r->nsuspects; i++) {
+		struct detect_suspect *s = &r->suspects[i];
+		if (s->kind != DETECT_LINK || s->between_hosts || s->direction != DETECT_DIR_AB)
+			continue;
+		for (int j = i + 1; j < r->nsuspects; j++) {
+			const struct detect_suspect *t = &r->suspects[j];
+			if (t->kind != DETECT_LINK || t->between_hosts || t->metric != s->metric ||
+			    t->locality != s->locality || t->a != s->b || t->b != s->a)
+				continue;
+			/* keep the worse figure, and a < b */
+			bool worse = s->metric == DETECT_BANDWIDTH ? t->ratio < s->ratio
+			                                           : t->ratio > s->ratio;
+			struct detect_suspect both = worse ? *t : *s;
+			if (both.a > both.b) {
+				int x = both.a;
+				both.a = both.b;
+				both.b = x;
+				x = both.host_a;
+				both.host_a = both.host_b;
+				both.host_b = x;
+			}
+			both.direction = DETECT_DIR_BOTH;
+			*s = both;
+			memmove(&r->suspects[j], &r->suspects[j + 1],
+			        (size_t)(r->nsuspects - j - 1) * sizeof *r->suspects);
+			r->nsuspects--;
+			removed++;
+			break;
+		}
+	}
+	return removed;
+}
+
+static const char *name_of(const char *const *names, int h, char *buf, size_t len)
+{
+	if (names && names[h])
+		return names[h];
+	snprintf(buf, len, "%d", h);
+	return buf;
+}
+
+/* The hosts on one side of a segment, space-separated, into buf. */
+static void side_list(const struct detect_result *r, const signed char *sides, int side,
+                      const char *const *names, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int h = 0; h < r->nhosts && used < len; h++) {
+		char num[16];
+		if (sides[h] != side)
+			continue;
+		int k = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+		                 name_of(names, h, num, sizeof num));
+		used += k > 0 ? (size_t)k : 0;
+	}
+}
+
+static const char *way(enum detect_kind k, enum detect_direction d)
+{
+	if (d == DETECT_DIR_BOTH)
+		return "both ways";
+	if (k == DETECT_HOST)
+		return d == DETECT_DIR_AB ? "to send" : "to receive";
+	return "one way";
+}
+
+int classify_describe(const struct detect_result *r, const struct detect_suspect *s,
+                      const char *const *host_names, char *buf, size_t len)
+{
+	char x[32], y[32], a[256], b[256], why[512];
+	const char *arrow = s->direction == DETECT_DIR_BOTH ? "<->" : "->";
+	const signed char *sides = detect_sides(r, s);
+	const char *loc = detect_locality_name(s->locality);
+	const char *unit = s->metric == DETECT_BANDWIDTH ? "GB/s" : "us";
+	int n = s->links_suspect;
+	snprintf(why, sizeof why, "%d %s cell%s at %.2fx the reference (%.3g against %.3g %s, z %+.1f)",
+	         n, loc, n == 1 ? "" : "s", s->ratio, s->measured, s->expected, unit, s->score);
+	if (s->kind == DETECT_SEGMENT && sides) {
+		side_list(r, sides, s->direction == DETECT_DIR_BA ? 1 : 0, host_names, a, sizeof a);
+		side_list(r, sides, s->direction == DETECT_DIR_BA ? 0 : 1, host_names, b, sizeof b);
+		return snprintf(buf, len, "segment %s %s %s is slow %s: %s", a, arrow, b,
+		                way(s->kind, s->direction), why);
+	}
+	if (s->kind == DETECT_LINK && s->between_hosts) {
+		bool back = s->direction == DETECT_DIR_BA;
+		return snprintf(buf, len, "link %s %s %s is slow %s: %s",
+		                name_of(host_names, back ? s->host_b : s->host_a, x, sizeof x),
+		                arrow,
+		                name_of(host_names, back ? s->host_a : s->host_b, y, sizeof y),
+		                way(s->kind, s->direction), why);
+	}
+	if (s->kind == DETECT_HOST && s->host >= 0 && s->links_total > 0 && s->by_majority &&
+	    s->side == -1 && s->locality == DETECT_CROSS_HOST && s->metric == DETECT_BANDWIDTH)
+		return snprintf(buf, len, "host %s is slow %s: %s",
+		                name_of(host_names, s->host, x, sizeof x),
+		                way(s->kind, s->direction), why);
+	detect_describe(s, host_names, why, sizeof why);
+	if (s->kind == DETECT_HOST)
+		return snprintf(buf, len, "%s (%s)", why, detect_direction_name(s->kind, s->direction));
+	return snprintf(buf, len, "link %d%s%d (%s %s %s): %s", s->a, arrow, s->b,
+	                name_of(host_names, s->host_a, x, sizeof x), arrow,
+	                name_of(host_names, s->host_b, y, sizeof y), why);
+}

@@ -1,0 +1,83 @@
+/*
+ * What is slow between hosts, and which way (issue 13). Pure: no MPI, no I/O.
+ *
+ * Input: the host x host matrix of cross-host bandwidth, cells[i * nhosts +
+ * j] the typical bandwidth from host i to host j (the median of the links
+ * of their ranks), NAN where unknown or not judged. Every cell is one
+ * directed host pair, so a host's NIC, one cable, one direction and the
+ * uplink between two racks each leave their own shape in the matrix:
+ *   - host, send:     row h slow (what h sends), its column fine
+ *   - host, receive:  column h slow, its row fine; both: row and column
+ *   - link:           one cell (a->b or b->a) or both cells of one pair slow,
+ *                     both hosts fine with every other host
+ *   - segment:        the cells between two groups of hosts slow (a->b, b->a
+ *                     or both), the cells within each group fine
+ *
+ * The method:
+ * 1. The reference is the fast level, not the median: when the cells split
+ *    into two levels (the sorted logs have a gap wider than the tolerance,
+ *    log(1 / (1 - tolerance)), with at least a quarter of the cells and 2
+ *    above it), the cells above the gap are the reference; otherwise all
+ *    are. (A slow segment between two racks of equal size holds two thirds
+ *    of the cells: their median is the slow level.)
+ * 2. A cell is slow when it passes the detector's two tests (detect.h)
+ *    against the reference: value < (1 - tolerance) x its median, and a
+ *    modified z-score, over the floored MAD of the reference's logs, below
+ *    -z_threshold.
+ * 3. Hosts i and j are joined when both cells between them are fine; the
+ *    groups are the connected parts. A host alone in its group, with more
+ *    than half of its row or of its column slow, is named (kind host; send,
+ *    receive or both by which of the two are). Two groups of two hosts or
+ *    more, with more than half the cells one way between them slow, are a
+ *    segment (sides a: the group of the lowest host, b: the other). Every
+ *    slow cell no host or segment explains is a link (host_a < host_b).
+ * At least 3 hosts and min_class_links cells are needed, else no verdict:
+ * with 2 hosts nothing tells a NIC from a cable.
+ */
+#ifndef COLLSCOPE_CLASSIFY_H
+#define COLLSCOPE_CLASSIFY_H
+
+#include "reports/diagnose/detect.h"
+
+/* The reference the cells were judged against, for sensitivity and the report. */
+struct classify_info {
+	int cells;            /* finite cells */
+	int reference_cells;  /* of them, the reference (all, or those above the gap) */
+	double expected;      /* the reference's median */
+	double log_mad;       /* the floored MAD of its logs */
+	bool judged;          /* enough hosts and cells */
+	int slow_cells;       /* cells that passed both tests */
+	struct detect_class as_class; /* the same, as a class for detect_sensitivity */
+};
+
+/*
+ * Judges cells (nhosts x nhosts) and appends its verdicts to r (kind host,
+ * link with between_hosts, or segment; metric bandwidth, class cross_host;
+ * loaded as given), the worst first; segment sides go to r->sides. info may
+ * be NULL. Returns 0, or -1 for bad arguments or no memory (r then holds
+ * what it held before, its sides perhaps grown).
+ */
+int classify_hosts(const double *cells, int nhosts, const struct detect_params *p, bool loaded,
+                   struct detect_result *r, struct classify_info *info);
+
+/*
+ * After detect_run and classify_hosts judged the same pass into r (from
+ * index `from` on, the verdicts of classify_hosts): the detector's own host
+ * suspects of cross_host bandwidth are dropped (the classifier judged those
+ * hosts), and so are its rank links that a verdict explains (a named host's
+ * link, a link of a named host pair, a link across a named segment). Then
+ * the two directions of a rank link, both suspect, become one suspect with
+ * direction both. Returns the number of suspects removed.
+ */
+int classify_reconcile(struct detect_result *r, int from);
+
+/*
+ * The suspect in one line a person reads, e.g. "host h4 is slow to send: its
+ * 12 cross_host links out run at 0.03x the median (0.021 against 0.74 GB/s,
+ * z -51.2)" or "segment h1 h2 <-> h3 h4 is slow both ways: ...". host_names
+ * may be NULL ("host N"). Returns the length snprintf would write.
+ */
+int classify_describe(const struct detect_result *r, const struct detect_suspect *s,
+                      const char *const *host_names, char *buf, size_t len);
+
+#endif

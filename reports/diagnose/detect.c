@@ -1,0 +1,613 @@
+/*
+ * The slow-link and slow-host detector: see detect.h for the rules. Model:
+ * hyperfine's outlier detection (modified z-scores of Iglewicz and Hoaglin),
+ * applied per locality class, with a ratio test beside it so that a tight
+ * class does not turn tiny differences into accusations.
+ */
+#include "reports/diagnose/detect.h"
+
+#include "reports/stats/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing list of suspects, private to one detect_run. */
+struct suspect_list {
+	struct detect_suspect *v;
+	int n, cap;
+};
+
+/* Where a sample is centred and how far it spreads (see spread_of). */
+struct spread {
+	double median;     /* of the values */
+	double log_median; /* of their logs */
+	double log_mad;    /* MAD of the logs, floored */
+};
+
+/* Scratch of one detect_run: n links, nhosts hosts. */
+struct scratch {
+	struct spread class_spread; /* of the class being judged */
+	double *vals;               /* n */
+	bool *flagged;              /* n: link suspects of the class being judged */
+	double *host_med;           /* nhosts: median of each host's links in the class */
+	int *host_total;            /* nhosts */
+	int *host_flagged;          /* nhosts */
+	int *host_out, *host_in;    /* nhosts: flagged links from it, to it */
+	bool *host_named;           /* nhosts */
+};
+
+void detect_params_default(struct detect_params *p)
+{
+	*p = (struct detect_params){
+	    .tolerance = 0.3,
+	    .z_threshold = 3.5,
+	    .min_class_links = 6,
+	    .min_hosts = 3,
+	    /* a host seen through one pair (2 links) is that pair: one noisy
+	       pair must not accuse a host */
+	    .min_host_links = 4,
+	    .host_majority = 0.5,
+	    .mad_floor_fraction = 0.02,
+	    .latency_floor_us = 0.05,
+	};
+}
+
+void detect_result_init(struct detect_result *r)
+{
+	memset(r, 0, sizeof *r);
+	for (int m = 0; m < DETECT_METRICS; m++)
+		for (int l = 0; l < DETECT_LOCALITIES; l++)
+			r->classes[m][l].median = r->classes[m][l].mad = NAN;
+}
+
+void detect_result_release(struct detect_result *r)
+{
+	free(r->suspects);
+	free(r->sides);
+	detect_result_init(r);
+}
+
+const char *detect_locality_name(enum detect_locality l)
+{
+	static const char *const names[] = {"same_numa", "same_host", "cross_host"};
+	return l >= 0 && l < DETECT_LOCALITIES ? names[l] : "unknown";
+}
+
+const char *detect_metric_name(enum detect_metric m)
+{
+	return m == DETECT_BANDWIDTH ? "bandwidth" : m == DETECT_LATENCY ? "latency" : "unknown";
+}
+
+const char *detect_kind_name(enum detect_kind k)
+{
+	return k == DETECT_HOST ? "host" : k == DETECT_SEGMENT ? "segment" : "link";
+}
+
+const char *detect_direction_name(enum detect_kind k, enum detect_direction d)
+{
+	if (d == DETECT_DIR_AB)
+		return k == DETECT_HOST ? "send" : "a->b";
+	if (d == DETECT_DIR_BA)
+		return k == DETECT_HOST ? "receive" : "b->a";
+	return "both";
+}
+
+double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
+                          const struct detect_params *p)
+{
+	if (!cls->judged || !(cls->log_mad > 0))
+		return NAN;
+	/* z < -Z needs log(ratio) < -Z x MAD' / 0.6745 */
+	double by_z = p->z_threshold * cls->log_mad / STATS_MAD_TO_Z;
+	if (m == DETECT_BANDWIDTH) {
+		double s = 1 - exp(-by_z);
+		return s > p->tolerance ? s : p->tolerance;
+	}
+	double s = expm1(by_z), by_ratio = 1 / (1 - p->tolerance) - 1;
+	return s > by_ratio ? s : by_ratio;
+}
+
+const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s)
+{
+	if (s->kind != DETECT_SEGMENT || s->side < 0 || s->side >= r->nsides || !r->sides)
+		return NULL;
+	return r->sides + (size_t)s->side * (size_t)r->nhosts;
+}
+
+static int push(struct suspect_list *l, const struct detect_suspect *s)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 8;
+		struct detect_suspect *v = realloc(l->v, (size_t)cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *s;
+	return 0;
+}
+
+/* log of a value, with 0 (a dead link) kept finite but far below everything. */
+static double log_of(double v)
+{
+	return log(v > 1e-12 ? v : 1e-12);
+}
+
+/*
+ * The centre and spread of a sample: median of the values (for the ratio),
+ * median and floored MAD of their logs (for the z-score). vals is
+ * overwritten with the logs. raw_mad, when not NULL, gets the MAD of the
+ * values. Returns -1 when out of memory.
+ */
+static int spread_of(double *vals, size_t k, enum detect_metric m, const struct detect_params *p,
+                     struct spread *out, double *raw_mad)
+{
+	out->median = stats_median(vals, k);
+	if (raw_mad && isnan(*raw_mad = stats_mad(vals, k)))
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		vals[i] = log_of(vals[i]);
+	out->log_median = stats_median(vals, k);
+	double mad = stats_mad(vals, k);
+	if (isnan(out->median) || isnan(out->log_median) || isnan(mad))
+		return -1;
+	double floor = log1p(p->mad_floor_fraction);
+	if (m == DETECT_LATENCY && out->median > 0 &&
+	    log1p(p->latency_floor_us / out->median) > floor)
+		floor = log1p(p->latency_floor_us / out->median);
+	out->log_mad = mad > floor ? mad : floor;
+	return 0;
+}
+
+/* The ratio and z tests of detect.h; *z and *ratio are set whatever the verdict. */
+static bool deviant(double v, const struct spread *sp, enum detect_metric m,
+                    const struct detect_params *p, double *z, double *ratio)
+{
+	*ratio = sp->median > 0 ? v / sp->median : NAN;
+	*z = sp->log_mad > 0 ? STATS_MAD_TO_Z * (log_of(v) - sp->log_median) / sp->log_mad : NAN;
+	if (!(sp->median > 0) || !(sp->log_mad > 0) || !isfinite(v))
+		return false;
+	if (m == DETECT_BANDWIDTH)
+		return *ratio < 1 - p->tolerance && *z < -p->z_threshold;
+	return *ratio > 1 / (1 - p->tolerance) && *z > p->z_threshold;
+}
+
+static bool usable(const struct detect_link *k, enum detect_locality loc)
+{
+	return k->judged && k->locality == loc && isfinite(k->value) && k->value >= 0;
+}
+
+static bool touches(const struct detect_link *k, int h)
+{
+	return k->host_a == h || k->host_b == h;
+}
+
+/* Median and MAD of the class; flags its suspect links when it is judged. */
+static int judge_links(const struct detect_link *links, size_t n, enum detect_locality loc,
+                       enum detect_metric m, const struct detect_params *p,
+                       struct detect_class *cls, struct scratch *s)
+{
+	size_t k = 0;
+	double z, ratio;
+	for (size_t i = 0; i < n; i++) {
+		s->flagged[i] = false;
+		if (usable(&links[i], loc))
+			s->vals[k++] = links[i].value;
+	}
+	*cls = (struct detect_class){.links = (int)k, .median = NAN, .mad = NAN, .log_mad = NAN};
+	s->class_spread = (struct spread){NAN, NAN, NAN};
+	if (k == 0)
+		return 0;
+	if (spread_of(s->vals, k, m, p, &s->class_spread, &cls->mad) != 0)
+		return -1;
+	cls->median = s->class_spread.median;
+	cls->log_mad = s->class_spread.log_mad;
+	cls->judged = (int)k >= p->min_class_links && cls->median > 0;
+	for (size_t i = 0; cls->judged && i < n; i++)
+		s->flagged[i] = usable(&links[i], loc) &&
+		                deviant(links[i].value, &s->class_spread, m, p, &z, &ratio);
+	return 0;
+}
+
+/* Each host's median, judged links and suspect links in the class. */
+static int host_medians(const struct detect_link *links, size_t n, int nhosts,
+                        enum detect_locality loc, struct scratch *s, int *hosts_with_links)
+{
+	*hosts_with_links = 0;
+	for (int h = 0; h < nhosts; h++) {
+		size_t k = 0;
+		s->host_flagged[h] = s->host_out[h] = s->host_in[h] = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!usable(&links[i], loc) || !touches(&links[i], h))
+				continue;
+			s->vals[k++] = links[i].value;
+			s->host_flagged[h] += s->flagged[i];
+			s->host_out[h] += s->flagged[i] && links[i].host_a == h;
+			s->host_in[h] += s->flagged[i] && links[i].host_b == h;
+		}
+		s->host_total[h] = (int)k;
+		s->host_med[h] = k ? stats_median(s->vals, k) : NAN;
+		if (k && isnan(s->host_med[h]))
+			return -1;
+		*hosts_with_links += k > 0;
+	}
+	return 0;
+}
+
+/* Rule (b): the spread of the hosts' medians. */
+static int host_level_spread(int nhosts, enum detect_metric m, const struct detect_params *p,
+                             struct scratch *s, struct spread *out)
+{
+	size_t k = 0;
+	for (int h = 0; h < nhosts; h++)
+		if (s->host_total[h] >= p->min_host_links)
+			s->vals[k++] = s->host_med[h];
+	return spread_of(s->vals, k, m, p, out, NULL);
+}
+
+/* Rules (a) and (b) for every host of the class; named hosts are pushed. */
+static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
+                       enum detect_locality loc, enum detect_metric m,
+                       const struct detect_params *p, struct detect_class *cls, struct scratch *s,
+                       struct suspect_list *out)
+{
+	struct spread hosts = {NAN, NAN, NAN};
+	double z, ratio;
+	if (host_medians(links, n, nhosts, loc, s, &cls->hosts) != 0)
+		return -1;
+	int big_enough = 0; /* hosts that rule (b) may judge */
+	for (int h = 0; h < nhosts; h++)
+		big_enough += s->host_total[h] >= p->min_host_links;
+	cls->hosts_judged = big_enough >= p->min_hosts;
+	if (cls->hosts_judged && host_level_spread(nhosts, m, p, s, &hosts) != 0)
+		return -1;
+	for (int h = 0; h < nhosts; h++) {
+		s->host_named[h] = false;
+		if (s->host_total[h] == 0)
+			continue;
+		struct detect_suspect sus = {
+		    .kind = DETECT_HOST,
+		    .metric = m,
+		    .locality = loc,
+		    .a = -1,
+		    .b = -1,
+		    .host_a = -1,
+		    .host_b = -1,
+		    .host = h,
+		    .measured = s->host_med[h],
+		    .links_suspect = s->host_flagged[h],
+		    .links_total = s->host_total[h],
+		    .direction = s->host_in[h] == 0 && s->host_out[h] > 0   ? DETECT_DIR_AB
+		                 : s->host_out[h] == 0 && s->host_in[h] > 0 ? DETECT_DIR_BA
+		                                                            : DETECT_DIR_BOTH,
+		    .side = -1,
+		    .first_measured = NAN,
+		    .first_ratio = NAN,
+		    .first_score = NAN,
+		};
+		bool majority = s->host_flagged[h] >= 2 && s->host_total[h] >= p->min_host_links &&
+		                s->host_flagged[h] > p->host_majority * s->host_total[h];
+		if (majority) {
+			deviant(s->host_med[h], &s->class_spread, m, p, &z, &ratio);
+			sus.expected = s->class_spread.median;
+			sus.by_majority = true;
+		} else if (cls->hosts_judged && s->host_total[h] >= p->min_host_links &&
+		           deviant(s->host_med[h], &hosts, m, p, &z, &ratio)) {
+			sus.expected = hosts.median;
+		} else {
+			continue;
+		}
+		sus.ratio = ratio;
+		sus.score = z;
+		s->host_named[h] = true;
+		if (push(out, &sus) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The flagged links of the class that no named host explains. */
+static int push_links(const struct detect_link *links, size_t n, enum detect_locality loc,
+                      enum detect_metric m, const struct detect_params *p, const struct scratch *s,
+                      struct suspect_list *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct detect_link *k = &links[i];
+		if (!s->flagged[i] || s->host_named[k->host_a] || s->host_named[k->host_b])
+			continue;
+		struct detect_suspect sus = {
+		    .kind = DETECT_LINK,
+		    .metric = m,
+		    .locality = loc,
+		    .a = k->a,
+		    .b = k->b,
+		    .host_a = k->host_a,
+		    .host_b = k->host_b,
+		    .host = -1,
+		    .measured = k->value,
+		    .expected = s->class_spread.median,
+		    .direction = DETECT_DIR_AB,
+		    .side = -1,
+		    .first_measured = NAN,
+		    .first_ratio = NAN,
+		    .first_score = NAN,
+		};
+		deviant(k->value, &s->class_spread, m, p, &sus.score, &sus.ratio);
+		if (push(out, &sus) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Hosts first, bandwidth before latency, then the worst first. */
+static int cmp_suspect(const void *pa, const void *pb)
+{
+	const struct detect_suspect *a = pa, *b = pb;
+	if (a->kind != b->kind)
+		return a->kind == DETECT_HOST ? -1 : 1;
+	if (a->metric != b->metric)
+		return a->metric < b->metric ? -1 : 1;
+	double ra = a->metric == DETECT_BANDWIDTH ? a->ratio : -a->ratio;
+	double rb = b->metric == DETECT_BANDWIDTH ? b->ratio : -b->ratio;
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if (a->host != b->host)
+		return a->host < b->host ? -1 : 1;
+	return a->a != b->a ? (a->a < b->a ? -1 : 1) : (a->b > b->b) - (a->b < b->b);
+}
+
+static void scratch_free(struct scratch *s)
+{
+	free(s->vals);
+	free(s->flagged);
+	free(s->host_med);
+	free(s->host_total);
+	free(s->host_flagged);
+	free(s->host_named);
+	free(s->host_out);
+	free(s->host_in);
+}
+
+static int scratch_alloc(struct scratch *s, size_t n, int nhosts)
+{
+	size_t nh = nhosts > 0 ? (size_t)nhosts : 1;
+	memset(s, 0, sizeof *s);
+	s->vals = malloc((n ? n : 1) * sizeof *s->vals);
+	s->flagged = calloc(n ? n : 1, sizeof *s->flagged);
+	s->host_med = malloc(nh * sizeof *s->host_med);
+	s->host_total = calloc(nh, sizeof *s->host_total);
+	s->host_flagged = calloc(nh, sizeof *s->host_flagged);
+	s->host_named = calloc(nh, sizeof *s->host_named);
+	s->host_out = calloc(nh, sizeof *s->host_out);
+	s->host_in = calloc(nh, sizeof *s->host_in);
+	if (!s->vals || !s->flagged || !s->host_med || !s->host_total || !s->host_flagged ||
+	    !s->host_named || !s->host_out || !s->host_in)
+		return -1;
+	return 0;
+}
+
+static bool links_valid(const struct detect_link *links, size_t n, int nhosts)
+{
+	for (size_t i = 0; i < n; i++)
+		if (links[i].host_a < 0 || links[i].host_a >= nhosts || links[i].host_b < 0 ||
+		    links[i].host_b >= nhosts || links[i].locality < 0 ||
+		    links[i].locality >= DETECT_LOCALITIES)
+			return false;
+	return true;
+}
+
+/* Moves the new suspects to the end of r's list, sorted. */
+static int append(struct detect_result *r, struct suspect_list *l)
+{
+	if (l->n == 0)
+		return 0;
+	qsort(l->v, (size_t)l->n, sizeof *l->v, cmp_suspect);
+	struct detect_suspect *v = realloc(r->suspects, (size_t)(r->nsuspects + l->n) * sizeof *v);
+	if (!v)
+		return -1;
+	memcpy(v + r->nsuspects, l->v, (size_t)l->n * sizeof *v);
+	r->suspects = v;
+	r->nsuspects += l->n;
+	return 0;
+}
+
+int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detect_metric metric,
+               const struct detect_params *p, struct detect_result *r)
+{
+	struct scratch s;
+	struct suspect_list found = {0};
+	struct detect_class classes[DETECT_LOCALITIES];
+	int rc = -1;
+	if (!p || !r || (n && !links) || nhosts < 0 || (n && nhosts == 0) || metric < 0 ||
+	    metric >= DETECT_METRICS || !(p->tolerance > 0 && p->tolerance < 1) ||
+	    !(p->z_threshold > 0) || !links_valid(links, n, nhosts))
+		return -1;
+	if (scratch_alloc(&s, n, nhosts) != 0)
+		goto out;
+	for (int l = 0; l < DETECT_LOCALITIES; l++) {
+		enum detect_locality loc = (enum detect_locality)l;
+		if (judge_links(links, n, loc, metric, p, &classes[l], &s) != 0 ||
+		    judge_hosts(links, n, nhosts, loc, metric, p, &classes[l], &s, &found) != 0 ||
+		    push_links(links, n, loc, metric, p, &s, &found) != 0)
+			goto out;
+	}
+	if (append(r, &found) != 0)
+		goto out;
+	memcpy(r->classes[metric], classes, sizeof classes);
+	rc = 0;
+out:
+	scratch_free(&s);
+	free(found.v);
+	return rc;
+}
+
+static bool mark(bool *pairs, int nranks, int a, int b)
+{
+	if (a < 0 || b < 0 || a >= nranks || b >= nranks || a == b)
+		return false;
+	size_t i = (size_t)(a < b ? a : b) * (size_t)nranks + (size_t)(a < b ? b : a);
+	bool fresh = !pairs[i];
+	pairs[i] = true;
+	return fresh;
+}
+
+static bool marked(const bool *pairs, int nranks, int a, int b)
+{
+	if (a < 0 || b < 0 || a >= nranks || b >= nranks || a == b)
+		return false;
+	return pairs[(size_t)(a < b ? a : b) * (size_t)nranks + (size_t)(a < b ? b : a)];
+}
+
+/* Does link k belong to suspect s (its host, its hosts' pair, across its segment)? */
+static bool covers(const struct detect_result *r, const struct detect_suspect *s,
+                   const struct detect_link *k)
+{
+	const signed char *sides = detect_sides(r, s);
+	if (!usable(k, s->locality))
+		return false;
+	if (s->kind == DETECT_HOST)
+		return touches(k, s->host);
+	if (s->kind == DETECT_SEGMENT)
+		return sides && sides[k->host_a] >= 0 && sides[k->host_b] >= 0 &&
+		       sides[k->host_a] != sides[k->host_b];
+	return s->between_hosts && ((k->host_a == s->host_a && k->host_b == s->host_b) ||
+	                            (k->host_a == s->host_b && k->host_b == s->host_a));
+}
+
+int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
+                           int nranks, int max_per_suspect, bool *pairs)
+{
+	int fresh = 0;
+	for (int i = 0; i < r->nsuspects; i++) {
+		const struct detect_suspect *s = &r->suspects[i];
+		if (s->loaded)
+			continue; /* the shift pattern is measured again whole */
+		if (s->kind == DETECT_LINK && !s->between_hosts) {
+			fresh += mark(pairs, nranks, s->a, s->b);
+			continue;
+		}
+		/* both directions of a pair are one pair: count a -> b with a < b */
+		size_t total = 0, seen = 0;
+		for (size_t j = 0; j < n; j++)
+			total += links[j].a < links[j].b && covers(r, s, &links[j]);
+		size_t want = max_per_suspect > 0 && (size_t)max_per_suspect < total
+		                  ? (size_t)max_per_suspect
+		                  : total;
+		for (size_t j = 0, taken = 0; j < n && taken < want; j++) {
+			if (!(links[j].a < links[j].b && covers(r, s, &links[j])))
+				continue;
+			/* the seen-th of total, evenly spaced: take it when it starts a new share */
+			if (seen++ * want / total == taken) {
+				fresh += mark(pairs, nranks, links[j].a, links[j].b);
+				taken++;
+			}
+		}
+	}
+	return fresh;
+}
+
+static bool same_sides(const struct detect_result *x, const struct detect_suspect *sx,
+                       const struct detect_result *y, const struct detect_suspect *sy)
+{
+	const signed char *a = detect_sides(x, sx), *b = detect_sides(y, sy);
+	if (!a || !b || x->nhosts != y->nhosts)
+		return false;
+	bool same = true, mirrored = true;
+	for (int h = 0; h < x->nhosts; h++) {
+		same = same && a[h] == b[h];
+		mirrored = mirrored && (a[h] < 0 ? b[h] < 0 : b[h] == 1 - a[h]);
+	}
+	return same || mirrored;
+}
+
+/* The suspect of first that accused what s accuses (a rank link also by naming one of its hosts). */
+static const struct detect_suspect *accused_before(const struct detect_result *second,
+                                                   const struct detect_suspect *s,
+                                                   const struct detect_result *first)
+{
+	for (int i = 0; i < first->nsuspects; i++) {
+		const struct detect_suspect *f = &first->suspects[i];
+		if (f->metric != s->metric || f->locality != s->locality || f->kind != s->kind ||
+		    f->loaded != s->loaded)
+			continue;
+		if (s->kind == DETECT_HOST && f->host == s->host)
+			return f;
+		if (s->kind == DETECT_SEGMENT && same_sides(second, s, first, f))
+			return f;
+		if (s->kind == DETECT_LINK && f->between_hosts == s->between_hosts &&
+		    ((f->a == s->a && f->b == s->b && f->host_a == s->host_a &&
+		      f->host_b == s->host_b) ||
+		     (s->direction == DETECT_DIR_BOTH && f->a == s->b && f->b == s->a &&
+		      f->host_a == s->host_b && f->host_b == s->host_a)))
+			return f;
+	}
+	for (int i = 0; s->kind == DETECT_LINK && !s->between_hosts && i < first->nsuspects; i++) {
+		const struct detect_suspect *f = &first->suspects[i];
+		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
+		    f->loaded == s->loaded && (f->host == s->host_a || f->host == s->host_b))
+			return f;
+	}
+	return NULL;
+}
+
+int detect_confirm(struct detect_result *second, const struct detect_result *first,
+                   const bool *pairs, int nranks)
+{
+	int confirmed = 0;
+	for (int i = 0; i < second->nsuspects; i++) {
+		struct detect_suspect *s = &second->suspects[i];
+		const struct detect_suspect *f = accused_before(second, s, first);
+		bool rank_link = s->kind == DETECT_LINK && !s->between_hosts;
+		s->confirmed = f && (!rank_link || marked(pairs, nranks, s->a, s->b));
+		if (f) {
+			s->first_measured = f->measured;
+			s->first_ratio = f->ratio;
+			s->first_score = f->score;
+		}
+		confirmed += s->confirmed;
+	}
+	return confirmed;
+}
+
+static const char *unit_of(enum detect_metric m)
+{
+	return m == DETECT_BANDWIDTH ? "GB/s" : "us";
+}
+
+int detect_describe(const struct detect_suspect *s, const char *const *host_names, char *buf,
+                    size_t len)
+{
+	char host[64];
+	const char *metric = detect_metric_name(s->metric), *unit = unit_of(s->metric);
+	const char *loc = detect_locality_name(s->locality);
+	if (s->kind == DETECT_SEGMENT || (s->kind == DETECT_LINK && s->between_hosts))
+		return snprintf(buf, len,
+		                "%s: %d of %d %s cells at %.2fx the reference (%s %.3g %s, reference "
+		                "%.3g %s, z %+.1f)",
+		                detect_kind_name(s->kind), s->links_suspect, s->links_total, loc,
+		                s->ratio, metric, s->measured, unit, s->expected, unit, s->score);
+	if (s->kind == DETECT_LINK || s->host < 0)
+		return snprintf(buf, len, "%s %.3g %s is %.2fx the %s median %.3g %s (z %+.1f)",
+		                metric, s->measured, unit, s->ratio, loc, s->expected, unit,
+		                s->score);
+	if (host_names && host_names[s->host])
+		snprintf(host, sizeof host, "%s", host_names[s->host]);
+	else
+		snprintf(host, sizeof host, "%d", s->host);
+	if (s->by_majority)
+		return snprintf(
+		    buf, len,
+		    "host %s: %d of %d %s links at %.2fx the median (%s %.3g %s, median "
+		    "%.3g %s)",
+		    host, s->links_suspect, s->links_total, loc, s->ratio, metric, s->measured,
+		    unit, s->expected, unit);
+	return snprintf(
+	    buf, len,
+	    "host %s: the median %s of its %d %s links, %.3g %s, is %.2fx the median of "
+	    "the hosts, %.3g %s (z %+.1f; %d of its links suspect on their own)",
+	    host, metric, s->links_total, loc, s->measured, unit, s->ratio, s->expected, unit,
+	    s->score, s->links_suspect);
+}

@@ -1,0 +1,186 @@
+/*
+ * Slow links and slow hosts, named with evidence. Pure: no MPI,
+ * no I/O.
+ *
+ * Links are compared only with links of the same locality class (same NUMA
+ * node, same host, different hosts): a shared-memory copy and a network hop
+ * are not expected to be equally fast. Within a class of at least
+ * min_class_links judged links, with M the class median:
+ *   - bandwidth: suspect when value < (1 - tolerance) M AND the modified
+ *     z-score z = 0.6745 (log value - median of logs) / MAD' < -z_threshold;
+ *   - latency, the mirror image: value > M / (1 - tolerance) AND z > +z.
+ * Both tests must hold: the ratio keeps a tight class (tiny MAD) from
+ * accusing a link for a 2 % wobble; the z-score keeps a loose class from
+ * accusing its ordinary slow tail. The z-score is taken on logarithms
+ * because the noise of rates and times is multiplicative (a link is "2x
+ * slower", not "3 GB/s slower"): a dead link then stands out even in a noisy
+ * class, and the latency test is the exact mirror of the bandwidth test.
+ * MAD' is the median absolute deviation of the logs raised to at least
+ * log(1 + mad_floor_fraction) (and, for latency, log(1 + latency_floor_us /
+ * M)), so a class whose links are nearly identical (MAD = 0) gives finite
+ * scores and only the ratio decides.
+ *
+ * A host is named instead of its links when, within one class:
+ *   (a) more than host_majority of its judged links there are suspect (and at
+ *       least 2, of at least min_host_links), or
+ *   (b) at least min_hosts hosts have min_host_links links or more in the
+ *       class (a host seen through one pair is only that pair) and the median
+ *       of its links, compared with the median of those hosts' medians, passes the
+ *       same ratio and z tests (this finds a slow host that holds half of the
+ *       class's links, which no per-link median can).
+ * The links of a named host in that class are then not listed separately.
+ */
+#ifndef COLLSCOPE_DETECT_H
+#define COLLSCOPE_DETECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Locality classes, in the order of enum topo_locality (probes/topology.h). */
+enum detect_locality { DETECT_SAME_NUMA, DETECT_SAME_HOST, DETECT_CROSS_HOST, DETECT_LOCALITIES };
+
+enum detect_metric { DETECT_BANDWIDTH, DETECT_LATENCY, DETECT_METRICS };
+
+/* What a suspect names: see reports/diagnose/classify.h for host, link and segment between hosts. */
+enum detect_kind { DETECT_LINK, DETECT_HOST, DETECT_SEGMENT };
+
+/*
+ * Which way it is slow. A host: AB is "send" (its outgoing links), BA
+ * "receive"; a link or a segment: AB is "a->b" (from host_a's side, or rank a,
+ * to host_b's side, or rank b), BA "b->a".
+ */
+enum detect_direction { DETECT_DIR_BOTH, DETECT_DIR_AB, DETECT_DIR_BA };
+
+/* One ordered pair a -> b, as the detector sees it. */
+struct detect_link {
+	int a, b;
+	int host_a, host_b; /* 0 .. nhosts - 1 */
+	enum detect_locality locality;
+	double value; /* bandwidth in GB/s or one-way latency in us (a typical one: the p50) */
+	bool judged;  /* false: reported but never accused (not measured, oversubscribed, ...) */
+};
+
+struct detect_params {
+	double tolerance;          /* 0 < t < 1 */
+	double z_threshold;        /* > 0 */
+	int min_class_links;       /* fewer judged links: the class is not judged link by link */
+	int min_hosts;             /* fewer hosts with links in a class: no host-level test (b) */
+	int min_host_links;        /* rule (b) judges only hosts with this many links in the class */
+	double host_majority;      /* rule (a): fraction of a host's links */
+	double mad_floor_fraction; /* MAD' >= log(1 + this) */
+	double latency_floor_us;   /* MAD' >= log(1 + this / median) for latency */
+};
+
+struct detect_suspect {
+	enum detect_kind kind;
+	enum detect_metric metric;
+	enum detect_locality locality;
+	int a, b;           /* link: the ranks a -> b; host: -1 */
+	int host_a, host_b; /* link: their hosts; host: -1 */
+	int host;           /* host: its index; link: -1 */
+	double measured;    /* link: its value; host: the median of its links in the class */
+	double expected;    /* the class median (host rule (b): the median of the hosts' medians) */
+	double ratio;       /* measured / expected */
+	double score;       /* the modified z-score (of logs) the decision used */
+	int links_suspect, links_total; /* host: of its judged links in the class */
+	bool by_majority;               /* host: named by rule (a) */
+	bool confirmed;                 /* set by detect_confirm */
+	enum detect_direction direction;
+	bool between_hosts; /* link: all rank pairs of host_a and host_b (a, b: -1) */
+	int side;           /* segment: its row of detect_result.sides; else -1 */
+	bool loaded;        /* found in the shift pattern, not in isolated pairs */
+	/* the first pass's figures of what detect_confirm confirmed (NAN before) */
+	double first_measured, first_ratio, first_score;
+};
+
+struct detect_class {
+	int links;          /* judged links with a finite value */
+	double median, mad; /* of the values; NAN when links = 0 */
+	double log_mad;     /* the MAD of their logs, floored: the z-score's unit */
+	bool judged;        /* links >= min_class_links */
+	int hosts;          /* hosts with judged links in the class */
+	bool hosts_judged;  /* min_hosts hosts with min_host_links links or more */
+};
+
+/*
+ * What detect_run (and classify_hosts) found. suspects and sides are owned:
+ * detect_result_release frees them. sides holds nsides rows of nhosts
+ * entries: 0 on side a of a segment, 1 on side b, -1 on neither.
+ */
+struct detect_result {
+	struct detect_class classes[DETECT_METRICS][DETECT_LOCALITIES];
+	int nsuspects;
+	struct detect_suspect *suspects;
+	int nhosts, nsides;
+	signed char *sides;
+};
+
+/* tolerance 0.3, z 3.5, 6 links per class, 3 hosts, majority 0.5, floors 0.02 and 0.05 us. */
+void detect_params_default(struct detect_params *p);
+void detect_result_init(struct detect_result *r);
+void detect_result_release(struct detect_result *r);
+
+/* "same_numa", "same_host", "cross_host"; "bandwidth", "latency"; "link", "host", "segment". */
+const char *detect_locality_name(enum detect_locality l);
+const char *detect_metric_name(enum detect_metric m);
+const char *detect_kind_name(enum detect_kind k);
+/* "send", "receive", "both" for a host; "a->b", "b->a", "both" otherwise. */
+const char *detect_direction_name(enum detect_kind k, enum detect_direction d);
+
+/*
+ * The smallest slowdown a link of class cls would have been named for, as a
+ * fraction: bandwidth below (1 - s) x the median, latency above (1 + s) x.
+ * Both tests of the detector must pass: s is the larger of the tolerance's
+ * and the z-score's (z_threshold MADs of the class's logs). NAN when the
+ * class is not judged.
+ */
+double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
+                          const struct detect_params *p);
+
+/* A segment's row of sides (nhosts entries), or NULL. */
+const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s);
+
+/*
+ * Judges links[0 .. n-1] on metric and appends what it finds to r (classes
+ * of that metric are overwritten; suspects of other metrics are kept).
+ * Host suspects come first, then links, the worst first. Returns 0, or -1
+ * for bad arguments or no memory (r then holds what it held before).
+ */
+int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detect_metric metric,
+               const struct detect_params *p, struct detect_result *r);
+
+/*
+ * The unordered pairs to measure again before anyone is accused: marks
+ * pairs[min(a,b) * nranks + max(a,b)] for every suspect link and for every
+ * judged link of a suspect host in the suspect's class, of a link between
+ * hosts, or across a segment. links and n are those given to detect_run. At
+ * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
+ * marked; suspects of the shift pattern (loaded) mark none. Returns the
+ * number of pairs newly marked.
+ */
+int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
+                           int nranks, int max_per_suspect, bool *pairs);
+
+/*
+ * After the pairs have been measured again and detect_run has judged the new
+ * values into second: marks confirmed every suspect of second that first
+ * also accused (same kind, metric, class and link, host pair, host or
+ * segment sides) and whose links were measured again (pairs, as filled by
+ * detect_remeasure_pairs; a rank link only). The first pass's figures go into
+ * first_measured, first_ratio and first_score. Returns the number confirmed.
+ * A suspect of first that is not confirmed was noise.
+ */
+int detect_confirm(struct detect_result *second, const struct detect_result *first,
+                   const bool *pairs, int nranks);
+
+/*
+ * The reason of a suspect in words, e.g. "bandwidth 1.20 GB/s is 0.21x the
+ * same_numa median 5.61 GB/s (z -14.2)" or "host h3: 6 of 6 cross_host links
+ * at 0.14x the median (bandwidth)"; a segment or a link between hosts: its
+ * cells against the reference. host_names may be NULL ("host N").
+ * Returns the length snprintf would write.
+ */
+int detect_describe(const struct detect_suspect *s, const char *const *host_names, char *buf,
+                    size_t len);
+
+#endif

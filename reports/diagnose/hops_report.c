@@ -1,0 +1,186 @@
+/* The findings of the slow-hop attribution in reports and text: see hops.h. */
+#include "reports/diagnose/hops.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "reports/io/report_io.h"
+
+static int report_rank(const struct hops_names *nm, int r)
+{
+	return nm && nm->report_rank ? nm->report_rank[r] : r;
+}
+
+static const char *host_of(const struct hops_names *nm, int r)
+{
+	return nm && nm->host ? nm->host[r] : NULL;
+}
+
+/* "hosts": [a, b], nulls when unknown. */
+static bool add_hosts(cJSON *o, const char *a, const char *b)
+{
+	cJSON *h = cJSON_AddArrayToObject(o, "hosts");
+	return h && cJSON_AddItemToArray(h, a ? cJSON_CreateString(a) : cJSON_CreateNull()) &&
+	       cJSON_AddItemToArray(h, b ? cJSON_CreateString(b) : cJSON_CreateNull());
+}
+
+static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_names *nm)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(hops, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return cJSON_AddNumberToObject(o, "from_rank", report_rank(nm, h->from_rank)) &&
+	       cJSON_AddNumberToObject(o, "to_rank", report_rank(nm, h->to_rank)) &&
+	       add_hosts(o, host_of(nm, h->from_rank), host_of(nm, h->to_rank)) &&
+	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
+	       cJSON_AddNumberToObject(o, "messages", (double)h->messages) &&
+	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
+	       report_add_number(o, "wait_us", h->wait_us) &&
+	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
+	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
+	       report_add_number(o, "share", h->share) &&
+	       cJSON_AddBoolToObject(o, "waited", h->waited) &&
+	       cJSON_AddBoolToObject(o, "slow", h->slow);
+}
+
+cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
+                          double clock_error_us, size_t dropped)
+{
+	cJSON *t = cJSON_AddObjectToObject(rec, "trace");
+	cJSON *hops = NULL;
+	bool ok = t && cJSON_AddNumberToObject(t, "iterations", (double)r->iterations) &&
+	          cJSON_AddNumberToObject(t, "messages", (double)r->messages) &&
+	          cJSON_AddNumberToObject(t, "unmatched", (double)r->unmatched) &&
+	          cJSON_AddNumberToObject(t, "dropped", (double)dropped) &&
+	          report_add_number(t, "iteration_us", r->iteration_us) &&
+	          report_add_number(t, "clock_error_us", clock_error_us) &&
+	          (hops = cJSON_AddArrayToObject(t, "hops"));
+	for (size_t i = 0; ok && i < r->nhops; i++)
+		ok = add_hop(hops, &r->hops[i], nm);
+	return ok ? t : NULL;
+}
+
+cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, size_t calls,
+                          double clock_error_us)
+{
+	cJSON *t = cJSON_AddObjectToObject(rec, "trace");
+	cJSON *a = NULL;
+	bool ok = t && cJSON_AddNumberToObject(t, "calls", (double)calls) &&
+	          report_add_number(t, "clock_error_us", clock_error_us) &&
+	          (a = cJSON_AddArrayToObject(t, "rank_call_us"));
+	for (int q = 0; ok && q < nranks; q++)
+		ok = report_add_number_item(a, rank_call_us[q]) != NULL;
+	return ok ? t : NULL;
+}
+
+size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_t bytes, int ranks,
+                     const struct hops_names *nm, struct hops_finding *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nnamed && n < max; i++) {
+		const struct hops_hop *h = &r->hops[r->named[i]];
+		struct hops_finding *f = &out[n++];
+		*f = (struct hops_finding){.algorithm = algorithm,
+		                           .bytes = bytes,
+		                           .ranks = ranks,
+		                           .hop = *h,
+		                           .host_a = host_of(nm, h->from_rank),
+		                           .host_b = host_of(nm, h->to_rank)};
+		f->hop.from_rank = report_rank(nm, h->from_rank);
+		f->hop.to_rank = report_rank(nm, h->to_rank);
+	}
+	for (size_t i = 0; i < r->nranks && n < max; i++) {
+		struct hops_finding *f = &out[n++];
+		*f = (struct hops_finding){.algorithm = algorithm,
+		                           .bytes = bytes,
+		                           .ranks = ranks,
+		                           .is_rank = true,
+		                           .rank = r->ranks[i],
+		                           .host_a = host_of(nm, r->ranks[i].rank)};
+		f->rank.rank = report_rank(nm, r->ranks[i].rank);
+	}
+	return n;
+}
+
+static bool add_point(cJSON *o, const struct hops_finding *f)
+{
+	return cJSON_AddStringToObject(o, "algorithm", f->algorithm) &&
+	       cJSON_AddNumberToObject(o, "bytes", (double)f->bytes) &&
+	       cJSON_AddNumberToObject(o, "ranks", f->ranks);
+}
+
+static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
+{
+	const struct hops_hop *h = &f->hop;
+	return add_point(o, f) && cJSON_AddNumberToObject(o, "from_rank", h->from_rank) &&
+	       cJSON_AddNumberToObject(o, "to_rank", h->to_rank) &&
+	       add_hosts(o, f->host_a, f->host_b) &&
+	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
+	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
+	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
+	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
+	       report_add_number(o, "share", h->share);
+}
+
+static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
+{
+	const struct hops_rank *k = &f->rank;
+	return add_point(o, f) && cJSON_AddNumberToObject(o, "rank", k->rank) &&
+	       (f->host_a ? cJSON_AddStringToObject(o, "host", f->host_a)
+	                  : cJSON_AddNullToObject(o, "host")) &&
+	       cJSON_AddStringToObject(o, "reason", hops_rank_reason_name(k->reason)) &&
+	       cJSON_AddNumberToObject(o, "hops_slow", k->hops_slow) &&
+	       cJSON_AddNumberToObject(o, "hops_total", k->hops_total) &&
+	       report_add_number(o, "reduce_gbps", k->reduce_gbps) &&
+	       report_add_number(o, "median_reduce_gbps", k->median_reduce_gbps) &&
+	       report_add_number(o, "ratio", k->ratio) && report_add_number(o, "score", k->score) &&
+	       report_add_number(o, "share", k->share);
+}
+
+int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n)
+{
+	cJSON *hops = cJSON_AddArrayToObject(summary, "slow_hops");
+	cJSON *ranks = hops ? cJSON_AddArrayToObject(summary, "slow_ranks") : NULL;
+	if (!ranks)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(f[i].is_rank ? ranks : hops, o)) {
+			cJSON_Delete(o);
+			return -1;
+		}
+		if (!(f[i].is_rank ? add_slow_rank(o, &f[i]) : add_slow_hop(o, &f[i])))
+			return -1;
+	}
+	return 0;
+}
+
+int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
+{
+	const char *a = f->host_a ? f->host_a : "?", *b = f->host_b ? f->host_b : "?";
+	if (!f->is_rank)
+		return snprintf(buf, len,
+		                "slow hop: %s, %llu bytes: %d->%d (%s -> %s) %.1f us per message, "
+		                "%.1fx the median %shop %.1f us (z %.1f), %.0f%% of an iteration",
+		                f->algorithm, (unsigned long long)f->bytes, f->hop.from_rank,
+		                f->hop.to_rank, a, b, f->hop.hop_time_us, f->hop.ratio,
+		                f->hop.locality == HOPS_SAME_HOST    ? "same-host "
+		                : f->hop.locality == HOPS_CROSS_HOST ? "cross-host "
+		                                                     : "",
+		                f->hop.median_hop_us, f->hop.score, 100 * f->hop.share);
+	if (f->rank.reason == HOPS_RANK_HOPS)
+		return snprintf(
+		    buf, len,
+		    "slow rank: %s, %llu bytes: rank %d (%s): %d of its %d hops slow, both "
+		    "ways (up to %.1fx the median hop, z %.1f): its interface or its progress",
+		    f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a, f->rank.hops_slow,
+		    f->rank.hops_total, f->rank.ratio, f->rank.score);
+	return snprintf(buf, len,
+	                "slow rank: %s, %llu bytes: rank %d (%s) reduces at %.2f GB/s, %.1fx below "
+	                "the median rank's %.2f GB/s (z %.1f): its own work, not its hops",
+	                f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a,
+	                f->rank.reduce_gbps, f->rank.ratio, f->rank.median_reduce_gbps,
+	                f->rank.score);
+}

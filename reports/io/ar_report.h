@@ -1,0 +1,74 @@
+/*
+ * One measured all-reduce point: its record, the formulas that derive
+ * bandwidth from time (README, `collscope allreduce`, Figures), and the one table of output
+ * fields that drives both the text table and the JSON record, so the two
+ * cannot drift apart. Pure: no MPI, no I/O.
+ */
+#ifndef COLLSCOPE_AR_REPORT_H
+#define COLLSCOPE_AR_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reports/stats/stats.h"
+
+struct ar_record {
+	const char *algorithm, *dtype, *op; /* borrowed static names */
+	uint64_t bytes, count;
+	int ranks;
+	bool in_place;
+	const char *skipped; /* NULL when measured, else the reason (borrowed) */
+	int iterations;
+	int64_t wrong; /* wrong elements over all ranks; -1 when not checked */
+	struct stats_summary time;
+	double algbw_gbps, busbw_gbps;           /* from the p50 time */
+	double algbw_mean_gbps, busbw_mean_gbps; /* from the mean time */
+	const double *samples_us;                /* borrowed: per iteration, max over ranks */
+	size_t nsamples;
+	const double *rank_mean_us; /* borrowed: per rank, mean time inside the call */
+	/*
+	 * The one everyone waited for (algorithms/timing.h): set by the caller,
+	 * or -1 for ar_record_compute to take the rank with the least time
+	 * inside the call.
+	 */
+	int straggler_rank;
+	const char *timing;          /* "window", "barrier", "pipelined" (static); NULL: not known */
+	int calls_per_sample;        /* pipelined's batch; 1 otherwise */
+	int late_starts;             /* window: attempts dropped, a rank having come late */
+	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
+	const double *rank_late_us;  /* borrowed: per rank, mean arrival after the start; NULL: none */
+	const char *straggler_cause; /* "late_arrival", "slow_inside" (static); NULL: not known */
+	double straggler_us;         /* the straggler's own delay per iteration; NAN: not known */
+};
+
+/* algbw = bytes / time; NAN for a time that is not positive. */
+double ar_algbw_gbps(uint64_t bytes, double time_us);
+/* nccl-tests' all-reduce bus factor 2(n-1)/n (0 at one rank). */
+double ar_busbw_factor(int nranks);
+/*
+ * Fill time and bandwidths from the samples (every figure NAN when there are
+ * none: every attempt came late), and the straggler from the per-rank means
+ * unless it is set.
+ */
+int ar_record_compute(struct ar_record *r);
+
+/*
+ * A cliff: between two consecutive measured sizes of one variant, the time
+ * grows more than AR_CLIFF_FACTOR times faster than the size, in the
+ * bandwidth regime (from 256 KiB). Open MPI 4.1's MPI_Allreduce shows one at
+ * 32 MiB, where each call's scratch buffer becomes a fresh mmap.
+ */
+#define AR_CLIFF_FACTOR 3.0
+#define AR_CLIFF_MIN_BYTES ((uint64_t)256 * 1024)
+bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us);
+
+/* The text table: header line (starts with '#') and one row per record. */
+int ar_format_header(char *buf, size_t len, bool csv);
+int ar_format_row(char *buf, size_t len, const struct ar_record *r, bool csv);
+
+/* Append the record to the JSON array `results`; NULL on allocation failure. */
+cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r);
+
+#endif

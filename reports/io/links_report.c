@@ -1,0 +1,680 @@
+/*
+ * The links report: see links_report.h. Bandwidth statistics are derived
+ * from window times: the fastest window gives the maximum bandwidth, the
+ * p90 time the p10 bandwidth (the slow tail), and the mean is the total
+ * bytes over the total time of all windows.
+ */
+#include "reports/io/links_report.h"
+
+#include "reports/io/report_io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum detect_locality links_locality(const struct links_view *v, int a, int b)
+{
+	if (v->host_of_rank[a] != v->host_of_rank[b])
+		return DETECT_CROSS_HOST;
+	if (v->numa_of_rank && v->numa_of_rank[a] >= 0 && v->numa_of_rank[a] == v->numa_of_rank[b])
+		return DETECT_SAME_NUMA;
+	return DETECT_SAME_HOST;
+}
+
+static double typical(const struct stats_summary *s)
+{
+	if (s->n == 0)
+		return NAN;
+	return isfinite(s->p50_us) ? s->p50_us : s->mean_us;
+}
+
+double link_latency_us(const struct link_record *r)
+{
+	return r->measured ? typical(&r->latency_us) : NAN;
+}
+
+/* GB/s of bytes moved in t_us microseconds. */
+static double gbps(double bytes, double t_us)
+{
+	return t_us > 0 ? bytes / (t_us * 1e3) : NAN;
+}
+
+double link_bandwidth_gbps(const struct link_record *r, double window_bytes)
+{
+	return r->measured ? gbps(window_bytes, typical(&r->window_us)) : NAN;
+}
+
+static const struct link_record *record(const struct links_view *v, int a, int b)
+{
+	return &v->records[(size_t)a * (size_t)v->nranks + (size_t)b];
+}
+
+size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
+                       struct detect_link *out)
+{
+	size_t k = 0;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			const struct link_record *r = record(v, a, b);
+			if (a == b || !r->measured)
+				continue;
+			int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+			out[k++] = (struct detect_link){
+			    .a = a,
+			    .b = b,
+			    .host_a = ha,
+			    .host_b = hb,
+			    .locality = links_locality(v, a, b),
+			    .value = metric == DETECT_BANDWIDTH
+			                 ? link_bandwidth_gbps(r, v->window_bytes)
+			                 : link_latency_us(r),
+			    .judged =
+			        (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])),
+			};
+		}
+	return k;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+int links_host_matrix(const struct links_view *v, double *out)
+{
+	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
+	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	if (!vals)
+		return -1;
+	for (int i = 0; i < v->nhosts; i++)
+		for (int j = 0; j < v->nhosts; j++) {
+			size_t k = 0;
+			for (int a = 0; a < v->nranks; a++)
+				for (int b = 0; b < v->nranks; b++) {
+					double g =
+					    link_bandwidth_gbps(record(v, a, b), v->window_bytes);
+					if (a != b && v->host_of_rank[a] == i &&
+					    v->host_of_rank[b] == j && isfinite(g))
+						vals[k++] = g;
+				}
+			out[i * v->nhosts + j] = k ? stats_median(vals, k) : NAN;
+		}
+	free(vals);
+	return 0;
+}
+
+double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send)
+{
+	if (!v->shift || a == b)
+		return NAN;
+	const struct shift_cell *c =
+	    &v->shift[send ? (size_t)a * (size_t)v->nranks + (size_t)b
+	                   : (size_t)b * (size_t)v->nranks + (size_t)a];
+	return gbps(v->window_bytes, send ? c->send_us : c->recv_us);
+}
+
+int links_judged_host_matrix(const struct links_view *v, bool shift, double *out)
+{
+	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
+	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	if (!vals)
+		return -1;
+	for (int i = 0; i < v->nhosts; i++)
+		for (int j = 0; j < v->nhosts; j++) {
+			size_t k = 0;
+			bool judged = !v->host_judged || (v->host_judged[i] && v->host_judged[j]);
+			for (int a = 0; judged && i != j && a < v->nranks; a++)
+				for (int b = 0; b < v->nranks; b++) {
+					if (v->host_of_rank[a] != i || v->host_of_rank[b] != j)
+						continue;
+					double g = shift ? shift_bandwidth_gbps(v, a, b, false)
+					                 : link_bandwidth_gbps(record(v, a, b),
+					                                       v->window_bytes);
+					if (isfinite(g))
+						vals[k++] = g;
+				}
+			out[i * v->nhosts + j] = k ? stats_median(vals, k) : NAN;
+		}
+	free(vals);
+	return 0;
+}
+
+int links_sensitivity(const struct links_judgement *j, struct links_sensitivity *out)
+{
+	int k = 0;
+	if (!j->params || !j->final)
+		return 0;
+	for (int m = 0; m < DETECT_METRICS; m++)
+		for (int l = 0; l < DETECT_LOCALITIES; l++) {
+			const struct detect_class *c = &j->final->classes[m][l];
+			bool by_classifier = m == DETECT_BANDWIDTH && l == DETECT_CROSS_HOST &&
+			                     j->pairs_info && j->pairs_info->judged;
+			if (by_classifier)
+				c = &j->pairs_info->as_class;
+			double f = detect_sensitivity(c, (enum detect_metric)m, j->params);
+			if (isnan(f))
+				continue;
+			out[k++] = (struct links_sensitivity){"pairs", (enum detect_metric)m,
+			                                      (enum detect_locality)l, c->links,
+			                                      c->median, f};
+		}
+	if (j->shift_info && j->shift_info->judged) {
+		const struct detect_class *c = &j->shift_info->as_class;
+		double f = detect_sensitivity(c, DETECT_BANDWIDTH, j->params);
+		if (!isnan(f))
+			out[k++] = (struct links_sensitivity){"shift", DETECT_BANDWIDTH,
+			                                      DETECT_CROSS_HOST, c->links, c->median, f};
+	}
+	return k;
+}
+
+double links_class_median(const struct links_view *v, enum detect_metric m, enum detect_locality l,
+                          int *links)
+{
+	size_t cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	*links = 0;
+	if (!vals)
+		return NAN;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			const struct link_record *r = record(v, a, b);
+			double x = m == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
+			                                 : link_latency_us(r);
+			if (a != b && links_locality(v, a, b) == l && isfinite(x))
+				vals[k++] = x;
+		}
+	double med = k ? stats_median(vals, k) : NAN;
+	*links = (int)k;
+	free(vals);
+	return med;
+}
+
+/* latency_us: the time statistics as they are. */
+static bool add_latency(cJSON *o, const struct stats_summary *s)
+{
+	cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
+	return l && report_add_number(l, "min", s->min_us) &&
+	       report_add_number(l, "mean", s->mean_us) &&
+	       report_add_number(l, "stddev", s->stddev_us) &&
+	       report_add_number(l, "p50", s->p50_us) && report_add_number(l, "p90", s->p90_us) &&
+	       report_add_number(l, "p99", s->p99_us) && report_add_number(l, "max", s->max_us) &&
+	       cJSON_AddNumberToObject(l, "iterations", (double)s->n);
+}
+
+/*
+ * name: bandwidth statistics from the window times s, bytes per window;
+ * iterations is the number of timed windows, msgs the messages in each.
+ */
+static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary *s, double bytes,
+                          int msgs, bool by_time)
+{
+	cJSON *b = cJSON_AddObjectToObject(o, name);
+	return b && report_add_number(b, "min", gbps(bytes, s->max_us)) &&
+	       report_add_number(b, "p10", gbps(bytes, s->p90_us)) &&
+	       report_add_number(b, "p50", gbps(bytes, s->p50_us)) &&
+	       report_add_number(b, "mean", gbps(bytes, s->mean_us)) &&
+	       report_add_number(b, "max", gbps(bytes, s->min_us)) &&
+	       cJSON_AddNumberToObject(b, "iterations", (double)s->n) &&
+	       cJSON_AddNumberToObject(b, "window_messages", msgs) &&
+	       cJSON_AddBoolToObject(b, "stopped_by_time", by_time);
+}
+
+int link_keep_samples(const double *x, size_t n, double *kept)
+{
+	size_t k = n < LINK_KEPT_SAMPLES ? n : LINK_KEPT_SAMPLES;
+	for (size_t i = 0; i < k; i++)
+		kept[i] = x[i * n / k];
+	return (int)k;
+}
+
+static bool add_samples(cJSON *o, const char *name, const double *x, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+	for (int i = 0; a && i < n; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(x[i])))
+			return false;
+	return a != NULL;
+}
+
+double link_cpu_wait(const struct links_view *v, int a, int b)
+{
+	double x = record(v, a, b)->cpu_wait_share, y = record(v, b, a)->cpu_wait_share;
+	if (isnan(x))
+		return y;
+	return isnan(y) || x >= y ? x : y;
+}
+
+static bool add_record(cJSON *results, const struct links_view *v, const struct link_record *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(results, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	return cJSON_AddNumberToObject(o, "a", r->a) && cJSON_AddNumberToObject(o, "b", r->b) &&
+	       cJSON_AddStringToObject(o, "host_a", v->host_names[v->host_of_rank[r->a]]) &&
+	       cJSON_AddStringToObject(o, "host_b", v->host_names[v->host_of_rank[r->b]]) &&
+	       cJSON_AddStringToObject(o, "locality",
+	                               detect_locality_name(links_locality(v, r->a, r->b))) &&
+	       add_latency(o, &r->latency_us) &&
+	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes, r->window_msgs,
+	                     r->stopped_by_time) &&
+	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes,
+	                     r->bidir_msgs, r->bidir_stopped_by_time) &&
+	       report_add_number(o, "cpu_wait_fraction", link_cpu_wait(v, r->a, r->b)) &&
+	       add_samples(o, "samples_us", r->latency_samples_us, r->nlatency_samples) &&
+	       add_samples(o, "window_samples_us", r->window_samples_us, r->nwindow_samples) &&
+	       cJSON_AddBoolToObject(o, "remeasured", r->remeasured);
+}
+
+cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
+{
+	cJSON *results = cJSON_AddArrayToObject(root, "results");
+	for (int a = 0; results && a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			const struct link_record *r = record(v, a, b);
+			if (a != b && r->measured && !add_record(results, v, r))
+				return NULL;
+		}
+	return results;
+}
+
+/* name: a rank x rank matrix of get(v, a, b), null on the diagonal and where NAN. */
+static bool add_matrix(cJSON *o, const char *name, const struct links_view *v,
+                       double (*get)(const struct links_view *, int, int))
+{
+	cJSON *rows = cJSON_AddArrayToObject(o, name);
+	for (int a = 0; rows && a < v->nranks; a++) {
+		cJSON *row = cJSON_CreateArray();
+		if (!row || !cJSON_AddItemToArray(rows, row)) {
+			cJSON_Delete(row);
+			return false;
+		}
+		for (int b = 0; b < v->nranks; b++) {
+			double x = a == b ? NAN : get(v, a, b);
+			if (!cJSON_AddItemToArray(row, isfinite(x) ? cJSON_CreateNumber(x)
+			                                           : cJSON_CreateNull()))
+				return false;
+		}
+	}
+	return rows != NULL;
+}
+
+static double shift_send(const struct links_view *v, int a, int b)
+{
+	return shift_bandwidth_gbps(v, a, b, true);
+}
+
+static double shift_recv(const struct links_view *v, int a, int b)
+{
+	return shift_bandwidth_gbps(v, a, b, false);
+}
+
+static double shift_windows(const struct links_view *v, int a, int b)
+{
+	const struct shift_cell *c = &v->shift[(size_t)a * (size_t)v->nranks + (size_t)b];
+	return isfinite(c->send_us) ? c->send_windows : NAN;
+}
+
+static double shift_msgs(const struct links_view *v, int a, int b)
+{
+	const struct shift_cell *c = &v->shift[(size_t)a * (size_t)v->nranks + (size_t)b];
+	return isfinite(c->send_us) ? c->msgs : NAN;
+}
+
+cJSON *links_report_add_shift(cJSON *root, const struct links_view *v)
+{
+	if (!v->shift)
+		return root;
+	cJSON *o = cJSON_AddObjectToObject(root, "shift");
+	bool stopped = false;
+	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
+		stopped = stopped || v->shift[i].stopped_by_time;
+	bool ok = o && cJSON_AddNumberToObject(o, "steps", v->nranks > 1 ? v->nranks - 1 : 0) &&
+	          cJSON_AddNumberToObject(o, "window_bytes", v->window_bytes) &&
+	          cJSON_AddBoolToObject(o, "stopped_by_time", stopped) &&
+	          add_matrix(o, "send_gbps", v, shift_send) &&
+	          add_matrix(o, "receive_gbps", v, shift_recv) &&
+	          add_matrix(o, "windows", v, shift_windows) &&
+	          add_matrix(o, "window_messages", v, shift_msgs);
+	return ok ? o : NULL;
+}
+
+/* name: the ranks of the hosts whose side is `side` (hosts, when sides is NULL, just h). */
+static bool add_ranks(cJSON *o, const char *name, const struct links_view *v,
+                      const signed char *sides, int side, int h)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+	for (int k = 0; a && k < v->nranks; k++) {
+		int hk = v->host_of_rank[k];
+		bool in = sides ? sides[hk] == side : hk == h;
+		if (in && !cJSON_AddItemToArray(a, cJSON_CreateNumber(k)))
+			return false;
+	}
+	return a != NULL;
+}
+
+static bool add_hosts_named(cJSON *o, const char *name, const struct links_view *v,
+                            const signed char *sides, int side)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+	for (int h = 0; a && h < v->nhosts; h++)
+		if (sides[h] == side && !cJSON_AddItemToArray(a, cJSON_CreateString(v->host_names[h])))
+			return false;
+	return a != NULL;
+}
+
+/* retest: the first pass's figures against the re-test's, and the verdict. */
+static bool add_retest(cJSON *o, const struct detect_suspect *s)
+{
+	cJSON *t = cJSON_AddObjectToObject(o, "retest");
+	return t && report_add_number(t, "first_measured", s->first_measured) &&
+	       report_add_number(t, "first_ratio", s->first_ratio) &&
+	       report_add_number(t, "first_score", s->first_score) &&
+	       report_add_number(t, "measured", s->measured) &&
+	       report_add_number(t, "ratio", s->ratio) && report_add_number(t, "score", s->score) &&
+	       cJSON_AddBoolToObject(t, "confirmed", s->confirmed);
+}
+
+/* Who a suspect names: hosts and ranks, per kind. */
+static bool add_who(cJSON *o, const struct links_view *v, const struct detect_result *r,
+                    const struct detect_suspect *s)
+{
+	const signed char *sides = detect_sides(r, s);
+	if (s->kind == DETECT_HOST)
+		return cJSON_AddStringToObject(o, "host", v->host_names[s->host]) &&
+		       add_ranks(o, "ranks", v, NULL, 0, s->host);
+	if (s->kind == DETECT_SEGMENT)
+		return sides && add_hosts_named(o, "hosts_a", v, sides, 0) &&
+		       add_hosts_named(o, "hosts_b", v, sides, 1) &&
+		       add_ranks(o, "ranks_a", v, sides, 0, -1) &&
+		       add_ranks(o, "ranks_b", v, sides, 1, -1);
+	bool ok = cJSON_AddStringToObject(o, "host_a", v->host_names[s->host_a]) &&
+	          cJSON_AddStringToObject(o, "host_b", v->host_names[s->host_b]);
+	if (s->between_hosts)
+		return ok && add_ranks(o, "ranks_a", v, NULL, 0, s->host_a) &&
+		       add_ranks(o, "ranks_b", v, NULL, 0, s->host_b);
+	return ok && cJSON_AddNumberToObject(o, "a", s->a) && cJSON_AddNumberToObject(o, "b", s->b);
+}
+
+/* The hosts of one side, comma-separated, appended to buf at *used. */
+static void side_names(const struct links_view *v, const signed char *sides, int side, char *buf,
+                       size_t len, size_t *used)
+{
+	bool first = true;
+	for (int h = 0; h < v->nhosts && *used < len; h++) {
+		if (sides[h] != side)
+			continue;
+		int k = snprintf(buf + *used, len - *used, "%s%s", first ? "" : ",", v->host_names[h]);
+		*used += k > 0 ? (size_t)k : 0;
+		first = false;
+	}
+}
+
+/* "who" in the JSON: h4; 2->5; h2->h4 (hosts); h1,h2<->h3,h4 (a segment). */
+static void who_of(const struct links_view *v, const struct detect_result *r,
+                   const struct detect_suspect *s, char *buf, size_t len)
+{
+	const signed char *sides = detect_sides(r, s);
+	const char *arrow = s->direction == DETECT_DIR_BOTH ? "<->" : "->";
+	bool back = s->direction == DETECT_DIR_BA;
+	size_t used = 0;
+	buf[0] = '\0';
+	if (s->kind == DETECT_HOST) {
+		snprintf(buf, len, "%s", v->host_names[s->host]);
+	} else if (s->kind == DETECT_SEGMENT && sides) {
+		side_names(v, sides, back ? 1 : 0, buf, len, &used);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s", arrow);
+		side_names(v, sides, back ? 0 : 1, buf, len, &used);
+	} else if (s->between_hosts) {
+		snprintf(buf, len, "%s%s%s", v->host_names[back ? s->host_b : s->host_a], arrow,
+		         v->host_names[back ? s->host_a : s->host_b]);
+	} else {
+		snprintf(buf, len, "%d%s%d", s->a, arrow, s->b);
+	}
+}
+
+cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
+                                const struct detect_result *r, const struct detect_suspect *s)
+{
+	char who[600], reason[512], line[1024];
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(array, o)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	who_of(v, r, s, who, sizeof who);
+	detect_describe(s, v->host_names, reason, sizeof reason);
+	classify_describe(r, s, v->host_names, line, sizeof line);
+	bool ok =
+	    cJSON_AddStringToObject(o, "kind", detect_kind_name(s->kind)) &&
+	    cJSON_AddStringToObject(o, "direction", detect_direction_name(s->kind, s->direction)) &&
+	    cJSON_AddStringToObject(o, "who", who) && add_who(o, v, r, s) &&
+	    cJSON_AddStringToObject(o, "metric", detect_metric_name(s->metric)) &&
+	    cJSON_AddStringToObject(o, "locality", detect_locality_name(s->locality)) &&
+	    cJSON_AddStringToObject(o, "pattern", s->loaded ? "shift" : "pairs") &&
+	    cJSON_AddStringToObject(o, "unit", s->metric == DETECT_BANDWIDTH ? "GB/s" : "us") &&
+	    report_add_number(o, "measured", s->measured) &&
+	    report_add_number(o, "expected", s->expected) &&
+	    report_add_number(o, "ratio", s->ratio) && report_add_number(o, "score", s->score) &&
+	    cJSON_AddNumberToObject(o, "links_suspect", s->links_suspect) &&
+	    cJSON_AddNumberToObject(o, "links_total", s->links_total) && add_retest(o, s) &&
+	    cJSON_AddStringToObject(o, "line", line) &&
+	    cJSON_AddStringToObject(o, "reason", reason);
+	return ok ? o : NULL;
+}
+
+static bool add_classes(cJSON *summary, const struct detect_result *r)
+{
+	cJSON *classes = cJSON_AddArrayToObject(summary, "classes");
+	for (int m = 0; classes && m < DETECT_METRICS; m++)
+		for (int l = 0; l < DETECT_LOCALITIES; l++) {
+			const struct detect_class *k = &r->classes[m][l];
+			if (k->links == 0)
+				continue;
+			cJSON *o = cJSON_CreateObject();
+			if (!o || !cJSON_AddItemToArray(classes, o)) {
+				cJSON_Delete(o);
+				return false;
+			}
+			if (!cJSON_AddStringToObject(o, "metric",
+			                             detect_metric_name((enum detect_metric)m)) ||
+			    !cJSON_AddStringToObject(
+			        o, "locality", detect_locality_name((enum detect_locality)l)) ||
+			    !cJSON_AddNumberToObject(o, "links", k->links) ||
+			    !report_add_number(o, "median", k->median) ||
+			    !report_add_number(o, "mad", k->mad) ||
+			    !cJSON_AddBoolToObject(o, "judged", k->judged) ||
+			    !cJSON_AddNumberToObject(o, "hosts", k->hosts) ||
+			    !cJSON_AddBoolToObject(o, "hosts_judged", k->hosts_judged))
+				return false;
+		}
+	return classes != NULL;
+}
+
+/* Median and the worst value of one host's links of one class, per metric. */
+struct host_class_agg {
+	int links;
+	double bw_median_gbps, bw_min_gbps, lat_median_us, lat_max_us;
+};
+
+static void host_class(const struct links_view *v, int h, enum detect_locality loc, double *vals,
+                       struct host_class_agg *g)
+{
+	g->links = 0;
+	for (int m = 0; m < DETECT_METRICS; m++) {
+		size_t k = 0;
+		for (int a = 0; a < v->nranks; a++)
+			for (int b = 0; b < v->nranks; b++) {
+				const struct link_record *r = record(v, a, b);
+				if (a == b || !r->measured || links_locality(v, a, b) != loc ||
+				    (v->host_of_rank[a] != h && v->host_of_rank[b] != h))
+					continue;
+				double x = m == DETECT_BANDWIDTH
+				               ? link_bandwidth_gbps(r, v->window_bytes)
+				               : link_latency_us(r);
+				if (isfinite(x))
+					vals[k++] = x;
+			}
+		qsort(vals, k, sizeof *vals, cmp_double);
+		double med = k ? stats_percentile(vals, k, 0.5) : NAN;
+		if (m == DETECT_BANDWIDTH) {
+			g->bw_median_gbps = med;
+			g->bw_min_gbps = k ? vals[0] : NAN;
+		} else {
+			g->lat_median_us = med;
+			g->lat_max_us = k ? vals[k - 1] : NAN;
+		}
+		if ((int)k > g->links)
+			g->links = (int)k;
+	}
+}
+
+static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *vals)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(hosts, o)) {
+		cJSON_Delete(o);
+		return false;
+	}
+	cJSON *classes = cJSON_AddObjectToObject(o, "classes");
+	if (!classes || !cJSON_AddStringToObject(o, "name", v->host_names[h]) ||
+	    !cJSON_AddBoolToObject(o, "judged", !v->host_judged || v->host_judged[h]))
+		return false;
+	for (int l = 0; l < DETECT_LOCALITIES; l++) {
+		struct host_class_agg g = {0};
+		host_class(v, h, (enum detect_locality)l, vals, &g);
+		if (g.links == 0)
+			continue;
+		cJSON *c =
+		    cJSON_AddObjectToObject(classes, detect_locality_name((enum detect_locality)l));
+		cJSON *bw = c ? cJSON_AddObjectToObject(c, "bandwidth_gbps") : NULL;
+		cJSON *lat = c ? cJSON_AddObjectToObject(c, "latency_us") : NULL;
+		if (!bw || !lat || !cJSON_AddNumberToObject(c, "links", g.links) ||
+		    !report_add_number(bw, "median", g.bw_median_gbps) ||
+		    !report_add_number(bw, "min", g.bw_min_gbps) ||
+		    !report_add_number(lat, "median", g.lat_median_us) ||
+		    !report_add_number(lat, "max", g.lat_max_us))
+			return false;
+	}
+	return true;
+}
+
+static bool add_hosts(cJSON *summary, const struct links_view *v)
+{
+	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
+	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	cJSON *hosts = cJSON_AddArrayToObject(summary, "hosts");
+	bool ok = vals && hosts;
+	for (int h = 0; ok && h < v->nhosts; h++)
+		ok = add_host(hosts, v, h, vals);
+	free(vals);
+	return ok;
+}
+
+/* Did final confirm what f (of first) accused? */
+static bool kept(const struct detect_result *first, const struct detect_suspect *f,
+                 const struct detect_result *final)
+{
+	for (int j = 0; j < final->nsuspects; j++) {
+		const struct detect_suspect *s = &final->suspects[j];
+		if (!s->confirmed || s->kind != f->kind || s->metric != f->metric ||
+		    s->locality != f->locality || s->loaded != f->loaded)
+			continue;
+		if (s->kind == DETECT_SEGMENT) {
+			const signed char *x = detect_sides(final, s), *y = detect_sides(first, f);
+			if (x && y && memcmp(x, y, (size_t)final->nhosts) == 0)
+				return true;
+			continue;
+		}
+		bool same_pair = (s->a == f->a && s->b == f->b) || (s->a == f->b && s->b == f->a);
+		bool same_hosts = (s->host_a == f->host_a && s->host_b == f->host_b) ||
+		                  (s->host_a == f->host_b && s->host_b == f->host_a);
+		if (s->host == f->host && same_pair && same_hosts)
+			return true;
+	}
+	return false;
+}
+
+/* suspects: the confirmed ones of final; cleared: those of first that final does not confirm. */
+static bool add_suspects(cJSON *summary, const struct links_view *v,
+                         const struct detect_result *first, const struct detect_result *final)
+{
+	cJSON *suspects = cJSON_AddArrayToObject(summary, "suspects");
+	cJSON *cleared = cJSON_AddArrayToObject(summary, "cleared");
+	if (!suspects || !cleared)
+		return false;
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].confirmed &&
+		    !links_report_add_suspect(suspects, v, final, &final->suspects[i]))
+			return false;
+	for (int i = 0; first && i < first->nsuspects; i++) {
+		const struct detect_suspect *f = &first->suspects[i];
+		if (!kept(first, f, final) && !links_report_add_suspect(cleared, v, first, f))
+			return false;
+	}
+	return true;
+}
+
+static bool add_sensitivity(cJSON *summary, const struct links_judgement *j)
+{
+	struct links_sensitivity sens[LINKS_SENSITIVITY_MAX];
+	int k = links_sensitivity(j, sens);
+	cJSON *a = cJSON_AddArrayToObject(summary, "sensitivity");
+	for (int i = 0; a && i < k; i++) {
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(a, o)) {
+			cJSON_Delete(o);
+			return false;
+		}
+		if (!cJSON_AddStringToObject(o, "pattern", sens[i].pattern) ||
+		    !cJSON_AddStringToObject(o, "metric", detect_metric_name(sens[i].metric)) ||
+		    !cJSON_AddStringToObject(o, "locality", detect_locality_name(sens[i].locality)) ||
+		    !cJSON_AddNumberToObject(o, "links", sens[i].links) ||
+		    !report_add_number(o, "median", sens[i].median) ||
+		    !cJSON_AddStringToObject(o, "unit",
+		                             sens[i].metric == DETECT_BANDWIDTH ? "GB/s" : "us") ||
+		    !report_add_number(o, "slowdown_percent", 100 * sens[i].fraction))
+			return false;
+	}
+	return a != NULL;
+}
+
+static bool add_not_judged(cJSON *summary, const struct links_view *v)
+{
+	cJSON *notes = cJSON_AddArrayToObject(summary, "not_judged");
+	for (int h = 0; notes && v->host_judged && h < v->nhosts; h++)
+		if (!v->host_judged[h] &&
+		    !cJSON_AddItemToArray(notes, cJSON_CreateString(v->host_names[h])))
+			return false;
+	return notes != NULL;
+}
+
+cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
+                                const struct links_judgement *j)
+{
+	const struct detect_result *first = j->first, *final = j->final;
+	int confirmed = 0, links = 0;
+	for (int i = 0; i < final->nsuspects; i++)
+		confirmed += final->suspects[i].confirmed;
+	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
+		links += v->records[i].measured;
+	int pairs = links / 2; /* both directions of every pair are measured */
+	cJSON *summary = cJSON_AddObjectToObject(root, "summary");
+	if (!summary || !cJSON_AddNumberToObject(summary, "ranks", v->nranks) ||
+	    !cJSON_AddNumberToObject(summary, "hosts_count", v->nhosts) ||
+	    !cJSON_AddNumberToObject(summary, "links", links) ||
+	    !cJSON_AddNumberToObject(summary, "pairs", pairs) ||
+	    !cJSON_AddNumberToObject(summary, "remeasured_pairs", j->remeasured_pairs) ||
+	    !cJSON_AddBoolToObject(summary, "shift_retested", j->shift_retested) ||
+	    !cJSON_AddNumberToObject(summary, "suspects_count", confirmed) ||
+	    !add_classes(summary, final) || !add_hosts(summary, v) ||
+	    !add_suspects(summary, v, first, final) || !add_sensitivity(summary, j) ||
+	    !add_not_judged(summary, v))
+		return NULL;
+	return summary;
+}

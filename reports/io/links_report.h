@@ -1,0 +1,183 @@
+/*
+ * The results of `collscope links` as data: one record per ordered pair,
+ * the values the detector judges, per-host aggregates and the JSON of
+ * the report schema (README, Reports). Pure: libc, libm and cJSON.
+ */
+#ifndef COLLSCOPE_LINKS_REPORT_H
+#define COLLSCOPE_LINKS_REPORT_H
+
+#include "reports/diagnose/classify.h"
+#include "reports/diagnose/detect.h"
+#include "reports/stats/stats.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+/*
+ * One ordered pair a -> b, as measured by a. Plain data (rank 0 gathers it
+ * as bytes). Bandwidth is kept as the time of one window, in us; GB/s are
+ * derived from it with the window's bytes.
+ */
+/*
+ * Raw samples a record keeps for compare's significance test, evenly spaced
+ * in time over all of them: enough for the test (it needs 9 a side), and a
+ * record stays a fixed size that travels as bytes however many iterations ran.
+ */
+#define LINK_KEPT_SAMPLES 32
+
+struct link_record {
+	int a, b;
+	bool measured;                   /* false on the diagonal and for pairs not measured */
+	bool remeasured;                 /* the values come from the isolated second measurement */
+	struct stats_summary latency_us; /* one-way: half of each round trip */
+	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
+	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
+	double cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
+	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
+	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
+	int nlatency_samples, nwindow_samples;
+	/* how the bandwidth phases went (probes/p2p.h): messages per timed window
+	   (window times are scaled to full windows) and whether the time budget
+	   ended them before the count; window_us.n is the number of timed windows */
+	int window_msgs, bidir_msgs;
+	bool stopped_by_time, bidir_stopped_by_time;
+};
+
+/* Keep at most LINK_KEPT_SAMPLES of x[0..n), evenly spaced; returns how many. */
+int link_keep_samples(const double *x, size_t n, double *kept);
+
+/*
+ * The shift pattern as rank a saw it: cell [a * nranks + x] holds a's sends
+ * to x and its receives from x (in the steps where x was its destination and
+ * its source). Plain data, gathered as bytes.
+ */
+struct shift_cell {
+	double send_us; /* p50 window time a -> x until a's sends completed; NAN: none */
+	double recv_us; /* p50 window time x -> a until a's receives completed; NAN: none */
+	int send_windows, recv_windows; /* timed windows of those steps */
+	int msgs;                       /* messages per window of the step a sent to x */
+	bool stopped_by_time;           /* that step's budget ran out before the count */
+};
+
+/* Everything the report needs, borrowed from the caller. */
+struct links_view {
+	int nranks, nhosts;
+	const struct link_record *records; /* nranks x nranks, [a * nranks + b] */
+	const int *host_of_rank;           /* nranks */
+	const int *numa_of_rank;           /* nranks, -1 unknown */
+	const char *const *host_names;     /* nhosts */
+	const bool *host_judged;           /* nhosts: false when its links are not judged */
+	double window_bytes;               /* bytes of one window in one direction */
+	const struct shift_cell *shift;    /* nranks x nranks, or NULL: no shift pattern */
+};
+
+/* The locality class of a -> b: hosts differ, or same host and the same known NUMA node. */
+enum detect_locality links_locality(const struct links_view *v, int a, int b);
+
+/*
+ * The larger of both ends' shares of the pair a-b's time spent waiting for a
+ * CPU (each end measures its own), or NAN when neither knows.
+ */
+double link_cpu_wait(const struct links_view *v, int a, int b);
+
+/* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
+double link_latency_us(const struct link_record *r);
+/* The typical bandwidth a -> b in GB/s (window bytes over the p50 window time), or NAN. */
+double link_bandwidth_gbps(const struct link_record *r, double window_bytes);
+
+/*
+ * The detector's view of every measured ordered pair for metric: writes at
+ * most nranks x (nranks - 1) entries to out and returns the count. A link is
+ * judged when both its hosts are judged.
+ */
+size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
+                       struct detect_link *out);
+
+/*
+ * Median of the typical bandwidths of the links from host i to host j into
+ * out[i * nhosts + j] (NAN where there are none): the host x host matrix.
+ */
+int links_host_matrix(const struct links_view *v, double *out);
+
+/*
+ * The median of the typical values of every measured link of class l,
+ * judged or not (for display); *links gets their count. NAN when none or
+ * out of memory.
+ */
+double links_class_median(const struct links_view *v, enum detect_metric m, enum detect_locality l,
+                          int *links);
+
+/*
+ * The shift pattern's bandwidth a -> b in GB/s as b received it (send: as a
+ * sent it), from v->shift; NAN when not measured.
+ */
+double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send);
+
+/*
+ * The host x host matrices the classifier judges (classify.h): out[i * nhosts
+ * + j], the median bandwidth from host i's ranks to host j's, NAN on the
+ * diagonal, where nothing was measured and where either host is not judged.
+ * Of the isolated pairs (shift false) or of the shift pattern's receives.
+ * Returns 0, or -1 when out of memory.
+ */
+int links_judged_host_matrix(const struct links_view *v, bool shift, double *out);
+
+/* What the summary says besides the view. Borrowed; any pointer but final may be NULL. */
+struct links_judgement {
+	const struct detect_result *first, *final;
+	int remeasured_pairs;
+	const struct detect_params *params;      /* for the sensitivity */
+	const struct classify_info *pairs_info;  /* the classifier's reference, isolated pairs */
+	const struct classify_info *shift_info;  /* the same under the shift pattern */
+	bool shift_retested;                     /* the shift pattern ran a second time */
+};
+
+/* The smallest slowdown a class would have had named (detect_sensitivity), with its context. */
+struct links_sensitivity {
+	const char *pattern; /* "pairs" or "shift" */
+	enum detect_metric metric;
+	enum detect_locality locality;
+	int links;
+	double median;   /* the class median, or the classifier's reference */
+	double fraction; /* bandwidth below (1 - fraction) x median, latency above (1 + fraction) x */
+};
+
+enum { LINKS_SENSITIVITY_MAX = DETECT_METRICS * DETECT_LOCALITIES + 1 };
+
+/*
+ * The judged classes' sensitivity into out (room for LINKS_SENSITIVITY_MAX);
+ * cross_host bandwidth from the classifier's reference where it judged.
+ * Returns the count.
+ */
+int links_sensitivity(const struct links_judgement *j, struct links_sensitivity *out);
+
+/* Adds "results": one record per measured ordered pair. Returns the array or NULL. */
+cJSON *links_report_add_results(cJSON *root, const struct links_view *v);
+
+/*
+ * Adds "shift" when v->shift is set: steps, and the rank x rank matrices
+ * send_gbps, receive_gbps, windows and window_messages (rows the sender,
+ * null where nothing was measured). Returns the object, or NULL when out of
+ * memory; without a shift pattern, root itself.
+ */
+cJSON *links_report_add_shift(cJSON *root, const struct links_view *v);
+
+/*
+ * Adds "summary": pairs and links measured, the classes of both metrics,
+ * per-host aggregates, "suspects" (the confirmed suspects of final),
+ * "cleared" (what first accused and the re-test did not confirm),
+ * "remeasured_pairs", "sensitivity" and "not_judged" (notes, e.g.
+ * oversubscribed hosts). Returns the object or NULL when out of memory.
+ */
+cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
+                                const struct links_judgement *j);
+
+/*
+ * Suspect s of r as JSON into array: kind, direction, who, hosts and ranks,
+ * metric, locality, pattern, measured, expected, ratio, score, retest, line,
+ * reason. NULL on no memory.
+ */
+cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
+                                const struct detect_result *r, const struct detect_suspect *s);
+
+#endif
