@@ -1,7 +1,7 @@
 /*
  * Where this rank is: written by the measuring code at every iteration
  * (a few relaxed atomic stores, outside the timed region), read by the
- * watchdog thread (cmd/watchdog.c), which tells the other ranks.
+ * watchdog thread (cmd/run/watchdog.c), which tells the other ranks.
  * `ticks` counts the operations this rank has started; every rank runs the
  * same sequence of collective operations, so ticks compare across ranks: the
  * ranks with the fewest are the ones that have not arrived.

@@ -1,15 +1,15 @@
 /*
  * collscope accept, the modes that need no MPI: --derive writes a spec from
  * known-good reports, --check-spec names every problem of a spec. The
- * measuring mode (mpirun ... collscope accept SPEC) is cmd/accept_run.c.
+ * measuring mode (mpirun ... collscope accept SPEC) is cmd/run/accept_run.c.
  */
 #include <mpi.h>
 
 #include "reports/accept/accept_derive.h"
 #include "cmd/accept_opts.h"
-#include "cmd/accept_run.h"
+#include "cmd/run/run.h"
 #include "reports/accept/accept_spec.h"
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "reports/io/report_read.h"
 #include "algorithms/variant.h"
 #include "version.h"
@@ -138,7 +138,7 @@ static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 	report_utc_now(c.started_utc, sizeof c.started_utc);
 	report_utc_now(c.finished_utc, sizeof c.finished_utc);
 	rc = EXIT_RUNTIME;
-	if (!(root = cmd_report_new(ACCEPT_SPEC_COMMAND, &c))) {
+	if (!(root = run_report_new(ACCEPT_SPEC_COMMAND, &c))) {
 		cmd_error(ctx, "accept: out of memory");
 		goto out;
 	}
@@ -148,7 +148,7 @@ static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = cmd_report_write(ctx, o->derive_out, root, o->out.force);
+	rc = run_report_write(ctx, o->derive_out, root, o->out.force);
 	if (rc == EXIT_OK && !o->out.quiet)
 		print_derived(o, root);
 out:

@@ -8,12 +8,11 @@
 #include "cmd/allreduce_opts.h"
 #include "reports/io/ar_report.h"
 #include "reports/io/report_io.h"
-#include "cmd/sweep.h"
+#include "cmd/run/run.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /* What the summary keeps per variant while the sweep goes on. */
@@ -41,10 +40,7 @@ struct ar_run {
 	struct variant_tally tally[AR_MAX_VARIANTS];
 	struct cliff *cliffs; /* grows: a long sweep may have many */
 	size_t ncliffs, capcliffs;
-	double peak_rss_bytes; /* rank 0: the largest of any rank */
-	int peak_rss_rank;
-	double peak_pss_bytes; /* rank 0: the largest of any rank, NAN when unknown */
-	int peak_pss_rank;
+	struct run_peak_memory peak; /* rank 0: the largest of any rank's */
 };
 
 static void print_row(const struct ar_run *run, const struct ar_record *r)
@@ -165,54 +161,28 @@ static int add_cliffs(const struct ar_run *run, cJSON *sum)
 static int add_memory(const struct ar_run *run, cJSON *sum)
 {
 	const struct sweep_opts *o = &run->o->sweep;
-	bool on_pss = cmd_needs_shared(o->variants) && isfinite(run->peak_pss_bytes);
+	bool on_pss = run_needs_shared(o->variants) && isfinite(run->peak.pss_bytes);
 	double budget = 4.0 * (double)o->sizes[o->nsizes - 1] + 64.0 * 1024 * 1024;
-	double judged = on_pss ? run->peak_pss_bytes : run->peak_rss_bytes;
+	double judged = on_pss ? run->peak.pss_bytes : run->peak.rss_bytes;
 	cJSON *m = cJSON_AddObjectToObject(sum, "memory");
 	if (run->o->format != AR_FORMAT_CSV)
 		printf("# peak memory: %.1f MiB resident on rank %d, %.1f MiB proportional on rank "
 		       "%d; "
 		       "budget %.1f MiB (4 x the largest message + 64 MiB, against the %s)\n",
-		       run->peak_rss_bytes / 1048576.0, run->peak_rss_rank,
-		       run->peak_pss_bytes / 1048576.0, run->peak_pss_rank, budget / 1048576.0,
+		       run->peak.rss_bytes / 1048576.0, run->peak.rss_rank,
+		       run->peak.pss_bytes / 1048576.0, run->peak.pss_rank, budget / 1048576.0,
 		       on_pss ? "proportional size: shared pages counted once per host"
 		              : "resident size");
-	return m && cJSON_AddNumberToObject(m, "peak_rss_bytes", run->peak_rss_bytes) &&
-	               cJSON_AddNumberToObject(m, "peak_rss_rank", run->peak_rss_rank) &&
-	               cJSON_AddNumberToObject(m, "peak_pss_bytes", run->peak_pss_bytes) &&
-	               cJSON_AddNumberToObject(m, "peak_pss_rank", run->peak_pss_rank) &&
+	return m && cJSON_AddNumberToObject(m, "peak_rss_bytes", run->peak.rss_bytes) &&
+	               cJSON_AddNumberToObject(m, "peak_rss_rank", run->peak.rss_rank) &&
+	               cJSON_AddNumberToObject(m, "peak_pss_bytes", run->peak.pss_bytes) &&
+	               cJSON_AddNumberToObject(m, "peak_pss_rank", run->peak.pss_rank) &&
 	               cJSON_AddNumberToObject(m, "budget_bytes", budget) &&
 	               cJSON_AddStringToObject(m, "judged_on",
 	                                       on_pss ? "peak_pss_bytes" : "peak_rss_bytes") &&
 	               cJSON_AddBoolToObject(m, "within_budget", judged <= budget)
 	           ? 0
 	           : -1;
-}
-
-/*
- * Every rank's peak resident set size (getrusage) and peak proportional set
- * size (probes/memory.h), the largest of each on rank 0.
- */
-static void gather_peak_memory(struct ar_run *run)
-{
-	const struct cmd_ctx *ctx = run->sweep.ctx;
-	struct rusage ru;
-	struct {
-		double bytes;
-		int rank;
-	} mine[2] = {{0, ctx->rank}, {(double)run->sweep.my_peak_pss_bytes, ctx->rank}},
-	  top[2] = {0};
-	if (getrusage(RUSAGE_SELF, &ru) == 0)
-		mine[0].bytes = (double)ru.ru_maxrss * 1024.0;
-	/* one rank that could not read its PSS makes the figure unknown */
-	int known = run->sweep.my_peak_pss_bytes > 0, all_known = 0;
-	if (MPI_Reduce(mine, top, 2, MPI_DOUBLE_INT, MPI_MAXLOC, 0, ctx->comm) == MPI_SUCCESS &&
-	    MPI_Reduce(&known, &all_known, 1, MPI_INT, MPI_MIN, 0, ctx->comm) == MPI_SUCCESS) {
-		run->peak_rss_bytes = top[0].bytes;
-		run->peak_rss_rank = top[0].rank;
-		run->peak_pss_bytes = all_known ? top[1].bytes : NAN;
-		run->peak_pss_rank = top[1].rank;
-	}
 }
 
 /* One variant's line of the peak table and its summary record; -1 when out of memory. */
@@ -307,7 +277,7 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx)
 	sweep_init(s, ctx, "allreduce", &o->sweep, o->in_place, o->out.quiet);
 	s->on_point = on_point;
 	s->on_point_arg = &run;
-	int status = cmd_check_output(ctx, "allreduce", &o->out);
+	int status = run_check_output(ctx, "allreduce", &o->out);
 	if (status == EXIT_OK)
 		status = sweep_setup(s, points);
 	if (status == EXIT_OK)
@@ -327,7 +297,7 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx)
 				status = sweep_point(s, v, o->sweep.sizes[i], &world);
 	sweep_end(s);
 	if (status == EXIT_OK)
-		gather_peak_memory(&run);
+		sweep_peak_memory(&run.sweep, &run.peak);
 	if (status == EXIT_OK && ctx->rank == 0)
 		status = sweep_finish(s, summarize, &run);
 	sweep_release(s);

@@ -7,7 +7,7 @@
  */
 #include <mpi.h>
 
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "reports/compare/compare_points.h"
 #include "reports/io/report_read.h"
 #include "cmd/small_opts.h"
@@ -71,12 +71,12 @@ static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
 	c.argv = ctx->argv_all;
 	report_utc_now(c.started_utc, sizeof c.started_utc);
 	report_utc_now(c.finished_utc, sizeof c.finished_utc);
-	root = cmd_report_new("compare", &c);
+	root = run_report_new("compare", &c);
 	if (!root || !cmp_to_json(root, base, cur, r, &o->cmp)) {
 		cmd_error(ctx, "compare: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = cmd_report_write(ctx, o->out.output, root, o->out.force);
+	rc = run_report_write(ctx, o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);
@@ -89,7 +89,7 @@ int cmd_compare(void *opts, struct cmd_ctx *ctx)
 	struct cmp_run runs[2] = {0};
 	struct cmp_result result = {0};
 	cJSON *roots[2] = {NULL, NULL};
-	int rc = cmd_check_output(ctx, "compare", &o->out);
+	int rc = run_check_output(ctx, "compare", &o->out);
 
 	for (int i = 0; i < 2 && rc == EXIT_OK; i++)
 		rc = load(ctx, o->files.items[i], &roots[i], &runs[i]);

@@ -8,6 +8,9 @@
 #include "cmd/links_cmd.h"
 
 #include <math.h>
+#include <stdio.h>
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

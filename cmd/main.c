@@ -12,7 +12,7 @@
 
 #include "cmd/accept_opts.h"
 #include "cmd/allreduce_opts.h"
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "algorithms/fault.h"
 #include "cmd/links_opts.h"
 #include "cmd/scale_opts.h"
@@ -121,40 +121,6 @@ static int usage_error(const char *msg)
 	return EXIT_USAGE;
 }
 
-static int mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv)
-{
-	char msg[MPI_MAX_ERROR_STRING];
-	int rc = MPI_Init(argc, argv);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_dup(MPI_COMM_WORLD, &ctx->comm);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_rank(ctx->comm, &ctx->rank);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_size(ctx->comm, &ctx->nranks);
-	if (rc != MPI_SUCCESS) {
-		fprintf(stderr, "collscope: error: MPI initialisation failed: %s\n",
-		        cmd_mpi_error_text(rc, msg, sizeof msg));
-		return -1;
-	}
-	ctx->mpi = true;
-	return 0;
-}
-
-/* Every rank leaves with the same code: the worst (highest) of them. */
-static int mpi_finish(struct cmd_ctx *ctx, int status)
-{
-	int worst = status;
-	if (MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
-		worst = status ? status : EXIT_RUNTIME;
-	MPI_Comm_free(&ctx->comm);
-	MPI_Finalize();
-	return worst;
-}
-
 /*
  * What was printed must have reached stdout: a full disk or a closed pipe
  * is an I/O error (exit 5), not a success that lost its table. A command
@@ -213,12 +179,12 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 		         why);
 		return usage_error(err);
 	}
-	if (mpi_start(ctx, &argc, &argv) != 0)
+	if (run_mpi_start(ctx, &argc, &argv) != 0)
 		return EXIT_RUNTIME;
 	status = check_world(cmd, opts, ctx);
 	if (status == EXIT_OK)
 		status = cmd->run(opts, ctx);
-	return mpi_finish(ctx, check_stdout(status));
+	return run_mpi_finish(ctx, check_stdout(status));
 }
 
 int main(int argc, char **argv)

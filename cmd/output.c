@@ -61,19 +61,3 @@ void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 	fputc('\n', stderr);
 	fflush(stderr);
 }
-
-const char *cmd_mpi_error_text(int rc, char *buf, int len)
-{
-	int n = 0;
-	if (MPI_Error_string(rc, buf, &n) != MPI_SUCCESS || len <= 0)
-		snprintf(buf, (size_t)len, "MPI error %d", rc);
-	return buf;
-}
-
-bool cmd_any(const struct cmd_ctx *ctx, bool mine)
-{
-	int in = mine, out = mine;
-	if (ctx->mpi && ctx->nranks > 1)
-		MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MAX, ctx->comm);
-	return out != 0;
-}

@@ -6,7 +6,7 @@
  */
 #include <mpi.h>
 
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "reports/render/html.h"
 #include "reports/io/report_read.h"
 #include "cmd/small_opts.h"
@@ -60,7 +60,7 @@ int cmd_report(void *opts, struct cmd_ctx *ctx)
 	struct html_input *in = NULL;
 	struct html_buf page;
 	bool to_stdout = strcmp(o->out.output, "-") == 0;
-	int rc = to_stdout ? EXIT_OK : cmd_check_output(ctx, "report", &o->out);
+	int rc = to_stdout ? EXIT_OK : run_check_output(ctx, "report", &o->out);
 
 	html_buf_init(&page);
 	if (rc != EXIT_OK)

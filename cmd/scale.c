@@ -1,7 +1,8 @@
 /*
  * collscope scale: the same all-reduce over sub-communicators of growing
- * size. Rank counts outer (one MPI_Comm_split each), then sizes, then
- * variants, each point measured by the shared sweep (cmd/sweep.h). Ranks
+ * size. Rank counts outer (a sub-communicator each: cmd/run/sweep_sub.c),
+ * then sizes, then variants, each point measured by the shared sweep
+ * (cmd/run/sweep.h). Ranks
  * outside the current communicator wait in a barrier that naps between
  * polls, so that on a small machine they leave the cores to the ranks being
  * measured; every rank meets every other there after each point, and all
@@ -9,9 +10,8 @@
  */
 #include <mpi.h>
 
-#include "cmd/cmd.h"
-#include "reports/model/scale_model.h"
-#include "cmd/sweep.h"
+#include "cmd/scale_opts.h"
+#include "cmd/run/run.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,38 +50,6 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	               scale_results_add(&run->res, &e)
 	           ? 0
 	           : -1;
-}
-
-/* The communicator of the first n ranks of the placement order, and every point on it. */
-static int run_count(struct scale_run *run, int n)
-{
-	struct sweep *s = &run->sweep;
-	char msg[MPI_MAX_ERROR_STRING];
-	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n, .world_of = run->order};
-	int pos = -1, status = EXIT_OK;
-	for (int i = 0; i < n; i++)
-		if (run->order[i] == s->ctx->rank)
-			pos = i;
-	c.hosts = run->hosts = scale_hosts_spanned(s->map.host_of_rank, run->order, n);
-	int rc = MPI_Comm_split(s->ctx->comm, pos >= 0 ? 0 : MPI_UNDEFINED, pos, &c.comm);
-	if (rc == MPI_SUCCESS && c.comm != MPI_COMM_NULL)
-		rc = MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-	if (rc == MPI_SUCCESS && c.comm != MPI_COMM_NULL)
-		rc = MPI_Comm_rank(c.comm, &c.rank);
-	if (rc != MPI_SUCCESS) {
-		cmd_rank_error(s->ctx, "scale: cannot make the communicator of %d ranks: %s", n,
-		               cmd_mpi_error_text(rc, msg, sizeof msg));
-		status = EXIT_RUNTIME;
-	}
-	if (cmd_any(s->ctx, status != EXIT_OK))
-		status = EXIT_RUNTIME;
-	for (int i = 0; i < s->o->nsizes && status == EXIT_OK; i++)
-		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
-			if (s->o->variants[v])
-				status = sweep_point(s, v, s->o->sizes[i], &c);
-	if (c.comm != MPI_COMM_NULL)
-		MPI_Comm_free(&c.comm);
-	return status;
 }
 
 static void print_header(const struct scale_run *run)
@@ -133,7 +101,8 @@ static int summarize(void *arg, cJSON *root)
 	cmd_progress(ctx, o->out.quiet,
 	             "scale: fitting the cost model and predicting %d rank count%s",
 	             o->nextrapolate, o->nextrapolate == 1 ? "" : "s");
-	int status = scale_model_run(o, ctx->nranks, &run->res, root);
+	struct scale_model_in in = scale_model_input(o);
+	int status = scale_model_run(&in, ctx->nranks, &run->res, root);
 	if (run->res.warning[0])
 		cmd_error(ctx, "scale: %s", run->res.warning);
 	if (status == EXIT_RUNTIME || add_communicators(run, root) != 0 ||
@@ -156,7 +125,7 @@ static int placement_order(struct scale_run *run)
 	    !(run->order = calloc((size_t)ctx->nranks, sizeof *run->order)) ||
 	    scale_placement_order(run->sweep.map.host_of_rank, ctx->nranks, run->sweep.map.nhosts,
 	                          run->o->placement == SCALE_SPREAD, run->order) != 0;
-	if (cmd_any(ctx, failed)) {
+	if (run_any(ctx, failed)) {
 		cmd_error(ctx, "scale: out of memory for the placement order");
 		return EXIT_RUNTIME;
 	}
@@ -174,7 +143,7 @@ int cmd_scale(void *opts, struct cmd_ctx *ctx)
 	sweep_init(s, ctx, "scale", &o->sweep, false, o->out.quiet);
 	s->on_point = on_point;
 	s->on_point_arg = &run;
-	int status = cmd_check_output(ctx, "scale", &o->out);
+	int status = run_check_output(ctx, "scale", &o->out);
 	if (status == EXIT_OK)
 		status = sweep_setup(s, points);
 	if (status == EXIT_OK)
@@ -183,8 +152,11 @@ int cmd_scale(void *opts, struct cmd_ctx *ctx)
 		status = placement_order(&run);
 	if (status == EXIT_OK && ctx->rank == 0)
 		print_header(&run);
-	for (int i = 0; i < o->nranks && status == EXIT_OK; i++)
-		status = run_count(&run, o->ranks[i]);
+	for (int i = 0; i < o->nranks && status == EXIT_OK; i++) {
+		int n = o->ranks[i];
+		run.hosts = scale_hosts_spanned(s->map.host_of_rank, run.order, n);
+		status = sweep_on_first_ranks(s, run.order, n, run.hosts);
+	}
 	sweep_end(s);
 	if (status == EXIT_OK && ctx->rank == 0)
 		status = sweep_finish(s, summarize, &run);

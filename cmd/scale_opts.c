@@ -316,3 +316,20 @@ const struct cmd_spec scale_spec = {
     .check_world = check_world,
     .echo = echo,
 };
+
+struct scale_model_in scale_model_input(const struct scale_opts *o)
+{
+	return (struct scale_model_in){.variants = o->sweep.variants,
+	                               .dtype = o->sweep.dtype,
+	                               .op = o->sweep.op,
+	                               .segment_bytes = o->sweep.segment_bytes,
+	                               .sizes = o->sweep.sizes,
+	                               .nsizes = o->sweep.nsizes,
+	                               .ranks = o->ranks,
+	                               .nranks = o->nranks,
+	                               .extrapolate = o->extrapolate,
+	                               .nextrapolate = o->nextrapolate,
+	                               .compute_ms = o->compute_ms,
+	                               .grad_bytes = o->grad_bytes,
+	                               .overlap = o->overlap};
+}

@@ -1,13 +1,14 @@
 /*
  * `collscope scale`: its options (scale_opts.c, pure), the measurement over
- * sub-communicators (scale.c), the models (scale_model.c, pure) and the
- * text output (scale_print.c).
+ * sub-communicators (scale.c), the models (reports/model/scale_model.c, pure)
+ * and the text output (scale_print.c).
  */
 #ifndef COLLSCOPE_CMD_SCALE_OPTS_H
 #define COLLSCOPE_CMD_SCALE_OPTS_H
 
 #include "cmd/opts.h"
 #include "cmd/opts_common.h"
+#include "reports/model/scale_model.h"
 
 enum {
 	SCALE_MAX_RANK_COUNTS = 64,
@@ -35,5 +36,14 @@ struct scale_opts {
 };
 
 extern const struct cmd_spec scale_spec;
+
+/* The models' view of o (borrowed: valid while o is). */
+struct scale_model_in scale_model_input(const struct scale_opts *o);
+
+/* scale_print.c: the text output of what scale_model_run computed (rank 0). */
+void scale_print_table(const struct scale_opts *o, const struct scale_results *res);
+void scale_print_fits(const struct scale_opts *o, const struct scale_results *res);
+void scale_print_step(const struct scale_opts *o, const struct scale_results *res);
+
 
 #endif

@@ -4,7 +4,7 @@
  * of every variant, and the data-parallel step model with its sweet spots.
  * Every predicted figure is marked PREDICTED.
  */
-#include "reports/model/scale_model.h"
+#include "cmd/scale_opts.h"
 
 #include <math.h>
 #include <stdio.h>

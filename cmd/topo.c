@@ -6,9 +6,8 @@
  */
 #include <mpi.h>
 
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "cmd/small_opts.h"
-#include "probes/topology.h"
 
 #include <string.h>
 
@@ -98,24 +97,24 @@ int cmd_topo(void *opts, struct cmd_ctx *ctx)
 	struct report_context c;
 	cJSON *root = NULL;
 	report_context_init(&c);
-	int status = cmd_check_output(ctx, "topo", &o->out);
+	int status = run_check_output(ctx, "topo", &o->out);
 	if (status != EXIT_OK)
 		goto out;
-	if (cmd_context_begin(ctx, &c, NULL) != 0) {
+	if (run_context_begin(ctx, &c, NULL) != 0) {
 		status = EXIT_RUNTIME;
 		goto out;
 	}
-	cmd_context_end(&c);
+	run_context_end(&c);
 	if (ctx->rank == 0 && !o->out.quiet)
 		print_tables(&c);
 	if (ctx->rank == 0 && o->out.output) {
-		root = cmd_report_new("topo", &c);
+		root = run_report_new("topo", &c);
 		if (!root || !fill_report(root, &c, o)) {
 			cmd_error(ctx, "topo: out of memory while building the report");
 			status = EXIT_RUNTIME;
 			goto out;
 		}
-		status = cmd_report_write(ctx, o->out.output, root, o->out.force);
+		status = run_report_write(ctx, o->out.output, root, o->out.force);
 	}
 out:
 	cJSON_Delete(root);

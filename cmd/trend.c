@@ -8,7 +8,7 @@
  */
 #include <mpi.h>
 
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "reports/io/report_read.h"
 #include "cmd/small_opts.h"
 #include "reports/compare/trend_series.h"
@@ -53,12 +53,12 @@ static int write_json(const struct cmd_ctx *ctx, const struct trend_opts *o,
 	c.argv = ctx->argv_all;
 	report_utc_now(c.started_utc, sizeof c.started_utc);
 	report_utc_now(c.finished_utc, sizeof c.finished_utc);
-	root = cmd_report_new("trend", &c);
+	root = run_report_new("trend", &c);
 	if (!root || !trend_to_json(root, r, &o->trend)) {
 		cmd_error(ctx, "trend: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = cmd_report_write(ctx, o->out.output, root, o->out.force);
+	rc = run_report_write(ctx, o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);
@@ -72,7 +72,7 @@ int cmd_trend(void *opts, struct cmd_ctx *ctx)
 	int n = o->files.count;
 	struct cmp_run *runs = calloc((size_t)n, sizeof *runs);
 	cJSON **roots = calloc((size_t)n, sizeof *roots);
-	int rc = cmd_check_output(ctx, "trend", &o->out);
+	int rc = run_check_output(ctx, "trend", &o->out);
 
 	if (rc == EXIT_OK)
 		rc = runs && roots ? load_all(ctx, o->files.items, n, roots, runs) : EXIT_RUNTIME;

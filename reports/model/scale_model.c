@@ -29,7 +29,7 @@ struct cost_entry {
 };
 
 struct model_run {
-	const struct scale_opts *o;
+	const struct scale_model_in *o;
 	int world;
 	struct scale_results *res;
 	struct scale_step_cfg step;
@@ -60,8 +60,8 @@ static int terms_of(struct model_run *m, int shape, int nranks, uint64_t count,
 		}
 		e = &m->cache[m->ncache++];
 		*e = (struct cost_entry){.shape = shape, .nranks = nranks, .count = count};
-		e->rc = cost_walk(ar_variants[shape], nranks, count, ar_dtype_bytes(m->o->sweep.dtype),
-		                  m->o->sweep.segment_bytes, COST_EXACT_MAX_STEPS, &e->path);
+		e->rc = cost_walk(ar_variants[shape], nranks, count, ar_dtype_bytes(m->o->dtype),
+		                  m->o->segment_bytes, COST_EXACT_MAX_STEPS, &e->path);
 	}
 	if (e->rc != 0 && !m->res->warning[0])
 		snprintf(m->res->warning, sizeof m->res->warning,
@@ -76,17 +76,17 @@ static int terms_of(struct model_run *m, int shape, int nranks, uint64_t count,
 }
 
 /* The variant whose schedule models v: v itself, or for a direct variant a borrowed shape. */
-static int shape_of(const struct scale_opts *o, int v)
+static int shape_of(const struct scale_model_in *o, int v)
 {
 	if (ar_variants[v]->build)
 		return v;
 	for (int i = 0; ar_variants[i]; i++)
 		if (strcmp(ar_variants[i]->name, SCALE_MPI_SHAPE) == 0 &&
-		    !ar_variant_unsupported(ar_variants[i], 2, o->sweep.op))
+		    !ar_variant_unsupported(ar_variants[i], 2, o->op))
 			return i;
 	/* the preferred shape cannot run this op: the first schedule that can */
 	for (int i = 0; ar_variants[i]; i++)
-		if (ar_variants[i]->build && !ar_variant_unsupported(ar_variants[i], 2, o->sweep.op))
+		if (ar_variants[i]->build && !ar_variant_unsupported(ar_variants[i], 2, o->op))
 			return i;
 	return -1;
 }
@@ -148,10 +148,10 @@ static int predict(struct model_run *m, int v, uint64_t size, int n)
 	struct scale_results *res = m->res;
 	const struct scale_entry *ref = reference(res, v, size, 1);
 	const struct scale_entry *bw_ref = reference(res, v, size, 2);
-	size_t w = ar_dtype_bytes(m->o->sweep.dtype);
+	size_t w = ar_dtype_bytes(m->o->dtype);
 	struct scale_entry e = {.variant = v, .count = size / w};
 	struct scale_row *r = &e.row;
-	if (!ref || ar_variant_unsupported(ar_variants[v], n, m->o->sweep.op) ||
+	if (!ref || ar_variant_unsupported(ar_variants[v], n, m->o->op) ||
 	    terms_of(m, res->shape[v], n, e.count, &r->terms, &r->sampled) != 0)
 		return 0;
 	r->algorithm = ar_variants[v]->name;
@@ -175,11 +175,11 @@ static int predict(struct model_run *m, int v, uint64_t size, int n)
 
 static int predict_all(struct model_run *m)
 {
-	const struct scale_opts *o = m->o;
+	const struct scale_model_in *o = m->o;
 	for (int v = 0; ar_variants[v]; v++)
-		for (int i = 0; o->sweep.variants[v] && m->res->fitted[v] && i < o->sweep.nsizes; i++)
+		for (int i = 0; o->variants[v] && m->res->fitted[v] && i < o->nsizes; i++)
 			for (int k = 0; k < o->nextrapolate; k++)
-				if (predict(m, v, o->sweep.sizes[i], o->extrapolate[k]) != 0)
+				if (predict(m, v, o->sizes[i], o->extrapolate[k]) != 0)
 					return -1;
 	return 0;
 }
@@ -195,7 +195,7 @@ static int cmp_int(const void *a, const void *b)
  * two up to the largest of --extrapolate and the job, the extrapolated and
  * the measured counts. Owned by the caller; NULL when out of memory.
  */
-static int *model_grid(const struct scale_opts *o, int world, int *n)
+static int *model_grid(const struct scale_model_in *o, int world, int *n)
 {
 	int top = world, k = 0;
 	for (int i = 0; i < o->nextrapolate; i++)
@@ -250,9 +250,9 @@ static int sweet_spots(struct model_run *m, int v, const int *grid, int ngrid)
 		set_sweet(&res->sweet_measured[v][j], ranks, s[j], k);
 	k = 0;
 	for (int i = 0; res->fitted[v] && i < ngrid; i++) {
-		if (ar_variant_unsupported(ar_variants[v], grid[i], m->o->sweep.op) ||
+		if (ar_variant_unsupported(ar_variants[v], grid[i], m->o->op) ||
 		    terms_of(m, res->shape[v], grid[i],
-		             m->step.grad_bytes / ar_dtype_bytes(m->o->sweep.dtype), &x, NULL) != 0)
+		             m->step.grad_bytes / ar_dtype_bytes(m->o->dtype), &x, NULL) != 0)
 			continue;
 		ranks[k] = grid[i];
 		for (int j = 0; j < 2; j++)
@@ -303,7 +303,7 @@ static int summary_variants(struct model_run *m, cJSON *sum)
 	cJSON *vars = cJSON_AddArrayToObject(sum, "variants");
 	for (int v = 0; vars && ar_variants[v]; v++) {
 		cJSON *e = NULL;
-		if (!m->o->sweep.variants[v])
+		if (!m->o->variants[v])
 			continue;
 		bool ok = (e = cJSON_CreateObject()) && cJSON_AddItemToArray(vars, e) &&
 		          cJSON_AddStringToObject(e, "algorithm", ar_variants[v]->name) &&
@@ -327,7 +327,7 @@ static int summary_variants(struct model_run *m, cJSON *sum)
 
 static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 {
-	const struct scale_opts *o = m->o;
+	const struct scale_model_in *o = m->o;
 	cJSON *sum = cJSON_AddObjectToObject(root, "summary"), *cost = NULL, *step = NULL;
 	bool ok =
 	    sum && (cost = cJSON_AddObjectToObject(sum, "cost_model")) &&
@@ -359,14 +359,14 @@ static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 /* Derived fields into every measured record; a record for every predicted row. */
 static int fill_results(struct model_run *m, cJSON *root)
 {
-	const struct scale_opts *o = m->o;
+	const struct scale_model_in *o = m->o;
 	cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
 	for (size_t i = 0; i < m->res->n; i++) {
 		const struct scale_entry *e = &m->res->e[i];
 		cJSON *ok = e->row.predicted
 		                ? scale_prediction_to_json(results, &e->row, e->count,
-		                                           ar_dtype_name(o->sweep.dtype),
-		                                           ar_op_name(o->sweep.op), false, o->overlap)
+		                                           ar_dtype_name(o->dtype),
+		                                           ar_op_name(o->op), false, o->overlap)
 		                : scale_row_add_json(e->rec, &e->row, o->overlap);
 		if (!ok)
 			return -1;
@@ -395,18 +395,18 @@ static int derive_all(struct model_run *m)
 /* Fits, predictions, derived rows and sweet spots; -1 when out of memory. */
 static int model_all(struct model_run *m)
 {
-	const struct scale_opts *o = m->o;
+	const struct scale_model_in *o = m->o;
 	int ngrid = 0, rc = -1;
 	int *grid = model_grid(o, m->world, &ngrid);
 	if (!grid)
 		return -1;
 	for (int v = 0; ar_variants[v]; v++)
-		if (o->sweep.variants[v] && fit_variant(m, v) != 0)
+		if (o->variants[v] && fit_variant(m, v) != 0)
 			goto out;
 	if (predict_all(m) != 0 || derive_all(m) != 0)
 		goto out;
 	for (int v = 0; m->step.on && ar_variants[v]; v++)
-		if (o->sweep.variants[v] && sweet_spots(m, v, grid, ngrid) != 0)
+		if (o->variants[v] && sweet_spots(m, v, grid, ngrid) != 0)
 			goto out;
 	rc = 0;
 out:
@@ -434,7 +434,7 @@ void scale_results_release(struct scale_results *res)
 	memset(res, 0, sizeof *res);
 }
 
-int scale_model_run(const struct scale_opts *o, int world, struct scale_results *res, cJSON *root)
+int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res, cJSON *root)
 {
 	struct model_run m = {.o = o, .world = world, .res = res};
 	uint64_t wrong = 0;

@@ -5,19 +5,35 @@
  * report's results and summary. Pure: no MPI, no printing (scale_print.c
  * prints what this computes), so the unit tests run it on synthetic rows.
  */
-#ifndef COLLSCOPE_CMD_SCALE_MODEL_H
-#define COLLSCOPE_CMD_SCALE_MODEL_H
+#ifndef COLLSCOPE_SCALE_MODEL_H
+#define COLLSCOPE_SCALE_MODEL_H
 
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
 #include "reports/model/model.h"
-#include "cmd/scale_opts.h"
 #include "reports/io/scale_report.h"
 #include "algorithms/variant.h"
 
 /* The variant whose schedule models `mpi`, which has none of its own. */
 #define SCALE_MPI_SHAPE "rabenseifner"
+
+/* What the models need of scale's options (cmd/scale_opts.c: scale_model_input). */
+struct scale_model_in {
+	const bool *variants; /* AR_MAX_VARIANTS: variants[i] selects ar_variants[i] */
+	enum ar_dtype dtype;
+	enum ar_op op;
+	uint64_t segment_bytes;
+	const uint64_t *sizes; /* nsizes, ascending: the message sizes measured */
+	int nsizes;
+	const int *ranks; /* nranks, ascending: the rank counts measured */
+	int nranks;
+	const int *extrapolate; /* nextrapolate, ascending: the rank counts predicted */
+	int nextrapolate;
+	double compute_ms;   /* NAN: no step model */
+	uint64_t grad_bytes; /* whole elements */
+	double overlap;      /* 0..1 */
+};
 
 /* One measured or predicted row, with its record in the report. */
 struct scale_entry {
@@ -63,11 +79,6 @@ void scale_results_release(struct scale_results *res);
  * Returns EXIT_OK, EXIT_WRONG when a measured point was wrong, or
  * EXIT_RUNTIME when out of memory.
  */
-int scale_model_run(const struct scale_opts *o, int world, struct scale_results *res, cJSON *root);
-
-/* scale_print.c: the text output of what scale_model_run computed (rank 0). */
-void scale_print_table(const struct scale_opts *o, const struct scale_results *res);
-void scale_print_fits(const struct scale_opts *o, const struct scale_results *res);
-void scale_print_step(const struct scale_opts *o, const struct scale_results *res);
+int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res, cJSON *root);
 
 #endif

@@ -7,6 +7,7 @@
 #include "reports/io/ar_report.h"
 #include "algorithms/cost.h"
 #include "cmd/exit_codes.h"
+#include "cmd/scale_opts.h"
 #include "reports/model/scale_model.h"
 
 #include <criterion/criterion.h>
@@ -32,6 +33,13 @@ static void options(struct scale_opts *o, const char *compute_ms)
 	}
 	cr_assert_eq(opts_parse(&scale_spec, argc, argv, o, err, sizeof err), OPTS_RUN, "%s", err);
 	cr_assert_eq(scale_spec.check_world(o, 8, err, sizeof err), EXIT_OK, "%s", err);
+}
+
+/* The models on the options' view, as cmd/scale.c runs them. */
+static int run_model(const struct scale_opts *o, int world, struct scale_results *res, cJSON *root)
+{
+	struct scale_model_in in = scale_model_input(o);
+	return scale_model_run(&in, world, res, root);
 }
 
 /* One measured row per (size, ranks), timed exactly by the model. */
@@ -71,7 +79,7 @@ Test(scale_model, fits_back_the_times_it_was_given)
 	options(&o, NULL);
 	cJSON *root = cJSON_CreateObject();
 	measure(&o, &res, cJSON_AddArrayToObject(root, "results"));
-	cr_assert_eq(scale_model_run(&o, 8, &res, root), EXIT_OK);
+	cr_assert_eq(run_model(&o, 8, &res, root), EXIT_OK);
 	cr_assert(res.fitted[ring]);
 	cr_expect_float_eq(res.fit[ring].alpha_us, ALPHA_US, 1e-6);
 	/* ring: reduced bytes are half its bytes; gamma folds into beta (degenerate) */
@@ -106,7 +114,7 @@ Test(scale_model, the_sweet_spot_of_a_step)
 	options(&o, "1");
 	cJSON *root = cJSON_CreateObject();
 	measure(&o, &res, cJSON_AddArrayToObject(root, "results"));
-	cr_assert_eq(scale_model_run(&o, 8, &res, root), EXIT_OK);
+	cr_assert_eq(run_model(&o, 8, &res, root), EXIT_OK);
 	const struct scale_sweet *m = &res.sweet_measured[ring][0], *p = &res.sweet_model[ring][0];
 	cr_assert(m->found && p->found);
 	/* speedup Tc / (Tc/n + Tar(n)) with Tar(n) ~ 2 MiB x 1 ns: the peak is at 2 ranks of 2, 4,
@@ -128,7 +136,7 @@ Test(scale_model, a_wrong_point_is_the_verdict)
 	cJSON *root = cJSON_CreateObject();
 	measure(&o, &res, cJSON_AddArrayToObject(root, "results"));
 	res.wrong[ar_variant_index(ar_variant_find("ring"))] = 3;
-	cr_expect_eq(scale_model_run(&o, 8, &res, root), EXIT_WRONG);
+	cr_expect_eq(run_model(&o, 8, &res, root), EXIT_WRONG);
 	cJSON *sum = cJSON_GetObjectItem(root, "summary");
 	cr_expect_str_eq(cJSON_GetObjectItem(sum, "verdict")->valuestring, "wrong results");
 	cr_expect_eq(cJSON_GetObjectItem(sum, "wrong_total")->valuedouble, 3);

@@ -1,9 +1,9 @@
 /*
- * The watchdog's rendezvous without sockets (cmd/watchdog_net.h): where rank
+ * The watchdog's rendezvous without sockets (cmd/run/watchdog_net.h): where rank
  * 0 listens for which peers, the order a rank tries the listeners, and the
  * hello that proves a connection belongs to the job.
  */
-#include "cmd/watchdog_net.h"
+#include "cmd/run/watchdog_net.h"
 
 #include <criterion/criterion.h>
 #include <sodium.h>

@@ -1,11 +1,11 @@
 /*
- * The watchdog's verdict (cmd/watchdog_verdict.h) on made-up heartbeats:
+ * The watchdog's verdict (cmd/run/watchdog_verdict.h) on made-up heartbeats:
  * who is hung, who is named, and what is said, without waiting for a real
  * timeout.
  */
 #include "algorithms/progress.h"
 #include "algorithms/variant.h"
-#include "cmd/watchdog_verdict.h"
+#include "cmd/run/watchdog_verdict.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

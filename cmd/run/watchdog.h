@@ -5,7 +5,7 @@
  * Each rank runs a thread that never calls MPI. At start-up the others
  * connect to rank 0 over TCP, where it listens only for the rendezvous and
  * only on addresses they can reach, and prove they belong to the job
- * (cmd/watchdog_rendezvous.c); then each sends a heartbeat a second with its
+ * (cmd/run/watchdog_rendezvous.c); then each sends a heartbeat a second with its
  * progress (algorithms/progress.h: the operation, the step and the peer it
  * waits for) and, when the command traces, its last trace entries (the
  * flight record); rank 0 answers with its own progress. The hang clocks

@@ -1,5 +1,5 @@
 /* See watchdog_net.h. */
-#include "cmd/watchdog_net.h"
+#include "cmd/run/watchdog_net.h"
 
 #include <sodium.h>
 #include <string.h>

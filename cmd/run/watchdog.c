@@ -1,7 +1,8 @@
 /* See watchdog.h. The thread never calls MPI: only sockets, clocks and atomics. */
 #include <mpi.h>
 
-#include "cmd/watchdog.h"
+#include "cmd/run/watchdog.h"
+#include "cmd/run/run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,8 +19,8 @@
 #include "algorithms/progress.h"
 #include "algorithms/trace.h"
 #include "algorithms/variant.h"
-#include "cmd/watchdog_rendezvous.h"
-#include "cmd/watchdog_verdict.h"
+#include "cmd/run/watchdog_rendezvous.h"
+#include "cmd/run/watchdog_verdict.h"
 
 /* WD_FLIGHT_ENTRIES: the last trace entries each heartbeat carries (with --trace). */
 enum { WD_HB_WORDS = 11, WD_FLIGHT_ENTRIES = 8 };
@@ -168,7 +169,7 @@ static void describe_beat(char *buf, size_t len, const struct wd_beat *b)
 	progress_describe(buf, len, (int)b->variant, b->bytes, (int)b->phase, b->iteration);
 }
 
-/* The peers as the verdict sees them (cmd/watchdog_verdict.h), in wd.views. */
+/* The peers as the verdict sees them (cmd/run/watchdog_verdict.h), in wd.views. */
 static void fill_views(void)
 {
 	for (int r = 0; r < wd.nranks; r++) {
@@ -406,7 +407,7 @@ static int rendezvous(const struct cmd_ctx *ctx)
 	bool failed = ctx->rank == 0 && !fds;
 	for (int r = 0; fds && r < ctx->nranks; r++)
 		fds[r] = -1;
-	int rc = cmd_any(ctx, failed) ? -1 : wd_rendezvous(ctx, fds, &wd.fd, &wd.token);
+	int rc = run_any(ctx, failed) ? -1 : wd_rendezvous(ctx, fds, &wd.fd, &wd.token);
 	for (int r = 0; fds && r < ctx->nranks; r++)
 		wd.peers[r].fd = fds[r];
 	free(fds);

@@ -1,5 +1,5 @@
 /* See watchdog_verdict.h. */
-#include "cmd/watchdog_verdict.h"
+#include "cmd/run/watchdog_verdict.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -14,12 +14,13 @@
 #include <stdint.h>
 
 #include "cmd/cmd.h"
+#include "reports/io/context.h"
 #include "reports/diagnose/hops.h"
 #include "algorithms/trace_gather.h"
 
 struct topo_map;
 
-struct cmd_trace {
+struct run_trace {
 	bool on;
 	struct trace_ring ring;
 	struct trace_entry *scratch; /* ring.cap entries: the gather's */
@@ -39,32 +40,32 @@ struct cmd_trace {
  * for the watchdog's flight recorder) and its scratch; rc and map name the
  * hosts (rank 0). EXIT_OK, or EXIT_RUNTIME after naming the failure.
  */
-int cmd_trace_start(struct cmd_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
+int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
                     uint64_t entries, const struct report_context *rc, const struct topo_map *map);
 /* Withdraws the ring from the watchdog (call after watchdog_stop) and frees everything. */
-void cmd_trace_stop(struct cmd_trace *t);
+void run_trace_stop(struct run_trace *t);
 
 /* The ring for ar_call.trace: NULL when not tracing. */
-struct trace_ring *cmd_trace_ring(struct cmd_trace *t);
+struct trace_ring *run_trace_ring(struct run_trace *t);
 
 /*
  * Collective over comm (the point's communicator, whose rank 0 is the
  * world's): gathers the timed iterations of (variant, bytes). Returns an
  * MPI error code.
  */
-int cmd_trace_collect(struct cmd_trace *t, MPI_Comm comm, int variant, uint64_t bytes);
+int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t bytes);
 /*
- * Rank 0, after cmd_trace_collect: the attribution into rec ("trace") and
+ * Rank 0, after run_trace_collect: the attribution into rec ("trace") and
  * its findings kept for the summary. world_of maps the communicator's ranks
  * to the world's (NULL: the same). -1 when out of memory.
  */
-int cmd_trace_record(struct cmd_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
+int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of);
 /*
  * Rank 0: summary.slow_hops, summary.slow_ranks, and unless quiet_text a
  * line each on stdout ("# slow hops: none" when there are none). -1 when
  * out of memory; 0 also when not tracing (nothing added).
  */
-int cmd_trace_summarize(const struct cmd_trace *t, cJSON *summary, bool quiet_text);
+int run_trace_summarize(const struct run_trace *t, cJSON *summary, bool quiet_text);
 
 #endif

@@ -8,10 +8,11 @@
  */
 #include <mpi.h>
 
-#include "cmd/watchdog_rendezvous.h"
+#include "cmd/run/watchdog_rendezvous.h"
+#include "cmd/run/run.h"
 
 #include "algorithms/fault.h"
-#include "cmd/watchdog_net.h"
+#include "cmd/run/watchdog_net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -311,7 +312,7 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 		ok = make_offer(&o, all, ctx->nranks, lfd) == 0;
 	if (ctx->rank == 0 && ok && o.nlisten && fault_is(FAULT_STRANGER, 0))
 		strangers_knock(&o, knock);
-	if (cmd_any(ctx, !ok) || MPI_Bcast(&o, sizeof o, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS) {
+	if (run_any(ctx, !ok) || MPI_Bcast(&o, sizeof o, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS) {
 		ok = 0;
 		goto out;
 	}
@@ -347,5 +348,5 @@ out:
 	sodium_memzero(o.key, sizeof o.key);
 	free(all);
 	free(connected);
-	return ok && !cmd_any(ctx, !ok) ? 0 : -1;
+	return ok && !run_any(ctx, !ok) ? 0 : -1;
 }

@@ -8,7 +8,7 @@
 
 #include "reports/io/ar_report.h"
 #include "algorithms/bench.h"
-#include "cmd/cmd.h"
+#include "cmd/run/run.h"
 #include "probes/mpit.h"
 #include "probes/topology.h"
 #include "version.h"
@@ -20,7 +20,7 @@
 
 extern char **environ;
 
-int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struct topo_map *map)
+int run_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struct topo_map *map)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	report_context_init(c);
@@ -32,23 +32,23 @@ int cmd_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 	int rc = topo_fill_context(ctx->comm, c, map);
 	if (rc != MPI_SUCCESS)
 		return cmd_error(ctx, "cannot gather the placement of the ranks: %s",
-		                 cmd_mpi_error_text(rc, msg, sizeof msg));
+		                 run_mpi_error_text(rc, msg, sizeof msg));
 	rc = probe_mpit_fill_context(ctx->comm, c);
 	if (rc != MPI_SUCCESS)
 		return cmd_error(ctx, "cannot record the library's settings and the hosts: %s",
-		                 cmd_mpi_error_text(rc, msg, sizeof msg));
+		                 run_mpi_error_text(rc, msg, sizeof msg));
 	c->timer_overhead_us = bench_timer_overhead_us();
-	if (cmd_any(ctx, ctx->rank == 0 && report_context_capture_env(c, environ) != 0))
+	if (run_any(ctx, ctx->rank == 0 && report_context_capture_env(c, environ) != 0))
 		return cmd_error(ctx, "out of memory while recording the environment");
 	return 0;
 }
 
-void cmd_context_end(struct report_context *c)
+void run_context_end(struct report_context *c)
 {
 	report_utc_now(c->finished_utc, sizeof c->finished_utc);
 }
 
-cJSON *cmd_report_new(const char *command, const struct report_context *c)
+cJSON *run_report_new(const char *command, const struct report_context *c)
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root || !cJSON_AddNumberToObject(root, "schema_version", 1) ||
@@ -59,7 +59,7 @@ cJSON *cmd_report_new(const char *command, const struct report_context *c)
 	return root;
 }
 
-int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force)
+int run_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force)
 {
 	char err[1024];
 	int rc = REPORT_OK;
@@ -70,18 +70,18 @@ int cmd_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
 }
 
-int cmd_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cmd_out *out)
+int run_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cmd_out *out)
 {
 	char err[1024] = "";
 	bool bad = out->output && ctx->rank == 0 &&
 	           report_check_output_path(out->output, out->force, err, sizeof err) != REPORT_OK;
-	if (!cmd_any(ctx, bad))
+	if (!run_any(ctx, bad))
 		return EXIT_OK;
 	cmd_error(ctx, "%s: %s", cmd, err);
 	return EXIT_USAGE;
 }
 
-bool cmd_needs_shared(const bool *selected)
+bool run_needs_shared(const bool *selected)
 {
 	for (int i = 0; ar_variants[i]; i++)
 		if (selected[i] && ar_variants[i]->shared_buffers)
@@ -104,7 +104,7 @@ static int host_ranks(const struct cmd_ctx *ctx, int *node_rank)
 	return local;
 }
 
-bool cmd_host_oversubscribed(const struct cmd_ctx *ctx)
+bool run_host_oversubscribed(const struct cmd_ctx *ctx)
 {
 	int node_rank;
 	return host_ranks(ctx, &node_rank) > sysconf(_SC_NPROCESSORS_ONLN);
@@ -148,29 +148,29 @@ static bool shared_room(const struct cmd_ctx *ctx, size_t bytes, int *node_rank,
 	return true;
 }
 
-int cmd_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *selected,
+int run_alloc_shared(const struct cmd_ctx *ctx, const char *cmd, const bool *selected,
                      struct bench_bufs *b)
 {
 	char msg[MPI_MAX_ERROR_STRING], why[256] = "";
-	if (!cmd_needs_shared(selected))
+	if (!run_needs_shared(selected))
 		return EXIT_OK;
 	int node_rank;
 	bool short_here = !shared_room(ctx, b->bytes ? b->bytes : 1, &node_rank, why, sizeof why);
 	if (short_here && node_rank == 0) /* once per host */
 		fprintf(stderr, "[rank %d] %s: warning: no room for a shared-memory window: %s\n",
 		        ctx->rank, cmd, why);
-	if (cmd_any(ctx, short_here)) {
+	if (run_any(ctx, short_here)) {
 		b->shared_skip = "no room for its shared-memory window on a host (see the warning)";
 		return EXIT_OK;
 	}
 	int rc = bench_bufs_alloc_shared(b, ctx->comm);
 	if (rc != MPI_SUCCESS)
 		cmd_rank_error(ctx, "%s: cannot allocate 2 x %zu bytes of shared memory: %s", cmd,
-		               b->bytes, cmd_mpi_error_text(rc, msg, sizeof msg));
-	return cmd_any(ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
+		               b->bytes, run_mpi_error_text(rc, msg, sizeof msg));
+	return run_any(ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
 }
 
-int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
+int run_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_bytes,
                      uint64_t segment_bytes, bool shared, uint64_t *need)
 {
 	int node_rank, local = host_ranks(ctx, &node_rank);
@@ -190,7 +190,7 @@ int cmd_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_by
 	return EXIT_OK;
 }
 
-void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
+void run_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
                         const struct bench_result *br)
 {
 	enum ar_dtype t = AR_FLOAT64;
@@ -207,7 +207,7 @@ void cmd_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
 	          (unsigned long long)(br->first.got_bits ^ br->first.expected_bits));
 }
 
-int cmd_record_measured(struct ar_record *r, const struct bench_result *br,
+int run_record_measured(struct ar_record *r, const struct bench_result *br,
                         const struct bench_bufs *b, bool checked)
 {
 	r->iterations = br->iterations;

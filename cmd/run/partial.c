@@ -1,21 +1,21 @@
 /* See partial.h. */
 #include <mpi.h>
 
-#include "cmd/partial.h"
-#include "cmd/cmd.h"
+#include "cmd/run/partial.h"
+#include "cmd/run/run.h"
 #include "reports/diagnose/flight.h"
-#include "cmd/watchdog.h"
+#include "cmd/run/watchdog.h"
 
 #include <stdlib.h>
 #include <time.h>
 
-void cmd_partial_init(struct cmd_partial *p, const struct cmd_ctx *ctx)
+void run_partial_init(struct run_partial *p, const struct cmd_ctx *ctx)
 {
-	*p = (struct cmd_partial){.ctx = ctx};
+	*p = (struct run_partial){.ctx = ctx};
 	pthread_mutex_init(&p->lock, NULL);
 }
 
-int cmd_partial_start(struct cmd_partial *p, cJSON *root, const char *path, bool force)
+int run_partial_start(struct run_partial *p, cJSON *root, const char *path, bool force)
 {
 	pthread_mutex_lock(&p->lock);
 	p->root = root;
@@ -27,22 +27,22 @@ int cmd_partial_start(struct cmd_partial *p, cJSON *root, const char *path, bool
 	return ok ? 0 : -1;
 }
 
-void cmd_partial_release(struct cmd_partial *p) { pthread_mutex_destroy(&p->lock); }
+void run_partial_release(struct run_partial *p) { pthread_mutex_destroy(&p->lock); }
 
-void cmd_partial_lock(struct cmd_partial *p) { pthread_mutex_lock(&p->lock); }
+void run_partial_lock(struct run_partial *p) { pthread_mutex_lock(&p->lock); }
 
-void cmd_partial_unlock(struct cmd_partial *p) { pthread_mutex_unlock(&p->lock); }
+void run_partial_unlock(struct run_partial *p) { pthread_mutex_unlock(&p->lock); }
 
-static int write_locked(struct cmd_partial *p)
+static int write_locked(struct run_partial *p)
 {
 	if (!p->path || !p->root)
 		return EXIT_OK;
-	int status = cmd_report_write(p->ctx, p->path, p->root, p->written || p->force);
+	int status = run_report_write(p->ctx, p->path, p->root, p->written || p->force);
 	p->written = p->written || status == EXIT_OK;
 	return status;
 }
 
-int cmd_partial_flush(struct cmd_partial *p)
+int run_partial_flush(struct run_partial *p)
 {
 	pthread_mutex_lock(&p->lock);
 	int status = write_locked(p);
@@ -50,7 +50,7 @@ int cmd_partial_flush(struct cmd_partial *p)
 	return status;
 }
 
-int cmd_partial_complete_locked(struct cmd_partial *p, const char *finished_utc)
+int run_partial_complete_locked(struct run_partial *p, const char *finished_utc)
 {
 	cJSON *context = cJSON_GetObjectItemCaseSensitive(p->root, "context");
 	cJSON_DeleteItemFromObjectCaseSensitive(p->root, "complete");
@@ -85,9 +85,9 @@ static void add_flight(cJSON *root)
 	free(hosts);
 }
 
-void cmd_partial_on_hang(void *arg, const char *event)
+void run_partial_on_hang(void *arg, const char *event)
 {
-	struct cmd_partial *p = arg;
+	struct run_partial *p = arg;
 	struct timespec deadline;
 	char at[32];
 	clock_gettime(CLOCK_REALTIME, &deadline);

@@ -1,5 +1,5 @@
 /*
- * The watchdog's judgement (cmd/watchdog.c gathers what it needs from the
+ * The watchdog's judgement (cmd/run/watchdog.c gathers what it needs from the
  * heartbeats): when is the job hung, and who is to blame. Pure: no MPI, no
  * sockets, no clocks (the caller passes the time), so the verdicts are
  * unit-tested without waiting out a real timeout.

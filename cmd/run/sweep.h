@@ -15,13 +15,13 @@
 #ifndef COLLSCOPE_CMD_SWEEP_H
 #define COLLSCOPE_CMD_SWEEP_H
 
-#include "cmd/allreduce_trace.h"
+#include "cmd/run/sweep_trace.h"
 #include "reports/io/ar_report.h"
 #include "algorithms/bench.h"
 #include "algorithms/clock_sync.h"
 #include "cmd/cmd.h"
 #include "cmd/opts_common.h"
-#include "cmd/partial.h"
+#include "cmd/run/partial.h"
 #include "probes/topology.h"
 
 /* One communicator of a sweep, as this rank sees it. */
@@ -57,10 +57,10 @@ struct sweep {
 	bool have_context;
 	struct topo_map map;
 	cJSON *root, *results;      /* rank 0 */
-	struct cmd_partial report;  /* rank 0's root, written as it grows and on a hang */
+	struct run_partial report;  /* rank 0's root, written as it grows and on a hang */
 	int done, total;            /* points, for the progress lines */
 	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
-	struct cmd_trace trace;     /* --trace: started by sweep_begin */
+	struct run_trace trace;     /* --trace: started by sweep_begin */
 	/* every rank's clock against world rank 0's: synced by sweep_setup, redone by sweep_point */
 	struct clock_model clock;
 	bool clock_synced;

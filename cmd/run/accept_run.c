@@ -6,24 +6,22 @@
  * JUnit file and the exit code.
  *
  * Rank 0 reads the spec and sends its text to the others, so a spec on a
- * disk only rank 0 sees is enough. The checks reuse the commands' own code:
- * the placement of the context (topo), verify_run, links_measure and the
- * shared sweep (allreduce), each with its command's defaults. Only rank 0
+ * disk only rank 0 sees is enough. The checks are the runs of the commands,
+ * through the run layer's header (cmd/run/run.h): the placement of the
+ * context (topo), verify_run, links_measure and the shared sweep
+ * (allreduce), each with its command's defaults. Only rank 0
  * holds figures and verdicts.
  */
 #include <mpi.h>
 
-#include "cmd/accept_opts.h"
-#include "cmd/accept_run.h"
-#include "reports/accept/accept_verdict.h"
-#include "cmd/allreduce_opts.h"
-#include "cmd/links_cmd.h"
-#include "cmd/partial.h"
+#include "cmd/run/run.h"
 #include "algorithms/progress.h"
-#include "reports/io/report_read.h"
-#include "cmd/sweep.h"
+#include "cmd/accept_opts.h"
+#include "cmd/allreduce_opts.h"
+#include "cmd/links_opts.h"
 #include "cmd/verify_opts.h"
-#include "cmd/watchdog.h"
+#include "reports/accept/accept_verdict.h"
+#include "reports/io/report_read.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,7 +44,7 @@ struct accept_run {
 	struct accept_figures *runs;   /* rank 0: one per repeat */
 	struct accept_verdict verdict; /* rank 0 */
 	cJSON *root;                   /* rank 0: the report */
-	struct cmd_partial report;
+	struct run_partial report;
 	struct point_msg last; /* the point measured last, on the rank that recorded it */
 };
 
@@ -105,7 +103,7 @@ static int load_spec(struct accept_run *a)
 	if (rc == MPI_SUCCESS && status == EXIT_OK && a->ctx->rank != 0 &&
 	    !(text = malloc((size_t)len)))
 		status = EXIT_RUNTIME;
-	if (cmd_any(a->ctx, status != EXIT_OK) || rc != MPI_SUCCESS)
+	if (run_any(a->ctx, status != EXIT_OK) || rc != MPI_SUCCESS)
 		goto out;
 	if (MPI_Bcast(text, (int)len, MPI_CHAR, 0, a->ctx->comm) != MPI_SUCCESS) {
 		status = EXIT_RUNTIME;
@@ -121,7 +119,7 @@ static int load_spec(struct accept_run *a)
 out:
 	if (rc != MPI_SUCCESS)
 		status = EXIT_RUNTIME;
-	if (cmd_any(a->ctx, status != EXIT_OK) && status == EXIT_OK)
+	if (run_any(a->ctx, status != EXIT_OK) && status == EXIT_OK)
 		status = EXIT_RUNTIME;
 	cJSON_Delete(root);
 	free(text);
@@ -347,15 +345,15 @@ static int test_subset(struct accept_run *a, const bool *subset, long point, boo
 		rc = MPI_Comm_size(c.comm, &c.nranks);
 	if (rc != MPI_SUCCESS)
 		cmd_rank_error(a->ctx, "accept: cannot make the communicator of a search: %s",
-		               cmd_mpi_error_text(rc, msg, sizeof msg));
-	if (cmd_any(a->ctx, rc != MPI_SUCCESS))
+		               run_mpi_error_text(rc, msg, sizeof msg));
+	if (run_any(a->ctx, rc != MPI_SUCCESS))
 		return EXIT_RUNTIME;
 	c.hosts = hosts;
 	accept_figures_init(&f);
 	int status = a->ctx->rank == 0 && accept_figures_set_hosts(&f, &a->context) != 0
 	                 ? EXIT_RUNTIME
 	                 : EXIT_OK;
-	if (cmd_any(a->ctx, status != EXIT_OK))
+	if (run_any(a->ctx, status != EXIT_OK))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = run_points(a, &c, lowest, point, p99, a->ctx->rank == 0 ? &f : NULL);
@@ -377,7 +375,7 @@ static int search(struct accept_run *a, size_t result)
 	/* only a p99 search pays for 100 iterations a test */
 	int p99 = a->ctx->rank == 0 && a->verdict.results[result].fault == ACCEPT_AR_P99_HIGH;
 	bool failed = !subset || (a->ctx->rank == 0 && accept_bisect_init(&b, nh) != 0);
-	if (cmd_any(a->ctx, failed)) {
+	if (run_any(a->ctx, failed)) {
 		free(subset);
 		return EXIT_RUNTIME;
 	}
@@ -398,7 +396,7 @@ static int search(struct accept_run *a, size_t result)
 		status = test_subset(a, subset, point, p99, result, &passed);
 		if (status == EXIT_OK && a->ctx->rank == 0 && accept_bisect_result(&b, passed) != 0)
 			status = EXIT_RUNTIME;
-		if (cmd_any(a->ctx, status != EXIT_OK))
+		if (run_any(a->ctx, status != EXIT_OK))
 			status = EXIT_RUNTIME;
 	}
 	if (status == EXIT_OK && a->ctx->rank == 0 &&
@@ -442,7 +440,7 @@ static int search_all(struct accept_run *a)
 		         : -1;
 	}
 	if (MPI_Bcast(&n, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS || n < 0 ||
-	    cmd_any(a->ctx, a->ctx->rank == 0 && !list)) {
+	    run_any(a->ctx, a->ctx->rank == 0 && !list)) {
 		free(list);
 		return EXIT_RUNTIME;
 	}
@@ -490,16 +488,16 @@ static int conclude(struct accept_run *a)
 		}
 		html_buf_release(&x);
 	}
-	cmd_partial_lock(&a->report);
-	cmd_context_end(&a->context);
+	run_partial_lock(&a->report);
+	run_context_end(&a->context);
 	if (a->root && !accept_verdict_to_json(a->root, v)) {
 		cmd_error(a->ctx, "accept: out of memory for the report");
 		status = EXIT_RUNTIME;
 	} else if (a->root) {
-		int wrc = cmd_partial_complete_locked(&a->report, a->context.finished_utc);
+		int wrc = run_partial_complete_locked(&a->report, a->context.finished_utc);
 		status = status == EXIT_OK ? wrc : status;
 	}
-	cmd_partial_unlock(&a->report);
+	run_partial_unlock(&a->report);
 	if (status == EXIT_OK && accept_verdict_failed(v))
 		status = EXIT_CHECK_FAILED;
 	return status;
@@ -511,18 +509,18 @@ static int start_report(struct accept_run *a)
 	bool failed = false;
 	if (a->ctx->rank == 0 && a->o->out.output) {
 		cJSON *cfg = NULL, *spec = NULL;
-		a->root = cmd_report_new("accept", &a->context);
+		a->root = run_report_new("accept", &a->context);
 		failed =
 		    !a->root || !(cfg = opts_to_json(a->root, &accept_cmd_spec, a->o)) ||
 		    !cJSON_AddStringToObject(cfg, "spec_path", a->o->args.items[0]) ||
 		    !(spec = cJSON_AddObjectToObject(cfg, "spec")) ||
 		    !accept_spec_to_json(spec, &a->spec) ||
-		    cmd_partial_start(&a->report, a->root, a->o->out.output, a->o->out.force) != 0;
+		    run_partial_start(&a->report, a->root, a->o->out.output, a->o->out.force) != 0;
 		if (failed)
 			cmd_error(a->ctx, "accept: out of memory for the report");
 	}
-	int status = failed ? EXIT_RUNTIME : cmd_partial_flush(&a->report);
-	return cmd_any(a->ctx, status != EXIT_OK) ? (status ? status : EXIT_RUNTIME) : EXIT_OK;
+	int status = failed ? EXIT_RUNTIME : run_partial_flush(&a->report);
+	return run_any(a->ctx, status != EXIT_OK) ? (status ? status : EXIT_RUNTIME) : EXIT_OK;
 }
 
 static void print_header(const struct accept_run *a)
@@ -547,25 +545,25 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 	accept_verdict_init(&a.verdict);
 	topo_map_init(&a.map);
 	report_context_init(&a.context);
-	cmd_partial_init(&a.report, ctx);
-	int status = cmd_check_output(ctx, "accept", &o->out);
+	run_partial_init(&a.report, ctx);
+	int status = run_check_output(ctx, "accept", &o->out);
 	if (status == EXIT_OK && o->junit) {
 		struct cmd_out j = {.output = o->junit, .force = o->out.force};
-		status = cmd_check_output(ctx, "accept", &j);
+		status = run_check_output(ctx, "accept", &j);
 	}
 	if (status == EXIT_OK)
 		status = load_spec(&a);
-	if (status == EXIT_OK && cmd_context_begin(ctx, &a.context, &a.map) != 0)
+	if (status == EXIT_OK && run_context_begin(ctx, &a.context, &a.map) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = start_report(&a);
 	if (status == EXIT_OK &&
-	    watchdog_start(ctx, "accept", o->timeout_s, cmd_partial_on_hang, &a.report) != 0)
+	    watchdog_start(ctx, "accept", o->timeout_s, run_partial_on_hang, &a.report) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && ctx->rank == 0 &&
 	    !(a.runs = calloc((size_t)o->repeats, sizeof *a.runs)))
 		status = EXIT_RUNTIME;
-	if (cmd_any(ctx, status == EXIT_OK && ctx->rank == 0 && !a.runs))
+	if (run_any(ctx, status == EXIT_OK && ctx->rank == 0 && !a.runs))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		print_header(&a);
@@ -581,7 +579,7 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 			status = EXIT_RUNTIME;
 		}
 	}
-	if (cmd_any(ctx, status != EXIT_OK) && status == EXIT_OK)
+	if (run_any(ctx, status != EXIT_OK) && status == EXIT_OK)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = search_all(&a);
@@ -597,6 +595,6 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 	cJSON_Delete(a.root);
 	report_context_release(&a.context);
 	topo_map_release(&a.map);
-	cmd_partial_release(&a.report);
+	run_partial_release(&a.report);
 	return status;
 }

@@ -1,5 +1,5 @@
 /*
- * The watchdog's rendezvous, the parts that need no socket (cmd/watchdog.c
+ * The watchdog's rendezvous, the parts that need no socket (cmd/run/watchdog.c
  * does the I/O): where rank 0 listens, in which order a rank tries rank 0's
  * listeners, and the proof that a connection comes from a rank of this job.
  * Pure: no MPI, no sockets.

@@ -1,15 +1,16 @@
 /* See sweep.h. */
 #include <mpi.h>
 
-#include "cmd/sweep.h"
+#include "cmd/run/run.h"
 
 #include "algorithms/fault.h"
 #include "probes/memory.h"
 #include "algorithms/progress.h"
-#include "cmd/watchdog.h"
+#include "cmd/run/watchdog.h"
 
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
@@ -17,7 +18,7 @@ void sweep_init(struct sweep *s, struct cmd_ctx *ctx, const char *command,
 {
 	*s = (struct sweep){
 	    .ctx = ctx, .command = command, .o = o, .in_place = in_place, .quiet = quiet};
-	cmd_partial_init(&s->report, ctx);
+	run_partial_init(&s->report, ctx);
 	topo_map_init(&s->map);
 }
 
@@ -47,7 +48,7 @@ static int sync_clocks(struct sweep *s)
 	int rc = clock_sync_run(s->ctx->comm, s->ctx->rank, s->ctx->nranks, &s->clock, &st);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: cannot synchronise the clocks: %s", s->command,
-		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		               run_mpi_error_text(rc, msg, sizeof msg));
 		return EXIT_RUNTIME;
 	}
 	s->clock_synced = s->cfg.synced = true;
@@ -57,11 +58,11 @@ static int sync_clocks(struct sweep *s)
 	tally_sync(&s->clock_stats, &st);
 	if (!s->have_context)
 		return EXIT_OK; /* sweep_begin copies it */
-	cmd_partial_lock(&s->report);
+	run_partial_lock(&s->report);
 	s->context.clock = s->clock_stats;
 	cJSON *ctx = s->root ? cJSON_GetObjectItemCaseSensitive(s->root, "context") : NULL;
 	bool failed = ctx && !report_clock_sync_to_json(ctx, &s->context.clock);
-	cmd_partial_unlock(&s->report);
+	run_partial_unlock(&s->report);
 	if (failed)
 		cmd_rank_error(s->ctx, "%s: out of memory while recording the clock sync", s->command);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
@@ -82,8 +83,8 @@ int sweep_setup(struct sweep *s, int total_points)
 {
 	const struct sweep_opts *o = s->o;
 	uint64_t need, largest = o->sizes[o->nsizes - 1];
-	int status = cmd_check_memory(s->ctx, s->command, largest, o->segment_bytes,
-	                              cmd_needs_shared(o->variants), &need);
+	int status = run_check_memory(s->ctx, s->command, largest, o->segment_bytes,
+	                              run_needs_shared(o->variants), &need);
 	if (status != EXIT_OK)
 		return status;
 	int max_samples = o->iters ? o->iters : SWEEP_ADAPTIVE_MAX_ITERS;
@@ -94,9 +95,9 @@ int sweep_setup(struct sweep *s, int total_points)
 	if (failed)
 		cmd_rank_error(s->ctx, "%s: cannot allocate %llu bytes of buffers", s->command,
 		               (unsigned long long)need);
-	if (cmd_any(s->ctx, failed))
+	if (run_any(s->ctx, failed))
 		return EXIT_RUNTIME;
-	status = cmd_alloc_shared(s->ctx, s->command, o->variants, &s->bufs);
+	status = run_alloc_shared(s->ctx, s->command, o->variants, &s->bufs);
 	if (status != EXIT_OK)
 		return status;
 	s->cfg = (struct bench_cfg){.warmup = o->warmup,
@@ -107,10 +108,10 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .check = o->check,
 	                            .timing = (enum timing_method)o->timing,
 	                            .clock = &s->clock,
-	                            .yield = cmd_host_oversubscribed(s->ctx)};
+	                            .yield = run_host_oversubscribed(s->ctx)};
 	s->total = total_points;
 	/* a start common to all needs every rank on a core at once; the report's late_starts shows it */
-	if (cmd_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
+	if (run_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
 		fprintf(stderr,
 		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
 		        "cannot all be running at a common start, so most starts will be late and "
@@ -125,28 +126,28 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
                 const struct cmd_out *out, double timeout_s)
 {
 	struct cmd_ctx *ctx = s->ctx;
-	if (cmd_context_begin(ctx, &s->context, &s->map) != 0)
+	if (run_context_begin(ctx, &s->context, &s->map) != 0)
 		return EXIT_RUNTIME;
 	s->have_context = true;
 	s->context.clock = s->clock_stats;
 	if (ctx->rank == 0) {
-		s->root = cmd_report_new(s->command, &s->context);
+		s->root = run_report_new(s->command, &s->context);
 		if (s->root && opts_to_json(s->root, spec, opts) &&
-		    cmd_partial_start(&s->report, s->root, out->output, out->force) == 0)
+		    run_partial_start(&s->report, s->root, out->output, out->force) == 0)
 			s->results = cJSON_AddArrayToObject(s->root, "results");
 	}
-	if (cmd_any(ctx, ctx->rank == 0 && !s->results)) {
+	if (run_any(ctx, ctx->rank == 0 && !s->results)) {
 		cmd_error(ctx, "%s: out of memory for the report", s->command);
 		return EXIT_RUNTIME;
 	}
-	int status = ctx->rank == 0 ? cmd_partial_flush(&s->report) : EXIT_OK;
-	if (cmd_any(ctx, status != EXIT_OK))
+	int status = ctx->rank == 0 ? run_partial_flush(&s->report) : EXIT_OK;
+	if (run_any(ctx, status != EXIT_OK))
 		return status != EXIT_OK ? status : EXIT_RUNTIME;
-	status = cmd_trace_start(&s->trace, ctx, s->command, s->o->trace, s->o->trace_entries,
+	status = run_trace_start(&s->trace, ctx, s->command, s->o->trace, s->o->trace_entries,
 	                         &s->context, &s->map);
 	if (status != EXIT_OK)
 		return status;
-	if (watchdog_start(ctx, s->command, timeout_s, cmd_partial_on_hang, &s->report) != 0)
+	if (watchdog_start(ctx, s->command, timeout_s, run_partial_on_hang, &s->report) != 0)
 		return EXIT_RUNTIME;
 	return EXIT_OK;
 }
@@ -184,7 +185,7 @@ static int agree(const struct sweep *s, int status)
 		rc = MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, s->ctx->comm);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: cannot agree on the status: %s", s->command,
-		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		               run_mpi_error_text(rc, msg, sizeof msg));
 		return EXIT_RUNTIME;
 	}
 	return worst;
@@ -222,15 +223,15 @@ static int measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar
 	                       .count = r->count,
 	                       .dtype = o->dtype,
 	                       .op = o->op,
-	                       .trace = cmd_trace_ring(&s->trace)};
+	                       .trace = run_trace_ring(&s->trace)};
 	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
 	if (rc == MPI_SUCCESS) /* outside the timed region: the point's steps to its rank 0 */
-		rc = cmd_trace_collect(&s->trace, c->comm, v, r->bytes);
+		rc = run_trace_collect(&s->trace, c->comm, v, r->bytes);
 	sample_pss(s);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: %s at %llu bytes on %d ranks: %s", s->command,
 		               var->name, (unsigned long long)r->bytes, c->nranks,
-		               cmd_mpi_error_text(rc, msg, sizeof msg));
+		               run_mpi_error_text(rc, msg, sizeof msg));
 		return EXIT_RUNTIME;
 	}
 	return EXIT_OK;
@@ -265,16 +266,16 @@ static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
 static int record(struct sweep *s, int v, struct ar_record *r, const struct bench_result *br,
                   const struct sweep_comm *c)
 {
-	if (br && cmd_record_measured(r, br, &s->bufs, s->o->check) != 0)
+	if (br && run_record_measured(r, br, &s->bufs, s->o->check) != 0)
 		return -1;
 	if (br && br->wrong)
-		cmd_describe_wrong(s->ctx, r, br);
+		run_describe_wrong(s->ctx, r, br);
 	/* without a report (a sweep inside accept), the point goes to on_point alone */
 	cJSON *rec = s->results ? ar_record_to_json(s->results, r) : NULL;
 	if ((s->results && !rec) ||
 	    (s->on_point && s->on_point(s->on_point_arg, v, r, br, rec) != 0))
 		return -1;
-	if (rec && br && cmd_trace_record(&s->trace, rec, v, r->bytes, r->ranks, c->world_of) != 0)
+	if (rec && br && run_trace_record(&s->trace, rec, v, r->bytes, r->ranks, c->world_of) != 0)
 		return -1;
 	progress_line(s, r, c->hosts, br, c->whole);
 	return 0;
@@ -307,20 +308,20 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 	/* the communicator's rank 0 has the samples: world rank 0 for allreduce and scale
 	   (scale's order starts with it), any rank for accept's subsets of hosts */
 	if (status == EXIT_OK && c->comm != MPI_COMM_NULL && c->rank == 0) {
-		cmd_partial_lock(&s->report);
+		run_partial_lock(&s->report);
 		int failed = record(s, v, &r, r.skipped ? NULL : &br, c);
-		cmd_partial_unlock(&s->report);
+		run_partial_unlock(&s->report);
 		if (failed)
 			cmd_rank_error(s->ctx, "%s: out of memory while recording results",
 			               s->command);
-		status = failed ? EXIT_RUNTIME : cmd_partial_flush(&s->report);
+		status = failed ? EXIT_RUNTIME : run_partial_flush(&s->report);
 	}
 	return agree(s, status);
 }
 
 int sweep_trace_summary(const struct sweep *s, cJSON *summary, bool quiet_text)
 {
-	return cmd_trace_summarize(&s->trace, summary, quiet_text);
+	return run_trace_summarize(&s->trace, summary, quiet_text);
 }
 
 void sweep_end(struct sweep *s)
@@ -332,21 +333,21 @@ void sweep_end(struct sweep *s)
 
 int sweep_finish(struct sweep *s, int (*summarize)(void *arg, cJSON *root), void *arg)
 {
-	cmd_partial_lock(&s->report);
+	run_partial_lock(&s->report);
 	int verdict = summarize(arg, s->root);
-	cmd_context_end(&s->context);
+	run_context_end(&s->context);
 	/* a verdict on the measurements is written; a failure to reach one is not */
 	if (verdict == EXIT_OK || verdict == EXIT_CHECK_FAILED || verdict == EXIT_WRONG) {
-		int wrc = cmd_partial_complete_locked(&s->report, s->context.finished_utc);
+		int wrc = run_partial_complete_locked(&s->report, s->context.finished_utc);
 		verdict = wrc != EXIT_OK ? wrc : verdict;
 	}
-	cmd_partial_unlock(&s->report);
+	run_partial_unlock(&s->report);
 	return verdict;
 }
 
 void sweep_release(struct sweep *s)
 {
-	cmd_trace_stop(&s->trace); /* after the watchdog, which may read the ring */
+	run_trace_stop(&s->trace); /* after the watchdog, which may read the ring */
 	for (int v = 0; v < AR_MAX_VARIANTS; v++)
 		if (s->planned[v])
 			exec_plan_release(&s->plans[v]);
@@ -355,5 +356,31 @@ void sweep_release(struct sweep *s)
 	if (s->have_context)
 		report_context_release(&s->context);
 	topo_map_release(&s->map);
-	cmd_partial_release(&s->report);
+	run_partial_release(&s->report);
+}
+
+/*
+ * Every rank's peak resident set size (getrusage) and peak proportional set
+ * size (probes/memory.h), the largest of each on rank 0.
+ */
+void sweep_peak_memory(const struct sweep *s, struct run_peak_memory *out)
+{
+	const struct cmd_ctx *ctx = s->ctx;
+	struct rusage ru;
+	struct {
+		double bytes;
+		int rank;
+	} mine[2] = {{0, ctx->rank}, {(double)s->my_peak_pss_bytes, ctx->rank}},
+	  top[2] = {0};
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		mine[0].bytes = (double)ru.ru_maxrss * 1024.0;
+	/* one rank that could not read its PSS makes the figure unknown */
+	int known = s->my_peak_pss_bytes > 0, all_known = 0;
+	if (MPI_Reduce(mine, top, 2, MPI_DOUBLE_INT, MPI_MAXLOC, 0, ctx->comm) == MPI_SUCCESS &&
+	    MPI_Reduce(&known, &all_known, 1, MPI_INT, MPI_MIN, 0, ctx->comm) == MPI_SUCCESS) {
+		out->rss_bytes = top[0].bytes;
+		out->rss_rank = top[0].rank;
+		out->pss_bytes = all_known ? top[1].bytes : NAN;
+		out->pss_rank = top[1].rank;
+	}
 }

@@ -1,7 +1,8 @@
 /* See allreduce_trace.h. */
 #include <mpi.h>
 
-#include "cmd/allreduce_trace.h"
+#include "cmd/run/sweep_trace.h"
+#include "cmd/run/run.h"
 #include "algorithms/progress.h"
 #include "reports/stats/stats.h"
 #include "probes/topology.h"
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_trace_start(struct cmd_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
+int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *cmd, bool on,
                     uint64_t entries, const struct report_context *rc, const struct topo_map *map)
 {
 	memset(t, 0, sizeof *t);
@@ -35,15 +36,15 @@ int cmd_trace_start(struct cmd_trace *t, const struct cmd_ctx *ctx, const char *
 	if (failed)
 		cmd_rank_error(ctx, "%s: cannot allocate a trace of %llu entries", cmd,
 		               (unsigned long long)entries);
-	if (cmd_any(ctx, failed)) {
-		cmd_trace_stop(t);
+	if (run_any(ctx, failed)) {
+		run_trace_stop(t);
 		return EXIT_RUNTIME;
 	}
 	trace_publish(&t->ring);
 	return EXIT_OK;
 }
 
-void cmd_trace_stop(struct cmd_trace *t)
+void run_trace_stop(struct run_trace *t)
 {
 	if (trace_published() == &t->ring)
 		trace_publish(NULL);
@@ -56,12 +57,12 @@ void cmd_trace_stop(struct cmd_trace *t)
 	memset(t, 0, sizeof *t);
 }
 
-struct trace_ring *cmd_trace_ring(struct cmd_trace *t)
+struct trace_ring *run_trace_ring(struct run_trace *t)
 {
 	return t->on ? &t->ring : NULL;
 }
 
-int cmd_trace_collect(struct cmd_trace *t, MPI_Comm comm, int variant, uint64_t bytes)
+int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t bytes)
 {
 	if (!t->on)
 		return MPI_SUCCESS;
@@ -128,7 +129,7 @@ static struct hops_step *steps_of(const struct trace_gathered *g, size_t *n)
 	return s;
 }
 
-static int keep_findings(struct cmd_trace *t, const struct hops_result *r, int variant,
+static int keep_findings(struct run_trace *t, const struct hops_result *r, int variant,
                          uint64_t bytes, int nranks, const struct hops_names *nm)
 {
 	size_t more = r->nnamed + r->nranks;
@@ -145,7 +146,7 @@ static int keep_findings(struct cmd_trace *t, const struct hops_result *r, int v
 	return 0;
 }
 
-int cmd_trace_record(struct cmd_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
+int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of)
 {
 	struct hops_params p;
@@ -183,7 +184,7 @@ int cmd_trace_record(struct cmd_trace *t, cJSON *rec, int variant, uint64_t byte
 	return rc;
 }
 
-int cmd_trace_summarize(const struct cmd_trace *t, cJSON *summary, bool quiet_text)
+int run_trace_summarize(const struct run_trace *t, cJSON *summary, bool quiet_text)
 {
 	char line[512];
 	if (!t->on)

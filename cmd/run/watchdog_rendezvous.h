@@ -1,5 +1,5 @@
 /*
- * How the watchdog's ranks find rank 0 (cmd/watchdog_rendezvous.c): a
+ * How the watchdog's ranks find rank 0 (cmd/run/watchdog_rendezvous.c): a
  * collective over ctx->comm that leaves rank 0 with one authenticated
  * connection per rank that could reach it (peer_fds[r], -1 for those that
  * could not: they run unwatched) and every other rank with its connection

@@ -1,0 +1,474 @@
+/*
+ * collscope links: latency and bandwidth between every pair of ranks, then
+ * the slow links and hosts named.
+ *
+ * 1. Every round of the tournament is measured (probes/p2p.c); each rank
+ *    summarises the direction it timed into its row of records. With
+ *    --pattern shift or both, the shift pattern's steps too, into a row of
+ *    shift cells.
+ * 2. Rank 0 gathers the rows and runs the detector (reports/diagnose/detect.c) and
+ *    the classifier of the host x host matrices (reports/diagnose/classify.c).
+ * 3. The pairs of every suspect are measured again, one at a time (at most
+ *    LINKS_RETEST_PAIRS of a host, link or segment), and the shift pattern
+ *    once more when it accused something; the detector and the classifier
+ *    run on the new values: only what they accuse twice is reported, so
+ *    noise in the first pass accuses nobody.
+ * 4. Rank 0 prints the matrix and the suspects (through the command's print
+ *    function, cmd/links_print.c) and writes the report.
+ */
+#include <mpi.h>
+
+#include "cmd/run/run.h"
+#include "cmd/links_opts.h"
+#include "probes/p2p.h"
+#include "cmd/run/partial.h"
+#include "algorithms/progress.h"
+#include "probes/topology.h"
+#include "probes/tournament.h"
+#include "cmd/run/watchdog.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct links_run {
+	const struct cmd_ctx *ctx;
+	const struct links_opts *o;
+	struct report_context c;
+	struct topo_map map;
+	struct probe_links probe;
+	bool probe_ready;
+	struct link_record *mine;   /* nranks: this rank's row, mine[b] = rank -> b */
+	struct link_record *all;    /* rank 0: nranks x nranks */
+	struct shift_cell *shift_mine; /* nranks: this rank's cells of the shift pattern */
+	struct shift_cell *shift_all;  /* rank 0: nranks x nranks, when the shift ran */
+	double *cells;                 /* rank 0: nhosts x nhosts, the classifier's input */
+	struct classify_info info_pairs[2], info_shift[2]; /* of the first pass, the final one */
+	bool shift_retested;
+	const char **host_names;    /* rank 0: nhosts, into c.hosts */
+	bool *host_judged;          /* rank 0: nhosts */
+	bool *pairs;                /* rank 0: the pairs measured again, as detect.h marks them */
+	struct detect_link *dlinks; /* rank 0: scratch of the detector */
+	struct detect_result first, final;
+	int remeasured;
+	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
+	struct run_partial report; /* writes the skeleton at the start and on a hang */
+	links_outcome_fn hand;     /* inside another command: rank 0 hands it the verdict */
+	void *hand_arg;
+	links_print_fn print;      /* the command alone: rank 0 prints the verdict with it */
+};
+
+static void run_release(struct links_run *r)
+{
+	if (r->probe_ready)
+		probe_links_release(&r->probe);
+	topo_map_release(&r->map);
+	report_context_release(&r->c);
+	free(r->mine);
+	free(r->all);
+	free(r->shift_mine);
+	free(r->shift_all);
+	free(r->cells);
+	free(r->host_names);
+	free(r->host_judged);
+	free(r->pairs);
+	free(r->dlinks);
+	detect_result_release(&r->first);
+	detect_result_release(&r->final);
+	cJSON_Delete(r->root);
+	run_partial_release(&r->report);
+}
+
+/*
+ * Rank 0: the report before anything is measured (context, options, no
+ * results, "complete": false), so a hang or a killed job still leaves one.
+ */
+static int start_report(struct links_run *r)
+{
+	bool failed = false;
+	if (r->ctx->rank == 0 && r->o->out.output) {
+		r->root = run_report_new("links", &r->c);
+		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
+		         !cJSON_AddArrayToObject(r->root, "results") ||
+		         run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
+		if (failed)
+			cmd_error(r->ctx, "links: out of memory while building the report");
+	}
+	int status = failed ? EXIT_RUNTIME : run_partial_flush(&r->report);
+	return run_any(r->ctx, status != EXIT_OK) ? (status != EXIT_OK ? status : EXIT_RUNTIME)
+	                                          : EXIT_OK;
+}
+
+/* The tables of every rank, and on rank 0 those of the whole job. */
+static int run_alloc(struct links_run *r)
+{
+	const int n = r->ctx->nranks, nh = r->map.nhosts;
+	const size_t nn = (size_t)n * (size_t)n;
+	bool failed = !(r->mine = calloc((size_t)n, sizeof *r->mine)) ||
+	              !(r->shift_mine = calloc((size_t)n, sizeof *r->shift_mine));
+	if (r->ctx->rank == 0) {
+		r->all = calloc(nn, sizeof *r->all);
+		r->shift_all = calloc(nn ? nn : 1, sizeof *r->shift_all);
+		r->cells = calloc((size_t)nh * (size_t)nh + 1, sizeof *r->cells);
+		r->host_names = calloc((size_t)nh, sizeof *r->host_names);
+		r->host_judged = calloc((size_t)nh, sizeof *r->host_judged);
+		r->pairs = calloc(nn, sizeof *r->pairs);
+		r->dlinks = calloc(nn ? nn : 1, sizeof *r->dlinks);
+		failed |= !r->all || !r->host_names || !r->host_judged || !r->pairs || !r->dlinks ||
+		          !r->shift_all || !r->cells;
+		for (int h = 0; !failed && h < nh; h++) {
+			r->host_names[h] = r->c.hosts[h].name;
+			r->host_judged[h] =
+			    r->o->judge_oversubscribed || !r->map.host_oversubscribed[h];
+		}
+	}
+	for (int b = 0; r->mine && b < n; b++)
+		r->mine[b] = (struct link_record){.a = r->ctx->rank, .b = b, .cpu_wait_share = NAN};
+	for (int b = 0; r->shift_mine && b < n; b++)
+		r->shift_mine[b] = (struct shift_cell){.send_us = NAN, .recv_us = NAN};
+	if (failed)
+		cmd_rank_error(r->ctx, "links: out of memory for the tables of %d ranks", n);
+	if (run_any(r->ctx, failed))
+		return EXIT_RUNTIME;
+	int rc = n > 1 ? probe_links_init(&r->probe, r->ctx->comm, &r->o->probe) : MPI_SUCCESS;
+	r->probe_ready = n > 1 && rc == MPI_SUCCESS;
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(r->ctx, "links: cannot allocate the message buffers (%zu bytes)",
+		               r->o->probe.bw_bytes);
+	return run_any(r->ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* --test-slow-link: the pair's windows made slower after the fact. */
+static void slow_down(struct probe_links *p, const struct links_opts *o)
+{
+	bool hit = (p->rank == o->slow_a && p->peer == o->slow_b) ||
+	           (p->rank == o->slow_b && p->peer == o->slow_a);
+	for (int i = 0; hit && o->slow_factor > 0 && i < p->one_way.windows; i++)
+		p->window_us[i] *= o->slow_factor;
+	for (int i = 0; hit && o->slow_factor > 0 && i < p->bidir.windows; i++)
+		p->bidir_us[i] *= o->slow_factor;
+}
+
+/* This rank's samples of rank -> peer into its row; false when out of memory. */
+static bool summarize(struct links_run *r, bool remeasured)
+{
+	struct probe_links *p = &r->probe;
+	if (p->peer < 0)
+		return true;
+	slow_down(p, r->o);
+	struct link_record *k = &r->mine[p->peer];
+	k->measured = true;
+	k->remeasured = remeasured;
+	k->cpu_wait_share = p->cpu_wait_share;
+	k->nlatency_samples =
+	    link_keep_samples(p->lat_us, (size_t)p->lat_count, k->latency_samples_us);
+	k->nwindow_samples =
+	    link_keep_samples(p->window_us, (size_t)p->one_way.windows, k->window_samples_us);
+	k->window_msgs = p->one_way.msgs;
+	k->stopped_by_time = p->one_way.stopped_by_time;
+	k->bidir_msgs = p->bidir.msgs;
+	k->bidir_stopped_by_time = p->bidir.stopped_by_time;
+	return stats_summarize(p->lat_us, (size_t)p->lat_count, &k->latency_us) == 0 &&
+	       stats_summarize(p->window_us, (size_t)p->one_way.windows, &k->window_us) == 0 &&
+	       stats_summarize(p->bidir_us, (size_t)p->bidir.windows, &k->bidir_window_us) == 0;
+}
+
+/* After a collective step: any rank's failure fails all, named by the rank that saw it. */
+static int step_failed(struct links_run *r, int rc, bool summarized, const char *what)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(r->ctx, "links: %s: %s", what,
+		               run_mpi_error_text(rc, msg, sizeof msg));
+	else if (!summarized)
+		cmd_rank_error(r->ctx, "links: %s: out of memory for the statistics", what);
+	return run_any(r->ctx, rc != MPI_SUCCESS || !summarized);
+}
+
+/* This rank's cells of shift step just measured; false when out of memory. */
+static bool summarize_shift(struct links_run *r)
+{
+	const struct probe_links *p = &r->probe;
+	const size_t k = (size_t)p->shift.windows;
+	if (p->shift_dest < 0 || k == 0)
+		return true;
+	struct shift_cell *to = &r->shift_mine[p->shift_dest], *from = &r->shift_mine[p->shift_source];
+	to->send_us = stats_median(p->shift_send_us, k);
+	to->send_windows = (int)k;
+	to->msgs = p->shift.msgs;
+	to->stopped_by_time = p->shift.stopped_by_time;
+	from->recv_us = stats_median(p->shift_recv_us, k);
+	from->recv_windows = (int)k;
+	return !isnan(to->send_us) && !isnan(from->recv_us);
+}
+
+/* Every step of the shift pattern, then the cells to rank 0. */
+static int measure_shift(struct links_run *r, bool again)
+{
+	const int n = r->ctx->nranks, steps = probe_shift_steps(n);
+	for (int d = 1; d <= steps; d++) {
+		char what[64];
+		cmd_progress(r->ctx, r->o->out.quiet, "links: shift step %d of %d%s: every rank to rank+%d",
+		             d, steps, again ? " (again)" : "", d);
+		snprintf(what, sizeof what, "shift step %d", d);
+		progress_point(again ? PROGRESS_LINKS_AGAIN : PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
+		progress_step(PROGRESS_TIMED, d);
+		int rc = probe_links_shift(&r->probe, d);
+		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize_shift(r), what))
+			return EXIT_RUNTIME;
+	}
+	int bytes = n * (int)sizeof *r->shift_mine;
+	int rc = MPI_Gather(r->shift_mine, bytes, MPI_BYTE, r->shift_all, bytes, MPI_BYTE, 0,
+	                    r->ctx->comm);
+	return step_failed(r, rc, true, "gathering the shift pattern") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int measure_all(struct links_run *r)
+{
+	const int n = r->ctx->nranks;
+	const int rounds = r->o->pattern & LINKS_PAIRS ? probe_tournament_rounds(n) : 0;
+	const char *mode = r->o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated";
+	for (int k = 0; k < rounds; k++) {
+		char what[64];
+		int pairs = probe_tournament_pairs_per_round(n);
+		cmd_progress(r->ctx, r->o->out.quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
+		             rounds, pairs, pairs == 1 ? "" : "s", mode);
+		snprintf(what, sizeof what, "round %d", k + 1);
+		progress_point(PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
+		progress_step(PROGRESS_TIMED, k + 1);
+		int rc = probe_links_round(&r->probe, k, r->o->mode);
+		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, false), what))
+			return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* Every row to rank 0. */
+static int gather_rows(struct links_run *r)
+{
+	const int n = r->ctx->nranks;
+	int bytes = n * (int)sizeof *r->mine;
+	int rc = MPI_Gather(r->mine, bytes, MPI_BYTE, r->all, bytes, MPI_BYTE, 0, r->ctx->comm);
+	return step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static struct links_view view_of(const struct links_run *r)
+{
+	return (struct links_view){
+	    .nranks = r->ctx->nranks,
+	    .nhosts = r->map.nhosts,
+	    .records = r->all,
+	    .host_of_rank = r->map.host_of_rank,
+	    .numa_of_rank = r->map.numa_of_rank,
+	    .host_names = r->host_names,
+	    .host_judged = r->host_judged,
+	    .window_bytes = (double)r->o->probe.window * (double)r->o->probe.bw_bytes,
+	    .shift = r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1 ? r->shift_all : NULL,
+	};
+}
+
+/*
+ * Rank 0: both metrics of the pairs judged into out by the detector, the
+ * cross-host bandwidth by the classifier too (the detector's verdicts it
+ * explains dropped), then the shift pattern's by the classifier; pass 0 is
+ * the first, 1 the final.
+ */
+static int judge(struct links_run *r, struct detect_result *out, int pass)
+{
+	struct links_view v = view_of(r);
+	detect_result_init(out);
+	r->info_pairs[pass] = r->info_shift[pass] = (struct classify_info){0};
+	if (r->o->pattern & LINKS_PAIRS) {
+		for (int m = 0; m < DETECT_METRICS; m++) {
+			size_t k = links_to_detect(&v, (enum detect_metric)m, r->dlinks);
+			if (detect_run(r->dlinks, k, v.nhosts, (enum detect_metric)m, &r->o->detect,
+			               out) != 0)
+				return -1;
+		}
+		int from = out->nsuspects;
+		if (links_judged_host_matrix(&v, false, r->cells) != 0 ||
+		    classify_hosts(r->cells, v.nhosts, &r->o->detect, false, out,
+		                   &r->info_pairs[pass]) != 0)
+			return -1;
+		classify_reconcile(out, from);
+	}
+	if (v.shift && (links_judged_host_matrix(&v, true, r->cells) != 0 ||
+	                classify_hosts(r->cells, v.nhosts, &r->o->detect, true, out,
+	                               &r->info_shift[pass]) != 0))
+		return -1;
+	return 0;
+}
+
+/* Rank 0 lists the pairs to measure again; everyone gets the list (owned by the caller). */
+static int share_pairs(struct links_run *r, struct probe_pair **list, int *count)
+{
+	const int n = r->ctx->nranks;
+	int k = 0, rc;
+	if (r->ctx->rank == 0) {
+		struct links_view v = view_of(r);
+		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
+		k = detect_remeasure_pairs(&r->first, r->dlinks, nl, n, LINKS_RETEST_PAIRS,
+		                           r->pairs);
+	}
+	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
+	*count = k;
+	*list = rc == MPI_SUCCESS ? calloc((size_t)k + 1, sizeof **list) : NULL;
+	if (step_failed(r, rc, *list != NULL, "sharing the suspects") || !*list)
+		return EXIT_RUNTIME;
+	struct probe_pair *out = *list;
+	for (int a = 0, i = 0; r->ctx->rank == 0 && a < n; a++)
+		for (int b = a + 1; b < n && i < k; b++)
+			if (r->pairs[(size_t)a * (size_t)n + (size_t)b])
+				out[i++] = (struct probe_pair){.a = a, .b = b};
+	rc = MPI_Bcast(out, 2 * k, MPI_INT, 0, r->ctx->comm);
+	return step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
+static int remeasure(struct links_run *r)
+{
+	struct probe_pair *list = NULL;
+	int count = 0;
+	int status = share_pairs(r, &list, &count);
+	for (int i = 0; status == EXIT_OK && i < count; i++) {
+		char what[96];
+		const struct probe_pair q = list[i];
+		cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
+		             q.a, q.b, i + 1, count);
+		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
+		progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
+		progress_step(PROGRESS_TIMED, i + 1);
+		int rc = probe_links_isolated(&r->probe, q.a, q.b);
+		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, true), what))
+			status = EXIT_RUNTIME;
+	}
+	r->remeasured = count;
+	if (status == EXIT_OK && count > 0)
+		status = gather_rows(r);
+	free(list);
+	/* the shift pattern once more, whole, when it accused anything */
+	int again = 0;
+	for (int i = 0; r->ctx->rank == 0 && i < r->first.nsuspects; i++)
+		again |= r->first.suspects[i].loaded;
+	int rc = status == EXIT_OK ? MPI_Bcast(&again, 1, MPI_INT, 0, r->ctx->comm) : MPI_SUCCESS;
+	if (status == EXIT_OK && step_failed(r, rc, true, "sharing the shift's suspects"))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && again) {
+		r->shift_retested = true;
+		status = measure_shift(r, true);
+	}
+	return status;
+}
+
+static struct links_judgement judgement_of(const struct links_run *r)
+{
+	return (struct links_judgement){
+	    .first = &r->first,
+	    .final = &r->final,
+	    .remeasured_pairs = r->remeasured,
+	    .params = &r->o->detect,
+	    .pairs_info = r->o->pattern & LINKS_PAIRS ? &r->info_pairs[1] : NULL,
+	    .shift_info = r->o->pattern & LINKS_SHIFT ? &r->info_shift[1] : NULL,
+	    .shift_retested = r->shift_retested,
+	};
+}
+
+static int write_report(struct links_run *r)
+{
+	struct links_view v = view_of(r);
+	struct links_judgement j = judgement_of(r);
+	int status = EXIT_RUNTIME;
+	run_partial_lock(&r->report);
+	cJSON *root = r->root;
+	/* the results replace the skeleton's empty array */
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "results");
+	if (!links_report_add_results(root, &v) || !links_report_add_shift(root, &v) ||
+	    !links_report_add_summary(root, &v, &j))
+		cmd_error(r->ctx, "links: out of memory while building the report");
+	else
+		status = run_partial_complete_locked(&r->report, r->c.finished_utc);
+	run_partial_unlock(&r->report);
+	return status;
+}
+
+/* Rank 0: the verdict, stdout, the report and the exit code. */
+static int conclude(struct links_run *r)
+{
+	struct links_view v = view_of(r);
+	struct links_judgement j = judgement_of(r);
+	int status = EXIT_OK, confirmed;
+	detect_result_release(&r->final);
+	if (judge(r, &r->final, 1) != 0) {
+		cmd_error(r->ctx, "links: out of memory in the detector");
+		return EXIT_RUNTIME;
+	}
+	confirmed = detect_confirm(&r->final, &r->first, r->pairs, r->ctx->nranks);
+	run_context_end(&r->c);
+	if (r->hand) /* inside another command, which says what it makes of it */
+		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	r->print(&v, r->o, &j);
+	if (r->o->out.output)
+		status = write_report(r);
+	if (status == EXIT_OK && confirmed > 0 && r->o->fail_on_suspect)
+		status = EXIT_CHECK_FAILED;
+	return status;
+}
+
+static int run(struct links_run *r)
+{
+	int status = run_alloc(r);
+	if (status == EXIT_OK)
+		status = measure_all(r);
+	if (status == EXIT_OK)
+		status = gather_rows(r);
+	if (status == EXIT_OK && r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1)
+		status = measure_shift(r, false);
+	bool failed = status == EXIT_OK && r->ctx->rank == 0 && judge(r, &r->first, 0) != 0;
+	if (failed)
+		cmd_error(r->ctx, "links: out of memory in the detector");
+	if (status == EXIT_OK && run_any(r->ctx, failed))
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = remeasure(r);
+	if (status == EXIT_OK && r->ctx->rank == 0)
+		status = conclude(r);
+	return status;
+}
+
+int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_outcome_fn hand,
+                  void *arg)
+{
+	struct links_run r = {.ctx = ctx, .o = o, .hand = hand, .hand_arg = arg};
+	topo_map_init(&r.map);
+	report_context_init(&r.c);
+	detect_result_init(&r.first);
+	detect_result_init(&r.final);
+	run_partial_init(&r.report, ctx);
+	int status = run_context_begin(ctx, &r.c, &r.map) == 0 ? run(&r) : EXIT_RUNTIME;
+	run_release(&r);
+	return status;
+}
+
+int links_run(const struct cmd_ctx *ctx, const struct links_opts *o, links_print_fn print)
+{
+	struct links_run r = {.ctx = ctx, .o = o, .print = print};
+	topo_map_init(&r.map);
+	report_context_init(&r.c);
+	detect_result_init(&r.first);
+	detect_result_init(&r.final);
+	run_partial_init(&r.report, ctx);
+	int status = run_check_output(ctx, "links", &o->out);
+	if (status == EXIT_OK && run_context_begin(ctx, &r.c, &r.map) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = start_report(&r);
+	if (status == EXIT_OK &&
+	    watchdog_start(ctx, "links", o->timeout_s, run_partial_on_hang, &r.report) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK)
+		status = run(&r);
+	progress_step(PROGRESS_DONE, 0);
+	watchdog_stop();
+	run_release(&r);
+	return status;
+}
