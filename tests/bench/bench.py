@@ -24,11 +24,21 @@ Goals beside the figures: shm's p50 at 8 B-4 KiB against the library's (at most 
 a run across hosts on a virtual cluster with shaped links (vcluster_bench.py; BENCH_CLUSTER=0 leaves
 it out, BENCH_VC_RATE sets the rate). Informational: it exits 0 unless a run fails.
 
-usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--timing-only] [--build-only]
+Beside the JSON it writes the same results as Markdown (--markdown FILE, by default
+algorithms/BENCH_RESULTS.md): the date, the machine, the settings and the tables, the one
+place where dated figures live. --render JSON rewrites that Markdown from a results file
+without measuring anything.
+
+usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--markdown FILE]
+                [--note TEXT] [--timing-only] [--build-only]
+       bench.py --render RESULTS_JSON [--markdown FILE] [--note TEXT]
+--note adds a line to the Markdown (and the JSON's settings): what the figures do not say.
 """
+import datetime
 import glob
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -59,6 +69,14 @@ TIMING_SIZES = [8, 64 << 10]
 # (TRACE_ROUNDS x 50 pairs of calls).
 TRACE_BYTES = 1 << 20
 TRACE_ROUNDS = 60
+# adaptive iterations: the time budget of each point, seconds
+TIME_PER_SIZE_S = "0.3"
+# The Markdown tables: the variants' columns, the library's first (others follow by name), and
+# the largest size shown as a p50 time (above it, busbw).
+MD_ORDER = ["mpi", "shm", "recursive-doubling", "rabenseifner", "ring", "tree", "naive"]
+MD_LATENCY_MAX_BYTES = 4 << 10
+HERE = os.path.dirname(os.path.abspath(__file__))
+MD_DEFAULT = os.path.join(os.path.dirname(os.path.dirname(HERE)), "algorithms", "BENCH_RESULTS.md")
 
 
 def human(n):
@@ -88,7 +106,7 @@ def measure_allreduce(binary, cfg, env):
     """One run: {(algorithm, bytes): {"busbw": GB/s, "p50_us": us}}."""
     got = {}
     sizes = ",".join(str(s) for s in SIZES)
-    d = run_json(mpirun(cfg) + [binary, "allreduce", "--sizes", sizes, "--time-per-size", "0.3"], env)
+    d = run_json(mpirun(cfg) + [binary, "allreduce", "--sizes", sizes, "--time-per-size", TIME_PER_SIZE_S], env)
     for r in d["results"]:
         if "skipped" not in r:
             got[(r["algorithm"], r["bytes"])] = {"busbw": r["busbw_gbps"], "p50_us": r["time_us"]["p50"]}
@@ -130,7 +148,7 @@ def measure_timing(binary, cfg, rep, env):
     order = TIMING_METHODS[rep % 3:] + TIMING_METHODS[:rep % 3]
     for m in order:
         d = run_json(mpirun(cfg) + [binary, "allreduce", "-a", "mpi", "--sizes", sizes,
-                                    "--time-per-size", "0.3", "--timing", m], env)
+                                    "--time-per-size", TIME_PER_SIZE_S, "--timing", m], env)
         got[m] = {"clock_error_us": d["context"]["clock_sync"]["error_us"],
                   "points": {r["bytes"]: {"p50_us": r["time_us"]["p50"], "mean_us": r["time_us"]["mean"],
                                           "late_starts": r.get("late_starts")} for r in d["results"]}}
@@ -332,10 +350,197 @@ def print_timing(timing, repeats):
               f"{p['barrier_vs_pipelined']:13.2f} {p['window_late_starts']:12.0f}")
 
 
+def machine_info(load_start):
+    """What the figures depend on besides the code: the CPU, its cores, the kernel, the MPI library,
+    and how busy the machine was (the 1-minute load average at the start and at the end)."""
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    try:
+        mpi = subprocess.run([os.environ.get("MPIRUN", "mpirun"), "--version"], capture_output=True,
+                             text=True).stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        mpi = "unknown"
+    u = platform.uname()
+    return {"cpu_model": cpu, "cores": os.cpu_count(), "kernel": f"{u.system} {u.release} {u.machine}",
+            "mpi": mpi, "load_average_start": load_start, "load_average_end": os.getloadavg()[0]}
+
+
+def settings(repeats):
+    """How this run was made: enough to make it again."""
+    argv = sys.argv[1:]
+    if "--note" in argv:  # the note has a line of its own
+        i = argv.index("--note")
+        argv = argv[:i] + argv[i + 2:]
+    return {"argv": argv, "repeats": repeats, "sizes_bytes": SIZES,
+            "time_per_size_s": float(TIME_PER_SIZE_S),
+            "configs": [{"name": c["name"], "ranks": c["ranks"], "mpirun_flags": c["flags"]} for c in CONFIGS],
+            "env": {k: os.environ[k] for k in ("BENCH_CLUSTER", "BENCH_VC_RATE", "MPIRUN") if k in os.environ},
+            "note": arg("--note", None)}
+
+
+def lower_is_better(check):
+    """A goal on a time, a cost or an error is a maximum; the others are minimums."""
+    return any(w in check["target"] for w in ("latency", "overhead", "vs pipelined"))
+
+
+def md_cell(value, latency):
+    return f"{value:.2f} us" if latency else f"{value:.2f}"
+
+
+def md_config_table(name, rows):
+    """One configuration as the table of sizes x variants: p50 up to MD_LATENCY_MAX_BYTES, busbw
+    above, the best of each row in bold, shm's ratio to the memory floor in brackets, then the
+    bounds."""
+    algos = sorted({r["algorithm"] for r in rows},
+                   key=lambda a: (MD_ORDER.index(a) if a in MD_ORDER else len(MD_ORDER), a))
+    out = [f"| {name} | " + " | ".join(f"`{a}`" for a in algos) + " | p2p bound | memory floor |",
+           "|---" * (len(algos) + 3) + "|"]
+    for size in sorted({r["bytes"] for r in rows}):
+        at = {r["algorithm"]: r for r in rows if r["bytes"] == size}
+        latency = size <= MD_LATENCY_MAX_BYTES
+        key = "p50_us" if latency else "busbw_gbps"
+        vals = {a: r[key] for a, r in at.items() if r.get(key) is not None}
+        best = (min if latency else max)(vals, key=vals.get) if vals else None
+        cells = []
+        for a in algos:
+            if a not in vals:
+                cells.append("-")
+                continue
+            text = md_cell(vals[a], latency)
+            if a == "shm" and not latency and at[a].get("vs_memory_floor") is not None:
+                text += f" ({at[a]['vs_memory_floor']:.2f})"
+            cells.append(f"**{text}**" if a == best else text)
+        bound = next((f"{r['p2p_gbps']:.2f}" for r in at.values() if r.get("p2p_gbps") is not None), "-")
+        floor = next((f"{r['memory_floor_gbps']:.2f}" for r in at.values()
+                      if r.get("memory_floor_gbps") is not None), "-")
+        out.append(f"| {human(size)} | " + " | ".join(cells + [bound, floor]) + " |")
+    return out
+
+
+def md_timing(timing):
+    if not timing:
+        return []
+    out = ["## Timing methods", "",
+           f"`mpi` at 2 ranks, each `--timing` method in turns, medians of {timing['points'][0]['repeats']} runs. "
+           f"Clock sync error {timing['clock_error_us']:.3f} us (max {timing['clock_error_max_us']:.3f}).", "",
+           "| size | window p50 | barrier p50 | pipelined mean | window / pipelined | barrier / pipelined "
+           "| window late starts |", "|---|---|---|---|---|---|---|"]
+    for p in timing["points"]:
+        late = "-" if p.get("window_late_starts") is None else f"{p['window_late_starts']:.0f}"
+        out.append(f"| {human(p['bytes'])} | {p['window_p50_us']:.3f} us | {p['barrier_p50_us']:.3f} us | "
+                   f"{p['pipelined_mean_us']:.3f} us | {p['window_vs_pipelined']:.2f} | "
+                   f"{p['barrier_vs_pipelined']:.2f} | {late} |")
+    return out + [""]
+
+
+def md_targets(doc):
+    out = ["## Targets", ""]
+    for c in doc.get("targets", []):
+        lower = lower_is_better(c)
+        goal = ("no goal" if c["goal"] is None else
+                f"goal {'<=' if lower else '>='} {c['goal']}: {'met' if c['met'] else 'MISSED'}")
+        out.append(f"- {c['config']}, {c['target']}: {c['best']} {c['ratio']:.2f} ({goal})")
+    for t in doc.get("trace_overhead", []):
+        out.append(f"- {t['config']}, `--trace` on ring at {human(t['bytes'])}: median call "
+                   f"{t['plain_p50_us']:.2f} us without, {t['traced_p50_us']:.2f} us with, ratio {t['ratio']:.3f} "
+                   f"(runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
+    return out + [""]
+
+
+def md_cluster(c):
+    out = ["## Across hosts", ""]
+    if not c or "skipped" in c:
+        return out + [f"Not run: {(c or {}).get('skipped', 'no cluster results')}.", ""]
+    out += [f"A virtual cluster of {c['hosts']} hosts x {c['ranks_per_host']} ranks, every host's link shaped "
+            f"to {c['rate']} ({c['rate_gbps']:.3f} GB/s) both ways. Bound busbw {c['bound_gbps']:.3f} GB/s; "
+            f"TCP goodput over one link, both ways at once, {c['link_goodput_gbps']:.3f} GB/s. "
+            f"Medians of {c['repeats']} runs.", "",
+            "| size | variant | p50 | busbw GB/s | vs bound | vs mpi | vs coll/han |", "|---|---|---|---|---|---|---|"]
+    ratio = lambda v: "-" if v is None else f"{v:.2f}"
+    for r in c["rows"]:
+        out.append(f"| {human(r['bytes'])} | `{r['algorithm']}` | {r['p50_us'] / 1000:.0f} ms | "
+                   f"{r['busbw_gbps']:.3f} | {r['vs_bound']:.2f} | {ratio(r['vs_mpi'])} | {ratio(r['vs_han'])} |")
+    for t in c.get("targets", []):
+        out.append(f"\n{human(t['size'])}: best `{t['best']}` at {t['vs_bound']:.2f} of the bound "
+                   f"(goal {t['goal']} and ahead of mpi and coll/han): {'met' if t['met'] else 'MISSED'}.")
+    return out + [""]
+
+
+def md_header(doc):
+    m, s = doc.get("machine", {}), doc.get("settings", {})
+    env = " ".join(f"{k}={v}" for k, v in sorted(s.get("env", {}).items()))
+    cmd = " ".join(filter(None, [env, "python3 tests/bench/bench.py", " ".join(s.get("argv", []))]))
+    mem = doc.get("memory_bandwidth", {})
+    one = {k: v for k, v in mem.items() if k != "all_cores"}
+    copies = "; ".join(f"{human(int(k))}: memcpy {v['memcpy_gbps']:.1f} GB/s, float32 a += b "
+                       f"{v['add_f32_gbps']:.1f} GB/s" for k, v in sorted(one.items(), key=lambda kv: int(kv[0])))
+    allc = mem.get("all_cores", {})
+    lines = ["# Benchmark results", "",
+            f"Written by tests/bench/bench.py (`make bench`) on {doc.get('started_utc', 'an unknown date')}. "
+            "`make bench` replaces this file; do not edit it by hand.",
+            "How the figures are measured and how to read them: [README.md](README.md#how-performance-is-measured).",
+            "", f"- Produced by: `{cmd}`",
+            f"- Machine: {m.get('cpu_model', '?')}, {m.get('cores', '?')} cores, {m.get('kernel', '?')}",
+            f"- MPI: {m.get('mpi', '?')}",
+            f"- Load average (1 min): {m['load_average_start']:.1f} at the start, {m['load_average_end']:.1f} "
+            "at the end" if "load_average_start" in m else None,
+            f"- Note: {s['note']}" if s.get("note") else None,
+            f"- Settings: {doc.get('repeats')} run(s) per configuration, `--time-per-size "
+            f"{s.get('time_per_size_s', '?')}`, sizes {', '.join(human(b) for b in doc.get('sizes_bytes', []))}",
+            f"- Memory, one core: {copies}" if copies else "- Memory: not measured",
+            f"- Memory, all {allc.get('threads', 0):.0f} cores at once: memcpy {allc.get('memcpy_gbps', 0):.1f} GB/s "
+            "(C of the memory floor)" if allc else None, ""]
+    return [l for l in lines if l is not None]
+
+
+def render_markdown(doc):
+    """The results document as Markdown, from the JSON alone, so that a results file can be
+    rendered again (--render) without measuring."""
+    lines = md_header(doc)
+    lines += ["## One host", "",
+              f"p50 time up to {human(MD_LATENCY_MAX_BYTES)}, busbw in GB/s above; bold is the best of the row. "
+              "`p2p bound`: the links probe's bandwidth for a ring chunk, every rank sending and receiving at once. "
+              "`memory floor`: the busbw of an all-reduce that reads every input and writes every result once "
+              "at the all-core copy bandwidth C, 2(n-1)/n^2 x C; in brackets, `shm`'s ratio to it. "
+              "Every ratio is taken within one run, then its median reported.", ""]
+    names = list(dict.fromkeys(r["config"] for r in doc.get("results", [])))
+    for name in names:
+        lines += md_config_table(name, [r for r in doc["results"] if r["config"] == name]) + [""]
+    lines += md_timing(doc.get("timing")) + md_targets(doc) + md_cluster(doc.get("cluster"))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write_markdown(doc, path):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(render_markdown(doc))
+    os.replace(tmp, path)
+    print(f"# written: {path}")
+
+
+def arg(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
 def main():
+    md_path = arg("--markdown", MD_DEFAULT)
+    if "--render" in sys.argv:  # the Markdown again, from a results file
+        with open(arg("--render", None)) as f:
+            doc = json.load(f)
+        if "--note" in sys.argv:
+            doc.setdefault("settings", {})["note"] = arg("--note", None)
+        write_markdown(doc, md_path)
+        return
     binary, membw = os.path.abspath(sys.argv[1]), sys.argv[2]
-    repeats = int(sys.argv[sys.argv.index("--repeats") + 1]) if "--repeats" in sys.argv else 3
-    out_path = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "bench/results.json"
+    repeats = int(arg("--repeats", 3))
+    out_path = arg("--out", "bench/results.json")
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    load_start = os.getloadavg()[0]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     timing_only = "--timing-only" in sys.argv
     if "--build-only" in sys.argv:  # make check: the bench's own tools still build
@@ -396,20 +601,23 @@ def main():
               f"ratio {t['ratio']:.3f} (median of {t['repeats']} runs: {', '.join(f'{x:.3f}' for x in t['ratios'])})")
     print("# targets")
     for c in checks:
-        lower = "latency" in c["target"] or "overhead" in c["target"]
+        lower = lower_is_better(c)
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
                 f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
     vcluster_bench.report(cluster, human)
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     tmp = out_path + ".tmp"
+    doc = {"schema_version": 1, "command": "bench", "started_utc": started, "machine": machine_info(load_start),
+           "settings": settings(repeats), "repeats": repeats, "sizes_bytes": SIZES,
+           "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
+           "trace_overhead": traces, "timing": timing, "targets": checks, "cluster": cluster,
+           "complete": True}
     with open(tmp, "w") as f:
-        json.dump({"schema_version": 1, "command": "bench", "repeats": repeats, "sizes_bytes": SIZES,
-                   "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
-                   "trace_overhead": traces, "timing": timing, "targets": checks, "cluster": cluster,
-                   "complete": True}, f, indent=1)
+        json.dump(doc, f, indent=1)
     os.replace(tmp, out_path)
     print(f"# written: {out_path}")
+    write_markdown(doc, md_path)
 
 
 if __name__ == "__main__":
