@@ -42,7 +42,7 @@
  *   1.2-1.3 us with an MPI all-gather and an MPI barrier. Small messages:
  *   every rank writes ceil(S / 56) lines and reads L - 1 times as many, and
  *   nobody waits twice: 8 B in 0.46 us at 2 ranks against 0.60 us for the
- *   two barriers (side by side, README). Several hosts, below 1 MiB:
+ *   two barriers (side by side, algorithms/BENCH_RESULTS.md). Several hosts, below 1 MiB:
  *   an MPI_Allreduce of S/L bytes on the rails, then a barrier, a gather of
  *   (L-1)/L x S and a last barrier; from 1 MiB 2(H-1)/H x S each way on the
  *   leader's link, the host's sum (S read L times over, written once) and a

@@ -1,5 +1,5 @@
 /*
- * The measurement harness of one all-reduce point (README, `collscope allreduce`, Method).
+ * The measurement harness of one all-reduce point (algorithms/README.md, timing methods).
  *
  * Warm-up, then timed iterations, by one of three methods (algorithms/timing.h):
  * window (a common start on synchronised clocks, late starts dropped),

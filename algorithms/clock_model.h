@@ -1,7 +1,7 @@
 /*
  * Clock models: how one rank's clock maps onto the reference clock (world
- * rank 0's), estimated from ping-pong timestamps (README, `collscope
- * allreduce`, Method). Pure: no MPI, no I/O. Times are in seconds, as
+ * rank 0's), estimated from ping-pong timestamps (algorithms/README.md,
+ * timing methods). Pure: no MPI, no I/O. Times are in seconds, as
  * MPI_Wtime gives them.
  *
  * One ping-pong: the rank reads its clock (send_s) and sends; rank 0 answers

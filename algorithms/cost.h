@@ -1,6 +1,6 @@
 /*
  * The cost of a point-to-point all-reduce, read from the schedule the
- * executor runs (README, `collscope scale`, Cost model): how many messages, how
+ * executor runs (reports/model/README.md): how many messages, how
  * many bytes on the wire and how many bytes reduced lie on its critical
  * path, the three terms of the alpha-beta-gamma model (reports/model/model.h).
  * Pure: no MPI, no I/O; nothing is written by hand per variant.

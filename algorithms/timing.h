@@ -1,6 +1,6 @@
 /*
  * How an all-reduce point is timed, and what its per-rank timestamps say
- * (README, `collscope allreduce`, Method): the iteration times, the
+ * (algorithms/README.md, timing methods): the iteration times, the
  * iterations dropped because a rank came late to the common start, and the
  * straggler with its cause. Pure: no MPI, no I/O.
  *

@@ -114,7 +114,7 @@ const struct cmd_spec accept_cmd_spec = {
                 "       collscope accept --check-spec SPEC",
     .description =
         "Cluster acceptance from a spec: a JSON file listing the checks (topology, verify,\n"
-        "links, allreduce) and their thresholds (README, \"collscope accept\").\n\n"
+        "links, allreduce) and their thresholds (reports/accept/README.md).\n\n"
         "Under mpirun it runs every check the spec lists, --repeats times, and prints one\n"
         "line per check and per host: PASS, FAIL or INTERMITTENT, the measured figure\n"
         "against the threshold and a stable fault code. When an all-reduce point fails\n"

@@ -259,7 +259,7 @@ static int add_point(struct accept_run *a, struct accept_figures *f, size_t poin
 /*
  * Points of the spec on communicator c (the job, or a subset of hosts whose
  * lowest world rank is `lowest`): all of them (only < 0) or point `only`, into
- * f on rank 0. p99: enough iterations for a p99 (README, Figures: 100).
+ * f on rank 0. p99: enough iterations for a p99 (reports/README.md: 100).
  */
 static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowest, long only,
                       bool p99, struct accept_figures *f)

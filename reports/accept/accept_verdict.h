@@ -54,7 +54,7 @@ enum accept_fault {
 const char *accept_status_name(enum accept_status s);
 /* "TOPO_HOSTS", ...; "" for ACCEPT_NO_FAULT. */
 const char *accept_fault_name(enum accept_fault f);
-/* What the fault means, in a few words (the README's table). */
+/* What the fault means, in a few words (the table of reports/accept/README.md). */
 const char *accept_fault_meaning(enum accept_fault f);
 
 /* One check, on the whole job (host -1) or on one host, over every repeat. */

@@ -150,7 +150,7 @@ static bool add_array(cJSON *rec, const char *name, const double *x, size_t n)
 	return a != NULL;
 }
 
-/* How the point was timed, and who it waited for (README, `collscope allreduce`, Method). */
+/* How the point was timed, and who it waited for (algorithms/README.md, timing methods). */
 static bool add_timing(cJSON *o, const struct ar_record *r)
 {
 	if (r->timing && !cJSON_AddStringToObject(o, "timing", r->timing))

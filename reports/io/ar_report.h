@@ -1,6 +1,6 @@
 /*
  * One measured all-reduce point: its record, the formulas that derive
- * bandwidth from time (README, `collscope allreduce`, Figures), and the one table of output
+ * bandwidth from time (reports/README.md), and the one table of output
  * fields that drives both the text table and the JSON record, so the two
  * cannot drift apart. Pure: no MPI, no I/O.
  */

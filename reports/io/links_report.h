@@ -1,7 +1,7 @@
 /*
  * The results of `collscope links` as data: one record per ordered pair,
  * the values the detector judges, per-host aggregates and the JSON of
- * the report schema (README, Reports). Pure: libc, libm and cJSON.
+ * the report schema (reports/README.md, reports/SCHEMA.md). Pure: libc, libm and cJSON.
  */
 #ifndef COLLSCOPE_LINKS_REPORT_H
 #define COLLSCOPE_LINKS_REPORT_H

@@ -1,6 +1,6 @@
 /*
  * Defensive report reading (see report_read.h): bounded read, parse with the
- * error position reported, then the envelope checks of the schema (README, Reports).
+ * error position reported, then the envelope checks of the schema (reports/README.md).
  */
 #include "reports/io/report_read.h"
 
@@ -461,7 +461,7 @@ static int check_blocks(const char *path, const cJSON *root, char *err, size_t e
 	return 0;
 }
 
-/* The envelope of every report (README, Reports). 0, or -1 with err set. */
+/* The envelope of every report (reports/README.md). 0, or -1 with err set. */
 static int check_envelope(const char *path, const cJSON *root, char *err, size_t errlen)
 {
 	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "schema_version");

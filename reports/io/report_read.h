@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The schema this build reads and writes (README, Reports). */
+/* The schema this build reads and writes (reports/README.md). */
 #define REPORT_SCHEMA_VERSION 1
 
 /* Larger files are refused before parsing. */

@@ -14,7 +14,7 @@
 
 #include "reports/model/model.h"
 
-/* The data-parallel step at one rank count (README, `collscope scale`, Step model). */
+/* The data-parallel step at one rank count (reports/model/README.md). */
 struct scale_step {
 	double efficiency;     /* weak scaling: Tc / (Tc + exposed Tar(n)) */
 	double speedup;        /* weak scaling: n x efficiency */

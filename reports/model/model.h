@@ -1,7 +1,7 @@
 /*
  * The models of `collscope scale`: the alpha-beta-gamma cost model fitted to
- * measured all-reduce times, and the data-parallel step model (README,
- * `collscope scale`: weak and strong scaling, the sweet spot). Pure: libc and libm,
+ * measured all-reduce times, and the data-parallel step model (reports/model/README.md:
+ * weak and strong scaling, the sweet spot). Pure: libc and libm,
  * no MPI, no I/O.
  *
  * Cost model: time = alpha x messages + beta x bytes + gamma x reduced

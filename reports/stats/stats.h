@@ -31,7 +31,7 @@ double stats_stddev(const double *x, size_t n);
 double stats_percentile(const double *x_sorted, size_t n, double q);
 
 /*
- * README, Figures: a q-quantile is reported only when n >= 1 / (1 - q).
+ * reports/README.md: a q-quantile is reported only when n >= 1 / (1 - q).
  * 1/(1-q) is rounded to the nearest integer when it is within 1e-9 of it, so
  * floating error does not move the threshold: 0.5 needs 2, 0.9 needs 10,
  * 0.99 needs 100, 0.999 needs 1000. False for n = 0, q = 1 and q outside

@@ -7,7 +7,7 @@ BIN=$(realpath "${1:-build/collscope}")
 . "$(dirname "$0")/../lib.sh"
 
 # gen KIND OUT [options]: a synthetic report of 2 hosts x 2 ranks (the schema of
-# the README's Reports; only the fields accept reads), or a fixture failure.
+# reports/README.md; only the fields accept reads), or a fixture failure.
 gen() {
 	python3 - "$@" >"$TMP/gen.out" 2>&1 <<'EOF' || fail "gen $*" "$TMP/gen.out"
 import json, sys

@@ -17,7 +17,7 @@ usage: fake_reports.py KIND OUT [options]
        by --seed) and only the first or second half kept (--half 0|1): two halves of one
        seed are a run and a re-run made in the same moments
   Any KIND: --started TIME sets context.started_utc.
-The numbers follow the report schema (README, Reports); only their shape matters.
+The numbers follow the report schema (reports/README.md, reports/SCHEMA.md); only their shape matters.
 """
 import argparse
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Invariants of an allreduce report (README, Reports), checked from the outside.
+"""Invariants of an allreduce report (reports/README.md), checked from the outside.
 
 usage: check_allreduce_report.py REPORT.json RANKS VARIANT[,VARIANT...]
 Prints each violation and exits 1 if there is any.

@@ -1,6 +1,6 @@
 /*
  * Statistics: known values, every edge case of n, the percentile rule of
- * README's Figures (type 7, the sample-size rule), and the Mann-Whitney test against published results.
+ * reports/README.md (type 7, the sample-size rule), and the Mann-Whitney test against published results.
  * Expected percentiles are numpy's (type 7): worked by hand below, and the
  * two taken from numpy's own documentation say so.
  */
