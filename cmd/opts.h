@@ -150,6 +150,12 @@ char *opts_usage(const struct cmd_spec *spec);
  */
 cJSON *opts_to_json(cJSON *root, const struct cmd_spec *spec, const void *opts);
 
+/*
+ * The phrase that says what values o takes, as a bad value's message says it
+ * ("must be a whole number from 1 to 10"): for the reference, too.
+ */
+void opts_range_phrase(const struct opt *o, char *buf, size_t len);
+
 /* The option named name (long name), or NULL: for hooks that word their messages. */
 const struct opt *opts_find(const struct cmd_spec *spec, const char *name);
 
