@@ -399,6 +399,9 @@ static void put_option(struct text *t, const struct opt *o)
 	put(t, "%s%*s", left, n < HELP_COLUMN - 1 ? HELP_COLUMN - n : 2, "");
 	const char *h = o->help ? o->help : "", *mark = strstr(h, "{default}");
 	bool appended = !*deflt || mark;
+	/* no text (a table's mistake, which tests/cli/reference.sh names): the line still ends */
+	if (!*h)
+		put(t, "%s%s%s\n", *deflt ? "(" : "", deflt, *deflt ? ")" : "");
 	for (const char *line = h; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t l = nl ? (size_t)(nl - line) : strlen(line);
