@@ -11,6 +11,10 @@
  * share (the sweep's, -o/--force/-q, --timeout) are declared once and
  * embedded where they are needed.
  *
+ * The reference comes from the same tables (cmd/help_render.h): after
+ * changing one, `make reference` rewrites cmd/REFERENCE.md, which
+ * tests/cli/reference.sh holds to what the binary prints.
+ *
  * Syntax accepted: --name VALUE, --name=VALUE, -x VALUE, -xVALUE, bundled
  * flags (-qF), "--" ends the options. Long names are matched exactly (no
  * abbreviations: a script that says --iter must not silently mean --iters
