@@ -4,7 +4,8 @@
 #   make check      build and run every test (unit, MPI, command line, sanitizers, cluster, fuzzer,
 #                   MPICH, Slurm): what judges no timing side by side, then the rest alone
 #   make check-fast the fast tier: unit, command line, each command once under mpirun
-#   make install PREFIX=/opt/collscope
+#   make install PREFIX=/opt/collscope   (the binary and its man pages)
+#   make reference  rewrite cmd/REFERENCE.md from the binary (collscope help --markdown)
 #   make SANITIZE=address,undefined check     V=1 shows the full commands
 
 VERSION  := 0.1.0
@@ -325,6 +326,29 @@ CHECK_SIDE_BY_SIDE += san-unit-test san-cli-test
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/collscope
+
+# --- The reference (collscope help): cmd/REFERENCE.md and the man pages --------
+# Both are rendered by the binary from the option tables. cmd/REFERENCE.md is
+# committed: `make reference` rewrites it, and tests/cli/reference.sh fails
+# when it is not what the binary prints. The man pages, collscope.1 and
+# collscope-COMMAND.1, are built into $(BUILD)/man/ (collscope.1 last) and
+# installed with the binary.
+MAN_DIR := $(BUILD)/man
+.PHONY: reference install-man
+all: $(MAN_DIR)/collscope.1
+reference: $(BIN)
+	$(Q)$(BIN) help --markdown > cmd/REFERENCE.md.tmp && mv cmd/REFERENCE.md.tmp cmd/REFERENCE.md && \
+		echo "reference: cmd/REFERENCE.md"
+$(MAN_DIR)/collscope.1: $(BIN)
+	@mkdir -p $(MAN_DIR)
+	$(call QUIET,MAN,$(MAN_DIR)/)rm -f $(MAN_DIR)/*.1 && \
+	for c in $$($(BIN) help --names); do $(BIN) help $$c --man > $(MAN_DIR)/collscope-$$c.1 || exit 1; done && \
+	$(BIN) help --man > $@.tmp && mv $@.tmp $@
+install: install-man
+install-man: $(MAN_DIR)/collscope.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+# --- end of the reference block ------------------------------------------------
 
 format:
 	clang-format -i $(SRCS) $(wildcard */*.h */*/*.h tests/unit/*.[ch])

@@ -14,6 +14,7 @@
 #include "cmd/allreduce_opts.h"
 #include "cmd/run/run.h"
 #include "algorithms/fault.h"
+#include "cmd/help.h"
 #include "cmd/links_opts.h"
 #include "cmd/scale_opts.h"
 #include "cmd/small_opts.h"
@@ -36,6 +37,8 @@ struct cmd {
 	bool (*needs_mpi)(const void *opts);
 };
 
+static int run_help(void *opts, struct cmd_ctx *ctx);
+
 static const struct cmd commands[] = {
     {&allreduce_spec, cmd_allreduce, CMD_NEEDS_MPI,
      "sweep variants x message sizes: time, verify, percentiles, algbw and busbw", NULL},
@@ -57,19 +60,39 @@ static const struct cmd commands[] = {
     {&accept_cmd_spec, cmd_accept, CMD_NEEDS_MPI,
      "cluster acceptance from a spec: PASS/FAIL per check and host, culprits isolated",
      accept_needs_mpi},
+    {&help_spec, run_help, 0, "a command's help, or the reference as Markdown or a man page", NULL},
 };
+enum { COMMAND_COUNT = sizeof commands / sizeof commands[0] };
 
-static void print_help(FILE *f)
+/* The table as the reference sees it (cmd/help_render.h); list has COMMAND_COUNT rows. */
+static struct help_catalog catalog(struct help_command *list)
 {
-	fprintf(f, "usage: collscope [--version] [--help] <command> [options]\n"
-	           "       mpirun -np N collscope <command> [options]   (commands that measure)\n\n"
-	           "commands:\n");
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-10s %s%s\n", commands[i].spec->name, commands[i].summary,
-		        commands[i].flags & CMD_NEEDS_MPI ? " (under mpirun)" : "");
-	fprintf(f, "\n'collscope <command> --help' describes a command.\n"
-	           "exit codes: 0 ok, 1 a check failed, 2 bad usage or input, 3 wrong results,\n"
-	           "            4 hang or dead rank, 5 runtime, MPI or I/O error\n");
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		list[i] = (struct help_command){commands[i].spec, commands[i].summary,
+		                                commands[i].flags & CMD_NEEDS_MPI};
+	return (struct help_catalog){list, COMMAND_COUNT, COLLSCOPE_VERSION};
+}
+
+static int run_help(void *opts, struct cmd_ctx *ctx)
+{
+	struct help_command list[COMMAND_COUNT];
+	struct help_catalog c = catalog(list);
+	(void)ctx;
+	return help_run(opts, &c);
+}
+
+static int print_help(FILE *f)
+{
+	struct help_command list[COMMAND_COUNT];
+	struct help_catalog c = catalog(list);
+	char *text = help_overview(&c);
+	if (!text) {
+		fprintf(stderr, "collscope: error: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	fputs(text, f);
+	free(text);
+	return EXIT_OK;
 }
 
 static const struct cmd *find_command(const char *name)
@@ -195,11 +218,8 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		print_help(stdout);
-		return check_stdout(EXIT_OK);
-	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return check_stdout(print_help(stdout));
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
 		printf("collscope %s (git %s)\n", COLLSCOPE_VERSION, COLLSCOPE_GIT);
 		return check_stdout(EXIT_OK);

@@ -11,6 +11,10 @@
  * share (the sweep's, -o/--force/-q, --timeout) are declared once and
  * embedded where they are needed.
  *
+ * The reference comes from the same tables (cmd/help_render.h): after
+ * changing one, `make reference` rewrites cmd/REFERENCE.md, which
+ * tests/cli/reference.sh holds to what the binary prints.
+ *
  * Syntax accepted: --name VALUE, --name=VALUE, -x VALUE, -xVALUE, bundled
  * flags (-qF), "--" ends the options. Long names are matched exactly (no
  * abbreviations: a script that says --iter must not silently mean --iters
@@ -149,6 +153,12 @@ char *opts_usage(const struct cmd_spec *spec);
  * spec->echo's keys. Returns the object, or NULL when out of memory.
  */
 cJSON *opts_to_json(cJSON *root, const struct cmd_spec *spec, const void *opts);
+
+/*
+ * The phrase that says what values o takes, as a bad value's message says it
+ * ("must be a whole number from 1 to 10"): for the reference, too.
+ */
+void opts_range_phrase(const struct opt *o, char *buf, size_t len);
 
 /* The option named name (long name), or NULL: for hooks that word their messages. */
 const struct opt *opts_find(const struct cmd_spec *spec, const char *name);
