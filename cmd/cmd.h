@@ -121,6 +121,7 @@ int verify_run(const struct cmd_ctx *ctx, const struct verify_opts *o, bool prin
 
 /* The runs of the commands (cmd/main.c's table); opts is the command's options struct. */
 int cmd_list(void *opts, struct cmd_ctx *ctx);
+int cmd_schema(void *opts, struct cmd_ctx *ctx);
 int cmd_verify(void *opts, struct cmd_ctx *ctx);
 int cmd_allreduce(void *opts, struct cmd_ctx *ctx);
 int cmd_links(void *opts, struct cmd_ctx *ctx);
