@@ -36,6 +36,8 @@
 	O(HOP, "results[].trace.hops[]", "one hop of a traced schedule")                           \
 	O(ARSUM, "allreduce summary", "verdicts of an all-reduce sweep")                           \
 	O(ARVAR, "summary.variants[]", "one variant's points and peak bandwidth")                  \
+	O(SLOWHOP, "summary.slow_hops[]", "--trace: a hop slower than its peers")                  \
+	O(SLOWRANK, "summary.slow_ranks[]", "--trace: a rank whose hops or reduction are slow")    \
 	O(CLIFF, "summary.cliffs[]", "a size step where the time grows much faster than the size") \
 	O(MEM, "summary.memory", "peak memory of the ranks against the budget")                    \
 	O(LINK, "links results[]", "one ordered pair a -> b as measured by a")                     \
@@ -223,8 +225,9 @@
 	  "the variants below --min-busbw")                                                        \
 	F(ARSUM, CLIFFS, "cliffs", OBJS, CLIFF, 0, NULL, "", "size steps with a cliff")            \
 	F(ARSUM, MEMORY, "memory", OBJ, MEM, 0, NULL, "", "peak memory against the budget")        \
-	F(ARSUM, SLOW_HOPS, "slow_hops", OBJS, NONE, 0, NULL, "", "--trace: the slow hops found")  \
-	F(ARSUM, SLOW_RANKS, "slow_ranks", OBJS, NONE, 0, NULL, "",                                \
+	F(ARSUM, SLOW_HOPS, "slow_hops", OBJS, SLOWHOP, 0, NULL, "",                               \
+	  "--trace: the slow hops found")                                                          \
+	F(ARSUM, SLOW_RANKS, "slow_ranks", OBJS, SLOWRANK, 0, NULL, "",                            \
 	  "--trace: the slow ranks found")                                                         \
 	F(ARSUM, WRONG_TOTAL, "wrong_total", INT, NONE, R, NULL, "",                               \
 	  "wrong elements over all points")                                                        \
@@ -232,6 +235,33 @@
 	  "the --min-busbw gate; null: none")                                                      \
 	F(ARSUM, VERDICT, "verdict", STR, NONE, R, NULL, "",                                       \
 	  "ok, wrong results or below min busbw")                                                  \
+	F(SLOWHOP, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                  \
+	F(SLOWHOP, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")                \
+	F(SLOWHOP, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks of the point")               \
+	F(SLOWHOP, FROM_RANK, "from_rank", INT, NONE, R, NULL, "", "the sender")                   \
+	F(SLOWHOP, TO_RANK, "to_rank", INT, NONE, R, NULL, "", "the receiver")                     \
+	F(SLOWHOP, HOSTS, "hosts", STRS, NONE, RN, NULL, "", "their hosts (null: unknown)")        \
+	F(SLOWHOP, LOCALITY, "locality", STR, NONE, R, NULL, "", "same_host, cross_host or any")   \
+	F(SLOWHOP, HOP_TIME_US, "hop_time_us", NUM, NONE, RN, NULL, "us", "the hop's time")        \
+	F(SLOWHOP, MEDIAN_HOP_US, "median_hop_us", NUM, NONE, RN, NULL, "us", "the median hop")    \
+	F(SLOWHOP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "hop time / median hop")               \
+	F(SLOWHOP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                    \
+	F(SLOWHOP, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")          \
+	F(SLOWRANK, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                 \
+	F(SLOWRANK, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")               \
+	F(SLOWRANK, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks of the point")              \
+	F(SLOWRANK, RANK, "rank", INT, NONE, R, NULL, "", "the slow rank")                         \
+	F(SLOWRANK, HOST, "host", STR, NONE, RN, NULL, "", "its host; null: unknown")              \
+	F(SLOWRANK, REASON, "reason", STR, NONE, R, NULL, "", "its hops or its reduction")         \
+	F(SLOWRANK, HOPS_SLOW, "hops_slow", INT, NONE, R, NULL, "", "its slow hops")               \
+	F(SLOWRANK, HOPS_TOTAL, "hops_total", INT, NONE, R, NULL, "", "its hops")                  \
+	F(SLOWRANK, REDUCE_GBPS, "reduce_gbps", NUM, NONE, RN, NULL, "GB/s",                       \
+	  "its reduction speed")                                                                   \
+	F(SLOWRANK, MEDIAN_REDUCE_GBPS, "median_reduce_gbps", NUM, NONE, RN, NULL, "GB/s",         \
+	  "the median rank's")                                                                     \
+	F(SLOWRANK, RATIO, "ratio", NUM, NONE, RN, NULL, "", "its figure / the median")            \
+	F(SLOWRANK, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                   \
+	F(SLOWRANK, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")         \
 	F(ARVAR, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                    \
 	F(ARVAR, PEAK_BUSBW_GBPS, "peak_busbw_gbps", NUM, NONE, RN, NULL, "GB/s",                  \
 	  "its best busbw")                                                                        \
@@ -271,6 +301,8 @@
 	F(LINK, SAMPLES_US, "samples_us", NUMS, NONE, R, NULL, "us", "kept one-way latencies")     \
 	F(LINK, WINDOW_SAMPLES_US, "window_samples_us", NUMS, NONE, R, NULL, "us",                 \
 	  "kept times of one window")                                                              \
+	F(LINK, SKIPPED, "skipped", STR, NONE, 0, NULL, "",                                        \
+	  "why the pair was not measured (compare reads it; links writes only measured pairs)")    \
 	F(LINK, REMEASURED, "remeasured", BOOL, NONE, R, NULL, "",                                 \
 	  "the figures come from the isolated re-test")                                            \
 	F(LAT, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                                \
