@@ -272,6 +272,11 @@
 	F(ARVAR, POINTS, "points", INT, NONE, R, NULL, "", "points measured")                      \
 	F(ARVAR, SKIPPED, "skipped", INT, NONE, R, NULL, "", "points skipped")                     \
 	F(ARVAR, WRONG, "wrong", INT, NONE, R, NULL, "", "wrong elements")                         \
+	F(CLIFF, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                    \
+	F(CLIFF, FROM_BYTES, "from_bytes", INT, NONE, R, NULL, "bytes", "the smaller size")        \
+	F(CLIFF, TO_BYTES, "to_bytes", INT, NONE, R, NULL, "bytes", "the next size measured")      \
+	F(CLIFF, TIME_RATIO, "time_ratio", NUM, NONE, R, NULL, "", "how many times the time grew") \
+	F(CLIFF, SIZE_RATIO, "size_ratio", NUM, NONE, R, NULL, "", "how many times the size grew") \
 	F(MEM, PEAK_RSS_BYTES, "peak_rss_bytes", NUM, NONE, N, NULL, "bytes",                      \
 	  "largest resident size")                                                                 \
 	F(MEM, PEAK_RSS_RANK, "peak_rss_rank", INT, NONE, 0, NULL, "", "its rank")                 \
@@ -280,7 +285,8 @@
 	F(MEM, PEAK_PSS_RANK, "peak_pss_rank", INT, NONE, 0, NULL, "", "its rank")                 \
 	F(MEM, BUDGET_BYTES, "budget_bytes", NUM, NONE, 0, NULL, "bytes",                          \
 	  "4 x the largest message + 64 MiB")                                                      \
-	F(MEM, JUDGED_ON, "judged_on", STR, NONE, 0, NULL, "", "the figure judged (pss or rss)")   \
+	F(MEM, JUDGED_ON, "judged_on", STR, NONE, 0, NULL, "",                                     \
+	  "the figure judged: peak_pss_bytes or peak_rss_bytes")                                   \
 	F(MEM, WITHIN_BUDGET, "within_budget", BOOL, NONE, 0, NULL, "", "the peak fits the budget")
 
 /* links: the record of an ordered pair, its statistics, the summary and the shift pattern. */
