@@ -154,6 +154,14 @@ check_schema() {
 		python3 "$SCHEMA_CHECK" --bin "$BIN" "${files[@]}"
 }
 
+# check_all_schemas: check_schema on every report the suite left in $TMP (the
+# JSON files with a schema_version), at its end.
+check_all_schemas() {
+	local reports=()
+	mapfile -t reports < <(grep -l '"schema_version"' "$TMP"/*.json 2>/dev/null)
+	[ ${#reports[@]} -gt 0 ] && check_schema "${reports[@]}" -- "the suite's ${#reports[@]} reports"
+}
+
 finish() {
 	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "$PASSED $FAILED" >>"$COLLSCOPE_TALLY"
 	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $PASSED passed, $FAILED failed"
