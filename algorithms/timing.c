@@ -4,31 +4,29 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const method_names[TIMING_METHOD_COUNT] = {"window", "barrier", "pipelined"};
+const char *const timing_method_names[TIMING_METHOD_COUNT + 1] = {"window", "barrier", "pipelined",
+                                                                  NULL};
 
 const char *timing_method_name(enum timing_method m)
 {
-	return (unsigned)m < TIMING_METHOD_COUNT ? method_names[m] : "?";
+	return (unsigned)m < TIMING_METHOD_COUNT ? timing_method_names[m] : "?";
 }
 
 int timing_method_parse(const char *name, enum timing_method *out)
 {
 	for (int i = 0; i < TIMING_METHOD_COUNT; i++)
-		if (name && strcmp(name, method_names[i]) == 0) {
+		if (name && strcmp(name, timing_method_names[i]) == 0) {
 			*out = (enum timing_method)i;
 			return 0;
 		}
 	return -1;
 }
 
+const char *const timing_cause_names[TIMING_CAUSES] = {"late_arrival", "slow_inside", NULL};
+
 const char *timing_cause_name(enum timing_cause c)
 {
-	switch (c) {
-	case TIMING_CAUSE_LATE_ARRIVAL: return "late_arrival";
-	case TIMING_CAUSE_SLOW_INSIDE: return "slow_inside";
-	case TIMING_CAUSE_NONE: break;
-	}
-	return NULL;
+	return c > TIMING_CAUSE_NONE && c < TIMING_CAUSES ? timing_cause_names[c - 1] : NULL;
 }
 
 int timing_pipe_calls(int iters)

@@ -24,12 +24,24 @@
 
 enum timing_method { TIMING_WINDOW, TIMING_BARRIER, TIMING_PIPELINED, TIMING_METHOD_COUNT };
 
-/* "window", "barrier", "pipelined". */
+/*
+ * "window", "barrier", "pipelined", NULL: the one table of the names, which
+ * --timing's choices and the reports' "timing" (reports/io/schema_table.h) use.
+ */
+extern const char *const timing_method_names[TIMING_METHOD_COUNT + 1];
+/* The name of m; "?" out of range. */
 const char *timing_method_name(enum timing_method m);
 /* 0, or -1 for an unknown name. */
 int timing_method_parse(const char *name, enum timing_method *out);
 
-enum timing_cause { TIMING_CAUSE_NONE, TIMING_CAUSE_LATE_ARRIVAL, TIMING_CAUSE_SLOW_INSIDE };
+enum timing_cause {
+	TIMING_CAUSE_NONE,
+	TIMING_CAUSE_LATE_ARRIVAL,
+	TIMING_CAUSE_SLOW_INSIDE,
+	TIMING_CAUSES
+};
+/* The names of the causes but none: "late_arrival", "slow_inside", NULL. */
+extern const char *const timing_cause_names[TIMING_CAUSES];
 /* "late_arrival", "slow_inside", or NULL for none. */
 const char *timing_cause_name(enum timing_cause c);
 

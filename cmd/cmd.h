@@ -44,6 +44,7 @@ void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* The runs of the commands (cmd/main.c's table); opts is the command's options struct. */
 int cmd_list(void *opts, struct cmd_ctx *ctx);
+int cmd_schema(void *opts, struct cmd_ctx *ctx);
 int cmd_verify(void *opts, struct cmd_ctx *ctx);
 int cmd_allreduce(void *opts, struct cmd_ctx *ctx);
 int cmd_links(void *opts, struct cmd_ctx *ctx);

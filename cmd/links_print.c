@@ -213,7 +213,7 @@ static void print_sensitivity(const struct links_judgement *j)
 		if (j->final->suspects[i].confirmed)
 			return;
 	for (int i = 0; i < k; i++) {
-		const char *where = strcmp(sens[i].pattern, "shift") == 0 ? " under load (shift)" : "";
+		const char *where = sens[i].pattern == SUSPECT_SHIFT ? " under load (shift)" : "";
 		const char *loc = detect_locality_name(sens[i].locality);
 		if (sens[i].metric == DETECT_BANDWIDTH)
 			printf("# rules out%s: a %s link %.0f%% slower than the median (%.3g GB/s) "

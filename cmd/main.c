@@ -55,6 +55,8 @@ static const struct cmd commands[] = {
      "a report against a baseline: regressions, with statistics; exit 1 on regression", NULL},
     {&report_spec, cmd_report, 0, "render reports as one self-contained HTML page with SVG charts",
      NULL},
+    {&schema_spec, cmd_schema, 0, "the report's fields as a JSON Schema, or as reports/SCHEMA.md",
+     NULL},
     {&trend_spec, cmd_trend, 0,
      "reports in time order: where each point stepped, by how much, what changed", NULL},
     {&accept_cmd_spec, cmd_accept, CMD_NEEDS_MPI,

@@ -76,7 +76,8 @@ const struct opt opts_sweep_range[2] = {
      .help = "largest message"},
 };
 
-const char *const opts_timing_names[4] = {"window", "barrier", "pipelined", NULL};
+/* --timing's choices are timing.h's names, in the order of enum timing_method. */
+_Static_assert(sizeof(enum timing_method) == sizeof(int), "an OPT_CHOICE is stored as an int");
 
 const struct opt opts_sweep_points[9] = {
     {.name = "sizes",
@@ -150,7 +151,7 @@ const struct opt opts_sweep_points[9] = {
      .offset = offsetof(struct sweep_opts, timing),
      .metavar = "METHOD",
      .def = "barrier",
-     .choices = opts_timing_names,
+     .choices = timing_method_names,
      .key = "timing",
      .help = "window: a common start on synchronised clocks, late\n"
              "starts dropped; barrier: each rank times its own call\n"

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "algorithms/dtype.h"
+#include "algorithms/timing.h"
 #include "cmd/opts.h"
 #include "algorithms/variant.h"
 
@@ -55,7 +56,7 @@ struct sweep_opts {
 	enum ar_op op;
 	bool check;
 	uint64_t segment_bytes;
-	int timing;             /* --timing: an enum timing_method (algorithms/timing.h) */
+	enum timing_method timing; /* --timing (an OPT_CHOICE: stored as an int) */
 	double clock_resync_s;  /* --clock-resync: a sync this old is redone before a point */
 	bool trace;             /* --trace: every step of every rank, its slow hops named */
 	uint64_t trace_entries; /* per rank */
@@ -64,8 +65,6 @@ extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
 extern const struct opt opts_trace[2];
 extern const struct opt opts_sweep_points[9];
-/* The --timing choices, in the order of enum timing_method. */
-extern const char *const opts_timing_names[4];
 
 /*
  * The sizes of the sweep: --sizes as given, else -b, -b x f, ... up to -e

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "reports/io/report_schema.h"
+
 /* Standard input can be read once: at most one of the files is '-'. */
 static bool stdin_twice(const struct opt_args *files)
 {
@@ -375,4 +377,56 @@ const struct cmd_spec report_spec = {
     .max_args = -1,
     .args_offset = offsetof(struct report_opts, files),
     .check = report_check,
+};
+
+/* schema */
+
+static const struct opt schema_only[] = {
+    {.name = "markdown",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct schema_opts, markdown),
+     .help = "every command's fields as Markdown (reports/SCHEMA.md)"},
+};
+
+static const struct opt_group schema_groups[] = {
+    OPT_GROUP(schema_only, 0),
+    {NULL, 0, 0},
+};
+
+static int schema_check(void *opts, char *err, size_t len)
+{
+	const struct schema_opts *o = opts;
+	enum report_command c;
+	if (o->command.count && o->markdown) {
+		snprintf(err, len, "schema: --markdown describes every command: no '%s' with it",
+		         o->command.items[0]);
+		return EXIT_USAGE;
+	}
+	if (o->command.count == 0 || report_command_parse(o->command.items[0], &c) == 0)
+		return EXIT_OK;
+	size_t used =
+	    (size_t)snprintf(err, len, "schema: bad command '%s': expected", o->command.items[0]);
+	for (int i = 0; i < REPORT_COMMANDS && used < len; i++)
+		used += (size_t)snprintf(err + used, len - used, "%s %s", i ? "," : "",
+		                         schema_command_names[i]);
+	return EXIT_USAGE;
+}
+
+const struct cmd_spec schema_spec = {
+    .name = "schema",
+    .synopsis = "collscope schema [--markdown] [COMMAND]",
+    .description =
+        "Prints the JSON Schema (draft 2020-12) of the reports COMMAND writes (allreduce,\n"
+        "links, scale, ...), or without COMMAND of the envelope every report shares; with\n"
+        "--markdown, every command's fields as reports/SCHEMA.md. Both come from one table\n"
+        "(reports/io/schema_table.h), the one the writers and readers take their keys\n"
+        "from. Runs without mpirun.\n",
+    .exit_codes = "exit codes: 0 ok, 2 bad usage or an unknown COMMAND, 5 out of memory\n",
+    .groups = schema_groups,
+    .size = sizeof(struct schema_opts),
+    .args_name = "command",
+    .min_args = 0,
+    .max_args = 1,
+    .args_offset = offsetof(struct schema_opts, command),
+    .check = schema_check,
 };

@@ -1,6 +1,6 @@
 /*
  * The options of the commands that have only a few: topo, list, compare,
- * trend and report (small_opts.c, pure). Their runs are cmd/<name>.c.
+ * trend, report and schema (small_opts.c, pure). Their runs are cmd/<name>.c.
  */
 #ifndef COLLSCOPE_CMD_SMALL_OPTS_H
 #define COLLSCOPE_CMD_SMALL_OPTS_H
@@ -32,11 +32,17 @@ struct trend_opts {
 	struct opt_args files; /* the reports, any order (sorted by their start time) */
 };
 
+struct schema_opts {
+	bool markdown;
+	struct opt_args command; /* at most one: the command whose reports are described */
+};
+
 struct report_opts {
 	struct cmd_out out; /* output is required; "-" for stdout */
 	struct opt_args files;
 };
 
-extern const struct cmd_spec topo_spec, list_spec, compare_spec, trend_spec, report_spec;
+extern const struct cmd_spec topo_spec, list_spec, compare_spec, trend_spec, report_spec,
+    schema_spec;
 
 #endif

@@ -138,6 +138,30 @@ expect_output() {
 	if grep -Eq -- "$1" "$TMP/out"; then pass "$2"; else fail "$2 (no match for /$1/)" "$TMP/out"; fi
 }
 
+# check_schema FILE... [-- NAME]: every report is valid against the JSON
+# Schema `collscope schema COMMAND` prints for its command (tests/schema_check.py):
+# the fields of the one table (reports/io/schema_table.h) with their types,
+# present where required. NAME defaults to the files' names.
+SCHEMA_CHECK=$(dirname "${BASH_SOURCE[0]}")/schema_check.py
+check_schema() {
+	local files=() name=
+	while [ $# -gt 0 ]; do
+		[ "$1" = -- ] && { name=$2; break; }
+		files+=("$1")
+		shift
+	done
+	expect_exit 0 "${name:-${files[*]##*/}} valid against collscope schema" \
+		python3 "$SCHEMA_CHECK" --bin "$BIN" "${files[@]}"
+}
+
+# check_all_schemas: check_schema on every report the suite left in $TMP (the
+# JSON files with a schema_version), at its end.
+check_all_schemas() {
+	local reports=()
+	mapfile -t reports < <(grep -l '"schema_version"' "$TMP"/*.json 2>/dev/null)
+	[ ${#reports[@]} -gt 0 ] && check_schema "${reports[@]}" -- "the suite's ${#reports[@]} reports"
+}
+
 finish() {
 	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "$PASSED $FAILED" >>"$COLLSCOPE_TALLY"
 	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $PASSED passed, $FAILED failed"

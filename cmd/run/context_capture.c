@@ -215,12 +215,13 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->samples_us = b->max_us;
 	r->nsamples = (size_t)br->iterations;
 	r->rank_mean_us = b->rank_mean_us;
-	r->timing = timing_method_name(br->timing_method);
+	r->timing_known = true;
+	r->timing = br->timing_method;
 	r->calls_per_sample = br->calls;
 	r->late_starts = br->timing.late_starts;
 	r->window_lead_us = br->timing_method == TIMING_WINDOW ? br->lead_us : NAN;
 	r->straggler_rank = br->timing.straggler_rank;
-	r->straggler_cause = timing_cause_name(br->timing.cause);
+	r->straggler_cause = br->timing.cause;
 	r->straggler_us = br->timing.straggler_us;
 	r->rank_late_us = br->timing.cause != TIMING_CAUSE_NONE ? b->rank_late_us : NULL;
 	return ar_record_compute(r);

@@ -8,6 +8,7 @@
 
 #include "reports/accept/accept_util.h"
 #include "reports/io/report_read.h"
+#include "reports/io/report_schema.h"
 
 #include <float.h>
 #include <math.h>
@@ -154,15 +155,13 @@ static int load_link(struct loader *l, const cJSON *rec, struct accept_figures *
 	struct accept_link_figures lk = {0};
 	const char *locality;
 	int64_t a = 0, b = 0;
-	int k = 0;
+	enum detect_locality k;
 
 	if (report_get_integer(&l->at, rec, "a", true, 0, RANKS_MAX, &a) != 0 ||
 	    report_get_integer(&l->at, rec, "b", true, 0, RANKS_MAX, &b) != 0 ||
 	    report_get_string(&l->at, rec, "locality", true, &locality) != 0)
 		return failed(l);
-	while (k < DETECT_LOCALITIES && strcmp(locality, detect_locality_name(k)) != 0)
-		k++;
-	if (k == DETECT_LOCALITIES) {
+	if (detect_locality_parse(locality, &k) != 0) {
 		accept_errs_add(l->errs,
 		                "report '%s': %s.locality: '%.64s' is not same_numa, same_host or "
 		                "cross_host",
@@ -176,7 +175,7 @@ static int load_link(struct loader *l, const cJSON *rec, struct accept_figures *
 		return -1;
 	lk.a = (int)a;
 	lk.b = (int)b;
-	lk.locality = (enum detect_locality)k;
+	lk.locality = k;
 	return added(l, accept_figures_add_link(f, &lk));
 }
 
@@ -186,6 +185,7 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 	    .host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 	const char *kind, *reason;
 	int64_t a = -1, b = -1;
+	enum detect_kind k;
 
 	if (report_get_string(&l->at, o, "kind", true, &kind) != 0 ||
 	    report_get_string(&l->at, o, "reason", false, &reason) != 0)
@@ -194,11 +194,19 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 	/* links writes "host" (older reports: "who"); a link between two hosts has
 	   no ranks a and b (its ranks_a, ranks_b); a segment names sets of hosts,
 	   and is the job's alone here */
-	if (strcmp(kind, "host") == 0) {
-		if (record_host(l, o, cJSON_GetObjectItemCaseSensitive(o, "host") ? "host" : "who", f,
-		                &s.host) != 0)
+	if (detect_kind_parse(kind, &k) != 0) {
+		accept_errs_add(l->errs,
+		                "report '%s': %s.kind: '%.32s' is not host, link or segment",
+		                l->path, l->where, kind);
+		return -1;
+	}
+	if (k == DETECT_HOST) {
+		if (record_host(l, o,
+		                cJSON_GetObjectItemCaseSensitive(o, SK_SUSP_HOST) ? SK_SUSP_HOST
+		                                                                  : SK_SUSP_WHO,
+		                f, &s.host) != 0)
 			return -1;
-	} else if (strcmp(kind, "link") == 0) {
+	} else if (k == DETECT_LINK) {
 		if (report_get_integer(&l->at, o, "a", false, 0, RANKS_MAX, &a) != 0 ||
 		    report_get_integer(&l->at, o, "b", false, 0, RANKS_MAX, &b) != 0)
 			return failed(l);
@@ -207,10 +215,6 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 			return -1;
 		s.a = (int)a;
 		s.b = (int)b;
-	} else if (strcmp(kind, "segment") != 0) {
-		accept_errs_add(l->errs, "report '%s': %s.kind: '%.32s' is not host, link or segment",
-		                l->path, l->where, kind);
-		return -1;
 	}
 	return added(l, accept_figures_add_suspect(f, &s));
 }

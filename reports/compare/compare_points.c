@@ -5,6 +5,7 @@
 #include "reports/compare/compare_points.h"
 
 #include "reports/io/report_read.h"
+#include "reports/io/report_schema.h"
 #include "reports/render/report_text.h"
 #include "reports/stats/stats.h"
 
@@ -39,44 +40,44 @@ static int load_stats(const struct report_at *at, const cJSON *rec, const char *
 		return -1;
 	snprintf(where, sizeof where, "%s.%s", at->where, name);
 	in.where = where;
-	if (report_get_number(&in, o, "p50", false, 0, DBL_MAX, p50) != 0)
+	if (report_get_number(&in, o, SK_TIME_P50, false, 0, DBL_MAX, p50) != 0)
 		return -1;
-	return p99 ? report_get_number(&in, o, "p99", false, 0, DBL_MAX, p99) : 0;
+	return p99 ? report_get_number(&in, o, SK_TIME_P99, false, 0, DBL_MAX, p99) : 0;
 }
 
 static int load_collective(const struct report_at *at, const cJSON *rec, struct cmp_point *p)
 {
-	if (report_get_string(at, rec, "algorithm", true, &p->algorithm) != 0 ||
-	    report_get_string(at, rec, "dtype", true, &p->dtype) != 0 ||
-	    report_get_string(at, rec, "op", true, &p->op) != 0 ||
-	    report_get_integer(at, rec, "bytes", true, 0, BYTES_MAX, &p->bytes) != 0 ||
-	    report_get_integer(at, rec, "ranks", true, 1, RANKS_MAX, &p->ranks) != 0 ||
-	    report_get_bool(at, rec, "in_place", false, &p->in_place) != 0 ||
-	    report_get_string(at, rec, "skipped", false, &p->skipped) != 0)
+	if (report_get_string(at, rec, SK_AR_ALGORITHM, true, &p->algorithm) != 0 ||
+	    report_get_string(at, rec, SK_AR_DTYPE, true, &p->dtype) != 0 ||
+	    report_get_string(at, rec, SK_AR_OP, true, &p->op) != 0 ||
+	    report_get_integer(at, rec, SK_AR_BYTES, true, 0, BYTES_MAX, &p->bytes) != 0 ||
+	    report_get_integer(at, rec, SK_AR_RANKS, true, 1, RANKS_MAX, &p->ranks) != 0 ||
+	    report_get_bool(at, rec, SK_AR_IN_PLACE, false, &p->in_place) != 0 ||
+	    report_get_string(at, rec, SK_AR_SKIPPED, false, &p->skipped) != 0)
 		return -1;
 	if (p->skipped)
 		return 0;
-	if (load_stats(at, rec, "time_us", &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
-	    report_get_number(at, rec, "busbw_gbps", false, 0, DBL_MAX, &p->value[CMP_BW]) != 0)
+	if (load_stats(at, rec, SK_AR_TIME_US, &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
+	    report_get_number(at, rec, SK_AR_BUSBW_GBPS, false, 0, DBL_MAX, &p->value[CMP_BW]) != 0)
 		return -1;
-	return report_get_numbers(at, rec, "samples_us", false, 0, DBL_MAX, &p->samples_us,
+	return report_get_numbers(at, rec, SK_AR_SAMPLES_US, false, 0, DBL_MAX, &p->samples_us,
 	                          &p->nsamples);
 }
 
 static int load_link(const struct report_at *at, const cJSON *rec, struct cmp_point *p)
 {
 	p->algorithm = p->dtype = p->op = "";
-	if (report_get_integer(at, rec, "a", true, 0, RANKS_MAX, &p->a) != 0 ||
-	    report_get_integer(at, rec, "b", true, 0, RANKS_MAX, &p->b) != 0 ||
-	    report_get_string(at, rec, "host_a", false, &p->host_a) != 0 ||
-	    report_get_string(at, rec, "host_b", false, &p->host_b) != 0 ||
-	    report_get_string(at, rec, "skipped", false, &p->skipped) != 0 ||
-	    load_stats(at, rec, "latency_us", &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
-	    load_stats(at, rec, "bandwidth_gbps", &p->value[CMP_BW], NULL) != 0)
+	if (report_get_integer(at, rec, SK_LINK_A, true, 0, RANKS_MAX, &p->a) != 0 ||
+	    report_get_integer(at, rec, SK_LINK_B, true, 0, RANKS_MAX, &p->b) != 0 ||
+	    report_get_string(at, rec, SK_LINK_HOST_A, false, &p->host_a) != 0 ||
+	    report_get_string(at, rec, SK_LINK_HOST_B, false, &p->host_b) != 0 ||
+	    report_get_string(at, rec, SK_LINK_SKIPPED, false, &p->skipped) != 0 ||
+	    load_stats(at, rec, SK_LINK_LATENCY_US, &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
+	    load_stats(at, rec, SK_LINK_BANDWIDTH_GBPS, &p->value[CMP_BW], NULL) != 0)
 		return -1;
-	return report_get_numbers(at, rec, "samples_us", false, 0, DBL_MAX, &p->samples_us,
+	return report_get_numbers(at, rec, SK_LINK_SAMPLES_US, false, 0, DBL_MAX, &p->samples_us,
 	                          &p->nsamples) != 0 ||
-	               report_get_numbers(at, rec, "window_samples_us", false, 0, DBL_MAX,
+	               report_get_numbers(at, rec, SK_LINK_WINDOW_SAMPLES_US, false, 0, DBL_MAX,
 	                                  &p->window_samples_us, &p->nwindow_samples) != 0
 	           ? -1
 	           : 0;
@@ -176,17 +177,17 @@ static int load_context(struct cmp_run *run, const cJSON *root, char *err, size_
 
 	run->ranks = run->hosts = -1;
 	in_ctx.where = "context";
-	if (report_get_bool(&at, root, "complete", false, &run->complete) != 0 ||
-	    report_get_object(&at, root, "context", false, &ctx) != 0 ||
-	    report_get_object(&in_ctx, ctx, "mpi", false, &mpi) != 0 ||
-	    report_get_array(&in_ctx, ctx, "hosts", false, &hosts) != 0)
+	if (report_get_bool(&at, root, SK_REPORT_COMPLETE, false, &run->complete) != 0 ||
+	    report_get_object(&at, root, SK_REPORT_CONTEXT, false, &ctx) != 0 ||
+	    report_get_object(&in_ctx, ctx, SK_CTX_MPI, false, &mpi) != 0 ||
+	    report_get_array(&in_ctx, ctx, SK_CTX_HOSTS, false, &hosts) != 0)
 		return -1;
 	if (hosts)
 		run->hosts = cJSON_GetArraySize(hosts);
-	if (report_get_string(&in_ctx, ctx, "started_utc", false, &run->started_utc) != 0)
+	if (report_get_string(&in_ctx, ctx, SK_CTX_STARTED_UTC, false, &run->started_utc) != 0)
 		return -1;
 	in_ctx.where = "context.mpi";
-	return report_get_integer(&in_ctx, mpi, "ranks", false, 1, RANKS_MAX, &run->ranks);
+	return report_get_integer(&in_ctx, mpi, SK_MPI_RANKS, false, 1, RANKS_MAX, &run->ranks);
 }
 
 static int load_points(struct cmp_run *run, const cJSON *results, char *err, size_t errlen)
@@ -209,7 +210,7 @@ static int load_points(struct cmp_run *run, const cJSON *results, char *err, siz
 			snprintf(err, errlen, "report '%s': %s is not an object", run->path, where);
 			return -1;
 		}
-		if (report_get_bool(&at, rec, "predicted", false, &predicted) != 0)
+		if (report_get_bool(&at, rec, SK_SCALE_PREDICTED, false, &predicted) != 0)
 			return -1;
 		if (predicted)
 			continue;
@@ -251,12 +252,14 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 	memset(run, 0, sizeof *run);
 	run->path = path;
 	run->root = root;
-	if (report_get_string(&at, root, "command", true, &command) != 0)
+	if (report_get_string(&at, root, SK_REPORT_COMMAND, true, &command) != 0)
 		goto out;
 	run->command = command;
-	if (strcmp(command, "links") == 0) {
+	enum report_command c = REPORT_COMMANDS;
+	report_command_parse(command, &c);
+	if (c == REPORT_CMD_LINKS) {
 		run->kind = CMP_KIND_LINKS;
-	} else if (strcmp(command, "allreduce") != 0 && strcmp(command, "scale") != 0) {
+	} else if (c != REPORT_CMD_ALLREDUCE && c != REPORT_CMD_SCALE) {
 		snprintf(err, errlen,
 		         "report '%s': compare cannot compare '%.40s' reports (it compares "
 		         "allreduce, scale and links reports)",
@@ -264,7 +267,7 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 		goto out;
 	}
 	if (load_context(run, root, err, errlen) != 0 ||
-	    report_get_array(&at, root, "results", true, &results) != 0 ||
+	    report_get_array(&at, root, SK_REPORT_RESULTS, true, &results) != 0 ||
 	    load_points(run, results, err, errlen) != 0)
 		goto out;
 	qsort(run->points, run->npoints, sizeof *run->points, point_order);

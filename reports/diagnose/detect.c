@@ -69,20 +69,57 @@ void detect_result_release(struct detect_result *r)
 	detect_result_init(r);
 }
 
+const char *const detect_locality_names[DETECT_LOCALITIES + 1] = {"same_numa", "same_host",
+                                                                  "cross_host", NULL};
+const char *const detect_metric_names[DETECT_METRICS + 1] = {"bandwidth", "latency", NULL};
+const char *const detect_kind_names[DETECT_KINDS + 1] = {"link", "host", "segment", NULL};
+
 const char *detect_locality_name(enum detect_locality l)
 {
-	static const char *const names[] = {"same_numa", "same_host", "cross_host"};
-	return l >= 0 && l < DETECT_LOCALITIES ? names[l] : "unknown";
+	return l >= 0 && l < DETECT_LOCALITIES ? detect_locality_names[l] : "unknown";
 }
 
 const char *detect_metric_name(enum detect_metric m)
 {
-	return m == DETECT_BANDWIDTH ? "bandwidth" : m == DETECT_LATENCY ? "latency" : "unknown";
+	return m >= 0 && m < DETECT_METRICS ? detect_metric_names[m] : "unknown";
 }
 
 const char *detect_kind_name(enum detect_kind k)
 {
-	return k == DETECT_HOST ? "host" : k == DETECT_SEGMENT ? "segment" : "link";
+	return k == DETECT_HOST || k == DETECT_SEGMENT ? detect_kind_names[k] : "link";
+}
+
+/* The index of name in names (NULL-terminated), or -1. */
+static int name_index(const char *const *names, const char *name)
+{
+	for (int i = 0; name && names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int detect_locality_parse(const char *name, enum detect_locality *out)
+{
+	int i = name_index(detect_locality_names, name);
+	if (i >= 0)
+		*out = (enum detect_locality)i;
+	return i >= 0 ? 0 : -1;
+}
+
+int detect_metric_parse(const char *name, enum detect_metric *out)
+{
+	int i = name_index(detect_metric_names, name);
+	if (i >= 0)
+		*out = (enum detect_metric)i;
+	return i >= 0 ? 0 : -1;
+}
+
+int detect_kind_parse(const char *name, enum detect_kind *out)
+{
+	int i = name_index(detect_kind_names, name);
+	if (i >= 0)
+		*out = (enum detect_kind)i;
+	return i >= 0 ? 0 : -1;
 }
 
 const char *detect_direction_name(enum detect_kind k, enum detect_direction d)

@@ -42,7 +42,7 @@ enum detect_locality { DETECT_SAME_NUMA, DETECT_SAME_HOST, DETECT_CROSS_HOST, DE
 enum detect_metric { DETECT_BANDWIDTH, DETECT_LATENCY, DETECT_METRICS };
 
 /* What a suspect names: see reports/diagnose/classify.h for host, link and segment between hosts. */
-enum detect_kind { DETECT_LINK, DETECT_HOST, DETECT_SEGMENT };
+enum detect_kind { DETECT_LINK, DETECT_HOST, DETECT_SEGMENT, DETECT_KINDS };
 
 /*
  * Which way it is slow. A host: AB is "send" (its outgoing links), BA
@@ -120,10 +120,22 @@ void detect_params_default(struct detect_params *p);
 void detect_result_init(struct detect_result *r);
 void detect_result_release(struct detect_result *r);
 
+/*
+ * The names of the enums, in their order and NULL-terminated: the one table
+ * each that the reports' strings come from (reports/io/schema_table.h) and
+ * that readers map back with detect_*_parse.
+ */
+extern const char *const detect_locality_names[DETECT_LOCALITIES + 1];
+extern const char *const detect_metric_names[DETECT_METRICS + 1];
+extern const char *const detect_kind_names[DETECT_KINDS + 1];
 /* "same_numa", "same_host", "cross_host"; "bandwidth", "latency"; "link", "host", "segment". */
 const char *detect_locality_name(enum detect_locality l);
 const char *detect_metric_name(enum detect_metric m);
 const char *detect_kind_name(enum detect_kind k);
+/* The enum named name into *out: 0, or -1 (*out unchanged) for an unknown or NULL name. */
+int detect_locality_parse(const char *name, enum detect_locality *out);
+int detect_metric_parse(const char *name, enum detect_metric *out);
+int detect_kind_parse(const char *name, enum detect_kind *out);
 /* "send", "receive", "both" for a host; "a->b", "b->a", "both" otherwise. */
 const char *detect_direction_name(enum detect_kind k, enum detect_direction d);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 static int report_rank(const struct hops_names *nm, int r)
 {
@@ -19,7 +20,7 @@ static const char *host_of(const struct hops_names *nm, int r)
 /* "hosts": [a, b], nulls when unknown. */
 static bool add_hosts(cJSON *o, const char *a, const char *b)
 {
-	cJSON *h = cJSON_AddArrayToObject(o, "hosts");
+	cJSON *h = cJSON_AddArrayToObject(o, SK_HOP_HOSTS);
 	return h && cJSON_AddItemToArray(h, a ? cJSON_CreateString(a) : cJSON_CreateNull()) &&
 	       cJSON_AddItemToArray(h, b ? cJSON_CreateString(b) : cJSON_CreateNull());
 }
@@ -31,32 +32,33 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 		cJSON_Delete(o);
 		return false;
 	}
-	return cJSON_AddNumberToObject(o, "from_rank", report_rank(nm, h->from_rank)) &&
-	       cJSON_AddNumberToObject(o, "to_rank", report_rank(nm, h->to_rank)) &&
+	return cJSON_AddNumberToObject(o, SK_HOP_FROM_RANK, report_rank(nm, h->from_rank)) &&
+	       cJSON_AddNumberToObject(o, SK_HOP_TO_RANK, report_rank(nm, h->to_rank)) &&
 	       add_hosts(o, host_of(nm, h->from_rank), host_of(nm, h->to_rank)) &&
-	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
-	       cJSON_AddNumberToObject(o, "messages", (double)h->messages) &&
-	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
-	       report_add_number(o, "wait_us", h->wait_us) &&
-	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
-	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
-	       report_add_number(o, "share", h->share) &&
-	       cJSON_AddBoolToObject(o, "waited", h->waited) &&
-	       cJSON_AddBoolToObject(o, "slow", h->slow);
+	       cJSON_AddStringToObject(o, SK_HOP_LOCALITY, hops_locality_name(h->locality)) &&
+	       cJSON_AddNumberToObject(o, SK_HOP_MESSAGES, (double)h->messages) &&
+	       report_add_number(o, SK_HOP_HOP_TIME_US, h->hop_time_us) &&
+	       report_add_number(o, SK_HOP_WAIT_US, h->wait_us) &&
+	       report_add_number(o, SK_HOP_MEDIAN_HOP_US, h->median_hop_us) &&
+	       report_add_number(o, SK_HOP_RATIO, h->ratio) &&
+	       report_add_number(o, SK_HOP_SCORE, h->score) &&
+	       report_add_number(o, SK_HOP_SHARE, h->share) &&
+	       cJSON_AddBoolToObject(o, SK_HOP_WAITED, h->waited) &&
+	       cJSON_AddBoolToObject(o, SK_HOP_SLOW, h->slow);
 }
 
 cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
                           double clock_error_us, size_t dropped)
 {
-	cJSON *t = cJSON_AddObjectToObject(rec, "trace");
+	cJSON *t = cJSON_AddObjectToObject(rec, SK_AR_TRACE);
 	cJSON *hops = NULL;
-	bool ok = t && cJSON_AddNumberToObject(t, "iterations", (double)r->iterations) &&
-	          cJSON_AddNumberToObject(t, "messages", (double)r->messages) &&
-	          cJSON_AddNumberToObject(t, "unmatched", (double)r->unmatched) &&
-	          cJSON_AddNumberToObject(t, "dropped", (double)dropped) &&
-	          report_add_number(t, "iteration_us", r->iteration_us) &&
-	          report_add_number(t, "clock_error_us", clock_error_us) &&
-	          (hops = cJSON_AddArrayToObject(t, "hops"));
+	bool ok = t && cJSON_AddNumberToObject(t, SK_TRACE_ITERATIONS, (double)r->iterations) &&
+	          cJSON_AddNumberToObject(t, SK_TRACE_MESSAGES, (double)r->messages) &&
+	          cJSON_AddNumberToObject(t, SK_TRACE_UNMATCHED, (double)r->unmatched) &&
+	          cJSON_AddNumberToObject(t, SK_TRACE_DROPPED, (double)dropped) &&
+	          report_add_number(t, SK_TRACE_ITERATION_US, r->iteration_us) &&
+	          report_add_number(t, SK_TRACE_CLOCK_ERROR_US, clock_error_us) &&
+	          (hops = cJSON_AddArrayToObject(t, SK_TRACE_HOPS));
 	for (size_t i = 0; ok && i < r->nhops; i++)
 		ok = add_hop(hops, &r->hops[i], nm);
 	return ok ? t : NULL;
@@ -65,11 +67,11 @@ cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct 
 cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, size_t calls,
                           double clock_error_us)
 {
-	cJSON *t = cJSON_AddObjectToObject(rec, "trace");
+	cJSON *t = cJSON_AddObjectToObject(rec, SK_AR_TRACE);
 	cJSON *a = NULL;
-	bool ok = t && cJSON_AddNumberToObject(t, "calls", (double)calls) &&
-	          report_add_number(t, "clock_error_us", clock_error_us) &&
-	          (a = cJSON_AddArrayToObject(t, "rank_call_us"));
+	bool ok = t && cJSON_AddNumberToObject(t, SK_TRACE_CALLS, (double)calls) &&
+	          report_add_number(t, SK_TRACE_CLOCK_ERROR_US, clock_error_us) &&
+	          (a = cJSON_AddArrayToObject(t, SK_TRACE_RANK_CALL_US));
 	for (int q = 0; ok && q < nranks; q++)
 		ok = report_add_number_item(a, rank_call_us[q]) != NULL;
 	return ok ? t : NULL;
@@ -106,43 +108,45 @@ size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_
 
 static bool add_point(cJSON *o, const struct hops_finding *f)
 {
-	return cJSON_AddStringToObject(o, "algorithm", f->algorithm) &&
-	       cJSON_AddNumberToObject(o, "bytes", (double)f->bytes) &&
-	       cJSON_AddNumberToObject(o, "ranks", f->ranks);
+	return cJSON_AddStringToObject(o, SK_SLOWHOP_ALGORITHM, f->algorithm) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWHOP_BYTES, (double)f->bytes) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWHOP_RANKS, f->ranks);
 }
 
 static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
 {
 	const struct hops_hop *h = &f->hop;
-	return add_point(o, f) && cJSON_AddNumberToObject(o, "from_rank", h->from_rank) &&
-	       cJSON_AddNumberToObject(o, "to_rank", h->to_rank) &&
+	return add_point(o, f) && cJSON_AddNumberToObject(o, SK_SLOWHOP_FROM_RANK, h->from_rank) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWHOP_TO_RANK, h->to_rank) &&
 	       add_hosts(o, f->host_a, f->host_b) &&
-	       cJSON_AddStringToObject(o, "locality", hops_locality_name(h->locality)) &&
-	       report_add_number(o, "hop_time_us", h->hop_time_us) &&
-	       report_add_number(o, "median_hop_us", h->median_hop_us) &&
-	       report_add_number(o, "ratio", h->ratio) && report_add_number(o, "score", h->score) &&
-	       report_add_number(o, "share", h->share);
+	       cJSON_AddStringToObject(o, SK_SLOWHOP_LOCALITY, hops_locality_name(h->locality)) &&
+	       report_add_number(o, SK_SLOWHOP_HOP_TIME_US, h->hop_time_us) &&
+	       report_add_number(o, SK_SLOWHOP_MEDIAN_HOP_US, h->median_hop_us) &&
+	       report_add_number(o, SK_SLOWHOP_RATIO, h->ratio) &&
+	       report_add_number(o, SK_SLOWHOP_SCORE, h->score) &&
+	       report_add_number(o, SK_SLOWHOP_SHARE, h->share);
 }
 
 static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
 {
 	const struct hops_rank *k = &f->rank;
-	return add_point(o, f) && cJSON_AddNumberToObject(o, "rank", k->rank) &&
-	       (f->host_a ? cJSON_AddStringToObject(o, "host", f->host_a)
-	                  : cJSON_AddNullToObject(o, "host")) &&
-	       cJSON_AddStringToObject(o, "reason", hops_rank_reason_name(k->reason)) &&
-	       cJSON_AddNumberToObject(o, "hops_slow", k->hops_slow) &&
-	       cJSON_AddNumberToObject(o, "hops_total", k->hops_total) &&
-	       report_add_number(o, "reduce_gbps", k->reduce_gbps) &&
-	       report_add_number(o, "median_reduce_gbps", k->median_reduce_gbps) &&
-	       report_add_number(o, "ratio", k->ratio) && report_add_number(o, "score", k->score) &&
-	       report_add_number(o, "share", k->share);
+	return add_point(o, f) && cJSON_AddNumberToObject(o, SK_SLOWRANK_RANK, k->rank) &&
+	       (f->host_a ? cJSON_AddStringToObject(o, SK_SLOWRANK_HOST, f->host_a)
+	                  : cJSON_AddNullToObject(o, SK_SLOWRANK_HOST)) &&
+	       cJSON_AddStringToObject(o, SK_SLOWRANK_REASON, hops_rank_reason_name(k->reason)) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWRANK_HOPS_SLOW, k->hops_slow) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWRANK_HOPS_TOTAL, k->hops_total) &&
+	       report_add_number(o, SK_SLOWRANK_REDUCE_GBPS, k->reduce_gbps) &&
+	       report_add_number(o, SK_SLOWRANK_MEDIAN_REDUCE_GBPS, k->median_reduce_gbps) &&
+	       report_add_number(o, SK_SLOWRANK_RATIO, k->ratio) &&
+	       report_add_number(o, SK_SLOWRANK_SCORE, k->score) &&
+	       report_add_number(o, SK_SLOWRANK_SHARE, k->share);
 }
 
 int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n)
 {
-	cJSON *hops = cJSON_AddArrayToObject(summary, "slow_hops");
-	cJSON *ranks = hops ? cJSON_AddArrayToObject(summary, "slow_ranks") : NULL;
+	cJSON *hops = cJSON_AddArrayToObject(summary, SK_ARSUM_SLOW_HOPS);
+	cJSON *ranks = hops ? cJSON_AddArrayToObject(summary, SK_ARSUM_SLOW_RANKS) : NULL;
 	if (!ranks)
 		return -1;
 	for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 double ar_algbw_gbps(uint64_t bytes, double time_us)
 {
@@ -134,11 +135,15 @@ int ar_format_row(char *buf, size_t len, const struct ar_record *r, bool csv)
 
 static bool add_time(cJSON *rec, const struct stats_summary *t)
 {
-	cJSON *o = cJSON_AddObjectToObject(rec, "time_us");
-	return o && report_add_number(o, "min", t->min_us) && report_add_number(o, "mean", t->mean_us) &&
-	       report_add_number(o, "stddev", t->stddev_us) && report_add_number(o, "p50", t->p50_us) &&
-	       report_add_number(o, "p90", t->p90_us) && report_add_number(o, "p99", t->p99_us) &&
-	       report_add_number(o, "p999", t->p999_us) && report_add_number(o, "max", t->max_us);
+	cJSON *o = cJSON_AddObjectToObject(rec, SK_AR_TIME_US);
+	return o && report_add_number(o, SK_TIME_MIN, t->min_us) &&
+	       report_add_number(o, SK_TIME_MEAN, t->mean_us) &&
+	       report_add_number(o, SK_TIME_STDDEV, t->stddev_us) &&
+	       report_add_number(o, SK_TIME_P50, t->p50_us) &&
+	       report_add_number(o, SK_TIME_P90, t->p90_us) &&
+	       report_add_number(o, SK_TIME_P99, t->p99_us) &&
+	       report_add_number(o, SK_TIME_P999, t->p999_us) &&
+	       report_add_number(o, SK_TIME_MAX, t->max_us);
 }
 
 static bool add_array(cJSON *rec, const char *name, const double *x, size_t n)
@@ -153,34 +158,39 @@ static bool add_array(cJSON *rec, const char *name, const double *x, size_t n)
 /* How the point was timed, and who it waited for (algorithms/README.md, timing methods). */
 static bool add_timing(cJSON *o, const struct ar_record *r)
 {
-	if (r->timing && !cJSON_AddStringToObject(o, "timing", r->timing))
+	if (r->timing_known &&
+	    !cJSON_AddStringToObject(o, SK_AR_TIMING, timing_method_name(r->timing)))
 		return false;
-	if (r->timing && strcmp(r->timing, "window") == 0 &&
-	    !(cJSON_AddNumberToObject(o, "late_starts", r->late_starts) &&
-	      report_add_number(o, "window_lead_us", r->window_lead_us)))
+	if (r->timing_known && r->timing == TIMING_WINDOW &&
+	    !(cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS, r->late_starts) &&
+	      report_add_number(o, SK_AR_WINDOW_LEAD_US, r->window_lead_us)))
 		return false;
-	if (r->timing && strcmp(r->timing, "pipelined") == 0 &&
-	    !cJSON_AddNumberToObject(o, "calls_per_sample", r->calls_per_sample))
+	if (r->timing_known && r->timing == TIMING_PIPELINED &&
+	    !cJSON_AddNumberToObject(o, SK_AR_CALLS_PER_SAMPLE, r->calls_per_sample))
 		return false;
-	return (r->straggler_cause ? cJSON_AddStringToObject(o, "straggler_cause", r->straggler_cause)
-	                           : cJSON_AddNullToObject(o, "straggler_cause")) &&
-	       report_add_number(o, "straggler_us", r->straggler_us) &&
-	       (!r->rank_late_us || add_array(o, "rank_late_us", r->rank_late_us, (size_t)r->ranks));
+	const char *cause = timing_cause_name(r->straggler_cause);
+	return (cause ? cJSON_AddStringToObject(o, SK_AR_STRAGGLER_CAUSE, cause)
+	              : cJSON_AddNullToObject(o, SK_AR_STRAGGLER_CAUSE)) &&
+	       report_add_number(o, SK_AR_STRAGGLER_US, r->straggler_us) &&
+	       (!r->rank_late_us ||
+	        add_array(o, SK_AR_RANK_LATE_US, r->rank_late_us, (size_t)r->ranks));
 }
 
 static bool add_measured(cJSON *o, const struct ar_record *r)
 {
-	return cJSON_AddNumberToObject(o, "iterations", r->iterations) &&
-	       (r->wrong >= 0 ? cJSON_AddNumberToObject(o, "wrong", (double)r->wrong)
-	                      : cJSON_AddNullToObject(o, "wrong")) &&
-	       add_time(o, &r->time) && report_add_number(o, "algbw_gbps", r->algbw_gbps) &&
-	       report_add_number(o, "busbw_gbps", r->busbw_gbps) &&
-	       report_add_number(o, "algbw_mean_gbps", r->algbw_mean_gbps) &&
-	       report_add_number(o, "busbw_mean_gbps", r->busbw_mean_gbps) &&
-	       (r->straggler_rank >= 0 ? cJSON_AddNumberToObject(o, "straggler_rank", r->straggler_rank)
-	                               : cJSON_AddNullToObject(o, "straggler_rank")) &&
-	       add_array(o, "rank_mean_us", r->rank_mean_us, r->rank_mean_us ? (size_t)r->ranks : 0) &&
-	       add_timing(o, r) && add_array(o, "samples_us", r->samples_us, r->nsamples);
+	return cJSON_AddNumberToObject(o, SK_AR_ITERATIONS, r->iterations) &&
+	       (r->wrong >= 0 ? cJSON_AddNumberToObject(o, SK_AR_WRONG, (double)r->wrong)
+	                      : cJSON_AddNullToObject(o, SK_AR_WRONG)) &&
+	       add_time(o, &r->time) && report_add_number(o, SK_AR_ALGBW_GBPS, r->algbw_gbps) &&
+	       report_add_number(o, SK_AR_BUSBW_GBPS, r->busbw_gbps) &&
+	       report_add_number(o, SK_AR_ALGBW_MEAN_GBPS, r->algbw_mean_gbps) &&
+	       report_add_number(o, SK_AR_BUSBW_MEAN_GBPS, r->busbw_mean_gbps) &&
+	       (r->straggler_rank >= 0
+	            ? cJSON_AddNumberToObject(o, SK_AR_STRAGGLER_RANK, r->straggler_rank)
+	            : cJSON_AddNullToObject(o, SK_AR_STRAGGLER_RANK)) &&
+	       add_array(o, SK_AR_RANK_MEAN_US, r->rank_mean_us,
+	                 r->rank_mean_us ? (size_t)r->ranks : 0) &&
+	       add_timing(o, r) && add_array(o, SK_AR_SAMPLES_US, r->samples_us, r->nsamples);
 }
 
 cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r)
@@ -190,15 +200,15 @@ cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r)
 		cJSON_Delete(o);
 		return NULL;
 	}
-	bool ok = cJSON_AddStringToObject(o, "algorithm", r->algorithm) &&
-	          cJSON_AddNumberToObject(o, "bytes", (double)r->bytes) &&
-	          cJSON_AddNumberToObject(o, "count", (double)r->count) &&
-	          cJSON_AddStringToObject(o, "dtype", r->dtype) &&
-	          cJSON_AddStringToObject(o, "op", r->op) &&
-	          cJSON_AddNumberToObject(o, "ranks", r->ranks) &&
-	          cJSON_AddBoolToObject(o, "in_place", r->in_place);
+	bool ok = cJSON_AddStringToObject(o, SK_AR_ALGORITHM, r->algorithm) &&
+	          cJSON_AddNumberToObject(o, SK_AR_BYTES, (double)r->bytes) &&
+	          cJSON_AddNumberToObject(o, SK_AR_COUNT, (double)r->count) &&
+	          cJSON_AddStringToObject(o, SK_AR_DTYPE, r->dtype) &&
+	          cJSON_AddStringToObject(o, SK_AR_OP, r->op) &&
+	          cJSON_AddNumberToObject(o, SK_AR_RANKS, r->ranks) &&
+	          cJSON_AddBoolToObject(o, SK_AR_IN_PLACE, r->in_place);
 	if (ok && r->skipped)
-		ok = cJSON_AddStringToObject(o, "skipped", r->skipped) != NULL;
+		ok = cJSON_AddStringToObject(o, SK_AR_SKIPPED, r->skipped) != NULL;
 	else if (ok)
 		ok = add_measured(o, r);
 	return ok ? o : NULL;

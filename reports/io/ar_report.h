@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "algorithms/timing.h"
 #include "reports/stats/stats.h"
 
 struct ar_record {
@@ -34,12 +35,13 @@ struct ar_record {
 	 * inside the call.
 	 */
 	int straggler_rank;
-	const char *timing;          /* "window", "barrier", "pipelined" (static); NULL: not known */
+	bool timing_known;           /* false: timing and the cause are not written */
+	enum timing_method timing;   /* how the point was timed */
 	int calls_per_sample;        /* pipelined's batch; 1 otherwise */
 	int late_starts;             /* window: attempts dropped, a rank having come late */
 	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
 	const double *rank_late_us;  /* borrowed: per rank, mean arrival after the start; NULL: none */
-	const char *straggler_cause; /* "late_arrival", "slow_inside" (static); NULL: not known */
+	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
 	double straggler_us;         /* the straggler's own delay per iteration; NAN: not known */
 };
 

@@ -1,6 +1,7 @@
 /* The context block of a report: see context.h. */
 #include "reports/io/context.h"
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -217,23 +218,24 @@ int report_context_host_of(const struct report_context *c, int rank)
 
 static bool add_hosts(cJSON *ctx, const struct report_context *c)
 {
-	cJSON *hosts = cJSON_AddArrayToObject(ctx, "hosts");
+	cJSON *hosts = cJSON_AddArrayToObject(ctx, SK_CTX_HOSTS);
 	for (int h = 0; hosts && h < c->nhosts; h++) {
 		const struct ctx_host *ho = &c->hosts[h];
 		cJSON *o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(hosts, o))
 			return false;
-		cJSON *ranks = cJSON_AddArrayToObject(o, "ranks");
+		cJSON *ranks = cJSON_AddArrayToObject(o, SK_CHOST_RANKS);
 		for (int i = 0; ranks && i < ho->nranks; i++)
 			cJSON_AddItemToArray(ranks, cJSON_CreateNumber(ho->ranks[i]));
-		if (!cJSON_AddStringToObject(o, "name", ho->name) ||
-		    !cJSON_AddNumberToObject(o, "cores", ho->cores) ||
-		    !cJSON_AddNumberToObject(o, "pus", ho->pus) ||
-		    !cJSON_AddNumberToObject(o, "numa_nodes", ho->numa_nodes) ||
-		    !cJSON_AddNumberToObject(o, "packages", ho->packages) ||
-		    !cJSON_AddBoolToObject(o, "oversubscribed", ho->oversubscribed) ||
-		    (ho->cpu_model[0] && !cJSON_AddStringToObject(o, "cpu_model", ho->cpu_model)) ||
-		    (ho->kernel[0] && !cJSON_AddStringToObject(o, "kernel", ho->kernel)))
+		if (!cJSON_AddStringToObject(o, SK_CHOST_NAME, ho->name) ||
+		    !cJSON_AddNumberToObject(o, SK_CHOST_CORES, ho->cores) ||
+		    !cJSON_AddNumberToObject(o, SK_CHOST_PUS, ho->pus) ||
+		    !cJSON_AddNumberToObject(o, SK_CHOST_NUMA_NODES, ho->numa_nodes) ||
+		    !cJSON_AddNumberToObject(o, SK_CHOST_PACKAGES, ho->packages) ||
+		    !cJSON_AddBoolToObject(o, SK_CHOST_OVERSUBSCRIBED, ho->oversubscribed) ||
+		    (ho->cpu_model[0] &&
+		     !cJSON_AddStringToObject(o, SK_CHOST_CPU_MODEL, ho->cpu_model)) ||
+		    (ho->kernel[0] && !cJSON_AddStringToObject(o, SK_CHOST_KERNEL, ho->kernel)))
 			return false;
 	}
 	return hosts != NULL;
@@ -241,21 +243,21 @@ static bool add_hosts(cJSON *ctx, const struct report_context *c)
 
 static bool add_ranks(cJSON *ctx, const struct report_context *c)
 {
-	cJSON *ranks = cJSON_AddArrayToObject(ctx, "ranks");
+	cJSON *ranks = cJSON_AddArrayToObject(ctx, SK_CTX_RANKS);
 	for (int r = 0; ranks && c->ranks && r < c->nranks; r++) {
 		const struct ctx_rank *cr = &c->ranks[r];
 		cJSON *o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(ranks, o))
 			return false;
-		if (!cJSON_AddNumberToObject(o, "rank", cr->rank) ||
-		    !cJSON_AddStringToObject(o, "host", cr->host) ||
-		    !cJSON_AddNumberToObject(o, "pid", cr->pid) ||
-		    !cJSON_AddStringToObject(o, "cpuset", cr->cpuset) ||
-		    !(cr->numa_node >= 0 ? cJSON_AddNumberToObject(o, "numa", cr->numa_node)
-		                         : cJSON_AddNullToObject(o, "numa")) ||
-		    !(cr->package >= 0 ? cJSON_AddNumberToObject(o, "package", cr->package)
-		                       : cJSON_AddNullToObject(o, "package")) ||
-		    !cJSON_AddBoolToObject(o, "bound", cr->bound))
+		if (!cJSON_AddNumberToObject(o, SK_CRANK_RANK, cr->rank) ||
+		    !cJSON_AddStringToObject(o, SK_CRANK_HOST, cr->host) ||
+		    !cJSON_AddNumberToObject(o, SK_CRANK_PID, cr->pid) ||
+		    !cJSON_AddStringToObject(o, SK_CRANK_CPUSET, cr->cpuset) ||
+		    !(cr->numa_node >= 0 ? cJSON_AddNumberToObject(o, SK_CRANK_NUMA, cr->numa_node)
+		                         : cJSON_AddNullToObject(o, SK_CRANK_NUMA)) ||
+		    !(cr->package >= 0 ? cJSON_AddNumberToObject(o, SK_CRANK_PACKAGE, cr->package)
+		                       : cJSON_AddNullToObject(o, SK_CRANK_PACKAGE)) ||
+		    !cJSON_AddBoolToObject(o, SK_CRANK_BOUND, cr->bound))
 			return false;
 	}
 	return ranks != NULL;
@@ -268,7 +270,7 @@ static bool add_cvars(cJSON *mpi, const struct report_context *c)
 
 	if (c->ncvars == 0)
 		return true;
-	o = cJSON_AddObjectToObject(mpi, "cvars");
+	o = cJSON_AddObjectToObject(mpi, SK_MPI_CVARS);
 	for (int i = 0; o && i < c->ncvars; i++) {
 		const struct ctx_cvar *v = &c->cvars[i];
 		if (cJSON_GetObjectItemCaseSensitive(o, v->name))
@@ -283,59 +285,62 @@ static bool add_cvars(cJSON *mpi, const struct report_context *c)
 
 static bool add_tool_and_mpi(cJSON *ctx, const struct report_context *c)
 {
-	cJSON *tool = cJSON_AddObjectToObject(ctx, "tool");
-	cJSON *mpi = cJSON_AddObjectToObject(ctx, "mpi");
-	cJSON *argv = cJSON_AddArrayToObject(ctx, "argv");
+	cJSON *tool = cJSON_AddObjectToObject(ctx, SK_CTX_TOOL);
+	cJSON *mpi = cJSON_AddObjectToObject(ctx, SK_CTX_MPI);
+	cJSON *argv = cJSON_AddArrayToObject(ctx, SK_CTX_ARGV);
 	if (!tool || !mpi || !argv)
 		return false;
 	for (int i = 0; i < c->argc; i++)
 		if (!cJSON_AddItemToArray(argv, cJSON_CreateString(c->argv[i])))
 			return false;
-	return cJSON_AddStringToObject(tool, "name", c->tool_name ? c->tool_name : "collscope") &&
-	       cJSON_AddStringToObject(tool, "version", c->tool_version ? c->tool_version : "") &&
-	       cJSON_AddStringToObject(tool, "git", c->tool_git ? c->tool_git : "") &&
-	       cJSON_AddStringToObject(mpi, "library", c->mpi_library) &&
-	       cJSON_AddNumberToObject(mpi, "ranks", c->nranks) && add_cvars(mpi, c);
+	return cJSON_AddStringToObject(tool, SK_TOOL_NAME,
+	                               c->tool_name ? c->tool_name : "collscope") &&
+	       cJSON_AddStringToObject(tool, SK_TOOL_VERSION,
+	                               c->tool_version ? c->tool_version : "") &&
+	       cJSON_AddStringToObject(tool, SK_TOOL_GIT, c->tool_git ? c->tool_git : "") &&
+	       cJSON_AddStringToObject(mpi, SK_MPI_LIBRARY, c->mpi_library) &&
+	       cJSON_AddNumberToObject(mpi, SK_MPI_RANKS, c->nranks) && add_cvars(mpi, c);
 }
 
 bool report_clock_sync_to_json(cJSON *ctx, const struct ctx_clock_sync *c)
 {
 	if (!c->done)
 		return true;
-	cJSON_DeleteItemFromObjectCaseSensitive(ctx, "clock_sync");
-	cJSON *o = cJSON_AddObjectToObject(ctx, "clock_sync");
+	cJSON_DeleteItemFromObjectCaseSensitive(ctx, SK_CTX_CLOCK_SYNC);
+	cJSON *o = cJSON_AddObjectToObject(ctx, SK_CTX_CLOCK_SYNC);
 	return o &&
-	       cJSON_AddStringToObject(o, "method",
+	       cJSON_AddStringToObject(o, SK_CLOCK_METHOD,
 	                               "ping-pong to rank 0, shortest round trip of each round "
 	                               "(Jones/Koenig); drift from the history of syncs") &&
-	       cJSON_AddNumberToObject(o, "reference_rank", 0) &&
-	       report_add_number(o, "error_us", c->error_us) &&
-	       report_add_number(o, "bound_us", c->bound_us) &&
-	       report_add_number(o, "max_offset_us", c->max_offset_us) &&
-	       report_add_number(o, "max_drift_ppm", c->max_drift_ppm) &&
-	       report_add_number(o, "max_jump_us", c->max_jump_us) &&
-	       cJSON_AddNumberToObject(o, "syncs", c->syncs) &&
-	       cJSON_AddNumberToObject(o, "resyncs", c->syncs > 0 ? c->syncs - 1 : 0) &&
-	       report_add_number(o, "interval_s", c->interval_s) &&
-	       report_add_number(o, "last_duration_us", c->last_duration_us);
+	       cJSON_AddNumberToObject(o, SK_CLOCK_REFERENCE_RANK, 0) &&
+	       report_add_number(o, SK_CLOCK_ERROR_US, c->error_us) &&
+	       report_add_number(o, SK_CLOCK_BOUND_US, c->bound_us) &&
+	       report_add_number(o, SK_CLOCK_MAX_OFFSET_US, c->max_offset_us) &&
+	       report_add_number(o, SK_CLOCK_MAX_DRIFT_PPM, c->max_drift_ppm) &&
+	       report_add_number(o, SK_CLOCK_MAX_JUMP_US, c->max_jump_us) &&
+	       cJSON_AddNumberToObject(o, SK_CLOCK_SYNCS, c->syncs) &&
+	       cJSON_AddNumberToObject(o, SK_CLOCK_RESYNCS, c->syncs > 0 ? c->syncs - 1 : 0) &&
+	       report_add_number(o, SK_CLOCK_INTERVAL_S, c->interval_s) &&
+	       report_add_number(o, SK_CLOCK_LAST_DURATION_US, c->last_duration_us);
 }
 
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c)
 {
-	cJSON *ctx = cJSON_AddObjectToObject(root, "context");
+	cJSON *ctx = cJSON_AddObjectToObject(root, SK_REPORT_CONTEXT);
 	if (!ctx || !add_tool_and_mpi(ctx, c) ||
-	    !cJSON_AddStringToObject(ctx, "started_utc", c->started_utc) ||
-	    !cJSON_AddStringToObject(ctx, "finished_utc", c->finished_utc) || !add_hosts(ctx, c) ||
-	    !add_ranks(ctx, c) || !cJSON_AddBoolToObject(ctx, "oversubscribed", c->oversubscribed) ||
+	    !cJSON_AddStringToObject(ctx, SK_CTX_STARTED_UTC, c->started_utc) ||
+	    !cJSON_AddStringToObject(ctx, SK_CTX_FINISHED_UTC, c->finished_utc) ||
+	    !add_hosts(ctx, c) || !add_ranks(ctx, c) ||
+	    !cJSON_AddBoolToObject(ctx, SK_CTX_OVERSUBSCRIBED, c->oversubscribed) ||
 	    !(c->timer_resolution_us >= 0
-	          ? cJSON_AddNumberToObject(ctx, "timer_resolution_us", c->timer_resolution_us)
-	          : cJSON_AddNullToObject(ctx, "timer_resolution_us")) ||
+	          ? cJSON_AddNumberToObject(ctx, SK_CTX_TIMER_RESOLUTION_US, c->timer_resolution_us)
+	          : cJSON_AddNullToObject(ctx, SK_CTX_TIMER_RESOLUTION_US)) ||
 	    !(c->timer_overhead_us >= 0
-	          ? cJSON_AddNumberToObject(ctx, "timer_overhead_us", c->timer_overhead_us)
-	          : cJSON_AddNullToObject(ctx, "timer_overhead_us")) ||
+	          ? cJSON_AddNumberToObject(ctx, SK_CTX_TIMER_OVERHEAD_US, c->timer_overhead_us)
+	          : cJSON_AddNullToObject(ctx, SK_CTX_TIMER_OVERHEAD_US)) ||
 	    !report_clock_sync_to_json(ctx, &c->clock))
 		return NULL;
-	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
+	cJSON *env = cJSON_AddObjectToObject(ctx, SK_CTX_ENVIRONMENT);
 	for (int i = 0; env && i < c->nenv; i++) {
 		const char *eq = strchr(c->env[i], '=');
 		if (!eq)

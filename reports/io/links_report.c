@@ -7,6 +7,7 @@
 #include "reports/io/links_report.h"
 
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b)
 		return DETECT_SAME_NUMA;
 	return DETECT_SAME_HOST;
 }
+
+const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1] = {"pairs", "shift", NULL};
 
 static double typical(const struct stats_summary *s)
 {
@@ -156,16 +159,20 @@ int links_sensitivity(const struct links_judgement *j, struct links_sensitivity 
 			double f = detect_sensitivity(c, (enum detect_metric)m, j->params);
 			if (isnan(f))
 				continue;
-			out[k++] = (struct links_sensitivity){"pairs", (enum detect_metric)m,
-			                                      (enum detect_locality)l, c->links,
-			                                      c->median, f};
+			out[k++] = (struct links_sensitivity){SUSPECT_PAIRS,
+			                                      (enum detect_metric)m,
+			                                      (enum detect_locality)l,
+			                                      c->links,
+			                                      c->median,
+			                                      f};
 		}
 	if (j->shift_info && j->shift_info->judged) {
 		const struct detect_class *c = &j->shift_info->as_class;
 		double f = detect_sensitivity(c, DETECT_BANDWIDTH, j->params);
 		if (!isnan(f))
-			out[k++] = (struct links_sensitivity){"shift", DETECT_BANDWIDTH,
-			                                      DETECT_CROSS_HOST, c->links, c->median, f};
+			out[k++] = (struct links_sensitivity){SUSPECT_SHIFT,     DETECT_BANDWIDTH,
+			                                      DETECT_CROSS_HOST, c->links,
+			                                      c->median,         f};
 	}
 	return k;
 }
@@ -195,13 +202,15 @@ double links_class_median(const struct links_view *v, enum detect_metric m, enum
 /* latency_us: the time statistics as they are. */
 static bool add_latency(cJSON *o, const struct stats_summary *s)
 {
-	cJSON *l = cJSON_AddObjectToObject(o, "latency_us");
-	return l && report_add_number(l, "min", s->min_us) &&
-	       report_add_number(l, "mean", s->mean_us) &&
-	       report_add_number(l, "stddev", s->stddev_us) &&
-	       report_add_number(l, "p50", s->p50_us) && report_add_number(l, "p90", s->p90_us) &&
-	       report_add_number(l, "p99", s->p99_us) && report_add_number(l, "max", s->max_us) &&
-	       cJSON_AddNumberToObject(l, "iterations", (double)s->n);
+	cJSON *l = cJSON_AddObjectToObject(o, SK_LINK_LATENCY_US);
+	return l && report_add_number(l, SK_LAT_MIN, s->min_us) &&
+	       report_add_number(l, SK_LAT_MEAN, s->mean_us) &&
+	       report_add_number(l, SK_LAT_STDDEV, s->stddev_us) &&
+	       report_add_number(l, SK_LAT_P50, s->p50_us) &&
+	       report_add_number(l, SK_LAT_P90, s->p90_us) &&
+	       report_add_number(l, SK_LAT_P99, s->p99_us) &&
+	       report_add_number(l, SK_LAT_MAX, s->max_us) &&
+	       cJSON_AddNumberToObject(l, SK_LAT_ITERATIONS, (double)s->n);
 }
 
 /*
@@ -212,14 +221,14 @@ static bool add_bandwidth(cJSON *o, const char *name, const struct stats_summary
                           int msgs, bool by_time)
 {
 	cJSON *b = cJSON_AddObjectToObject(o, name);
-	return b && report_add_number(b, "min", gbps(bytes, s->max_us)) &&
-	       report_add_number(b, "p10", gbps(bytes, s->p90_us)) &&
-	       report_add_number(b, "p50", gbps(bytes, s->p50_us)) &&
-	       report_add_number(b, "mean", gbps(bytes, s->mean_us)) &&
-	       report_add_number(b, "max", gbps(bytes, s->min_us)) &&
-	       cJSON_AddNumberToObject(b, "iterations", (double)s->n) &&
-	       cJSON_AddNumberToObject(b, "window_messages", msgs) &&
-	       cJSON_AddBoolToObject(b, "stopped_by_time", by_time);
+	return b && report_add_number(b, SK_BW_MIN, gbps(bytes, s->max_us)) &&
+	       report_add_number(b, SK_BW_P10, gbps(bytes, s->p90_us)) &&
+	       report_add_number(b, SK_BW_P50, gbps(bytes, s->p50_us)) &&
+	       report_add_number(b, SK_BW_MEAN, gbps(bytes, s->mean_us)) &&
+	       report_add_number(b, SK_BW_MAX, gbps(bytes, s->min_us)) &&
+	       cJSON_AddNumberToObject(b, SK_BW_ITERATIONS, (double)s->n) &&
+	       cJSON_AddNumberToObject(b, SK_BW_WINDOW_MESSAGES, msgs) &&
+	       cJSON_AddBoolToObject(b, SK_BW_STOPPED_BY_TIME, by_time);
 }
 
 int link_keep_samples(const double *x, size_t n, double *kept)
@@ -254,25 +263,27 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 		cJSON_Delete(o);
 		return false;
 	}
-	return cJSON_AddNumberToObject(o, "a", r->a) && cJSON_AddNumberToObject(o, "b", r->b) &&
-	       cJSON_AddStringToObject(o, "host_a", v->host_names[v->host_of_rank[r->a]]) &&
-	       cJSON_AddStringToObject(o, "host_b", v->host_names[v->host_of_rank[r->b]]) &&
-	       cJSON_AddStringToObject(o, "locality",
+	return cJSON_AddNumberToObject(o, SK_LINK_A, r->a) &&
+	       cJSON_AddNumberToObject(o, SK_LINK_B, r->b) &&
+	       cJSON_AddStringToObject(o, SK_LINK_HOST_A, v->host_names[v->host_of_rank[r->a]]) &&
+	       cJSON_AddStringToObject(o, SK_LINK_HOST_B, v->host_names[v->host_of_rank[r->b]]) &&
+	       cJSON_AddStringToObject(o, SK_LINK_LOCALITY,
 	                               detect_locality_name(links_locality(v, r->a, r->b))) &&
 	       add_latency(o, &r->latency_us) &&
-	       add_bandwidth(o, "bandwidth_gbps", &r->window_us, v->window_bytes, r->window_msgs,
-	                     r->stopped_by_time) &&
-	       add_bandwidth(o, "bidirectional_gbps", &r->bidir_window_us, 2 * v->window_bytes,
-	                     r->bidir_msgs, r->bidir_stopped_by_time) &&
-	       report_add_number(o, "cpu_wait_fraction", link_cpu_wait(v, r->a, r->b)) &&
-	       add_samples(o, "samples_us", r->latency_samples_us, r->nlatency_samples) &&
-	       add_samples(o, "window_samples_us", r->window_samples_us, r->nwindow_samples) &&
-	       cJSON_AddBoolToObject(o, "remeasured", r->remeasured);
+	       add_bandwidth(o, SK_LINK_BANDWIDTH_GBPS, &r->window_us, v->window_bytes,
+	                     r->window_msgs, r->stopped_by_time) &&
+	       add_bandwidth(o, SK_LINK_BIDIRECTIONAL_GBPS, &r->bidir_window_us,
+	                     2 * v->window_bytes, r->bidir_msgs, r->bidir_stopped_by_time) &&
+	       report_add_number(o, SK_LINK_CPU_WAIT_FRACTION, link_cpu_wait(v, r->a, r->b)) &&
+	       add_samples(o, SK_LINK_SAMPLES_US, r->latency_samples_us, r->nlatency_samples) &&
+	       add_samples(o, SK_LINK_WINDOW_SAMPLES_US, r->window_samples_us,
+	                   r->nwindow_samples) &&
+	       cJSON_AddBoolToObject(o, SK_LINK_REMEASURED, r->remeasured);
 }
 
 cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
 {
-	cJSON *results = cJSON_AddArrayToObject(root, "results");
+	cJSON *results = cJSON_AddArrayToObject(root, SK_REPORT_RESULTS);
 	for (int a = 0; results && a < v->nranks; a++)
 		for (int b = 0; b < v->nranks; b++) {
 			const struct link_record *r = record(v, a, b);
@@ -329,17 +340,18 @@ cJSON *links_report_add_shift(cJSON *root, const struct links_view *v)
 {
 	if (!v->shift)
 		return root;
-	cJSON *o = cJSON_AddObjectToObject(root, "shift");
+	cJSON *o = cJSON_AddObjectToObject(root, SK_REPORT_SHIFT);
 	bool stopped = false;
 	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
 		stopped = stopped || v->shift[i].stopped_by_time;
-	bool ok = o && cJSON_AddNumberToObject(o, "steps", v->nranks > 1 ? v->nranks - 1 : 0) &&
-	          cJSON_AddNumberToObject(o, "window_bytes", v->window_bytes) &&
-	          cJSON_AddBoolToObject(o, "stopped_by_time", stopped) &&
-	          add_matrix(o, "send_gbps", v, shift_send) &&
-	          add_matrix(o, "receive_gbps", v, shift_recv) &&
-	          add_matrix(o, "windows", v, shift_windows) &&
-	          add_matrix(o, "window_messages", v, shift_msgs);
+	bool ok = o &&
+	          cJSON_AddNumberToObject(o, SK_SHIFT_STEPS, v->nranks > 1 ? v->nranks - 1 : 0) &&
+	          cJSON_AddNumberToObject(o, SK_SHIFT_WINDOW_BYTES, v->window_bytes) &&
+	          cJSON_AddBoolToObject(o, SK_SHIFT_STOPPED_BY_TIME, stopped) &&
+	          add_matrix(o, SK_SHIFT_SEND_GBPS, v, shift_send) &&
+	          add_matrix(o, SK_SHIFT_RECEIVE_GBPS, v, shift_recv) &&
+	          add_matrix(o, SK_SHIFT_WINDOWS, v, shift_windows) &&
+	          add_matrix(o, SK_SHIFT_WINDOW_MESSAGES, v, shift_msgs);
 	return ok ? o : NULL;
 }
 
@@ -370,13 +382,14 @@ static bool add_hosts_named(cJSON *o, const char *name, const struct links_view 
 /* retest: the first pass's figures against the re-test's, and the verdict. */
 static bool add_retest(cJSON *o, const struct detect_suspect *s)
 {
-	cJSON *t = cJSON_AddObjectToObject(o, "retest");
-	return t && report_add_number(t, "first_measured", s->first_measured) &&
-	       report_add_number(t, "first_ratio", s->first_ratio) &&
-	       report_add_number(t, "first_score", s->first_score) &&
-	       report_add_number(t, "measured", s->measured) &&
-	       report_add_number(t, "ratio", s->ratio) && report_add_number(t, "score", s->score) &&
-	       cJSON_AddBoolToObject(t, "confirmed", s->confirmed);
+	cJSON *t = cJSON_AddObjectToObject(o, SK_SUSP_RETEST);
+	return t && report_add_number(t, SK_RETEST_FIRST_MEASURED, s->first_measured) &&
+	       report_add_number(t, SK_RETEST_FIRST_RATIO, s->first_ratio) &&
+	       report_add_number(t, SK_RETEST_FIRST_SCORE, s->first_score) &&
+	       report_add_number(t, SK_RETEST_MEASURED, s->measured) &&
+	       report_add_number(t, SK_RETEST_RATIO, s->ratio) &&
+	       report_add_number(t, SK_RETEST_SCORE, s->score) &&
+	       cJSON_AddBoolToObject(t, SK_RETEST_CONFIRMED, s->confirmed);
 }
 
 /* Who a suspect names: hosts and ranks, per kind. */
@@ -385,19 +398,20 @@ static bool add_who(cJSON *o, const struct links_view *v, const struct detect_re
 {
 	const signed char *sides = detect_sides(r, s);
 	if (s->kind == DETECT_HOST)
-		return cJSON_AddStringToObject(o, "host", v->host_names[s->host]) &&
-		       add_ranks(o, "ranks", v, NULL, 0, s->host);
+		return cJSON_AddStringToObject(o, SK_SUSP_HOST, v->host_names[s->host]) &&
+		       add_ranks(o, SK_SUSP_RANKS, v, NULL, 0, s->host);
 	if (s->kind == DETECT_SEGMENT)
-		return sides && add_hosts_named(o, "hosts_a", v, sides, 0) &&
-		       add_hosts_named(o, "hosts_b", v, sides, 1) &&
-		       add_ranks(o, "ranks_a", v, sides, 0, -1) &&
-		       add_ranks(o, "ranks_b", v, sides, 1, -1);
-	bool ok = cJSON_AddStringToObject(o, "host_a", v->host_names[s->host_a]) &&
-	          cJSON_AddStringToObject(o, "host_b", v->host_names[s->host_b]);
+		return sides && add_hosts_named(o, SK_SUSP_HOSTS_A, v, sides, 0) &&
+		       add_hosts_named(o, SK_SUSP_HOSTS_B, v, sides, 1) &&
+		       add_ranks(o, SK_SUSP_RANKS_A, v, sides, 0, -1) &&
+		       add_ranks(o, SK_SUSP_RANKS_B, v, sides, 1, -1);
+	bool ok = cJSON_AddStringToObject(o, SK_SUSP_HOST_A, v->host_names[s->host_a]) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_HOST_B, v->host_names[s->host_b]);
 	if (s->between_hosts)
-		return ok && add_ranks(o, "ranks_a", v, NULL, 0, s->host_a) &&
-		       add_ranks(o, "ranks_b", v, NULL, 0, s->host_b);
-	return ok && cJSON_AddNumberToObject(o, "a", s->a) && cJSON_AddNumberToObject(o, "b", s->b);
+		return ok && add_ranks(o, SK_SUSP_RANKS_A, v, NULL, 0, s->host_a) &&
+		       add_ranks(o, SK_SUSP_RANKS_B, v, NULL, 0, s->host_b);
+	return ok && cJSON_AddNumberToObject(o, SK_SUSP_A, s->a) &&
+	       cJSON_AddNumberToObject(o, SK_SUSP_B, s->b);
 }
 
 /* The hosts of one side, comma-separated, appended to buf at *used. */
@@ -450,27 +464,31 @@ cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
 	who_of(v, r, s, who, sizeof who);
 	detect_describe(s, v->host_names, reason, sizeof reason);
 	classify_describe(r, s, v->host_names, line, sizeof line);
-	bool ok =
-	    cJSON_AddStringToObject(o, "kind", detect_kind_name(s->kind)) &&
-	    cJSON_AddStringToObject(o, "direction", detect_direction_name(s->kind, s->direction)) &&
-	    cJSON_AddStringToObject(o, "who", who) && add_who(o, v, r, s) &&
-	    cJSON_AddStringToObject(o, "metric", detect_metric_name(s->metric)) &&
-	    cJSON_AddStringToObject(o, "locality", detect_locality_name(s->locality)) &&
-	    cJSON_AddStringToObject(o, "pattern", s->loaded ? "shift" : "pairs") &&
-	    cJSON_AddStringToObject(o, "unit", s->metric == DETECT_BANDWIDTH ? "GB/s" : "us") &&
-	    report_add_number(o, "measured", s->measured) &&
-	    report_add_number(o, "expected", s->expected) &&
-	    report_add_number(o, "ratio", s->ratio) && report_add_number(o, "score", s->score) &&
-	    cJSON_AddNumberToObject(o, "links_suspect", s->links_suspect) &&
-	    cJSON_AddNumberToObject(o, "links_total", s->links_total) && add_retest(o, s) &&
-	    cJSON_AddStringToObject(o, "line", line) &&
-	    cJSON_AddStringToObject(o, "reason", reason);
+	bool ok = cJSON_AddStringToObject(o, SK_SUSP_KIND, detect_kind_name(s->kind)) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_DIRECTION,
+	                                  detect_direction_name(s->kind, s->direction)) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_WHO, who) && add_who(o, v, r, s) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_METRIC, detect_metric_name(s->metric)) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_LOCALITY, detect_locality_name(s->locality)) &&
+	          cJSON_AddStringToObject(
+	              o, SK_SUSP_PATTERN,
+	              suspect_pattern_names[s->loaded ? SUSPECT_SHIFT : SUSPECT_PAIRS]) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_UNIT,
+	                                  s->metric == DETECT_BANDWIDTH ? "GB/s" : "us") &&
+	          report_add_number(o, SK_SUSP_MEASURED, s->measured) &&
+	          report_add_number(o, SK_SUSP_EXPECTED, s->expected) &&
+	          report_add_number(o, SK_SUSP_RATIO, s->ratio) &&
+	          report_add_number(o, SK_SUSP_SCORE, s->score) &&
+	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_SUSPECT, s->links_suspect) &&
+	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_TOTAL, s->links_total) &&
+	          add_retest(o, s) && cJSON_AddStringToObject(o, SK_SUSP_LINE, line) &&
+	          cJSON_AddStringToObject(o, SK_SUSP_REASON, reason);
 	return ok ? o : NULL;
 }
 
 static bool add_classes(cJSON *summary, const struct detect_result *r)
 {
-	cJSON *classes = cJSON_AddArrayToObject(summary, "classes");
+	cJSON *classes = cJSON_AddArrayToObject(summary, SK_LSUM_CLASSES);
 	for (int m = 0; classes && m < DETECT_METRICS; m++)
 		for (int l = 0; l < DETECT_LOCALITIES; l++) {
 			const struct detect_class *k = &r->classes[m][l];
@@ -481,16 +499,17 @@ static bool add_classes(cJSON *summary, const struct detect_result *r)
 				cJSON_Delete(o);
 				return false;
 			}
-			if (!cJSON_AddStringToObject(o, "metric",
+			if (!cJSON_AddStringToObject(o, SK_LCLASS_METRIC,
 			                             detect_metric_name((enum detect_metric)m)) ||
 			    !cJSON_AddStringToObject(
-			        o, "locality", detect_locality_name((enum detect_locality)l)) ||
-			    !cJSON_AddNumberToObject(o, "links", k->links) ||
-			    !report_add_number(o, "median", k->median) ||
-			    !report_add_number(o, "mad", k->mad) ||
-			    !cJSON_AddBoolToObject(o, "judged", k->judged) ||
-			    !cJSON_AddNumberToObject(o, "hosts", k->hosts) ||
-			    !cJSON_AddBoolToObject(o, "hosts_judged", k->hosts_judged))
+			        o, SK_LCLASS_LOCALITY,
+			        detect_locality_name((enum detect_locality)l)) ||
+			    !cJSON_AddNumberToObject(o, SK_LCLASS_LINKS, k->links) ||
+			    !report_add_number(o, SK_LCLASS_MEDIAN, k->median) ||
+			    !report_add_number(o, SK_LCLASS_MAD, k->mad) ||
+			    !cJSON_AddBoolToObject(o, SK_LCLASS_JUDGED, k->judged) ||
+			    !cJSON_AddNumberToObject(o, SK_LCLASS_HOSTS, k->hosts) ||
+			    !cJSON_AddBoolToObject(o, SK_LCLASS_HOSTS_JUDGED, k->hosts_judged))
 				return false;
 		}
 	return classes != NULL;
@@ -541,9 +560,9 @@ static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *va
 		cJSON_Delete(o);
 		return false;
 	}
-	cJSON *classes = cJSON_AddObjectToObject(o, "classes");
-	if (!classes || !cJSON_AddStringToObject(o, "name", v->host_names[h]) ||
-	    !cJSON_AddBoolToObject(o, "judged", !v->host_judged || v->host_judged[h]))
+	cJSON *classes = cJSON_AddObjectToObject(o, SK_LHOST_CLASSES);
+	if (!classes || !cJSON_AddStringToObject(o, SK_LHOST_NAME, v->host_names[h]) ||
+	    !cJSON_AddBoolToObject(o, SK_LHOST_JUDGED, !v->host_judged || v->host_judged[h]))
 		return false;
 	for (int l = 0; l < DETECT_LOCALITIES; l++) {
 		struct host_class_agg g = {0};
@@ -552,13 +571,13 @@ static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *va
 			continue;
 		cJSON *c =
 		    cJSON_AddObjectToObject(classes, detect_locality_name((enum detect_locality)l));
-		cJSON *bw = c ? cJSON_AddObjectToObject(c, "bandwidth_gbps") : NULL;
-		cJSON *lat = c ? cJSON_AddObjectToObject(c, "latency_us") : NULL;
-		if (!bw || !lat || !cJSON_AddNumberToObject(c, "links", g.links) ||
-		    !report_add_number(bw, "median", g.bw_median_gbps) ||
-		    !report_add_number(bw, "min", g.bw_min_gbps) ||
-		    !report_add_number(lat, "median", g.lat_median_us) ||
-		    !report_add_number(lat, "max", g.lat_max_us))
+		cJSON *bw = c ? cJSON_AddObjectToObject(c, SK_HCLASS_BANDWIDTH_GBPS) : NULL;
+		cJSON *lat = c ? cJSON_AddObjectToObject(c, SK_HCLASS_LATENCY_US) : NULL;
+		if (!bw || !lat || !cJSON_AddNumberToObject(c, SK_HCLASS_LINKS, g.links) ||
+		    !report_add_number(bw, SK_HBW_MEDIAN, g.bw_median_gbps) ||
+		    !report_add_number(bw, SK_HBW_MIN, g.bw_min_gbps) ||
+		    !report_add_number(lat, SK_HLAT_MEDIAN, g.lat_median_us) ||
+		    !report_add_number(lat, SK_HLAT_MAX, g.lat_max_us))
 			return false;
 	}
 	return true;
@@ -568,7 +587,7 @@ static bool add_hosts(cJSON *summary, const struct links_view *v)
 {
 	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
 	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
-	cJSON *hosts = cJSON_AddArrayToObject(summary, "hosts");
+	cJSON *hosts = cJSON_AddArrayToObject(summary, SK_LSUM_HOSTS);
 	bool ok = vals && hosts;
 	for (int h = 0; ok && h < v->nhosts; h++)
 		ok = add_host(hosts, v, h, vals);
@@ -604,8 +623,8 @@ static bool kept(const struct detect_result *first, const struct detect_suspect 
 static bool add_suspects(cJSON *summary, const struct links_view *v,
                          const struct detect_result *first, const struct detect_result *final)
 {
-	cJSON *suspects = cJSON_AddArrayToObject(summary, "suspects");
-	cJSON *cleared = cJSON_AddArrayToObject(summary, "cleared");
+	cJSON *suspects = cJSON_AddArrayToObject(summary, SK_LSUM_SUSPECTS);
+	cJSON *cleared = cJSON_AddArrayToObject(summary, SK_LSUM_CLEARED);
 	if (!suspects || !cleared)
 		return false;
 	for (int i = 0; i < final->nsuspects; i++)
@@ -624,21 +643,24 @@ static bool add_sensitivity(cJSON *summary, const struct links_judgement *j)
 {
 	struct links_sensitivity sens[LINKS_SENSITIVITY_MAX];
 	int k = links_sensitivity(j, sens);
-	cJSON *a = cJSON_AddArrayToObject(summary, "sensitivity");
+	cJSON *a = cJSON_AddArrayToObject(summary, SK_LSUM_SENSITIVITY);
 	for (int i = 0; a && i < k; i++) {
 		cJSON *o = cJSON_CreateObject();
 		if (!o || !cJSON_AddItemToArray(a, o)) {
 			cJSON_Delete(o);
 			return false;
 		}
-		if (!cJSON_AddStringToObject(o, "pattern", sens[i].pattern) ||
-		    !cJSON_AddStringToObject(o, "metric", detect_metric_name(sens[i].metric)) ||
-		    !cJSON_AddStringToObject(o, "locality", detect_locality_name(sens[i].locality)) ||
-		    !cJSON_AddNumberToObject(o, "links", sens[i].links) ||
-		    !report_add_number(o, "median", sens[i].median) ||
-		    !cJSON_AddStringToObject(o, "unit",
+		if (!cJSON_AddStringToObject(o, SK_SENS_PATTERN,
+		                             suspect_pattern_names[sens[i].pattern]) ||
+		    !cJSON_AddStringToObject(o, SK_SENS_METRIC,
+		                             detect_metric_name(sens[i].metric)) ||
+		    !cJSON_AddStringToObject(o, SK_SENS_LOCALITY,
+		                             detect_locality_name(sens[i].locality)) ||
+		    !cJSON_AddNumberToObject(o, SK_SENS_LINKS, sens[i].links) ||
+		    !report_add_number(o, SK_SENS_MEDIAN, sens[i].median) ||
+		    !cJSON_AddStringToObject(o, SK_SENS_UNIT,
 		                             sens[i].metric == DETECT_BANDWIDTH ? "GB/s" : "us") ||
-		    !report_add_number(o, "slowdown_percent", 100 * sens[i].fraction))
+		    !report_add_number(o, SK_SENS_SLOWDOWN_PERCENT, 100 * sens[i].fraction))
 			return false;
 	}
 	return a != NULL;
@@ -646,7 +668,7 @@ static bool add_sensitivity(cJSON *summary, const struct links_judgement *j)
 
 static bool add_not_judged(cJSON *summary, const struct links_view *v)
 {
-	cJSON *notes = cJSON_AddArrayToObject(summary, "not_judged");
+	cJSON *notes = cJSON_AddArrayToObject(summary, SK_LSUM_NOT_JUDGED);
 	for (int h = 0; notes && v->host_judged && h < v->nhosts; h++)
 		if (!v->host_judged[h] &&
 		    !cJSON_AddItemToArray(notes, cJSON_CreateString(v->host_names[h])))
@@ -664,14 +686,14 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
 	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
 		links += v->records[i].measured;
 	int pairs = links / 2; /* both directions of every pair are measured */
-	cJSON *summary = cJSON_AddObjectToObject(root, "summary");
-	if (!summary || !cJSON_AddNumberToObject(summary, "ranks", v->nranks) ||
-	    !cJSON_AddNumberToObject(summary, "hosts_count", v->nhosts) ||
-	    !cJSON_AddNumberToObject(summary, "links", links) ||
-	    !cJSON_AddNumberToObject(summary, "pairs", pairs) ||
-	    !cJSON_AddNumberToObject(summary, "remeasured_pairs", j->remeasured_pairs) ||
-	    !cJSON_AddBoolToObject(summary, "shift_retested", j->shift_retested) ||
-	    !cJSON_AddNumberToObject(summary, "suspects_count", confirmed) ||
+	cJSON *summary = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
+	if (!summary || !cJSON_AddNumberToObject(summary, SK_LSUM_RANKS, v->nranks) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_HOSTS_COUNT, v->nhosts) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_LINKS, links) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_PAIRS, pairs) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_REMEASURED_PAIRS, j->remeasured_pairs) ||
+	    !cJSON_AddBoolToObject(summary, SK_LSUM_SHIFT_RETESTED, j->shift_retested) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_SUSPECTS_COUNT, confirmed) ||
 	    !add_classes(summary, final) || !add_hosts(summary, v) ||
 	    !add_suspects(summary, v, first, final) || !add_sensitivity(summary, j) ||
 	    !add_not_judged(summary, v))

@@ -132,9 +132,17 @@ struct links_judgement {
 	bool shift_retested;                     /* the shift pattern ran a second time */
 };
 
+/*
+ * Where a suspect or a class was measured: isolated pairs, or under the shift
+ * pattern's load. suspect_pattern_names ("pairs", "shift", NULL) is the one
+ * table of the reports' "pattern" (reports/io/schema_table.h).
+ */
+enum suspect_pattern { SUSPECT_PAIRS, SUSPECT_SHIFT, SUSPECT_PATTERNS };
+extern const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1];
+
 /* The smallest slowdown a class would have had named (detect_sensitivity), with its context. */
 struct links_sensitivity {
-	const char *pattern; /* "pairs" or "shift" */
+	enum suspect_pattern pattern;
 	enum detect_metric metric;
 	enum detect_locality locality;
 	int links;

@@ -5,6 +5,7 @@
 #include "reports/io/report_read.h"
 
 #include "reports/io/report_read_scan.h"
+#include "reports/io/report_schema.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -445,9 +446,11 @@ static int check_blocks(const char *path, const cJSON *root, char *err, size_t e
 		cJSON_bool (*is)(const cJSON *);
 		const char *what;
 	} blocks[] = {
-		{"context", cJSON_IsObject, "an object"}, {"config", cJSON_IsObject, "an object"},
-		{"results", cJSON_IsArray, "an array"},   {"summary", cJSON_IsObject, "an object"},
-		{"complete", cJSON_IsBool, "true or false"},
+	    {SK_REPORT_CONTEXT, cJSON_IsObject, "an object"},
+	    {SK_REPORT_CONFIG, cJSON_IsObject, "an object"},
+	    {SK_REPORT_RESULTS, cJSON_IsArray, "an array"},
+	    {SK_REPORT_SUMMARY, cJSON_IsObject, "an object"},
+	    {SK_REPORT_COMPLETE, cJSON_IsBool, "true or false"},
 	};
 
 	for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
@@ -464,8 +467,8 @@ static int check_blocks(const char *path, const cJSON *root, char *err, size_t e
 /* The envelope of every report (reports/README.md). 0, or -1 with err set. */
 static int check_envelope(const char *path, const cJSON *root, char *err, size_t errlen)
 {
-	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "schema_version");
-	const cJSON *command = cJSON_GetObjectItemCaseSensitive(root, "command");
+	const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_SCHEMA_VERSION);
+	const cJSON *command = cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_COMMAND);
 	double v;
 
 	if (!cJSON_IsObject(root)) {

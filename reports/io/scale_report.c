@@ -3,6 +3,7 @@
 
 #include "reports/io/ar_report.h"
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -183,40 +184,40 @@ int scale_format_speedup(char *buf, size_t len, int ranks, double speedup)
 
 static cJSON *add_step(cJSON *o, const struct scale_step *s, int ranks)
 {
-	bool ok = report_add_number(o, "efficiency", s->efficiency) &&
-	          report_add_number(o, "speedup", s->speedup) &&
-	          report_add_number(o, "strong_speedup", s->strong_speedup) &&
-	          report_add_number(o, "strong_efficiency", s->strong_speedup / ranks);
+	bool ok = report_add_number(o, SK_SCALE_EFFICIENCY, s->efficiency) &&
+	          report_add_number(o, SK_SCALE_SPEEDUP, s->speedup) &&
+	          report_add_number(o, SK_SCALE_STRONG_SPEEDUP, s->strong_speedup) &&
+	          report_add_number(o, SK_SCALE_STRONG_EFFICIENCY, s->strong_speedup / ranks);
 	return ok ? o : NULL;
 }
 
 static cJSON *add_model(cJSON *rec, const struct scale_row *r)
 {
-	cJSON *m = cJSON_AddObjectToObject(rec, "model");
-	bool ok = m && cJSON_AddStringToObject(m, "shape", r->shape) &&
-	          cJSON_AddBoolToObject(m, "shape_borrowed", r->shape_borrowed) &&
-	          cJSON_AddNumberToObject(m, "messages", r->terms.messages) &&
-	          cJSON_AddNumberToObject(m, "bytes", r->terms.bytes) &&
-	          cJSON_AddNumberToObject(m, "reduced_bytes", r->terms.reduced_bytes) &&
-	          cJSON_AddBoolToObject(m, "sampled", r->sampled) &&
-	          report_add_number(m, "time_us", r->model_us);
+	cJSON *m = cJSON_AddObjectToObject(rec, SK_SCALE_MODEL);
+	bool ok = m && cJSON_AddStringToObject(m, SK_MODEL_SHAPE, r->shape) &&
+	          cJSON_AddBoolToObject(m, SK_MODEL_SHAPE_BORROWED, r->shape_borrowed) &&
+	          cJSON_AddNumberToObject(m, SK_MODEL_MESSAGES, r->terms.messages) &&
+	          cJSON_AddNumberToObject(m, SK_MODEL_BYTES, r->terms.bytes) &&
+	          cJSON_AddNumberToObject(m, SK_MODEL_REDUCED_BYTES, r->terms.reduced_bytes) &&
+	          cJSON_AddBoolToObject(m, SK_MODEL_SAMPLED, r->sampled) &&
+	          report_add_number(m, SK_MODEL_TIME_US, r->model_us);
 	return ok ? m : NULL;
 }
 
 cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap)
 {
-	bool ok = cJSON_AddBoolToObject(rec, "predicted", r->predicted) != NULL;
+	bool ok = cJSON_AddBoolToObject(rec, SK_SCALE_PREDICTED, r->predicted) != NULL;
 	if (ok && !r->predicted)
-		ok = cJSON_AddNumberToObject(rec, "hosts", r->hosts) != NULL;
+		ok = cJSON_AddNumberToObject(rec, SK_SCALE_HOSTS, r->hosts) != NULL;
 	if (!ok || r->skipped)
 		return ok ? rec : NULL;
-	ok = report_add_number(rec, "bandwidth_efficiency", r->bw_efficiency) &&
-	     report_add_number(rec, "latency_growth", r->latency_growth);
+	ok = report_add_number(rec, SK_SCALE_BANDWIDTH_EFFICIENCY, r->bw_efficiency) &&
+	     report_add_number(rec, SK_SCALE_LATENCY_GROWTH, r->latency_growth);
 	if (ok && r->has_step) {
 		cJSON *ov = NULL;
 		ok = add_step(rec, &r->step, r->ranks) &&
-		     (ov = cJSON_AddObjectToObject(rec, "overlapped")) &&
-		     cJSON_AddNumberToObject(ov, "overlap", overlap) &&
+		     (ov = cJSON_AddObjectToObject(rec, SK_SCALE_OVERLAPPED)) &&
+		     cJSON_AddNumberToObject(ov, SK_OVERLAP_OVERLAP, overlap) &&
 		     add_step(ov, &r->overlapped, r->ranks);
 	}
 	if (ok && r->has_model)
@@ -233,34 +234,35 @@ cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint6
 		cJSON_Delete(o);
 		return NULL;
 	}
-	bool ok =
-	    cJSON_AddStringToObject(o, "algorithm", r->algorithm) &&
-	    cJSON_AddNumberToObject(o, "bytes", (double)r->bytes) &&
-	    cJSON_AddNumberToObject(o, "count", (double)count) &&
-	    cJSON_AddStringToObject(o, "dtype", dtype) && cJSON_AddStringToObject(o, "op", op) &&
-	    cJSON_AddNumberToObject(o, "ranks", r->ranks) &&
-	    cJSON_AddBoolToObject(o, "in_place", in_place) &&
-	    (t = cJSON_AddObjectToObject(o, "time_us")) && report_add_number(t, "p50", r->p50_us) &&
-	    report_add_number(o, "algbw_gbps", algbw) &&
-	    report_add_number(o, "busbw_gbps", r->busbw_gbps);
+	bool ok = cJSON_AddStringToObject(o, SK_AR_ALGORITHM, r->algorithm) &&
+	          cJSON_AddNumberToObject(o, SK_AR_BYTES, (double)r->bytes) &&
+	          cJSON_AddNumberToObject(o, SK_AR_COUNT, (double)count) &&
+	          cJSON_AddStringToObject(o, SK_AR_DTYPE, dtype) &&
+	          cJSON_AddStringToObject(o, SK_AR_OP, op) &&
+	          cJSON_AddNumberToObject(o, SK_AR_RANKS, r->ranks) &&
+	          cJSON_AddBoolToObject(o, SK_AR_IN_PLACE, in_place) &&
+	          (t = cJSON_AddObjectToObject(o, SK_AR_TIME_US)) &&
+	          report_add_number(t, SK_TIME_P50, r->p50_us) &&
+	          report_add_number(o, SK_AR_ALGBW_GBPS, algbw) &&
+	          report_add_number(o, SK_AR_BUSBW_GBPS, r->busbw_gbps);
 	return ok ? scale_row_add_json(o, r, overlap) : NULL;
 }
 
 cJSON *scale_fit_to_json(cJSON *parent, const struct model_fit *f, const char *shape, bool borrowed)
 {
-	cJSON *o = cJSON_AddObjectToObject(parent, "fit");
+	cJSON *o = cJSON_AddObjectToObject(parent, SK_SVAR_FIT);
 	double gbps = f->beta_us_per_byte > 0 ? 1e-3 / f->beta_us_per_byte : NAN;
 	double reduce_gbps = f->gamma_us_per_byte > 0 ? 1e-3 / f->gamma_us_per_byte : NAN;
-	bool ok = o && cJSON_AddStringToObject(o, "shape", shape) &&
-	          cJSON_AddBoolToObject(o, "shape_borrowed", borrowed) &&
-	          report_add_number(o, "alpha_us", f->alpha_us) &&
-	          report_add_number(o, "beta_us_per_byte", f->beta_us_per_byte) &&
-	          report_add_number(o, "gamma_us_per_byte", f->gamma_us_per_byte) &&
-	          report_add_number(o, "bandwidth_gbps", gbps) &&
-	          report_add_number(o, "reduce_gbps", reduce_gbps) &&
-	          report_add_number(o, "rms_error", f->rms_error) &&
-	          report_add_number(o, "max_error", f->max_error) &&
-	          cJSON_AddNumberToObject(o, "points", (double)f->npoints) &&
-	          cJSON_AddBoolToObject(o, "degenerate", f->degenerate);
+	bool ok = o && cJSON_AddStringToObject(o, SK_FIT_SHAPE, shape) &&
+	          cJSON_AddBoolToObject(o, SK_FIT_SHAPE_BORROWED, borrowed) &&
+	          report_add_number(o, SK_FIT_ALPHA_US, f->alpha_us) &&
+	          report_add_number(o, SK_FIT_BETA_US_PER_BYTE, f->beta_us_per_byte) &&
+	          report_add_number(o, SK_FIT_GAMMA_US_PER_BYTE, f->gamma_us_per_byte) &&
+	          report_add_number(o, SK_FIT_BANDWIDTH_GBPS, gbps) &&
+	          report_add_number(o, SK_FIT_REDUCE_GBPS, reduce_gbps) &&
+	          report_add_number(o, SK_FIT_RMS_ERROR, f->rms_error) &&
+	          report_add_number(o, SK_FIT_MAX_ERROR, f->max_error) &&
+	          cJSON_AddNumberToObject(o, SK_FIT_POINTS, (double)f->npoints) &&
+	          cJSON_AddBoolToObject(o, SK_FIT_DEGENERATE, f->degenerate);
 	return ok ? o : NULL;
 }

@@ -15,6 +15,7 @@
 #include "algorithms/cost.h"
 #include "cmd/exit_codes.h"
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -277,12 +278,12 @@ static cJSON *add_sweet(cJSON *parent, const char *name, const struct scale_swee
 	if (!s->found)
 		return cJSON_AddNullToObject(parent, name);
 	o = cJSON_AddObjectToObject(parent, name);
-	bool ok = o && cJSON_AddNumberToObject(o, "ranks", s->ranks) &&
-	          report_add_number(o, "speedup", s->speedup) &&
-	          report_add_number(o, "efficiency", s->speedup / s->ranks) &&
-	          cJSON_AddBoolToObject(o, "predicted", predicted) &&
-	          cJSON_AddBoolToObject(o, "at_edge", s->at_edge) &&
-	          cJSON_AddNumberToObject(o, "max_ranks", s->max_ranks);
+	bool ok = o && cJSON_AddNumberToObject(o, SK_SWEET_RANKS, s->ranks) &&
+	          report_add_number(o, SK_SWEET_SPEEDUP, s->speedup) &&
+	          report_add_number(o, SK_SWEET_EFFICIENCY, s->speedup / s->ranks) &&
+	          cJSON_AddBoolToObject(o, SK_SWEET_PREDICTED, predicted) &&
+	          cJSON_AddBoolToObject(o, SK_SWEET_AT_EDGE, s->at_edge) &&
+	          cJSON_AddNumberToObject(o, SK_SWEET_MAX_RANKS, s->max_ranks);
 	return ok ? o : NULL;
 }
 
@@ -290,8 +291,8 @@ static cJSON *add_sweets(cJSON *parent, const char *name, const struct scale_swe
                          const struct scale_sweet *model)
 {
 	cJSON *o = cJSON_AddObjectToObject(parent, name);
-	return o && add_sweet(o, "measured", measured, false) &&
-	               add_sweet(o, "predicted", model, true)
+	return o && add_sweet(o, SK_SWEETS_MEASURED, measured, false) &&
+	               add_sweet(o, SK_SWEETS_PREDICTED, model, true)
 	           ? o
 	           : NULL;
 }
@@ -300,25 +301,25 @@ static cJSON *add_sweets(cJSON *parent, const char *name, const struct scale_swe
 static int summary_variants(struct model_run *m, cJSON *sum)
 {
 	const struct scale_results *res = m->res;
-	cJSON *vars = cJSON_AddArrayToObject(sum, "variants");
+	cJSON *vars = cJSON_AddArrayToObject(sum, SK_SSUM_VARIANTS);
 	for (int v = 0; vars && ar_variants[v]; v++) {
 		cJSON *e = NULL;
 		if (!m->o->variants[v])
 			continue;
 		bool ok = (e = cJSON_CreateObject()) && cJSON_AddItemToArray(vars, e) &&
-		          cJSON_AddStringToObject(e, "algorithm", ar_variants[v]->name) &&
-		          cJSON_AddNumberToObject(e, "points", res->measured[v]) &&
-		          cJSON_AddNumberToObject(e, "skipped", res->skipped[v]) &&
-		          cJSON_AddNumberToObject(e, "wrong", (double)res->wrong[v]) &&
+		          cJSON_AddStringToObject(e, SK_SVAR_ALGORITHM, ar_variants[v]->name) &&
+		          cJSON_AddNumberToObject(e, SK_SVAR_POINTS, res->measured[v]) &&
+		          cJSON_AddNumberToObject(e, SK_SVAR_SKIPPED, res->skipped[v]) &&
+		          cJSON_AddNumberToObject(e, SK_SVAR_WRONG, (double)res->wrong[v]) &&
 		          (res->fitted[v] ? scale_fit_to_json(e, &res->fit[v],
 		                                              ar_variants[res->shape[v]]->name,
 		                                              res->shape[v] != v) != NULL
-		                          : cJSON_AddNullToObject(e, "fit") != NULL);
+		                          : cJSON_AddNullToObject(e, SK_SVAR_FIT) != NULL);
 		if (ok && m->step.on)
-			ok = add_sweets(e, "sweet_spot", &res->sweet_measured[v][0],
+			ok = add_sweets(e, SK_SVAR_SWEET_SPOT, &res->sweet_measured[v][0],
 			                &res->sweet_model[v][0]) &&
-			     add_sweets(e, "sweet_spot_overlapped", &res->sweet_measured[v][1],
-			                &res->sweet_model[v][1]);
+			     add_sweets(e, SK_SVAR_SWEET_SPOT_OVERLAPPED,
+			                &res->sweet_measured[v][1], &res->sweet_model[v][1]);
 		if (!ok)
 			return -1;
 	}
@@ -328,30 +329,30 @@ static int summary_variants(struct model_run *m, cJSON *sum)
 static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 {
 	const struct scale_model_in *o = m->o;
-	cJSON *sum = cJSON_AddObjectToObject(root, "summary"), *cost = NULL, *step = NULL;
+	cJSON *sum = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY), *cost = NULL, *step = NULL;
 	bool ok =
-	    sum && (cost = cJSON_AddObjectToObject(sum, "cost_model")) &&
-	    cJSON_AddStringToObject(cost, "time",
+	    sum && (cost = cJSON_AddObjectToObject(sum, SK_SSUM_COST_MODEL)) &&
+	    cJSON_AddStringToObject(cost, SK_COST_TIME,
 	                            "alpha x messages + beta x bytes + gamma x reduced_bytes") &&
-	    cJSON_AddStringToObject(cost, "terms",
+	    cJSON_AddStringToObject(cost, SK_COST_TERMS,
 	                            "per rank sums over its schedule's steps (bytes: per step "
 	                            "the larger of sent and received); the maximum over ranks") &&
-	    cJSON_AddStringToObject(cost, "fit",
+	    cJSON_AddStringToObject(cost, SK_COST_FIT,
 	                            "non-negative least squares of the relative error of the "
 	                            "p50 time, over the points of 2 ranks or more") &&
-	    cJSON_AddStringToObject(cost, "direct_variant_shape", SCALE_MPI_SHAPE);
+	    cJSON_AddStringToObject(cost, SK_COST_DIRECT_VARIANT_SHAPE, SCALE_MPI_SHAPE);
 	if (ok && m->step.on)
-		ok = (step = cJSON_AddObjectToObject(sum, "step_model")) &&
-		     cJSON_AddNumberToObject(step, "compute_ms", o->compute_ms) &&
-		     cJSON_AddNumberToObject(step, "grad_bytes", (double)o->grad_bytes) &&
-		     cJSON_AddNumberToObject(step, "overlap", o->overlap) &&
+		ok = (step = cJSON_AddObjectToObject(sum, SK_SSUM_STEP_MODEL)) &&
+		     cJSON_AddNumberToObject(step, SK_STEP_COMPUTE_MS, o->compute_ms) &&
+		     cJSON_AddNumberToObject(step, SK_STEP_GRAD_BYTES, (double)o->grad_bytes) &&
+		     cJSON_AddNumberToObject(step, SK_STEP_OVERLAP, o->overlap) &&
 		     cJSON_AddStringToObject(
 		         step, "tar", "measured at grad_bytes (p50); predicted rows from the fit");
 	else if (ok)
-		ok = cJSON_AddNullToObject(sum, "step_model") != NULL;
+		ok = cJSON_AddNullToObject(sum, SK_SSUM_STEP_MODEL) != NULL;
 	return ok && summary_variants(m, sum) == 0 &&
-	               cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) &&
-	               cJSON_AddStringToObject(sum, "verdict", wrong ? "wrong results" : "ok")
+	               cJSON_AddNumberToObject(sum, SK_SSUM_WRONG_TOTAL, (double)wrong) &&
+	               cJSON_AddStringToObject(sum, SK_SSUM_VERDICT, wrong ? "wrong results" : "ok")
 	           ? 0
 	           : -1;
 }
@@ -360,7 +361,7 @@ static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 static int fill_results(struct model_run *m, cJSON *root)
 {
 	const struct scale_model_in *o = m->o;
-	cJSON *results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	cJSON *results = cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_RESULTS);
 	for (size_t i = 0; i < m->res->n; i++) {
 		const struct scale_entry *e = &m->res->e[i];
 		cJSON *ok = e->row.predicted

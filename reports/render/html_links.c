@@ -6,6 +6,7 @@
 #include "reports/render/html_sections.h"
 
 #include "reports/compare/compare_points.h"
+#include "reports/diagnose/detect.h"
 #include "reports/render/svg.h"
 
 #include <math.h>
@@ -152,10 +153,14 @@ static int mark_suspects(struct html_section *s, struct links_maps *m, const str
 		    report_get_integer(&at, x, "a", false, 0, (double)m->n - 1, &a) ||
 		    report_get_integer(&at, x, "b", false, 0, (double)m->n - 1, &b))
 			goto out;
-		if (strcmp(kind, "host") == 0 && who) {
+		enum detect_kind k = DETECT_SEGMENT; /* an unknown kind marks nothing */
+		enum detect_metric mt = DETECT_BANDWIDTH;
+		detect_kind_parse(kind, &k);
+		detect_metric_parse(metric, &mt);
+		if (k == DETECT_HOST && who) {
 			mark_host(m, &hosts, who);
-		} else if (strcmp(kind, "link") == 0 && a >= 0 && b >= 0) {
-			bool lat = metric && strcmp(metric, "latency") == 0;
+		} else if (k == DETECT_LINK && a >= 0 && b >= 0) {
+			bool lat = mt == DETECT_LATENCY;
 			size_t k = (size_t)a * m->n + (size_t)b;
 			(lat ? m->lat_marked : m->bw_marked)[k] = true;
 			(lat ? m->lat_tip : m->bw_tip)[k] = reason;

@@ -68,6 +68,7 @@ expect_output '^### collscope compare: regression' "markdown heading"
 expect_output '^\| \*\*regression\*\* \| tree 65536 B float32 sum 4 ranks \|' "markdown row"
 
 expect_exit 1 "-o writes the JSON" "$BIN" compare -q -o "$TMP/cmp.json" "$TMP/base.json" "$TMP/slow.json"
+check_schema "$TMP/cmp.json"
 if python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -134,6 +135,7 @@ done
 
 # A real run against itself.
 if mpi 2 allreduce -q -a ring,mpi -b 1K -e 4K -n 20 -o "$TMP/real.json" >"$TMP/out" 2>&1; then
+	check_schema "$TMP/real.json"
 	expect_exit 0 "a real report against itself: exit 0" "$BIN" compare "$TMP/real.json" "$TMP/real.json"
 	expect_output '^# ok: 0 regression, 0 untested, 0 not-significant, 6 unchanged' "every real point unchanged"
 else

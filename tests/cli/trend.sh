@@ -36,6 +36,7 @@ expect_exit 0 "eight reports of noise: exit 0" "$BIN" trend "$TMP"/n?.json
 expect_output '^# ok: 0 regression' "noise is no regression"
 
 expect_exit 1 "-o writes the JSON" "$BIN" trend -q -o "$TMP/trend.json" "${steps[@]}"
+check_schema "$TMP/trend.json"
 [ -s "$TMP/out" ] && fail "-q prints nothing on stdout" "$TMP/out" || pass "-q prints nothing on stdout"
 if python3 -c '
 import json, sys

@@ -27,6 +27,8 @@ expect_exit 0 "scale at 3 ranks" mpi 3 scale -q -a ring,mpi -b 8 -e 1K -n 10 -w 
 expect_exit 0 "links at 3 ranks" mpi 3 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
 	--bw-bytes 64K --window 2 -o "$TMP/links.json"
 expect_exit 0 "topo at 2 ranks" mpi 2 topo -q -o "$TMP/topo.json"
+check_schema "$TMP/ar.json" "$TMP/scale.json" "$TMP/links.json" "$TMP/topo.json" \
+	-- "the reports of allreduce, scale, links and topo"
 
 # Options are parsed before MPI starts: under mpirun a bad one exits 2, said once, not per rank.
 expect_exit 2 "a bad option under mpirun exits 2" mpi 3 allreduce -e 8Gx

@@ -11,12 +11,14 @@ for n in 2 3 4; do
 		--time-per-size 0.02 -o "$TMP/ar$n.json"
 	expect_output '^# peak busbw per variant' "allreduce at $n ranks prints the peak per variant"
 	expect_exit 0 "allreduce report at $n ranks keeps every invariant" $CHECK "$TMP/ar$n.json" "$n" "$ALL"
+	check_schema "$TMP/ar$n.json"
 done
 
 # A fixed count of 150 gives p99 but no p99.9; in place; other dtypes and ops.
 expect_exit 0 "fixed -n 150, in place, bfloat16 max" mpi 3 allreduce -n 150 -w 1 -e 64K -f 16 \
 	--in-place -d bfloat16 -r max -o "$TMP/fixed.json"
 expect_exit 0 "fixed-count report invariants" $CHECK "$TMP/fixed.json" 3 "$ALL"
+check_schema "$TMP/fixed.json"
 expect_exit 0 "the fixed count is what was run" python3 -c "
 import json,sys; d=json.load(open('$TMP/fixed.json'))
 sys.exit(not all(r['iterations']==150 and r['in_place'] and r['dtype']=='bfloat16' for r in d['results']))"

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """Invariants of an allreduce report (reports/README.md), checked from the outside.
+The fields' presence and types are the schema's (check_schema in tests/lib.sh);
+this checks their values.
 
 usage: check_allreduce_report.py REPORT.json RANKS VARIANT[,VARIANT...]
 Prints each violation and exits 1 if there is any.
@@ -40,7 +42,6 @@ def main():
     need(sum(len(h["ranks"]) for h in ctx["hosts"]) == ranks, "hosts cover every rank")
     need(ctx["tool"]["name"] == "collscope" and ctx["tool"]["version"], "tool name and version")
     need(ctx["started_utc"].endswith("Z") and ctx["finished_utc"].endswith("Z"), "UTC times")
-    need("timer_resolution_us" in ctx, "timer resolution")
     cs = ctx.get("clock_sync") or {}
     need(isinstance(cs.get("error_us"), (int, float)) and math.isfinite(cs["error_us"])
          and cs.get("syncs", 0) >= 1, "context.clock_sync has a finite error and a sync")
@@ -69,12 +70,11 @@ def main():
         need(close(r["algbw_gbps"], r["bytes"] / (t["p50"] * 1e-6) / 1e9), f"{where}: algbw from p50")
         need(len(r["rank_mean_us"]) == ranks, f"{where}: a mean per rank")
         need(0 <= r["straggler_rank"] < ranks, f"{where}: straggler is a rank")
-        need(r.get("timing") in ("window", "barrier", "pipelined"), f"{where}: timing named")
+        need("timing" in r, f"{where}: timing named")
         if r.get("straggler_cause") is None:
             need(r["rank_mean_us"][r["straggler_rank"]] == min(r["rank_mean_us"]),
                  f"{where}: without a cause, the straggler spent least time inside the call")
         else:
-            need(r["straggler_cause"] in ("late_arrival", "slow_inside"), f"{where}: cause named")
             need(len(r["rank_late_us"]) == ranks, f"{where}: a lateness per rank")
             need(r["straggler_us"] is not None and r["straggler_us"] >= 0, f"{where}: straggler_us")
     for v in variants:

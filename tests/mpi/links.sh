@@ -50,7 +50,6 @@ for r in res:
     need(lat["p99"] is None or lat["p50"] <= lat["p99"] <= lat["max"], who + " latency p99")
     need(0 < bw["min"] <= bw["p50"] <= bw["max"], who + " bandwidth order")
     need(0 < bi["min"] <= bi["max"], who + " bidirectional")
-    need(isinstance(r["remeasured"], bool), who + " remeasured flag")
     w = r["cpu_wait_fraction"]
     need(w is None or 0 <= w <= 1, who + " cpu_wait_fraction in [0, 1]")
     need(w is not None or not os.path.exists("/proc/thread-self/schedstat"),
@@ -58,11 +57,9 @@ for r in res:
 need(s["links"] == n * (n - 1) and s["pairs"] == n * (n - 1) // 2 and s["ranks"] == n, "summary counts")
 need(s["suspects_count"] == len(s["suspects"]), "suspects_count")
 for k in s["suspects"] + s["cleared"]:
-    need(k["kind"] in ("link", "host", "segment") and k["metric"] in ("bandwidth", "latency"), "suspect kind")
     need(k["direction"] in (("send", "receive", "both") if k["kind"] == "host" else ("a->b", "b->a", "both")),
          "suspect direction")
     need(k["measured"] is not None and k["expected"] is not None and k["reason"] and k["line"], "suspect evidence")
-    need(isinstance(k["retest"]["confirmed"], bool), "suspect retest")
 if expect == "any":
     # judged while oversubscribed: a noisy link may be named; with nothing named, the
     # run says what it rules out
@@ -217,4 +214,5 @@ expect_exit 2 "links -o into a missing directory exits 2" mpi 2 links -o "$TMP/n
 expect_exit 0 "links --help runs without mpirun" "$BIN" links --help
 expect_output "fail-on-suspect" "links --help documents --fail-on-suspect"
 
+check_all_schemas
 finish

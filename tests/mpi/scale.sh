@@ -75,4 +75,5 @@ bad "'2' for --check" -c 2
 bad "'0' for --segment-bytes" --segment-bytes 0
 bad "unexpected argument 'extra'" extra
 
+check_all_schemas
 finish

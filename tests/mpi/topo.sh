@@ -77,4 +77,5 @@ expect_output "unexpected argument 'extra'" "the stray argument is named"
 expect_exit 0 "topo --help runs without mpirun" "$BIN" topo --help
 expect_output "oversubscribed" "topo --help explains oversubscription"
 
+check_all_schemas
 finish

@@ -60,4 +60,5 @@ expect_exit 2 "a usage error with rank 0 a second late exits 2" timeout 60 "$MPI
 	verify -a nosuch
 expect_exit 0 "and rank 0 says it, once" test "$(grep -c "unknown algorithm 'nosuch'" "$TMP/out")" = 1
 
+check_all_schemas
 finish

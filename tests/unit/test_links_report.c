@@ -285,7 +285,7 @@ Test(links_report, sensitivity_per_class_and_pattern)
 	cr_assert_float_eq(out[0].fraction, 0.3, 1e-12);
 	cr_assert_eq(out[1].metric, DETECT_LATENCY);
 	cr_assert(out[1].fraction > 0.43, "%g", out[1].fraction);
-	cr_assert_str_eq(out[2].pattern, "shift");
+	cr_assert_eq(out[2].pattern, SUSPECT_SHIFT);
 	cJSON *root = cJSON_CreateObject();
 	struct link_record none[N * N] = {0};
 	struct links_view v = make_view();
