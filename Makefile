@@ -38,6 +38,7 @@ endif
 BUILD    ?= build
 MPICC    ?= mpicc
 CC       ?= cc
+FUZZ_CC  ?= clang
 MPIRUN   ?= mpirun
 NP       ?= 2
 SANITIZE ?=
@@ -51,8 +52,7 @@ export MPIRUN MPIRUN_FLAGS
 # Every suite adds "passed failed" to this file; check prints the total last.
 export COLLSCOPE_TALLY := $(abspath $(BUILD))/test-tally
 
-DEB_PKGS := libopenmpi-dev openmpi-bin libhwloc-dev libcjson-dev libcriterion-dev libsodium-dev \
-            pkg-config iproute2 python3
+PROVISION = FUZZ_CC='$(FUZZ_CC)' MPICH_CC='$(MPICH_CC)' MPICH_RUN='$(MPICH_RUN)' bash tests/provision.sh
 
 # Deferred (=) so that pkg-config is asked after `deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc libsodium 2>/dev/null)
@@ -95,31 +95,15 @@ CHECK_SIDE_BY_SIDE :=
 CHECK_ALONE :=
 CHECK_BUILDS := $(BIN) $(UNIT_BIN)
 
-.PHONY: all deps run bench check check-fast check-build check-side-by-side check-alone sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
+.PHONY: all deps fuzz-deps browser-deps mpich-deps slurm-deps run bench check check-fast check-build check-side-by-side check-alone sanitize-test tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test install clean format lint version-stamp
 all: $(BIN)
 
-# apt-get update once for all the installs of a make check (or of any 30
-# minutes): each install below asked again, 5 to 10 s each on a new machine.
-APT_STAMP  := /tmp/collscope-apt-updated
-APT_UPDATE = { [ -n "$$(find $(APT_STAMP) -mmin -30 2>/dev/null)" ] || \
-	{ apt-get update -q && touch $(APT_STAMP); }; }
-
-# Look for the toolchain and libraries; on a Debian machine where we are root,
-# install what is missing, otherwise say exactly what is missing and stop.
+# tests/provision.sh installs what is missing as root with apt-get, and
+# otherwise names the missing Debian packages (base missing: an error).
 deps:
-	$(Q)missing=""; \
-	for t in mpicc mpirun pkg-config ip tc python3; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
-	for m in hwloc libcjson criterion libsodium; do pkg-config --exists $$m 2>/dev/null || missing="$$missing pkg-config:$$m"; done; \
-	[ -z "$$missing" ] && exit 0; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "deps: missing$$missing: installing $(DEB_PKGS)"; \
-		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) || exit 5; \
-	else \
-		echo "deps: missing$$missing"; \
-		echo "deps: install the Debian packages $(DEB_PKGS)"; \
-		echo "deps: (or load the modules that provide mpicc, mpirun and the pkg-config files of hwloc, libcjson, criterion)"; \
-		exit 1; \
-	fi
+	$(Q)$(PROVISION) base $(if $(filter mpich,$(MPI)),mpich)
+fuzz-deps browser-deps mpich-deps slurm-deps:
+	$(Q)$(PROVISION) $(@:-deps=)
 
 # Rewritten only when the commit changes, so a new commit relinks and nothing else.
 $(BUILD)/version.h: version-stamp
@@ -204,13 +188,11 @@ check-build: | deps
 #   measurements, --timing's stragglers), then the virtual cluster's.
 # Every suite runs even when one before it failed; check fails if any did.
 CHECK_JOBS ?= 3
-# What the suites install (each block adds its own), one after the other
-# before anything runs: two apt-gets at once would fight over dpkg's lock.
-CHECK_DEPS := deps
-.PHONY: check-deps
-check-deps:
-	$(Q)for d in $(CHECK_DEPS); do $(MAKE) --no-print-directory $$d || exit 5; done
-check: tally-reset check-deps
+# What the suites need (each block adds its own), provisioned one after the
+# other before anything runs (tests/provision.sh).
+CHECK_PROVISION := base
+check: tally-reset
+	$(Q)$(PROVISION) $(CHECK_PROVISION)
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_BUILDS)
 	$(Q)t0=$$(date +%s); \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget check-side-by-side; a=$$?; \
@@ -347,38 +329,25 @@ clean:
 # string escaped, compare's tables hold no terminal control, the reader never
 # runs out of memory on what its grammar pass accepted, the tree estimate
 # bounds cJSON's allocations). An input may be a template that expands to
-# megabytes ("#x COUNT" ... "@{" ITEM "@}"), so size-dependent paths are reached. clang and libFuzzer come from Debian:
-# fuzz-deps installs them when they do not work and we are root with apt-get;
-# otherwise fuzz-test is skipped with a message naming the packages.
-FUZZ_CC       ?= clang
+# megabytes ("#x COUNT" ... "@{" ITEM "@}"), so size-dependent paths are reached.
+# Without a clang that builds it (tests/provision.sh fuzz), fuzz-test skips.
 FUZZ_SECONDS  ?= 25
-FUZZ_DEB_PKGS := clang libclang-rt-dev
 FUZZ_BIN      := $(BUILD)/fuzz/fuzz_report_read
 FUZZ_SRCS     := tests/fuzz/fuzz_report_read.c tests/fuzz/page_check.c \
                  $(filter reports/io/report_read% reports/compare/compare% reports/render/html% reports/render/svg% \
                  reports/stats/stats.c reports/stats/compare_stats.c reports/io/report_io.c \
                  reports/render/report_text.c,$(PURE_SRCS))
 FUZZ_FLAGS    := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-# Chromium loads the page of `collscope report` in tests/cli/report.sh.
-BROWSER_DEB_PKGS := chromium
 
-.PHONY: fuzz fuzz-build fuzz-test fuzz-deps browser-deps
+.PHONY: fuzz fuzz-build fuzz-test
 CHECK_SIDE_BY_SIDE += fuzz-test
-CHECK_DEPS += fuzz-deps
+CHECK_PROVISION += fuzz
 cli-test: browser-deps
-CHECK_DEPS += browser-deps
+CHECK_PROVISION += browser
 fuzz: fuzz-test
 
 # True when $(FUZZ_CC) can build and link a libFuzzer target.
-FUZZ_PROBE = { printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
-	> $(BUILD)/fuzz/probe.c && $(FUZZ_CC) -fsanitize=fuzzer -o $(BUILD)/fuzz/probe $(BUILD)/fuzz/probe.c >/dev/null 2>&1; }
-
-fuzz-deps:
-	$(Q)mkdir -p $(BUILD)/fuzz; $(FUZZ_PROBE) && exit 0; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "fuzz-deps: $(FUZZ_CC) cannot build a libFuzzer target: installing $(FUZZ_DEB_PKGS)"; \
-		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FUZZ_DEB_PKGS) || exit 5; \
-	fi
+FUZZ_PROBE = $(PROVISION) --check fuzz
 
 $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*/*.h tests/fuzz/*.h) | deps
 	@mkdir -p $(dir $@)
@@ -393,10 +362,10 @@ CHECK_BUILDS += fuzz-build
 fuzz-test: fuzz-deps
 	$(Q)if ! $(FUZZ_PROBE); then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "fuzz-test: FAILED: $(FUZZ_CC) cannot build a libFuzzer target even with $(FUZZ_DEB_PKGS) installed"; \
+			echo "fuzz-test: FAILED: $(FUZZ_CC) cannot build a libFuzzer target even with tests/provision.sh fuzz's packages installed"; \
 			exit 1; \
 		fi; \
-		echo "fuzz-test: SKIPPED: $(FUZZ_CC) cannot build a libFuzzer target (install the Debian packages $(FUZZ_DEB_PKGS), or run make check as root)"; \
+		echo "fuzz-test: SKIPPED: $(FUZZ_CC) cannot build a libFuzzer target (tests/provision.sh fuzz names the Debian packages; as root it installs them)"; \
 		exit 0; \
 	fi; \
 	$(MAKE) --no-print-directory $(FUZZ_BIN) || exit 1; \
@@ -413,27 +382,11 @@ fuzz-test: fuzz-deps
 		exit 1; \
 	fi
 
-browser-deps:
-	$(Q)if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "browser-deps: chromium not found: installing $(BROWSER_DEB_PKGS)"; \
-		$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_DEB_PKGS) || exit 5; \
-	else \
-		echo "browser-deps: chromium not found and not root: tests/cli/report.sh skips the headless browser check (install the Debian package $(BROWSER_DEB_PKGS))"; \
-	fi
-
 # --- MPICH (MPI=mpich, tests/lib.sh): part of `make check` ---------------------
 # mpich-test builds the binary against Debian's MPICH 4 into $(BUILD)-mpich/
 # (a make of its own with MPI=mpich), checks that it saw MPICH's mpi.h and no
 # other and links libmpich, then runs MPICH_SUITES under MPICH's mpiexec.
 # `make MPI=mpich mpi-test` runs every MPI suite under MPICH instead.
-# mpich-deps installs MPICH when its wrapper or launcher is missing and we are
-# root with apt-get. Debian's MPICH also registers mpicc, mpirun and mpiexec
-# as alternatives (priority 40, below Open MPI's 50): other builds on the
-# machine use them, so each is pinned to what it was for the install and
-# put back as it was (auto or manual) afterwards.
-MPICH_DEB_PKGS   := libmpich-dev mpich
-MPI_ALTERNATIVES := mpi mpirun mpi-x86_64-linux-gnu
 MPICH_SUITES     ?= tests/mpi/topo.sh tests/mpi/verify.sh
 # verify at 1-5 ranks: the whole matrix at 1 and 2, a quick one beyond (see verify.sh)
 MPICH_SUITE_ENV  ?= VERIFY_RANKS='1 2 3 4 5' VERIFY_FULL_UPTO=2 VERIFY_QUICK=1
@@ -447,38 +400,14 @@ MPICH_BIN := $(MPICH_BUILD)/collscope
 .PHONY: mpich-deps mpich-build mpich-test
 
 ifeq ($(MPI),mpich)
-deps: mpich-deps
 # MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, which gcc takes for an
 # array of size 0: a false -Wstringop-overflow on every MPI_Waitall.
 $(CMD_OBJS): WARN += -Wno-stringop-overflow
 endif
 
-mpich-deps:
-	$(Q)command -v $(MPICH_CC) >/dev/null 2>&1 && command -v $(MPICH_RUN) >/dev/null 2>&1 && exit 0; \
-	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
-		echo "mpich-deps: $(MPICH_CC) or $(MPICH_RUN) not found and not root: mpich-test skips"; \
-		echo "mpich-deps: (install the Debian packages $(MPICH_DEB_PKGS), or name MPICH's wrapper and launcher: MPICH_CC=mpicc MPICH_RUN=mpiexec)"; \
-		exit 0; \
-	fi; \
-	echo "mpich-deps: $(MPICH_CC) or $(MPICH_RUN) not found: installing $(MPICH_DEB_PKGS)"; \
-	was=""; for a in $(MPI_ALTERNATIVES); do \
-		q=$$(update-alternatives --query $$a 2>/dev/null) || continue; \
-		v=$$(echo "$$q" | sed -n 's/^Value: //p'); m=$$(echo "$$q" | sed -n 's/^Status: //p'); \
-		[ -n "$$v" ] || continue; update-alternatives --set $$a $$v >/dev/null && was="$$was $$a:$$m:$$v"; \
-	done; \
-	$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		$(MPICH_DEB_PKGS); rc=$$?; \
-	for e in $$was; do a=$${e%%:*}; v=$${e##*:}; m=$${e#*:}; m=$${m%%:*}; \
-		[ "$$m" = auto ] && update-alternatives --auto $$a >/dev/null; \
-		now=$$(update-alternatives --query $$a | sed -n 's/^Value: //p'); \
-		if [ "$$now" != "$$v" ]; then echo "mpich-deps: $$a is $$now after the install: back to $$v"; \
-			update-alternatives --set $$a $$v; fi; \
-	done; \
-	[ $$rc = 0 ] || exit 5
-
 # The binary against MPICH, by a make of its own (its objects, flags and wrapper).
-MPICH_THERE = command -v $(MPICH_CC) >/dev/null 2>&1 && command -v $(MPICH_RUN) >/dev/null 2>&1
-CHECK_DEPS += mpich-deps
+MPICH_THERE = $(PROVISION) --check mpich
+CHECK_PROVISION += mpich
 CHECK_BUILDS += mpich-build
 mpich-build: mpich-deps $(if $(filter openmpi,$(MPI)),$(PURE_OBJS))
 	$(Q)$(MPICH_THERE) || exit 0; \
@@ -504,32 +433,13 @@ mpich-test: mpich-build
 # slurm-test brings up slurmctld and a slurmd per namespace host (auth/none:
 # no munged) and runs collscope under srun, salloc and sbatch there, with the
 # Open MPI and the MPICH binary; as root only (it prints SKIP otherwise).
-# slurm-deps installs Debian's Slurm when srun is missing and we are root
-# with apt-get, without starting its daemons (or munged) on the machine: a
-# policy-rc.d refuses every start for the install, unless one is there.
-SLURM_DEB_PKGS := slurmctld slurmd slurm-client
 
 # SLURM=0 leaves it out of check (about 45 s of it here).
 .PHONY: slurm-deps slurm-test
 ifneq ($(SLURM),0)
 CHECK_ALONE += slurm-test
-CHECK_DEPS += slurm-deps
+CHECK_PROVISION += slurm
 endif
-
-slurm-deps:
-	$(Q)command -v srun >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && \
-		command -v slurmctld >/dev/null 2>&1 && exit 0; \
-	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
-		echo "slurm-deps: Slurm not found and not root: tests/cluster/cluster_slurm.sh skips (install the Debian packages $(SLURM_DEB_PKGS))"; \
-		exit 0; \
-	fi; \
-	echo "slurm-deps: Slurm not found: installing $(SLURM_DEB_PKGS), starting no daemon"; \
-	policy=/usr/sbin/policy-rc.d; ours=""; \
-	if [ ! -e $$policy ]; then printf '#!/bin/sh\nexit 101\n' > $$policy && chmod 755 $$policy && ours=1; fi; \
-	$(APT_UPDATE) && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		$(SLURM_DEB_PKGS); rc=$$?; \
-	[ -n "$$ours" ] && rm -f $$policy; \
-	[ $$rc = 0 ] || exit 5
 
 slurm-test: $(BIN) slurm-deps mpich-build
 	$(Q)$(call RUN_SUITE,tests/cluster/cluster_slurm.sh,$(BIN) $$([ -x $(MPICH_BIN) ] && echo $(MPICH_BIN)))
