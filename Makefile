@@ -100,15 +100,15 @@ MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mp
 CHECK_JOBS         ?= 3
 CHECK_PROVISION    := base fuzz browser mpich $(if $(filter 0,$(SLURM)),,slurm)
 CHECK_BUILDS       := $(BIN) $(UNIT_BIN) $(BUILD)/bench/membw san-build fuzz-build mpich-build
-CHECK_SIDE_BY_SIDE := san-unit-test suite/mpi/reliability fuzz-test unit-test $(CLI_SUITES) \
-                      san-cli-test bench-build
+CLI_LONGEST        := suite/cli/hostile suite/cli/bad_input suite/cli/report
+CHECK_SIDE_BY_SIDE := san-unit-test suite/mpi/reliability fuzz-test unit-test san-cli-test $(CLI_LONGEST) \
+                      $(filter-out $(CLI_LONGEST),$(CLI_SUITES)) bench-build
 CHECK_ALONE        := $(filter-out suite/mpi/reliability $(MPI_TIMED),$(MPI_SUITES)) mpich-test \
                       $(MPI_TIMED) $(CLUSTER_SUITES) $(if $(filter 0,$(SLURM)),,slurm-test)
 # The fast tier, side by side, the longest first. It leaves to make check the
 # bad value of every flag and the hostile reports (bad_input.sh, hostile.sh:
 # a third of its CPU; the suites it keeps run every command and reader).
-FAST_CLI    := $(filter-out suite/cli/report suite/cli/bad_input suite/cli/hostile,$(CLI_SUITES))
-FAST_SUITES := unit-test suite/cli/report fast-mpi-test $(FAST_CLI)
+FAST_SUITES := unit-test suite/cli/report fast-mpi-test $(filter-out $(CLI_LONGEST),$(CLI_SUITES))
 
 .PHONY: all deps fuzz-deps browser-deps mpich-deps slurm-deps run bench bench-build check check-fast check-build \
 	check-side-by-side check-alone tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test cluster-classes \
