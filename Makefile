@@ -223,11 +223,11 @@ cluster-classes: $(BIN)
 # bundle in each of the 742 processes, one per test (a fifth of their CPU): as
 # root they run in a mount namespace that sees it empty (no test connects).
 CA_BUNDLE := /etc/ssl/certs/ca-certificates.crt
-RUN_UNIT = if [ "$$(id -u)" = 0 ] && [ -f $(CA_BUNDLE) ] && unshare --mount true 2>/dev/null; then \
+RUN_UNIT = t0=$$(date +%s); if [ "$$(id -u)" = 0 ] && [ -f $(CA_BUNDLE) ] && unshare --mount true 2>/dev/null; then \
 		unshare --mount sh -c 'mount --bind /dev/null $(CA_BUNDLE) 2>/dev/null; exec "$$0" --jobs 2' $(1); \
 	else $(1) --jobs 2; fi >$(1).log 2>&1; rc=$$?; cat $(1).log; \
 	sed -n 's/.*Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3/p' $(1).log | \
-	awk '{print $$1, $$2 + $$3}' >> $(COLLSCOPE_TALLY); exit $$rc
+	awk '{print $$1, $$2 + $$3}' >> $(COLLSCOPE_TALLY); echo "== $(1): $$(($$(date +%s) - t0)) s"; exit $$rc
 unit-test: $(UNIT_BIN)
 	$(Q)$(call RUN_UNIT,$(UNIT_BIN))
 
@@ -260,7 +260,7 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*/*.h tests/fuzz/*.h) | deps
 fuzz-build: fuzz-deps
 	$(Q)$(PROVISION) --check fuzz || exit 0; $(MAKE) --no-print-directory $(FUZZ_BIN)
 fuzz fuzz-test: fuzz-build
-	$(Q)FUZZ_CC='$(FUZZ_CC)' bash tests/fuzz/run.sh $(FUZZ_BIN) $(FUZZ_SECONDS)
+	$(Q)export FUZZ_CC='$(FUZZ_CC)'; $(call RUN_SUITE,tests/fuzz/run.sh,$(FUZZ_BIN) $(FUZZ_SECONDS))
 
 # --- MPICH (MPI=mpich) ---------------------------------------------------------
 # mpich-test: the build of a make with MPI=mpich saw MPICH alone (tests/mpich/
