@@ -97,6 +97,7 @@ MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mp
 # one by one: the MPI suites that judge results (beside other work a rank waits
 # a time slice per message from a peer on a shared core: verify took 61 s there,
 # 22 alone), those that compare timings, the cluster's, Slurm's (SLURM=0: not).
+# Every suite runs even after one failed (make -k); check fails if any did.
 CHECK_JOBS         ?= 3
 CHECK_PROVISION    := base fuzz browser mpich $(if $(filter 0,$(SLURM)),,slurm)
 CHECK_BUILDS       := $(BIN) $(UNIT_BIN) $(BUILD)/bench/membw san-build fuzz-build mpich-build
