@@ -8,6 +8,7 @@
 #include "cmd/allreduce_opts.h"
 #include "reports/io/ar_report.h"
 #include "reports/io/report_io.h"
+#include "reports/io/report_schema.h"
 #include "cmd/run/run.h"
 
 #include <math.h>
@@ -124,7 +125,7 @@ static void print_header(const struct ar_run *run)
 /* Time that grows much faster than size: printed, and listed in the summary. */
 static int add_cliffs(const struct ar_run *run, cJSON *sum)
 {
-	cJSON *a = cJSON_AddArrayToObject(sum, "cliffs");
+	cJSON *a = cJSON_AddArrayToObject(sum, SK_ARSUM_CLIFFS);
 	for (size_t i = 0; a && i < run->ncliffs; i++) {
 		const struct cliff *c = &run->cliffs[i];
 		double size_ratio = (double)c->to_bytes / (double)c->from_bytes;
@@ -140,11 +141,11 @@ static int add_cliffs(const struct ar_run *run, cJSON *sum)
 			        : "");
 		cJSON *e = cJSON_CreateObject();
 		if (!e || !cJSON_AddItemToArray(a, e) ||
-		    !cJSON_AddStringToObject(e, "algorithm", ar_variants[c->variant]->name) ||
-		    !cJSON_AddNumberToObject(e, "from_bytes", (double)c->from_bytes) ||
-		    !cJSON_AddNumberToObject(e, "to_bytes", (double)c->to_bytes) ||
-		    !cJSON_AddNumberToObject(e, "time_ratio", c->time_ratio) ||
-		    !cJSON_AddNumberToObject(e, "size_ratio", size_ratio))
+		    !cJSON_AddStringToObject(e, SK_CLIFF_ALGORITHM, ar_variants[c->variant]->name) ||
+		    !cJSON_AddNumberToObject(e, SK_CLIFF_FROM_BYTES, (double)c->from_bytes) ||
+		    !cJSON_AddNumberToObject(e, SK_CLIFF_TO_BYTES, (double)c->to_bytes) ||
+		    !cJSON_AddNumberToObject(e, SK_CLIFF_TIME_RATIO, c->time_ratio) ||
+		    !cJSON_AddNumberToObject(e, SK_CLIFF_SIZE_RATIO, size_ratio))
 			return -1;
 	}
 	return a ? 0 : -1;
@@ -164,7 +165,7 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 	bool on_pss = run_needs_shared(o->variants) && isfinite(run->peak.pss_bytes);
 	double budget = 4.0 * (double)o->sizes[o->nsizes - 1] + 64.0 * 1024 * 1024;
 	double judged = on_pss ? run->peak.pss_bytes : run->peak.rss_bytes;
-	cJSON *m = cJSON_AddObjectToObject(sum, "memory");
+	cJSON *m = cJSON_AddObjectToObject(sum, SK_ARSUM_MEMORY);
 	if (run->o->format != AR_FORMAT_CSV)
 		printf("# peak memory: %.1f MiB resident on rank %d, %.1f MiB proportional on rank "
 		       "%d; "
@@ -173,14 +174,14 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 		       run->peak.pss_bytes / 1048576.0, run->peak.pss_rank, budget / 1048576.0,
 		       on_pss ? "proportional size: shared pages counted once per host"
 		              : "resident size");
-	return m && cJSON_AddNumberToObject(m, "peak_rss_bytes", run->peak.rss_bytes) &&
-	               cJSON_AddNumberToObject(m, "peak_rss_rank", run->peak.rss_rank) &&
-	               cJSON_AddNumberToObject(m, "peak_pss_bytes", run->peak.pss_bytes) &&
-	               cJSON_AddNumberToObject(m, "peak_pss_rank", run->peak.pss_rank) &&
-	               cJSON_AddNumberToObject(m, "budget_bytes", budget) &&
-	               cJSON_AddStringToObject(m, "judged_on",
+	return m && cJSON_AddNumberToObject(m, SK_MEM_PEAK_RSS_BYTES, run->peak.rss_bytes) &&
+	               cJSON_AddNumberToObject(m, SK_MEM_PEAK_RSS_RANK, run->peak.rss_rank) &&
+	               cJSON_AddNumberToObject(m, SK_MEM_PEAK_PSS_BYTES, run->peak.pss_bytes) &&
+	               cJSON_AddNumberToObject(m, SK_MEM_PEAK_PSS_RANK, run->peak.pss_rank) &&
+	               cJSON_AddNumberToObject(m, SK_MEM_BUDGET_BYTES, budget) &&
+	               cJSON_AddStringToObject(m, SK_MEM_JUDGED_ON,
 	                                       on_pss ? "peak_pss_bytes" : "peak_rss_bytes") &&
-	               cJSON_AddBoolToObject(m, "within_budget", judged <= budget)
+	               cJSON_AddBoolToObject(m, SK_MEM_WITHIN_BUDGET, judged <= budget)
 	           ? 0
 	           : -1;
 }
@@ -196,15 +197,15 @@ static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool 
 		       low ? "  BELOW --min-busbw" : "");
 	cJSON *e = cJSON_CreateObject();
 	return e && cJSON_AddItemToArray(vars, e) &&
-	               cJSON_AddStringToObject(e, "algorithm", ar_variants[v]->name) &&
-	               report_add_number(e, "peak_busbw_gbps",
+	               cJSON_AddStringToObject(e, SK_ARVAR_ALGORITHM, ar_variants[v]->name) &&
+	               report_add_number(e, SK_ARVAR_PEAK_BUSBW_GBPS,
 	                                 t->measured ? t->peak_busbw_gbps : NAN) &&
-	               cJSON_AddNumberToObject(e, "peak_busbw_bytes", (double)t->peak_bytes) &&
-	               report_add_number(e, "busbw_at_max_bytes_gbps",
+	               cJSON_AddNumberToObject(e, SK_ARVAR_PEAK_BUSBW_BYTES, (double)t->peak_bytes) &&
+	               report_add_number(e, SK_ARVAR_BUSBW_AT_MAX_BYTES_GBPS,
 	                                 t->measured ? t->busbw_at_max_gbps : NAN) &&
-	               cJSON_AddNumberToObject(e, "points", t->measured) &&
-	               cJSON_AddNumberToObject(e, "skipped", t->skipped) &&
-	               cJSON_AddNumberToObject(e, "wrong", (double)t->wrong)
+	               cJSON_AddNumberToObject(e, SK_ARVAR_POINTS, t->measured) &&
+	               cJSON_AddNumberToObject(e, SK_ARVAR_SKIPPED, t->skipped) &&
+	               cJSON_AddNumberToObject(e, SK_ARVAR_WRONG, (double)t->wrong)
 	           ? 0
 	           : -1;
 }
@@ -215,9 +216,9 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 	const struct ar_opts *o = run->o;
 	bool gate = isfinite(o->min_busbw_gbps), below_any = false;
 	uint64_t wrong = 0;
-	cJSON *sum = cJSON_AddObjectToObject(root, "summary");
-	cJSON *vars = sum ? cJSON_AddArrayToObject(sum, "variants") : NULL;
-	cJSON *below = sum ? cJSON_AddArrayToObject(sum, "below_min_busbw") : NULL;
+	cJSON *sum = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
+	cJSON *vars = sum ? cJSON_AddArrayToObject(sum, SK_ARSUM_VARIANTS) : NULL;
+	cJSON *below = sum ? cJSON_AddArrayToObject(sum, SK_ARSUM_BELOW_MIN_BUSBW) : NULL;
 	if (!vars || !below)
 		return -1;
 	if (o->format != AR_FORMAT_CSV)
@@ -244,9 +245,9 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)
 		return -1;
 	fflush(stdout);
-	if (!cJSON_AddNumberToObject(sum, "wrong_total", (double)wrong) ||
-	    !report_add_number(sum, "min_busbw_gbps", o->min_busbw_gbps) ||
-	    !cJSON_AddStringToObject(sum, "verdict",
+	if (!cJSON_AddNumberToObject(sum, SK_ARSUM_WRONG_TOTAL, (double)wrong) ||
+	    !report_add_number(sum, SK_ARSUM_MIN_BUSBW_GBPS, o->min_busbw_gbps) ||
+	    !cJSON_AddStringToObject(sum, SK_ARSUM_VERDICT,
 	                             wrong       ? "wrong results"
 	                             : below_any ? "below min busbw"
 	                                         : "ok"))

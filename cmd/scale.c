@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "cmd/scale_opts.h"
+#include "reports/io/report_schema.h"
 #include "cmd/run/run.h"
 
 #include <math.h>
@@ -46,7 +47,7 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	                           .p99_us = r->time.p99_us,
 	                           .busbw_gbps = r->busbw_gbps};
 	const char *placement = run->o->placement == SCALE_SPREAD ? "spread" : "packed";
-	return cJSON_AddStringToObject(rec, "placement", placement) &&
+	return cJSON_AddStringToObject(rec, SK_SCALE_PLACEMENT, placement) &&
 	               scale_results_add(&run->res, &e)
 	           ? 0
 	           : -1;
@@ -74,16 +75,16 @@ static void print_header(const struct scale_run *run)
 static int add_communicators(const struct scale_run *run, cJSON *root)
 {
 	cJSON *sum = cJSON_GetObjectItemCaseSensitive(root, "summary");
-	cJSON *arr = sum ? cJSON_AddArrayToObject(sum, "communicators") : NULL;
+	cJSON *arr = sum ? cJSON_AddArrayToObject(sum, SK_SSUM_COMMUNICATORS) : NULL;
 	for (int i = 0; arr && i < run->o->nranks; i++) {
 		int n = run->o->ranks[i];
 		cJSON *e = cJSON_CreateObject(), *ranks = NULL;
 		if (!e || !cJSON_AddItemToArray(arr, e) ||
-		    !cJSON_AddNumberToObject(e, "ranks", n) ||
+		    !cJSON_AddNumberToObject(e, SK_COMM_RANKS, n) ||
 		    !cJSON_AddNumberToObject(
 		        e, "hosts",
 		        scale_hosts_spanned(run->sweep.map.host_of_rank, run->order, n)) ||
-		    !(ranks = cJSON_AddArrayToObject(e, "world_ranks")))
+		    !(ranks = cJSON_AddArrayToObject(e, SK_COMM_WORLD_RANKS)))
 			return -1;
 		for (int k = 0; k < n; k++)
 			if (!cJSON_AddItemToArray(ranks, cJSON_CreateNumber(run->order[k])))

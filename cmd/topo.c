@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include "cmd/run/run.h"
+#include "reports/io/report_schema.h"
 #include "cmd/small_opts.h"
 
 #include <string.h>
@@ -55,23 +56,23 @@ static bool add_rank(cJSON *results, const struct ctx_rank *k)
 		cJSON_Delete(o);
 		return false;
 	}
-	return cJSON_AddNumberToObject(o, "rank", k->rank) &&
-	       cJSON_AddStringToObject(o, "host", k->host) &&
-	       cJSON_AddNumberToObject(o, "pid", k->pid) &&
-	       cJSON_AddStringToObject(o, "cpuset", k->cpuset) &&
-	       (k->numa_node >= 0 ? cJSON_AddNumberToObject(o, "numa", k->numa_node)
-	                          : cJSON_AddNullToObject(o, "numa")) &&
-	       (k->package >= 0 ? cJSON_AddNumberToObject(o, "package", k->package)
-	                        : cJSON_AddNullToObject(o, "package")) &&
-	       cJSON_AddBoolToObject(o, "bound", k->bound);
+	return cJSON_AddNumberToObject(o, SK_CRANK_RANK, k->rank) &&
+	       cJSON_AddStringToObject(o, SK_CRANK_HOST, k->host) &&
+	       cJSON_AddNumberToObject(o, SK_CRANK_PID, k->pid) &&
+	       cJSON_AddStringToObject(o, SK_CRANK_CPUSET, k->cpuset) &&
+	       (k->numa_node >= 0 ? cJSON_AddNumberToObject(o, SK_CRANK_NUMA, k->numa_node)
+	                          : cJSON_AddNullToObject(o, SK_CRANK_NUMA)) &&
+	       (k->package >= 0 ? cJSON_AddNumberToObject(o, SK_CRANK_PACKAGE, k->package)
+	                        : cJSON_AddNullToObject(o, SK_CRANK_PACKAGE)) &&
+	       cJSON_AddBoolToObject(o, SK_CRANK_BOUND, k->bound);
 }
 
 /* config, results (one per rank), summary and complete, after the context. */
 static bool fill_report(cJSON *root, const struct report_context *c, const struct topo_opts *o)
 {
-	cJSON *config = cJSON_AddObjectToObject(root, "config");
-	cJSON *results = cJSON_AddArrayToObject(root, "results");
-	cJSON *summary = cJSON_AddObjectToObject(root, "summary");
+	cJSON *config = cJSON_AddObjectToObject(root, SK_REPORT_CONFIG);
+	cJSON *results = cJSON_AddArrayToObject(root, SK_REPORT_RESULTS);
+	cJSON *summary = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
 	if (!config || !results || !summary ||
 	    !(o->out.output ? cJSON_AddStringToObject(config, "output", o->out.output)
 	                : cJSON_AddNullToObject(config, "output")) ||
@@ -80,15 +81,15 @@ static bool fill_report(cJSON *root, const struct report_context *c, const struc
 	for (int r = 0; r < c->nranks; r++)
 		if (!add_rank(results, &c->ranks[r]))
 			return false;
-	cJSON *over = cJSON_AddArrayToObject(summary, "oversubscribed_hosts");
+	cJSON *over = cJSON_AddArrayToObject(summary, SK_TOPOSUM_OVERSUBSCRIBED_HOSTS);
 	for (int h = 0; over && h < c->nhosts; h++)
 		if (c->hosts[h].oversubscribed &&
 		    !cJSON_AddItemToArray(over, cJSON_CreateString(c->hosts[h].name)))
 			return false;
-	return over && cJSON_AddNumberToObject(summary, "ranks", c->nranks) &&
-	       cJSON_AddNumberToObject(summary, "hosts", c->nhosts) &&
-	       cJSON_AddBoolToObject(summary, "oversubscribed", c->oversubscribed) &&
-	       cJSON_AddBoolToObject(root, "complete", true);
+	return over && cJSON_AddNumberToObject(summary, SK_TOPOSUM_RANKS, c->nranks) &&
+	       cJSON_AddNumberToObject(summary, SK_TOPOSUM_HOSTS, c->nhosts) &&
+	       cJSON_AddBoolToObject(summary, SK_TOPOSUM_OVERSUBSCRIBED, c->oversubscribed) &&
+	       cJSON_AddBoolToObject(root, SK_REPORT_COMPLETE, true);
 }
 
 int cmd_topo(void *opts, struct cmd_ctx *ctx)

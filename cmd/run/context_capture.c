@@ -9,6 +9,7 @@
 #include "reports/io/ar_report.h"
 #include "algorithms/bench.h"
 #include "cmd/run/run.h"
+#include "reports/io/report_schema.h"
 #include "probes/mpit.h"
 #include "probes/topology.h"
 #include "version.h"
@@ -51,8 +52,8 @@ void run_context_end(struct report_context *c)
 cJSON *run_report_new(const char *command, const struct report_context *c)
 {
 	cJSON *root = cJSON_CreateObject();
-	if (!root || !cJSON_AddNumberToObject(root, "schema_version", 1) ||
-	    !cJSON_AddStringToObject(root, "command", command) || !report_context_to_json(root, c)) {
+	if (!root || !cJSON_AddNumberToObject(root, SK_REPORT_SCHEMA_VERSION, 1) ||
+	    !cJSON_AddStringToObject(root, SK_REPORT_COMMAND, command) || !report_context_to_json(root, c)) {
 		cJSON_Delete(root);
 		return NULL;
 	}

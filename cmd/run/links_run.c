@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include "cmd/run/run.h"
+#include "reports/io/report_schema.h"
 #include "cmd/links_opts.h"
 #include "probes/p2p.h"
 #include "cmd/run/partial.h"
@@ -89,7 +90,7 @@ static int start_report(struct links_run *r)
 	if (r->ctx->rank == 0 && r->o->out.output) {
 		r->root = run_report_new("links", &r->c);
 		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
-		         !cJSON_AddArrayToObject(r->root, "results") ||
+		         !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
 		         run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory while building the report");

@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include "cmd/run/partial.h"
+#include "reports/io/report_schema.h"
 #include "cmd/run/run.h"
 #include "reports/diagnose/flight.h"
 #include "cmd/run/watchdog.h"
@@ -21,8 +22,8 @@ int run_partial_start(struct run_partial *p, cJSON *root, const char *path, bool
 	p->root = root;
 	p->path = path;
 	p->force = force;
-	bool ok = cJSON_AddArrayToObject(root, "events") &&
-	          cJSON_AddBoolToObject(root, "complete", false);
+	bool ok = cJSON_AddArrayToObject(root, SK_REPORT_EVENTS) &&
+	          cJSON_AddBoolToObject(root, SK_REPORT_COMPLETE, false);
 	pthread_mutex_unlock(&p->lock);
 	return ok ? 0 : -1;
 }
@@ -56,7 +57,7 @@ int run_partial_complete_locked(struct run_partial *p, const char *finished_utc)
 	cJSON_DeleteItemFromObjectCaseSensitive(p->root, "complete");
 	if (!cJSON_ReplaceItemInObjectCaseSensitive(context, "finished_utc",
 	                                            cJSON_CreateString(finished_utc)) ||
-	    !cJSON_AddBoolToObject(p->root, "complete", true)) {
+	    !cJSON_AddBoolToObject(p->root, SK_REPORT_COMPLETE, true)) {
 		cmd_error(p->ctx, "out of memory for the report");
 		return EXIT_RUNTIME;
 	}
@@ -98,10 +99,10 @@ void run_partial_on_hang(void *arg, const char *event)
 	cJSON *events = cJSON_GetObjectItemCaseSensitive(p->root, "events");
 	cJSON *e = cJSON_CreateObject();
 	if (e && cJSON_AddItemToArray(events, e)) {
-		cJSON_AddStringToObject(e, "kind", "hang");
-		cJSON_AddStringToObject(e, "at_utc", at);
-		cJSON_AddStringToObject(e, "message", event);
-		cJSON_AddNumberToObject(e, "exit_code", EXIT_HANG);
+		cJSON_AddStringToObject(e, SK_EVENT_KIND, "hang");
+		cJSON_AddStringToObject(e, SK_EVENT_AT_UTC, at);
+		cJSON_AddStringToObject(e, SK_EVENT_MESSAGE, event);
+		cJSON_AddNumberToObject(e, SK_EVENT_EXIT_CODE, EXIT_HANG);
 		add_flight(p->root);
 		write_locked(p);
 	} else {

@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include "cmd/run/run.h"
+#include "reports/io/report_schema.h"
 
 #include "algorithms/fault.h"
 #include "probes/memory.h"
@@ -134,7 +135,7 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
 		s->root = run_report_new(s->command, &s->context);
 		if (s->root && opts_to_json(s->root, spec, opts) &&
 		    run_partial_start(&s->report, s->root, out->output, out->force) == 0)
-			s->results = cJSON_AddArrayToObject(s->root, "results");
+			s->results = cJSON_AddArrayToObject(s->root, SK_REPORT_RESULTS);
 	}
 	if (run_any(ctx, ctx->rank == 0 && !s->results)) {
 		cmd_error(ctx, "%s: out of memory for the report", s->command);

@@ -68,7 +68,8 @@
 	  "the rank counts past which training slows down")                                        \
 	O(SWEET, "summary.variants[].sweet_spot.<measured|predicted>", "one sweet spot")           \
 	O(COMM, "summary.communicators[]", "one sub-communicator of the sweep")                    \
-	O(TOPOSUM, "topo summary", "the job's placement at a glance")
+	O(TOPOSUM, "topo summary", "the job's placement at a glance")                              \
+	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")
 
 /* The fields of the envelope and of the context block. */
 #define SCHEMA_FIELDS_CONTEXT(F)                                                                   \
@@ -81,7 +82,7 @@
 	  "every option in force, defaults filled in, under its long name")                        \
 	F(REPORT, RESULTS, "results", OBJS, NONE, 0, NULL, "", "one record per measured point")    \
 	F(REPORT, SUMMARY, "summary", OBJ, NONE, 0, NULL, "", "verdicts, suspects, failures")      \
-	F(REPORT, EVENTS, "events", OBJS, NONE, 0, NULL, "",                                       \
+	F(REPORT, EVENTS, "events", OBJS, EVENT, 0, NULL, "",                                      \
 	  "what happened before the run ended (a partial report)")                                 \
 	F(REPORT, SHIFT, "shift", OBJ, SHIFT, 0, NULL, "", "links: the shift pattern (--pattern)") \
 	F(REPORT, COMPLETE, "complete", BOOL, NONE, 0, NULL, "",                                   \
@@ -513,7 +514,11 @@
 	F(TOPOSUM, HOSTS, "hosts", INT, NONE, R, NULL, "", "hosts of the job")                     \
 	F(TOPOSUM, OVERSUBSCRIBED, "oversubscribed", BOOL, NONE, R, NULL, "", "some host is")      \
 	F(TOPOSUM, OVERSUBSCRIBED_HOSTS, "oversubscribed_hosts", STRS, NONE, R, NULL, "",          \
-	  "the hosts with more ranks than cores")
+	  "the hosts with more ranks than cores")                                                  \
+	F(EVENT, KIND, "kind", STR, NONE, R, NULL, "", "what happened (hang)")                     \
+	F(EVENT, AT_UTC, "at_utc", STR, NONE, R, NULL, "", "when, in UTC (ISO 8601)")              \
+	F(EVENT, MESSAGE, "message", STR, NONE, R, NULL, "", "the watchdog's verdict in words")    \
+	F(EVENT, EXIT_CODE, "exit_code", INT, NONE, R, NULL, "", "the exit code the job ends with")
 
 #define SCHEMA_FIELDS(F)                                                                           \
 	SCHEMA_FIELDS_CONTEXT(F)                                                                   \
