@@ -228,6 +228,16 @@ seen=$(wc -l <"$TMP/readme.mentions")
 [ "$seen" -gt 0 ] || fail "README.md mentions no option next to a command: is the check reading it?"
 [ -s "$TMP/readme.bad" ] || pass "README.md: $seen options next to a command, each exists"
 
+# --- README.md's command table: the commands of main.c's table, no more, no fewer -------
+grep -oE '^\| `[a-z]+` \|' "$README" | sed -E 's/^\| `([a-z]+)` \|/\1/' | sort -u >"$TMP/readme.commands"
+"$BIN" help --names | sort -u >"$TMP/commands"
+if cmp -s "$TMP/readme.commands" "$TMP/commands"; then
+	pass "README.md's command table names every command, and only those"
+else
+	fail "README.md's command table differs from collscope help --names (< README, > binary)"
+	diff "$TMP/readme.commands" "$TMP/commands" | grep '^[<>]' | sed 's/^/        | /'
+fi
+
 # --- the man pages ------------------------------------------------------------------
 # valid roff: groff's warnings (all of them) or man's; neither installed: not checked
 for c in "" $COMMANDS; do
