@@ -297,6 +297,28 @@ CHECK_ALONE += $(CLUSTER_SUITES)
 cluster-classes: $(BIN)
 	$(Q)bash tests/cluster/classes.sh $(BIN)
 
+# --- How far to trust a verdict: the fault-injection campaign (issue 39) ---
+# make campaign: DRAWS draws (default 200, about 20 s each: an hour or more)
+# of seed SEED (default 1) on the virtual cluster, the result in
+# build/campaign/seed$(SEED).json (collscope report renders it) and its table
+# printed; make campaign-results writes tests/cluster/CAMPAIGN_RESULTS.md from
+# every result there. The smoke campaign (three draws, about 80 s) runs in
+# make check's cluster phase and asserts floors, not timings.
+SEED ?= 1
+DRAWS ?= 200
+.PHONY: campaign campaign-results suite/cluster/campaign
+campaign: $(BIN)
+	$(Q)mkdir -p $(BUILD)/campaign && \
+	python3 tests/cluster/campaign_run.py --seed $(SEED) --draws $(DRAWS) --bin $(BIN) \
+		-o $(BUILD)/campaign/seed$(SEED).json && \
+	python3 tests/cluster/campaign.py table $(BUILD)/campaign/seed$(SEED).json
+campaign-results:
+	$(Q)python3 tests/cluster/campaign.py markdown $(wildcard $(BUILD)/campaign/seed*.json) \
+		>tests/cluster/CAMPAIGN_RESULTS.md.tmp && mv tests/cluster/CAMPAIGN_RESULTS.md.tmp tests/cluster/CAMPAIGN_RESULTS.md
+suite/cluster/campaign: $(BIN)
+	$(Q)$(call RUN_SUITE,tests/cluster/campaign.sh,$(BIN))
+CHECK_ALONE += suite/cluster/campaign
+
 # The unit tests and the command-line suites again, built with AddressSanitizer
 # and UndefinedBehaviorSanitizer (any report fails them). Leak checking stays on
 # for the unit tests; for the binary it is off, since Open MPI keeps memory

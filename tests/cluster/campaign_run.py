@@ -160,6 +160,8 @@ def run_command(d, bin_, fault, work, base_json, np):
         r = mpirun(bin_, fault, TRACE + ["-o", out], np)
         ok = r.returncode == 0 and os.path.exists(out)
         acc = C.trace_accusations(json.load(open(out))) if ok else None
+        if ok:  # the evidence, judged or not: what thresholds from measured spread need
+            d["trace_hops"] = C.trace_evidence(json.load(open(out)))
     else:
         r = mpirun(bin_, fault, COMPARE_RUN + ["-o", out], np)
         ok = r.returncode == 0
@@ -187,7 +189,7 @@ def result_doc(args, ctx, rows, complete, started_s):
     failed = [r for r in rows if "score" not in r]
     return {"schema_version": 1, "command": "campaign", "campaign_format_version": C.FORMAT_VERSION,
             "complete": complete, "context": ctx,
-            "config": {"seed": args.seed, "draws": args.draws, "smoke": args.smoke, "hosts": C.HOSTS,
+            "config": {"seed": 0 if args.smoke else args.seed, "draws": args.draws, "smoke": args.smoke, "hosts": C.HOSTS,
                        "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
                        "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
                        "late_us": C.LATE_US, "command_line": " ".join(sys.argv)},
@@ -232,9 +234,10 @@ def run(args):
             args.bin = os.path.join(work, "collscope")
             heal(C.HOSTS)
             base = os.path.join(work, "baseline.json")
-            b = mpirun(args.bin, "", COMPARE_RUN + ["-o", base], C.HOSTS)
-            if b.returncode != 0:
-                raise RuntimeError("the clean baseline failed: " + b.stderr[-300:])
+            if any(d["command"] == "compare" for d in plan):
+                b = mpirun(args.bin, "", COMPARE_RUN + ["-o", base], C.HOSTS)
+                if b.returncode != 0:
+                    raise RuntimeError("the clean baseline failed: " + b.stderr[-300:])
             for d in plan:
                 if args.budget_s and time.monotonic() - t0 > args.budget_s:
                     break
@@ -247,6 +250,8 @@ def run(args):
                     row["index"], row["class"], row["command"], size,
                     row["load"], row["time_to_verdict_s"], s.get("outcome", "run failed"),
                     "" if s else ": " + row.get("run_error", "")), flush=True)
+                for a, j in zip(row.get("accusations", []), s.get("judged", [])):
+                    print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
                 C.write_atomic(args.output, result_doc(args, ctx, rows, False, t0))
     finally:
         vc("down", check=False)

@@ -48,8 +48,11 @@ def table(results):
 
 
 def floors(res):
-    """The smoke campaign's floors: no clean draw accuses anything healthy, and at
-    least one of its gross faults is found. Prints the table; 0 when they hold."""
+    """The smoke campaign's floors: the clean draw accuses nothing healthy, and at
+    least one of its gross faults is found. (A healthy host named beside a gross
+    fault is counted in the precision the table prints, not a floor: one smoke
+    run in a few did so under a load average of 12 on 2 cores.) Prints the
+    table; 0 when they hold."""
     print(table([res]), end="")
     rows = [r for r in res["results"] if "score" in r]
     clean = [r for r in rows if r["truth"]["kind"] == "none"]
@@ -66,5 +69,102 @@ def floors(res):
     return 1 if bad else 0
 
 
+def _mp(x):
+    """A proportion for markdown: 0.83 [0.55, 0.95], 5/6."""
+    if x["value"] is None:
+        return "-"
+    return "%.2f [%.2f, %.2f], %d/%d" % (x["value"], x["ci_low"], x["ci_high"], x["count"], x["of"])
+
+
+def _overlap(a, b):
+    if a["value"] is None or b["value"] is None:
+        return "-"
+    return "yes" if a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"] else "**no**"
+
+
+def blind(summary):
+    """Where collscope is still blind: classes whose recall is below 0.5, and
+    magnitudes whose recall is below 0.9 (each with its interval)."""
+    out = []
+    for c in summary["classes"]:
+        r = c["recall"]
+        if r["value"] is not None and r["value"] < 0.5:
+            out.append("%s: recall %s" % (c["class"], _mp(r)))
+    for m in summary["sensitivity"]:
+        if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
+            out.append("%d%% less bandwidth or more compute: recall %s" % (m["magnitude_pct"], _mp(m["recall"])))
+    for m in summary["late_start"]:
+        if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
+            out.append("a rank %d us late: recall %s" % (m["latency_us"], _mp(m["recall"])))
+    return out
+
+
+def _seed_section(res, path):
+    s, c, ctx = res["summary"], res["config"], res["context"]
+    la = ctx["load_average_1m"]
+    out = ["## Seed %s" % c["seed"], "",
+           "`%s` (%s), %d draws in %.0f min from %s, %s; %d hosts in %d racks, one rank a host, "
+           "every host shaped to %d Mbit/s; load average (1 min) of the machine during the draws %s "
+           "(%s to %s) on %s cores.%s" % (
+               c["command_line"], path, s["overall"]["draws"], (ctx.get("duration_s") or 0) / 60,
+               ctx.get("started_utc"), ctx.get("tool", {}).get("collscope_version", "?"), c["hosts"], c["racks"],
+               c["base_rate_mbit"], la["mean"], la["min"], la["max"], ctx.get("machine", {}).get("cores", "?"),
+               " %d runs failed and are not scored." % s["runs_failed"] if s.get("runs_failed") else ""), "",
+           "| class | draws | right | wrong class | missed | healthy accused | clean | recall [95%] "
+           "| precision [95%] | attribution [95%] | time to verdict p50 / p90 (s) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for b in s["classes"] + [dict(s["overall"], **{"class": "**overall**"})]:
+        k = b["cells"]
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % (
+            b["class"], b["draws"], k["right"], k["wrong_class"], k["missed"], k["healthy_accused"],
+            k["clean_ok"], _mp(b["recall"]), _mp(b["precision"]), _mp(b["attribution"]),
+            _t(b["time_to_verdict"])))
+    o = s["overall"]
+    out += ["", "Clean draws in which a healthy host, link or rank was accused: %s." % _mp(o["clean_false_accusation"]),
+            "", "By command:", ""]
+    for b in s["commands"]:
+        out.append("- `%s`: %d draws, recall %s, precision %s, time p50 / p90 %s s" % (
+            b["command"], b["draws"], _mp(b["recall"]), _mp(b["precision"]), _t(b["time_to_verdict"])))
+    out += ["", "Recall by magnitude (the sensitivity curve, every class with a magnitude):", "",
+            "| magnitude | draws | recall [95%] |", "|---|---|---|"]
+    out += ["| %d%% | %d | %s |" % (m["magnitude_pct"], m["draws"], _mp(m["recall"])) for m in s["sensitivity"]]
+    out += ["| %d us late | %d | %s |" % (m["latency_us"], m["draws"], _mp(m["recall"])) for m in s["late_start"]]
+    sm = s["smallest_pct_with_recall_0_9"]
+    out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
+    return out
+
+
 def markdown(results, paths):
-    return table(results)
+    """CAMPAIGN_RESULTS.md: each seed's figures, the seeds side by side, where collscope is blind."""
+    out = ["# How far to trust a verdict: campaign results", "",
+           "Written by `make campaign-results` from the results of `make campaign` "
+           "(tests/cluster/campaign_run.py; issue 39). Every draw plants one fault or none on the virtual "
+           "cluster, runs the command a user would (`links`; `allreduce -a ring --trace`; `compare` against "
+           "a clean baseline), and scores its verdict: right culprit and class; right culprit, wrong class or "
+           "direction; missed; a healthy host, link or rank accused (that cell wins when a draw has both). "
+           "Precision: of the draws that named something, those that named nothing healthy. Recall: of the "
+           "faults, those whose culprit was named. Attribution: of those, named with the right class. "
+           "Intervals are 95%: Wilson for proportions, order statistics for the time percentiles ('?' where "
+           "the sample is too small to bound an end). `collscope report RESULT.json -o page.html` renders "
+           "a result.", ""]
+    for res, p in zip(results, paths):
+        out += _seed_section(res, p)
+    if len(results) >= 2:
+        a, b = results[0]["summary"], results[1]["summary"]
+        sa, sb = results[0]["config"]["seed"], results[1]["config"]["seed"]
+        out += ["## Seed %s beside seed %s" % (sa, sb), "",
+                "| class | recall, seed %s | recall, seed %s | intervals overlap |" % (sa, sb), "|---|---|---|---|"]
+        cb = {c["class"]: c for c in b["classes"]}
+        for c in a["classes"] + [dict(a["overall"], **{"class": "overall"})]:
+            other = cb.get(c["class"]) if c["class"] != "overall" else b["overall"]
+            if other:
+                out.append("| %s | %s | %s | %s |" % (c["class"], _mp(c["recall"]), _mp(other["recall"]),
+                                                    _overlap(c["recall"], other["recall"])))
+        out.append("")
+    out += ["## Where collscope is still blind", ""]
+    for res in results:
+        out.append("Seed %s:" % res["config"]["seed"])
+        out.append("")
+        out += ["- " + x for x in blind(res["summary"])] or ["- nothing below the bars"]
+        out.append("")
+    return "\n".join(out)

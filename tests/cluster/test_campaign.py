@@ -208,5 +208,35 @@ class Figures(unittest.TestCase):
         self.assertIn("0.50 [", text)
 
 
+class Text(unittest.TestCase):
+    def result(self, clean_accused, seed=1):
+        n = dict(Scorer.none, command="links", magnitude_pct=None, latency_us=None, load="none", index=0)
+        h = dict(Scorer.host, command="links", magnitude_pct=90, latency_us=None, load="none", index=1)
+        rows = [scored(n, [{"kind": "host", "direction": "both", "hosts": ["h2"]}] if clean_accused else []),
+                scored(h, [{"kind": "host", "direction": "send", "hosts": ["h3"]}])]
+        return {"schema_version": 1, "command": "campaign", "complete": True,
+                "context": {"duration_s": 60, "started_utc": "x", "load_average_1m": {"min": 1, "max": 2, "mean": 1.5},
+                            "tool": {"collscope_version": "collscope 0.1.0"}, "machine": {"cores": 2}},
+                "config": {"seed": seed, "command_line": "make campaign", "hosts": 5, "racks": 2,
+                           "base_rate_mbit": 300},
+                "summary": dict(C.figures(rows), runs_failed=0), "results": rows}
+
+    def test_floors(self):
+        with open(os.devnull, "w") as null:
+            out, sys.stdout = sys.stdout, null
+            try:
+                self.assertEqual(T.floors(self.result(False)), 0)
+                self.assertEqual(T.floors(self.result(True)), 1)
+            finally:
+                sys.stdout = out
+
+    def test_markdown_side_by_side_and_blind(self):
+        md = T.markdown([self.result(False, 1), self.result(True, 2)], ["a.json", "b.json"])
+        self.assertIn("## Seed 1 beside seed 2", md)
+        self.assertIn("| host-send | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | yes |", md)
+        self.assertIn("## Where collscope is still blind", md)
+        self.assertIn("load average (1 min)", md)
+
+
 if __name__ == "__main__":
     unittest.main()
