@@ -295,12 +295,8 @@ def figures(rows):
         sub = [r for r in done if r["command"] == c]
         if sub:
             commands.append(dict(block(sub), **{"command": c}))
-    sens = []
-    for pct in LADDER_PCT:
-        sub = [r for r in done if r["magnitude_pct"] == pct and r["truth"]["kind"] != "none"]
-        if sub:
-            p = _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))
-            sens.append({"magnitude_pct": pct, "draws": len(sub), "recall": p})
+    sens = curve([r for r in done if r["truth"]["kind"] != "none"])
+    links_sens = curve([r for r in done if r["class"] in BANDWIDTH and r["command"] == "links"])
     late = []
     for us in LATE_US:
         sub = [r for r in done if r["latency_us"] == us]
@@ -311,7 +307,43 @@ def figures(rows):
         t["recall"]["value"] is not None and t["recall"]["value"] >= 0.9 for t in sens
         if t["magnitude_pct"] >= s["magnitude_pct"])), None)
     return {"overall": block(done), "classes": classes, "commands": commands,
-            "sensitivity": sens, "late_start": late, "smallest_pct_with_recall_0_9": smallest}
+            "sensitivity": sens, "sensitivity_links_bandwidth": links_sens, "late_start": late,
+            "smallest_pct_with_recall_0_9": smallest,
+            "trace_evidence": trace_spread(done)}
+
+
+def curve(rows):
+    """Recall by magnitude over the given fault draws."""
+    out = []
+    for pct in LADDER_PCT:
+        sub = [r for r in rows if r["magnitude_pct"] == pct]
+        if sub:
+            out.append({"magnitude_pct": pct, "draws": len(sub),
+                        "recall": _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))})
+    return out
+
+
+def trace_spread(rows):
+    """What the traced runs measured, named or not: in the draws of one slowed ring hop,
+    how often that hop had the largest ratio of all, and its ratios and scores; in the
+    clean traced draws, the largest ratio and score of any hop (the measured spread)."""
+    link, clean = [], []
+    for r in rows:
+        hops = [h for h in r.get("trace_hops", []) if h[2] is not None]
+        if not hops or r["command"] != "trace":
+            continue
+        if r["class"] == "link-oneway":
+            a, b = (int(x[1:]) - 1 for x in r["truth"]["hosts"])
+            mine = [h for h in hops if (h[0], h[1]) == (a, b)]
+            if mine:
+                link.append({"magnitude_pct": r["magnitude_pct"], "ratio": mine[0][2], "score": mine[0][3],
+                             "top": mine[0][2] == max(h[2] for h in hops)})
+        elif r["class"] == "none":
+            clean.append({"max_ratio": max(h[2] for h in hops), "max_score": max(h[3] for h in hops)})
+    return {"slowed_hop_draws": len(link), "slowed_hop_has_top_ratio": sum(x["top"] for x in link),
+            "slowed_hops": link, "clean_draws": len(clean),
+            "clean_max_ratio": max((x["max_ratio"] for x in clean), default=None),
+            "clean_max_score": max((x["max_score"] for x in clean), default=None)}
 
 
 def write_atomic(path, obj):
@@ -320,8 +352,9 @@ def write_atomic(path, obj):
     fd, tmp = tempfile.mkstemp(prefix=".campaign.", dir=d)
     try:
         with os.fdopen(fd, "w") as f:
-            json.dump(obj, f, indent=1, allow_nan=False)
+            json.dump(obj, f, separators=(",", ":"), allow_nan=False)
             f.write("\n")
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 is for secrets; a result is read by others
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
@@ -335,7 +368,14 @@ def main(argv):
         return 0
     if len(argv) >= 2 and argv[0] in ("table", "markdown", "floors"):
         from campaign_text import floors, markdown, table
-        results = [json.load(open(p)) for p in argv[1:]]
+        results = []
+        for p in argv[1:]:
+            with open(p) as f:
+                res = json.load(f)
+            # the figures of this code from the draws as recorded (a result written by
+            # an older runner, or one still running, lacks the newer ones)
+            res["summary"] = dict(figures(res["results"]), runs_failed=sum(1 for r in res["results"] if "score" not in r))
+            results.append(res)
         if argv[0] == "floors":
             return floors(results[0])
         print(table(results) if argv[0] == "table" else markdown(results, argv[1:]), end="")

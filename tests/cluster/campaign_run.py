@@ -3,7 +3,8 @@
 campaign.py, each as a user would (links, allreduce --trace, compare against a
 clean baseline), and scores each verdict against the truth.
 
-usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--bin B] -o RESULT.json
+usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--bin B]
+                       -o RESULT.json
 
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
 a host, every host shaped to BASE_MBIT both ways (so that a loss of 5% is one of
@@ -189,7 +190,8 @@ def result_doc(args, ctx, rows, complete, started_s):
     failed = [r for r in rows if "score" not in r]
     return {"schema_version": 1, "command": "campaign", "campaign_format_version": C.FORMAT_VERSION,
             "complete": complete, "context": ctx,
-            "config": {"seed": 0 if args.smoke else args.seed, "draws": args.draws, "smoke": args.smoke, "hosts": C.HOSTS,
+            "config": {"seed": 0 if args.smoke else args.seed, "draws": args.draws, "smoke": args.smoke,
+                       "only_command": args.command, "hosts": C.HOSTS,
                        "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
                        "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
                        "late_us": C.LATE_US, "command_line": " ".join(sys.argv)},
@@ -221,6 +223,8 @@ def one(d, args, work, base_json):
 def run(args):
     started, t0 = now_utc(), time.monotonic()
     plan = C.smoke_draws() if args.smoke else C.draws(args.seed, args.draws)
+    if args.command:  # the draws of one command: a detector's before and after, quickly
+        plan = [d for d in plan if d["command"] == args.command]
     ctx = context(args.bin, started)
     r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
     if r.returncode != 0:
@@ -291,6 +295,8 @@ def main():
     p.add_argument("--draws", type=int, default=200)
     p.add_argument("--smoke", action="store_true", help="the smoke campaign's fixed draws")
     p.add_argument("--budget-s", type=float, default=0, help="start no draw after this many seconds")
+    p.add_argument("--command", choices=["links", "trace", "compare"],
+                   help="run only the draws judged by this command")
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()

@@ -102,17 +102,20 @@ def blind(summary):
 def _seed_section(res, path):
     s, c, ctx = res["summary"], res["config"], res["context"]
     la = ctx["load_average_1m"]
-    out = ["## Seed %s" % c["seed"], "",
+    only = c.get("only_command")
+    out = ["## Seed %s%s" % (c["seed"], ", only the draws judged by `%s`" % only if only else ""), "",
            "`%s` (%s), %d draws in %.0f min from %s, %s; %d hosts in %d racks, one rank a host, "
            "every host shaped to %d Mbit/s; load average (1 min) of the machine during the draws %s "
            "(%s to %s) on %s cores.%s" % (
                c["command_line"], path, s["overall"]["draws"], (ctx.get("duration_s") or 0) / 60,
                ctx.get("started_utc"), ctx.get("tool", {}).get("collscope_version", "?"), c["hosts"], c["racks"],
                c["base_rate_mbit"], la["mean"], la["min"], la["max"], ctx.get("machine", {}).get("cores", "?"),
-               " %d runs failed and are not scored." % s["runs_failed"] if s.get("runs_failed") else ""), "",
-           "| class | draws | right | wrong class | missed | healthy accused | clean | recall [95%] "
-           "| precision [95%] | attribution [95%] | time to verdict p50 / p90 (s) |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+               " %d runs failed and are not scored." % s["runs_failed"] if s.get("runs_failed") else ""), ""]
+    if c.get("note"):
+        out += ["Note: %s." % c["note"], ""]
+    out += ["| class | draws | right | wrong class | missed | healthy accused | clean | recall [95%] "
+            "| precision [95%] | attribution [95%] | time to verdict p50 / p90 (s) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for b in s["classes"] + [dict(s["overall"], **{"class": "**overall**"})]:
         k = b["cells"]
         out.append("| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % (
@@ -125,12 +128,56 @@ def _seed_section(res, path):
     for b in s["commands"]:
         out.append("- `%s`: %d draws, recall %s, precision %s, time p50 / p90 %s s" % (
             b["command"], b["draws"], _mp(b["recall"]), _mp(b["precision"]), _t(b["time_to_verdict"])))
-    out += ["", "Recall by magnitude (the sensitivity curve, every class with a magnitude):", "",
-            "| magnitude | draws | recall [95%] |", "|---|---|---|"]
-    out += ["| %d%% | %d | %s |" % (m["magnitude_pct"], m["draws"], _mp(m["recall"])) for m in s["sensitivity"]]
-    out += ["| %d us late | %d | %s |" % (m["latency_us"], m["draws"], _mp(m["recall"])) for m in s["late_start"]]
+    lk = {m["magnitude_pct"]: m for m in s.get("sensitivity_links_bandwidth", [])}
+    out += ["", "Recall by magnitude (the sensitivity curve): every class with a magnitude, and the "
+            "bandwidth faults (host, link, uplink) judged by `links` alone:", "",
+            "| magnitude | draws | recall [95%] | `links` draws | `links` recall [95%] |", "|---|---|---|---|---|"]
+    out += ["| %d%% | %d | %s | %s | %s |" % (
+        m["magnitude_pct"], m["draws"], _mp(m["recall"]), lk[m["magnitude_pct"]]["draws"] if m["magnitude_pct"] in lk else "-",
+        _mp(lk[m["magnitude_pct"]]["recall"]) if m["magnitude_pct"] in lk else "-") for m in s["sensitivity"]]
+    out += ["| %d us late | %d | %s | | |" % (m["latency_us"], m["draws"], _mp(m["recall"])) for m in s["late_start"]]
     sm = s["smallest_pct_with_recall_0_9"]
     out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
+    te = s.get("trace_evidence") or {}
+    if te.get("slowed_hop_draws") or te.get("clean_draws"):
+        out += ["The traced runs' own evidence, named or not: the slowed ring hop had the largest ratio of "
+                "its ring in %d of %d draws (ratio, score: %s); in %d clean traced draws no hop passed "
+                "ratio %s or score %s." % (
+                    te["slowed_hop_has_top_ratio"], te["slowed_hop_draws"], "; ".join(
+                        "%d%%: %.2f, %.1f" % (x["magnitude_pct"], x["ratio"], x["score"]) for x in te["slowed_hops"]),
+                    te["clean_draws"], te["clean_max_ratio"], te["clean_max_score"]), ""]
+    return out
+
+
+def before_after(results):
+    """A result of one command's draws (a detector changed since) beside the same
+    draws of the full result of its seed: their figures before and after."""
+    import campaign as C
+    out = []
+    for after in results:
+        only, seed = after["config"].get("only_command"), after["config"]["seed"]
+        full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")]
+        if not only or not full:
+            continue
+        done = {r["index"] for r in after["results"]}
+        rows_b = [r for r in full[0]["results"] if r["command"] == only and r["index"] in done]
+        common = {r["index"] for r in rows_b}
+        rows_a = [r for r in after["results"] if r["index"] in common]
+        out += ["## Seed %s, `%s` before and after: the same %d draws" % (seed, only, len(rows_a)), "",
+                "Before: %s; after: %s." % (full[0]["context"].get("tool", {}).get("collscope_version", "?"),
+                                            after["config"].get("note") or after["context"].get("tool", {}).get(
+                                                "collscope_version", "?")), "",
+                "| class | draws | recall before | recall after | precision before | precision after |",
+                "|---|---|---|---|---|---|"]
+        for c in C.CLASSES + ["overall"]:
+            b = [r for r in rows_b if c in ("overall", r["class"]) and "score" in r]
+            a = [r for r in rows_a if c in ("overall", r["class"]) and "score" in r]
+            if not b or not a:
+                continue
+            fb, fa = C.block(b), C.block(a)
+            out.append("| %s | %d | %s | %s | %s | %s |" % (c, len(a), _mp(fb["recall"]), _mp(fa["recall"]),
+                                                         _mp(fb["precision"]), _mp(fa["precision"])))
+        out.append("")
     return out
 
 
@@ -149,7 +196,10 @@ def markdown(results, paths):
            "a result.", ""]
     for res, p in zip(results, paths):
         out += _seed_section(res, p)
-    if len(results) >= 2:
+    out += before_after(results)
+    full = [r for r in results if not r["config"].get("only_command")]
+    if len(full) >= 2:
+        results = full
         a, b = results[0]["summary"], results[1]["summary"]
         sa, sb = results[0]["config"]["seed"], results[1]["config"]["seed"]
         out += ["## Seed %s beside seed %s" % (sa, sb), "",
