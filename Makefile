@@ -37,14 +37,12 @@ MPIRUN   ?= mpirun
 NP       ?= 2
 SANITIZE ?=
 FUZZ_CC  ?= clang
-
 # Open MPI, for this Makefile's targets: root may run (CI does), more ranks than cores yield.
 MPIRUN_FLAGS ?= --oversubscribe --mca mpi_yield_when_idle 1
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 export MPIRUN MPIRUN_FLAGS
-# Every suite adds "passed failed" to this file; check prints the total last.
-export COLLSCOPE_TALLY := $(abspath $(BUILD))/test-tally
+export COLLSCOPE_TALLY := $(abspath $(BUILD))/test-tally# each suite's "passed failed", summed last
 PROVISION = FUZZ_CC='$(FUZZ_CC)' MPICH_CC='$(MPICH_CC)' MPICH_RUN='$(MPICH_RUN)' bash tests/provision.sh
 # Deferred (=) so that pkg-config is asked after `deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc libsodium 2>/dev/null)
@@ -83,16 +81,13 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 # One target per suite script: suite/mpi/verify runs tests/mpi/verify.sh.
 MPI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/mpi/*.sh))
 CLI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/cli/*.sh))
-CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept
+CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign
 # The MPI suites whose verdicts compare timings.
 MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing
-# make check: provision CHECK_PROVISION, build CHECK_BUILDS on every core, run
-# CHECK_SIDE_BY_SIDE (CHECK_JOBS at once, the longest first, each output whole
-# when it ends: none judges a speed, only reliability runs MPI), then CHECK_ALONE
-# one by one: the MPI suites that judge results (beside other work a rank waits
-# a time slice per message from a peer on a shared core: verify took 61 s there,
-# 22 alone), those that compare timings, the cluster's, Slurm's (SLURM=0: not).
-# Every suite runs even after one failed (make -k); check fails if any did.
+# make check: provision, build on every core, CHECK_SIDE_BY_SIDE (CHECK_JOBS at once, the longest
+# first; none judges a speed, only reliability runs MPI), then CHECK_ALONE one by one: MPI suites
+# that judge results (beside other work a rank waits a time slice per message: verify 61 s, alone
+# 22), those comparing timings, the cluster's, Slurm's (SLURM=0: not). All run (make -k).
 CHECK_JOBS         ?= 3
 CHECK_PROVISION    := base fuzz browser mpich $(if $(filter 0,$(SLURM)),,slurm)
 CHECK_BUILDS       := $(BIN) $(UNIT_BIN) $(BUILD)/bench/membw san-build fuzz-build mpich-build
@@ -101,15 +96,14 @@ CHECK_SIDE_BY_SIDE := san-unit-test suite/mpi/reliability fuzz-test unit-test sa
                       $(filter-out $(CLI_LONGEST),$(CLI_SUITES)) bench-build
 CHECK_ALONE        := $(filter-out suite/mpi/reliability $(MPI_TIMED),$(MPI_SUITES)) mpich-test \
                       $(MPI_TIMED) $(CLUSTER_SUITES) $(if $(filter 0,$(SLURM)),,slurm-test)
-# The fast tier, side by side, the longest first. It leaves to make check the
-# bad value of every flag and the hostile reports (bad_input.sh, hostile.sh:
-# a third of its CPU; the suites it keeps run every command and reader).
+# The fast tier, side by side: every command and reader once; check alone runs bad_input and
+# hostile (a third of its CPU).
 FAST_SUITES := unit-test suite/cli/report fast-mpi-test $(filter-out $(CLI_LONGEST),$(CLI_SUITES))
 
 .PHONY: all deps fuzz-deps browser-deps mpich-deps slurm-deps run bench bench-build check check-fast check-build \
 	check-side-by-side check-alone tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test cluster-classes \
 	$(MPI_SUITES) $(CLI_SUITES) $(CLUSTER_SUITES) san-build san-unit-test san-cli-test sanitize-test fuzz fuzz-build \
-	fuzz-test mpich-build mpich-test slurm-test install clean format lint version-stamp reference schema-doc
+	fuzz-test mpich-build mpich-test slurm-test install clean format lint version-stamp reference schema-doc campaign campaign-results
 all: $(BIN)
 
 deps:
@@ -171,12 +165,10 @@ bench-build: $(BIN) $(BUILD)/bench/membw
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
 
 # --- Testing (make check's phases are listed above) ------------------------------
-# RUN_SUITE SCRIPT BINARY [what the title adds]: one suite, framed by its name and time.
+# RUN_SUITE SCRIPT BINARY [title]: one suite, framed by its name and time; RUN_SUITES: each.
 RUN_SUITE = echo "== $(1)$(3)"; t0=$$(date +%s); bash $(1) $(2); rc=$$?; \
 	echo "== $(1)$(3): $$(($$(date +%s) - t0)) s"; exit $$rc
-# RUN_SUITES SCRIPTS BINARY [title] [shell words before each]: each in a subshell, all run.
 RUN_SUITES = rc=0; for t in $(1); do ( $(4) $(call RUN_SUITE,$$t,$(2),$(3)) ) || rc=1; done; exit $$rc
-# TALLY_SUM NAME: the last line of a run, every suite's counts added up.
 TALLY_SUM = awk '{p += $$1; f += $$2} END {printf "$(1): %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
 # The interpreter behind python3, found once for all the suites (tests/lib.sh).
 FIND_PYTHON3 = export COLLSCOPE_PYTHON3="$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)"
@@ -202,15 +194,23 @@ $(MPI_SUITES) $(CLI_SUITES) $(CLUSTER_SUITES): suite/%: $(BIN)
 suite/cli/report cli-test: browser-deps
 fast-mpi-test: $(BIN)
 	$(Q)$(call RUN_SUITE,tests/fast/mpi.sh,$(BIN))
-# Every script of a directory, one after the other, even after one fails.
-mpi-test cli-test: $(BIN)
+mpi-test cli-test: $(BIN) # every script of the directory, even after one fails
 	$(Q)$(call RUN_SUITES,tests/$(@:-test=)/*.sh,$(BIN))
-# Hosts as network namespaces, Open MPI across them: as root, else SKIP.
-cluster-test: $(BIN)
+cluster-test: $(BIN) # hosts as network namespaces: as root, else SKIP
 	$(Q)$(call RUN_SUITES,$(CLUSTER_SUITES:suite/%=tests/%.sh),$(BIN))
-# links' every fault class on the virtual cluster (7 min; check runs one at random).
-cluster-classes: $(BIN)
+cluster-classes: $(BIN) # every fault class of links on the virtual cluster (7 min)
 	$(Q)bash tests/cluster/classes.sh $(BIN)
+# The fault-injection campaign (tests/cluster/CAMPAIGN_RESULTS.md): DRAWS draws of SEED on the
+# virtual cluster, about 15 s each, into build/campaign/ (collscope report renders a result);
+# campaign-results rewrites the Markdown from them. check runs a smoke one (floors, not times).
+SEED ?= 1
+DRAWS ?= 200
+campaign: $(BIN)
+	$(Q)mkdir -p $(BUILD)/campaign && python3 tests/cluster/campaign_run.py --seed $(SEED) --draws $(DRAWS) \
+		--bin $(BIN) -o $(BUILD)/campaign/seed$(SEED).json && python3 tests/cluster/campaign.py table $(BUILD)/campaign/seed$(SEED).json
+campaign-results:
+	$(Q)python3 tests/cluster/campaign.py markdown $(or $(CAMPAIGN_RESULTS),$(wildcard $(BUILD)/campaign/seed*.json)) \
+		>tests/cluster/CAMPAIGN_RESULTS.md.tmp && mv tests/cluster/CAMPAIGN_RESULTS.md.tmp tests/cluster/CAMPAIGN_RESULTS.md
 
 # Criterion's counts into the tally. Its libgit2 parses the CA bundle in every test's process
 # (a fifth of their CPU): as root they see it empty in a mount namespace (no test connects).

@@ -45,8 +45,12 @@
  * those above it (floored at log(1 + mad_floor_fraction)), its ratio is
  * v / exp(m), its score the modified z 0.6745 (log v - m) / s, and
  * median_hop_us the median hop_time_us of the others. A hop is slow when its
- * ratio is at least min_ratio, its score at least z_threshold or its value
- * min_ratio times the largest of the others' (with 2 or 3 others a spread is
+ * score is at least z_threshold (whose unit, the measured spread floored at
+ * 5%, asks a ratio of 1.3 at least: no fixed bar on the ratio besides), or it
+ * was the slowest of its class in more iterations than chance allows
+ * (consistency_p at most consistency_alpha: a loose class hides a hop 1.2-1.5x
+ * its peers from the score, not from this), or its
+ * value min_ratio times the largest of the others' (with 2 or 3 others a spread is
  * one ratio between them, too loose a yardstick on a busy machine; a hop
  * past all of them by that much stands out whatever it is), its
  * hop_time_us exceeds the others' median by min_excess_us, and that excess,
@@ -95,7 +99,7 @@ struct hops_step {
 };
 
 struct hops_params {
-	double min_ratio;          /* 2 */
+	double min_ratio;          /* 2: past the slowest other (the dominant path) */
 	double z_threshold;        /* 3.5 */
 	double min_excess_us;      /* 20 */
 	double min_share;          /* 0.25 of an iteration's time */
@@ -104,6 +108,8 @@ struct hops_params {
 	double min_wait_fraction; /* 0.1: hops charged less than this x the median are not judged */
 	int min_hops;             /* 3 hops per locality to judge it */
 	int min_ranks;            /* 3 reducing ranks to judge reduction rates */
+	double consistency_alpha; /* 1e-3: a hop the slowest of its class in more iterations
+	                             than chance allows at this level is slow (see below) */
 };
 
 enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
@@ -119,6 +125,8 @@ struct hops_hop {
 	    median_hop_us; /* median hop_time_us of the others of its locality; NAN if not judged */
 	double ratio, score; /* value / the others' median value; modified z of its log value */
 	double share; /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
+	double consistency_p; /* chance of being its class's slowest hop in as many iterations
+	                         as it was, were it no slower than its k peers (x k); NAN if not judged */
 	bool waited;  /* charged at least min_wait_fraction of its locality's median hop */
 	bool judged, slow;
 };

@@ -44,8 +44,8 @@ struct html_input {
 
 /*
  * The whole page: a section per report, rendered by its "command"
- * (allreduce, links, scale, compare; any other kind gets its context, config
- * and summary as tables and a note that the page cannot chart it).
+ * (allreduce, links, scale, compare, trend, campaign; any other kind gets its
+ * context, config and summary as tables and a note that the page cannot chart it).
  * version names the tool in the page. Returns 0, or -1 with err naming the
  * file and the problem (a field of the wrong type or out of range) or "out of
  * memory".

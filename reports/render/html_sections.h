@@ -50,6 +50,8 @@ int html_scale(struct html_section *s);
 int html_links(struct html_section *s);
 int html_compare(struct html_section *s);
 int html_trend(struct html_section *s);
+/* A fault-injection campaign's figures (tests/cluster/campaign_run.py). */
+int html_campaign(struct html_section *s);
 /* The trace of an allreduce or scale report (--trace): slow hops, per-hop charts; nothing without. */
 int html_trace(struct html_section *s);
 

@@ -184,6 +184,67 @@ Test(hops, one_slow_hop_is_named_alone)
 }
 
 /*
+ * A link at 60% of its bandwidth: the hop 1.6x its peers, far past their
+ * spread. Its score names it; a fixed 2x bar on the ratio used to throw that
+ * evidence away (issue 39: the slowed hop had the top score of the report's
+ * own trace and went unnamed). Jitter of 20% (1.2x between hops) does not.
+ */
+Test(hops, a_hop_under_2x_past_a_quiet_class_is_named)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 6);
+	m.xfer_us[2] = 160; /* 2 -> 3 */
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 1, "one hop named");
+	const struct hops_hop *h = &r.hops[r.named[0]];
+	cr_assert_eq(h->from_rank, 2);
+	cr_assert_lt(h->ratio, 2, "ratio %.2f", h->ratio);
+	cr_assert_gt(h->score, 3.5);
+	hops_result_release(&r);
+
+	model_default(&m, 6);
+	m.jitter = 0.2;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 0, "a noisier clean ring names nothing");
+	hops_result_release(&r);
+}
+
+/*
+ * Hops that differ among themselves (100, 130, 70 us: hosts of a busy
+ * machine) make a yardstick too loose for a hop 1.6x its peers' median: its
+ * score stays low and it is not 2x past the slowest other. But it is the
+ * slowest of the ring in every iteration, which chance does not do: named.
+ */
+Test(hops, a_hop_slowest_in_every_iteration_is_named_in_a_loose_class)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 6);
+	m.xfer_us[1] = 130;
+	m.xfer_us[4] = 70;
+	m.xfer_us[3] = 160; /* 3 -> 4 */
+	run(&m, NULL, &r);
+	const struct hops_hop *h = hop(&r, 3, 4);
+	cr_assert_lt(h->score, 3.5, "z %.2f", h->score);
+	cr_assert_lt(h->consistency_p, 1e-3, "p %.2g", h->consistency_p);
+	cr_assert(h->slow);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 3);
+	cr_assert_gt(hop(&r, 1, 2)->consistency_p, 1e-3, "the second slowest is not named");
+	hops_result_release(&r);
+
+	/* the same class without it: nobody is the slowest more often than chance allows */
+	model_default(&m, 6);
+	m.xfer_us[4] = 70;
+	m.xfer_us[1] = 110;
+	m.jitter = 0.3;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nnamed, 0);
+	hops_result_release(&r);
+}
+
+/*
  * Rank 3's interface (or its progress) is slow both ways: its incoming and
  * outgoing hops are both slow, and the rank is named instead of the two.
  */

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""The fault-injection campaign on the virtual cluster (issue 39): runs the draws of
+campaign.py, each as a user would (links, allreduce --trace, compare against a
+clean baseline), and scores each verdict against the truth.
+
+usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--bin B]
+                       -o RESULT.json
+
+One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
+a host, every host shaped to BASE_MBIT both ways (so that a loss of 5% is one of
+5% and not of the machine's mood); a fault reshapes a host, one direction of a
+link or the uplink between the racks, or sets COLLSCOPE_FAULT for one rank (slow
+compute, a late start, a slower code path). Background load: CPU burners or a
+paced TCP stream between two hosts the fault does not involve, all under
+`timeout` and inside the cluster's namespaces. The result is rewritten
+atomically after every draw (complete: false until the end).
+Environment: VC_PREFIX (default csvccamp<pid>), BASE_MBIT (default 300).
+Exit status: 0 done, 2 bad usage, 5 the cluster could not be made, 77 no namespaces here.
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import campaign as C  # noqa: E402
+
+VC = os.path.join(HERE, "vcluster.sh")
+PREFIX = os.environ.setdefault("VC_PREFIX", "csvccamp%d" % os.getpid())
+NET = os.environ.get("VC_NET", "10.213.0")
+BASE_MBIT = int(os.environ.get("BASE_MBIT", "300"))
+CMD_TIMEOUT_S = 240
+LINKS = ["-q", "-n", "300", "-w", "30", "--bw-iters", "5", "--bw-warmup", "0", "--bw-bytes", "256K",
+         "--window", "8", "--bw-time", "0.2", "--lat-time", "0.05", "--pattern", "both", "--fail-on-suspect"]
+TRACE = ["allreduce", "-a", "ring", "--sizes", "1M", "-n", "10", "-w", "2", "--trace", "-q"]
+COMPARE_RUN = ["allreduce", "-a", "ring", "--sizes", "256K", "-n", "30", "-w", "3", "-q"]
+TRAFFIC_SHARE = 0.3  # of BASE_MBIT, the background stream's pace
+os.environ["PATH"] += ":/usr/sbin:/sbin"
+
+
+def vc(*args, check=True, timeout=120, env=None):
+    r = subprocess.run(["bash", VC] + [str(a) for a in args], capture_output=True, text=True,
+                       timeout=timeout, env=env)
+    if check and r.returncode != 0:
+        raise RuntimeError("vcluster.sh %s: exit %d: %s" % (" ".join(map(str, args)), r.returncode, r.stderr.strip()))
+    return r
+
+
+def tc(*args):
+    subprocess.run(["tc"] + list(args), check=True, capture_output=True, text=True)
+
+
+def mbit(x):
+    return "%dkbit" % max(1, round(x * 1000))
+
+
+def heal(hosts):
+    """Every host at BASE_MBIT both ways, the uplinks unshaped."""
+    vc("heal")
+    for i in range(1, hosts + 1):
+        vc("slow", "h%d" % i, mbit(BASE_MBIT))
+
+
+def slow_link(a, b, rate):
+    """a -> b at rate, a's other traffic still at BASE_MBIT: one htb under a parent at the base."""
+    ns, ip = "%s-%s" % (PREFIX, a), "%s.%d" % (NET, 10 + int(b[1:]))
+    base = mbit(BASE_MBIT)
+    tc("-n", ns, "qdisc", "replace", "dev", "eth0", "root", "handle", "1:", "htb", "default", "10")
+    tc("-n", ns, "class", "add", "dev", "eth0", "parent", "1:", "classid", "1:1", "htb", "rate", base,
+       "ceil", base, "burst", "64kb")
+    tc("-n", ns, "class", "add", "dev", "eth0", "parent", "1:1", "classid", "1:10", "htb", "rate", base,
+       "ceil", base, "burst", "64kb")
+    tc("-n", ns, "class", "add", "dev", "eth0", "parent", "1:1", "classid", "1:20", "htb", "rate", rate,
+       "ceil", rate, "burst", "64kb")
+    tc("-n", ns, "filter", "add", "dev", "eth0", "parent", "1:", "protocol", "ip", "prio", "1", "u32",
+       "match", "ip", "dst", ip + "/32", "flowid", "1:20")
+
+
+def inject(d):
+    """Shapes the draw's fault; returns COLLSCOPE_FAULT for the ranks ('' for none)."""
+    t, pct = d["truth"], d["magnitude_pct"]
+    rate = mbit(BASE_MBIT * (1 - pct / 100)) if pct else None
+    cls = d["class"]
+    if cls == "host-send":
+        vc("slow-egress", t["hosts"][0], rate)
+    elif cls == "host-receive":
+        vc("slow-ingress", t["hosts"][0], rate)
+    elif cls == "host-both":
+        vc("slow", t["hosts"][0], rate)
+    elif cls == "link-oneway":
+        slow_link(t["hosts"][0], t["hosts"][1], rate)
+    elif cls == "uplink":
+        vc("slow-uplink", t["rack"], rate)
+    elif cls in ("rank-compute", "regression"):
+        return "slow:rank=%d,pct=%d" % (t["rank"], pct)
+    elif cls == "rank-late":
+        return "delay:rank=%d,us=%d" % (t["rank"], d["latency_us"])
+    return ""
+
+
+def start_load(d, hosts, seconds):
+    """The draw's background load, as processes in new sessions (killed by their ids)."""
+    procs = []
+
+    def bg(ns, *cmd):
+        procs.append(subprocess.Popen(["ip", "netns", "exec", ns, "timeout", str(seconds)] + list(cmd),
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True))
+    if d["load"] == "cpu":
+        for _ in range(2):
+            bg(PREFIX + "-br", "sh", "-c", "while :; do :; done")
+    elif d["load"] == "traffic":
+        free = [h for h in range(1, hosts + 1) if "h%d" % h not in d["truth"]["hosts"]]
+        if len(free) < 2:  # the uplink: a stream within rack 0, which does not cross it
+            free = [h for h in range(1, hosts + 1) if C.rack_of(h) == 0]
+        x, y = free[d["index"] % len(free)], free[(d["index"] + 1) % len(free)]
+        bg("%s-h%d" % (PREFIX, y), sys.executable, __file__, "_sink", "5999")
+        time.sleep(0.3)
+        bg("%s-h%d" % (PREFIX, x), sys.executable, __file__, "_source", "%s.%d" % (NET, 10 + y), "5999",
+           str(int(BASE_MBIT * TRAFFIC_SHARE * 1e6 / 8)))
+        d["traffic"] = "h%d -> h%d at %d%% of the base rate" % (x, y, TRAFFIC_SHARE * 100)
+    return procs
+
+
+def stop_load(procs):
+    for p in procs:
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        p.wait()
+
+
+def mpirun(bin_, fault, args, np):
+    env = dict(os.environ)
+    xs = []
+    if fault:
+        env["COLLSCOPE_FAULT"] = fault
+        xs = ["-x", "COLLSCOPE_FAULT"]
+    return vc("mpirun", "--bind-to", "none", "-np", np, *xs, bin_, *args, check=False,
+              timeout=CMD_TIMEOUT_S, env=env)
+
+
+def run_command(d, bin_, fault, work, base_json, np):
+    """The user's command; returns (accusations, seconds, error or None)."""
+    out = os.path.join(work, "d%d.json" % d["index"])
+    t0 = time.monotonic()
+    if d["command"] == "links":
+        r = mpirun(bin_, fault, ["links"] + LINKS + ["-o", out], np)
+        ok = r.returncode in (0, 1) and os.path.exists(out)
+        acc = C.links_accusations(json.load(open(out))) if ok else None
+    elif d["command"] == "trace":
+        r = mpirun(bin_, fault, TRACE + ["-o", out], np)
+        ok = r.returncode == 0 and os.path.exists(out)
+        acc = C.trace_accusations(json.load(open(out))) if ok else None
+        if ok:  # the evidence, judged or not: what thresholds from measured spread need
+            d["trace_hops"] = C.trace_evidence(json.load(open(out)))
+    else:
+        r = mpirun(bin_, fault, COMPARE_RUN + ["-o", out], np)
+        ok = r.returncode == 0
+        if ok:
+            r = subprocess.run([bin_, "compare", "-q", base_json, out], capture_output=True, text=True)
+            ok = r.returncode in (0, 1)
+        acc = C.compare_accusations(r.returncode) if ok else None
+    secs = time.monotonic() - t0
+    err = None if ok else "exit %d: %s" % (r.returncode, (r.stderr or r.stdout).strip()[-300:])
+    return acc, secs, err
+
+
+def context(bin_, started):
+    v = subprocess.run([bin_, "--version"], capture_output=True, text=True).stdout.strip()
+    git = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return {"tool": {"name": "collscope campaign", "collscope_version": v, "commit": git.stdout.strip()},
+            "started_utc": started, "machine": {"cores": os.cpu_count(), "hostname": socket.gethostname()}}
+
+
+def result_doc(args, ctx, rows, complete, started_s):
+    loads = [r["load_average_1m"] for r in rows]
+    ctx = dict(ctx, finished_utc=now_utc(), duration_s=round(time.monotonic() - started_s, 1),
+               load_average_1m={"min": min(loads, default=None), "max": max(loads, default=None),
+                                "mean": round(sum(loads) / len(loads), 2) if loads else None})
+    failed = [r for r in rows if "score" not in r]
+    return {"schema_version": 1, "command": "campaign", "campaign_format_version": C.FORMAT_VERSION,
+            "complete": complete, "context": ctx,
+            "config": {"seed": 0 if args.smoke else args.seed, "draws": args.draws, "smoke": args.smoke,
+                       "only_command": args.command, "hosts": C.HOSTS,
+                       "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
+                       "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
+                       "late_us": C.LATE_US, "command_line": " ".join(sys.argv)},
+            "summary": dict(C.figures(rows), runs_failed=len(failed)), "results": rows}
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def one(d, args, work, base_json):
+    d = dict(d, load_average_1m=round(os.getloadavg()[0], 2))
+    heal(C.HOSTS)
+    fault = inject(d)
+    procs = start_load(d, C.HOSTS, CMD_TIMEOUT_S + 30)
+    try:
+        acc, secs, err = run_command(d, args.bin, fault, work, base_json, C.HOSTS)
+    finally:
+        stop_load(procs)
+    d.update(fault_env=fault or None, time_to_verdict_s=round(secs, 2))
+    if err:
+        d["run_error"] = err
+    else:
+        d["accusations"] = acc
+        d["score"] = C.score(d, acc)
+    return d
+
+
+def run(args):
+    started, t0 = now_utc(), time.monotonic()
+    plan = C.smoke_draws() if args.smoke else C.draws(args.seed, args.draws)
+    if args.command:  # the draws of one command: a detector's before and after, quickly
+        plan = [d for d in plan if d["command"] == args.command]
+    ctx = context(args.bin, started)
+    r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        return r.returncode
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="campaign.") as work:
+            # a copy: a rebuild during a long campaign must not change the binary under it
+            shutil.copy2(args.bin, os.path.join(work, "collscope"))
+            args.bin = os.path.join(work, "collscope")
+            heal(C.HOSTS)
+            base = os.path.join(work, "baseline.json")
+            if any(d["command"] == "compare" for d in plan):
+                b = mpirun(args.bin, "", COMPARE_RUN + ["-o", base], C.HOSTS)
+                if b.returncode != 0:
+                    raise RuntimeError("the clean baseline failed: " + b.stderr[-300:])
+            for d in plan:
+                if args.budget_s and time.monotonic() - t0 > args.budget_s:
+                    break
+                row = one(d, args, work, base)
+                rows.append(row)
+                s = row.get("score", {})
+                size = "%d%%" % row["magnitude_pct"] if row["magnitude_pct"] else (
+                    "%d us" % row["latency_us"] if row["latency_us"] else "-")
+                print("draw %3d %-12s %-7s %-7s load %-7s %5.1f s  %s%s" % (
+                    row["index"], row["class"], row["command"], size,
+                    row["load"], row["time_to_verdict_s"], s.get("outcome", "run failed"),
+                    "" if s else ": " + row.get("run_error", "")), flush=True)
+                for a, j in zip(row.get("accusations", []), s.get("judged", [])):
+                    print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
+                C.write_atomic(args.output, result_doc(args, ctx, rows, False, t0))
+    finally:
+        vc("down", check=False)
+    C.write_atomic(args.output, result_doc(args, ctx, rows, True, t0))
+    return 0
+
+
+def sink(port):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("0.0.0.0", port))
+    s.listen(1)
+    c, _ = s.accept()
+    while c.recv(1 << 16):
+        pass
+
+
+def source(ip, port, bytes_per_s):
+    """A stream paced to bytes_per_s, in 64 KiB writes."""
+    c = socket.create_connection((ip, port), timeout=10)
+    chunk, sent, t0 = b"\0" * 65536, 0, time.monotonic()
+    while True:
+        c.sendall(chunk)
+        sent += len(chunk)
+        ahead = sent / bytes_per_s - (time.monotonic() - t0)
+        if ahead > 0:
+            time.sleep(ahead)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "_sink":
+        return sink(int(sys.argv[2]))
+    if len(sys.argv) > 1 and sys.argv[1] == "_source":
+        return source(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    p = argparse.ArgumentParser(description="the fault-injection campaign (issue 39)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--draws", type=int, default=200)
+    p.add_argument("--smoke", action="store_true", help="the smoke campaign's fixed draws")
+    p.add_argument("--budget-s", type=float, default=0, help="start no draw after this many seconds")
+    p.add_argument("--command", choices=["links", "trace", "compare"],
+                   help="run only the draws judged by this command")
+    p.add_argument("--bin", default="build/collscope")
+    p.add_argument("-o", "--output", required=True)
+    args = p.parse_args()
+    args.bin = os.path.realpath(args.bin)
+    if os.geteuid() != 0:
+        print("campaign: SKIP (not root: network namespaces need CAP_SYS_ADMIN)")
+        return 77
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        return run(args)
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        sys.stderr.write("campaign: %s\n" % e)
+        return 5
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,220 @@
+"""The campaign's figures as text: the table it prints, CAMPAIGN_RESULTS.md, and the
+smoke campaign's floors (campaign.py calls these; pure but for their return values)."""
+
+
+def _p(x):
+    """A proportion with its interval: 0.83 [0.55, 0.95] (6)."""
+    if x["value"] is None:
+        return "-"
+    return "%.2f [%.2f, %.2f] (%d/%d)" % (x["value"], x["ci_low"], x["ci_high"], x["count"], x["of"])
+
+
+def _t(t):
+    if t["p50_s"] is None:
+        return "-"
+    f = lambda v: "?" if v is None else "%.0f" % v  # noqa: E731
+    return "%.1f [%s, %s] / %.1f [%s, %s]" % (t["p50_s"], f(t["p50_ci_low_s"]), f(t["p50_ci_high_s"]),
+                                              t["p90_s"], f(t["p90_ci_low_s"]), f(t["p90_ci_high_s"]))
+
+
+def table(results):
+    out = []
+    for res in results:
+        s, c = res["summary"], res["config"]
+        ctx = res["context"]
+        out.append("campaign seed %s: %d draws, %s s, load average %s (1 min, min-max %s-%s)%s" % (
+            c["seed"], s["overall"]["draws"], ctx.get("duration_s"), ctx["load_average_1m"]["mean"],
+            ctx["load_average_1m"]["min"], ctx["load_average_1m"]["max"],
+            "; %d runs failed" % s["runs_failed"] if s.get("runs_failed") else ""))
+        out.append("  %-13s %5s %5s %5s %5s %5s %5s  %-26s %-26s %s" % (
+            "class", "draws", "right", "wrong", "miss", "heal", "clean", "recall [95% CI]",
+            "precision [95% CI]", "verdict s p50 / p90"))
+        for b in s["classes"] + [dict(s["overall"], **{"class": "overall"})]:
+            k = b["cells"]
+            out.append("  %-13s %5d %5d %5d %5d %5d %5d  %-26s %-26s %s" % (
+                b["class"], b["draws"], k["right"], k["wrong_class"], k["missed"], k["healthy_accused"],
+                k["clean_ok"], _p(b["recall"]), _p(b["precision"]), _t(b["time_to_verdict"])))
+        o = s["overall"]
+        out.append("  attribution %s; clean draws with a healthy host, link or rank accused %s" % (
+            _p(o["attribution"]), _p(o["clean_false_accusation"])))
+        out.append("  recall by magnitude: " + "; ".join(
+            "%d%% %s" % (x["magnitude_pct"], _p(x["recall"])) for x in s["sensitivity"]))
+        if s["late_start"]:
+            out.append("  recall of late starts: " + "; ".join(
+                "%d us %s" % (x["latency_us"], _p(x["recall"])) for x in s["late_start"]))
+        out.append("  smallest magnitude from which recall stays >= 0.9: %s" % (
+            "%d%%" % s["smallest_pct_with_recall_0_9"] if s["smallest_pct_with_recall_0_9"] else "none"))
+    return "\n".join(out) + "\n"
+
+
+def floors(res):
+    """The smoke campaign's floors: the clean draw accuses nothing healthy, and at
+    least one of its gross faults is found. (A healthy host named beside a gross
+    fault is counted in the precision the table prints, not a floor: one smoke
+    run in a few did so under a load average of 12 on 2 cores.) Prints the
+    table; 0 when they hold."""
+    print(table([res]), end="")
+    rows = [r for r in res["results"] if "score" in r]
+    clean = [r for r in rows if r["truth"]["kind"] == "none"]
+    gross = [r for r in rows if r["truth"]["kind"] != "none"]
+    bad = []
+    if any(r["score"]["healthy_accused"] for r in clean):
+        bad.append("a clean draw accused a healthy host or link")
+    if len(rows) < len(res["results"]) or not clean or not gross:
+        bad.append("%d of %d draws ran" % (len(rows), len(res["results"])))
+    if gross and not any(r["score"]["culprit_found"] for r in gross):
+        bad.append("none of %d gross faults (90%% less bandwidth) was found" % len(gross))
+    for b in bad:
+        print("floor broken: " + b)
+    return 1 if bad else 0
+
+
+def _mp(x):
+    """A proportion for markdown: 0.83 [0.55, 0.95], 5/6."""
+    if x["value"] is None:
+        return "-"
+    return "%.2f [%.2f, %.2f], %d/%d" % (x["value"], x["ci_low"], x["ci_high"], x["count"], x["of"])
+
+
+def _overlap(a, b):
+    if a["value"] is None or b["value"] is None:
+        return "-"
+    return "yes" if a["ci_low"] <= b["ci_high"] and b["ci_low"] <= a["ci_high"] else "**no**"
+
+
+def blind(summary):
+    """Where collscope is still blind: classes whose recall is below 0.5, and
+    magnitudes whose recall is below 0.9 (each with its interval)."""
+    out = []
+    for c in summary["classes"]:
+        r = c["recall"]
+        if r["value"] is not None and r["value"] < 0.5:
+            out.append("%s: recall %s" % (c["class"], _mp(r)))
+    for m in summary["sensitivity"]:
+        if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
+            out.append("%d%% less bandwidth or more compute: recall %s" % (m["magnitude_pct"], _mp(m["recall"])))
+    for m in summary["late_start"]:
+        if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
+            out.append("a rank %d us late: recall %s" % (m["latency_us"], _mp(m["recall"])))
+    return out
+
+
+def _seed_section(res, path):
+    s, c, ctx = res["summary"], res["config"], res["context"]
+    la = ctx["load_average_1m"]
+    only = c.get("only_command")
+    out = ["## Seed %s%s" % (c["seed"], ", only the draws judged by `%s`" % only if only else ""), "",
+           "`%s` (%s), %d draws in %.0f min from %s, %s; %d hosts in %d racks, one rank a host, "
+           "every host shaped to %d Mbit/s; load average (1 min) of the machine during the draws %s "
+           "(%s to %s) on %s cores.%s" % (
+               c["command_line"], path, s["overall"]["draws"], (ctx.get("duration_s") or 0) / 60,
+               ctx.get("started_utc"), ctx.get("tool", {}).get("collscope_version", "?"), c["hosts"], c["racks"],
+               c["base_rate_mbit"], la["mean"], la["min"], la["max"], ctx.get("machine", {}).get("cores", "?"),
+               " %d runs failed and are not scored." % s["runs_failed"] if s.get("runs_failed") else ""), ""]
+    if c.get("note"):
+        out += ["Note: %s." % c["note"], ""]
+    out += ["| class | draws | right | wrong class | missed | healthy accused | clean | recall [95%] "
+            "| precision [95%] | attribution [95%] | time to verdict p50 / p90 (s) |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for b in s["classes"] + [dict(s["overall"], **{"class": "**overall**"})]:
+        k = b["cells"]
+        out.append("| %s | %d | %d | %d | %d | %d | %d | %s | %s | %s | %s |" % (
+            b["class"], b["draws"], k["right"], k["wrong_class"], k["missed"], k["healthy_accused"],
+            k["clean_ok"], _mp(b["recall"]), _mp(b["precision"]), _mp(b["attribution"]),
+            _t(b["time_to_verdict"])))
+    o = s["overall"]
+    out += ["", "Clean draws in which a healthy host, link or rank was accused: %s." % _mp(o["clean_false_accusation"]),
+            "", "By command:", ""]
+    for b in s["commands"]:
+        out.append("- `%s`: %d draws, recall %s, precision %s, time p50 / p90 %s s" % (
+            b["command"], b["draws"], _mp(b["recall"]), _mp(b["precision"]), _t(b["time_to_verdict"])))
+    lk = {m["magnitude_pct"]: m for m in s.get("sensitivity_links_bandwidth", [])}
+    out += ["", "Recall by magnitude (the sensitivity curve): every class with a magnitude, and the "
+            "bandwidth faults (host, link, uplink) judged by `links` alone:", "",
+            "| magnitude | draws | recall [95%] | `links` draws | `links` recall [95%] |", "|---|---|---|---|---|"]
+    out += ["| %d%% | %d | %s | %s | %s |" % (
+        m["magnitude_pct"], m["draws"], _mp(m["recall"]), lk[m["magnitude_pct"]]["draws"] if m["magnitude_pct"] in lk else "-",
+        _mp(lk[m["magnitude_pct"]]["recall"]) if m["magnitude_pct"] in lk else "-") for m in s["sensitivity"]]
+    out += ["| %d us late | %d | %s | | |" % (m["latency_us"], m["draws"], _mp(m["recall"])) for m in s["late_start"]]
+    sm = s["smallest_pct_with_recall_0_9"]
+    out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
+    te = s.get("trace_evidence") or {}
+    if te.get("slowed_hop_draws") or te.get("clean_draws"):
+        out += ["The traced runs' own evidence, named or not: the slowed ring hop had the largest ratio of "
+                "its ring in %d of %d draws (ratio, score: %s); in %d clean traced draws no hop passed "
+                "ratio %s or score %s." % (
+                    te["slowed_hop_has_top_ratio"], te["slowed_hop_draws"], "; ".join(
+                        "%d%%: %.2f, %.1f" % (x["magnitude_pct"], x["ratio"], x["score"]) for x in te["slowed_hops"]),
+                    te["clean_draws"], te["clean_max_ratio"], te["clean_max_score"]), ""]
+    return out
+
+
+def before_after(results):
+    """A result of one command's draws (a detector changed since) beside the same
+    draws of the full result of its seed: their figures before and after."""
+    import campaign as C
+    out = []
+    for after in results:
+        only, seed = after["config"].get("only_command"), after["config"]["seed"]
+        full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")]
+        if not only or not full:
+            continue
+        done = {r["index"] for r in after["results"]}
+        rows_b = [r for r in full[0]["results"] if r["command"] == only and r["index"] in done]
+        common = {r["index"] for r in rows_b}
+        rows_a = [r for r in after["results"] if r["index"] in common]
+        out += ["## Seed %s, `%s` before and after: the same %d draws" % (seed, only, len(rows_a)), "",
+                "Before: %s; after: %s." % (full[0]["context"].get("tool", {}).get("collscope_version", "?"),
+                                            after["config"].get("note") or after["context"].get("tool", {}).get(
+                                                "collscope_version", "?")), "",
+                "| class | draws | recall before | recall after | precision before | precision after |",
+                "|---|---|---|---|---|---|"]
+        for c in C.CLASSES + ["overall"]:
+            b = [r for r in rows_b if c in ("overall", r["class"]) and "score" in r]
+            a = [r for r in rows_a if c in ("overall", r["class"]) and "score" in r]
+            if not b or not a:
+                continue
+            fb, fa = C.block(b), C.block(a)
+            out.append("| %s | %d | %s | %s | %s | %s |" % (c, len(a), _mp(fb["recall"]), _mp(fa["recall"]),
+                                                         _mp(fb["precision"]), _mp(fa["precision"])))
+        out.append("")
+    return out
+
+
+def markdown(results, paths):
+    """CAMPAIGN_RESULTS.md: each seed's figures, the seeds side by side, where collscope is blind."""
+    out = ["# How far to trust a verdict: campaign results", "",
+           "Written by `make campaign-results` from the results of `make campaign` "
+           "(tests/cluster/campaign_run.py; issue 39). Every draw plants one fault or none on the virtual "
+           "cluster, runs the command a user would (`links`; `allreduce -a ring --trace`; `compare` against "
+           "a clean baseline), and scores its verdict: right culprit and class; right culprit, wrong class or "
+           "direction; missed; a healthy host, link or rank accused (that cell wins when a draw has both). "
+           "Precision: of the draws that named something, those that named nothing healthy. Recall: of the "
+           "faults, those whose culprit was named. Attribution: of those, named with the right class. "
+           "Intervals are 95%: Wilson for proportions, order statistics for the time percentiles ('?' where "
+           "the sample is too small to bound an end). `collscope report RESULT.json -o page.html` renders "
+           "a result.", ""]
+    for res, p in zip(results, paths):
+        out += _seed_section(res, p)
+    out += before_after(results)
+    full = [r for r in results if not r["config"].get("only_command")]
+    if len(full) >= 2:
+        results = full
+        a, b = results[0]["summary"], results[1]["summary"]
+        sa, sb = results[0]["config"]["seed"], results[1]["config"]["seed"]
+        out += ["## Seed %s beside seed %s" % (sa, sb), "",
+                "| class | recall, seed %s | recall, seed %s | intervals overlap |" % (sa, sb), "|---|---|---|---|"]
+        cb = {c["class"]: c for c in b["classes"]}
+        for c in a["classes"] + [dict(a["overall"], **{"class": "overall"})]:
+            other = cb.get(c["class"]) if c["class"] != "overall" else b["overall"]
+            if other:
+                out.append("| %s | %s | %s | %s |" % (c["class"], _mp(c["recall"]), _mp(other["recall"]),
+                                                    _overlap(c["recall"], other["recall"])))
+        out.append("")
+    out += ["## Where collscope is still blind", ""]
+    for res in results:
+        out.append("Seed %s:" % res["config"]["seed"])
+        out.append("")
+        out += ["- " + x for x in blind(res["summary"])] or ["- nothing below the bars"]
+        out.append("")
+    return "\n".join(out)

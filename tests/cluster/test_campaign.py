@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Unit tests of the campaign's pure half (campaign.py): the generator of draws, the
+scorer, the figures. Run by tests/cli/campaign_unit.sh; no cluster, no MPI."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import campaign as C  # noqa: E402
+import campaign_text as T  # noqa: E402
+
+
+def host_suspect(host, direction="both", metric="bandwidth"):
+    return {"kind": "host", "host": host, "direction": direction, "metric": metric, "locality": "cross_host"}
+
+
+def link_suspect(a, b, direction):
+    return {"kind": "link", "host_a": a, "host_b": b, "direction": direction, "metric": "bandwidth",
+            "locality": "cross_host"}
+
+
+def links_report(*suspects):
+    return {"summary": {"suspects": list(suspects)}}
+
+
+def scored(d, acc, secs=10.0):
+    return dict(d, accusations=acc, score=C.score(d, acc), time_to_verdict_s=secs)
+
+
+class Generator(unittest.TestCase):
+    def test_every_class_in_every_block(self):
+        for seed in range(1, 21):
+            ds = C.draws(seed, 2 * len(C.CLASSES))
+            for b in (0, 1):
+                got = sorted(d["class"] for d in ds[b * len(C.CLASSES):(b + 1) * len(C.CLASSES)])
+                self.assertEqual(got, sorted(C.CLASSES), "seed %d block %d" % (seed, b))
+
+    def test_seeded(self):
+        self.assertEqual(C.draws(7, 30), C.draws(7, 30))
+        self.assertNotEqual(C.draws(7, 30), C.draws(8, 30))
+        # a draw does not depend on how many were asked for
+        self.assertEqual(C.draws(7, 30)[:10], C.draws(7, 10))
+
+    def test_truth_recorded(self):
+        seen = set()
+        for d in C.draws(3, 400):
+            t, cls = d["truth"], d["class"]
+            seen.update([d["load"], d["command"]])
+            self.assertIn(d["command"], C.COMMANDS[cls])
+            if cls in C.BANDWIDTH or cls in ("rank-compute", "regression"):
+                self.assertIn(d["magnitude_pct"], C.LADDER_PCT)
+            if cls == "rank-late":
+                self.assertIn(d["latency_us"], C.LATE_US)
+            if cls.startswith("host-"):
+                self.assertEqual((t["kind"], t["direction"]), ("host", cls[5:]))
+                self.assertEqual(len(t["hosts"]), 1)
+            elif cls == "link-oneway":
+                a, b = t["hosts"]
+                self.assertNotEqual(a, b)
+                if d["command"] == "trace":  # a ring hop r -> r+1
+                    self.assertEqual(int(b[1:]), int(a[1:]) % C.HOSTS + 1)
+            elif cls == "uplink":
+                near, far = t["sides"]
+                self.assertEqual(sorted(near + far, key=lambda h: int(h[1:])), ["h%d" % i for i in range(1, 6)])
+                self.assertTrue(all(C.rack_of(int(h[1:])) == t["rack"] for h in far))
+            elif cls in ("rank-compute", "rank-late"):
+                self.assertEqual(t["hosts"], ["h%d" % (t["rank"] + 1)])
+            elif cls == "none":
+                self.assertEqual((t["kind"], t["hosts"]), ("none", []))
+        self.assertTrue({"none", "cpu", "traffic", "links", "trace", "compare"} <= seen)
+
+    def test_smoke_draws_are_gross_or_clean(self):
+        for d in C.smoke_draws():
+            self.assertIn(d["magnitude_pct"], (None, 90))
+            self.assertEqual(d["command"], "links")
+
+
+class Scorer(unittest.TestCase):
+    host = {"class": "host-send", "truth": {"kind": "host", "direction": "send", "hosts": ["h3"]}}
+    link = {"class": "link-oneway", "truth": {"kind": "link", "direction": "oneway", "hosts": ["h4", "h2"]}}
+    none = {"class": "none", "truth": {"kind": "none", "direction": "", "hosts": []}}
+    uplink = {"class": "uplink", "truth": {"kind": "segment", "direction": "both", "hosts": [],
+                                           "sides": [["h1", "h2", "h3"], ["h4", "h5"]]}}
+    rank = {"class": "rank-compute", "truth": {"kind": "rank", "direction": "compute", "rank": 2, "hosts": ["h3"]}}
+    regression = {"class": "regression", "truth": {"kind": "regression", "direction": "slower", "hosts": []}}
+
+    def outcome(self, d, acc):
+        return C.score(d, acc)["outcome"]
+
+    def test_host(self):
+        acc = C.links_accusations
+        self.assertEqual(self.outcome(self.host, acc(links_report(host_suspect("h3", "send")))), "right")
+        self.assertEqual(self.outcome(self.host, acc(links_report(host_suspect("h3", "both")))), "wrong_class")
+        self.assertEqual(self.outcome(self.host, acc(links_report(link_suspect("h1", "h3", "b->a")))), "wrong_class")
+        self.assertEqual(self.outcome(self.host, acc(links_report())), "missed")
+        self.assertEqual(self.outcome(self.host, acc(links_report(host_suspect("h2")))), "healthy_accused")
+        both = C.score(self.host, acc(links_report(host_suspect("h3", "send"), host_suspect("h1"))))
+        self.assertEqual((both["outcome"], both["culprit_found"]), ("healthy_accused", True))
+        # latency suspects are not what was injected
+        self.assertEqual(self.outcome(self.host, acc(links_report(host_suspect("h1", metric="latency")))), "missed")
+
+    def test_link_direction(self):
+        acc = C.links_accusations
+        # h2 < h4: the report's a->b is h2 -> h4, and b->a h4 -> h2 (the slowed one)
+        self.assertEqual(self.outcome(self.link, acc(links_report(link_suspect("h2", "h4", "b->a")))), "right")
+        self.assertEqual(self.outcome(self.link, acc(links_report(link_suspect("h2", "h4", "a->b")))), "wrong_class")
+        self.assertEqual(self.outcome(self.link, acc(links_report(link_suspect("h2", "h4", "both")))), "wrong_class")
+        self.assertEqual(self.outcome(self.link, acc(links_report(host_suspect("h4", "send")))), "wrong_class")
+        self.assertEqual(self.outcome(self.link, acc(links_report(link_suspect("h1", "h4", "a->b")))),
+                         "healthy_accused")
+
+    def test_clean(self):
+        self.assertEqual(self.outcome(self.none, []), "clean_ok")
+        self.assertEqual(self.outcome(self.none, C.links_accusations(links_report(host_suspect("h1")))),
+                         "healthy_accused")
+        self.assertEqual(self.outcome(self.none, C.compare_accusations(1)), "healthy_accused")
+        self.assertEqual(self.outcome(self.none, C.compare_accusations(0)), "clean_ok")
+
+    def test_uplink(self):
+        seg = {"kind": "segment", "direction": "both", "hosts_a": ["h4", "h5"], "hosts_b": ["h1", "h2", "h3"],
+               "metric": "bandwidth", "locality": "cross_host"}
+        acc = C.links_accusations
+        self.assertEqual(self.outcome(self.uplink, acc(links_report(seg))), "right")
+        self.assertEqual(self.outcome(self.uplink, acc(links_report(link_suspect("h1", "h4", "both")))),
+                         "wrong_class")
+        self.assertEqual(self.outcome(self.uplink, acc(links_report(link_suspect("h1", "h2", "both")))),
+                         "healthy_accused")
+        self.assertEqual(self.outcome(self.uplink, acc(links_report(host_suspect("h4")))), "healthy_accused")
+
+    def test_trace(self):
+        rep = {"summary": {"slow_hops": [], "slow_ranks": [{"rank": 2, "host": "h3", "reason": "hops"}]},
+               "results": [{"straggler_rank": 2, "straggler_cause": "slow_inside"}]}
+        self.assertEqual(self.outcome(self.rank, C.trace_accusations(rep)), "right")
+        rep["results"][0]["straggler_cause"] = "late_arrival"
+        self.assertEqual(self.outcome(self.rank, C.trace_accusations(rep)), "wrong_class")
+        hop = {"summary": {"slow_hops": [{"from_rank": 1, "to_rank": 2, "hosts": ["h2", "h3"]}], "slow_ranks": []}}
+        self.assertEqual(self.outcome(self.rank, C.trace_accusations(hop)), "wrong_class")
+        link = {"class": "link-oneway", "truth": {"kind": "link", "direction": "oneway", "hosts": ["h2", "h3"]}}
+        self.assertEqual(self.outcome(link, C.trace_accusations(hop)), "right")
+        other = {"summary": {"slow_hops": [{"from_rank": 3, "to_rank": 4, "hosts": ["h4", "h5"]}], "slow_ranks": []}}
+        self.assertEqual(self.outcome(self.rank, C.trace_accusations(other)), "healthy_accused")
+        self.assertEqual(self.outcome(self.none, C.trace_accusations(other)), "healthy_accused")
+
+    def test_regression(self):
+        self.assertEqual(self.outcome(self.regression, C.compare_accusations(1)), "right")
+        self.assertEqual(self.outcome(self.regression, C.compare_accusations(0)), "missed")
+
+
+class Figures(unittest.TestCase):
+    def rows(self):
+        h = dict(Scorer.host, command="links", magnitude_pct=50, latency_us=None)
+        n = dict(Scorer.none, command="links", magnitude_pct=None, latency_us=None)
+        small = dict(h, magnitude_pct=5)
+        return [scored(h, [{"kind": "host", "direction": "send", "hosts": ["h3"]}], 10),
+                scored(h, [{"kind": "host", "direction": "both", "hosts": ["h3"]}], 20),
+                scored(small, [], 30),
+                scored(h, [{"kind": "host", "direction": "send", "hosts": ["h1"]}], 40),
+                scored(n, [], 50),
+                scored(n, [{"kind": "host", "direction": "both", "hosts": ["h2"]}], 60)]
+
+    def test_cells_and_proportions(self):
+        f = C.figures(self.rows())
+        o = f["overall"]
+        self.assertEqual(o["cells"], {"right": 1, "wrong_class": 1, "missed": 1, "healthy_accused": 2,
+                                      "clean_ok": 1})
+        self.assertEqual((o["recall"]["count"], o["recall"]["of"]), (2, 4))  # h1 accused: h3 not found
+        self.assertEqual((o["precision"]["count"], o["precision"]["of"]), (2, 4))
+        self.assertEqual((o["attribution"]["count"], o["attribution"]["of"]), (1, 2))
+        self.assertEqual((o["clean_false_accusation"]["count"], o["clean_false_accusation"]["of"]), (1, 2))
+        self.assertEqual([c["class"] for c in f["classes"]], ["host-send", "none"])
+        self.assertEqual([(s["magnitude_pct"], s["recall"]["count"], s["draws"]) for s in f["sensitivity"]],
+                         [(5, 0, 1), (50, 2, 3)])
+        self.assertIsNone(f["smallest_pct_with_recall_0_9"])
+        self.assertEqual(o["time_to_verdict"]["p50_s"], 35)
+
+    def test_wilson(self):
+        v, lo, hi = C.wilson(0, 10)
+        self.assertEqual((v, lo), (0, 0))
+        self.assertAlmostEqual(hi, 0.2775, places=3)
+        v, lo, hi = C.wilson(10, 10)
+        self.assertEqual((v, hi), (1, 1))
+        self.assertAlmostEqual(lo, 0.7225, places=3)
+        self.assertEqual(C.wilson(0, 0), (None, None, None))
+
+    def test_quantiles(self):
+        xs = list(range(1, 101))
+        self.assertEqual(C.quantile(xs, 0.5), 50.5)
+        lo, hi = C.quantile_ci(xs, 0.5)
+        self.assertTrue(lo <= 50.5 <= hi and 35 < lo and hi < 65)
+        self.assertEqual(C.quantile_ci([3.0], 0.5), (None, None))
+        self.assertEqual(C.quantile_ci([], 0.9), (None, None))
+
+    def test_result_written_atomically_and_rendered(self):
+        rows = self.rows()
+        res = {"schema_version": 1, "command": "campaign", "complete": True,
+               "context": {"duration_s": 1, "load_average_1m": {"min": 1, "max": 2, "mean": 1.5}},
+               "config": {"seed": 1}, "summary": dict(C.figures(rows), runs_failed=0), "results": rows}
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "r.json")
+            C.write_atomic(p, res)
+            with open(p) as f:
+                self.assertEqual(json.load(f)["summary"]["overall"]["draws"], 6)
+            self.assertEqual(os.listdir(d), ["r.json"])
+        text = T.table([res])
+        self.assertIn("host-send", text)
+        self.assertIn("0.50 [", text)
+
+
+class Text(unittest.TestCase):
+    def result(self, clean_accused, seed=1):
+        n = dict(Scorer.none, command="links", magnitude_pct=None, latency_us=None, load="none", index=0)
+        h = dict(Scorer.host, command="links", magnitude_pct=90, latency_us=None, load="none", index=1)
+        rows = [scored(n, [{"kind": "host", "direction": "both", "hosts": ["h2"]}] if clean_accused else []),
+                scored(h, [{"kind": "host", "direction": "send", "hosts": ["h3"]}])]
+        return {"schema_version": 1, "command": "campaign", "complete": True,
+                "context": {"duration_s": 60, "started_utc": "x", "load_average_1m": {"min": 1, "max": 2, "mean": 1.5},
+                            "tool": {"collscope_version": "collscope 0.1.0"}, "machine": {"cores": 2}},
+                "config": {"seed": seed, "command_line": "make campaign", "hosts": 5, "racks": 2,
+                           "base_rate_mbit": 300},
+                "summary": dict(C.figures(rows), runs_failed=0), "results": rows}
+
+    def test_floors(self):
+        with open(os.devnull, "w") as null:
+            out, sys.stdout = sys.stdout, null
+            try:
+                self.assertEqual(T.floors(self.result(False)), 0)
+                self.assertEqual(T.floors(self.result(True)), 1)
+            finally:
+                sys.stdout = out
+
+    def test_markdown_side_by_side_and_blind(self):
+        md = T.markdown([self.result(False, 1), self.result(True, 2)], ["a.json", "b.json"])
+        self.assertIn("## Seed 1 beside seed 2", md)
+        self.assertIn("| host-send | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | yes |", md)
+        self.assertIn("## Where collscope is still blind", md)
+        self.assertIn("load average (1 min)", md)
+
+
+if __name__ == "__main__":
+    unittest.main()
