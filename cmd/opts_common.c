@@ -185,7 +185,8 @@ const struct opt opts_trace[2] = {
      .min = 16,
      .max = 4194304,
      .key = "trace_entries",
-     .help = "steps each rank's trace ring holds"},
+     .help = "steps each rank's trace ring holds; rank 0 gathers every\n"
+             "rank's, and that must fit 256 MiB (about 1.1M / ranks)"},
 };
 
 const struct opt opts_segment[1] = {
@@ -197,7 +198,9 @@ const struct opt opts_segment[1] = {
      .min = 1,
      .max = (double)SCHED_MAX_SEGMENT_BYTES,
      .key = "segment_bytes",
-     .help = "message segment of the point-to-point variants"},
+     .help = "message segment of the point-to-point variants; the schedule\n"
+             "of the largest message must fit 256 MiB (segments of about\n"
+             "1/1000000 of it)"},
 };
 
 static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
