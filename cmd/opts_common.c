@@ -28,7 +28,8 @@ const struct opt opts_output[2] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct cmd_out, force),
      .key = "force",
-     .help = "replace an existing output file"},
+     .help = "replace an existing output file (never an input: an output\n"
+             "on an input's or another output's file is refused at once)"},
 };
 
 const struct opt opts_quiet[1] = {

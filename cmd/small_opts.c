@@ -1,5 +1,6 @@
 /* See small_opts.h: one table each (cmd/opts.h). */
 #include "cmd/small_opts.h"
+#include "cmd/opts_paths.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -179,11 +180,21 @@ static const struct opt_group compare_groups[] = {
     {NULL, 0, 0},
 };
 
+/* The output against every input and standard input twice (opts_paths.h). */
+static int outputs_apart(const char *cmd, const struct cmd_out *out, const struct opt_args *files,
+                         const char *input, char *err, size_t len)
+{
+	struct opts_path paths[OPT_MAX_ARGS + 1] = {{"-o", out->output, true}};
+	for (int i = 0; i < files->count; i++)
+		paths[i + 1] = (struct opts_path){input, files->items[i], false};
+	return opts_paths_distinct(cmd, paths, files->count + 1, err, len);
+}
+
 static int compare_check(void *opts, char *err, size_t len)
 {
 	const struct compare_opts *o = opts;
 	if (!stdin_twice(&o->files))
-		return EXIT_OK;
+		return outputs_apart("compare", &o->out, &o->files, "the input", err, len);
 	snprintf(err, len, "compare: only one of BASELINE and CURRENT can be '-' (standard input)");
 	return EXIT_USAGE;
 }
@@ -284,14 +295,12 @@ static int trend_check(void *opts, char *err, size_t len)
 {
 	struct trend_opts *o = opts;
 	struct trend_options given = o->trend;
-	(void)err;
-	(void)len;
 	trend_options_init(&o->trend);
 	o->trend.metric = given.metric;
 	o->trend.threshold_pct = given.threshold_pct;
 	o->trend.cp.alpha = given.cp.alpha;
 	o->trend.cp.permutations = given.cp.permutations;
-	return EXIT_OK;
+	return outputs_apart("trend", &o->out, &o->files, "the report", err, len);
 }
 
 const struct cmd_spec trend_spec = {
@@ -351,7 +360,7 @@ static int report_check(void *opts, char *err, size_t len)
 		return EXIT_USAGE;
 	}
 	if (o->out.output)
-		return EXIT_OK;
+		return outputs_apart("report", &o->out, &o->files, "the input", err, len);
 	snprintf(err, len, "report: -o FILE is required (see 'collscope report --help')");
 	return EXIT_USAGE;
 }
