@@ -82,6 +82,25 @@ static int parse_metric(const char *arg, void *base, const struct opt *o, char *
 	return -1;
 }
 
+/* --metric of compare and trend: the gate, and the name as given, to check against the reports. */
+static int parse_compare_metric(const char *arg, void *base, const struct opt *o, char *why,
+                                size_t len)
+{
+	if (parse_metric(arg, base, o, why, len) != 0)
+		return -1;
+	((struct compare_opts *)base)->metric = arg;
+	return 0;
+}
+
+static int parse_trend_metric(const char *arg, void *base, const struct opt *o, char *why,
+                              size_t len)
+{
+	if (parse_metric(arg, base, o, why, len) != 0)
+		return -1;
+	((struct trend_opts *)base)->metric = arg;
+	return 0;
+}
+
 static int parse_correction(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	if (cmp_correction_parse(arg, (enum cmp_correction *)((char *)base + o->offset)) == 0)
@@ -131,10 +150,10 @@ static const struct opt compare_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct compare_opts, cmp.gate),
      .metavar = "NAME",
-     .def = "p50",
-     .parse = parse_metric,
+     .def_text = "p50, links: latency_p50",
+     .parse = parse_compare_metric,
      .help = "the gate: p50, p99 or busbw (links: latency_p50,\n"
-             "latency_p99, bandwidth)"},
+             "latency_p99, bandwidth); a name of the other kind is refused"},
     {.name = "untested",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct compare_opts, cmp.untested_fails),
@@ -235,10 +254,10 @@ static const struct opt trend_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct trend_opts, trend.metric),
      .metavar = "NAME",
-     .def = "p50",
-     .parse = parse_metric,
+     .def_text = "p50, links: latency_p50",
+     .parse = parse_trend_metric,
      .help = "p50, p99 or busbw (links: latency_p50, latency_p99,\n"
-             "bandwidth)"},
+             "bandwidth); a name of the other kind is refused"},
     {.name = "threshold",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct trend_opts, trend.threshold_pct),
