@@ -78,7 +78,8 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 		const char *name;
 		enum fault_kind kind;
 	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM},
-	             {"stranger", FAULT_STRANGER}, {"delay", FAULT_DELAY}, {"slow", FAULT_SLOW}};
+	             {"stranger", FAULT_STRANGER}, {"delay", FAULT_DELAY}, {"slow", FAULT_SLOW},
+	             {"rendezvous", FAULT_RENDEZVOUS}};
 	char buf[256];
 	*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
 	if (!spec || !*spec)
@@ -88,13 +89,13 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	strcpy(buf, spec);
 	char *colon = strchr(buf, ':');
 	if (!colon)
-		return fail(why, "expected KIND:rank=R[,after=K|,us=N|,pct=P] (flip, stall, nomem, stranger, delay, slow)");
+		return fail(why, "expected KIND:rank=R[,after=K|,us=N|,pct=P] (flip, stall, nomem, stranger, delay, slow, rendezvous)");
 	*colon = '\0';
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(buf, kinds[i].name) == 0)
 			out->kind = kinds[i].kind;
 	if (out->kind == FAULT_NONE)
-		return fail(why, "unknown kind (flip, stall, nomem, stranger, delay, slow)");
+		return fail(why, "unknown kind (flip, stall, nomem, stranger, delay, slow, rendezvous)");
 	int rc = parse_args(colon + 1, out, why);
 	if (rc != 0)
 		*out = (struct fault){.kind = FAULT_NONE, .rank = -1};

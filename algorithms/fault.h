@@ -16,6 +16,8 @@
  *   stranger:rank=0        before the ranks reach the watchdog's port, two connections
  *                          that are not ranks come first (one silent, one with the wrong
  *                          answer): the rendezvous must drop them and go on
+ *   rendezvous:rank=0      rank 0's watchdog rendezvous fails after the others have
+ *                          connected: every rank must agree and run unwatched, not hang
  * Pure: no MPI, no printing.
  */
 #ifndef COLLSCOPE_FAULT_H
@@ -32,7 +34,8 @@ enum fault_kind {
 	FAULT_NOMEM,
 	FAULT_STRANGER,
 	FAULT_DELAY,
-	FAULT_SLOW
+	FAULT_SLOW,
+	FAULT_RENDEZVOUS
 };
 
 struct fault {

@@ -1,5 +1,6 @@
 /* Options of `collscope accept` (cmd/opts.h); the modes exclude each other. */
 #include "cmd/accept_opts.h"
+#include "cmd/opts_paths.h"
 
 #include "reports/accept/accept_derive.h"
 #include "cmd/links_opts.h"
@@ -58,7 +59,8 @@ static const struct opt accept_only[] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct accept_opts, out.force),
      .key = "force",
-     .help = "replace an existing SPEC_OUT, report or JUnit file"},
+     .help = "replace an existing SPEC_OUT, report or JUnit file (never\n"
+             "the spec or a report it reads: refused before measuring)"},
     {.name = "quiet",
      .letter = 'q',
      .kind = OPT_FLAG,
@@ -77,6 +79,19 @@ bool accept_needs_mpi(const void *opts)
 {
 	const struct accept_opts *o = opts;
 	return !o->derive_out && !o->check_spec;
+}
+
+/* Every output against the spec, the reports and each other, before anything runs. */
+static int outputs_apart(const struct accept_opts *o, char *err, size_t len)
+{
+	struct opts_path paths[OPT_MAX_ARGS + 3] = {{"-o", o->out.output, true},
+	                                            {"--junit", o->junit, true},
+	                                            {"--derive", o->derive_out, true}};
+	int n = 3;
+	for (int i = 0; i < o->args.count; i++)
+		paths[n++] = (struct opts_path){o->derive_out ? "the report" : "the spec", o->args.items[i],
+		                                false};
+	return opts_paths_distinct("accept", paths, n, err, len);
 }
 
 static int check(void *opts, char *err, size_t len)
@@ -102,7 +117,7 @@ static int check(void *opts, char *err, size_t len)
 		return EXIT_USAGE;
 	}
 	if (!why)
-		return EXIT_OK;
+		return outputs_apart(o, err, len);
 	snprintf(err, len, "%s", why);
 	return EXIT_USAGE;
 }

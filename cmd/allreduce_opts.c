@@ -3,6 +3,7 @@
  * one table (cmd/opts.h) gives their parsing, help, defaults and config echo.
  */
 #include "cmd/allreduce_opts.h"
+#include "cmd/opts_memory.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -95,6 +96,13 @@ static bool echo(cJSON *cfg, const void *opts)
 	return sweep_echo(cfg, &o->sweep);
 }
 
+/* What the options cost in memory at this rank count (opts_memory.h). */
+static int check_world(void *opts, int nranks, char *err, size_t len)
+{
+	return opts_memory_check_sweep("allreduce", &((struct ar_opts *)opts)->sweep, nranks, err,
+	                               len);
+}
+
 const struct cmd_spec allreduce_spec = {
     .name = "allreduce",
     .synopsis = "mpirun -np N collscope allreduce [options]",
@@ -110,5 +118,6 @@ const struct cmd_spec allreduce_spec = {
     .groups = groups,
     .size = sizeof(struct ar_opts),
     .check = check,
+    .check_world = check_world,
     .echo = echo,
 };

@@ -42,6 +42,10 @@ static int check_comparable(const struct cmd_ctx *ctx, const struct compare_opts
 		          base->command, base->path, cur->command, cur->path);
 		return EXIT_USAGE;
 	}
+	if (cmp_metric_fits(o->metric, base->kind, why, sizeof why) != 0) {
+		cmd_error(ctx, "compare: %s", why);
+		return EXIT_USAGE;
+	}
 	if (cmp_mismatch(base, cur, why, sizeof why) == 0)
 		return EXIT_OK;
 	if (!o->allow_mismatch) {

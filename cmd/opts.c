@@ -210,12 +210,22 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+/* The options given on the command line, for their conflicts. */
+enum { GIVEN_MAX = 128 };
+struct given {
+	const struct opt *opts[GIVEN_MAX];
+	int n;
+};
+
 /* One value of option o (given as shown), into opts; EXIT_OK or EXIT_USAGE. */
 static int take(const struct cmd_spec *spec, const struct opt_group *g, const struct opt *o,
-                const char *shown, const char *arg, void *opts, char *err, size_t len)
+                const char *shown, const char *arg, void *opts, struct given *gv, char *err,
+                size_t len)
 {
 	char why[512];
 	int rc = parse_value(o, arg, (char *)opts + g->base, field_of(opts, g, o), why, sizeof why);
+	if (rc == 0 && gv->n < GIVEN_MAX)
+		gv->opts[gv->n++] = o;
 	if (rc == 0)
 		return EXIT_OK;
 	if (rc == OPT_WHOLE_MESSAGE)
@@ -242,7 +252,7 @@ static int add_arg(const struct cmd_spec *spec, char *arg, void *opts, char *err
 }
 
 static int long_option(const struct cmd_spec *spec, int argc, char **argv, int *i, void *opts,
-                       char *err, size_t len)
+                       struct given *gv, char *err, size_t len)
 {
 	const char *name = argv[*i] + 2, *eq = strchr(name, '=');
 	size_t name_len = eq ? (size_t)(eq - name) : strlen(name);
@@ -261,20 +271,20 @@ static int long_option(const struct cmd_spec *spec, int argc, char **argv, int *
 			    shown, eq + 1);
 			return EXIT_USAGE;
 		}
-		return take(spec, g, o, shown, "", opts, err, len);
+		return take(spec, g, o, shown, "", opts, gv, err, len);
 	}
 	if (eq)
-		return take(spec, g, o, shown, eq + 1, opts, err, len);
+		return take(spec, g, o, shown, eq + 1, opts, gv, err, len);
 	if (*i + 1 >= argc) {
 		say(err, len, "%s: option '%s' needs a value (%s)", spec->name, shown, o->metavar);
 		return EXIT_USAGE;
 	}
-	return take(spec, g, o, shown, argv[++*i], opts, err, len);
+	return take(spec, g, o, shown, argv[++*i], opts, gv, err, len);
 }
 
 /* -x, -xVALUE, -x VALUE, and bundled flags -qF. */
 static int short_options(const struct cmd_spec *spec, int argc, char **argv, int *i, void *opts,
-                         char *err, size_t len)
+                         struct given *gv, char *err, size_t len)
 {
 	for (const char *p = argv[*i] + 1; *p; p++) {
 		const struct opt_group *g;
@@ -289,18 +299,18 @@ static int short_options(const struct cmd_spec *spec, int argc, char **argv, int
 		/* the long name says what the option is, whichever way it was given */
 		snprintf(shown, sizeof shown, "--%s", o->name);
 		if (o->kind == OPT_FLAG) {
-			if (take(spec, g, o, shown, "", opts, err, len) != EXIT_OK)
+			if (take(spec, g, o, shown, "", opts, gv, err, len) != EXIT_OK)
 				return EXIT_USAGE;
 			continue;
 		}
 		if (p[1])
-			return take(spec, g, o, shown, p + 1, opts, err, len);
+			return take(spec, g, o, shown, p + 1, opts, gv, err, len);
 		if (*i + 1 >= argc) {
 			say(err, len, "%s: option '-%c' (%s) needs a value (%s)", spec->name,
 			    o->letter, shown, o->metavar);
 			return EXIT_USAGE;
 		}
-		return take(spec, g, o, shown, argv[++*i], opts, err, len);
+		return take(spec, g, o, shown, argv[++*i], opts, gv, err, len);
 	}
 	return EXIT_OK;
 }
@@ -322,6 +332,22 @@ static int check_arg_count(const struct cmd_spec *spec, const void *opts, char *
 	return EXIT_USAGE;
 }
 
+/* true, with err naming both, when two options given together conflict. */
+static bool check_conflicts(const struct cmd_spec *spec, const struct given *gv, char *err,
+                            size_t len)
+{
+	for (int i = 0; i < gv->n; i++)
+		for (int c = 0; gv->opts[i]->conflicts && gv->opts[i]->conflicts[c]; c++)
+			for (int j = 0; j < gv->n; j++)
+				if (strcmp(gv->opts[j]->name, gv->opts[i]->conflicts[c]) == 0) {
+					say(err, len,
+					    "%s: --%s and --%s conflict: give one or the other",
+					    spec->name, gv->opts[i]->name, gv->opts[j]->name);
+					return true;
+				}
+	return false;
+}
+
 enum opts_outcome opts_parse(const struct cmd_spec *spec, int argc, char **argv, void *opts,
                              char *err, size_t len)
 {
@@ -332,6 +358,7 @@ enum opts_outcome opts_parse(const struct cmd_spec *spec, int argc, char **argv,
 	if (opts_defaults(spec, opts, err, len) != EXIT_OK)
 		return OPTS_ERROR;
 	bool options_end = false;
+	struct given gv = {.n = 0};
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		int rc;
@@ -341,13 +368,13 @@ enum opts_outcome opts_parse(const struct cmd_spec *spec, int argc, char **argv,
 			options_end = true;
 			continue;
 		} else if (a[1] == '-')
-			rc = long_option(spec, argc, argv, &i, opts, err, len);
+			rc = long_option(spec, argc, argv, &i, opts, &gv, err, len);
 		else
-			rc = short_options(spec, argc, argv, &i, opts, err, len);
+			rc = short_options(spec, argc, argv, &i, opts, &gv, err, len);
 		if (rc != EXIT_OK)
 			return OPTS_ERROR;
 	}
-	if (check_arg_count(spec, opts, err, len) != EXIT_OK)
+	if (check_arg_count(spec, opts, err, len) != EXIT_OK || check_conflicts(spec, &gv, err, len))
 		return OPTS_ERROR;
 	if (spec->check && spec->check(opts, err, len) != EXIT_OK)
 		return OPTS_ERROR;

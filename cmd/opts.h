@@ -86,6 +86,8 @@ struct opt {
 	opt_parse_fn parse;         /* OPT_CUSTOM */
 	opt_echo_fn echo;           /* optional, any kind: replaces the echo by kind */
 	const char *range; /* optional: the bad-value phrase instead of one made from min/max */
+	/* optional, NULL-terminated: long names of options that cannot be given with this one */
+	const char *const *conflicts;
 };
 
 struct opt_group {

@@ -28,7 +28,8 @@ const struct opt opts_output[2] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct cmd_out, force),
      .key = "force",
-     .help = "replace an existing output file"},
+     .help = "replace an existing output file (never an input: an output\n"
+             "on an input's or another output's file is refused at once)"},
 };
 
 const struct opt opts_quiet[1] = {
@@ -79,13 +80,17 @@ const struct opt opts_sweep_range[2] = {
 /* --timing's choices are timing.h's names, in the order of enum timing_method. */
 _Static_assert(sizeof(enum timing_method) == sizeof(int), "an OPT_CHOICE is stored as an int");
 
+static const char *const sizes_conflicts[] = {"min-bytes", "max-bytes", "step-factor", NULL};
+
 const struct opt opts_sweep_points[9] = {
     {.name = "sizes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
      .metavar = "LIST",
      .parse = parse_sizes,
-     .help = "exactly these sizes, comma-separated (instead of -b/-e/-f)"},
+     .conflicts = sizes_conflicts,
+     .help = "exactly these sizes, comma-separated (instead of -b/-e/-f:\n"
+             "given with any of them, refused)"},
     {.name = "iters",
      .letter = 'n',
      .kind = OPT_INT,
@@ -96,7 +101,8 @@ const struct opt opts_sweep_points[9] = {
      .max = SWEEP_MAX_ITERS,
      .key = "iters",
      .echo = opts_echo_adaptive,
-     .help = "timed iterations per point"},
+     .help = "timed iterations per point, at least 2 (p50 needs two\n"
+             "samples; p99 is null below 100)"},
     {.name = "warmup",
      .letter = 'w',
      .kind = OPT_INT,
@@ -185,7 +191,8 @@ const struct opt opts_trace[2] = {
      .min = 16,
      .max = 4194304,
      .key = "trace_entries",
-     .help = "steps each rank's trace ring holds"},
+     .help = "steps each rank's trace ring holds; rank 0 gathers every\n"
+             "rank's, and that must fit 256 MiB (about 1.1M / ranks)"},
 };
 
 const struct opt opts_segment[1] = {
@@ -197,7 +204,9 @@ const struct opt opts_segment[1] = {
      .min = 1,
      .max = (double)SCHED_MAX_SEGMENT_BYTES,
      .key = "segment_bytes",
-     .help = "message segment of the point-to-point variants"},
+     .help = "message segment of the point-to-point variants; the schedule\n"
+             "of the largest message must fit 256 MiB (segments of about\n"
+             "1/1000000 of it)"},
 };
 
 static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -454,10 +463,35 @@ static int parse_sizes(const char *arg, void *base, const struct opt *o, char *w
 	return 0;
 }
 
+/*
+ * -n 1 leaves no percentile (q needs 1 / (1 - q) samples, p50 two), and a
+ * size below one element would be measured as 0 bytes: both refused.
+ */
+static int sweep_points_exist(const char *cmd, const struct sweep_opts *o, char *err, size_t len)
+{
+	size_t w = ar_dtype_bytes(o->dtype);
+	if (o->iters == 1) {
+		snprintf(err, len,
+		         "%s: -n 1 gives no p50 or p99 (a percentile q needs at least 1 / (1 - q) "
+		         "samples: p50 2, p99 100): give -n 2 or more, or leave -n out (adaptive)",
+		         cmd);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < o->nsizes; i++)
+		if (o->sizes[i] > 0 && o->sizes[i] < w) {
+			snprintf(err, len, "%s: %s %llu is less than one %s element (%zu bytes)", cmd,
+			         !o->explicit_sizes && o->sizes[i] == o->min_bytes ? "--min-bytes"
+			                                                            : "the size",
+			         (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w);
+			return EXIT_USAGE;
+		}
+	return EXIT_OK;
+}
+
 int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 {
 	if (o->explicit_sizes)
-		return EXIT_OK;
+		return sweep_points_exist(cmd, o, err, len);
 	if (o->min_bytes > o->max_bytes) {
 		snprintf(err, len, "%s: --min-bytes %llu is larger than --max-bytes %llu", cmd,
 		         (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
@@ -468,7 +502,7 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 		o->sizes[o->nsizes++] = o->min_bytes;
 		if (o->max_bytes != o->min_bytes)
 			o->sizes[o->nsizes++] = o->max_bytes;
-		return EXIT_OK;
+		return sweep_points_exist(cmd, o, err, len);
 	}
 	for (uint64_t s = o->min_bytes; s <= o->max_bytes;) {
 		if (o->nsizes == SWEEP_MAX_SIZES) {
@@ -485,7 +519,7 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 			break;
 		s = (uint64_t)next > s ? (uint64_t)next : s + 1;
 	}
-	return EXIT_OK;
+	return sweep_points_exist(cmd, o, err, len);
 }
 
 bool sweep_echo(cJSON *cfg, const struct sweep_opts *o)

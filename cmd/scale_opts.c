@@ -4,6 +4,7 @@
  * for --ranks, to the job's size.
  */
 #include "cmd/scale_opts.h"
+#include "cmd/opts_memory.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -282,13 +283,13 @@ static int check_world(void *opts, int nranks, char *err, size_t len)
 		if (opts_parse_int_list(o->ranks_arg, "ranks", 1, nranks, o->ranks,
 		                        SCALE_MAX_RANK_COUNTS, &o->nranks, why, sizeof why) != 0)
 			return usage(err, len, "scale: %s (the job has %d ranks)", why, nranks);
-		return EXIT_OK;
+		return opts_memory_check_sweep("scale", &o->sweep, nranks, err, len);
 	}
 	o->nranks = 0;
 	for (int n = 2; n < nranks; n *= 2)
 		o->ranks[o->nranks++] = n;
 	o->ranks[o->nranks++] = nranks;
-	return EXIT_OK;
+	return opts_memory_check_sweep("scale", &o->sweep, nranks, err, len);
 }
 
 static bool echo(cJSON *cfg, const void *opts)

@@ -1,5 +1,6 @@
 /* See small_opts.h: one table each (cmd/opts.h). */
 #include "cmd/small_opts.h"
+#include "cmd/opts_paths.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -81,6 +82,25 @@ static int parse_metric(const char *arg, void *base, const struct opt *o, char *
 	return -1;
 }
 
+/* --metric of compare and trend: the gate, and the name as given, to check against the reports. */
+static int parse_compare_metric(const char *arg, void *base, const struct opt *o, char *why,
+                                size_t len)
+{
+	if (parse_metric(arg, base, o, why, len) != 0)
+		return -1;
+	((struct compare_opts *)base)->metric = arg;
+	return 0;
+}
+
+static int parse_trend_metric(const char *arg, void *base, const struct opt *o, char *why,
+                              size_t len)
+{
+	if (parse_metric(arg, base, o, why, len) != 0)
+		return -1;
+	((struct trend_opts *)base)->metric = arg;
+	return 0;
+}
+
 static int parse_correction(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	if (cmp_correction_parse(arg, (enum cmp_correction *)((char *)base + o->offset)) == 0)
@@ -130,10 +150,10 @@ static const struct opt compare_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct compare_opts, cmp.gate),
      .metavar = "NAME",
-     .def = "p50",
-     .parse = parse_metric,
+     .def_text = "p50, links: latency_p50",
+     .parse = parse_compare_metric,
      .help = "the gate: p50, p99 or busbw (links: latency_p50,\n"
-             "latency_p99, bandwidth)"},
+             "latency_p99, bandwidth); a name of the other kind is refused"},
     {.name = "untested",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct compare_opts, cmp.untested_fails),
@@ -179,11 +199,21 @@ static const struct opt_group compare_groups[] = {
     {NULL, 0, 0},
 };
 
+/* The output against every input and standard input twice (opts_paths.h). */
+static int outputs_apart(const char *cmd, const struct cmd_out *out, const struct opt_args *files,
+                         const char *input, char *err, size_t len)
+{
+	struct opts_path paths[OPT_MAX_ARGS + 1] = {{"-o", out->output, true}};
+	for (int i = 0; i < files->count; i++)
+		paths[i + 1] = (struct opts_path){input, files->items[i], false};
+	return opts_paths_distinct(cmd, paths, files->count + 1, err, len);
+}
+
 static int compare_check(void *opts, char *err, size_t len)
 {
 	const struct compare_opts *o = opts;
 	if (!stdin_twice(&o->files))
-		return EXIT_OK;
+		return outputs_apart("compare", &o->out, &o->files, "the input", err, len);
 	snprintf(err, len, "compare: only one of BASELINE and CURRENT can be '-' (standard input)");
 	return EXIT_USAGE;
 }
@@ -224,10 +254,10 @@ static const struct opt trend_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct trend_opts, trend.metric),
      .metavar = "NAME",
-     .def = "p50",
-     .parse = parse_metric,
+     .def_text = "p50, links: latency_p50",
+     .parse = parse_trend_metric,
      .help = "p50, p99 or busbw (links: latency_p50, latency_p99,\n"
-             "bandwidth)"},
+             "bandwidth); a name of the other kind is refused"},
     {.name = "threshold",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct trend_opts, trend.threshold_pct),
@@ -284,14 +314,12 @@ static int trend_check(void *opts, char *err, size_t len)
 {
 	struct trend_opts *o = opts;
 	struct trend_options given = o->trend;
-	(void)err;
-	(void)len;
 	trend_options_init(&o->trend);
 	o->trend.metric = given.metric;
 	o->trend.threshold_pct = given.threshold_pct;
 	o->trend.cp.alpha = given.cp.alpha;
 	o->trend.cp.permutations = given.cp.permutations;
-	return EXIT_OK;
+	return outputs_apart("trend", &o->out, &o->files, "the report", err, len);
 }
 
 const struct cmd_spec trend_spec = {
@@ -351,7 +379,7 @@ static int report_check(void *opts, char *err, size_t len)
 		return EXIT_USAGE;
 	}
 	if (o->out.output)
-		return EXIT_OK;
+		return outputs_apart("report", &o->out, &o->files, "the input", err, len);
 	snprintf(err, len, "report: -o FILE is required (see 'collscope report --help')");
 	return EXIT_USAGE;
 }

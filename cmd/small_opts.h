@@ -22,12 +22,14 @@ struct compare_opts {
 	struct cmp_options cmp;
 	int format; /* enum cmp_format */
 	bool allow_mismatch;
+	const char *metric; /* --metric as given (NULL: the default); must fit the reports' kind */
 	struct cmd_out out;
 	struct opt_args files; /* baseline, current */
 };
 
 struct trend_opts {
 	struct trend_options trend;
+	const char *metric; /* --metric as given (NULL: the default); must fit the reports' kind */
 	struct cmd_out out;
 	struct opt_args files; /* the reports, any order (sorted by their start time) */
 };

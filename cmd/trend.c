@@ -19,8 +19,8 @@
 
 /* Every report read and loaded, then in time order and checked for one setup; EXIT_OK or
  * EXIT_USAGE. */
-static int load_all(const struct cmd_ctx *ctx, char *const *paths, int n, cJSON **roots,
-                    struct cmp_run *runs)
+static int load_all(const struct cmd_ctx *ctx, const char *metric, char *const *paths, int n,
+                    cJSON **roots, struct cmp_run *runs)
 {
 	char err[1024];
 
@@ -32,7 +32,8 @@ static int load_all(const struct cmd_ctx *ctx, char *const *paths, int n, cJSON 
 		}
 	}
 	if (trend_sort_runs(runs, (size_t)n, err, sizeof err) != 0 ||
-	    trend_check_setup(runs, (size_t)n, err, sizeof err) != 0) {
+	    trend_check_setup(runs, (size_t)n, err, sizeof err) != 0 ||
+	    cmp_metric_fits(metric, runs[0].kind, err, sizeof err) != 0) {
 		cmd_error(ctx, "trend: %s", err);
 		return EXIT_USAGE;
 	}
@@ -75,7 +76,7 @@ int cmd_trend(void *opts, struct cmd_ctx *ctx)
 	int rc = run_check_output(ctx, "trend", &o->out);
 
 	if (rc == EXIT_OK)
-		rc = runs && roots ? load_all(ctx, o->files.items, n, roots, runs) : EXIT_RUNTIME;
+		rc = runs && roots ? load_all(ctx, o->metric, o->files.items, n, roots, runs) : EXIT_RUNTIME;
 	if (rc != EXIT_OK)
 		goto out;
 	rc = EXIT_RUNTIME;

@@ -1,5 +1,6 @@
 /* Options of `collscope verify`: one table (cmd/opts.h); the default counts depend on N. */
 #include "cmd/verify_opts.h"
+#include "cmd/opts_memory.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,16 +127,24 @@ static const struct opt_group groups[] = {
     {NULL, 0, 0},
 };
 
+/* The schedule of the largest count, in the widest dtype (opts_memory.h). */
+static int check_memory(const struct verify_opts *o, int nranks, char *err, size_t len)
+{
+	uint64_t max_count = 0;
+	for (int i = 0; i < o->ncounts; i++)
+		max_count = o->counts[i] > max_count ? o->counts[i] : max_count;
+	return opts_memory_check_segments("verify", max_count * sizeof(double), o->segment_bytes,
+	                                  nranks, err, len);
+}
+
 /* The default matrix: 0, 1, n-1, n, n+1, 1031, 65539 and 1048583, without repeats. */
 static int check_world(void *opts, int nranks, char *err, size_t len)
 {
 	struct verify_opts *o = opts;
 	const size_t n = (size_t)nranks;
 	const size_t want[] = {0, 1, n - 1, n, n + 1, 1031, 65539, VERIFY_BIG_COUNT};
-	(void)err;
-	(void)len;
 	if (o->explicit_counts)
-		return EXIT_OK;
+		return check_memory(o, nranks, err, len);
 	o->ncounts = 0;
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		bool dup = false;
@@ -144,7 +153,7 @@ static int check_world(void *opts, int nranks, char *err, size_t len)
 		if (!dup)
 			o->counts[o->ncounts++] = want[i];
 	}
-	return EXIT_OK;
+	return check_memory(o, nranks, err, len);
 }
 
 const struct cmd_spec verify_spec = {

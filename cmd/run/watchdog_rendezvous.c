@@ -29,8 +29,6 @@
 
 enum {
 	MAX_LISTENERS = WD_MAX_ADDRS + 1, /* every address, and loopback */
-	MAX_PENDING = 64,                 /* connections in their handshake at once */
-	HANDSHAKE_MS = 2000,              /* a connection's time to prove itself */
 	RENDEZVOUS_MS = 10000,            /* every rank's time to arrive */
 	CONNECT_MS = 2000, /* an address that swallows packets costs this, not minutes */
 };
@@ -160,48 +158,80 @@ static int prove(const struct offer *o, int fd, int rank)
 	return -1;
 }
 
-/* A connection in its handshake, on rank 0. */
+/*
+ * Connections in their handshake, on rank 0. All of them are polled at once
+ * and share the rendezvous's one deadline, so connections that never answer
+ * cost nothing but a slot: a flood delays no rank. When the slots are full,
+ * the oldest goes: a rank answers its nonce within a round trip, a stranger
+ * that has held its slot longest is the likeliest never to.
+ */
+enum { MAX_PENDING = 1024 };
+
 struct pending {
 	int fd;
-	double deadline_ms;
+	uint64_t seq; /* admission order: the smallest is the oldest */
 	unsigned char nonce[WD_NONCE_BYTES];
 	unsigned char hello[WD_HELLO_BYTES];
 	size_t have;
 };
 
-static void drop(struct pending *p, int *npending, int i, int *strangers)
+struct table {
+	struct pending p[MAX_PENDING];
+	struct pollfd fds[MAX_LISTENERS + MAX_PENDING];
+	int n;
+	uint64_t next_seq;
+	int strangers;
+};
+
+static void drop(struct table *t, int i)
 {
-	close(p[i].fd);
-	p[i] = p[--*npending];
-	(*strangers)++;
+	close(t->p[i].fd);
+	t->p[i] = t->p[--t->n];
+	t->strangers++;
 }
 
-/* A new connection on listener fd: send it a nonce, start its clock. */
-static void admit(int lfd, struct pending *p, int *npending)
+static void drop_oldest(struct table *t)
 {
-	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (fd < 0)
-		return;
-	struct pending *q = &p[*npending];
-	*q = (struct pending){.fd = fd, .deadline_ms = now_ms() + HANDSHAKE_MS};
-	randombytes_buf(q->nonce, sizeof q->nonce);
-	/* a fresh socket's buffer holds 16 bytes: a short send is a broken peer */
-	if (send(fd, q->nonce, sizeof q->nonce, MSG_NOSIGNAL) != (ssize_t)sizeof q->nonce) {
-		close(fd);
-		return;
+	int old = 0;
+	for (int i = 1; i < t->n; i++)
+		old = t->p[i].seq < t->p[old].seq ? i : old;
+	if (t->n > 0)
+		drop(t, old);
+}
+
+/* Every connection waiting on listener lfd: each sent a nonce. */
+static void admit_all(int lfd, struct table *t)
+{
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE)
+				drop_oldest(t); /* room for the next round */
+			return;
+		}
+		if (t->n == MAX_PENDING)
+			drop_oldest(t);
+		struct pending *q = &t->p[t->n];
+		*q = (struct pending){.fd = fd, .seq = t->next_seq++};
+		randombytes_buf(q->nonce, sizeof q->nonce);
+		/* a fresh socket's buffer holds 16 bytes: a short send is a broken peer */
+		if (send(fd, q->nonce, sizeof q->nonce, MSG_NOSIGNAL) != (ssize_t)sizeof q->nonce) {
+			close(fd);
+			t->strangers++;
+			continue;
+		}
+		t->n++;
 	}
-	(*npending)++;
 }
 
 /* Pending connection i has data: read it; when its hello is whole, judge it. Returns a rank or -1.
  */
-static int hear(const struct offer *o, struct pending *p, int i, int nranks, const int *peer_fds,
+static int hear(const struct offer *o, struct pending *q, int nranks, const int *peer_fds,
                 const int *connected, bool *drop_it)
 {
-	struct pending *q = &p[i];
 	ssize_t n = recv(q->fd, q->hello + q->have, sizeof q->hello - q->have, 0);
 	uint32_t r;
-	*drop_it = n <= 0;
+	*drop_it = n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
 	if (n <= 0 || (q->have += (size_t)n) < sizeof q->hello)
 		return -1;
 	*drop_it = true;
@@ -212,54 +242,60 @@ static int hear(const struct offer *o, struct pending *p, int i, int nranks, con
 	return (int)r;
 }
 
+/* The pending connections that polled readable: heard, admitted as ranks or dropped. */
+static int hear_all(const struct offer *o, struct table *t, int first, int nranks, int *peer_fds,
+                    const int *connected)
+{
+	int arrived = 0;
+	/* from the end: a dropped entry takes the last one's place, already seen */
+	for (int i = t->n - 1; i >= 0; i--) {
+		if (!t->fds[first + i].revents)
+			continue;
+		bool gone = false;
+		int r = hear(o, &t->p[i], nranks, peer_fds, connected, &gone);
+		if (r > 0 && set_blocking(t->p[i].fd) == 0) {
+			peer_fds[r] = t->p[i].fd;
+			t->p[i] = t->p[--t->n];
+			arrived++;
+		} else if (gone || r > 0) {
+			drop(t, i);
+		}
+	}
+	return arrived;
+}
+
 /*
  * Rank 0: admits every rank that says it connected, each proving itself
- * within HANDSHAKE_MS; anyone else is dropped. 0 when all arrived.
+ * before the rendezvous's deadline; anyone else is dropped. 0 when all arrived.
  */
 static int accept_peers(const struct offer *o, const int *lfd, const int *connected, int nranks,
                         int *peer_fds, int *strangers)
 {
-	struct pending p[MAX_PENDING];
-	struct pollfd fds[MAX_LISTENERS + MAX_PENDING];
-	int npending = 0, expected = 0, arrived = 0;
+	struct table *t = calloc(1, sizeof *t);
+	int expected = 0, arrived = 0;
 	double end_ms = now_ms() + RENDEZVOUS_MS;
+	if (!t)
+		return -1;
 	for (int r = 1; r < nranks; r++)
 		expected += connected[r];
 	while (arrived < expected && now_ms() < end_ms) {
 		int nf = 0;
-		double next = end_ms;
-		for (int i = 0; i < o->nlisten && npending < MAX_PENDING; i++)
-			fds[nf++] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
-		int first_pending = nf;
-		for (int i = 0; i < npending; i++) {
-			fds[nf++] = (struct pollfd){.fd = p[i].fd, .events = POLLIN};
-			next = p[i].deadline_ms < next ? p[i].deadline_ms : next;
-		}
-		int wait = (int)(next - now_ms()) + 1;
-		if (poll(fds, (nfds_t)nf, wait > 0 ? wait : 0) < 0 && errno != EINTR)
-			return -1;
-		/* pending first (their indices shift as they go), newest last */
-		for (int i = npending - 1; i >= 0; i--) {
-			bool gone = false;
-			if (fds[first_pending + i].revents) {
-				int r = hear(o, p, i, nranks, peer_fds, connected, &gone);
-				if (r > 0 && set_blocking(p[i].fd) == 0) {
-					peer_fds[r] = p[i].fd;
-					p[i] = p[--npending];
-					arrived++;
-					continue;
-				}
-			}
-			if (gone || now_ms() > p[i].deadline_ms)
-				drop(p, &npending, i, strangers);
-		}
-		for (int i = 0; i < first_pending; i++)
-			if (fds[i].revents && npending < MAX_PENDING)
-				admit(fds[i].fd, p, &npending);
+		for (int i = 0; i < o->nlisten; i++)
+			t->fds[nf++] = (struct pollfd){.fd = lfd[i], .events = POLLIN};
+		for (int i = 0; i < t->n; i++)
+			t->fds[nf++] = (struct pollfd){.fd = t->p[i].fd, .events = POLLIN};
+		int wait = (int)(end_ms - now_ms()) + 1;
+		if (poll(t->fds, (nfds_t)nf, wait > 0 ? wait : 0) < 0 && errno != EINTR)
+			break;
+		arrived += hear_all(o, t, o->nlisten, nranks, peer_fds, connected);
+		for (int i = 0; i < o->nlisten; i++)
+			if (t->fds[i].revents)
+				admit_all(lfd[i], t);
 	}
-	for (int i = 0; i < npending; i++)
-		close(p[i].fd);
-	*strangers += npending;
+	for (int i = 0; i < t->n; i++)
+		close(t->p[i].fd);
+	*strangers += t->strangers + t->n;
+	free(t);
 	return arrived == expected ? 0 : -1;
 }
 
@@ -274,6 +310,28 @@ static void strangers_knock(const struct offer *o, int out[2])
 		close(out[1]);
 		out[1] = -1;
 	}
+}
+
+/*
+ * Testing only (COLLSCOPE_WATCHDOG_HOLD_MS=N): rank 0 says where it listens
+ * and waits N ms before the others may connect, so a test can flood the port
+ * first, as a scanner could.
+ */
+static void hold_for_test(const struct offer *o)
+{
+	const char *s = getenv("COLLSCOPE_WATCHDOG_HOLD_MS");
+	long ms = s ? strtol(s, NULL, 10) : 0;
+	if (ms <= 0)
+		return;
+	ms = ms > RENDEZVOUS_MS ? RENDEZVOUS_MS : ms;
+	for (int i = 0; i < o->nlisten; i++)
+		fprintf(stderr, "collscope: watchdog: listening on %u.%u.%u.%u:%u (held %ld ms)\n",
+		        o->listen[i] >> 24, (o->listen[i] >> 16) & 255, (o->listen[i] >> 8) & 255,
+		        o->listen[i] & 255, o->port[i], ms);
+	fflush(stderr);
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
 }
 
 /* Rank 0: the secret, the listeners on the planned addresses. -1 when none opens. */
@@ -312,6 +370,8 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 		ok = make_offer(&o, all, ctx->nranks, lfd) == 0;
 	if (ctx->rank == 0 && ok && o.nlisten && fault_is(FAULT_STRANGER, 0))
 		strangers_knock(&o, knock);
+	if (ctx->rank == 0 && ok && o.nlisten)
+		hold_for_test(&o);
 	if (run_any(ctx, !ok) || MPI_Bcast(&o, sizeof o, MPI_BYTE, 0, ctx->comm) != MPI_SUCCESS) {
 		ok = 0;
 		goto out;
@@ -328,8 +388,11 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 	/* rank 0 accepts and challenges while the others answer */
 	if (ctx->rank != 0 && *fd >= 0 && prove(&o, *fd, ctx->rank) != 0)
 		*fd = -1;
-	if (ctx->rank == 0 && ok &&
-	    accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) != 0) {
+	if (ctx->rank == 0 && ok && fault_is(FAULT_RENDEZVOUS, 0)) {
+		cmd_error(ctx, "watchdog: rendezvous failed (COLLSCOPE_FAULT): running unwatched");
+		ok = 0;
+	} else if (ctx->rank == 0 && ok &&
+	           accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) != 0) {
 		cmd_error(ctx, "watchdog: not every rank proved itself in time: running unwatched");
 		ok = 0;
 	}
@@ -340,6 +403,8 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 		        "prove they belong to this job\n",
 		        strangers);
 out:
+	/* every rank agrees, whichever path it took: none waits in a collective the others skip */
+	bool any_failed = run_any(ctx, !ok);
 	for (int i = 0; ctx->rank == 0 && i < o.nlisten; i++)
 		close(lfd[i]);
 	for (int i = 0; i < 2; i++)
@@ -348,5 +413,5 @@ out:
 	sodium_memzero(o.key, sizeof o.key);
 	free(all);
 	free(connected);
-	return ok && !run_any(ctx, !ok) ? 0 : -1;
+	return ok && !any_failed ? 0 : -1;
 }

@@ -4,6 +4,7 @@
  */
 #include "reports/accept/accept_spec.h"
 
+#include "reports/accept/accept_point_set.h"
 #include "reports/accept/accept_util.h"
 
 #include <math.h>
@@ -436,27 +437,26 @@ static void read_points(struct reader *r, const cJSON *list, struct accept_allre
 {
 	size_t n = (size_t)cJSON_GetArraySize(list), i = 0;
 	char size[32];
+	struct accept_point_set seen = {0};
 
 	if (n == 0) {
 		bad(r, "empty: expected at least one point");
 		return;
 	}
 	a->points = calloc(n, sizeof *a->points);
-	if (!a->points) {
+	if (!a->points || accept_point_set_init(&seen, a->points, n) != 0) {
 		bad(r, "out of memory");
 		return;
 	}
 	for (const cJSON *c = list->child; c; c = c->next, i++) {
-		size_t at = accept_path_index(&r->path, i), j = 0;
+		size_t at = accept_path_index(&r->path, i);
 		struct accept_ar_point *p = &a->points[a->npoints];
 		if (read_point(r, c, p)) {
-			while (j < a->npoints && (a->points[j].bytes != p->bytes ||
-			                          strcmp(a->points[j].variant, p->variant) != 0))
-				j++;
+			long j = accept_point_set_add(&seen, p, a->npoints);
 			accept_format_bytes(size, sizeof size, p->bytes);
-			if (j < a->npoints)
+			if (j >= 0)
 				bad(r,
-				    "the same point as points[%zu] (%s, %s): give each variant and "
+				    "the same point as points[%ld] (%s, %s): give each variant and "
 				    "size once",
 				    j, p->variant, size);
 			else
@@ -464,6 +464,7 @@ static void read_points(struct reader *r, const cJSON *list, struct accept_allre
 		}
 		accept_path_cut(&r->path, at);
 	}
+	accept_point_set_release(&seen);
 }
 
 static void read_allreduce(struct reader *r, const cJSON *obj, struct accept_spec *s)

@@ -70,6 +70,29 @@ int cmp_metric_parse(const char *s, enum cmp_metric *out)
 	return -1;
 }
 
+int cmp_metric_kind(const char *s, enum cmp_kind *kind)
+{
+	for (int k = 0; k < 2; k++)
+		for (int m = 0; m < CMP_METRICS; m++)
+			if (strcmp(s, metric_names[k][m]) == 0) {
+				*kind = (enum cmp_kind)k;
+				return 0;
+			}
+	return -1;
+}
+
+int cmp_metric_fits(const char *name, enum cmp_kind kind, char *err, size_t len)
+{
+	enum cmp_kind named;
+	if (!name || cmp_metric_kind(name, &named) != 0 || named == kind)
+		return 0;
+	snprintf(err, len, "--metric %s is a metric of %s reports; these are %s reports: %s, %s or %s",
+	         name, named == CMP_KIND_LINKS ? "links" : "allreduce and scale",
+	         kind == CMP_KIND_LINKS ? "links" : "allreduce or scale", metric_names[kind][0],
+	         metric_names[kind][1], metric_names[kind][2]);
+	return -1;
+}
+
 static size_t append(char *buf, size_t len, size_t used, const char *what, const char *a,
                      const char *b)
 {

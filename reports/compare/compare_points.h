@@ -203,6 +203,13 @@ int cmp_correction_parse(const char *s, enum cmp_correction *out);
 void cmp_row_note(const struct cmp_row *r, char *buf, size_t len);
 /* "p50", "p99", "busbw" (links: "latency_p50", "latency_p99", "bandwidth"). */
 const char *cmp_metric_name(enum cmp_metric m, enum cmp_kind kind);
+/* The kind whose names include s; 0, or -1 for no metric's name. */
+int cmp_metric_kind(const char *s, enum cmp_kind *kind);
+/*
+ * 0 when the metric named (NULL: the default, which fits any kind) is one of
+ * kind's names; else -1 with err naming it and the kind's metrics.
+ */
+int cmp_metric_fits(const char *name, enum cmp_kind kind, char *err, size_t len);
 /* Accepts either kind's names; 0 or -1. */
 int cmp_metric_parse(const char *s, enum cmp_metric *out);
 /* The point as people read it, terminal controls escaped (report_text.h): "ring 1048576 B float32 sum x4". */

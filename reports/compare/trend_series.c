@@ -25,24 +25,70 @@ const char *trend_verdict_name(enum trend_verdict v)
 	return v >= 0 && v < TREND_VERDICTS ? verdict_names[v] : "?";
 }
 
+int trend_parse_utc(const char *s, double *out_s)
+{
+	int y, mo, d, h, mi, sec, used = 0;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6 ||
+	    used != 19 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 ||
+	    y < 1970)
+		return -1;
+	const char *p = s + used;
+	double frac = 0;
+	if (*p == '.') {
+		double scale = 0.1;
+		if (!(p[1] >= '0' && p[1] <= '9'))
+			return -1;
+		for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+			frac += (*p - '0') * scale;
+	}
+	if (strcmp(p, "Z") != 0)
+		return -1;
+	/* days from the civil date (the proleptic Gregorian calendar), without timegm */
+	int yy = y - (mo <= 2);
+	int era = yy / 400, yoe = yy - era * 400;
+	int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	double days = (double)era * 146097 + doe - 719468;
+	*out_s = days * 86400 + h * 3600 + mi * 60 + sec + frac;
+	return 0;
+}
+
 int trend_sort_runs(struct cmp_run *runs, size_t n, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!runs[i].started_utc) {
-			snprintf(err, errlen,
-			         "report '%s': context.started_utc is missing (trend orders the "
-			         "reports by it)",
-			         runs[i].path);
+	double *at = calloc(n ? n : 1, sizeof *at);
+	if (!at) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i].started_utc || trend_parse_utc(runs[i].started_utc, &at[i]) != 0) {
+			if (!runs[i].started_utc)
+				snprintf(err, errlen,
+				         "report '%s': context.started_utc is missing (trend orders the "
+				         "reports by it)",
+				         runs[i].path);
+			else
+				snprintf(err, errlen,
+				         "report '%s': context.started_utc '%s' is not a UTC time "
+				         "(YYYY-MM-DDTHH:MM:SS[.fff]Z; trend orders the reports by it)",
+				         runs[i].path, runs[i].started_utc);
+			free(at);
 			return -1;
 		}
-	/* insertion sort: stable, and a trend is tens of reports */
+	}
+	/* insertion sort by the time: stable, and a trend is tens of reports */
 	for (size_t i = 1; i < n; i++) {
 		struct cmp_run r = runs[i];
+		double t = at[i];
 		size_t j = i;
-		for (; j > 0 && strcmp(runs[j - 1].started_utc, r.started_utc) > 0; j--)
+		for (; j > 0 && at[j - 1] > t; j--) {
 			runs[j] = runs[j - 1];
+			at[j] = at[j - 1];
+		}
 		runs[j] = r;
+		at[j] = t;
 	}
+	free(at);
 	return 0;
 }
 

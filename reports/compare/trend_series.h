@@ -78,10 +78,12 @@ void trend_options_init(struct trend_options *o);
 const char *trend_verdict_name(enum trend_verdict v);
 
 /*
- * Puts runs in time order by context.started_utc (ISO 8601 UTC, so the
- * text orders as the time; equal times keep their given order). Refuses,
- * with err naming the file: a report without started_utc. 0 or -1.
+ * Puts runs in time order by context.started_utc, read as a time (equal
+ * times keep their given order). Refuses, with err naming the file and the
+ * value: a report without started_utc, or one that is not a UTC time. 0 or -1.
  */
+/* "YYYY-MM-DDTHH:MM:SS[.fff]Z" as seconds since 1970; 0, or -1 for anything else. */
+int trend_parse_utc(const char *s, double *out_s);
 int trend_sort_runs(struct cmp_run *runs, size_t n, char *err, size_t errlen);
 
 /*

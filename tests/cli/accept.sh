@@ -141,6 +141,22 @@ expect_output "needs the known-good reports" "it says what is missing"
 # measuring, run alone (an MPI singleton): this one process is not the spec's 2 hosts
 expect_exit 1 "measuring alone against a spec of 2 hosts fails" "$BIN" accept "$TMP/spec.json"
 expect_output "^FAIL +TOPO_HOSTS +job +topology hosts: 1 host, expected 2" "the host count fails, named"
+
+# Output paths are decided before anything is measured: two outputs on one file, or an output
+# over the spec it reads (even with --force), are refused at once, naming both.
+expect_exit 2 "--junit and -o on one file: refused before measuring" "$BIN" accept \
+	--junit "$TMP/same.out" -o "$TMP/./same.out" "$TMP/spec.json"
+expect_output "accept: -o '.*same.out' and --junit '.*same.out' are the same file" "both outputs named"
+[ ! -e "$TMP/same.out" ] && pass "nothing written to it" || fail "something was written to it"
+cp "$TMP/spec.json" "$TMP/spec.keep"
+expect_exit 2 "--junit over the spec with --force: refused" "$BIN" accept --force \
+	--junit "$TMP/spec.json" "$TMP/spec.json"
+expect_output "accept: --junit '.*spec.json' would overwrite the spec '.*spec.json', even with --force" \
+	"the output and the spec named"
+cmp -s "$TMP/spec.json" "$TMP/spec.keep" && pass "the spec is untouched" || fail "the spec was overwritten"
+expect_exit 2 "--derive over one of its reports: refused" "$BIN" accept --force \
+	--derive "$TMP/topo.json" "$TMP/topo.json"
+expect_output "--derive '.*topo.json' would overwrite the report" "the derived spec and the report named"
 expect_exit 2 "an unknown option" "$BIN" accept --derivee x
 expect_output "unknown option '--derivee'" "the option is named"
 

@@ -40,9 +40,9 @@ bad "4611686018427387904 bytes needs .* bytes of memory" -e 4611686018427387904
 bad "18446744073709551615 bytes needs .* bytes of memory" --sizes 18446744073709551615
 bad "9223372036854775808 bytes needs .* bytes of memory" -e 18446744073709551615
 mkdir -p "$TMP/adir"
-expect_exit 2 "a directory as output exits 2" mpi 1 allreduce -e 64 -n 1 -o "$TMP/adir"
+expect_exit 2 "a directory as output exits 2" mpi 1 allreduce -e 64 -n 2 -o "$TMP/adir"
 expect_output "$TMP/adir" "the directory is named"
-expect_exit 2 "a missing directory as output exits 2" mpi 1 allreduce -e 64 -n 1 -o "$TMP/no/such.json"
+expect_exit 2 "a missing directory as output exits 2" mpi 1 allreduce -e 64 -n 2 -o "$TMP/no/such.json"
 expect_output "$TMP/no/such.json" "the missing path is named"
 # a full stdout is an I/O error (run alone: under mpirun, stdout is the launcher's)
 if [ -w /dev/full ]; then

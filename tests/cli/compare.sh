@@ -127,6 +127,14 @@ expect_output "adir.*is a directory" "the directory is named"
 # Bad usage.
 expect_exit 2 "one report only: exit 2" "$BIN" compare "$TMP/base.json"
 expect_output "expected two reports" "it says what it expected"
+expect_exit 2 "--metric of links reports on allreduce reports: exit 2" "$BIN" compare --metric latency_p50 \
+	"$TMP/base.json" "$TMP/same.json"
+expect_output "compare: --metric latency_p50 is a metric of links reports; these are allreduce or scale reports" \
+	"the metric is named, not silently read as p50"
+expect_exit 2 "--metric of allreduce reports on links reports: exit 2" "$BIN" compare --metric busbw \
+	"$TMP/links_a.json" "$TMP/links_b.json"
+expect_output "--metric busbw is a metric of allreduce and scale reports; these are links reports: latency_p50, latency_p99 or bandwidth" \
+	"the links metrics are listed"
 for bad in "--threshold -1" "--threshold x" "--alpha 0" "--alpha 1" "--metric p90" "--format xml" "--untested maybe" "--correction bonferroni" "--bogus"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "compare $bad: exit 2" "$BIN" compare $bad "$TMP/base.json" "$TMP/same.json"

@@ -83,6 +83,15 @@ d = json.load(open(sys.argv[1])); del d["context"]["started_utc"]; json.dump(d, 
 ' "$TMP/s1.json" "$TMP/undated.json"
 expect_exit 2 "an undated report: exit 2" "$BIN" trend "$TMP/undated.json" "$TMP/s2.json" "$TMP/s3.json"
 expect_output "undated.json': context.started_utc is missing" "the file is named"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d["context"]["started_utc"] = "yesterday"; json.dump(d, open(sys.argv[2], "w"))
+' "$TMP/s1.json" "$TMP/yesterday.json"
+expect_exit 2 "started_utc that is not a time: exit 2" "$BIN" trend "$TMP/yesterday.json" "$TMP/s2.json" "$TMP/s3.json"
+expect_output "yesterday.json': context.started_utc 'yesterday' is not a UTC time" "the file and the value are named"
+expect_exit 2 "--metric of links reports on allreduce reports: exit 2" "$BIN" trend --metric latency_p50 "${steps[@]}"
+expect_output "trend: --metric latency_p50 is a metric of links reports; these are allreduce or scale reports: p50, p99 or busbw" \
+	"the metric and the reports' own are named"
 printf '{"schema_version": 1, "command": "allreduce", "results": [' >"$TMP/truncated.json"
 expect_exit 2 "a truncated report: exit 2" "$BIN" trend "$TMP/s1.json" "$TMP/s2.json" "$TMP/truncated.json"
 expect_output "truncated.json.*truncated" "the file and the problem are named"

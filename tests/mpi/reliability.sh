@@ -212,4 +212,48 @@ if command -v ss >/dev/null 2>&1; then
 	if [ "$rc" = 4 ]; then pass "the stalled job still ends with exit 4"; else fail "the stalled job: exit $rc" "$TMP/stall.out"; fi
 fi
 
+# A flood at the watchdog's port during the rendezvous (rank 0 holds it open 2 s and says
+# where it listens): 300 connections that say nothing and 300 that say the wrong thing come
+# before the ranks. They are all judged at once, within the rendezvous's one deadline: the
+# job starts at most 3 s later than without them, and its watchdog still names a stall.
+# flood_job NAME COUNT: a 4-rank job with rank 2 stalled; its time in $TMP/took
+flood_job() {
+	local name=$1 count=$2 t0 rc flooder=
+	t0=$(date +%s.%N)
+	COLLSCOPE_WATCHDOG_HOLD_MS=2000 COLLSCOPE_FAULT=stall:rank=2,after=20 \
+		timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce -q -a ring -b 1K -e 1K \
+		-n 100 --timeout 3 </dev/null >"$TMP/flood-$name.out" 2>&1 &
+	local job=$!
+	if [ "$count" -gt 0 ]; then
+		python3 "$(dirname "$0")/flood_port.py" "$TMP/flood-$name.out" "$count" \
+			>"$TMP/flooder.out" 2>&1 &
+		flooder=$!
+	fi
+	wait $job
+	rc=$?
+	[ -n "$flooder" ] && kill "$flooder" 2>/dev/null && wait "$flooder" 2>/dev/null
+	echo "$t0 $(date +%s.%N)" | awk '{printf "%.1f\n", $2 - $1}' >"$TMP/took"
+	cp "$TMP/flood-$name.out" "$TMP/out"
+	if exit_is "$rc" "$HANG_EXIT"; then pass "$name: exit $rc"; else fail "$name: exit $rc, expected $HANG_EXIT" "$TMP/out"; fi
+	expect_output "rank 2 \(answering but making no progress" "$name: the stalled rank is named"
+}
+flood_job "no flood" 0
+calm=$(cat "$TMP/took")
+flood_job "a flood of 600 strangers" 300
+flooded=$(cat "$TMP/took")
+expect_output "dropped [0-9]+ connection\(s\) to its port" "rank 0 says it dropped the flood"
+expect_exit 0 "the flood reached the port before the ranks" grep -q "flooded 600" "$TMP/flooder.out"
+if awk -v a="$calm" -v b="$flooded" 'BEGIN { exit !(b <= a + 3) }'; then
+	pass "the flood cost at most 3 s (${calm} s calm, ${flooded} s flooded)"
+else
+	fail "the flood cost more than 3 s (${calm} s calm, ${flooded} s flooded)"
+fi
+
+# Rank 0's rendezvous fails after the others connected: every rank agrees the watchdog is
+# off (no rank waits in a collective the others skipped), the error says so, the job runs.
+expect_exit 0 "a failing rendezvous on rank 0: the job runs unwatched, no hang" env \
+	COLLSCOPE_FAULT=rendezvous:rank=0 timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce \
+	-q -a ring -b 8 -e 64 -n 5 --timeout 2
+expect_output "error: watchdog: rendezvous failed .*running unwatched" "the failing rendezvous is named"
+
 finish

@@ -355,3 +355,39 @@ Test(accept_spec, too_many_errors_for_the_buffer_are_counted)
 	cr_assert_lt(strlen(small), sizeof small);
 	cJSON_Delete(root);
 }
+
+/*
+ * 200k points, distinct but for the last, which repeats one from the middle:
+ * only it is refused, naming the earlier one. The check was n^2 (36 s here
+ * at 200k, under load); the timeout, over 10x what it takes now, catches a
+ * return to that without judging a speed.
+ */
+Test(accept_spec, duplicate_among_200k_points, .timeout = 15)
+{
+	enum { N = 200000 };
+	static const char *const variants[] = {"ring", "tree", "mpi", "naive"};
+	cJSON *root = cJSON_CreateObject(), *checks_obj, *ar, *points;
+	struct accept_spec s;
+	char want[128];
+
+	cJSON_AddNumberToObject(root, "schema_version", 1);
+	cJSON_AddStringToObject(root, "command", "accept-spec");
+	cJSON_AddNumberToObject(root, "spec_version", 1);
+	checks_obj = cJSON_AddObjectToObject(root, "checks");
+	ar = cJSON_AddObjectToObject(checks_obj, "allreduce");
+	points = cJSON_AddArrayToObject(ar, "points");
+	for (int i = 0; i < N; i++) {
+		int k = i == N - 1 ? N / 2 : i;
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "variant", variants[k % 4]);
+		cJSON_AddNumberToObject(p, "bytes", 8.0 * (k / 4 + 1));
+		cJSON_AddNumberToObject(p, "max_p99_us", 100);
+		cJSON_AddItemToArray(points, p);
+	}
+	cr_assert_eq(accept_spec_parse(root, &s, err, sizeof err), -1);
+	snprintf(want, sizeof want, "checks.allreduce.points[%d]: the same point as points[%d] (ring,",
+	         N - 1, N / 2);
+	cr_expect_not_null(strstr(err, want), "%s", err);
+	cr_expect_null(strstr(err, "points[1]:"), "%s", err);
+	cJSON_Delete(root);
+}

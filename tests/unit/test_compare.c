@@ -763,3 +763,55 @@ Test(compare, same_context_says_so)
 	free(text);
 	release_pair(&p);
 }
+
+/* A context of n entries each way for the diff: cvars, environment, hosts, ranks. */
+static cJSON *big_context(int n, int hosts, bool changed)
+{
+	cJSON *r = fx_report("allreduce", 2, hosts);
+	cJSON *ctx = cJSON_GetObjectItem(r, "context");
+	cJSON *cv = cJSON_AddObjectToObject(cJSON_GetObjectItem(ctx, "mpi"), "cvars");
+	cJSON *env = cJSON_AddObjectToObject(ctx, "environment");
+	cJSON *ranks = cJSON_AddArrayToObject(ctx, "ranks");
+	char name[64];
+	int h = 0;
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "cvar_%07d", (i * 7919) % n); /* not in sorted order */
+		cJSON_AddStringToObject(cv, name, changed && i == n / 2 ? "2" : "1");
+		snprintf(name, sizeof name, "OMPI_MCA_v%07d", i);
+		cJSON_AddStringToObject(env, name, "x");
+		cJSON *rk = cJSON_CreateObject();
+		cJSON_AddStringToObject(rk, "cpuset", changed && i == n - 1 ? "0-3" : "0");
+		cJSON_AddItemToArray(ranks, rk);
+	}
+	if (changed)
+		cJSON_AddStringToObject(env, "OMPI_MCA_only_now", "1");
+	for (cJSON *o = cJSON_GetObjectItem(ctx, "hosts")->child; o; o = o->next, h++)
+		cJSON_AddStringToObject(o, "kernel", changed && h == hosts / 3 ? "6.2" : "6.1");
+	return r;
+}
+
+/*
+ * 200k control variables, environment variables and ranks, 20k hosts: the
+ * diff finds exactly what changed. It was quadratic (over 60 s here); the
+ * timeout, about 10x what it takes now under load, catches a return to that
+ * without judging a speed.
+ */
+Test(compare, context_diff_of_200k_entries, .timeout = 30)
+{
+	cJSON *a = big_context(200000, 20000, false), *b = big_context(200000, 20000, true);
+	struct cmp_diff *d = NULL;
+	size_t n = 0;
+	char buf[600];
+	const char *want[] = {"cvar_", "OMPI_MCA_only_now: (unset) -> 1", "host node6666 kernel: 6.1 -> 6.2",
+	                      "rank 199999 cpuset: 0 -> 0-3"};
+
+	cr_assert_eq(cmp_context_diff(a, b, &d, &n), 0);
+	cr_assert_eq(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		cmp_diff_text(&d[i], buf, sizeof buf);
+		cr_expect(strstr(buf, want[i]) != NULL, "%zu: %s", i, buf);
+	}
+	free(d);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}

@@ -36,9 +36,10 @@ static cJSON *report(size_t k, size_t step_at, double factor, int ranks)
 	static const char *const algos[] = {"ring", "tree", "mpi"};
 	static const double sizes[] = {1024, 65536};
 	cJSON *root = fx_report("allreduce", ranks, 1);
-	char when[32];
+	char when[64];
 
-	snprintf(when, sizeof when, "2026-01-%02zuT00:00:00Z", k + 1);
+	/* a real date for every k (started_utc is read as a time): 28 days a month */
+	snprintf(when, sizeof when, "2026-%02zu-%02zuT00:00:00Z", k / 28 + 1, k % 28 + 1);
 	cJSON_AddStringToObject(cJSON_GetObjectItem(root, "context"), "started_utc", when);
 	for (size_t a = 0; a < 3; a++)
 		for (size_t s = 0; s < 2; s++) {
@@ -291,4 +292,21 @@ Test(trend, text_json_and_page)
 	html_buf_release(&b);
 	cJSON_Delete(root);
 	release(&s);
+}
+
+/* started_utc is read as a time, not compared as text: anything else is refused. */
+Test(trend, parse_utc)
+{
+	double t = -1;
+	cr_assert_eq(trend_parse_utc("1970-01-01T00:00:00Z", &t), 0);
+	cr_expect_eq(t, 0);
+	cr_assert_eq(trend_parse_utc("2026-02-01T03:00:00Z", &t), 0);
+	cr_expect_eq(t, 1769914800);
+	cr_assert_eq(trend_parse_utc("2000-02-29T23:59:59.5Z", &t), 0);
+	cr_expect_eq(t, 951868799.5);
+	const char *bad[] = {"yesterday", "", "2026-02-01", "2026-02-01T03:00:00", "2026-13-01T00:00:00Z",
+	                     "2026-02-01T03:00:00+01:00", "2026-02-01T03:00:00.Z", "2026-2-1T3:0:0Z",
+	                     "2026-02-01T03:00:00Zjunk"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		cr_expect_eq(trend_parse_utc(bad[i], &t), -1, "%s", bad[i]);
 }
