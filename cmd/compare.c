@@ -13,6 +13,7 @@
 #include "cmd/small_opts.h"
 #include "version.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -60,6 +61,20 @@ static int check_comparable(const struct cmd_ctx *ctx, const struct compare_opts
 	return EXIT_OK;
 }
 
+/* The JSON to path, or to standard output for "-" (nothing else is printed then). */
+static int write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
+                          const cJSON *root, bool force)
+{
+	if (strcmp(path, "-") != 0)
+		return run_report_write(ctx, path, root, force);
+	char *text = cJSON_Print(root);
+	bool ok = text && fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0;
+	free(text);
+	if (!ok)
+		cmd_error(ctx, "%s: cannot write the JSON to standard output", cmd);
+	return ok ? EXIT_OK : EXIT_RUNTIME;
+}
+
 static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
                       const struct cmp_run *base, const struct cmp_run *cur,
                       const struct cmp_result *r)
@@ -80,7 +95,7 @@ static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
 		cmd_error(ctx, "compare: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = run_report_write(ctx, o->out.output, root, o->out.force);
+	rc = write_or_print(ctx, "compare", o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);
@@ -93,7 +108,9 @@ int cmd_compare(void *opts, struct cmd_ctx *ctx)
 	struct cmp_run runs[2] = {0};
 	struct cmp_result result = {0};
 	cJSON *roots[2] = {NULL, NULL};
-	int rc = run_check_output(ctx, "compare", &o->out);
+	/* -o -: the JSON on standard output, alone (the table would break it) */
+	bool to_stdout = o->out.output && strcmp(o->out.output, "-") == 0;
+	int rc = to_stdout ? EXIT_OK : run_check_output(ctx, "compare", &o->out);
 
 	for (int i = 0; i < 2 && rc == EXIT_OK; i++)
 		rc = load(ctx, o->files.items[i], &roots[i], &runs[i]);
@@ -106,7 +123,7 @@ int cmd_compare(void *opts, struct cmd_ctx *ctx)
 		cmd_error(ctx, "compare: out of memory");
 		goto out;
 	}
-	if (!o->out.quiet && cmp_print(stdout, (enum cmp_format)o->format, &runs[0], &runs[1], &result, &o->cmp) != 0) {
+	if (!o->out.quiet && !to_stdout && cmp_print(stdout, (enum cmp_format)o->format, &runs[0], &runs[1], &result, &o->cmp) != 0) {
 		cmd_error(ctx, "compare: cannot write to stdout");
 		goto out;
 	}

@@ -23,7 +23,9 @@ const struct opt opts_output[2] = {
      .metavar = "FILE",
      .key = "output",
      .help = "write the JSON report (atomically: a temporary file,\n"
-             "then a rename; never replaces a file without --force)"},
+             "then a rename; never replaces a file without --force;\n"
+             "'-' is refused: it is standard output only for report,\n"
+             "compare and trend)"},
     {.name = "force",
      .kind = OPT_FLAG,
      .offset = offsetof(struct cmd_out, force),

@@ -181,7 +181,8 @@ static const struct opt compare_output[] = {
      .kind = OPT_STRING,
      .offset = offsetof(struct cmd_out, output),
      .metavar = "FILE",
-     .help = "the comparison as JSON (atomically)"},
+     .help = "the comparison as JSON (atomically; '-': on standard\n"
+             "output, instead of the table)"},
     {.name = "force",
      .kind = OPT_FLAG,
      .offset = offsetof(struct cmd_out, force),
@@ -291,7 +292,8 @@ static const struct opt trend_output[] = {
      .kind = OPT_STRING,
      .offset = offsetof(struct cmd_out, output),
      .metavar = "FILE",
-     .help = "the trend as JSON (atomically; `collscope report` charts it)"},
+     .help = "the trend as JSON (atomically; `collscope report` charts it;\n"
+             "'-': on standard output, instead of the table)"},
     {.name = "force",
      .kind = OPT_FLAG,
      .offset = offsetof(struct cmd_out, force),

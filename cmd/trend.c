@@ -40,6 +40,20 @@ static int load_all(const struct cmd_ctx *ctx, const char *metric, char *const *
 	return EXIT_OK;
 }
 
+/* The JSON to path, or to standard output for "-" (nothing else is printed then). */
+static int write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
+                          const cJSON *root, bool force)
+{
+	if (strcmp(path, "-") != 0)
+		return run_report_write(ctx, path, root, force);
+	char *text = cJSON_Print(root);
+	bool ok = text && fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0;
+	free(text);
+	if (!ok)
+		cmd_error(ctx, "%s: cannot write the JSON to standard output", cmd);
+	return ok ? EXIT_OK : EXIT_RUNTIME;
+}
+
 static int write_json(const struct cmd_ctx *ctx, const struct trend_opts *o,
                       const struct trend_result *r)
 {
@@ -59,7 +73,7 @@ static int write_json(const struct cmd_ctx *ctx, const struct trend_opts *o,
 		cmd_error(ctx, "trend: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = run_report_write(ctx, o->out.output, root, o->out.force);
+	rc = write_or_print(ctx, "trend", o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);
@@ -73,7 +87,9 @@ int cmd_trend(void *opts, struct cmd_ctx *ctx)
 	int n = o->files.count;
 	struct cmp_run *runs = calloc((size_t)n, sizeof *runs);
 	cJSON **roots = calloc((size_t)n, sizeof *roots);
-	int rc = run_check_output(ctx, "trend", &o->out);
+	/* -o -: the JSON on standard output, alone (the table would break it) */
+	bool to_stdout = o->out.output && strcmp(o->out.output, "-") == 0;
+	int rc = to_stdout ? EXIT_OK : run_check_output(ctx, "trend", &o->out);
 
 	if (rc == EXIT_OK)
 		rc = runs && roots ? load_all(ctx, o->metric, o->files.items, n, roots, runs) : EXIT_RUNTIME;
@@ -84,7 +100,7 @@ int cmd_trend(void *opts, struct cmd_ctx *ctx)
 		cmd_error(ctx, "trend: out of memory");
 		goto out;
 	}
-	if (!o->out.quiet && trend_print(stdout, &result, &o->trend) != 0) {
+	if (!o->out.quiet && !to_stdout && trend_print(stdout, &result, &o->trend) != 0) {
 		cmd_error(ctx, "trend: cannot write to stdout");
 		goto out;
 	}

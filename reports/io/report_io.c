@@ -191,8 +191,17 @@ int report_check_output_path(const char *path, bool force, char *err, size_t err
 {
 	struct stat st;
 	char *dir = NULL;
-	int rc = check_target(path, force, err, errlen);
+	int rc;
 
+	/* '-' is standard output for the commands that write one document at the end (report,
+	 * compare, trend), which check it before they get here; never a file named '-' */
+	if (path && strcmp(path, "-") == 0) {
+		set_err(err, errlen,
+		        "'-' (standard output) is an output of report, compare and trend only; this "
+		        "command writes its output to a file (atomically): give a file name");
+		return REPORT_EUSAGE;
+	}
+	rc = check_target(path, force, err, errlen);
 	if (rc != REPORT_OK)
 		goto out;
 	rc = REPORT_EUSAGE;

@@ -157,6 +157,8 @@ cmp -s "$TMP/spec.json" "$TMP/spec.keep" && pass "the spec is untouched" || fail
 expect_exit 2 "--derive over one of its reports: refused" "$BIN" accept --force \
 	--derive "$TMP/topo.json" "$TMP/topo.json"
 expect_output "--derive '.*topo.json' would overwrite the report" "the derived spec and the report named"
+expect_exit 2 "--derive -: refused, not a file named '-'" "$BIN" accept --derive - "$TMP/topo.json"
+expect_output "'-' \(standard output\) is an output of report, compare and trend only" "it says where '-' means stdout"
 expect_exit 2 "an unknown option" "$BIN" accept --derivee x
 expect_output "unknown option '--derivee'" "the option is named"
 

@@ -135,6 +135,10 @@ expect_exit 2 "--metric of allreduce reports on links reports: exit 2" "$BIN" co
 	"$TMP/links_a.json" "$TMP/links_b.json"
 expect_output "--metric busbw is a metric of allreduce and scale reports; these are links reports: latency_p50, latency_p99 or bandwidth" \
 	"the links metrics are listed"
+"$BIN" compare -o - "$TMP/base.json" "$TMP/same.json" >"$TMP/stdout.json" 2>"$TMP/out"
+expect_exit 0 "-o -: the comparison's JSON alone on standard output" python3 -c "
+import json, sys; sys.exit(json.load(open(sys.argv[1]))['command'] != 'compare')" "$TMP/stdout.json"
+[ ! -e ./- ] && pass "-o -: no file named '-'" || fail "-o -: a file named '-' was written"
 for bad in "--threshold -1" "--threshold x" "--alpha 0" "--alpha 1" "--metric p90" "--format xml" "--untested maybe" "--correction bonferroni" "--bogus"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "compare $bad: exit 2" "$BIN" compare $bad "$TMP/base.json" "$TMP/same.json"

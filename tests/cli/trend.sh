@@ -92,6 +92,9 @@ expect_output "yesterday.json': context.started_utc 'yesterday' is not a UTC tim
 expect_exit 2 "--metric of links reports on allreduce reports: exit 2" "$BIN" trend --metric latency_p50 "${steps[@]}"
 expect_output "trend: --metric latency_p50 is a metric of links reports; these are allreduce or scale reports: p50, p99 or busbw" \
 	"the metric and the reports' own are named"
+"$BIN" trend -o - "${steps[@]}" >"$TMP/stdout.json" 2>"$TMP/out"
+expect_exit 0 "-o -: the trend's JSON alone on standard output" python3 -c "
+import json, sys; sys.exit(json.load(open(sys.argv[1]))['command'] != 'trend')" "$TMP/stdout.json"
 printf '{"schema_version": 1, "command": "allreduce", "results": [' >"$TMP/truncated.json"
 expect_exit 2 "a truncated report: exit 2" "$BIN" trend "$TMP/s1.json" "$TMP/s2.json" "$TMP/truncated.json"
 expect_output "truncated.json.*truncated" "the file and the problem are named"
