@@ -61,20 +61,6 @@ static int check_comparable(const struct cmd_ctx *ctx, const struct compare_opts
 	return EXIT_OK;
 }
 
-/* The JSON to path, or to standard output for "-" (nothing else is printed then). */
-static int write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
-                          const cJSON *root, bool force)
-{
-	if (strcmp(path, "-") != 0)
-		return run_report_write(ctx, path, root, force);
-	char *text = cJSON_Print(root);
-	bool ok = text && fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0;
-	free(text);
-	if (!ok)
-		cmd_error(ctx, "%s: cannot write the JSON to standard output", cmd);
-	return ok ? EXIT_OK : EXIT_RUNTIME;
-}
-
 static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
                       const struct cmp_run *base, const struct cmp_run *cur,
                       const struct cmp_result *r)
@@ -95,7 +81,7 @@ static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
 		cmd_error(ctx, "compare: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = write_or_print(ctx, "compare", o->out.output, root, o->out.force);
+	rc = run_report_write_or_print(ctx, "compare", o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);

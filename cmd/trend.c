@@ -40,20 +40,6 @@ static int load_all(const struct cmd_ctx *ctx, const char *metric, char *const *
 	return EXIT_OK;
 }
 
-/* The JSON to path, or to standard output for "-" (nothing else is printed then). */
-static int write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
-                          const cJSON *root, bool force)
-{
-	if (strcmp(path, "-") != 0)
-		return run_report_write(ctx, path, root, force);
-	char *text = cJSON_Print(root);
-	bool ok = text && fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0;
-	free(text);
-	if (!ok)
-		cmd_error(ctx, "%s: cannot write the JSON to standard output", cmd);
-	return ok ? EXIT_OK : EXIT_RUNTIME;
-}
-
 static int write_json(const struct cmd_ctx *ctx, const struct trend_opts *o,
                       const struct trend_result *r)
 {
@@ -73,7 +59,7 @@ static int write_json(const struct cmd_ctx *ctx, const struct trend_opts *o,
 		cmd_error(ctx, "trend: out of memory while building the JSON report");
 		goto out;
 	}
-	rc = write_or_print(ctx, "trend", o->out.output, root, o->out.force);
+	rc = run_report_write_or_print(ctx, "trend", o->out.output, root, o->out.force);
 out:
 	cJSON_Delete(root);
 	report_context_release(&c);

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -69,6 +70,19 @@ int run_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *r
 	if (rc != REPORT_OK)
 		cmd_error(ctx, "%s", err);
 	return rc == REPORT_OK ? EXIT_OK : rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
+int run_report_write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
+                              const cJSON *root, bool force)
+{
+	if (strcmp(path, "-") != 0)
+		return run_report_write(ctx, path, root, force);
+	char *text = cJSON_Print(root);
+	bool ok = text && fputs(text, stdout) >= 0 && fputc('\n', stdout) != EOF && fflush(stdout) == 0;
+	free(text);
+	if (!ok)
+		cmd_error(ctx, "%s: cannot write the JSON to standard output", cmd);
+	return ok ? EXIT_OK : EXIT_RUNTIME;
 }
 
 int run_check_output(const struct cmd_ctx *ctx, const char *cmd, const struct cmd_out *out)

@@ -57,6 +57,9 @@ int run_context_begin(const struct cmd_ctx *ctx, struct report_context *c, struc
 void run_context_end(struct report_context *c);
 cJSON *run_report_new(const char *command, const struct report_context *c);
 int run_report_write(const struct cmd_ctx *ctx, const char *path, const cJSON *root, bool force);
+/* run_report_write, or for path "-" the JSON alone on stdout (compare, trend); an exit code. */
+int run_report_write_or_print(const struct cmd_ctx *ctx, const char *cmd, const char *path,
+                              const cJSON *root, bool force);
 /*
  * Before anything is measured: rank 0 checks that out->output can be
  * written (a missing directory, an existing file without --force); all
