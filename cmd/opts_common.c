@@ -162,7 +162,8 @@ const struct opt opts_sweep_points[9] = {
      .choices = timing_method_names,
      .key = "timing",
      .help = "window: a common start on synchronised clocks, late\n"
-             "starts dropped; barrier: each rank times its own call\n"
+             "starts dropped (most late: timed from the last arrival);\n"
+             "barrier: each rank times its own call\n"
              "after a barrier; pipelined: calls back to back, as\n"
              "nccl-tests and OSU time them ({default})"},
     {.name = "clock-resync",
