@@ -219,10 +219,13 @@ static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool 
 		printf("#   %-20s %10s GB/s at %llu bytes; %s GB/s at %llu bytes%s\n",
 		       ar_variants[v]->name, peak, (unsigned long long)t->peak_bytes, at_max,
 		       (unsigned long long)t->max_bytes_measured, low ? "  BELOW --min-busbw" : "");
+	else if (run->o->format != AR_FORMAT_CSV && t->skipped)
+		printf("#   %-20s not measured: %d point%s skipped (%s)%s\n", ar_variants[v]->name,
+		       t->skipped, t->skipped == 1 ? "" : "s",
+		       t->gated_skipped ? t->gated_skipped : "see the table",
+		       low ? "  BELOW --min-busbw" : "");
 	else if (run->o->format != AR_FORMAT_CSV)
-		printf("#   %-20s not measured: %d point%s skipped%s%s%s%s\n", ar_variants[v]->name,
-		       t->skipped, t->skipped == 1 ? "" : "s", t->gated_skipped ? " (" : "",
-		       t->gated_skipped ? t->gated_skipped : "", t->gated_skipped ? ")" : "",
+		printf("#   %-20s not measured%s\n", ar_variants[v]->name,
 		       low ? "  BELOW --min-busbw" : "");
 	cJSON *e = cJSON_CreateObject();
 	return e && cJSON_AddItemToArray(vars, e) &&
@@ -284,7 +287,7 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 			continue;
 		wrong += t->wrong;
 		/* a gate never passes on nothing: a skipped or unmeasured point fails it */
-		bool low = gate && !(t->gated_busbw_gbps >= o->min_busbw_gbps);
+		bool low = gate && (!t->gated_seen || !(t->gated_busbw_gbps >= o->min_busbw_gbps));
 		if (summarize_variant(run, v, vars, low) != 0)
 			return -1;
 		if (!low)
