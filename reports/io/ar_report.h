@@ -53,7 +53,7 @@ double ar_algbw_gbps(uint64_t bytes, double time_us);
 double ar_busbw_factor(int nranks);
 /*
  * Fill time and bandwidths from the samples (every figure NAN when there are
- * none: every attempt came late), and the straggler from the per-rank means
+ * none: the sweep then stops with an error), and the straggler from the per-rank means
  * unless it is set.
  */
 int ar_record_compute(struct ar_record *r);
