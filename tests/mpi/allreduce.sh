@@ -106,7 +106,8 @@ else
 	noshm_run "allreduce without room for a shared window still runs"
 	expect_output "^\[rank 0\] allreduce: warning: no room for a shared-memory window: .*'$NOSHM_DIR'" \
 		"it says why, naming the directory"
-	expect_exit 1 "once per host" grep -q "^\[rank 1\].*no room" "$TMP/out"
+	cp "$TMP/out" "$TMP/noshm.out" # (expect_exit writes its own command's output to $TMP/out)
+	expect_exit 1 "once per host" grep -q "^\[rank 1\].*no room" "$TMP/noshm.out"
 	expect_exit 0 "shm is skipped with the reason, ring measured" python3 -c "
 import json,sys; d=json.load(open('$TMP/noshm.json'))
 shm = [r for r in d['results'] if r['algorithm'] == 'shm']
