@@ -526,6 +526,12 @@ static int start_report(struct accept_run *a)
 static void print_header(const struct accept_run *a)
 {
 	const struct accept_spec *s = &a->spec;
+	if (a->ctx->rank == 0 && s->fragile)
+		fprintf(stderr,
+		        "collscope: warning: accept: spec '%s' is fragile: some thresholds come from a "
+		        "single run, with no run-to-run spread measured (its derived.fragile_thresholds)"
+		        "; a clean run may fail them\n",
+		        a->o->args.items[0]);
 	if (a->ctx->rank != 0 || a->o->out.quiet)
 		return;
 	printf("# collscope accept: spec '%s'%s%s%s, %d ranks on %d host%s; %d repeat%s; "
