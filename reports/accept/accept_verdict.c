@@ -110,6 +110,8 @@ void accept_verdict_release(struct accept_verdict *v)
 	for (size_t i = 0; i < v->nisolations; i++) {
 		free(v->isolations[i].role);
 		free(v->isolations[i].group);
+		free(v->isolations[i].reason);
+		free(v->isolations[i].evidence);
 	}
 	free(v->results);
 	free(v->isolations);
@@ -471,6 +473,9 @@ static void eval_point(const struct accept_spec *s, const struct accept_figures 
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "skipped: %s", p->skipped);
 	else if (p->wrong > 0)
 		judged(e, false, ACCEPT_AR_WRONG, "%lld wrong elements", (long long)p->wrong);
+	else if (p->ranks < 2) /* busbw 0, a p99 of a local copy: nothing to gate */
+		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%d rank: one rank moves no data",
+		       p->ranks);
 	else if (isnan(busbw ? p->busbw_gbps : p->p99_us))
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%s",
 		       busbw ? "busbw undefined (one rank?)"
@@ -626,12 +631,25 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out)
 bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
                           size_t result, const struct accept_figures *f)
 {
+	double figure;
+	return accept_result_outcome(spec, v, result, f, &figure) == ACCEPT_TEST_PASS;
+}
+
+enum accept_outcome accept_result_outcome(const struct accept_spec *spec,
+                                          const struct accept_verdict *v, size_t result,
+                                          const struct accept_figures *f, double *figure)
+{
 	struct eval e;
 
+	*figure = NAN;
 	if (result >= v->nresults || !f->has[v->results[result].kind])
-		return false;
+		return ACCEPT_TEST_UNKNOWN;
 	evaluate(spec, f, &v->results[result], &e);
-	return e.pass;
+	*figure = e.value;
+	if (e.pass)
+		return ACCEPT_TEST_PASS;
+	return e.fault == checks[v->results[result].check].missing ? ACCEPT_TEST_UNKNOWN
+	                                                             : ACCEPT_TEST_FAIL;
 }
 
 int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
@@ -651,14 +669,20 @@ int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
 	    .result = result, .tests = accept_bisect_tests(b), .ngroups = b->ngroups};
 	iso->role = malloc(n * sizeof *iso->role);
 	iso->group = malloc(n * sizeof *iso->group);
-	if (!iso->role || !iso->group) {
+	iso->reason = malloc(n * sizeof *iso->reason);
+	iso->evidence = malloc(n * sizeof *iso->evidence);
+	if (!iso->role || !iso->group || !iso->reason || !iso->evidence) {
 		free(iso->role);
 		free(iso->group);
+		free(iso->reason);
+		free(iso->evidence);
 		return -1;
 	}
 	for (int h = 0; h < v->nhosts; h++) {
 		iso->role[h] = accept_bisect_role(b, h);
 		iso->group[h] = accept_bisect_group_of(b, h);
+		iso->reason[h] = accept_bisect_group_reason(b, h);
+		iso->evidence[h] = *accept_bisect_evidence(b, h);
 	}
 	v->nisolations++;
 	return 0;
@@ -684,5 +708,62 @@ void accept_host_verdict(const struct accept_verdict *v, int host, struct accept
 			out->status = ACCEPT_FAIL;
 		}
 		out->not_isolated |= iso->role[host] == ACCEPT_ROLE_NOT_ISOLATED;
+		out->inconclusive |= iso->role[host] == ACCEPT_ROLE_INCONCLUSIVE;
 	}
+}
+
+enum accept_search_verdict accept_search_verdict(const struct accept_verdict *v, size_t i)
+{
+	const struct accept_isolation *iso = &v->isolations[i];
+	bool culprit = false, inconclusive = false;
+
+	for (int h = 0; h < v->nhosts; h++) {
+		culprit |= iso->role[h] == ACCEPT_ROLE_CULPRIT;
+		inconclusive |= iso->role[h] == ACCEPT_ROLE_INCONCLUSIVE;
+	}
+	if (culprit)
+		return ACCEPT_SEARCH_ISOLATED;
+	if (inconclusive)
+		return ACCEPT_SEARCH_INCONCLUSIVE;
+	return iso->ngroups ? ACCEPT_SEARCH_NOT_ISOLATED : ACCEPT_SEARCH_NOBODY;
+}
+
+const char *accept_search_verdict_name(enum accept_search_verdict s)
+{
+	static const char *const names[] = {"isolated", "inconclusive", "not isolated",
+	                                    "nobody named"};
+	return s >= 0 && s <= ACCEPT_SEARCH_NOBODY ? names[s] : "unknown";
+}
+
+/* The search of results[i] (of its point: one search covers its busbw and p99), or NULL. */
+static const struct accept_isolation *search_of(const struct accept_verdict *v, size_t i)
+{
+	const struct accept_result *r = &v->results[i];
+
+	for (size_t k = 0; k < v->nisolations; k++) {
+		const struct accept_result *s = &v->results[v->isolations[k].result];
+		if (v->isolations[k].result == i ||
+		    (r->kind == ACCEPT_ALLREDUCE && s->kind == ACCEPT_ALLREDUCE &&
+		     s->index == r->index && s->host < 0 && r->host < 0))
+			return &v->isolations[k];
+	}
+	return NULL;
+}
+
+bool accept_verdict_inconclusive(const struct accept_verdict *v)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < v->nresults; i++) {
+		const struct accept_result *r = &v->results[i];
+		const struct accept_isolation *iso;
+		if (r->status == ACCEPT_PASS)
+			continue;
+		if (r->host >= 0 || !(iso = search_of(v, i)) ||
+		    accept_search_verdict(v, (size_t)(iso - v->isolations)) !=
+		        ACCEPT_SEARCH_INCONCLUSIVE)
+			return false;
+		any = true;
+	}
+	return any;
 }
