@@ -169,6 +169,40 @@ static size_t with_evidence(const struct accept_verdict *v, const struct accept_
 	return used;
 }
 
+/*
+ * For a set too small to split: its hosts the spec's per-host links figures
+ * fail (their own checks, already failing them), or that every one passes.
+ */
+static size_t links_hint(const struct accept_verdict *v, const struct accept_isolation *iso, int g,
+                         char *buf, size_t len, size_t used)
+{
+	bool judged = false, named = false;
+
+	for (size_t i = 0; i < v->nresults; i++)
+		judged |= v->results[i].kind == ACCEPT_LINKS && v->results[i].host >= 0;
+	if (!judged)
+		return used;
+	for (int h = 0; h < v->nhosts; h++) {
+		char name[CTX_NAME_BYTES];
+		bool links_failed = false;
+		if (iso->role[h] != ACCEPT_ROLE_NOT_ISOLATED || iso->group[h] != g)
+			continue;
+		for (size_t i = 0; i < v->nresults; i++)
+			links_failed |= v->results[i].kind == ACCEPT_LINKS && v->results[i].host == h &&
+			                v->results[i].status != ACCEPT_PASS;
+		if (!links_failed)
+			continue;
+		accept_copy_name(name, sizeof name, v->host_names[h]);
+		used = appendf(buf, len, used, "%s%s", named ? ", " : "; against the spec's per-host "
+		                                                      "links figures: ",
+		               name);
+		named = true;
+	}
+	return appendf(buf, len, used, "%s", named ? " below them"
+	                                           : "; every host meets the spec's per-host links "
+	                                             "figures");
+}
+
 int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf, size_t len)
 {
 	const struct accept_isolation *iso = &v->isolations[i];
@@ -192,11 +226,13 @@ int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf,
 	}
 	for (int g = 0; g < iso->ngroups; g++) {
 		hosts_with(v, iso, ACCEPT_ROLE_NOT_ISOLATED, g, hosts, sizeof hosts);
-		if (iso->reason[g] == ACCEPT_GROUP_TOO_SMALL)
+		if (iso->reason[g] == ACCEPT_GROUP_TOO_SMALL) {
 			used = appendf(buf, len, used,
 			               "%snot isolated: %s cannot be told apart (a sub-test of one "
 			               "host measures no network)",
 			               parts++ ? "; " : "", hosts);
+			used = links_hint(v, iso, g, buf, len, used);
+		}
 		else
 			used = appendf(buf, len, used, "%snot isolated: the fault needs %s together",
 			               parts++ ? "; " : "", hosts);
@@ -510,7 +546,7 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 			/* not a failure of this host: skipped, with the evidence */
 			size_t used = (size_t)snprintf(t->message, sizeof t->message,
 			                               "INCONCLUSIVE: suspected by the culprit search "
-			                               "of %s, not separated from the rest:",
+			                               "of %s, not separated from the rest",
 			                               r->label);
 			evidence_text(v, iso, h, t->message, sizeof t->message, used);
 			c->skipped_message = t->message;

@@ -4,8 +4,10 @@
  * (failed in some repeats, not all: never a pass), the measured figure
  * against the threshold, and a stable fault code per kind of failure
  * (README.md, "collscope accept"). Then per host: whether it failed its own
- * checks, or was named by a culprit search (accept_bisect.h). Pure: no MPI,
- * no I/O; text lines are formatted into buffers, JSON into a cJSON tree.
+ * checks, or was named by a culprit search on evidence (accept_bisect.h); a
+ * host the search suspected on noise is INCONCLUSIVE, not failed
+ * (accept_search.c). Pure: no MPI, no I/O; text lines are formatted into
+ * buffers, JSON into a cJSON tree.
  *
  * A figure the spec asks for and a repeat did not deliver (a point not run,
  * a class of links not measured, a variant skipped) is a failure of that

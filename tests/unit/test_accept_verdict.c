@@ -618,6 +618,36 @@ Test(accept_verdict, noise_that_does_not_reproduce_names_nobody)
 	accept_spec_release(&s);
 }
 
+Test(accept_verdict, hosts_that_cannot_be_split_are_held_against_their_links_figures)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_bisect b;
+	size_t found[64];
+	bool subset[HOSTS];
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, 1, 0.3); /* host 1's links slow: it fails its own links checks */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	/* no sub-test measures anything: nothing can be split */
+	cr_assert_eq(accept_bisect_init(&b, HOSTS), 0);
+	while (accept_bisect_next(&b, subset))
+		accept_bisect_record(&b, ACCEPT_TEST_UNKNOWN, NAN);
+	cr_assert_eq(accept_verdict_add_isolation(&v, found[0], &b), 0);
+	accept_bisect_release(&b);
+	cr_assert_eq(accept_search_verdict(&v, 0), ACCEPT_SEARCH_NOT_ISOLATED);
+	accept_format_isolation(&v, 0, line, sizeof line);
+	cr_assert_not_null(strstr(line, "not isolated: h0, h1, h2, h3 cannot be told apart (a "
+	                                "sub-test of one host measures no network); against the "
+	                                "spec's per-host links figures: h1 below them"),
+	                   "%s", line);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_verdict, a_point_on_one_rank_is_not_measured)
 {
 	struct accept_spec s;
