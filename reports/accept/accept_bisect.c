@@ -332,7 +332,9 @@ static bool evidence_next(struct accept_bisect *b)
 					b->subset[k] = false, dropped = 1;
 			b->subset[h] = true;
 		}
-		return hand_out_subset(b);
+		if (hand_out_subset(b))
+			return true;
+		b->role[h] = ACCEPT_ROLE_INCONCLUSIVE; /* no test to run: never named untested */
 	}
 	return false;
 }

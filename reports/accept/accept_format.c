@@ -218,11 +218,15 @@ int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf,
 	}
 	hosts_with(v, iso, ACCEPT_ROLE_INCONCLUSIVE, -1, hosts, sizeof hosts);
 	if (hosts[0]) {
+		bool compared = false;
+		for (int h = 0; h < v->nhosts; h++)
+			compared |= iso->role[h] == ACCEPT_ROLE_INCONCLUSIVE && iso->evidence[h].possible;
 		used = appendf(buf, len, used, "%sINCONCLUSIVE: ", parts++ ? "; " : "");
 		used = with_evidence(v, iso, ACCEPT_ROLE_INCONCLUSIVE, buf, len, used);
-		used = appendf(buf, len, used,
-		               ": suspected, not separated from the rest; noise explains it, no "
-		               "host named");
+		used = appendf(buf, len, used, "%s",
+		               compared ? ": suspected, not separated from the rest; noise explains "
+		                          "it, no host named"
+		                        : ": suspected, with nothing to compare it with; no host named");
 	}
 	for (int g = 0; g < iso->ngroups; g++) {
 		hosts_with(v, iso, ACCEPT_ROLE_NOT_ISOLATED, g, hosts, sizeof hosts);

@@ -7,7 +7,7 @@
 # exit), $LOADED_RUNS more clean runs must name no host (they may fail, or be
 # INCONCLUSIVE: noise, but never accuse): the suite prints the count of false
 # accusations. Once one host chosen at random (CULPRIT=hN picks it) has its
-# link limited to 50 Mbit/s, still under load, accept fails, the links check
+# link limited to 20 Mbit/s, still under load, accept fails, the links check
 # with a LINK_ fault code, the all-reduce point with AR_BUSBW_LOW, and the
 # culprit search names that host alone, on its evidence: it is the only
 # failing host of the report, the JUnit file and the text.
@@ -15,9 +15,11 @@
 # Needs root (network namespaces); prints a SKIP line and passes otherwise.
 # Eight ranks on two cores: a clean accept gets up to $TRIES runs (each
 # failing one printed); the spec's thresholds sit at a fifth of the clean
-# run's figures and the slowed host's fall to a fortieth, so the failing runs are
-# not retried. accept's links check measures with the suite's short links
-# options (-n, --bw-bytes, ...), as the spec's own links run did.
+# runs' bound (below their spread) and the slowed host's figures fall to
+# about a hundredth (20 Mbit/s); the slowed run gets up to $TRIES runs too, as
+# noise under load may leave its search inconclusive (each such run printed).
+# accept's links check measures with the suite's short links options (-n,
+# --bw-bytes, ...), as the spec's own links run did.
 set -u
 export PATH=$PATH:/usr/sbin:/sbin
 BIN=$(realpath "${1:-build/collscope}")
@@ -30,7 +32,7 @@ export VC_PREFIX=${VC_PREFIX:-csvca$$}
 HOSTS=4
 PER_HOST=2
 NP=$((HOSTS * PER_HOST))
-RATE=50mbit
+RATE=20mbit
 TRIES=${TRIES:-3}
 LOADED_RUNS=${LOADED_RUNS:-3}
 LOAD=$HERE/load.sh
@@ -92,18 +94,27 @@ grep -E "^accept: " "$TMP/out" | sed 's/^/        /'
 expect_exit 0 "a background load on the cluster" bash "$LOAD" start 900 2 2
 sed 's/^/        /' "$TMP/out"
 accused=0
+broken=0
 for run in $(seq 1 "$LOADED_RUNS"); do
-	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" --force -o "$TMP/loaded.json" >"$TMP/out" 2>&1
+	rm -f "$TMP/loaded.json"
+	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/loaded.json" >"$TMP/out" 2>&1
 	rc=$?
-	if [ $rc -gt 1 ] || ! check accept "$TMP/loaded.json" nohost >"$TMP/verdict" 2>&1; then
+	cp "$TMP/out" "$TMP/loaded$run.out"
+	if [ $rc -gt 1 ] || [ ! -s "$TMP/loaded.json" ]; then
+		broken=$((broken + 1))
+		echo "  note  clean accept under load, run $run: exit $rc, no verdict"
+		tail -n 5 "$TMP/out" | sed 's/^/        | /'
+	elif ! check accept "$TMP/loaded.json" nohost >"$TMP/verdict" 2>&1; then
 		accused=$((accused + 1))
-		echo "  note  clean accept under load, run $run: exit $rc, a host accused"
-		grep -E "^(FAIL|SEARCH|HOST|accept:)" "$TMP/out" | sed 's/^/        | /' | head -n 8
+		echo "  note  clean accept under load, run $run: a host accused"
+		sed 's/^/        | /' "$TMP/verdict"
 	fi
 	echo "        run $run: exit $rc; $(grep -E '^accept: ' "$TMP/out")"
-	grep -E "^SEARCH" "$TMP/out" | sed 's/^/        /'
+	grep -E "^(FAIL|SEARCH)" "$TMP/out" | sed 's/^/        /'
 done
-echo "        false accusations under load: $accused of $LOADED_RUNS clean runs"
+echo "        false accusations under load: $accused of $LOADED_RUNS clean runs ($broken without a verdict)"
+[ "$broken" = 0 ] && pass "clean runs under load reach a verdict ($broken of $LOADED_RUNS did not)" ||
+	fail "clean runs under load reach a verdict ($broken of $LOADED_RUNS did not)" "$TMP/out"
 [ "$accused" = 0 ] && pass "clean runs under load accuse no host ($accused of $LOADED_RUNS)" ||
 	fail "clean runs under load accuse no host ($accused of $LOADED_RUNS)" "$TMP/out"
 
@@ -111,7 +122,8 @@ echo "        false accusations under load: $accused of $LOADED_RUNS clean runs"
 expect_exit 0 "vcluster slow $CULPRIT $RATE" vc slow "$CULPRIT" "$RATE"
 # the culprit must be named on its evidence; noise may leave a run inconclusive (each printed)
 for try in $(seq 1 "$TRIES"); do
-	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" --force -o "$TMP/slow.json" \
+	rm -f "$TMP/slow.json" "$TMP/slow.xml"
+	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/slow.json" \
 		--junit "$TMP/slow.xml" >"$TMP/out" 2>&1
 	rc=$?
 	[ $rc = 1 ] && check accept "$TMP/slow.json" "$CULPRIT" >"$TMP/verdict" 2>&1 && break

@@ -8,6 +8,7 @@
 #include "reports/accept/accept_derive.h"
 #include "reports/accept/accept_figures.h"
 #include "reports/accept/accept_spec.h"
+#include "reports/accept/accept_spread.h"
 #include "reports/accept/accept_verdict.h"
 
 #include <criterion/criterion.h>
@@ -598,4 +599,25 @@ Test(accept_derive, one_run_given_twice_counts_once)
 	cJSON_Delete(out);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
+}
+
+Test(accept_derive, the_spread_bound_of_a_minimum_and_of_a_maximum)
+{
+	const double x[] = {10, 12, 8, 11, 9};
+	struct accept_spread sp;
+
+	/* median 10, MAD 1, spread 1.4826 */
+	cr_assert_eq(accept_spread_bound(x, 5, true, 3, &sp), 0);
+	cr_assert_eq(sp.median, 10);
+	cr_assert_float_eq(sp.spread, 1.4826, 1e-12);
+	cr_assert_float_eq(sp.bound, 10 - 3 * 1.4826, 1e-12, "below the lowest run, 8");
+	cr_assert_not(sp.fragile);
+	cr_assert_eq(accept_spread_bound(x, 5, false, 3, &sp), 0);
+	cr_assert_float_eq(sp.bound, 10 + 3 * 1.4826, 1e-12);
+	cr_assert_eq(accept_spread_bound(x, 5, true, 0, &sp), 0);
+	cr_assert_eq(sp.bound, 8, "k 0: the lowest run still bounds it");
+	cr_assert_eq(accept_spread_bound(x, 1, true, 3, &sp), 0);
+	cr_assert(sp.fragile && isnan(sp.spread) && sp.bound == 10, "one run: itself, fragile");
+	cr_assert_eq(accept_spread_bound(x, 0, true, 3, &sp), -1);
+	cr_assert_eq(accept_spread_bound(x, 5, true, -1, &sp), -1);
 }
