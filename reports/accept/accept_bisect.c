@@ -14,8 +14,9 @@
 enum phase { IDLE, WHOLE, HALF_A, HALF_B, PAIR_A, PAIR_B, EVIDENCE, DONE };
 
 enum {
-	G_DEFERRED = 1u, /* its halves were not tested (single hosts): again once hosts are cleared */
-	G_RECHECK = 2u,  /* never tested beside cleared hosts: test it whole with them first */
+	G_DEFERRED =
+	    1u, /* its halves were not tested (single hosts): again once hosts are cleared */
+	G_RECHECK = 2u, /* never tested beside cleared hosts: test it whole with them first */
 };
 
 int accept_bisect_init(struct accept_bisect *b, int nhosts)
@@ -65,8 +66,7 @@ void accept_bisect_release(struct accept_bisect *b)
 
 int accept_bisect_set_repeats(struct accept_bisect *b, int repeats)
 {
-	if (!b->order || b->tests > 0 || b->pending || repeats < 0 ||
-	    repeats > ACCEPT_EVIDENCE_MAX)
+	if (!b->order || b->tests > 0 || b->pending || repeats < 0 || repeats > ACCEPT_EVIDENCE_MAX)
 		return -1;
 	b->repeats = repeats;
 	return 0;
@@ -239,8 +239,8 @@ static void judge_pairs(struct accept_bisect *b, enum accept_outcome yo)
 	if ((xo == ACCEPT_TEST_PASS ? yo : xo) == ACCEPT_TEST_FAIL)
 		b->role[xo == ACCEPT_TEST_PASS ? y : x] = ACCEPT_ROLE_CULPRIT;
 	else /* unknown: test it beside the cleared hosts */
-		push(b, xo == ACCEPT_TEST_PASS ? g.lo + 1 : g.lo, xo == ACCEPT_TEST_PASS ? g.hi : g.lo + 1,
-		     G_RECHECK);
+		push(b, xo == ACCEPT_TEST_PASS ? g.lo + 1 : g.lo,
+		     xo == ACCEPT_TEST_PASS ? g.hi : g.lo + 1, G_RECHECK);
 }
 
 /* The outcome of both halves of the current set. */

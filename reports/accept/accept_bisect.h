@@ -83,9 +83,9 @@ enum accept_group_reason {
 
 /* The evidence about one suspect: its sub-test S and the complement C, interleaved. */
 struct accept_evidence {
-	bool tested;         /* h was a suspect */
-	bool possible;       /* a complement of two cleared hosts or more existed */
-	int repeats;         /* pairs run */
+	bool tested;   /* h was a suspect */
+	bool possible; /* a complement of two cleared hosts or more existed */
+	int repeats;   /* pairs run */
 	int s_hosts, c_hosts;
 	int s_failed, c_passed;
 	double s_figure[ACCEPT_EVIDENCE_MAX], c_figure[ACCEPT_EVIDENCE_MAX]; /* NAN: none */
@@ -100,9 +100,9 @@ struct accept_bisect_group {
 /* The search state; fields are private to accept_bisect.c. */
 struct accept_bisect {
 	int nhosts;
-	int *order;             /* a permutation of the hosts; groups are ranges of it */
-	enum accept_role *role; /* per host */
-	int *group;             /* per host: its not-isolated set (0, 1, ...), or -1 */
+	int *order;                       /* a permutation of the hosts; groups are ranges of it */
+	enum accept_role *role;           /* per host */
+	int *group;                       /* per host: its not-isolated set (0, 1, ...), or -1 */
 	enum accept_group_reason *reason; /* per not-isolated set */
 	int ngroups;                      /* not-isolated sets */
 	bool *subset;                     /* the subset handed out last */

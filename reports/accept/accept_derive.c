@@ -329,8 +329,8 @@ static int derive_class(struct deriving *d, enum detect_locality l, bool bandwid
 		run_median = accept_median_inplace(x, k);
 		if (weakest_host(d, i, l, bandwidth, x, &run_weakest) < 0)
 			run_weakest = run_median;
-		d->runs[nruns++] = bandwidth ? fmin(run_median, run_weakest)
-		                             : fmax(run_median, run_weakest);
+		d->runs[nruns++] =
+		    bandwidth ? fmin(run_median, run_weakest) : fmax(run_median, run_weakest);
 	}
 	prov = class_provenance(d, l, bandwidth, path, sizeof path);
 	if (!prov || !cJSON_AddNumberToObject(prov, "class_median", median) ||
@@ -583,15 +583,17 @@ static void check_new_run(struct deriving *d, size_t i)
 	for (size_t k = 0; k < i && cmd && stamp(a, "started_utc") && stamp(a, "finished_utc");
 	     k++) {
 		const cJSON *b = d->src[k].root;
-		const char *other = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "command"));
+		const char *other =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "command"));
 		if (other && strcmp(cmd, other) == 0 && stamp(b, "started_utc") &&
 		    stamp(b, "finished_utc") &&
 		    strcmp(stamp(a, "started_utc"), stamp(b, "started_utc")) == 0 &&
 		    strcmp(stamp(a, "finished_utc"), stamp(b, "finished_utc")) == 0) {
-			accept_errs_add(&d->errs,
-			                "report '%s': the same run as '%s' (%s started %s): each run "
-			                "counts once in the run-to-run spread",
-			                d->src[i].path, d->src[k].path, cmd, stamp(a, "started_utc"));
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': the same run as '%s' (%s started %s): each run "
+			    "counts once in the run-to-run spread",
+			    d->src[i].path, d->src[k].path, cmd, stamp(a, "started_utc"));
 			return;
 		}
 	}

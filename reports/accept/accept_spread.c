@@ -11,8 +11,8 @@ int accept_spread_bound(const double *x, size_t n, bool min, double k, struct ac
 {
 	double far;
 
-	*out = (struct accept_spread){.runs = n, .median = NAN, .spread = NAN, .extreme = NAN,
-	                              .bound = NAN};
+	*out = (struct accept_spread){
+	    .runs = n, .median = NAN, .spread = NAN, .extreme = NAN, .bound = NAN};
 	if (n == 0 || !x || !(k >= 0))
 		return -1;
 	out->median = stats_median(x, n);

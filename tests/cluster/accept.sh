@@ -38,7 +38,8 @@ LOADED_RUNS=${LOADED_RUNS:-3}
 LOAD=$HERE/load.sh
 CULPRIT=${CULPRIT:-h$((RANDOM % HOSTS + 1))}
 LINKS=(-q -n 100 -w 10 --bw-iters 3 --bw-warmup 0 --bw-bytes 64K --window 8 --bw-time 0.2)
-AR=(-q -a ring --sizes 256K -n 10 -w 1)
+AR=(-q -a ring --sizes 256K -n 20 -w 2)
+AR_RUNS=${AR_RUNS:-5}
 
 cleanup() {
 	bash "$LOAD" stop >/dev/null 2>&1
@@ -64,16 +65,25 @@ for try in $(seq 1 "$TRIES"); do
 	rc=1
 done
 [ $rc = 0 ] && pass "links for the spec, no suspect" || fail "links for the spec, no suspect" "$TMP/out"
-for i in 1 2 3; do
+ARS=()
+for i in $(seq 1 "$AR_RUNS"); do
 	expect_exit 0 "allreduce for the spec, run $i" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar$i.json"
+	ARS+=("$TMP/ar$i.json")
 done
 expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived.json" \
-	--tolerance 80 "$TMP/topo.json" "$TMP/links.json" "$TMP/ar1.json" "$TMP/ar2.json" "$TMP/ar3.json"
-expect_exit 0 "the all-reduce threshold allows for the spread of 3 runs" python3 -c "
+	--tolerance 80 "$TMP/topo.json" "$TMP/links.json" "${ARS[@]}"
+grep -E "note: " "$TMP/out" | sed 's/^/        /'
+expect_exit 0 "the all-reduce threshold comes from the spread of $AR_RUNS runs" python3 -c "
 import json
 t = json.load(open('$TMP/derived.json'))['derived']['thresholds']['checks.allreduce.points[0].min_busbw_gbps']
-print('        busbw of the 3 runs %s GB/s, spread %.3g, threshold %s' % (t['run_values'], t['spread'], t['threshold']))
-assert t['runs'] == 3 and not t['fragile'], t"
+print('busbw of the %d runs %s GB/s, spread %.3g, bound %.3g, threshold %s' % (t['runs'], t['run_values'], t['spread'], t['bound'], t['threshold']))
+assert t['runs'] == $AR_RUNS and not t['fragile'], t"
+sed 's/^/        /' "$TMP/out"
+# a point too noisy to gate is left out of the spec (a note says so): then no search runs,
+# and the slowed host is judged by its own checks alone
+GATED=1
+python3 -c "import json, sys; sys.exit(not json.load(open('$TMP/derived.json'))['checks'].get('allreduce'))" || GATED=0
+[ $GATED = 1 ] || echo "  note  the all-reduce point is too noisy to gate here: no culprit search below"
 # and no verify: its whole matrix over TCP on 8 ranks costs a minute a run, and
 # tests/mpi/accept.sh checks it
 python3 "$HERE/../bandwidth_spec.py" "$TMP/derived.json" "$TMP/spec.json" --no-verify
@@ -134,8 +144,11 @@ done
 cp "$TMP/out" "$TMP/slow.out"
 grep -E "^(FAIL|SEARCH|HOST|accept:)" "$TMP/slow.out" | sed 's/^/        /'
 expect_output "^FAIL +LINK_[A-Z_]+ " "the links check fails with a LINK_ fault code"
-expect_output "^FAIL +AR_BUSBW_LOW +job +allreduce ring 256 KiB busbw" "the all-reduce point fails with AR_BUSBW_LOW"
-expect_output "^SEARCH +allreduce ring 256 KiB busbw: culprit $CULPRIT \(" "the culprit search names $CULPRIT"
+if [ $GATED = 1 ]; then
+	expect_output "^FAIL +AR_BUSBW_LOW +job +allreduce ring 256 KiB busbw" "the all-reduce point fails with AR_BUSBW_LOW"
+	expect_output "^SEARCH +allreduce ring 256 KiB busbw: culprit $CULPRIT \(its sub-test .* failed 3 of 3" \
+		"the culprit search names $CULPRIT, on its evidence"
+fi
 expect_output "^HOST +$CULPRIT +FAIL" "the host line of $CULPRIT says FAIL"
 expect_output "^accept: FAIL: .*$CULPRIT" "the summary names $CULPRIT"
 expect_exit 0 "the report: $CULPRIT the only failing host, every search naming it alone" \

@@ -287,7 +287,10 @@ def accept(path, culprit):
         return
     need(s["verdict"] == "FAIL", "verdict %s, expected FAIL" % s["verdict"])
     need(failing == [culprit], "failing hosts %s, expected %s alone" % (failing, culprit))
-    need(named and all(n == [culprit] for n in named),
+    # a search runs only for an all-reduce point the spec gates (--derive leaves out a
+    # point too noisy to gate); then every search names the culprit alone
+    gated = d.get("config", {}).get("spec", {}).get("checks", {}).get("allreduce")
+    need(not gated or (named and all(n == [culprit] for n in named)),
          "the searches named %s, expected %s alone in each" % (named, culprit))
 
 

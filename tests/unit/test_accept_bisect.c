@@ -201,10 +201,10 @@ Test(accept_bisect, two_culprits_never_accuse_an_innocent_host)
 				} else
 					for (int h = 0; h < n; h++)
 						if (m.culprit[h])
-							cr_assert_neq(accept_bisect_role(&b, h),
-							              ACCEPT_ROLE_CLEARED,
-							              "%d hosts: culprit %d cleared", n,
-							              h);
+							cr_assert_neq(
+							    accept_bisect_role(&b, h),
+							    ACCEPT_ROLE_CLEARED,
+							    "%d hosts: culprit %d cleared", n, h);
 				runs++;
 				accept_bisect_release(&b);
 			}

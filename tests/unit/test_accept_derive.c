@@ -522,8 +522,9 @@ Test(accept_derive, a_figure_too_noisy_to_gate_is_left_out_with_a_note)
 	cr_assert(isnan(s.allreduce.points[0].min_busbw_gbps), "no minimum");
 	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1100, "its p99 is still gated");
 	for (cJSON *n = notes->child; n; n = n->next)
-		said |= strstr(n->valuestring, "checks.allreduce.points[0].min_busbw_gbps left out: "
-		                               "too noisy to gate") != NULL;
+		said |=
+		    strstr(n->valuestring, "checks.allreduce.points[0].min_busbw_gbps left out: "
+		                           "too noisy to gate") != NULL;
 	cr_assert(said, "a note says why");
 	cr_assert(cJSON_IsNull(
 	    at(out, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/threshold")));
@@ -570,10 +571,11 @@ Test(accept_derive, a_point_on_one_rank_is_not_a_measurement)
 
 Test(accept_derive, an_old_spec_without_fragility_still_loads)
 {
-	const char *text = "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1,"
-	                   " \"derived\": {\"tolerance_pct\": 10, \"sources\": [], \"thresholds\":"
-	                   " {\"checks.topology.hosts\": {\"median\": 2, \"values\": 1}}},"
-	                   " \"checks\": {\"topology\": {\"hosts\": 2}}}";
+	const char *text =
+	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1,"
+	    " \"derived\": {\"tolerance_pct\": 10, \"sources\": [], \"thresholds\":"
+	    " {\"checks.topology.hosts\": {\"median\": 2, \"values\": 1}}},"
+	    " \"checks\": {\"topology\": {\"hosts\": 2}}}";
 	cJSON *root = cJSON_Parse(text);
 	struct accept_spec s;
 
@@ -594,7 +596,7 @@ Test(accept_derive, one_run_given_twice_counts_once)
 	const struct accept_source src[2] = {{"a.json", a}, {"copy.json", b}};
 	cr_assert_eq(accept_derive(out, src, 2, 10, err, sizeof err), -1);
 	cr_assert_not_null(strstr(err, "report 'copy.json': the same run as 'a.json' (allreduce "
-	                              "started 2026-12-01T10:00:00Z)"),
+	                               "started 2026-12-01T10:00:00Z)"),
 	                   "%s", err);
 	cJSON_Delete(out);
 	cJSON_Delete(a);
