@@ -186,54 +186,44 @@ static int derive_topology(struct deriving *d)
 }
 
 /*
- * The threshold from one figure per run, x[0 .. n), into *out (NAN: left
- * out, too noisy to gate, with a note), its provenance into prov: the bound
- * from the run-to-run spread (accept_spread.h), then the tolerance, rounded
- * the lenient way. min: bandwidth-like (a minimum).
+ * The threshold from one figure per run, x[0 .. n), into *out, its
+ * provenance into prov: the bound from the run-to-run spread
+ * (accept_spread.h), then the tolerance, rounded the lenient way. min:
+ * bandwidth-like (a minimum).
  */
 static int spread_threshold(struct deriving *d, cJSON *prov, const char *path, const double *x,
                             size_t n, bool min, double *out)
 {
 	struct accept_spread sp;
-	char text[320];
 	cJSON *list;
 
 	*out = NAN;
 	if (!prov || accept_spread_bound(x, n, min, ACCEPT_SPREAD_K, &sp) != 0)
 		return -1;
-	if (sp.bound > 0)
-		*out = round_sig(sp.bound * (min ? 1 - d->t : 1 + d->t), min);
+	*out = round_sig(sp.bound * (min ? 1 - d->t : 1 + d->t), min);
 	if (!cJSON_AddNumberToObject(prov, "median", sp.median) ||
 	    !cJSON_AddNumberToObject(prov, "values", (double)n) ||
 	    !cJSON_AddNumberToObject(prov, "runs", (double)n) ||
 	    !(list = cJSON_AddArrayToObject(prov, "run_values")) ||
-	    !report_add_number(prov, "spread", sp.spread) ||
+	    !report_add_number(prov, "log_spread", sp.spread) ||
 	    !cJSON_AddNumberToObject(prov, "spread_k", ACCEPT_SPREAD_K) ||
 	    !cJSON_AddNumberToObject(prov, "bound", sp.bound) ||
 	    !cJSON_AddBoolToObject(prov, "fragile", sp.fragile) ||
-	    !report_add_number(prov, "threshold", *out))
+	    !cJSON_AddNumberToObject(prov, "threshold", *out))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!cJSON_AddItemToArray(list, cJSON_CreateNumber(x[i])))
 			return -1;
-	if (sp.fragile && !cJSON_AddItemToArray(d->fragile, cJSON_CreateString(path)))
-		return -1;
-	if (!isnan(*out))
-		return 0;
-	snprintf(text, sizeof text,
-	         "%s left out: too noisy to gate: median %.4g, run-to-run spread %.4g, so "
-	         "median - %g x spread is %.4g; derive from a quieter cluster or more runs",
-	         path, sp.median, sp.spread, ACCEPT_SPREAD_K, sp.bound);
-	return note(d, text) ? 0 : -1;
+	return sp.fragile && !cJSON_AddItemToArray(d->fragile, cJSON_CreateString(path)) ? -1 : 0;
 }
 
-/* A rule text: "the lower of median - 3 x spread and the lowest run, x (1 - 10%), ...". */
+/* A rule text: "the lower of median x e^(-3 s) and the lowest run, x (1 - 10%), ...". */
 static void rule(const struct deriving *d, bool min, const char *per_run, char *buf, size_t len)
 {
 	snprintf(buf, len,
-	         "%sover the runs, the %s of median %c %g x spread (1.4826 x MAD) and the %s "
-	         "run, x (1 %c %.6g%%), rounded %s to %d significant digits",
-	         per_run, min ? "lower" : "higher", min ? '-' : '+', ACCEPT_SPREAD_K,
+	         "%sover the runs, the %s of median x e^(%s%g s) (s = 1.4826 x MAD of ln(run)) "
+	         "and the %s run, x (1 %c %.6g%%), rounded %s to %d significant digits",
+	         per_run, min ? "lower" : "higher", min ? "-" : "", ACCEPT_SPREAD_K,
 	         min ? "lowest" : "highest", min ? '-' : '+', d->t * 100, min ? "down" : "up",
 	         THRESHOLD_DIGITS);
 }
@@ -437,7 +427,7 @@ static bool is_point(const struct accept_point_figures *q, const struct point_ke
 /*
  * One metric of one point: its figure in each report (the median, should
  * a report hold the point twice) and the threshold from their spread into
- * *out; NAN when no report has it, or it is too noisy.
+ * *out; NAN when no report has it.
  */
 static int derive_metric(struct deriving *d, const struct point_key *key, size_t index, bool busbw,
                          double *x, double *out)

@@ -4,12 +4,12 @@
  * the spec (report_write_atomic).
  *
  * Each report is one run. A threshold comes from its figure's run-to-run
- * distribution (accept_spread.h): a minimum is the lower of median - 3 x
- * spread (1.4826 x MAD) and the lowest run, times (1 - t), rounded down to 3
- * significant digits; a maximum the higher of median + 3 x spread and the
- * highest run, times (1 + t), rounded up (t = tolerance_pct / 100). A
- * minimum whose bound falls to 0 or below is too noisy to gate: left out,
- * with a note. A figure from a single run has no spread: its bound is that
+ * distribution (accept_spread.h): a minimum is the lower of median x
+ * e^(-3 s) (s = 1.4826 x MAD of the runs' logarithms: a relative spread) and
+ * the lowest run, times (1 - t), rounded down to 3 significant digits; a
+ * maximum the higher of median x e^(3 s) and the highest run, times (1 + t),
+ * rounded up (t = tolerance_pct / 100). A figure from a single run has no
+ * spread: its bound is that
  * run, and it is listed in derived.fragile_thresholds ("derived.fragile":
  * true; the measuring command warns of it).
  *   - topology, from every report's context (they must agree): hosts, and

@@ -6,14 +6,15 @@
 #include "reports/stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 int accept_spread_bound(const double *x, size_t n, bool min, double k, struct accept_spread *out)
 {
-	double far;
+	double far, *logs;
 
 	*out = (struct accept_spread){
 	    .runs = n, .median = NAN, .spread = NAN, .extreme = NAN, .bound = NAN};
-	if (n == 0 || !x || !(k >= 0))
+	if (n == 0 || !x || !(k >= 0) || !(stats_min(x, n) > 0))
 		return -1;
 	out->median = stats_median(x, n);
 	out->extreme = min ? stats_min(x, n) : stats_max(x, n);
@@ -24,10 +25,15 @@ int accept_spread_bound(const double *x, size_t n, bool min, double k, struct ac
 		out->bound = out->extreme;
 		return 0;
 	}
-	out->spread = ACCEPT_MAD_TO_SIGMA * stats_mad(x, n);
+	if (!(logs = malloc(n * sizeof *logs)))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		logs[i] = log(x[i]);
+	out->spread = ACCEPT_MAD_TO_SIGMA * stats_mad(logs, n);
+	free(logs);
 	if (isnan(out->spread))
 		return -1;
-	far = min ? out->median - k * out->spread : out->median + k * out->spread;
+	far = out->median * exp(min ? -k * out->spread : k * out->spread);
 	out->bound = min ? fmin(far, out->extreme) : fmax(far, out->extreme);
 	return 0;
 }

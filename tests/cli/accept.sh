@@ -87,13 +87,13 @@ assert c["links"]["min_bandwidth_gbps"] == {"same_host": 18, "cross_host": 9}, c
 assert c["links"]["max_latency_us"] == {"same_host": 1.1, "cross_host": 5.5}, c["links"]
 assert c["links"]["allow_suspects"] is False
 p = c["allreduce"]["points"]
-# busbw 1.0 and 1.2: median 1.1 - 3 x 1.4826 x MAD 0.1 = 0.655, x 0.9 = 0.589
-assert p[0] == {"variant": "ring", "bytes": 4194304, "min_busbw_gbps": 0.589, "max_p99_us": 1100}, p
+# busbw 1.0 and 1.2: s = 1.4826 x MAD of ln = 0.135, 1.1 x e^(-3 s) = 0.733, x 0.9 = 0.66
+assert p[0] == {"variant": "ring", "bytes": 4194304, "min_busbw_gbps": 0.66, "max_p99_us": 1100}, p
 assert p[1] == {"variant": "mpi", "bytes": 65536, "min_busbw_gbps": 1.8}, p
 assert c["verify"]["variants"] == ["ring", "mpi"]
 t = d["derived"]["thresholds"]["checks.allreduce.points[0].min_busbw_gbps"]
 assert t["median"] == 1.1 and t["runs"] == 2 and t["sources"] == [2, 3], t
-assert t["run_values"] == [1.0, 1.2] and abs(t["spread"] - 0.14826) < 1e-9 and not t["fragile"], t
+assert t["run_values"] == [1.0, 1.2] and abs(t["log_spread"] - 0.135155) < 1e-6 and not t["fragile"], t
 # the links came from one run: fragile, and said so
 assert d["derived"]["fragile"] is True
 assert "checks.links.min_bandwidth_gbps.cross_host" in d["derived"]["fragile_thresholds"]

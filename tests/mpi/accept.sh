@@ -57,7 +57,7 @@ import json
 d = json.load(open('$TMP/derived3.json'))['derived']
 assert d['fragile'] is False and d['fragile_thresholds'] == [], d
 t = d['thresholds']['checks.allreduce.points[0].min_busbw_gbps']
-assert t['runs'] == 3 and len(t['run_values']) == 3 and t['spread'] is not None, t
+assert t['runs'] == 3 and len(t['run_values']) == 3 and t['log_spread'] is not None, t
 assert t['threshold'] <= min(t['run_values']) * 0.5, t
 "
 python3 "$(dirname "$0")/../bandwidth_spec.py" "$TMP/derived3.json" "$TMP/spec3.json"

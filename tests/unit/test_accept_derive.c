@@ -180,15 +180,15 @@ Test(accept_derive, thresholds_come_from_the_run_to_run_spread_and_the_tolerance
 	          "no such links: no threshold");
 	cr_assert_not(s.links.allow_suspects);
 	/*
-	 * ring 4 MiB over 2 runs: busbw 1.0 and 1.2, median 1.1, MAD 0.1, spread 0.14826;
-	 * 1.1 - 3 x 0.14826 = 0.65522, x 0.9 = 0.5897 -> 0.589. p99 900 and 1100: median
-	 * 1000 + 3 x 148.26 = 1444.78, x 1.1 = 1589.3 -> 1590
+	 * ring 4 MiB over 2 runs: busbw 1.0 and 1.2, median 1.1; ln: 0 and 0.1823, MAD
+	 * 0.0912, s = 0.1352; 1.1 x e^(-3 s) = 0.7333, x 0.9 = 0.66. p99 900 and 1100:
+	 * s = 0.1488, 1000 x e^(3 s) = 1562.5, x 1.1 = 1718.7 -> 1720
 	 */
 	cr_assert_eq(s.allreduce.npoints, 3);
 	cr_assert_str_eq(s.allreduce.points[0].variant, "ring");
 	cr_assert_eq(s.allreduce.points[0].bytes, 4194304);
-	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.589);
-	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1590);
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.66);
+	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1720);
 	cr_assert_str_eq(s.allreduce.points[1].variant, "mpi");
 	cr_assert_eq(s.allreduce.points[1].min_busbw_gbps, 1.8);
 	cr_assert(isnan(s.allreduce.points[1].max_p99_us), "p99 undefined: no threshold");
@@ -205,18 +205,19 @@ Test(accept_derive, thresholds_come_from_the_run_to_run_spread_and_the_tolerance
 	cr_assert_eq(num(prov, "links"), 8);
 	cr_assert_eq(num(prov, "runs"), 1, "one links report: one run");
 	cr_assert(cJSON_IsTrue(at(prov, "fragile")), "one run: fragile");
-	cr_assert(cJSON_IsNull(at(prov, "spread")), "one run: no spread");
+	cr_assert(cJSON_IsNull(at(prov, "log_spread")), "one run: no spread");
 	cr_assert_eq(num(prov, "threshold"), 9);
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 1);
 	cr_assert_eq(cJSON_GetArrayItem(at(prov, "sources"), 0)->valuedouble, 1);
 	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "x (1 - 10%)"));
-	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "median - 3 x spread"));
+	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "median x e^(-3 s)"));
 	cr_assert_eq(num(prov, "weakest_host_median"), 10);
 	prov = at(out, "derived/thresholds/checks.allreduce.points[0].max_p99_us");
 	cr_assert_eq(num(prov, "median"), 1000);
 	cr_assert_eq(num(prov, "runs"), 2);
-	cr_assert_float_eq(num(prov, "spread"), 148.26, 1e-9);
-	cr_assert_float_eq(num(prov, "bound"), 1000 + 3 * 148.26, 1e-9);
+	cr_assert_float_eq(num(prov, "log_spread"), 1.4826 * log(1100.0 / 900) / 2, 1e-12);
+	cr_assert_float_eq(num(prov, "bound"), 1000 * exp(3 * 1.4826 * log(1100.0 / 900) / 2),
+	                   1e-9);
 	cr_assert_not(cJSON_IsTrue(at(prov, "fragile")), "two runs: a spread measured");
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 2);
 	/* the links came from one run: the spec says it is fragile, and where */
@@ -465,11 +466,10 @@ Test(accept_derive, a_wider_spread_widens_the_bound)
 	cr_assert_eq(num(y, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/median"),
 	             1.0);
 	cr_assert_lt(tb, ta, "the noisier runs get the lower minimum: %g vs %g", tb, ta);
-	/* tight: MAD 0.01 -> spread 0.0148, 1 - 3 x 0.0148 = 0.9555 (below the lowest run,
-	 * 0.99), x 0.9 = 0.85997 -> 0.859 */
-	cr_assert_eq(ta, 0.859);
-	/* wide: MAD 0.1 -> spread 0.148, 1 - 0.445 = 0.555, x 0.9 = 0.4997 -> 0.499 */
-	cr_assert_eq(tb, 0.499);
+	/* tight: s = 0.0148, e^(-3 s) = 0.9567 (below the lowest run, 0.99), x 0.9 -> 0.861 */
+	cr_assert_eq(ta, 0.861);
+	/* wide: s = 0.156, e^(-3 s) = 0.6259, x 0.9 = 0.5633 -> 0.563 */
+	cr_assert_eq(tb, 0.563);
 	cr_assert_not(a.fragile, "five runs: not fragile");
 	cr_assert_not(cJSON_IsTrue(at(y, "derived/fragile")));
 	cr_assert_eq(cJSON_GetArraySize(at(y, "derived/fragile_thresholds")), 0);
@@ -511,23 +511,19 @@ Test(accept_derive, a_spec_from_one_run_says_it_is_fragile)
 	cJSON_Delete(out);
 }
 
-Test(accept_derive, a_figure_too_noisy_to_gate_is_left_out_with_a_note)
+Test(accept_derive, a_very_noisy_figure_still_gets_a_positive_bound)
 {
-	/* median 1, MAD 0.5, spread 0.74: 1 - 3 x 0.74 < 0 */
+	/*
+	 * runs 10x apart: on a linear scale median - 3 x spread would be below zero; on a
+	 * log scale s = 1.028, 1 x e^(-3 s) = 0.0458, x 0.9 -> 0.0412
+	 */
 	const double runs[] = {1.0, 0.2, 0.5, 1.5, 2.0};
 	struct accept_spec s;
-	cJSON *out = derive_runs(runs, 5, &s), *notes = at(out, "derived/notes");
-	bool said = false;
+	cJSON *out = derive_runs(runs, 5, &s);
 
-	cr_assert(isnan(s.allreduce.points[0].min_busbw_gbps), "no minimum");
-	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1100, "its p99 is still gated");
-	for (cJSON *n = notes->child; n; n = n->next)
-		said |=
-		    strstr(n->valuestring, "checks.allreduce.points[0].min_busbw_gbps left out: "
-		                           "too noisy to gate") != NULL;
-	cr_assert(said, "a note says why");
-	cr_assert(cJSON_IsNull(
-	    at(out, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/threshold")));
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.0412);
+	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1100, "its p99 (1000 in every run)");
+	cr_assert_eq(cJSON_GetArraySize(at(out, "derived/notes")), 0, "nothing left out");
 	accept_spec_release(&s);
 	cJSON_Delete(out);
 }
@@ -544,7 +540,7 @@ Test(accept_derive, links_thresholds_come_from_each_runs_weakest_figure)
 	prov = at(out, "derived/thresholds/checks.links.min_bandwidth_gbps.cross_host");
 	cr_assert_eq(num(prov, "runs"), 3);
 	cr_assert_eq(num(prov, "links"), 24);
-	cr_assert_eq(num(prov, "spread"), 0, "three identical runs");
+	cr_assert_eq(num(prov, "log_spread"), 0, "three identical runs");
 	cr_assert_eq(s.links.min_bandwidth_gbps[DETECT_CROSS_HOST], 9.0);
 	cr_assert_not(s.fragile);
 	accept_spec_release(&s);
@@ -608,18 +604,24 @@ Test(accept_derive, the_spread_bound_of_a_minimum_and_of_a_maximum)
 	const double x[] = {10, 12, 8, 11, 9};
 	struct accept_spread sp;
 
-	/* median 10, MAD 1, spread 1.4826 */
+	/* median 10; ln 10 - ln 9 = 0.105 is the MAD of the logarithms */
+	double s = 1.4826 * log(10.0 / 9);
+
 	cr_assert_eq(accept_spread_bound(x, 5, true, 3, &sp), 0);
 	cr_assert_eq(sp.median, 10);
-	cr_assert_float_eq(sp.spread, 1.4826, 1e-12);
-	cr_assert_float_eq(sp.bound, 10 - 3 * 1.4826, 1e-12, "below the lowest run, 8");
+	cr_assert_float_eq(sp.spread, s, 1e-12);
+	cr_assert_float_eq(sp.bound, 10 * exp(-3 * s), 1e-12, "below the lowest run, 8");
 	cr_assert_not(sp.fragile);
 	cr_assert_eq(accept_spread_bound(x, 5, false, 3, &sp), 0);
-	cr_assert_float_eq(sp.bound, 10 + 3 * 1.4826, 1e-12);
+	cr_assert_float_eq(sp.bound, 10 * exp(3 * s), 1e-12, "above the highest run, 12");
 	cr_assert_eq(accept_spread_bound(x, 5, true, 0, &sp), 0);
 	cr_assert_eq(sp.bound, 8, "k 0: the lowest run still bounds it");
 	cr_assert_eq(accept_spread_bound(x, 1, true, 3, &sp), 0);
 	cr_assert(sp.fragile && isnan(sp.spread) && sp.bound == 10, "one run: itself, fragile");
 	cr_assert_eq(accept_spread_bound(x, 0, true, 3, &sp), -1);
 	cr_assert_eq(accept_spread_bound(x, 5, true, -1, &sp), -1);
+	{
+		const double zero[] = {1, 0};
+		cr_assert_eq(accept_spread_bound(zero, 2, true, 3, &sp), -1, "0 has no logarithm");
+	}
 }
