@@ -476,7 +476,7 @@ static void eval_point(const struct accept_spec *s, const struct accept_figures 
 	else if (p->ranks < 2) /* busbw 0, a p99 of a local copy: nothing to gate */
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%d rank: one rank moves no data",
 		       p->ranks);
-	else if (isnan(busbw ? p->busbw_gbps : p->p99_us))
+	else if (!isfinite(busbw ? p->busbw_gbps : p->p99_us)) /* inf: a time of 0, not measured */
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%s",
 		       busbw ? "busbw undefined (one rank?)"
 		             : "p99 undefined (fewer than 100 iterations)");

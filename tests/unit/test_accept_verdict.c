@@ -671,6 +671,11 @@ Test(accept_verdict, a_point_on_one_rank_is_not_measured)
 	accept_format_result(&v, found[0], line, sizeof line);
 	cr_assert_not_null(strstr(line, "one rank moves no data"), "%s", line);
 	accept_verdict_release(&v);
+	f.points[0].ranks = 8;
+	f.points[0].busbw_gbps = INFINITY; /* a time of 0: nothing was timed */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(v.results[found[0]].fault, ACCEPT_AR_NOT_MEASURED, "an infinite busbw");
+	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
 }
