@@ -153,7 +153,10 @@ static int64_t shared(struct deriving *d, const char *key, const char *what, siz
 	for (size_t i = 0; prov && i < d->n; i++)
 		if (!add_source_index(prov, i))
 			return -2;
-	return prov && cJSON_AddNumberToObject(prov, "value", first) ? first : -2;
+	return prov && cJSON_AddNumberToObject(prov, "value", first) &&
+	               cJSON_AddNumberToObject(prov, "runs", (double)d->n)
+	           ? first
+	           : -2;
 }
 
 static int derive_topology(struct deriving *d)
@@ -165,7 +168,8 @@ static int derive_topology(struct deriving *d)
 	for (size_t i = 0; prov && i < d->n; i++)
 		if (!add_source_index(prov, i))
 			return -1;
-	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts))
+	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts) ||
+	    !cJSON_AddNumberToObject(prov, "runs", (double)d->n))
 		return -1;
 	t->hosts = f->nhosts;
 	t->ranks_per_host =

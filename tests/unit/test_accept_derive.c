@@ -225,6 +225,8 @@ Test(accept_derive, thresholds_come_from_the_run_to_run_spread_and_the_tolerance
 	cr_assert(s.fragile, "the parser reads derived.fragile");
 	cr_assert_eq(num(out, "derived/spread_k"), 3);
 	cr_assert_eq(num(out, "derived/thresholds/checks.topology.hosts/value"), 2);
+	cr_assert_eq(num(out, "derived/thresholds/checks.topology.hosts/runs"), 4,
+	             "every report agreed on it");
 	cJSON_free(text);
 	accept_spec_release(&s);
 	cJSON_Delete(out);
