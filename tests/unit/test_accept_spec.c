@@ -177,6 +177,11 @@ Test(accept_spec, names_the_bad_field_by_its_path)
 	       "\"max_p99_us\": 1}, {\"variant\": \"ring\", \"bytes\": -8, \"max_p99_us\": 1}]}");
 	assert_refused(text, "checks.allreduce.points[1].bytes: expected a whole number of bytes "
 	                     "from 1 to");
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": "
+	       "9007199254740992, \"max_p99_us\": 1}]}");
+	assert_refused(text, "checks.allreduce.points[0].bytes: expected a whole number of bytes "
+	                     "from 1 to 1099511627776, got 9007199254740992");
 	checks(text, sizeof text, "\"verify\": {\"variants\": [\"ring\", 3]}");
 	assert_refused(text, "checks.verify.variants[1]: expected a variant name (a short string "
 	                     "without spaces), got 3");
