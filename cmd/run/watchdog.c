@@ -315,14 +315,14 @@ static int leader_setup(double now)
  */
 static int setup(const struct cmd_ctx *ctx, char *why, size_t len)
 {
-	int *fds = NULL, nhosts = 0, up = -1, ok = 1;
+	int *fds = NULL, nhosts = 0, up = -1, ok = 1, met = 0;
 	if (wd_host_setup(ctx, &wd.host, why, len) != 0)
 		return -1;
 	bool leader = wd.host.local == 0;
-	if (leader && meet_leaders(ctx, &fds, &nhosts, &up) != 0) {
+	if (leader && (met = meet_leaders(ctx, &fds, &nhosts, &up)) != 0) {
 		ok = 0;
 		/* rank 0 names the hosts missing, or says it was the rendezvous itself */
-		if (ctx->rank == 0 && fds && !why[0] && root_setup(nhosts, fds, 0, why, len) == 0)
+		if (ctx->rank == 0 && (met != -2 || root_setup(nhosts, fds, 0, why, len) == 0))
 			snprintf(why, len, "the leaders' rendezvous with rank 0 failed (its error above)");
 	}
 	wd_host_leaders_free(&wd.host);

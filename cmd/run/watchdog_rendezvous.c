@@ -368,6 +368,7 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int world_rank, int *peer_fds, int 
 	struct offer o = {0};
 	struct wd_addrs mine, *all = NULL;
 	int lfd[MAX_LISTENERS], knock[2] = {-1, -1}, *connected = NULL, strangers = 0, ok = 1;
+	bool accepted = false;
 	if (sodium_init() < 0)
 		ok = 0;
 	local_addrs(&mine);
@@ -404,9 +405,9 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int world_rank, int *peer_fds, int 
 	if (ctx->rank == 0 && ok && fault_is(FAULT_RENDEZVOUS, 0)) {
 		cmd_error(ctx, "watchdog: rendezvous failed (COLLSCOPE_FAULT)");
 		ok = 0;
-	} else if (ctx->rank == 0 && ok &&
-	           accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) != 0) {
-		ok = 0; /* the caller names the hosts whose leaders did not arrive */
+	} else if (ctx->rank == 0 && ok) {
+		accepted = true; /* the caller names the hosts whose leaders did not arrive */
+		ok = accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) == 0;
 	}
 	if (ctx->rank == 0 && strangers > 0)
 		fprintf(stderr,
@@ -425,5 +426,5 @@ out:
 	sodium_memzero(o.key, sizeof o.key);
 	free(all);
 	free(connected);
-	return ok && !any_failed ? 0 : -1;
+	return ok && !any_failed ? 0 : accepted ? -2 : -1;
 }

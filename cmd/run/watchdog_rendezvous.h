@@ -5,8 +5,10 @@
  * connection per other leader (peer_fds[l], -1 for one that did not arrive)
  * and every other leader with its connection to rank 0 (*fd). world_rank
  * names this rank in its errors; token goes in every frame. Returns 0, or
- * -1 (agreed among the leaders) when a leader is missing: the watchdog then
- * cannot watch, and the caller says so.
+ * less (agreed among the leaders) when it failed: the watchdog then cannot
+ * watch. Rank 0 gets -2 when it failed after rank 0 had accepted whom it
+ * could (the caller names the hosts missing from peer_fds), -1 when it said
+ * why itself.
  */
 #include <mpi.h>
 
