@@ -178,8 +178,10 @@ expect_exit 0 "allow-listed variables are recorded" grep -q '"COLLSCOPE_NOTE"' "
 # The watchdog's port: connections that are not ranks of the job (one silent, one with the
 # wrong answer) come first; the rendezvous drops them within its deadline and the job runs,
 # with no false hang, though the hang clock would have run out while they stalled it.
+# (COLLSCOPE_WATCHDOG_HOST_RANKS=1: every rank a host of its own, so every rank but 0
+# leads a host and comes over TCP, as on a cluster of one rank per node)
 expect_exit 0 "strangers at the watchdog's port are dropped and the job runs" env \
-	COLLSCOPE_FAULT=stranger:rank=0 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=stranger:rank=0 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring \
 	-b 8 -e 64 -n 5 --timeout 1
 expect_output "dropped 2 connection\(s\) to its port that did not prove they belong to this job" \
 	"rank 0 says how many it dropped"
@@ -220,7 +222,7 @@ fi
 flood_job() {
 	local name=$1 count=$2 t0 rc flooder=
 	t0=$(date +%s.%N)
-	COLLSCOPE_WATCHDOG_HOLD_MS=2000 COLLSCOPE_FAULT=stall:rank=2,after=20 \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_WATCHDOG_HOLD_MS=2000 COLLSCOPE_FAULT=stall:rank=2,after=20 \
 		timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce -q -a ring -b 1K -e 1K \
 		-n 100 --timeout 3 </dev/null >"$TMP/flood-$name.out" 2>&1 &
 	local job=$!
@@ -249,11 +251,47 @@ else
 	fail "the flood cost more than 3 s (${calm} s calm, ${flooded} s flooded)"
 fi
 
-# Rank 0's rendezvous fails after the others connected: every rank agrees the watchdog is
-# off (no rank waits in a collective the others skipped), the error says so, the job runs.
-expect_exit 0 "a failing rendezvous on rank 0: the job runs unwatched, no hang" env \
-	COLLSCOPE_FAULT=rendezvous:rank=0 timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce \
-	-q -a ring -b 8 -e 64 -n 5 --timeout 2
-expect_output "error: watchdog: rendezvous failed .*running unwatched" "the failing rendezvous is named"
+# Rank 0's rendezvous fails after the others connected: every rank agrees that the
+# watchdog cannot watch (no rank waits in a collective the others skipped), the error says
+# so, and the job stops with 5 rather than run unwatched.
+expect_exit 5 "a failing rendezvous on rank 0: the job stops with 5, no hang" env \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=rendezvous:rank=0 timeout 60 "$MPIRUN" \
+	$MPIRUN_FLAGS -np 4 "$BIN" allreduce -q -a ring -b 8 -e 64 -n 5 --timeout 2
+expect_output "error: watchdog: rendezvous failed \(COLLSCOPE_FAULT\)" "the failing rendezvous is named"
+expect_output "error: watchdog: cannot watch the job: the leaders' rendezvous with rank 0 failed.*--timeout 0" \
+	"and why the job stops, with the way out"
+expect_exit 5 "the same on one host (no TCP at all): 5" env COLLSCOPE_FAULT=rendezvous:rank=0 \
+	timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring -b 8 -e 64 -n 5 --timeout 2
+
+# The watchdog scales: rank 0 may open 24 files (soft and hard: nothing can raise it), 40
+# ranks on one host, rank 39 stalled. The host's ranks are watched through shared memory:
+# rank 0 holds no connection per rank, and names rank 39 with 4. (The connection per rank
+# that was there before, 39 of them, did not fit: "running unwatched", then a hang.)
+LIMIT="$(dirname "$0")/nofile_rank0.sh"
+COLLSCOPE_FAULT=stall:rank=39,after=3 expect_exit "$HANG_EXIT" \
+	"40 ranks, rank 0 limited to 24 files: the stalled rank is a hang" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 40 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "rank 39 \(answering but making no progress; last at ring, 1024 bytes, timed iteration 2\)" \
+	"rank 39 is named"
+
+# A host per rank (30 hosts): rank 0 needs a connection per host, more than its soft limit
+# of 24 allows. The watchdog raises the soft limit to the hard one and the stall is named;
+# with the hard limit at 24 too it cannot, and it stops with 5 naming the hosts it missed
+# and the limit, rather than run unwatched; --timeout 0 asks for no watchdog and runs.
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=stall:rank=29,after=3 expect_exit "$HANG_EXIT" \
+	"30 hosts, rank 0's soft limit 24 raised to its hard one: the stall is named" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 20000 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "rank 29 \(answering but making no progress" "rank 29 is named"
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 expect_exit 5 \
+	"30 hosts, rank 0 held to 24 files: the watchdog cannot watch, exit 5" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "error: watchdog: cannot watch the job: host\(s\) led by rank [0-9]+.* did not reach rank 0 in time \(rank 0 may open 24 files; it needs one per host\); stopping rather than running unwatched: raise the open-file limit \(ulimit -n\) or pass --timeout 0" \
+	"the message names the hosts missed, the limit and the ways out"
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 expect_exit 0 "the same job with --timeout 0 runs without a watchdog" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 0
 
 finish
