@@ -36,16 +36,16 @@ int wd_poll_ms(void)
 struct wd_beat wd_my_beat(int64_t seq, bool with_entries)
 {
 	struct wd_beat b = {
-		.token = wd.token,
-		.rank = (uint64_t)wd.rank,
-		.ticks = atomic_load_explicit(&ar_progress.ticks, memory_order_acquire),
-		.bytes = atomic_load_explicit(&ar_progress.bytes, memory_order_relaxed),
-		.variant = atomic_load_explicit(&ar_progress.variant, memory_order_relaxed),
-		.iteration = atomic_load_explicit(&ar_progress.iteration, memory_order_relaxed),
-		.phase = atomic_load_explicit(&ar_progress.phase, memory_order_relaxed),
-		.seq = seq,
-		.where = atomic_load_explicit(&ar_progress.where, memory_order_relaxed),
-		.clock_ns = trace_now_ns(),
+	    .token = wd.token,
+	    .rank = (uint64_t)wd.rank,
+	    .ticks = atomic_load_explicit(&ar_progress.ticks, memory_order_acquire),
+	    .bytes = atomic_load_explicit(&ar_progress.bytes, memory_order_relaxed),
+	    .variant = atomic_load_explicit(&ar_progress.variant, memory_order_relaxed),
+	    .iteration = atomic_load_explicit(&ar_progress.iteration, memory_order_relaxed),
+	    .phase = atomic_load_explicit(&ar_progress.phase, memory_order_relaxed),
+	    .seq = seq,
+	    .where = atomic_load_explicit(&ar_progress.where, memory_order_relaxed),
+	    .clock_ns = trace_now_ns(),
 	};
 	struct trace_ring *ring = with_entries ? trace_published() : NULL;
 	struct trace_entry e[WD_FLIGHT_ENTRIES];
@@ -97,10 +97,11 @@ static void upstream_silent(double silent_s, int who, const struct wd_beat *b)
 		                  b->iteration);
 		progress_describe(here, sizeof here, (int)mine.variant, mine.bytes, (int)mine.phase,
 		                  mine.iteration);
-		fprintf(stderr,
-		        "collscope: [rank 1] error: hang in %s: rank %d has not answered for %.0f s "
-		        "(stopped, stuck or dead); it was last at %s; this rank is at %s\n",
-		        wd.command, who, silent_s, where, here);
+		fprintf(
+		    stderr,
+		    "collscope: [rank 1] error: hang in %s: rank %d has not answered for %.0f s "
+		    "(stopped, stuck or dead); it was last at %s; this rank is at %s\n",
+		    wd.command, who, silent_s, where, here);
 	}
 	_exit(EXIT_HANG);
 }
@@ -173,7 +174,8 @@ static void *lead(void *arg)
 	for (;;) {
 		struct pollfd fds[2] = {
 		    {.fd = wd.stop_pipe[0], .events = POLLIN},
-		    {.fd = wd.up.fd, .events = (short)(POLLIN | (wd_conn_pending(&wd.up) ? POLLOUT : 0))}};
+		    {.fd = wd.up.fd,
+		     .events = (short)(POLLIN | (wd_conn_pending(&wd.up) ? POLLOUT : 0))}};
 		poll(fds, 2, wd_poll_ms());
 		if (fds[0].revents)
 			break;
@@ -213,7 +215,7 @@ static void reset(void)
 	wd.running = false;
 }
 
-/* The soft open-file limit up to the hard one, where allowed: rank 0 holds a connection per host. */
+/* The soft open-file limit up to the hard one, where allowed: rank 0 needs one per host. */
 static void raise_nofile(void)
 {
 	struct rlimit rl;
@@ -259,10 +261,11 @@ static int root_setup(int nhosts, int *fds, double now, char *why, size_t len)
 		arrived[h] = fds[h] >= 0;
 	char missing[512];
 	if (wd_hosts_missing(missing, sizeof missing, &wd.hosts, arrived) > 0) {
-		snprintf(why, len,
-		         "%s did not reach rank 0 in time (rank 0 may open %llu files; it needs one "
-		         "per host)",
-		         missing, nofile_limit());
+		snprintf(
+		    why, len,
+		    "%s did not reach rank 0 in time (rank 0 may open %llu files; it needs one "
+		    "per host)",
+		    missing, nofile_limit());
 		goto out;
 	}
 	int most = 1;
@@ -283,8 +286,11 @@ static int root_setup(int nhosts, int *fds, double now, char *why, size_t len)
 	    !(wd.recs = calloc((size_t)most, sizeof *wd.recs)))
 		goto nomem;
 	for (int r = 0; r < wd.nranks; r++)
-		wd.peers[r] = (struct wd_peer){.seen = true, .connected = true, .heard_s = now,
-		                               .moved_s = now, .last = {.variant = PROGRESS_NONE}};
+		wd.peers[r] = (struct wd_peer){.seen = true,
+		                               .connected = true,
+		                               .heard_s = now,
+		                               .moved_s = now,
+		                               .last = {.variant = PROGRESS_NONE}};
 	rc = 0;
 	goto out;
 nomem:
@@ -323,7 +329,8 @@ static int setup(const struct cmd_ctx *ctx, char *why, size_t len)
 		ok = 0;
 		/* rank 0 names the hosts missing, or says it was the rendezvous itself */
 		if (ctx->rank == 0 && (met != -2 || root_setup(nhosts, fds, 0, why, len) == 0))
-			snprintf(why, len, "the leaders' rendezvous with rank 0 failed (its error above)");
+			snprintf(why, len,
+			         "the leaders' rendezvous with rank 0 failed (its error above)");
 	}
 	wd_host_leaders_free(&wd.host);
 	/* the clocks start now: however long the rendezvous took, it was no hang */
@@ -368,7 +375,9 @@ int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeou
 	int rc = setup(ctx, why, sizeof why);
 	bool thread_failed = false;
 	if (rc == 0) {
-		void *(*fn)(void *) = ctx->rank == 0 ? wd_serve : wd.host.local == 0 ? lead : follow;
+		void *(*fn)(void *) = ctx->rank == 0       ? wd_serve
+		                      : wd.host.local == 0 ? lead
+		                                           : follow;
 		thread_failed = pthread_create(&wd.thread, NULL, fn, NULL) != 0;
 		if (thread_failed)
 			snprintf(why, sizeof why, "cannot start its thread");

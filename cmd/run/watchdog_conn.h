@@ -18,11 +18,12 @@ struct wd_conn {
 	int fd; /* -1: closed */
 	unsigned char *in, *out;
 	size_t in_cap, in_len, out_cap, out_len, out_off;
-	size_t max_in; /* records a frame in may carry */
+	size_t max_in;  /* records a frame in may carry */
 	double heard_s; /* when a frame last arrived */
 };
 
-/* Takes fd (closed by wd_conn_release, also on failure); frames of up to max_in and max_out records. 0 or -1. */
+/* Takes fd (closed by wd_conn_release, also on failure); frames of up to max_in and max_out
+ * records. 0 or -1. */
 int wd_conn_init(struct wd_conn *c, int fd, size_t max_in, size_t max_out);
 void wd_conn_release(struct wd_conn *c);
 /* Reads what has arrived. 0, or -1 when the peer closed or the connection broke. */

@@ -75,8 +75,9 @@ static struct wd_slot *shm_create(char *name, size_t bytes, char *why, size_t le
 	if (fd >= 0 && ftruncate(fd, (off_t)bytes) == 0)
 		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		snprintf(why, len, "cannot share %zu bytes of memory with this host's ranks (%s): %s",
-		         bytes, name, strerror(errno));
+		snprintf(why, len,
+		         "cannot share %zu bytes of memory with this host's ranks (%s): %s", bytes,
+		         name, strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	if (fd >= 0 && p == MAP_FAILED)
@@ -91,7 +92,8 @@ static struct wd_slot *shm_attach(const char *name, size_t bytes, char *why, siz
 	if (fd >= 0)
 		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		snprintf(why, len, "cannot map the host's heartbeats (%s): %s", name, strerror(errno));
+		snprintf(why, len, "cannot map the host's heartbeats (%s): %s", name,
+		         strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	return p == MAP_FAILED ? NULL : p;
@@ -132,7 +134,8 @@ static int map_ranks(const struct cmd_ctx *ctx, MPI_Comm host, struct wd_host *h
 	if (ctx->rank == 0 && !(h->leader_of = calloc((size_t)ctx->nranks, sizeof *h->leader_of)))
 		ok = 0;
 	if (MPI_Gather(&ctx->rank, 1, MPI_INT, h->ranks, 1, MPI_INT, 0, host) != MPI_SUCCESS ||
-	    MPI_Gather(&h->leader, 1, MPI_INT, h->leader_of, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+	    MPI_Gather(&h->leader, 1, MPI_INT, h->leader_of, 1, MPI_INT, 0, ctx->comm) !=
+	        MPI_SUCCESS)
 		ok = 0;
 	return ok ? 0 : -1;
 }

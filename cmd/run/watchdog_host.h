@@ -19,13 +19,13 @@
 #include "cmd/run/watchdog_slot.h"
 
 struct wd_host {
-	int leader;          /* the rank of this rank's host's leader */
-	int local, nlocal;   /* this rank's slot, the host's ranks */
-	int *ranks;          /* leaders: the rank of each slot (nlocal) */
-	int *leader_of;      /* rank 0: every rank's leader (ctx->nranks) */
+	int leader;            /* the rank of this rank's host's leader */
+	int local, nlocal;     /* this rank's slot, the host's ranks */
+	int *ranks;            /* leaders: the rank of each slot (nlocal) */
+	int *leader_of;        /* rank 0: every rank's leader (ctx->nranks) */
 	struct wd_slot *slots; /* nlocal, shared by the host's ranks */
-	size_t bytes;        /* of the mapping */
-	MPI_Comm leaders;    /* leaders: the leaders, rank 0 first; MPI_COMM_NULL elsewhere */
+	size_t bytes;          /* of the mapping */
+	MPI_Comm leaders;      /* leaders: the leaders, rank 0 first; MPI_COMM_NULL elsewhere */
 };
 
 /*

@@ -81,8 +81,9 @@ int wd_hosts_missing(char *buf, size_t len, const struct wd_hosts *h, const bool
 			continue;
 		ranks += h->count[i];
 		if (missing++ < 16 && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s rank %d",
-			                         missing > 1 ? "," : "host(s) led by", h->leaders[i]);
+			used +=
+			    (size_t)snprintf(buf + used, len - used, "%s rank %d",
+			                     missing > 1 ? "," : "host(s) led by", h->leaders[i]);
 	}
 	if (missing > 16 && used < len)
 		used += (size_t)snprintf(buf + used, len - used, " and %d more", missing - 16);

@@ -300,10 +300,11 @@ static int accept_peers(const struct offer *o, const int *lfd, const int *connec
 		close(t->p[i].fd);
 	*strangers += t->strangers + t->n;
 	if (t->starved)
-		fprintf(stderr,
-		        "collscope: warning: watchdog: rank 0 dropped %d connection(s) to its port for "
-		        "want of file descriptors\n",
-		        t->starved);
+		fprintf(
+		    stderr,
+		    "collscope: warning: watchdog: rank 0 dropped %d connection(s) to its port for "
+		    "want of file descriptors\n",
+		    t->starved);
 	free(t);
 	return arrived == expected ? 0 : -1;
 }
@@ -391,8 +392,10 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int world_rank, int *peer_fds, int 
 	*fd = ctx->rank != 0 ? reach(&o, &mine) : -1;
 	int arrived = ctx->rank == 0 || *fd >= 0;
 	if (!arrived) {
-		fprintf(stderr, "collscope: [rank %d] error: watchdog: this host's leader cannot reach "
-		                "rank 0 over TCP\n", world_rank);
+		fprintf(stderr,
+		        "collscope: [rank %d] error: watchdog: this host's leader cannot reach "
+		        "rank 0 over TCP\n",
+		        world_rank);
 		ok = 0;
 	}
 	if (ctx->rank == 0 && !(connected = calloc((size_t)ctx->nranks, sizeof *connected)))

@@ -44,9 +44,12 @@ static void fill_views(double now)
 		const struct wd_peer *p = &wd.peers[r];
 		wd.views[r] = (struct wd_view){.seen = p->seen && !behind_quiet_leader(r, now),
 		                               .connected = p->connected,
-		                               .heard_s = p->heard_s, .moved_s = p->moved_s,
-		                               .ticks = p->last.ticks, .variant = (int)p->last.variant,
-		                               .bytes = p->last.bytes, .iteration = p->last.iteration,
+		                               .heard_s = p->heard_s,
+		                               .moved_s = p->moved_s,
+		                               .ticks = p->last.ticks,
+		                               .variant = (int)p->last.variant,
+		                               .bytes = p->last.bytes,
+		                               .iteration = p->last.iteration,
 		                               .phase = (int)p->last.phase};
 	}
 }
@@ -82,9 +85,15 @@ static size_t flight_entries_of(const struct wd_beat *b, double before_us, struc
 		struct trace_entry e;
 		trace_unpack(&b->entries[i * TRACE_WORDS], &e);
 		out[i] = (struct flight_entry){
-		    .algorithm = variant_name(e.variant), .bytes = e.bytes, .iteration = e.iteration,
-		    .phase = e.phase, .step = e.step, .send_peer = e.send_peer, .recv_peer = e.recv_peer,
-		    .send_bytes = e.send_bytes, .recv_bytes = e.recv_bytes,
+		    .algorithm = variant_name(e.variant),
+		    .bytes = e.bytes,
+		    .iteration = e.iteration,
+		    .phase = e.phase,
+		    .step = e.step,
+		    .send_peer = e.send_peer,
+		    .recv_peer = e.recv_peer,
+		    .send_bytes = e.send_bytes,
+		    .recv_bytes = e.recv_bytes,
 		    .duration_us = (double)(int64_t)(e.end_ns - e.start_ns) / 1e3,
 		    .recv_wait_us = (double)(int64_t)(e.recv_done_ns - e.start_ns) / 1e3,
 		    .ended_before_us = (double)(int64_t)(b->clock_ns - e.end_ns) / 1e3 + before_us};
@@ -113,11 +122,20 @@ static void flight_record(double now, char *event, size_t cap, size_t *used)
 		describe_beat(flight.where[r], sizeof flight.where[r], b);
 		flight.ranks[r] = (struct flight_rank){
 		    .known = wd.views[r].seen,
-		    .answering = !(p->connected && now - p->heard_s > fmin(WD_SILENT_S, wd.timeout_s)),
-		    .silent_s = now - p->heard_s, .idle = b->phase == PROGRESS_IDLE, .ticks = b->ticks,
-		    .where = flight.where[r], .algorithm = variant_name(b->variant), .bytes = b->bytes,
-		    .iteration = b->iteration, .step = step, .peer = peer, .wait = (enum flight_wait)kind,
-		    .entries = e, .nentries = flight_entries_of(b, (now - p->heard_s) * 1e6, e)};
+		    .answering =
+		        !(p->connected && now - p->heard_s > fmin(WD_SILENT_S, wd.timeout_s)),
+		    .silent_s = now - p->heard_s,
+		    .idle = b->phase == PROGRESS_IDLE,
+		    .ticks = b->ticks,
+		    .where = flight.where[r],
+		    .algorithm = variant_name(b->variant),
+		    .bytes = b->bytes,
+		    .iteration = b->iteration,
+		    .step = step,
+		    .peer = peer,
+		    .wait = (enum flight_wait)kind,
+		    .entries = e,
+		    .nentries = flight_entries_of(b, (now - p->heard_s) * 1e6, e)};
 	}
 	if (flight_judge(flight.ranks, n, &flight.verdict) != 0)
 		return;
@@ -207,7 +225,8 @@ static int take_frame(int h, size_t n, uint64_t sender, double now)
 	for (size_t i = 0; i < n; i++) {
 		const struct wd_record *rec = &wd.recs[i];
 		int r = (int)rec->beat.rank;
-		/* the leader is alive now: it sent this; the others as long ago as it last heard them */
+		/* the leader is alive now: it sent this; the others as long ago as it last heard
+		 * them */
 		double heard = r == (int)sender ? now : now - (double)rec->silent_ms / 1e3;
 		if (rec->flags & WD_REC_DONE)
 			forget(r);
@@ -250,7 +269,8 @@ void *wd_serve(void *arg)
 		for (int h = 1; h < nh; h++)
 			fds[h] = (struct pollfd){
 			    .fd = wd.down[h].fd,
-			    .events = (short)(POLLIN | (wd_conn_pending(&wd.down[h]) ? POLLOUT : 0))};
+			    .events =
+			        (short)(POLLIN | (wd_conn_pending(&wd.down[h]) ? POLLOUT : 0))};
 		poll(fds, (nfds_t)nh, wd_poll_ms());
 		double now = wd_now_s();
 		if (fds[0].revents)

@@ -25,9 +25,17 @@ static uint64_t get_word(const unsigned char *in)
 size_t wd_beat_to_words(const struct wd_beat *b, uint64_t *w)
 {
 	uint64_t n = b->nentries > WD_FLIGHT_ENTRIES ? WD_FLIGHT_ENTRIES : b->nentries;
-	uint64_t head[WD_HB_WORDS] = {b->token, b->rank, b->ticks, b->bytes, (uint64_t)b->variant,
-	                              (uint64_t)b->iteration, (uint64_t)b->phase, (uint64_t)b->seq,
-	                              b->where, b->clock_ns, n};
+	uint64_t head[WD_HB_WORDS] = {b->token,
+	                              b->rank,
+	                              b->ticks,
+	                              b->bytes,
+	                              (uint64_t)b->variant,
+	                              (uint64_t)b->iteration,
+	                              (uint64_t)b->phase,
+	                              (uint64_t)b->seq,
+	                              b->where,
+	                              b->clock_ns,
+	                              n};
 	memcpy(w, head, sizeof head);
 	memcpy(w + WD_HB_WORDS, b->entries, n * TRACE_WORDS * sizeof *w);
 	return WD_HB_WORDS + n * TRACE_WORDS;
@@ -40,10 +48,17 @@ size_t wd_beat_from_words(const uint64_t *w, size_t n, struct wd_beat *b)
 	size_t words = WD_HB_WORDS + w[10] * TRACE_WORDS;
 	if (n < words)
 		return 0;
-	*b = (struct wd_beat){.token = w[0], .rank = w[1], .ticks = w[2], .bytes = w[3],
-	                      .variant = (int64_t)w[4], .iteration = (int64_t)w[5],
-	                      .phase = (int64_t)w[6], .seq = (int64_t)w[7], .where = w[8],
-	                      .clock_ns = w[9], .nentries = w[10]};
+	*b = (struct wd_beat){.token = w[0],
+	                      .rank = w[1],
+	                      .ticks = w[2],
+	                      .bytes = w[3],
+	                      .variant = (int64_t)w[4],
+	                      .iteration = (int64_t)w[5],
+	                      .phase = (int64_t)w[6],
+	                      .seq = (int64_t)w[7],
+	                      .where = w[8],
+	                      .clock_ns = w[9],
+	                      .nentries = w[10]};
 	memcpy(b->entries, w + WD_HB_WORDS, w[10] * TRACE_WORDS * sizeof *w);
 	return words;
 }

@@ -16,12 +16,13 @@ wait_for_file() {
 	return 1
 }
 
-# stop_rank R NAME: SIGSTOP rank R in the middle of a sweep; the watchdog must end the job
-# with 4 (or what the launcher makes of it: HANG_EXIT in lib.sh).
+# stop_rank R NAME [K]: SIGSTOP rank R in the middle of a sweep; the watchdog must end the job
+# with 4 (or what the launcher makes of it: HANG_EXIT in lib.sh). K: watchdog hosts of K ranks.
 stop_rank() {
-	local r=$1 name=$2 report="$TMP/stop$1.json"
+	local r=$1 name=$2 report="$TMP/stop$1${3:+-hosts$3}.json"
 	local start=$SECONDS
-	mpi 4 allreduce -b 64K -e 4M -n 400 -w 2 --timeout 4 -q -o "$report" >"$TMP/out" 2>&1 &
+	rm -f "$report"
+	COLLSCOPE_WATCHDOG_HOST_RANKS=${3:-} mpi 4 allreduce -b 64K -e 4M -n 400 -w 2 --timeout 4 -q -o "$report" >"$TMP/out" 2>&1 &
 	local job=$!
 	if ! wait_for_file "$report"; then
 		fail "$name: no partial report appeared"
@@ -45,6 +46,16 @@ expect_output "rank 2 \(not answering for [0-9]+ s: stopped, stuck or dead; last
 expect_exit 0 "the partial report is valid JSON with complete false and the hang" python3 -c "
 import json,sys; d=json.load(open('$TMP/stop2.json'))
 sys.exit(not (d['complete'] is False and d['events'][0]['kind']=='hang' and 'rank 2' in d['events'][0]['message']))"
+
+# Hosts of two ranks, {0, 1} and {2, 3}: rank 2 leads the second and reports it to rank 0
+# over TCP. Stopped, it is named (not answering), and rank 3, whose heartbeats went through
+# it, is not; rank 3 stopped is named through its leader.
+stop_rank 2 "the leader of another host stopped" 2
+expect_output "rank 2 \(not answering for [0-9]+ s: stopped, stuck or dead" "rank 0 names the leader"
+expect_exit 1 "and not the rank behind it" grep -Eq "rank 3 \(not answering" "$TMP/out"
+stop_rank 3 "a rank of another host stopped" 2
+expect_output "rank 3 \(not answering for [0-9]+ s: stopped, stuck or dead; last at [a-z-]+, [0-9]+ bytes" \
+	"rank 0 names it, heard through its leader"
 
 stop_rank 0 "rank 0 stopped mid-sweep"
 expect_output "\[rank 1\] error: hang in allreduce: rank 0 has not answered" "rank 1 says rank 0 is stuck"

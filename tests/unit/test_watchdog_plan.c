@@ -43,7 +43,7 @@ Test(watchdog_plan, one_host_and_one_rank_per_host)
 Test(watchdog_plan, a_broken_plan_is_refused)
 {
 	struct wd_hosts h;
-	const int not_lowest[] = {0, 2, 2}; /* rank 1's leader is above it */
+	const int not_lowest[] = {0, 2, 2};  /* rank 1's leader is above it */
 	const int not_leading[] = {0, 0, 1}; /* rank 2's leader is led by rank 0 */
 	const int root_led[] = {1, 1};       /* rank 0 leads no host */
 	const int negative[] = {0, -1};

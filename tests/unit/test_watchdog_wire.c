@@ -14,9 +14,17 @@ enum { TOKEN = 0x1234567890abcdefULL };
 
 static struct wd_beat beat(uint64_t rank, uint64_t nentries)
 {
-	struct wd_beat b = {.token = TOKEN, .rank = rank, .ticks = 40 + rank, .bytes = 1024,
-	                    .variant = -2, .iteration = -7, .phase = 2, .seq = 9,
-	                    .where = 0xfeedULL, .clock_ns = 123456789, .nentries = nentries};
+	struct wd_beat b = {.token = TOKEN,
+	                    .rank = rank,
+	                    .ticks = 40 + rank,
+	                    .bytes = 1024,
+	                    .variant = -2,
+	                    .iteration = -7,
+	                    .phase = 2,
+	                    .seq = 9,
+	                    .where = 0xfeedULL,
+	                    .clock_ns = 123456789,
+	                    .nentries = nentries};
 	for (size_t i = 0; i < nentries * TRACE_WORDS; i++)
 		b.entries[i] = 1000 * rank + i;
 	return b;
@@ -39,8 +47,8 @@ static void expect_same(const struct wd_beat *a, const struct wd_beat *b)
 static size_t three(unsigned char *buf, size_t cap, struct wd_record rec[3])
 {
 	rec[0] = (struct wd_record){.silent_ms = 0, .beat = beat(4, 0)};
-	rec[1] = (struct wd_record){.silent_ms = 2500, .flags = WD_REC_DONE,
-	                            .beat = beat(5, WD_FLIGHT_ENTRIES)};
+	rec[1] = (struct wd_record){
+	    .silent_ms = 2500, .flags = WD_REC_DONE, .beat = beat(5, WD_FLIGHT_ENTRIES)};
 	rec[2] = (struct wd_record){.silent_ms = 7, .beat = beat(6, 1)};
 	return wd_frame_encode(TOKEN, 4, rec, 3, buf, cap);
 }
@@ -83,8 +91,8 @@ Test(watchdog_wire, two_frames_back_to_back_come_one_at_a_time)
 	memcpy(buf + n, buf, n);
 	cr_assert_eq(wd_frame_parse(buf, 2 * n, TOKEN, out, 3, &count, &sender, &used), 1);
 	cr_expect_eq(used, n);
-	cr_assert_eq(wd_frame_parse(buf + used, 2 * n - used, TOKEN, out, 3, &count, &sender, &used),
-	             1);
+	cr_assert_eq(
+	    wd_frame_parse(buf + used, 2 * n - used, TOKEN, out, 3, &count, &sender, &used), 1);
 }
 
 Test(watchdog_wire, lies_are_refused)
