@@ -54,7 +54,8 @@ const struct opt opts_timeout[1] = {
      .key = "timeout_s",
      .range = "must be seconds from 0 (no watchdog) to 604800 (a week)",
      .help = "watchdog: a rank that makes no progress for this long\n"
-             "is a hang: exit 4 naming it ({default}; 0 disables)"},
+             "is a hang: exit 4 naming it ({default}; 0 disables; a\n"
+             "watchdog that cannot watch stops the job: exit 5)"},
 };
 
 const struct opt opts_sweep_range[2] = {
