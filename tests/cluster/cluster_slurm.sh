@@ -66,6 +66,9 @@ for f in "$SLURM_SCRIPTS"/*.sbatch; do
 	expect_exit 0 "README names $rel" grep -qF "$rel" "$HERE/../../README.md"
 	expect_exit 0 "$rel is a bash script that parses" bash -n "$f"
 done
+# their logic with srun and collscope as stubs: baselines, reruns, outside Slurm
+expect_exit 0 "the job scripts' logic (jobscripts.sh, with stubs)" env -u COLLSCOPE_TALLY bash "$HERE/jobscripts.sh"
+sed 's/^/        /' "$TMP/out"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "cluster/cluster_slurm: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
@@ -165,7 +168,7 @@ job() {
 }
 BASE=$TMP/baseline
 expect_exit 0 "nightly.sbatch without a baseline makes one" ompi_tcp_retry job nightly.sbatch "$TMP/night1" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
-expect_output "^nightly: this run is the baseline now" "it says so"
+expect_output "^nightly: this run is the links baseline now" "it says so"
 
 # --- h4 slowed ------------------------------------------------------------------------------
 expect_exit 0 "vcluster slow $SLOW $RATE" vc slow "$SLOW" "$RATE"
