@@ -48,7 +48,7 @@ PROVISION = FUZZ_CC='$(FUZZ_CC)' MPICH_CC='$(MPICH_CC)' MPICH_RUN='$(MPICH_RUN)'
 PKG_CFLAGS = $(shell pkg-config --cflags libcjson hwloc libsodium 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs libcjson hwloc libsodium 2>/dev/null)
 CRIT_FLAGS = $(shell pkg-config --cflags --libs criterion 2>/dev/null)
-WARN   := -std=c17 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wwrite-strings
+WARN   := -std=c17 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wwrite-strings $(if $(filter true 1,$(CI)),-Werror)
 OPT    ?= -O2 -g
 SANFLAGS := $(if $(SANITIZE),-fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all)
 CPPFLAGS += -D_GNU_SOURCE -I. -I$(BUILD)
@@ -215,7 +215,7 @@ campaign-results:
 # Criterion's counts into the tally. Its libgit2 parses the CA bundle in every test's process
 # (a fifth of their CPU): as root they see it empty in a mount namespace (no test connects).
 CA_BUNDLE := /etc/ssl/certs/ca-certificates.crt
-RUN_UNIT = t0=$$(date +%s); if [ "$$(id -u)" = 0 ] && [ -f $(CA_BUNDLE) ] && unshare --mount true 2>/dev/null; then \
+RUN_UNIT = echo "== $(1)"; t0=$$(date +%s); if [ "$$(id -u)" = 0 ] && [ -f $(CA_BUNDLE) ] && unshare --mount true 2>/dev/null; then \
 		unshare --mount sh -c 'mount --bind /dev/null $(CA_BUNDLE) 2>/dev/null; exec "$$0" --jobs 2' $(1); \
 	else $(1) --jobs 2; fi >$(1).log 2>&1; rc=$$?; cat $(1).log; \
 	sed -n 's/.*Passing: \([0-9]*\) | Failing: \([0-9]*\) | Crashing: \([0-9]*\).*/\1 \2 \3/p' $(1).log | \
