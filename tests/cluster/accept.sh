@@ -32,6 +32,7 @@ LINKS=(-q -n 100 -w 10 --bw-iters 3 --bw-warmup 0 --bw-bytes 64K --window 8 --bw
 AR=(-q -a ring --sizes 256K -n 10 -w 1)
 
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }

@@ -55,6 +55,7 @@ AR_BYTES=1048576
 
 # Whatever happens, the cluster goes: on success, failure and interrupt.
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	VC_PREFIX=${VC_PREFIX%r}r bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"

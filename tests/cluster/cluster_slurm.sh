@@ -45,6 +45,7 @@ NIGHTLY_ENV=(LINKS_ARGS="-n 100 -w 10 --bw-iters 10 --bw-warmup 1 --bw-bytes 64K
 	ALLREDUCE_ARGS="-b 256K -e 256K -n 12 -w 1")
 
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }
