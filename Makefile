@@ -169,7 +169,7 @@ bench-build: $(BIN) $(BUILD)/bench/membw
 RUN_SUITE = echo "== $(1)$(3)"; t0=$$(date +%s); bash $(1) $(2); rc=$$?; \
 	echo "== $(1)$(3): $$(($$(date +%s) - t0)) s"; exit $$rc
 RUN_SUITES = rc=0; for t in $(1); do ( $(4) $(call RUN_SUITE,$$t,$(2),$(3)) ) || rc=1; done; exit $$rc
-TALLY_SUM = awk '{p += $$1; f += $$2} END {printf "$(1): %d passed, %d failed\n", p, f}' $(COLLSCOPE_TALLY)
+TALLY_SUM = awk '/^skip /{k[n++] = substr($$0, 6); next} {p += $$1; f += $$2} END {for (i = 0; i < n; i++) print "$(1): skipped " k[i]; printf "$(1): %d passed, %d failed%s\n", p, f, n ? ", " n " skipped (above)" : ""}' $(COLLSCOPE_TALLY)
 # The interpreter behind python3, found once for all the suites (tests/lib.sh).
 FIND_PYTHON3 = export COLLSCOPE_PYTHON3="$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)"
 
@@ -265,7 +265,7 @@ mpich-build: mpich-deps $(if $(filter openmpi,$(MPI)),$(PURE_OBJS))
 	$(MAKE) --no-print-directory $(SUB_JOBS) MPI=mpich BUILD=$(MPICH_BUILD) \
 		$(if $(filter openmpi,$(MPI)),PURE_BUILD=$(PURE_BUILD)) $(MPICH_BIN)
 mpich-test: mpich-build
-	$(Q)if ! $(PROVISION) --check mpich; then echo "mpich-test: SKIPPED: no $(MPICH_CC) or $(MPICH_RUN)"; exit 0; fi; \
+	$(Q)if ! $(PROVISION) --check mpich; then echo "mpich-test: SKIPPED: no $(MPICH_CC) or $(MPICH_RUN)"; echo "skip mpich-test: no $(MPICH_CC) or $(MPICH_RUN)" >>$(COLLSCOPE_TALLY); exit 0; fi; \
 	$(call RUN_SUITES,tests/mpich/build.sh $(MPICH_SUITES),$(MPICH_BIN), under MPICH,export $(MPICH_SUITE_ENV) \
 		COLLSCOPE_MPI=mpich MPIRUN=$(MPICH_RUN) MPIRUN_FLAGS=;)
 

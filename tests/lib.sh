@@ -168,6 +168,22 @@ ompi_tcp_retry() {
 }
 
 pass() { PASSED=$((PASSED + 1)); printf '  ok    %s\n' "$1"; }
+suite_name() { echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh)"; }
+# skip_check WHAT WHY: a check that cannot run here, said, and kept in the
+# tally (a "skip" line): make check's last lines name every skip and why.
+skip_check() {
+	printf '  skip  %s: %s\n' "$1" "$2"
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "skip $(suite_name): $1: $2" >>"$COLLSCOPE_TALLY"
+	return 0
+}
+# suite_skip WHY: the whole suite cannot run here: says why (into the tally
+# too) and ends it, passing (exit 0).
+suite_skip() {
+	echo "$(suite_name): SKIP ($1)"
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "skip $(suite_name): $1" >>"$COLLSCOPE_TALLY"
+	finish
+	exit 0
+}
 fail() { FAILED=$((FAILED + 1)); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && sed 's/^/        | /' "$2" | tail -n 20; }
 
 # mpi N ARGS...: run the binary under the launcher on N ranks (-n: mpirun,
@@ -226,6 +242,6 @@ check_all_schemas() {
 
 finish() {
 	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "$PASSED $FAILED" >>"$COLLSCOPE_TALLY"
-	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $PASSED passed, $FAILED failed"
+	echo "$(suite_name): $PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }

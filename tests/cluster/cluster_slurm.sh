@@ -71,22 +71,11 @@ done
 expect_exit 0 "the job scripts' logic (jobscripts.sh, with stubs)" env -u COLLSCOPE_TALLY bash "$HERE/jobscripts.sh"
 sed 's/^/        /' "$TMP/out"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "cluster/cluster_slurm: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-	finish
-	exit
-fi
-if ! why=$(bash "$VC" probe 2>&1); then
-	echo "cluster/cluster_slurm: SKIP (${why#vcluster: })"
-	finish
-	exit
-fi
+[ "$(id -u)" = 0 ] || suite_skip "not root: network namespaces need root"
+why=$(bash "$VC" probe 2>&1) || suite_skip "${why##*vcluster: }"
+[ -z "$why" ] || echo "  note  ${why#vcluster: }"
 for t in slurmctld slurmd srun sbatch salloc; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "cluster/cluster_slurm: SKIP ('$t' not found: Debian packages slurmctld, slurmd, slurm-client)"
-		finish
-		exit
-	fi
+	command -v $t >/dev/null 2>&1 || suite_skip "'$t' not found: Debian packages slurmctld, slurmd, slurm-client"
 done
 # The leftovers of crashed runs of this suite: clusters whose run is gone.
 for p in $({
@@ -150,7 +139,7 @@ if [ -n "$MPICH_BIN" ]; then
 	expect_exit 0 "its report names MPICH" python3 -c "
 import json,sys; sys.exit(not json.load(open('$TMP/topo-mpich.json'))['context']['mpi']['library'].startswith('MPICH'))"
 else
-	echo "  skip  MPICH under srun: no MPICH binary given (cluster_slurm.sh OPENMPI_BIN MPICH_BIN)"
+	skip_check "MPICH under srun" "no MPICH binary given (cluster_slurm.sh OPENMPI_BIN MPICH_BIN)"
 fi
 
 # --- the job scripts, equal links ---------------------------------------------------------

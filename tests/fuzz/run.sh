@@ -24,7 +24,9 @@ if ! bash "$HERE/../provision.sh" --check fuzz; then
 		echo "fuzz-test: FAILED: ${FUZZ_CC:-clang} cannot build a libFuzzer target even with tests/provision.sh fuzz's packages installed"
 		exit 1
 	fi
-	echo "fuzz-test: SKIPPED: ${FUZZ_CC:-clang} cannot build a libFuzzer target (tests/provision.sh fuzz names the Debian packages; as root it installs them)"
+	why="${FUZZ_CC:-clang} cannot build a libFuzzer target (tests/provision.sh fuzz names the Debian packages; as root it installs them)"
+	echo "fuzz-test: SKIPPED: $why"
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "skip fuzz-test: $why" >>"$COLLSCOPE_TALLY"
 	exit 0
 fi
 mkdir -p "$DIR/corpus"

@@ -44,7 +44,7 @@ bad = [l for l in w if not re.search(r"\\n\", \d+\) += \d+$", l)]
 print(len(w), "writes;", len(bad), "end inside a line:", *bad[:5], sep="\n")
 sys.exit(len(w) < 6 or bool(bad))' "$TMP/writes"
 else
-	echo "  skip  progress lines written whole: no strace, or ptrace not permitted"
+	skip_check "progress lines written whole" "no strace, or ptrace not permitted"
 fi
 
 # CSV: a header and one line per point, comma-separated.
@@ -103,7 +103,7 @@ noshm_run() {
 	esac
 }
 if [ "$COLLSCOPE_MPI" = mpich ] && ! unshare --mount true 2>/dev/null; then
-	echo "  skip  allreduce without room for a shared window: MPICH's /dev/shm can be replaced only as root"
+	skip_check "allreduce without room for a shared window" "MPICH's /dev/shm can be replaced only as root"
 else
 	noshm_run "allreduce without room for a shared window still runs"
 	expect_output "^\[rank 0\] allreduce: warning: no room for a shared-memory window: .*'$NOSHM_DIR'" \
