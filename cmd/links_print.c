@@ -6,6 +6,8 @@
 #include <mpi.h>
 
 #include "cmd/links_cmd.h"
+#include "cmd/cmd.h"
+#include "reports/render/report_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +84,7 @@ static void print_host_matrix(const struct links_view *v, bool shift)
 		printf("# median p50 bandwidth in GB/s of the links from the row's host to the "
 		       "column's\n");
 	for (int h = 0; h < v->nhosts; h++)
-		printf("#   h%-4d %s\n", h, v->host_names[h]);
+		cmd_print("#   h%-4d %s", h, v->host_names[h]); /* a name from the system: escaped */
 	printf("#      ");
 	for (int h = 0; h < v->nhosts; h++) {
 		char label[16];
@@ -174,7 +176,8 @@ static void print_suspect(const struct links_view *v, const struct detect_result
 {
 	char line[1024];
 	classify_describe(r, s, v->host_names, line, sizeof line);
-	printf("  %s%s", s->loaded ? "under load (shift): " : "", line);
+	printf("  %s", s->loaded ? "under load (shift): " : "");
+	report_fput_escaped(stdout, line); /* it names hosts: escaped */
 	if (isfinite(s->first_measured))
 		printf("; first pass %.3g, re-test %.3g %s", s->first_measured, s->measured,
 		       s->metric == DETECT_BANDWIDTH ? "GB/s" : "us");

@@ -51,6 +51,17 @@ int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
 	return -1;
 }
 
+void cmd_print(const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	report_fput_escaped(stdout, line);
+	fputc('\n', stdout);
+}
+
 void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 {
 	if (quiet || (ctx && ctx->rank != 0))
