@@ -238,21 +238,19 @@ san-cli-test: san-build
 	$(Q)$(call RUN_SUITES,$(SAN_SUITES),$(SAN_BUILD)/collscope, under ASan and UBSan,export ASAN_OPTIONS=detect_leaks=0;)
 sanitize-test: san-unit-test san-cli-test
 
-# --- Fuzzing the report reader (tests/fuzz/run.sh says what it checks) ----------
-FUZZ_SECONDS ?= 25
-FUZZ_BIN     := $(BUILD)/fuzz/fuzz_report_read
-# The fuzzer links every pure source of reports/ but the scale model and accept's.
-FUZZ_SRCS    := $(wildcard tests/fuzz/*.c) algorithms/timing.c \
-                $(filter-out reports/model/scale_model.c reports/accept/%,$(filter reports/%,$(PURE_SRCS)))
+# --- Fuzzing: a target per parser in one binary (tests/fuzz/run.sh, fuzz.h) -------
+FUZZ_SECONDS ?= 25# each target's, make fuzz; make check's fuzz-test: 5 s each
+FUZZ_BIN     := $(BUILD)/fuzz/collscope-fuzz
+FUZZ_SRCS    := $(wildcard tests/fuzz/*.c) tests/unit/stub_direct_variants.c $(PURE_SRCS)
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard reports/*/*.h tests/fuzz/*.h) | deps
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard */*.h */*/*.h) | deps
 	@mkdir -p $(dir $@)
 	$(call QUIET,FUZZCC,$@)$(FUZZ_CC) $(WARN) $(FUZZ_FLAGS) $(CPPFLAGS) -Itests/fuzz $(PKG_CFLAGS) -o $@ \
-		$(FUZZ_SRCS) $$(pkg-config --libs libcjson) -lm
+		$(FUZZ_SRCS) $$(pkg-config --libs libcjson libsodium) -lm
 fuzz-build: fuzz-deps
 	$(Q)$(PROVISION) --check fuzz || exit 0; $(MAKE) --no-print-directory $(FUZZ_BIN)
 fuzz fuzz-test: fuzz-build
-	$(Q)export FUZZ_CC='$(FUZZ_CC)'; $(call RUN_SUITE,tests/fuzz/run.sh,$(FUZZ_BIN) $(FUZZ_SECONDS))
+	$(Q)export FUZZ_CC='$(FUZZ_CC)'; $(call RUN_SUITE,tests/fuzz/run.sh,$(FUZZ_BIN) $(if $(filter fuzz-test,$@),5,$(FUZZ_SECONDS)))
 
 # --- MPICH (MPI=mpich) ---------------------------------------------------------
 # mpich-test: the build of a make with MPI=mpich saw MPICH alone (tests/mpich/
