@@ -88,7 +88,9 @@ done
 # --- Slurm on the cluster ----------------------------------------------------------
 expect_exit 0 "vcluster up $HOSTS" vc up "$HOSTS" "$PER_HOST"
 expect_exit 0 "slurm up: slurmctld on h1, a slurmd on each host, every node idle" vc slurm up
-expect_exit 0 "every Slurm daemon runs inside the cluster's namespaces" python3 - "$VC_PREFIX" "$HOSTS" <<'PY'
+# (the program as an argument: expect_exit gives the command /dev/null as its
+# input, and a heredoc's python3 - read an empty program and passed)
+expect_exit 0 "every Slurm daemon runs inside the cluster's namespaces" python3 -c "$(cat <<'PY'
 import os, subprocess, sys
 prefix, k = sys.argv[1], int(sys.argv[2])
 inside = set()
@@ -109,6 +111,7 @@ print("daemons:", names)
 ok = names == ["slurmctld"] + ["slurmd"] * k and set(daemons) <= inside
 sys.exit(0 if ok else "daemons %s; outside the namespaces: %s" % (names, sorted(set(daemons) - inside)))
 PY
+)" "$VC_PREFIX" "$HOSTS"
 expect_exit 0 "sinfo" vslurm sinfo -h -N -o '%N %T %c'
 cp "$TMP/out" "$TMP/sinfo"
 expect_exit 0 "the nodes h1..h$HOSTS, each idle with $PER_HOST CPUs" \
