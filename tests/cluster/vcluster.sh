@@ -133,7 +133,8 @@ can_netns() {
 		WHY="cannot make a network namespace (ip netns add: ${err:-failed}): needs root with CAP_SYS_ADMIN"
 		return 1
 	fi
-	for m in ${NSEXEC:-ip nsenter}; do
+	# VC_NSEXEC alone restricts the choice (not what a running cluster chose)
+	for m in ${VC_NSEXEC:-ip nsenter}; do
 		NSEXEC=$m ns_cmd "$probe"
 		if err=$("${NSCMD[@]}" unshare --uts true 2>&1); then
 			[ -n "$errs" ] && say "ip netns exec cannot run here (${errs#ip: }): entering the hosts' namespaces with nsenter"
