@@ -58,13 +58,14 @@ static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 		goto out;
 	}
 	if (!o->out.quiet)
-		printf("accept: spec '%s' is valid: topology %s, verify %zu variant%s, links %s, "
-		       "allreduce %zu point%s%s\n",
-		       o->check_spec, spec.has[ACCEPT_TOPOLOGY] ? "yes" : "no",
-		       spec.verify.nvariants, spec.verify.nvariants == 1 ? "" : "s",
-		       spec.has[ACCEPT_LINKS] ? "yes" : "no", spec.allreduce.npoints,
-		       spec.allreduce.npoints == 1 ? "" : "s",
-		       spec.fragile ? "; fragile: some thresholds come from a single run" : "");
+		cmd_print("accept: spec '%s' is valid: topology %s, verify %zu variant%s, links %s, "
+		          "allreduce %zu point%s%s%s%s%s",
+		          o->check_spec, spec.has[ACCEPT_TOPOLOGY] ? "yes" : "no",
+		          spec.verify.nvariants, spec.verify.nvariants == 1 ? "" : "s",
+		          spec.has[ACCEPT_LINKS] ? "yes" : "no", spec.allreduce.npoints,
+		          spec.allreduce.npoints == 1 ? "" : "s",
+		          spec.fragile ? "; fragile: some thresholds come from a single run" : "",
+		          spec.name[0] ? "; named '" : "", spec.name, spec.name[0] ? "'" : "");
 	accept_spec_release(&spec);
 	rc = EXIT_OK;
 out:
@@ -102,14 +103,14 @@ static void print_derived(const struct accept_opts *o, const cJSON *root)
 	int variants = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(verify, "variants"));
 	const cJSON *notes = cJSON_GetObjectItemCaseSensitive(derived, "notes"), *n;
 
-	printf("accept: derived '%s' from %d report%s, tolerance %.6g%%: topology%s%s, "
-	       "allreduce %d point%s\n",
+	cmd_print("accept: derived '%s' from %d report%s, tolerance %.6g%%: topology%s%s, "
+	          "allreduce %d point%s",
 	       o->derive_out, o->args.count, o->args.count == 1 ? "" : "s", o->tolerance_pct,
 	       cJSON_GetObjectItemCaseSensitive(checks, "links") ? ", links" : "",
 	       variants ? ", verify" : "", points, points == 1 ? "" : "s");
 	for (n = notes ? notes->child : NULL; n; n = n->next)
 		if (cJSON_IsString(n))
-			printf("accept: note: %s\n", n->valuestring);
+			cmd_print("accept: note: %s", n->valuestring);
 }
 
 /* On stderr, even with -q: a spec whose thresholds allow for no measured noise. */

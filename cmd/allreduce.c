@@ -134,8 +134,8 @@ static void print_header(const struct ar_run *run)
 		       c->oversubscribed ? " (oversubscribed)" : "", ar_dtype_name(o->dtype),
 		       ar_op_name(o->op), run->o->in_place ? "in place" : "out of place", o->nsizes,
 		       (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
-		printf("# %s; times are the slowest rank's; busbw = algbw x 2(n-1)/n\n",
-		       c->mpi_library);
+		cmd_print("# %s; times are the slowest rank's; busbw = algbw x 2(n-1)/n",
+		          c->mpi_library); /* the library's own words: escaped */
 	}
 	if (ar_format_header(line, sizeof line, csv) == 0)
 		printf("%s\n", line);

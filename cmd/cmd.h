@@ -39,6 +39,13 @@ int cmd_error(const struct cmd_ctx *ctx, const char *fmt, ...)
 /* The same for a problem seen on one rank only: "[rank N] ..." from that rank. */
 int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * One line on stdout (the newline added) that holds text from outside: a
+ * host name, a spec's or a report's string, a file name. What a terminal
+ * acts on is printed escaped (report_escape_text); the caller decides who
+ * prints. Lines longer than 4 KiB are cut.
+ */
+void cmd_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress on stderr from rank 0, unless quiet. */
 void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -7,6 +7,8 @@
 
 #include "cmd/links_cmd.h"
 #include "reports/render/fixed.h"
+#include "cmd/cmd.h"
+#include "reports/render/report_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,7 +85,7 @@ static void print_host_matrix(const struct links_view *v, bool shift)
 		printf("# median p50 bandwidth in GB/s of the links from the row's host to the "
 		       "column's\n");
 	for (int h = 0; h < v->nhosts; h++)
-		printf("#   h%-4d %s\n", h, v->host_names[h]);
+		cmd_print("#   h%-4d %s", h, v->host_names[h]); /* a name from the system: escaped */
 	printf("#      ");
 	for (int h = 0; h < v->nhosts; h++) {
 		char label[16];
@@ -177,7 +179,8 @@ static void print_suspect(const struct links_view *v, const struct detect_result
 {
 	char line[1024];
 	classify_describe(r, s, v->host_names, line, sizeof line);
-	printf("  %s%s", s->loaded ? "under load (shift): " : "", line);
+	printf("  %s", s->loaded ? "under load (shift): " : "");
+	report_fput_escaped(stdout, line); /* it names hosts: escaped */
 	char first[32], again[32];
 	report_fixed(first, sizeof first, s->first_measured, 0, 3);
 	report_fixed(again, sizeof again, s->measured, 0, 3);

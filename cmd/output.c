@@ -23,6 +23,7 @@ static void vprint(const char *prefix, int rank, const char *fmt, va_list ap)
 	char line[2048], safe[4 * sizeof line];
 	vsnprintf(line, sizeof line, fmt, ap);
 	report_escape_text(safe, sizeof safe, line);
+	fflush(stdout); /* what stdout holds goes first: no line glued to this one */
 	if (rank >= 0)
 		fprintf(stderr, "collscope: [rank %d] %s%s\n", rank, prefix, safe);
 	else
@@ -50,14 +51,34 @@ int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
 	return -1;
 }
 
+void cmd_print(const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	report_fput_escaped(stdout, line);
+	fputc('\n', stdout);
+}
+
 void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 {
 	if (quiet || (ctx && ctx->rank != 0))
 		return;
+	/*
+	 * One write of the whole line, after what stdout holds: with both streams
+	 * merged (2>&1 | tee), a line written in two pieces took a table row
+	 * between its text and its newline.
+	 */
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vsnprintf(line, sizeof line - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	size_t len = n < 0 ? 0 : (size_t)n < sizeof line - 1 ? (size_t)n : sizeof line - 2;
+	line[len++] = '\n';
+	fflush(stdout);
+	fwrite(line, 1, len, stderr);
 	fflush(stderr);
 }

@@ -25,7 +25,8 @@ static void print_tables(const struct report_context *c)
 {
 	char numa[16], pkg[16], res[32];
 	report_fixed(res, sizeof res, c->timer_resolution_us, 0, 3); /* 1e-03 us is 0.001 */
-	printf("# collscope topo: %d rank%s on %d host%s; %s; timer resolution %s us\n",
+	/* the library's version, the host names and cpusets come from the system: escaped */
+	cmd_print("# collscope topo: %d rank%s on %d host%s; %s; timer resolution %s us",
 	       c->nranks, c->nranks == 1 ? "" : "s", c->nhosts, c->nhosts == 1 ? "" : "s",
 	       c->mpi_library, res);
 	printf("# %4s  %-24s %8s  %-16s %5s %8s  %s\n", "rank", "host", "pid", "cpuset", "numa",
@@ -34,19 +35,18 @@ static void print_tables(const struct report_context *c)
 		const struct ctx_rank *k = &c->ranks[r];
 		print_index(numa, sizeof numa, k->numa_node);
 		print_index(pkg, sizeof pkg, k->package);
-		printf("  %4d  %-24s %8d  %-16s %5s %8s  %s\n", k->rank, k->host, k->pid, k->cpuset,
+		cmd_print("  %4d  %-24s %8d  %-16s %5s %8s  %s", k->rank, k->host, k->pid, k->cpuset,
 		       numa, pkg, k->bound ? "yes" : "no");
 	}
 	printf("# %-24s %6s %5s %5s %9s %6s  %s\n", "host", "cores", "pus", "numa", "packages",
 	       "ranks", "oversubscribed");
 	for (int h = 0; h < c->nhosts; h++) {
 		const struct ctx_host *ho = &c->hosts[h];
-		printf("  %-24s %6d %5d %5d %9d %6d  ", ho->name, ho->cores, ho->pus,
-		       ho->numa_nodes, ho->packages, ho->nranks);
+		char over[64] = "no";
 		if (ho->oversubscribed)
-			printf("yes (%d ranks on %d cores)\n", ho->nranks, ho->cores);
-		else
-			printf("no\n");
+			snprintf(over, sizeof over, "yes (%d ranks on %d cores)", ho->nranks, ho->cores);
+		cmd_print("  %-24s %6d %5d %5d %9d %6d  %s", ho->name, ho->cores, ho->pus,
+		          ho->numa_nodes, ho->packages, ho->nranks, over);
 	}
 	fflush(stdout);
 }

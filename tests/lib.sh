@@ -5,7 +5,56 @@
 PASSED=0
 FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/collscope-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+
+# Nothing a suite started outlives it, also when it is interrupted (Ctrl-C
+# during make check): on its exit every process below it is ended, found by
+# parent and not by process group, since timeout and mpirun make groups of
+# their own, which a Ctrl-C (sent to the terminal's group) does not reach.
+# suite_children: the pids of every process this shell started, all generations.
+suite_children() {
+	ps -e -o pid= -o ppid= 2>/dev/null | awk -v root=$$ '
+		{ parent[$1] = $2 }
+		END {
+			for (p in parent) {
+				q = p
+				for (n = 0; n < 64 && q in parent && q != root; n++) q = parent[q]
+				if (q == root && p != root) print p
+			}
+		}'
+}
+# suite_end_children: TERM to each of them, KILL to those left after 2 s.
+suite_end_children() {
+	local pids left
+	pids=$(suite_children)
+	[ -n "$pids" ] || return 0
+	# shellcheck disable=SC2086 # a list of pids
+	kill -TERM $pids 2>/dev/null
+	for _ in $(seq 20); do
+		# shellcheck disable=SC2086
+		left=$(ps -o pid= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null)
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	# shellcheck disable=SC2086
+	kill -KILL $left 2>/dev/null
+	return 0
+}
+suite_interrupted() {
+	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $2, ending what it started" >&2
+	exit "$1"
+}
+trap 'suite_end_children; rm -rf "$TMP"' EXIT
+trap 'suite_interrupted 130 interrupted' INT
+trap 'suite_interrupted 143 terminated' TERM
+trap 'suite_interrupted 129 hung up' HUP
+# timeout, waited for in the background: bash runs a trap only once its
+# foreground command has ended, and timeout, in a group of its own, sees no
+# Ctrl-C: the suite would wait out the whole timeout. Standard input stays
+# the caller's (a background command's would be /dev/null).
+timeout() {
+	command timeout "$@" <&0 &
+	wait $!
+}
 # The suites run python3 dozens of times each. When python3 is a version
 # manager's shim (a script: pyenv's runs pyenv, 0.4 s of CPU a call here,
 # a third of the command-line suites' time), they run the interpreter it
@@ -119,6 +168,22 @@ ompi_tcp_retry() {
 }
 
 pass() { PASSED=$((PASSED + 1)); printf '  ok    %s\n' "$1"; }
+suite_name() { echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh)"; }
+# skip_check WHAT WHY: a check that cannot run here, said, and kept in the
+# tally (a "skip" line): make check's last lines name every skip and why.
+skip_check() {
+	printf '  skip  %s: %s\n' "$1" "$2"
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "skip $(suite_name): $1: $2" >>"$COLLSCOPE_TALLY"
+	return 0
+}
+# suite_skip WHY: the whole suite cannot run here: says why (into the tally
+# too) and ends it, passing (exit 0).
+suite_skip() {
+	echo "$(suite_name): SKIP ($1)"
+	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "skip $(suite_name): $1" >>"$COLLSCOPE_TALLY"
+	finish
+	exit 0
+}
 fail() { FAILED=$((FAILED + 1)); printf '  FAIL  %s\n' "$1"; [ -n "${2:-}" ] && sed 's/^/        | /' "$2" | tail -n 20; }
 
 # mpi N ARGS...: run the binary under the launcher on N ranks (-n: mpirun,
@@ -177,6 +242,6 @@ check_all_schemas() {
 
 finish() {
 	[ -n "${COLLSCOPE_TALLY:-}" ] && echo "$PASSED $FAILED" >>"$COLLSCOPE_TALLY"
-	echo "$(basename "$(dirname "$0")")/$(basename "$0" .sh): $PASSED passed, $FAILED failed"
+	echo "$(suite_name): $PASSED passed, $FAILED failed"
 	[ "$FAILED" = 0 ]
 }

@@ -462,17 +462,18 @@ static int conclude(struct accept_run *a)
 {
 	char line[1024];
 	const struct accept_verdict *v = &a->verdict;
+	/* the lines hold host names and a spec's strings as they are: printed escaped */
 	for (size_t i = 0; i < v->nresults; i++)
 		if (accept_format_result(v, i, line, sizeof line) >= 0)
-			printf("%s\n", line);
+			cmd_print("%s", line);
 	for (size_t i = 0; i < v->nisolations; i++)
 		if (accept_format_isolation(v, i, line, sizeof line) >= 0)
-			printf("%s\n", line);
+			cmd_print("%s", line);
 	for (int h = 0; h < v->nhosts; h++)
 		if (accept_format_host(v, h, line, sizeof line) >= 0)
-			printf("%s\n", line);
+			cmd_print("%s", line);
 	if (accept_format_summary(v, line, sizeof line) >= 0)
-		printf("%s\n", line);
+		cmd_print("%s", line);
 	fflush(stdout);
 	int status = EXIT_OK;
 	if (a->o->junit) {
@@ -539,8 +540,8 @@ static void print_header(const struct accept_run *a)
 		        a->o->args.items[0]);
 	if (a->ctx->rank != 0 || a->o->out.quiet)
 		return;
-	printf("# collscope accept: spec '%s'%s%s%s, %d ranks on %d host%s; %d repeat%s; "
-	       "checks:%s%s%s%s\n",
+	cmd_print("# collscope accept: spec '%s'%s%s%s, %d ranks on %d host%s; %d repeat%s; "
+	          "checks:%s%s%s%s",
 	       a->o->args.items[0], s->name[0] ? " (" : "", s->name, s->name[0] ? ")" : "",
 	       a->ctx->nranks, a->context.nhosts, a->context.nhosts == 1 ? "" : "s", a->o->repeats,
 	       a->o->repeats == 1 ? "" : "s", s->has[ACCEPT_TOPOLOGY] ? " topology" : "",

@@ -25,7 +25,7 @@
 #define ACCEPT_REASON_BYTES 256
 
 struct accept_host_figures {
-	char name[CTX_NAME_BYTES]; /* control characters replaced by '?' */
+	char name[CTX_NAME_BYTES]; /* as it is (printers escape it) */
 	int ranks, cores, numa_nodes;
 	bool oversubscribed;
 };

@@ -6,6 +6,7 @@
 
 #include "reports/accept/accept_util.h"
 #include "reports/render/junit.h"
+#include "reports/render/report_text.h"
 #include "reports/io/report_io.h"
 #include "reports/stats/stats.h"
 
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A host name as the lines show it: escaped (report_escape_text), at most 4 bytes a byte. */
+#define NAME_SHOWN_BYTES (4 * CTX_NAME_BYTES)
 
 /* The host's name as shown, or "job". */
 static const char *who(const struct accept_verdict *v, int host)
@@ -48,7 +52,7 @@ static void figures(const struct accept_result *r, char *buf, size_t len)
 int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, size_t len)
 {
 	const struct accept_result *r = &v->results[i];
-	char fig[160], reps[64] = "", name[CTX_NAME_BYTES];
+	char fig[160], reps[64] = "", name[NAME_SHOWN_BYTES];
 	const char *fault = r->status == ACCEPT_PASS ? "-" : accept_fault_name(r->fault);
 
 	figures(r, fig, sizeof fig);
@@ -57,7 +61,7 @@ int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, si
 		         r->measured_repeats);
 	else if (v->repeats > 1)
 		snprintf(reps, sizeof reps, "; %d repeats", r->measured_repeats);
-	accept_copy_name(name, sizeof name, who(v, r->host));
+	report_escape_text(name, sizeof name, who(v, r->host));
 	return snprintf(buf, len, "%-12s %-19s %-8s %s: %s%s%s%s%s", accept_status_name(r->status),
 	                fault, name, r->label, fig, r->detail[0] || reps[0] ? " (" : "", r->detail,
 	                reps, r->detail[0] || reps[0] ? ")" : "");
@@ -71,10 +75,10 @@ static void hosts_with(const struct accept_verdict *v, const struct accept_isola
 
 	buf[0] = '\0';
 	for (int h = 0; h < v->nhosts && used < len; h++) {
-		char name[CTX_NAME_BYTES];
+		char name[NAME_SHOWN_BYTES];
 		if (iso->role[h] != role || (group >= 0 && iso->group[h] != group))
 			continue;
-		accept_copy_name(name, sizeof name, v->host_names[h]);
+		report_escape_text(name, sizeof name, v->host_names[h]);
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
 	}
 }
@@ -276,12 +280,12 @@ static void searches_of(const struct accept_verdict *v, int host, enum accept_ro
 int accept_format_host(const struct accept_verdict *v, int host, char *buf, size_t len)
 {
 	struct accept_host_verdict hv;
-	char name[CTX_NAME_BYTES], faults[256], searches[512];
+	char name[NAME_SHOWN_BYTES], faults[256], searches[512];
 	size_t used;
 	int parts = 0;
 
 	accept_host_verdict(v, host, &hv);
-	accept_copy_name(name, sizeof name, who(v, host));
+	report_escape_text(name, sizeof name, who(v, host));
 	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
 	/* the status padded to its column only when something follows */
 	if (hv.failed_own || hv.isolated || hv.not_isolated || hv.inconclusive)
@@ -331,11 +335,11 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 	used = 0;
 	for (int h = 0; h < v->nhosts && used < sizeof list; h++) {
 		struct accept_host_verdict hv;
-		char name[CTX_NAME_BYTES];
+		char name[NAME_SHOWN_BYTES];
 		accept_host_verdict(v, h, &hv);
 		if (hv.status == ACCEPT_PASS)
 			continue;
-		accept_copy_name(name, sizeof name, v->host_names[h]);
+		report_escape_text(name, sizeof name, v->host_names[h]);
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
 		                         name);
 		failing++;

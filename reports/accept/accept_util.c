@@ -1,6 +1,7 @@
 /* Helpers of the accept modules: see accept_util.h. */
 #include "reports/accept/accept_util.h"
 
+#include "reports/render/report_text.h"
 #include "reports/stats/stats.h"
 
 #include <math.h>
@@ -100,7 +101,7 @@ void accept_describe_value(const cJSON *v, char *buf, size_t len)
 	if (!v)
 		snprintf(buf, len, "nothing");
 	else if (cJSON_IsString(v)) {
-		bool cut = !accept_copy_name(text, sizeof text - 3, v->valuestring);
+		bool cut = report_escape_text(text, sizeof text - 3, v->valuestring) >= sizeof text - 3;
 		snprintf(buf, len, "\"%s%s\"", text, cut ? "..." : "");
 	} else if (cJSON_IsNumber(v))
 		snprintf(buf, len, "%.17g", v->valuedouble);
@@ -122,8 +123,9 @@ bool accept_copy_name(char *dst, size_t size, const char *s)
 
 	if (size == 0)
 		return false;
+	/* as it is: names that differ in a control character are two names */
 	for (; s && s[i] && i < size - 1; i++)
-		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+		dst[i] = s[i];
 	dst[i] = '\0';
 	return !s || s[i] == '\0';
 }

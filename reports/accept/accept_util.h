@@ -40,11 +40,14 @@ size_t accept_path_key(struct accept_path *p, const char *key);
 size_t accept_path_index(struct accept_path *p, size_t index);
 void accept_path_cut(struct accept_path *p, size_t len);
 
-/* A value as a message shows it: "fast" quoted (cut, control characters '?'), 3, true, an object.
- */
+/* A value as a message shows it: "fast" quoted (escaped as report_escape_text does, cut), 3,
+ * true, an object. */
 void accept_describe_value(const cJSON *v, char *buf, size_t len);
 
-/* Copies s into dst (size bytes), control characters replaced by '?'; false when cut. */
+/*
+ * Copies s into dst (size bytes) as it is, so that names differing only in a
+ * control character stay apart; false when cut. Printers escape (cmd_print).
+ */
 bool accept_copy_name(char *dst, size_t size, const char *s);
 
 /* Room for n + 1 items of size bytes in *items (capacity *cap); -1 when out of memory. */

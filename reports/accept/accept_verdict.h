@@ -183,8 +183,8 @@ void accept_host_verdict(const struct accept_verdict *v, int host, struct accept
  *   "FAIL         LINK_BW_LOW          h4     links bandwidth cross_host: 0.021 GB/s < min 8.8 GB/s
  * (...)" "SEARCH  allreduce ring 4 MiB busbw: culprit h4 (4 runs)" "HOST    h4     FAIL  own
  * checks: LINK_BW_LOW; named by the search of ...: AR_BUSBW_LOW" "accept: FAIL: 3 of 41 checks
- * failed, 1 intermittent; hosts failing: h4" Host names are shown with control characters replaced
- * by '?'.
+ * failed, 1 intermittent; hosts failing: h4" Host names and a spec's strings are as they are:
+ * a terminal printer escapes the line (cmd_print).
  */
 int accept_format_result(const struct accept_verdict *v, size_t i, char *buf, size_t len);
 int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf, size_t len);

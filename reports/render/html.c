@@ -4,6 +4,8 @@
  */
 #include "reports/render/html.h"
 
+#include "reports/render/report_text.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +140,15 @@ static const char *escape_of(unsigned char c)
 	}
 }
 
+/* A C1 or bidirectional control, or a line separator (report_char_hidden): not text. */
+static bool hidden(const unsigned char *p, size_t n)
+{
+	if (n == 2)
+		return report_char_hidden(((p[0] & 0x1fu) << 6) | (p[1] & 0x3fu));
+	return n == 3 &&
+	       report_char_hidden(((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu));
+}
+
 void html_text(struct html_buf *b, const char *s, size_t max_bytes)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -150,7 +161,7 @@ void html_text(struct html_buf *b, const char *s, size_t max_bytes)
 			html_raw(b, ELLIPSIS);
 			return;
 		}
-		esc = n == 1 ? escape_of(*p) : n == 0 ? REPLACEMENT : NULL;
+		esc = n == 1 ? escape_of(*p) : n == 0 || hidden(p, n) ? REPLACEMENT : NULL;
 		if (esc)
 			html_raw(b, esc);
 		else

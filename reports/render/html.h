@@ -31,7 +31,8 @@ void html_rawf(struct html_buf *b, const char *fmt, ...) __attribute__((format(p
 /*
  * Text from anywhere, escaped for element content and attribute values:
  * & < > " ' as entities; bytes below 0x20 other than tab and newline, DEL,
- * and bytes that are not valid UTF-8 become U+FFFD. At most max_bytes of s
+ * bytes that are not valid UTF-8, C1 and bidirectional controls and line
+ * separators (report_char_hidden) become U+FFFD. At most max_bytes of s
  * are written (0: all), cut at a character boundary, with an ellipsis when cut.
  */
 void html_text(struct html_buf *b, const char *s, size_t max_bytes);

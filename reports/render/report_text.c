@@ -7,6 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+bool report_char_hidden(unsigned code)
+{
+	return (code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) ||
+	       (code >= 0x2066 && code <= 0x2069) || code == 0x200e || code == 0x200f ||
+	       code == 0x061c || code == 0x2028 || code == 0x2029;
+}
+
 /*
  * The piece of output for the character at p (n bytes of left, n >= 1):
  * an escape into esc, or the character itself. Returns its length; *step
@@ -25,8 +32,7 @@ static size_t piece(const unsigned char *p, size_t left, char esc[8], const char
 		code = ((p[0] & 0x0fu) << 12) | ((p[1] & 0x3fu) << 6) | (p[2] & 0x3fu);
 	if (n == 0 || (n == 1 && (p[0] < 0x20 || p[0] == 0x7f))) {
 		snprintf(esc, 8, "\\x%02x", p[0]);
-	} else if ((code >= 0x80 && code <= 0x9f) || (code >= 0x202a && code <= 0x202e) ||
-	           (code >= 0x2066 && code <= 0x2069)) {
+	} else if (report_char_hidden(code)) {
 		snprintf(esc, 8, "\\u%04x", code);
 	} else {
 		*text = (const char *)p;

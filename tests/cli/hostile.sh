@@ -142,7 +142,7 @@ if command -v valgrind >/dev/null; then
 		fail "the links page: 4x pairs and suspects, linear work" "$TMP/out"
 	fi
 else
-	echo "  skip  the links page's work with many suspects (no valgrind)"
+	skip_check "the links page's work with many suspects" "no valgrind"
 fi
 
 finish

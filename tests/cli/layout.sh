@@ -53,6 +53,15 @@ expect_none "commands include the run layer by its one header" "$(printf '%s\n' 
 # The checks see what they are meant to see.
 printf '#include <mpi.h>\n#include "sweep.h"\n#include "probes/p2p.h"\nint f(void) { return MPI_Barrier(MPI_COMM_WORLD); }\n' > "$TMP/bad.c"
 expect_some "a planted MPI call is seen" "$(mpi_calls "$TMP/bad.c")"
+# CI (CI=true, .ci/run) builds with -Werror; the two sources gcc 12 warned
+# about (-Wformat-truncation, at -O0 with sanitizers as make check's san
+# build) build under it.
+expect_exit 0 "CI=true compiles with -Werror" sh -c \
+	'make -n CI=true -W probes/topology.c build/probes/topology.o | grep -q -- -Werror'
+expect_exit 0 "probes/topology.c and tests/unit/test_accept_derive.c: no warning under -Werror" \
+	make -s --no-print-directory CI=true BUILD="$TMP/werror" SANITIZE=address,undefined OPT='-O0 -g' \
+	"$TMP/werror/probes/topology.o" "$TMP/werror/tests/unit/test_accept_derive.o"
+
 expect_some "a planted include of probes/ is seen" "$(cmd_reaches "$TMP/bad.c")"
 expect_some "a planted bare include is seen" "$(bare_includes "$TMP/bad.c")"
 expect_some "a planted MPI include in reports/ is seen" "$(reports_reach "$TMP/bad.c")"

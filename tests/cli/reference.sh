@@ -238,6 +238,15 @@ else
 	diff "$TMP/readme.commands" "$TMP/commands" | grep '^[<>]' | sed 's/^/        | /'
 fi
 
+# --- README.md's system packages: every one tests/provision.sh base installs ------------
+pkgs=$(sed -n 's/^BASE_PKGS="\(.*\)"$/\1/p' "$ROOT/tests/provision.sh")
+missing=$(for p in $pkgs; do grep -qw -- "$p" "$README" || echo "$p"; done)
+if [ -n "$pkgs" ] && [ -z "$missing" ]; then
+	pass "README.md names every package of tests/provision.sh base ($(echo "$pkgs" | wc -w))"
+else
+	fail "README.md does not name the packages '${missing//$'\n'/ }' of tests/provision.sh base$([ -n "$pkgs" ] || echo ': no BASE_PKGS found')"
+fi
+
 # --- the man pages ------------------------------------------------------------------
 # valid roff: groff's warnings (all of them) or man's; neither installed: not checked
 for c in "" $COMMANDS; do

@@ -115,7 +115,7 @@ fi
 # Headless Chromium: loads, no console error, a screenshot that is not blank.
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
-	echo "  skip  headless Chromium: chromium is not installed ('make browser-deps' as root installs the Debian package chromium)"
+	skip_check "headless Chromium" "chromium is not installed ('make browser-deps' as root installs the Debian package chromium)"
 else
 	shot=$TMP/page.png
 	"$BIN" report -q --force -o "$TMP/page.html" "$TMP/base.json" "$TMP/links.json" \

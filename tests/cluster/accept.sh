@@ -43,6 +43,7 @@ AR_RUNS=${AR_RUNS:-5}
 
 cleanup() {
 	bash "$LOAD" stop >/dev/null 2>&1
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }

@@ -29,4 +29,8 @@ if [ -z "$line" ]; then
 	exit 255
 fi
 set -- "$(echo "$line" | awk '{print $1}')" "$(echo "$line" | awk '{print $3}')" "$*"
+# entered as vcluster.sh's ns_cmd does: nsenter where ip netns exec cannot run
+if [ "$(cat "${table%/hosts}/nsexec" 2>/dev/null)" = nsenter ]; then
+	exec nsenter "--net=/run/netns/$2" -- unshare --uts -- sh -c 'hostname "$0" && exec sh -c "$1"' "$1" "$3"
+fi
 exec ip netns exec "$2" unshare --uts -- sh -c 'hostname "$0" && exec sh -c "$1"' "$1" "$3"

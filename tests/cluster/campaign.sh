@@ -18,6 +18,7 @@ VC=$HERE/vcluster.sh
 . "$HERE/suite.sh"
 export VC_PREFIX=${VC_PREFIX:-csvcs$$}
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }

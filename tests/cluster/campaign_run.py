@@ -111,7 +111,10 @@ def start_load(d, hosts, seconds):
     procs = []
 
     def bg(ns, *cmd):
-        procs.append(subprocess.Popen(["ip", "netns", "exec", ns, "timeout", str(seconds)] + list(cmd),
+        # nsenter: enters the network namespace alone, as vcluster.sh does where
+        # ip netns exec cannot make / a slave mount
+        procs.append(subprocess.Popen(["nsenter", "--net=/run/netns/" + ns, "--", "timeout", str(seconds)]
+                                      + list(cmd),
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       start_new_session=True))
     if d["load"] == "cpu":

@@ -39,6 +39,7 @@ LINKS=(-q -n 300 -w 30 --bw-iters 5 --bw-warmup 0 --bw-bytes 256K --window 8 --b
 	--lat-time 0.05 --pattern both --fail-on-suspect)
 
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }

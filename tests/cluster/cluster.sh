@@ -55,6 +55,7 @@ AR_BYTES=1048576
 
 # Whatever happens, the cluster goes: on success, failure and interrupt.
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	VC_PREFIX=${VC_PREFIX%r}r bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
@@ -114,6 +115,49 @@ else
 	fail "vcluster with: an interrupt leaves nothing behind" "$TMP/out"
 	VC_PREFIX=${VC_PREFIX}w bash "$VC" down
 fi
+
+# --- where / is not a mount point (some containers) -----------------------------
+# ip netns exec first makes / a slave mount, which fails there ("mount
+# --make-rslave /" failed: Invalid argument): the cluster enters its hosts
+# with nsenter instead, and the reason a probe gives is that step's error.
+# in_plain_root CMD...: CMD chrooted into a plain directory holding the
+# whole tree (bound in a private mount namespace, gone with it).
+in_plain_root() {
+	local r rc
+	r=$(mktemp -d /tmp/collscope-plain-root.XXXXXX) || return 5
+	unshare --mount --propagation private bash -c '
+		r=$1
+		shift
+		for d in /*; do
+			if [ -L "$d" ]; then
+				cp -P "$d" "$r/"
+			elif [ -d "$d" ] && [ "$d" != /tmp ]; then
+				mkdir "$r$d" && mount --rbind "$d" "$r$d" || exit 5
+			fi
+		done
+		# /tmp, which holds the root itself, without what is mounted below it
+		mkdir "$r/tmp" && mount --bind /tmp "$r/tmp" || exit 5
+		cd / && exec chroot "$r" "$@"' bash "$r" "$@"
+	rc=$?
+	# only what this made: empty folders and links, never across a mount
+	find "$r" -xdev -depth \( -type d -empty -delete \) -o \( -type l -delete \)
+	rmdir "$r" 2>/dev/null
+	return $rc
+}
+expect_exit 77 "where / is not a mount point, ip netns exec cannot run (VC_NSEXEC=ip): probe exits 77" \
+	in_plain_root env VC_NSEXEC=ip bash "$VC" probe
+expect_output 'mount --make-rslave /.* failed' "it names the failing step, the mount"
+cp "$TMP/out" "$TMP/probe.out"
+expect_exit 1 "it does not blame CAP_SYS_ADMIN" grep -q CAP_SYS_ADMIN "$TMP/probe.out"
+expect_exit 0 "there, by default: probe passes (nsenter)" in_plain_root bash "$VC" probe
+expect_output 'ip netns exec cannot run here .*mount --make-rslave.*nsenter' "it says why it uses nsenter"
+expect_exit 0 "there, a cluster of 2 hosts: each named, mpirun across them (agent.sh with nsenter)" \
+	in_plain_root env VC_PREFIX="${VC_PREFIX}w" bash "$VC" with 2 bash -c \
+	'[ "$(bash "$VCLUSTER" exec h2 hostname)" = h2 ] && bash "$VCLUSTER" mpirun --bind-to none -np 4 "$0" topo -q -o "$1"' \
+	"$BIN" "$TMP/plain.json"
+expect_exit 0 "its topo report: ranks on h1 and h2" python3 -c "
+import json,sys; h=sorted(x['name'] for x in json.load(open('$TMP/plain.json'))['context']['hosts']); print(h)
+sys.exit(h != ['h1', 'h2'])"
 
 # With the kernel's autogroup a session is a scheduling group: h1's ranks in
 # the suite's own session would share a CPU share with make and the CI runner,

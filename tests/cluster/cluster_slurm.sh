@@ -45,6 +45,7 @@ NIGHTLY_ENV=(LINKS_ARGS="-n 100 -w 10 --bw-iters 10 --bw-warmup 1 --bw-bytes 64K
 	ALLREDUCE_ARGS="-b 256K -e 256K -n 12 -w 1")
 
 cleanup() {
+	suite_end_children # tests/lib.sh: what the suite started, outside the namespaces too
 	bash "$VC" down >/dev/null 2>&1
 	rm -rf "$TMP"
 }
@@ -66,23 +67,15 @@ for f in "$SLURM_SCRIPTS"/*.sbatch; do
 	expect_exit 0 "README names $rel" grep -qF "$rel" "$HERE/../../README.md"
 	expect_exit 0 "$rel is a bash script that parses" bash -n "$f"
 done
+# their logic with srun and collscope as stubs: baselines, reruns, outside Slurm
+expect_exit 0 "the job scripts' logic (jobscripts.sh, with stubs)" env -u COLLSCOPE_TALLY bash "$HERE/jobscripts.sh"
+sed 's/^/        /' "$TMP/out"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "cluster/cluster_slurm: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-	finish
-	exit
-fi
-if ! why=$(bash "$VC" probe 2>&1); then
-	echo "cluster/cluster_slurm: SKIP (${why#vcluster: })"
-	finish
-	exit
-fi
+[ "$(id -u)" = 0 ] || suite_skip "not root: network namespaces need root"
+why=$(bash "$VC" probe 2>&1) || suite_skip "${why##*vcluster: }"
+[ -z "$why" ] || echo "  note  ${why#vcluster: }"
 for t in slurmctld slurmd srun sbatch salloc; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "cluster/cluster_slurm: SKIP ('$t' not found: Debian packages slurmctld, slurmd, slurm-client)"
-		finish
-		exit
-	fi
+	command -v $t >/dev/null 2>&1 || suite_skip "'$t' not found: Debian packages slurmctld, slurmd, slurm-client"
 done
 # The leftovers of crashed runs of this suite: clusters whose run is gone.
 for p in $({
@@ -95,7 +88,9 @@ done
 # --- Slurm on the cluster ----------------------------------------------------------
 expect_exit 0 "vcluster up $HOSTS" vc up "$HOSTS" "$PER_HOST"
 expect_exit 0 "slurm up: slurmctld on h1, a slurmd on each host, every node idle" vc slurm up
-expect_exit 0 "every Slurm daemon runs inside the cluster's namespaces" python3 - "$VC_PREFIX" "$HOSTS" <<'PY'
+# (the program as an argument: expect_exit gives the command /dev/null as its
+# input, and a heredoc's python3 - read an empty program and passed)
+expect_exit 0 "every Slurm daemon runs inside the cluster's namespaces" python3 -c "$(cat <<'PY'
 import os, subprocess, sys
 prefix, k = sys.argv[1], int(sys.argv[2])
 inside = set()
@@ -116,6 +111,7 @@ print("daemons:", names)
 ok = names == ["slurmctld"] + ["slurmd"] * k and set(daemons) <= inside
 sys.exit(0 if ok else "daemons %s; outside the namespaces: %s" % (names, sorted(set(daemons) - inside)))
 PY
+)" "$VC_PREFIX" "$HOSTS"
 expect_exit 0 "sinfo" vslurm sinfo -h -N -o '%N %T %c'
 cp "$TMP/out" "$TMP/sinfo"
 expect_exit 0 "the nodes h1..h$HOSTS, each idle with $PER_HOST CPUs" \
@@ -146,7 +142,7 @@ if [ -n "$MPICH_BIN" ]; then
 	expect_exit 0 "its report names MPICH" python3 -c "
 import json,sys; sys.exit(not json.load(open('$TMP/topo-mpich.json'))['context']['mpi']['library'].startswith('MPICH'))"
 else
-	echo "  skip  MPICH under srun: no MPICH binary given (cluster_slurm.sh OPENMPI_BIN MPICH_BIN)"
+	skip_check "MPICH under srun" "no MPICH binary given (cluster_slurm.sh OPENMPI_BIN MPICH_BIN)"
 fi
 
 # --- the job scripts, equal links ---------------------------------------------------------
@@ -165,7 +161,7 @@ job() {
 }
 BASE=$TMP/baseline
 expect_exit 0 "nightly.sbatch without a baseline makes one" ompi_tcp_retry job nightly.sbatch "$TMP/night1" 1 "${NIGHTLY_ENV[@]}" BASELINE="$BASE"
-expect_output "^nightly: this run is the baseline now" "it says so"
+expect_output "^nightly: this run is the links baseline now" "it says so"
 
 # --- h4 slowed ------------------------------------------------------------------------------
 expect_exit 0 "vcluster slow $SLOW $RATE" vc slow "$SLOW" "$RATE"

@@ -3,6 +3,9 @@
 # signal reaches the suite's trap at once, and the suite's SKIP when this
 # machine cannot make namespace hosts.
 
+# ip -n and tc -n as vcluster.sh runs them (nsenter where ip netns exec cannot run)
+. "$(dirname "${BASH_SOURCE[0]}")/nsexec.sh"
+
 # Long commands run in the background, so that a signal runs the trap at once.
 in_bg() {
 	"$@" &
@@ -16,12 +19,8 @@ vmpi() { in_bg timeout 300 bash "$VC" mpirun --bind-to none -np "$NP" "$@"; }
 # when not root or when the namespaces cannot be made.
 suite_needs_cluster() {
 	local why
-	if [ "$(id -u)" != 0 ]; then
-		echo "$1: SKIP (not root: network namespaces need CAP_SYS_ADMIN)"
-		exit 0
-	fi
-	if ! why=$(bash "$VC" probe 2>&1); then
-		echo "$1: SKIP (${why#vcluster: })"
-		exit 0
-	fi
+	[ "$(id -u)" = 0 ] || suite_skip "not root: network namespaces need root"
+	why=$(bash "$VC" probe 2>&1) || suite_skip "${why##*vcluster: }"
+	# what the probe had to say (nsenter instead of ip netns exec, and why)
+	[ -z "$why" ] || echo "  note  ${why#vcluster: }"
 }

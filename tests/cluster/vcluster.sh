@@ -53,12 +53,13 @@
 #
 # Environment: VC_PREFIX (default csvc; every namespace is named PREFIX-...),
 # VC_NET (default 10.213.0: the first three octets of the /24), VC_BURST (tbf
-# bucket, default 64kb). Needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN), ip
-# (iproute2), tc and unshare (util-linux).
+# bucket, default 64kb), VC_NSEXEC (ip or nsenter: see ns_cmd). Needs root
+# (CAP_SYS_ADMIN and CAP_NET_ADMIN), ip (iproute2), tc, unshare and nsenter
+# (util-linux).
 #
 # Exit status: 0 ok, 2 bad usage, 5 the cluster could not be made (with the
-# reason), 77 namespaces are not permitted here (not root, or a container
-# without CAP_SYS_ADMIN). Other statuses are those of the command run.
+# reason), 77 namespaces cannot be made or entered here (the reason: the
+# failing step's own error). Other statuses are those of the command run.
 set -u
 
 # ip and tc live in sbin, which a non-login shell may not have in its PATH.
@@ -69,6 +70,8 @@ VC_NET=${VC_NET:-10.213.0}
 VC_BURST=${VC_BURST:-64kb}
 STATE=/run/collscope-vcluster-$VC_PREFIX
 BR_NS=$VC_PREFIX-br
+# ip -n and tc -n: through nsenter where ip netns exec cannot run (see ns_cmd)
+. "$HERE/nsexec.sh"
 
 say() { printf 'vcluster: %s\n' "$*" >&2; }
 die() {
@@ -95,22 +98,54 @@ host_index() {
 }
 host_ip() { echo "$VC_NET.$((10 + $1))"; }
 
-# can_netns: namespaces may be made here (probes with a throw-away one); when
-# not, WHY says why.
+# How a command enters a host's network namespace (ns_cmd). ip netns exec
+# first makes / a slave mount and mounts the namespace's own sysfs: where /
+# is not a mount point (some containers) that step fails, '"mount
+# --make-rslave /" failed: Invalid argument', and nsenter, which enters the
+# network namespace alone (all the cluster needs), runs the hosts instead.
+# VC_NSEXEC=ip or nsenter chooses; else can_netns does, and up keeps its
+# choice in $STATE/nsexec for every later command (and agent.sh).
+NSEXEC=${VC_NSEXEC:-}
+case $NSEXEC in '' | ip | nsenter) ;; *) die 2 "bad VC_NSEXEC '$NSEXEC': ip or nsenter" ;; esac
+[ -z "$NSEXEC" ] && [ -f "$STATE/nsexec" ] && NSEXEC=$(cat "$STATE/nsexec")
+# ns_cmd NS: NSCMD is the command prefix that runs a command in namespace NS.
+ns_cmd() {
+	if [ "${NSEXEC:-ip}" = nsenter ]; then
+		NSCMD=(nsenter "--net=/run/netns/$1" --)
+	else
+		NSCMD=(ip netns exec "$1")
+	fi
+}
+
+# can_netns: namespaces may be made here (probes with a throw-away one, with
+# each way in of ns_cmd until one works, which NSEXEC keeps); when not, WHY
+# says why, with the error of the step that failed.
 WHY=
 can_netns() {
-	local probe="$VC_PREFIX-probe$$" t rc
-	for t in ip tc unshare; do
+	local probe="$VC_PREFIX-probe$$" t m err errs='' rc=1
+	for t in ip tc unshare nsenter; do
 		command -v $t >/dev/null 2>&1 || {
 			WHY="'$t' not found (Debian packages iproute2, util-linux)"
 			return 1
 		}
 	done
-	WHY="network namespaces are not permitted here: need root with CAP_SYS_ADMIN"
-	ip netns add "$probe" 2>/dev/null || return 1
-	ip netns exec "$probe" unshare --uts true 2>/dev/null
-	rc=$?
+	if ! err=$(ip netns add "$probe" 2>&1); then
+		WHY="cannot make a network namespace (ip netns add: ${err:-failed}): needs root with CAP_SYS_ADMIN"
+		return 1
+	fi
+	# VC_NSEXEC alone restricts the choice (not what a running cluster chose)
+	for m in ${VC_NSEXEC:-ip nsenter}; do
+		NSEXEC=$m ns_cmd "$probe"
+		if err=$("${NSCMD[@]}" unshare --uts true 2>&1); then
+			[ -n "$errs" ] && say "ip netns exec cannot run here (${errs#ip: }): entering the hosts' namespaces with nsenter"
+			NSEXEC=$m
+			rc=0
+			break
+		fi
+		errs="$errs${errs:+; }$m: $(echo "${err:-failed}" | tr '\n' ' ' | sed 's/ *$//')"
+	done
 	ip netns del "$probe" 2>/dev/null
+	[ $rc = 0 ] || WHY="cannot run a command in a network namespace ($errs)"
 	return $rc
 }
 
@@ -176,7 +211,7 @@ cmd_up() {
 	can_netns || die 77 "$WHY"
 	cmd_down || die 5 "could not remove the leftovers of an earlier run"
 	trap 'cmd_down; exit 130' INT TERM
-	mkdir -p "$STATE/tmp" || die 5 "cannot create $STATE/tmp"
+	mkdir -p "$STATE/tmp" && echo "$NSEXEC" >"$STATE/nsexec" || die 5 "cannot create $STATE/tmp"
 	{
 		ip netns add "$BR_NS" &&
 			ip -n "$BR_NS" link set lo up &&
@@ -236,7 +271,8 @@ cmd_exec() {
 	shift
 	[ $# -gt 0 ] || die 2 "exec $host: no command"
 	ns=$(ns_of "$host") || exit $?
-	exec ip netns exec "$ns" unshare --uts -- sh -c 'hostname "$0" && exec "$@"' "$host" "$@"
+	ns_cmd "$ns"
+	exec "${NSCMD[@]}" unshare --uts -- sh -c 'hostname "$0" && exec "$@"' "$host" "$@"
 }
 
 cmd_slow() {

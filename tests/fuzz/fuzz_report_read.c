@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: the report reader and everything that reads a report's
+ * The fuzz target report_read (fuzz.h): the report reader and everything that reads a report's
  * fields after it (compare's loader, matching and rendering; the HTML page),
  * on arbitrary bytes. Fails (abort) on a crash, a leak, a sanitizer report,
  * or when an oracle says no:
@@ -21,6 +21,7 @@
  */
 #include "reports/compare/compare_points.h"
 #include "reports/render/html.h"
+#include "fuzz.h"
 #include "page_check.h"
 #include "reports/io/report_read.h"
 #include "reports/io/report_read_scan.h"
@@ -33,8 +34,6 @@
 
 #define COUNT_MAX    20000
 #define EXPANDED_MAX ((size_t)2 << 20)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void oracle_failed(const char *what, const char *why)
 {
@@ -180,7 +179,7 @@ verbatim_rest:
 	return out;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int fuzz_report_read(const uint8_t *data, size_t size)
 {
 	static const cJSON_Hooks counting = {counting_malloc, counting_free};
 	char err[512] = "";

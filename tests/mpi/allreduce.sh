@@ -45,6 +45,23 @@ sys.exit(not (s['below_min_busbw'] == ['ring'] and s['verdict'] == 'below min bu
 expect_exit 2 "--sizes 3 is bad input, not a 0-byte point" mpi 2 allreduce -a ring --sizes 3 --min-busbw 0
 expect_output "the size 3 is less than one float32 element" "it names the size"
 
+# A progress line owns its line: written whole (text and newline at once), so
+# that with stdout and stderr merged no table row lands inside it. Rank 0's
+# writes, traced (a singleton: rank 0 is this process).
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+	expect_exit 0 "allreduce, its writes traced" strace -qq -e trace=write -e signal=none -s 65536 \
+		-o "$TMP/writes" "$BIN" allreduce -a ring,tree -b 1K -e 4K -n 3 -w 1
+	# shellcheck disable=SC2016 # a Python program
+	expect_exit 0 "every write to stdout or stderr ends a line" python3 -c '
+import re, sys
+w = [l for l in open(sys.argv[1]) if re.match(r"write\((1|2),", l)]
+bad = [l for l in w if not re.search(r"\\n\", \d+\) += \d+$", l)]
+print(len(w), "writes;", len(bad), "end inside a line:", *bad[:5], sep="\n")
+sys.exit(len(w) < 6 or bool(bad))' "$TMP/writes"
+else
+	skip_check "progress lines written whole" "no strace, or ptrace not permitted"
+fi
+
 # CSV: a header and one line per point, comma-separated.
 expect_exit 0 "--format csv" mpi 2 allreduce -a ring,mpi -b 8 -e 64 -n 5 --format csv -q
 expect_output '^size_bytes,count,type,redop,algorithm,p50_us,p99_us,algbw_gbps,busbw_gbps,wrong$' \
@@ -101,7 +118,7 @@ noshm_run() {
 	esac
 }
 if [ "$COLLSCOPE_MPI" = mpich ] && ! unshare --mount true 2>/dev/null; then
-	echo "  skip  allreduce without room for a shared window: MPICH's /dev/shm can be replaced only as root"
+	skip_check "allreduce without room for a shared window" "MPICH's /dev/shm can be replaced only as root"
 else
 	noshm_run "allreduce without room for a shared window still runs"
 	expect_output "^\[rank 0\] allreduce: warning: no room for a shared-memory window: .*'$NOSHM_DIR'" \

@@ -286,7 +286,7 @@ Test(accept_derive, hosts_that_differ_leave_a_figure_out_with_a_note)
 static void assert_refused(cJSON **r, size_t n, const char *const *want)
 {
 	struct accept_source src[8];
-	char name[8][16];
+	char name[8][32];
 	cJSON *out = spec_root();
 
 	for (size_t i = 0; i < n; i++) {

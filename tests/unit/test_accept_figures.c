@@ -141,6 +141,29 @@ Test(accept_figures, from_allreduce_records)
 	accept_figures_release(&f);
 }
 
+/* Host names that differ only in a control character are two hosts, not one. */
+Test(accept_figures, names_differing_in_a_control_character_stay_apart)
+{
+	static int r0[] = {0}, r1[] = {1}, r2[] = {2};
+	struct ctx_host hosts[3] = {{.name = "node\x01", .cores = 1, .nranks = 1, .ranks = r0},
+	                            {.name = "node\x02", .cores = 1, .nranks = 1, .ranks = r1},
+	                            {.name = "node\x1b[2J", .cores = 1, .nranks = 1, .ranks = r2}};
+	struct report_context c;
+	struct accept_figures f;
+
+	report_context_init(&c);
+	c.nhosts = 3;
+	c.hosts = hosts;
+	accept_figures_init(&f);
+	cr_assert_eq(accept_figures_set_hosts(&f, &c), 0);
+	cr_assert_eq(accept_figures_host(&f, "node\x01"), 0);
+	cr_assert_eq(accept_figures_host(&f, "node\x02"), 1);
+	cr_assert_eq(accept_figures_host(&f, "node\x1b[2J"), 2);
+	cr_assert_eq(accept_figures_host(&f, "node?"), -1);
+	cr_assert_str_eq(f.hosts[1].name, "node\x02", "kept as it is; printers escape");
+	accept_figures_release(&f);
+}
+
 Test(accept_figures, adders_refuse_unknown_hosts)
 {
 	struct accept_figures f;

@@ -54,6 +54,17 @@ Test(html, replaces_control_characters_and_invalid_utf8)
 	assert_escape("µs \xf0\x9f\x93\x88", 0, "µs \xf0\x9f\x93\x88");
 }
 
+/* What reorders or hides text on the page: bidirectional and C1 controls, line separators. */
+Test(html, replaces_what_reorders_the_page)
+{
+	assert_escape("abc\xe2\x80\xae" "cba", 0, "abc" FFFD "cba"); /* U+202E: right-to-left override */
+	assert_escape("\xe2\x81\xa6x\xe2\x81\xa9", 0, FFFD "x" FFFD); /* isolates */
+	assert_escape("\xe2\x80\x8f\xd8\x9c", 0, FFFD FFFD);          /* RLM, ALM */
+	assert_escape("a\xe2\x80\xa8" "b", 0, "a" FFFD "b");           /* line separator */
+	assert_escape("\xc2\x9b" "2J\xc2\xa0", 0, FFFD "2J\xc2\xa0");  /* C1 CSI; NBSP is text */
+	assert_escape("\xe2\x80\x94 \xe2\x82\xac", 0, "\xe2\x80\x94 \xe2\x82\xac"); /* em dash, euro */
+}
+
 Test(html, cuts_at_a_character_boundary)
 {
 	assert_escape("abcdef", 3, "abc\xe2\x80\xa6");

@@ -227,7 +227,7 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data,
 	                          "name=\"links bandwidth cross_host [&lt;evil&amp;host&gt;"
-	                          "&quot;?]\">"),
+	                          "&quot;\xef\xbf\xbd]\">"), /* ESC: U+FFFD, as in the page */
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data,
 	                          "<failure type=\"LINK_BW_LOW\" message=\"LINK_BW_LOW: 1 "
@@ -238,7 +238,7 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	                                    "failures=\"2\""),
 	                   "the point and its search: %s", out.data);
 	cr_assert_not_null(strstr(out.data, "name=\"allreduce ring 1 MiB busbw culprit search "
-	                                    "[&lt;evil&amp;host&gt;&quot;?]\">\n      "
+	                                    "[&lt;evil&amp;host&gt;&quot;\xef\xbf\xbd]\">\n      "
 	                                    "<failure type=\"AR_BUSBW_LOW\""),
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data, "<testsuite name=\"verify\" tests=\"0\""));

@@ -35,6 +35,9 @@ Test(report_text, escapes_what_a_terminal_acts_on)
 	           "cba",
 	           "abc\\u202ecba"); /* right-to-left override */
 	escapes_to("\xe2\x81\xa6x\xe2\x81\xa9", "\\u2066x\\u2069");
+	escapes_to("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\u200e\\u200f\\u061c"); /* LRM, RLM, ALM */
+	escapes_to("a\xe2\x80\xa8" "b\xe2\x80\xa9", "a\\u2028b\\u2029");          /* separators */
+	escapes_to("\xe2\x80\x8b\xe2\x80\x94", "\xe2\x80\x8b\xe2\x80\x94");        /* ZWSP, em dash: text */
 	escapes_to("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
 	           "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
