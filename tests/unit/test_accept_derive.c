@@ -440,7 +440,7 @@ static cJSON *derive_runs(const double *busbw, size_t n, struct accept_spec *s)
 {
 	cJSON *r[8], *out = spec_root();
 	struct accept_source src[8];
-	char names[8][16];
+	char names[8][32]; /* room for any size_t: -Wformat-truncation under -Werror */
 
 	cr_assert_leq(n, 8);
 	for (size_t i = 0; i < n; i++) {
