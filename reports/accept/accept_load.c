@@ -7,6 +7,7 @@
 #include "reports/accept/accept_figures.h"
 
 #include "reports/accept/accept_util.h"
+#include "reports/io/links_compact.h"
 #include "reports/io/report_read.h"
 #include "reports/io/report_schema.h"
 
@@ -263,19 +264,63 @@ static int load_each(struct loader *l, const cJSON *array, const char *where,
 	return rc;
 }
 
+/* A pair's host into its index; -1 after naming it. */
+static int pair_host(struct loader *l, const struct links_pairs *lp, int64_t rank,
+                     const struct accept_figures *f, int *out)
+{
+	const char *name = links_pairs_host(lp, rank);
+	*out = name ? accept_figures_host(f, name) : -1;
+	if (*out >= 0)
+		return 0;
+	accept_errs_add(l->errs, "report '%s': %s: rank %lld's host '%.64s' is not in context.hosts",
+	                l->path, l->where, (long long)rank, name ? name : "(none in context.ranks)");
+	return -1;
+}
+
+/* The pairs of a compact links report (schema 2): their hosts from context.ranks[]. */
+static int load_compact_links(struct loader *l, const cJSON *root, struct accept_figures *f)
+{
+	struct links_pairs lp;
+	int rc = 0;
+
+	if (links_pairs_read(l->path, root, &lp, l->err, sizeof l->err) != 0)
+		return failed(l);
+	for (size_t i = 0; i < lp.n; i++) {
+		struct accept_link_figures lk = {.a = (int)lp.a[i],
+		                                 .b = (int)lp.b[i],
+		                                 .locality = (enum detect_locality)lp.locality[i],
+		                                 .bandwidth_gbps = lp.bw_p50_gbps[i],
+		                                 .latency_us = lp.lat_p50_us[i]};
+		loader_at(l, "pairs", i);
+		if (pair_host(l, &lp, lp.a[i], f, &lk.host_a) != 0 ||
+		    pair_host(l, &lp, lp.b[i], f, &lk.host_b) != 0) {
+			rc = -1;
+			continue;
+		}
+		if (added(l, accept_figures_add_link(f, &lk)) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	links_pairs_release(&lp);
+	return rc;
+}
+
 static int load_links(struct loader *l, const cJSON *root, struct accept_figures *f)
 {
-	const cJSON *results, *summary, *suspects = NULL;
+	const cJSON *results = NULL, *summary, *suspects = NULL;
+	bool compact = links_report_is_compact(root);
 	int rc;
 
 	loader_at(l, "", (size_t)-1);
-	if (report_get_array(&l->at, root, "results", true, &results) != 0 ||
+	if ((!compact && report_get_array(&l->at, root, "results", true, &results) != 0) ||
 	    report_get_object(&l->at, root, "summary", false, &summary) != 0)
 		return failed(l);
 	loader_at(l, "summary", (size_t)-1);
 	if (summary && report_get_array(&l->at, summary, "suspects", false, &suspects) != 0)
 		return failed(l);
-	rc = load_each(l, results, "results", load_link, f);
+	rc = compact ? load_compact_links(l, root, f)
+	             : load_each(l, results, "results", load_link, f);
 	if (load_each(l, suspects, "summary.suspects", load_suspect, f) != 0)
 		rc = -1;
 	accept_figures_mark(f, ACCEPT_LINKS);

@@ -6,6 +6,8 @@
  */
 #include "reports/io/links_report.h"
 
+#include "reports/io/links_compact.h"
+
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
 
@@ -281,7 +283,7 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 	       cJSON_AddBoolToObject(o, SK_LINK_REMEASURED, r->remeasured);
 }
 
-cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
+cJSON *links_report_add_results_v1(cJSON *root, const struct links_view *v)
 {
 	cJSON *results = cJSON_AddArrayToObject(root, SK_REPORT_RESULTS);
 	for (int a = 0; results && a < v->nranks; a++)
@@ -291,6 +293,11 @@ cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
 				return NULL;
 		}
 	return results;
+}
+
+cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
+{
+	return links_report_add_pairs(root, v);
 }
 
 /* name: a rank x rank matrix of get(v, a, b), null on the diagonal and where NAN. */

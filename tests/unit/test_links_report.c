@@ -119,7 +119,7 @@ Test(links_report, results_json)
 {
 	struct links_view v = make_view();
 	cJSON *root = cJSON_CreateObject();
-	cJSON *results = links_report_add_results(root, &v);
+	cJSON *results = links_report_add_results_v1(root, &v);
 	cr_assert(results);
 	cr_assert_eq(cJSON_GetArraySize(results), N * (N - 1));
 	cJSON *r = cJSON_GetArrayItem(results, 1); /* 0 -> 2 */
