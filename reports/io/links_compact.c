@@ -102,6 +102,12 @@ static double gbps(double bytes, double t_us)
 	return t_us > 0 ? bytes / (t_us * 1e3) : NAN;
 }
 
+/* The larger of both ends' shares; without a dense view (a list), this end's alone. */
+static double cpu_wait(const struct links_view *v, const struct link_record *r)
+{
+	return v->records ? link_cpu_wait(v, r->a, r->b) : r->cpu_wait_share;
+}
+
 static void put_pair(struct jtext *col, const struct links_view *v, const struct link_record *r)
 {
 	const double wb = v->window_bytes;
@@ -118,7 +124,7 @@ static void put_pair(struct jtext *col, const struct links_view *v, const struct
 	jt_int(&col[COL_BW_STOPPED], r->stopped_by_time);
 	jt_num(&col[COL_BIDIR_P50], r->bidir_window_us.n ? gbps(2 * wb, r->bidir_window_us.p50_us)
 	                                                  : NAN);
-	jt_num(&col[COL_CPU_WAIT], link_cpu_wait(v, r->a, r->b));
+	jt_num(&col[COL_CPU_WAIT], cpu_wait(v, r));
 	jt_int(&col[COL_REMEASURED], r->remeasured);
 }
 
@@ -155,69 +161,87 @@ static bool add_pair_samples(cJSON *array, const struct link_record *r, enum pai
 	                   r->nwindow_samples);
 }
 
-static const struct link_record *record(const struct links_view *v, int a, int b)
-{
-	return &v->records[(size_t)a * (size_t)v->nranks + (size_t)b];
-}
-
 /*
  * The re-tested pairs keep their samples, and every step-th of the others, at
  * most LINKS_SAMPLED_MAX (all of them with keep_all_samples).
  */
-static bool add_all_samples(cJSON *root, const struct links_view *v, size_t others)
+static bool add_all_samples(cJSON *root, const struct links_view *v,
+                            const struct link_record *const *recs, size_t n, size_t others)
 {
 	cJSON *array = cJSON_AddArrayToObject(root, SK_REPORT_PAIR_SAMPLES);
 	size_t step = (others + LINKS_SAMPLED_MAX - 1) / LINKS_SAMPLED_MAX, seen = 0;
 	if (step < LINKS_SAMPLED_EVERY)
 		step = LINKS_SAMPLED_EVERY;
-	for (int a = 0; array && a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			if (a == b || !r->measured)
-				continue;
-			bool sampled = !r->remeasured && (v->keep_all_samples || seen++ % step == 0);
-			if ((r->remeasured || sampled) &&
-			    !add_pair_samples(array, r,
-			                      r->remeasured ? PAIR_SAMPLE_SUSPECT : PAIR_SAMPLE_SAMPLED))
-				return false;
-		}
+	for (size_t i = 0; array && i < n; i++) {
+		const struct link_record *r = recs[i];
+		bool sampled = !r->remeasured && (v->keep_all_samples || seen++ % step == 0);
+		if ((r->remeasured || sampled) &&
+		    !add_pair_samples(array, r,
+		                      r->remeasured ? PAIR_SAMPLE_SUSPECT : PAIR_SAMPLE_SAMPLED))
+			return false;
+	}
 	return array != NULL;
 }
 
-cJSON *links_report_add_pairs(cJSON *root, const struct links_view *v)
+/* The envelope says which form this is: replaced in place, so it stays first. */
+static bool set_version(cJSON *root)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_SCHEMA_VERSION))
+		return cJSON_AddNumberToObject(root, SK_REPORT_SCHEMA_VERSION,
+		                               LINKS_COMPACT_SCHEMA_VERSION) != NULL;
+	cJSON *version = cJSON_CreateNumber(LINKS_COMPACT_SCHEMA_VERSION);
+	return version &&
+	       cJSON_ReplaceItemInObjectCaseSensitive(root, SK_REPORT_SCHEMA_VERSION, version);
+}
+
+static cJSON *add_pairs(cJSON *root, const struct links_view *v,
+                        const struct link_record *const *recs, size_t n)
 {
 	struct jtext col[COLS] = {0};
-	size_t count = 0, others = 0;
+	size_t others = 0;
 	for (int c = 0; c < COLS; c++)
 		jt_put(&col[c], "[", 1);
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			if (a == b || !r->measured)
-				continue;
-			put_pair(col, v, r);
-			count++;
-			others += !r->remeasured;
-		}
+	for (size_t i = 0; i < n; i++) {
+		put_pair(col, v, recs[i]);
+		others += !recs[i]->remeasured;
+	}
 	cJSON *pairs = cJSON_AddObjectToObject(root, SK_REPORT_PAIRS);
-	bool ok = pairs && cJSON_AddNumberToObject(pairs, SK_PAIRS_COUNT, (double)count) &&
+	bool ok = pairs && cJSON_AddNumberToObject(pairs, SK_PAIRS_COUNT, (double)n) &&
 	          cJSON_AddNumberToObject(pairs, SK_PAIRS_WINDOW_BYTES, v->window_bytes);
 	for (int c = 0; c < COLS; c++) {
 		jt_put(&col[c], "]", 1);
 		ok = ok && !col[c].failed && cJSON_AddRawToObject(pairs, col_keys[c], col[c].p);
 		free(col[c].p);
 	}
-	ok = ok && add_all_samples(root, v, others);
-	/* the envelope says which form this is: replaced in place, so it stays first */
-	if (ok && cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_SCHEMA_VERSION)) {
-		cJSON *version = cJSON_CreateNumber(LINKS_COMPACT_SCHEMA_VERSION);
-		ok = version && cJSON_ReplaceItemInObjectCaseSensitive(
-		                    root, SK_REPORT_SCHEMA_VERSION, version);
-	} else if (ok) {
-		ok = cJSON_AddNumberToObject(root, SK_REPORT_SCHEMA_VERSION,
-		                             LINKS_COMPACT_SCHEMA_VERSION) != NULL;
-	}
+	ok = ok && add_all_samples(root, v, recs, n, others) && set_version(root);
 	return ok ? pairs : NULL;
+}
+
+cJSON *links_report_add_pairs(cJSON *root, const struct links_view *v)
+{
+	size_t nn = (size_t)v->nranks * (size_t)v->nranks, n = 0;
+	const struct link_record **recs = malloc((nn ? nn : 1) * sizeof *recs);
+	if (!recs)
+		return NULL;
+	for (size_t i = 0; i < nn; i++)
+		if (v->records[i].measured && v->records[i].a != v->records[i].b)
+			recs[n++] = &v->records[i];
+	cJSON *pairs = add_pairs(root, v, recs, n);
+	free(recs);
+	return pairs;
+}
+
+cJSON *links_report_add_pair_list(cJSON *root, const struct links_view *v,
+                                  const struct link_record *list, size_t n)
+{
+	const struct link_record **recs = malloc((n ? n : 1) * sizeof *recs);
+	if (!recs)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		recs[i] = &list[i];
+	cJSON *pairs = add_pairs(root, v, recs, n);
+	free(recs);
+	return pairs;
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */

@@ -44,6 +44,13 @@ extern const char *const pair_sample_why_names[PAIR_SAMPLE_WHYS + 1];
  * of memory.
  */
 cJSON *links_report_add_pairs(cJSON *root, const struct links_view *v);
+/*
+ * The same from a list of the measured records (list[0 .. n), in the order
+ * to write), for a caller that holds what was measured rather than n x n
+ * records: v->records may then be NULL (the CPU wait is each record's own).
+ */
+cJSON *links_report_add_pair_list(cJSON *root, const struct links_view *v,
+                                  const struct link_record *list, size_t n);
 
 /* The raw samples of one pair. */
 struct links_pair_samples {
