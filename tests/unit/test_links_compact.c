@@ -410,3 +410,40 @@ Test(links_compact, bad_entries_are_named)
 	expect_refused(rank_too_big, "pairs.b[2] is out of range");
 	expect_refused(huge_count, "pairs.a has 12 entries, not count 1000000000000000");
 }
+
+/* Past 128 ranks the page shows hosts: a host x host heatmap, in blocks, and the suspects' pairs. */
+Test(links_compact, the_page_shows_hosts_and_opens_suspects)
+{
+	struct job j;
+	char err[1024] = "";
+	job_init(&j, 140, 1, 13);
+	for (int b = 0; b < 140; b++)
+		if (b != 4)
+			j.records[4 * 140 + b].window_us.p50_us *= 10; /* h5 slow to send */
+	cJSON *root = envelope(&j, "2026-12-02T10:00:00Z");
+	cr_assert(links_report_add_results(root, &j.v));
+	cJSON *sus = cJSON_AddArrayToObject(cJSON_GetObjectItem(root, "summary"), "suspects");
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddItemToArray(sus, s);
+	cJSON_AddStringToObject(s, "kind", "host");
+	cJSON_AddStringToObject(s, "who", "h5");
+	cJSON_AddStringToObject(s, "host", "h5");
+	cJSON_AddStringToObject(s, "line", "host h5 is slow to send");
+	cJSON *back = round_trip(root, NULL);
+	struct html_input in = {"v2.json", back};
+	struct html_buf b;
+	html_buf_init(&b);
+	cr_assert_eq(html_render_page(&b, &in, 1, "test", err, sizeof err), 0, "%s", err);
+	cr_assert(strstr(b.data, "140 hosts in blocks of 2"), "the host heatmap, in blocks");
+	cr_assert(strstr(b.data, "block with a suspect host"));
+	const char *d = strstr(b.data, "<details class=\"suspect\"><summary>host h5");
+	cr_assert(d, "the suspect opens");
+	cr_assert(strstr(d, "(278 pairs)"), "its 139 pairs each way");
+	/* the slowest first: its own sends, at a tenth of the others */
+	const char *row = strstr(d, "<tr><td>");
+	cr_assert(row && strncmp(row, "<tr><td>4 -&gt; ", 16) == 0, "a pair h5 sends first");
+	html_buf_release(&b);
+	cJSON_Delete(back);
+	cJSON_Delete(root);
+	job_release(&j);
+}
