@@ -66,6 +66,32 @@ static size_t reference(struct work *w, const struct detect_params *p, size_t *f
 	return k;
 }
 
+/*
+ * The MAD of sorted x[0..n) about its median m, as stats_mad computes it,
+ * without sorting again: the deviations below m (walking down) and above it
+ * (walking up) are each in order, so a merge finds the middle ones in O(n).
+ * (stats_median and stats_mad sort copies: on the all-pairs matrix of 4,096
+ * hosts, three more sorts of 16.7 million values.)
+ */
+static double sorted_mad(const double *x, size_t n, double m)
+{
+	size_t up = 0, lo = (n - 1) / 2;
+	double mid[2] = {NAN, NAN};
+	while (up < n && x[up] < m)
+		up++;
+	size_t down = up; /* x[down - 1] is the next below */
+	for (size_t k = 0; k <= lo + 1 && k < n; k++) {
+		double d;
+		if (down > 0 && (up >= n || m - x[down - 1] <= x[up] - m))
+			d = m - x[--down];
+		else
+			d = x[up++] - m;
+		if (k >= lo)
+			mid[k - lo] = d;
+	}
+	return n == 1 ? mid[0] : stats_percentile(mid, 2, n % 2 ? 0.0 : 0.5);
+}
+
 /* Steps 1 and 2: the reference's spread, then every slow cell. */
 static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info)
 {
@@ -76,8 +102,8 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 		return 0;
 	const double *ref = w->vals + from;
 	size_t nref = k - from;
-	w->ref_log_median = stats_median(ref, nref);
-	double mad = stats_mad(ref, nref);
+	w->ref_log_median = stats_percentile(ref, nref, 0.5);
+	double mad = sorted_mad(ref, nref, w->ref_log_median);
 	if (isnan(w->ref_log_median) || isnan(mad))
 		return -1;
 	double floor = log1p(p->mad_floor_fraction);
