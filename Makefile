@@ -188,7 +188,7 @@ check: tally-reset
 check-side-by-side: $(CHECK_SIDE_BY_SIDE)
 check-alone: $(CHECK_ALONE)
 check-fast: tally-reset check-build
-	$(Q)$(FIND_PYTHON3); $(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget $(FAST_SUITES); \
+	$(Q)$(FIND_PYTHON3); COLLSCOPE_UNIT_QUICK=1 $(MAKE) --no-print-directory -k -j$(CHECK_JOBS) -Otarget $(FAST_SUITES); \
 	rc=$$?; $(call TALLY_SUM,check-fast); exit $$rc
 tally-reset:
 	@mkdir -p $(BUILD) && : > $(COLLSCOPE_TALLY)
@@ -229,7 +229,7 @@ unit-test: $(UNIT_BIN)
 
 # --- The unit tests, basics and bad_input under ASan and UBSan ----------------
 # No leak checks for the binary (Open MPI keeps memory until exit by design).
-# At -O0: the same checks, and -O2 built in 3x the CPU for 10% faster tests.
+# -O0: -O2 takes 3x the CPU to build for 10% faster tests. Quick: tests/unit/quick.h says what.
 SAN_BUILD  := $(BUILD)/san
 SAN_SUITES := tests/cli/basics.sh tests/cli/bad_input.sh
 SUB_JOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
@@ -237,7 +237,7 @@ san-build: | deps
 	$(Q)$(MAKE) --no-print-directory $(SUB_JOBS) BUILD=$(SAN_BUILD) SANITIZE=address,undefined \
 		OPT='-O0 -g' $(SAN_BUILD)/collscope $(SAN_BUILD)/tests/unit-tests
 san-unit-test: san-build
-	$(Q)echo "== unit tests under ASan and UBSan"; $(call RUN_UNIT,$(SAN_BUILD)/tests/unit-tests)
+	$(Q)echo "== unit tests under ASan and UBSan"; export COLLSCOPE_UNIT_QUICK=1; $(call RUN_UNIT,$(SAN_BUILD)/tests/unit-tests)
 san-cli-test: san-build
 	$(Q)$(call RUN_SUITES,$(SAN_SUITES),$(SAN_BUILD)/collscope, under ASan and UBSan,export ASAN_OPTIONS=detect_leaks=0;)
 sanitize-test: san-unit-test san-cli-test

@@ -17,7 +17,8 @@
  *                          that are not ranks come first (one silent, one with the wrong
  *                          answer): the rendezvous must drop them and go on
  *   rendezvous:rank=0      rank 0's watchdog rendezvous fails after the others have
- *                          connected: every rank must agree and run unwatched, not hang
+ *                          connected: every rank must agree that it cannot watch and
+ *                          stop with exit 5, none hang
  * Pure: no MPI, no printing.
  */
 #ifndef COLLSCOPE_FAULT_H

@@ -29,6 +29,18 @@ const char *timing_cause_name(enum timing_cause c)
 	return c > TIMING_CAUSE_NONE && c < TIMING_CAUSES ? timing_cause_names[c - 1] : NULL;
 }
 
+const char *const timing_from_names[TIMING_FROMS] = {"start", "last_arrival", NULL};
+
+const char *timing_from_name(enum timing_from f)
+{
+	return f > TIMING_FROM_NONE && f < TIMING_FROMS ? timing_from_names[f - 1] : NULL;
+}
+
+bool timing_window_retime(int late, int attempts)
+{
+	return attempts > 0 && 2 * late > attempts;
+}
+
 int timing_pipe_calls(int iters)
 {
 	int k = iters / TIMING_PIPE_SAMPLES;
@@ -72,16 +84,29 @@ static double origin_of(const struct timing_input *in, int i)
 	return o;
 }
 
-/* One attempt's sample: window from the start to the last end, else the slowest rank's own. */
-static double sample_of(const struct timing_input *in, int i)
+/* Window: some rank of attempt i arrived after the start by more than the slack. */
+static bool late_at(const struct timing_input *in, int i)
+{
+	for (int r = 0; in->method == TIMING_WINDOW && r < in->nranks; r++)
+		if (in->arrive_us[r * in->attempts + i] > in->slack_us)
+			return true;
+	return false;
+}
+
+/*
+ * One attempt's sample: window from the start (or, retimed, from the last
+ * arrival) to the last end, else the slowest rank's own.
+ */
+static double sample_of(const struct timing_input *in, int i, bool retime)
 {
 	int n = in->attempts;
-	double t = -INFINITY;
+	double t = -INFINITY, last_arrival = -INFINITY;
 	for (int r = 0; r < in->nranks; r++) {
 		double own = in->end_us[r * n + i] - in->arrive_us[r * n + i];
 		t = fmax(t, in->method == TIMING_WINDOW ? in->end_us[r * n + i] : own);
+		last_arrival = fmax(last_arrival, in->arrive_us[r * n + i]);
 	}
-	return t / in->calls;
+	return (retime ? t - last_arrival : t) / in->calls;
 }
 
 static void blame(const struct timing_input *in, const double *late_blame,
@@ -124,19 +149,25 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	double *late_blame = blame_us, *slow_blame = blame_us + nr;
 	for (int r = 0; r < nr; r++)
 		rank_late_us[r] = rank_inside_us[r] = late_blame[r] = slow_blame[r] = 0;
+	int nlate = 0;
+	for (int i = 0; i < n; i++)
+		nlate += late_at(in, i);
+	bool retime = in->method == TIMING_WINDOW && timing_window_retime(nlate, n);
+	out->from = in->method != TIMING_WINDOW ? TIMING_FROM_NONE
+	            : retime                    ? TIMING_FROM_LAST_ARRIVAL
+	                                        : TIMING_FROM_START;
 	for (int i = 0; i < n; i++) {
 		double origin = origin_of(in, i), first, second;
-		bool late = false;
+		bool late = late_at(in, i);
 		for (int r = 0; r < nr; r++) {
-			double a = in->arrive_us[r * n + i] - origin;
-			rank_late_us[r] += in->synced ? a : 0;
+			rank_late_us[r] += in->synced ? in->arrive_us[r * n + i] - origin : 0;
 			rank_inside_us[r] += (in->end_us[r * n + i] - in->arrive_us[r * n + i]) / in->calls;
-			late |= in->method == TIMING_WINDOW && a > in->slack_us;
 		}
-		if (late)
+		if (late && !retime)
 			out->late_starts++;
 		else
-			samples_us[out->nsamples++] = sample_of(in, i);
+			samples_us[out->nsamples++] = sample_of(in, i, retime);
+		out->late_retimed += late && retime;
 		if (nr < 2)
 			continue;
 		int who = last_of(in->arrive_us, nr, n, i, &first, &second);

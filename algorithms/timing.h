@@ -9,7 +9,9 @@
  *              clock; every rank spins until its corrected clock reaches it,
  *              calls, and stamps its end; the iteration is the latest end
  *              minus the start. An iteration where a rank arrived after the
- *              start (by more than the slack) is dropped and counted.
+ *              start (by more than the slack) is dropped and counted, unless
+ *              most were late: then every iteration is timed from its last
+ *              arrival instead (timing_window_retime).
  *   barrier    a barrier, then every rank times its own call; the iteration
  *              is the longest of them (the barrier's exit skew included).
  *   pipelined  a barrier, then calls back to back; a sample is one batch,
@@ -45,7 +47,29 @@ extern const char *const timing_cause_names[TIMING_CAUSES];
 /* "late_arrival", "slow_inside", or NULL for none. */
 const char *timing_cause_name(enum timing_cause c);
 
-/* A window arrival later than this after the start drops the iteration. */
+/*
+ * Where the samples of a window point are timed from: the common start (late
+ * attempts dropped), or each attempt's last arrival (most attempts late).
+ * The others' samples are each rank's own call: TIMING_FROM_NONE.
+ */
+enum timing_from { TIMING_FROM_NONE, TIMING_FROM_START, TIMING_FROM_LAST_ARRIVAL, TIMING_FROMS };
+/* The names of the origins but none: "start", "last_arrival", NULL. */
+extern const char *const timing_from_names[TIMING_FROMS];
+/* "start", "last_arrival", or NULL for none. */
+const char *timing_from_name(enum timing_from f);
+
+/*
+ * Window: whether a point whose late attempts (a rank arrived after the
+ * start, beyond the slack) number late of attempts is timed from each
+ * attempt's last arrival instead of dropping them. An occasional late start
+ * is a disturbance (a preempted rank) and dropping it keeps the method's
+ * clean start; when more than half are late, a rank is persistently late,
+ * which is the finding: dropping would leave few samples or none, so every
+ * attempt is kept, timed from its last arrival, and the report says so.
+ */
+bool timing_window_retime(int late, int attempts);
+
+/* A window arrival later than this after the start makes the attempt late. */
 #define TIMING_LATE_SLACK_US 0.5
 /* The window's lead: from the first, doubled while too many arrive late, up to the last. */
 #define TIMING_LEAD_FIRST_US 20.0
@@ -81,13 +105,17 @@ struct timing_input {
 struct timing_result {
 	size_t nsamples; /* written to samples_us: the attempts kept */
 	int late_starts; /* window: attempts dropped */
+	int late_retimed; /* window: late attempts kept, timed from their last arrival */
+	enum timing_from from; /* window: what the samples were timed from; NONE otherwise */
 	int straggler_rank;
 	enum timing_cause cause;
 	double straggler_us; /* the straggler's own delay, per attempt, on average */
 };
 
 /*
- * samples_us (attempts entries at most): each kept attempt's time (per call);
+ * samples_us (attempts entries at most): each kept attempt's time (per call):
+ * window from the start to the latest end, or (most attempts late,
+ * timing_window_retime) from the latest arrival to the latest end;
  * rank_late_us[r]: rank r's mean arrival after the start (window) or after
  * the first rank's arrival (the others), 0 when not synced; rank_inside_us[r]:
  * its mean time inside one call.

@@ -59,11 +59,12 @@ static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 	}
 	if (!o->out.quiet)
 		printf("accept: spec '%s' is valid: topology %s, verify %zu variant%s, links %s, "
-		       "allreduce %zu point%s\n",
+		       "allreduce %zu point%s%s\n",
 		       o->check_spec, spec.has[ACCEPT_TOPOLOGY] ? "yes" : "no",
 		       spec.verify.nvariants, spec.verify.nvariants == 1 ? "" : "s",
 		       spec.has[ACCEPT_LINKS] ? "yes" : "no", spec.allreduce.npoints,
-		       spec.allreduce.npoints == 1 ? "" : "s");
+		       spec.allreduce.npoints == 1 ? "" : "s",
+		       spec.fragile ? "; fragile: some thresholds come from a single run" : "");
 	accept_spec_release(&spec);
 	rc = EXIT_OK;
 out:
@@ -111,6 +112,23 @@ static void print_derived(const struct accept_opts *o, const cJSON *root)
 			printf("accept: note: %s\n", n->valuestring);
 }
 
+/* On stderr, even with -q: a spec whose thresholds allow for no measured noise. */
+static void warn_fragile(const struct accept_opts *o, const cJSON *root)
+{
+	const cJSON *derived = cJSON_GetObjectItemCaseSensitive(root, "derived");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(derived, "fragile_thresholds");
+	int n = cJSON_GetArraySize(list);
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(derived, "fragile")) || n == 0)
+		return;
+	fprintf(stderr,
+	        "collscope: warning: accept: '%s' is fragile: %d threshold%s (%s%s) come%s from "
+	        "a single run, with no run-to-run spread measured; derive from 3 or more runs of "
+	        "each (links and allreduce reports of repeated runs)\n",
+	        o->derive_out, n, n == 1 ? "" : "s", cJSON_GetArrayItem(list, 0)->valuestring,
+	        n > 1 ? ", ..." : "", n == 1 ? "s" : "");
+}
+
 static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
 	struct accept_source *src = calloc((size_t)o->args.count + 1, sizeof *src);
@@ -151,6 +169,8 @@ static int derive(const struct cmd_ctx *ctx, const struct accept_opts *o)
 	rc = run_report_write(ctx, o->derive_out, root, o->out.force);
 	if (rc == EXIT_OK && !o->out.quiet)
 		print_derived(o, root);
+	if (rc == EXIT_OK)
+		warn_fragile(o, root);
 out:
 	for (int i = 0; src && i < o->args.count; i++)
 		cJSON_Delete((cJSON *)src[i].root);

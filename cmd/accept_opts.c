@@ -134,23 +134,32 @@ const struct cmd_spec accept_cmd_spec = {
         "line per check and per host: PASS, FAIL or INTERMITTENT, the measured figure\n"
         "against the threshold and a stable fault code. When an all-reduce point fails\n"
         "on the whole job, the hosts are split and the point run again on the halves\n"
-        "(then halves of the failing half) until the host or hosts that drag it down\n"
-        "are named, in about log2(hosts) extra rounds; a host's verdict says whether it\n"
-        "failed its own checks or was isolated this way. The links check measures as\n"
+        "(then halves of the failing half, beside hosts already cleared; never one host\n"
+        "alone: it crosses no network) until a host that drags it down is suspected,\n"
+        "in about log2(hosts) extra rounds. A suspect is named only on evidence: its\n"
+        "sub-test fails and the complement (the cleared hosts, without it) passes, 3\n"
+        "times each, interleaved; otherwise the search is INCONCLUSIVE, with the\n"
+        "figures and their spread, and names no host. A host's verdict says whether\n"
+        "it failed its own checks or was isolated this way. The links check measures as\n"
         "'collscope links' does; -n, -w, --lat-time and the --bw-*, --lat-bytes and\n"
         "--window options below set how (links' defaults). The all-reduce points run\n"
         "with allreduce's defaults, at least 100 iterations when the spec has a p99.\n\n"
-        "--derive writes a spec from known-good topo, links and allreduce reports: each\n"
-        "threshold is the median of what they measured, a minimum x (1 - PCT/100) and a\n"
-        "maximum x (1 + PCT/100), per locality class for links and per variant and size\n"
-        "for allreduce; the spec records where each came from. Reports that are not\n"
-        "complete, have suspects or wrong elements are refused. Runs without mpirun.\n"
+        "--derive writes a spec from known-good topo, links and allreduce reports, each\n"
+        "report one run: per locality class for links and per variant and size for\n"
+        "allreduce, a minimum is the lower of median x e^(-3 s) (s: 1.4826 x MAD of the\n"
+        "runs' logarithms) and the lowest run, x (1 - PCT/100); a maximum the higher of\n"
+        "median x e^(3 s) and the highest run, x (1 + PCT/100). The spec records how\n"
+        "each was derived and from how many runs; one from a single run has no measured\n"
+        "spread and the spec says it is fragile (and warns): derive from 3 or more runs.\n"
+        "Reports that are not complete, have suspects or wrong elements are refused.\n"
+        "Runs without mpirun.\n"
         "--check-spec reads a spec and names every bad field with its JSON path.\n",
     .exit_codes =
         "exit codes: 0 every check passed (a spec or a derivation written), 1 a check\n"
-        "            failed or was intermittent, 2 bad usage, a bad spec (every bad field\n"
-        "            named with its path) or a report that cannot be used, 4 hang or\n"
-        "            dead rank, 5 MPI, memory or I/O error\n",
+        "            failed or was intermittent (also INCONCLUSIVE: the job's figure\n"
+        "            failed, but no host is to blame), 2 bad usage, a bad spec (every\n"
+        "            bad field named with its path) or a report that cannot be used,\n"
+        "            4 hang or dead rank, 5 MPI, memory or I/O error\n",
     .groups = groups,
     .size = sizeof(struct accept_opts),
     .args_name = "reports, or a spec",

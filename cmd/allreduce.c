@@ -9,6 +9,7 @@
 #include "reports/io/ar_report.h"
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
+#include "reports/render/fixed.h"
 #include "cmd/run/run.h"
 
 #include <math.h>
@@ -26,6 +27,11 @@ struct variant_tally {
 	int measured, skipped;
 	uint64_t last_bytes; /* the previous measured point, for cliffs */
 	double last_p50_us;
+	/* the point --min-busbw gates: the largest size, measured or not */
+	bool gated_seen;
+	uint64_t gated_bytes;
+	double gated_busbw_gbps; /* NAN: skipped or without a time */
+	const char *gated_skipped; /* static: why it was skipped, or NULL */
 };
 
 struct cliff {
@@ -75,6 +81,19 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	struct variant_tally *t = &run->tally[v];
 	(void)rec;
 	print_row(run, r);
+	if (run->o->format != AR_FORMAT_CSV && r->late_starts_retimed)
+		printf("#   %s %llu bytes: %d of %d starts late (straggler rank %d, %s): timed from "
+		       "the last arrival\n",
+		       r->algorithm, (unsigned long long)r->bytes, r->late_starts_retimed,
+		       r->iterations + r->late_starts, r->straggler_rank,
+		       r->straggler_cause != TIMING_CAUSE_NONE ? timing_cause_name(r->straggler_cause)
+		                                              : "cause not known");
+	if (!t->gated_seen || r->bytes >= t->gated_bytes) {
+		t->gated_seen = true;
+		t->gated_bytes = r->bytes;
+		t->gated_busbw_gbps = ar_record_has_time(r) ? r->busbw_gbps : NAN;
+		t->gated_skipped = r->skipped;
+	}
 	if (!br) {
 		t->skipped++;
 		return 0;
@@ -86,7 +105,8 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	t->last_p50_us = r->time.p50_us;
 	t->measured++;
 	t->wrong += br->wrong;
-	if (isfinite(r->busbw_gbps) && r->busbw_gbps > t->peak_busbw_gbps) {
+	/* the first figure is the peak so far, even at 0 GB/s (one rank moves no data) */
+	if (isfinite(r->busbw_gbps) && (t->peak_bytes == 0 || r->busbw_gbps > t->peak_busbw_gbps)) {
 		t->peak_busbw_gbps = r->busbw_gbps;
 		t->peak_bytes = r->bytes;
 	}
@@ -166,12 +186,14 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 	double budget = 4.0 * (double)o->sizes[o->nsizes - 1] + 64.0 * 1024 * 1024;
 	double judged = on_pss ? run->peak.pss_bytes : run->peak.rss_bytes;
 	cJSON *m = cJSON_AddObjectToObject(sum, SK_ARSUM_MEMORY);
+	char pss[64] = "proportional size not known"; /* a rank could not read it: no "nan" */
+	if (isfinite(run->peak.pss_bytes))
+		snprintf(pss, sizeof pss, "%.1f MiB proportional on rank %d",
+		         run->peak.pss_bytes / 1048576.0, run->peak.pss_rank);
 	if (run->o->format != AR_FORMAT_CSV)
-		printf("# peak memory: %.1f MiB resident on rank %d, %.1f MiB proportional on rank "
-		       "%d; "
+		printf("# peak memory: %.1f MiB resident on rank %d, %s; "
 		       "budget %.1f MiB (4 x the largest message + 64 MiB, against the %s)\n",
-		       run->peak.rss_bytes / 1048576.0, run->peak.rss_rank,
-		       run->peak.pss_bytes / 1048576.0, run->peak.pss_rank, budget / 1048576.0,
+		       run->peak.rss_bytes / 1048576.0, run->peak.rss_rank, pss, budget / 1048576.0,
 		       on_pss ? "proportional size: shared pages counted once per host"
 		              : "resident size");
 	return m && cJSON_AddNumberToObject(m, SK_MEM_PEAK_RSS_BYTES, run->peak.rss_bytes) &&
@@ -190,10 +212,20 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool low)
 {
 	const struct variant_tally *t = &run->tally[v];
-	if (run->o->format != AR_FORMAT_CSV && t->measured)
-		printf("#   %-20s %10.3f GB/s at %llu bytes; %.3f GB/s at %llu bytes%s\n",
-		       ar_variants[v]->name, t->peak_busbw_gbps, (unsigned long long)t->peak_bytes,
-		       t->busbw_at_max_gbps, (unsigned long long)t->max_bytes_measured,
+	char peak[48], at_max[48];
+	report_fixed(peak, sizeof peak, t->peak_busbw_gbps, 3, 3);
+	report_fixed(at_max, sizeof at_max, t->busbw_at_max_gbps, 3, 3);
+	if (run->o->format != AR_FORMAT_CSV && t->peak_bytes)
+		printf("#   %-20s %10s GB/s at %llu bytes; %s GB/s at %llu bytes%s\n",
+		       ar_variants[v]->name, peak, (unsigned long long)t->peak_bytes, at_max,
+		       (unsigned long long)t->max_bytes_measured, low ? "  BELOW --min-busbw" : "");
+	else if (run->o->format != AR_FORMAT_CSV && t->skipped)
+		printf("#   %-20s not measured: %d point%s skipped (%s)%s\n", ar_variants[v]->name,
+		       t->skipped, t->skipped == 1 ? "" : "s",
+		       t->gated_skipped ? t->gated_skipped : "see the table",
+		       low ? "  BELOW --min-busbw" : "");
+	else if (run->o->format != AR_FORMAT_CSV)
+		printf("#   %-20s not measured%s\n", ar_variants[v]->name,
 		       low ? "  BELOW --min-busbw" : "");
 	cJSON *e = cJSON_CreateObject();
 	return e && cJSON_AddItemToArray(vars, e) &&
@@ -208,6 +240,32 @@ static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool 
 	               cJSON_AddNumberToObject(e, SK_ARVAR_WRONG, (double)t->wrong)
 	           ? 0
 	           : -1;
+}
+
+/* The --min-busbw failure of variant v, naming its gated point. */
+static void gate_error(const struct ar_run *run, int v)
+{
+	const struct variant_tally *t = &run->tally[v];
+	char min[48], got[48];
+	report_fixed(min, sizeof min, run->o->min_busbw_gbps, 0, 6);
+	report_fixed(got, sizeof got, t->gated_busbw_gbps, 3, 3);
+	if (!t->gated_seen)
+		cmd_error(run->sweep.ctx, "allreduce: %s: no point measured: --min-busbw %s fails",
+		          ar_variants[v]->name, min);
+	else if (t->gated_skipped)
+		cmd_error(run->sweep.ctx,
+		          "allreduce: %s at %llu bytes: skipped (%s): --min-busbw %s fails on a point "
+		          "not measured",
+		          ar_variants[v]->name, (unsigned long long)t->gated_bytes, t->gated_skipped,
+		          min);
+	else if (!isfinite(t->gated_busbw_gbps))
+		cmd_error(run->sweep.ctx,
+		          "allreduce: %s at %llu bytes: no time measured: --min-busbw %s fails",
+		          ar_variants[v]->name, (unsigned long long)t->gated_bytes, min);
+	else
+		cmd_error(run->sweep.ctx,
+		          "allreduce: %s: busbw %s GB/s at %llu bytes is below --min-busbw %s",
+		          ar_variants[v]->name, got, (unsigned long long)t->gated_bytes, min);
 }
 
 /* Peak busbw per variant on stdout, the acceptance gate, and the JSON summary. */
@@ -228,7 +286,8 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 		if (!o->sweep.variants[v])
 			continue;
 		wrong += t->wrong;
-		bool low = gate && t->measured && !(t->busbw_at_max_gbps >= o->min_busbw_gbps);
+		/* a gate never passes on nothing: a skipped or unmeasured point fails it */
+		bool low = gate && (!t->gated_seen || !(t->gated_busbw_gbps >= o->min_busbw_gbps));
 		if (summarize_variant(run, v, vars, low) != 0)
 			return -1;
 		if (!low)
@@ -236,10 +295,7 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 		below_any = true;
 		if (!cJSON_AddItemToArray(below, cJSON_CreateString(ar_variants[v]->name)))
 			return -1;
-		cmd_error(run->sweep.ctx,
-		          "allreduce: %s: busbw %.3f GB/s at %llu bytes is below --min-busbw %g",
-		          ar_variants[v]->name, t->busbw_at_max_gbps,
-		          (unsigned long long)t->max_bytes_measured, o->min_busbw_gbps);
+		gate_error(run, v);
 	}
 	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 ||
 	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)

@@ -54,7 +54,8 @@ static const struct opt allreduce_only[] = {
      .flags = OPT_NAN_DEFAULT,
      .key = "min_busbw_gbps",
      .help = "acceptance gate: exit 1 naming every variant whose\n"
-             "busbw at the largest size is below GBPS"},
+             "busbw at the largest size is below GBPS, or was not\n"
+             "measured (skipped, or no valid sample)"},
     {.name = "format",
      .kind = OPT_CHOICE,
      .offset = offsetof(struct ar_opts, format),
@@ -114,7 +115,8 @@ const struct cmd_spec allreduce_spec = {
         "per variant. The report is rewritten after every point, with \"complete\": false\n"
         "until the sweep ends.\n",
     .exit_codes = "exit codes: 0 ok, 1 below --min-busbw, 2 bad usage, 3 wrong results,\n"
-                  "            4 hang or dead rank, 5 MPI, memory or I/O error\n",
+                  "            4 hang or dead rank, 5 MPI, memory or I/O error, or a point\n"
+                  "            left without a valid sample\n",
     .groups = groups,
     .size = sizeof(struct ar_opts),
     .check = check,

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "cmd/links_cmd.h"
+#include "reports/render/fixed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -111,9 +112,11 @@ static void print_classes(const struct links_view *v, const struct detect_result
 			                                (enum detect_locality)l, &links);
 			if (links == 0)
 				continue;
-			printf("  %-10s %-9s %6d %7.3g %-4s  ",
+			char med_s[32];
+			report_fixed(med_s, sizeof med_s, med, 0, 3); /* never "1.23e+03" */
+			printf("  %-10s %-9s %6d %7s %-4s  ",
 			       detect_locality_name((enum detect_locality)l),
-			       detect_metric_name((enum detect_metric)m), links, med,
+			       detect_metric_name((enum detect_metric)m), links, med_s,
 			       m == DETECT_BANDWIDTH ? "GB/s" : "us");
 			if (k->judged)
 				printf("yes%s\n", k->links < links
@@ -175,8 +178,11 @@ static void print_suspect(const struct links_view *v, const struct detect_result
 	char line[1024];
 	classify_describe(r, s, v->host_names, line, sizeof line);
 	printf("  %s%s", s->loaded ? "under load (shift): " : "", line);
+	char first[32], again[32];
+	report_fixed(first, sizeof first, s->first_measured, 0, 3);
+	report_fixed(again, sizeof again, s->measured, 0, 3);
 	if (isfinite(s->first_measured))
-		printf("; first pass %.3g, re-test %.3g %s", s->first_measured, s->measured,
+		printf("; first pass %s, re-test %s %s", first, again,
 		       s->metric == DETECT_BANDWIDTH ? "GB/s" : "us");
 	double w = s->kind == DETECT_LINK && !s->between_hosts ? link_cpu_wait(v, s->a, s->b) : NAN;
 	if (!isnan(w) && w >= CPU_WAIT_NOTABLE)
@@ -215,14 +221,16 @@ static void print_sensitivity(const struct links_judgement *j)
 	for (int i = 0; i < k; i++) {
 		const char *where = sens[i].pattern == SUSPECT_SHIFT ? " under load (shift)" : "";
 		const char *loc = detect_locality_name(sens[i].locality);
+		char med[32];
+		report_fixed(med, sizeof med, sens[i].median, 0, 3);
 		if (sens[i].metric == DETECT_BANDWIDTH)
-			printf("# rules out%s: a %s link %.0f%% slower than the median (%.3g GB/s) "
+			printf("# rules out%s: a %s link %.0f%% slower than the median (%s GB/s) "
 			       "would have been named\n",
-			       where, loc, 100 * sens[i].fraction, sens[i].median);
+			       where, loc, 100 * sens[i].fraction, med);
 		else
-			printf("# rules out%s: a %s link with latency %.0f%% above the median (%.3g us) "
+			printf("# rules out%s: a %s link with latency %.0f%% above the median (%s us) "
 			       "would have been named\n",
-			       where, loc, 100 * sens[i].fraction, sens[i].median);
+			       where, loc, 100 * sens[i].fraction, med);
 	}
 }
 

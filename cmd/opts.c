@@ -9,6 +9,7 @@
 
 #include "cmd/parse.h"
 #include "reports/io/report_io.h"
+#include "reports/render/fixed.h"
 
 enum { HELP_COLUMN = 27 };
 
@@ -68,14 +69,15 @@ void opts_range_phrase(const struct opt *o, char *buf, size_t len)
 			         hi);
 		return;
 	case OPT_NUMBER:
+		/* fixed notation: "at most 1000000", not "1e+06" */
+		report_fixed(lo, sizeof lo, o->min, 0, 6);
+		report_fixed(hi, sizeof hi, o->max, 0, 6);
 		if ((o->flags & OPT_MIN_OPEN) && (o->flags & OPT_MAX_OPEN))
-			snprintf(buf, len, "must be a number between %g and %g, exclusive", o->min,
-			         o->max);
+			snprintf(buf, len, "must be a number between %s and %s, exclusive", lo, hi);
 		else if (o->flags & OPT_MIN_OPEN)
-			snprintf(buf, len, "must be a number greater than %g (at most %g)", o->min,
-			         o->max);
+			snprintf(buf, len, "must be a number greater than %s (at most %s)", lo, hi);
 		else
-			snprintf(buf, len, "must be a number from %g to %g", o->min, o->max);
+			snprintf(buf, len, "must be a number from %s to %s", lo, hi);
 		return;
 	case OPT_BOOL01: snprintf(buf, len, "must be 0 or 1"); return;
 	case OPT_CHOICE: {

@@ -10,6 +10,7 @@
 
 #include "cmd/parse.h"
 #include "algorithms/schedule.h"
+#include "reports/render/fixed.h"
 
 enum { MAX_LIST_ITEMS = 256 };
 
@@ -53,7 +54,8 @@ const struct opt opts_timeout[1] = {
      .key = "timeout_s",
      .range = "must be seconds from 0 (no watchdog) to 604800 (a week)",
      .help = "watchdog: a rank that makes no progress for this long\n"
-             "is a hang: exit 4 naming it ({default}; 0 disables)"},
+             "is a hang: exit 4 naming it ({default}; 0 disables; a\n"
+             "watchdog that cannot watch stops the job: exit 5)"},
 };
 
 const struct opt opts_sweep_range[2] = {
@@ -162,7 +164,8 @@ const struct opt opts_sweep_points[9] = {
      .choices = timing_method_names,
      .key = "timing",
      .help = "window: a common start on synchronised clocks, late\n"
-             "starts dropped; barrier: each rank times its own call\n"
+             "starts dropped (most late: timed from the last arrival);\n"
+             "barrier: each rank times its own call\n"
              "after a barrier; pipelined: calls back to back, as\n"
              "nccl-tests and OSU time them ({default})"},
     {.name = "clock-resync",
@@ -508,10 +511,11 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 	}
 	for (uint64_t s = o->min_bytes; s <= o->max_bytes;) {
 		if (o->nsizes == SWEEP_MAX_SIZES) {
-			snprintf(err, len,
-			         "%s: more than %d message sizes from %llu to %llu bytes by %g",
+			char f[32];
+			report_fixed(f, sizeof f, o->step_factor, 0, 6);
+			snprintf(err, len, "%s: more than %d message sizes from %llu to %llu bytes by %s",
 			         cmd, SWEEP_MAX_SIZES, (unsigned long long)o->min_bytes,
-			         (unsigned long long)o->max_bytes, o->step_factor);
+			         (unsigned long long)o->max_bytes, f);
 			return EXIT_USAGE;
 		}
 		o->sizes[o->nsizes++] = s;

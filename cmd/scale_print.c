@@ -5,6 +5,7 @@
  * Every predicted figure is marked PREDICTED.
  */
 #include "cmd/scale_opts.h"
+#include "reports/render/fixed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,14 +71,19 @@ void scale_print_fits(const struct scale_opts *o, const struct scale_results *re
 			       ar_variants[v]->name);
 			continue;
 		}
-		char gbps[32] = "-";
+		/* fixed notation: beta is a few picoseconds a byte, no "1.2e-05" */
+		char gbps[48] = "-", bw[32], alpha[32], beta[32], gamma[32];
+		report_fixed(bw, sizeof bw, 1e-3 / f->beta_us_per_byte, 0, 3);
 		if (f->beta_us_per_byte > 0)
-			snprintf(gbps, sizeof gbps, "%.3g GB/s", 1e-3 / f->beta_us_per_byte);
-		printf("#   %-18s alpha %.3g us, beta %.3g us/B (%s), gamma %.3g us/B; error rms "
+			snprintf(gbps, sizeof gbps, "%s GB/s", bw);
+		report_fixed(alpha, sizeof alpha, f->alpha_us, 0, 3);
+		report_fixed(beta, sizeof beta, f->beta_us_per_byte, 0, 3);
+		report_fixed(gamma, sizeof gamma, f->gamma_us_per_byte, 0, 3);
+		printf("#   %-18s alpha %s us, beta %s us/B (%s), gamma %s us/B; error rms "
 		       "%.1f%%, "
 		       "max %.1f%% over %zu points",
-		       ar_variants[v]->name, f->alpha_us, f->beta_us_per_byte, gbps,
-		       f->gamma_us_per_byte, 100 * f->rms_error, 100 * f->max_error, f->npoints);
+		       ar_variants[v]->name, alpha, beta, gbps, gamma, 100 * f->rms_error,
+		       100 * f->max_error, f->npoints);
 		if (res->shape[v] != v)
 			printf("; shape of %s (borrowed: %s has no schedule)",
 			       ar_variants[res->shape[v]]->name, ar_variants[v]->name);
@@ -107,8 +113,10 @@ static void print_speedups(const struct scale_opts *o, const struct scale_entry 
 		const char *tail = strchr(b, ':') ? strchr(b, ':') + 2 : b;
 		printf("#   %-18s %*s%s", ar_variants[v]->name, 6 - (int)(strchr(a, ' ') - a), "",
 		       a);
+		char ov[32];
+		report_fixed(ov, sizeof ov, o->overlap, 0, 6);
 		if (o->overlap > 0)
-			printf("; overlap %g: %s", o->overlap, tail);
+			printf("; overlap %s: %s", ov, tail);
 		printf("%s\n", r->predicted ? "  PREDICTED" : "");
 	}
 }
@@ -116,14 +124,16 @@ static void print_speedups(const struct scale_opts *o, const struct scale_entry 
 static void print_sweet(const char *name, const char *what, const struct scale_sweet *s,
                         bool predicted)
 {
+	char x[32];
+	report_fixed(x, sizeof x, s->speedup, 0, 3);
 	printf("#   %-18s %s", name, what);
 	if (!s->found)
 		printf(": none\n");
 	else if (predicted)
-		printf(" (1..%d ranks): %d ranks, %.3gx%s  PREDICTED\n", s->max_ranks, s->ranks,
-		       s->speedup, s->at_edge ? ", still rising at the largest count" : "");
+		printf(" (1..%d ranks): %d ranks, %sx%s  PREDICTED\n", s->max_ranks, s->ranks, x,
+		       s->at_edge ? ", still rising at the largest count" : "");
 	else
-		printf(": %d ranks, %.3gx%s\n", s->ranks, s->speedup,
+		printf(": %d ranks, %sx%s\n", s->ranks, x,
 		       s->at_edge ? ", the largest count measured" : "");
 }
 
@@ -132,10 +142,12 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 	struct scale_entry *e;
 	if (isnan(o->compute_ms) || !(e = sorted(res)))
 		return;
+	char ms[40];
+	report_fixed(ms, sizeof ms, o->compute_ms, 0, 6);
 	printf(
-	    "# data-parallel step: compute %g ms on one rank, gradient of %llu bytes all-reduced "
+	    "# data-parallel step: compute %s ms on one rank, gradient of %llu bytes all-reduced "
 	    "(measured at that size, PREDICTED from the fit)%s\n",
-	    o->compute_ms, (unsigned long long)o->grad_bytes,
+	    ms, (unsigned long long)o->grad_bytes,
 	    o->overlap > 0 ? "; overlap: that fraction of the all-reduce hidden behind compute, "
 	                     "never more than the compute"
 	                   : "");

@@ -8,6 +8,7 @@
 
 #include "cmd/run/run.h"
 #include "reports/io/report_schema.h"
+#include "reports/render/fixed.h"
 #include "cmd/small_opts.h"
 
 #include <string.h>
@@ -22,10 +23,11 @@ static void print_index(char *buf, size_t len, int v)
 
 static void print_tables(const struct report_context *c)
 {
-	char numa[16], pkg[16];
-	printf("# collscope topo: %d rank%s on %d host%s; %s; timer resolution %.3g us\n",
+	char numa[16], pkg[16], res[32];
+	report_fixed(res, sizeof res, c->timer_resolution_us, 0, 3); /* 1e-03 us is 0.001 */
+	printf("# collscope topo: %d rank%s on %d host%s; %s; timer resolution %s us\n",
 	       c->nranks, c->nranks == 1 ? "" : "s", c->nhosts, c->nhosts == 1 ? "" : "s",
-	       c->mpi_library, c->timer_resolution_us);
+	       c->mpi_library, res);
 	printf("# %4s  %-24s %8s  %-16s %5s %8s  %s\n", "rank", "host", "pid", "cpuset", "numa",
 	       "package", "bound");
 	for (int r = 0; r < c->nranks; r++) {

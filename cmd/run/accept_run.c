@@ -2,8 +2,10 @@
  * collscope accept SPEC, under mpirun: every check of the spec, --repeats
  * times, judged by reports/accept/accept_verdict.c; each failing job-wide all-reduce
  * point searched for its culprit hosts on sub-communicators
- * (reports/accept/accept_bisect.c); one line per check and per host, the report, the
- * JUnit file and the exit code.
+ * (reports/accept/accept_bisect.c), a suspect named only when its sub-test
+ * fails and its complement passes, repeatedly, interleaved (else the search
+ * is inconclusive); one line per check and per host, the report, the JUnit
+ * file and the exit code.
  *
  * Rank 0 reads the spec and sends its text to the others, so a spec on a
  * disk only rank 0 sees is enough. The checks are the runs of the commands,
@@ -322,10 +324,11 @@ static long point_of(const struct accept_verdict *v, size_t result)
 
 /*
  * One test of a culprit search: the point on the ranks of the hosts in
- * subset[] (broadcast by rank 0), judged by rank 0. *passed on rank 0.
+ * subset[] (broadcast by rank 0), judged by rank 0: *outcome and *figure on
+ * rank 0 (UNKNOWN when the point was not measured there: no evidence).
  */
 static int test_subset(struct accept_run *a, const bool *subset, long point, bool p99,
-                       size_t result, bool *passed)
+                       size_t result, enum accept_outcome *outcome, double *figure)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	struct sweep_comm c = {.comm = MPI_COMM_NULL};
@@ -358,7 +361,7 @@ static int test_subset(struct accept_run *a, const bool *subset, long point, boo
 	if (status == EXIT_OK)
 		status = run_points(a, &c, lowest, point, p99, a->ctx->rank == 0 ? &f : NULL);
 	if (status == EXIT_OK && a->ctx->rank == 0)
-		*passed = accept_result_passes(&a->spec, &a->verdict, result, &f);
+		*outcome = accept_result_outcome(&a->spec, &a->verdict, result, &f, figure);
 	accept_figures_release(&f);
 	if (c.comm != MPI_COMM_NULL)
 		MPI_Comm_free(&c.comm);
@@ -384,7 +387,8 @@ static int search(struct accept_run *a, size_t result)
 		status = EXIT_RUNTIME;
 	for (int step = 0; status == EXIT_OK; step++) {
 		int more = a->ctx->rank == 0 ? accept_bisect_next(&b, subset) : 0;
-		bool passed = false;
+		enum accept_outcome outcome = ACCEPT_TEST_UNKNOWN;
+		double figure = NAN;
 		if (MPI_Bcast(&more, 1, MPI_INT, 0, a->ctx->comm) != MPI_SUCCESS ||
 		    (more && MPI_Bcast(subset, nh, MPI_C_BOOL, 0, a->ctx->comm) != MPI_SUCCESS)) {
 			status = EXIT_RUNTIME;
@@ -393,8 +397,9 @@ static int search(struct accept_run *a, size_t result)
 		if (!more)
 			break;
 		cmd_progress(a->ctx, a->o->out.quiet, "accept: culprit search, test %d", step + 1);
-		status = test_subset(a, subset, point, p99, result, &passed);
-		if (status == EXIT_OK && a->ctx->rank == 0 && accept_bisect_result(&b, passed) != 0)
+		status = test_subset(a, subset, point, p99, result, &outcome, &figure);
+		if (status == EXIT_OK && a->ctx->rank == 0 &&
+		    accept_bisect_record(&b, outcome, figure) != 0)
 			status = EXIT_RUNTIME;
 		if (run_any(a->ctx, status != EXIT_OK))
 			status = EXIT_RUNTIME;
@@ -526,6 +531,12 @@ static int start_report(struct accept_run *a)
 static void print_header(const struct accept_run *a)
 {
 	const struct accept_spec *s = &a->spec;
+	if (a->ctx->rank == 0 && s->fragile)
+		fprintf(stderr,
+		        "collscope: warning: accept: spec '%s' is fragile: some thresholds come from a "
+		        "single run, with no run-to-run spread measured (its derived.fragile_thresholds)"
+		        "; a clean run may fail them\n",
+		        a->o->args.items[0]);
 	if (a->ctx->rank != 0 || a->o->out.quiet)
 		return;
 	printf("# collscope accept: spec '%s'%s%s%s, %d ranks on %d host%s; %d repeat%s; "

@@ -234,6 +234,8 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->timing = br->timing_method;
 	r->calls_per_sample = br->calls;
 	r->late_starts = br->timing.late_starts;
+	r->late_starts_retimed = br->timing.late_retimed;
+	r->timed_from = br->timing.from;
 	r->window_lead_us = br->timing_method == TIMING_WINDOW ? br->lead_us : NAN;
 	r->straggler_rank = br->timing.straggler_rank;
 	r->straggler_cause = br->timing.cause;

@@ -3,6 +3,7 @@
 
 #include "cmd/run/run.h"
 #include "reports/io/report_schema.h"
+#include "reports/render/fixed.h"
 
 #include "algorithms/fault.h"
 #include "probes/memory.h"
@@ -116,7 +117,8 @@ int sweep_setup(struct sweep *s, int total_points)
 		fprintf(stderr,
 		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
 		        "cannot all be running at a common start, so most starts will be late and "
-		        "dropped (--timing barrier measures such hosts)\n",
+		        "points timed from their last arrival (--timing barrier measures such "
+		        "hosts)\n",
 		        s->command);
 	clock_model_init(&s->clock);
 	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = o->clock_resync_s};
@@ -253,13 +255,18 @@ static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
 	if (!whole)
 		snprintf(where, sizeof where, " on %d ranks (%d host%s)", r->ranks, hosts,
 		         hosts == 1 ? "" : "s");
-	char late[48] = "";
+	char late[96] = "";
 	if (r->late_starts)
 		snprintf(late, sizeof late, " (%d late starts dropped)", r->late_starts);
+	if (r->late_starts_retimed)
+		snprintf(late, sizeof late, " (%d late starts: timed from the last arrival)",
+		         r->late_starts_retimed);
+	char busbw[48];
+	report_fixed(busbw, sizeof busbw, r->busbw_gbps, 3, 3);
 	cmd_progress(s->ctx, s->quiet,
-	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %.3f GB/s, %d iterations%s%s",
+	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %s GB/s, %d iterations%s%s",
 	             s->command, ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
-	             where, r->time.p50_us, r->busbw_gbps, r->iterations, late,
+	             where, r->time.p50_us, busbw, r->iterations, late,
 	             br->wrong ? ", WRONG" : "");
 }
 
@@ -280,6 +287,24 @@ static int record(struct sweep *s, int v, struct ar_record *r, const struct benc
 		return -1;
 	progress_line(s, r, c->hosts, br, c->whole);
 	return 0;
+}
+
+/*
+ * The communicator's rank 0: a measured point left without a valid sample
+ * (its record is in the report, its figures null) ends the run with a
+ * runtime error naming it, never a table of nan and a passing exit.
+ */
+static int no_sample(const struct sweep *s, const struct ar_record *r,
+                     const struct bench_result *br)
+{
+	int (*say)(const struct cmd_ctx *, const char *, ...) =
+	    s->ctx->rank == 0 ? cmd_error : cmd_rank_error;
+	say(s->ctx,
+	    "%s: %s at %llu bytes on %d ranks: no valid sample of %d attempts (%d late starts "
+	    "dropped): the point was not measured",
+	    s->command, r->algorithm, (unsigned long long)r->bytes, r->ranks, br->attempts,
+	    r->late_starts);
+	return EXIT_RUNTIME;
 }
 
 int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c)
@@ -316,6 +341,8 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 			cmd_rank_error(s->ctx, "%s: out of memory while recording results",
 			               s->command);
 		status = failed ? EXIT_RUNTIME : run_partial_flush(&s->report);
+		if (status == EXIT_OK && !r.skipped && !ar_record_has_time(&r))
+			status = no_sample(s, &r, &br);
 	}
 	return agree(s, status);
 }

@@ -2,20 +2,27 @@
  * The watchdog: MPI has no timeouts (a stopped or dead peer leaves the others
  * blocked for ever), so every measuring command runs one.
  *
- * Each rank runs a thread that never calls MPI. At start-up the others
- * connect to rank 0 over TCP, where it listens only for the rendezvous and
- * only on addresses they can reach, and prove they belong to the job
- * (cmd/run/watchdog_rendezvous.c); then each sends a heartbeat a second with its
- * progress (algorithms/progress.h: the operation, the step and the peer it
- * waits for) and, when the command traces, its last trace entries (the
- * flight record); rank 0 answers with its own progress. The hang clocks
- * start once every rank has arrived.
+ * Each rank runs a thread that never calls MPI. The ranks of a host
+ * (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), cmd/run/watchdog_host.h) write
+ * a heartbeat a period into their slot of one shared-memory segment
+ * (cmd/run/watchdog_slot.h): their progress (algorithms/progress.h: the
+ * operation, the step and the peer it waits for) and, when the command traces,
+ * their last trace entries (the flight record). The host's lowest rank, its
+ * leader, reads the slots and sends rank 0 a frame a period with them all
+ * (cmd/run/watchdog_wire.h) over TCP; only the leaders meet rank 0, which
+ * listens only for that rendezvous and only where they can reach it, and each
+ * proves it belongs to the job (cmd/run/watchdog_rendezvous.c). Rank 0, the
+ * leader of its own host, reads its host's slots itself and answers each
+ * frame with its own progress: it holds one connection per other host and
+ * none per rank (cmd/run/watchdog_plan.h). The hang clocks start once every
+ * host has arrived.
  * Rank 0 declares a hang when some rank has made no progress, or has not been
  * heard from, for the timeout: it names the ranks that had not arrived and
  * where each one last was, and the flight record's verdict (reports/diagnose/flight.h:
  * who never entered, whom each rank waits on), calls the command's hang hook
- * (which writes the partial report), and ends the job with exit code 4. When rank 0 itself
- * stops answering, rank 1 says so and ends the job the same way.
+ * (which writes the partial report), and ends the job with exit code 4. A
+ * rank watches its leader, a leader rank 0: when rank 0 itself stops
+ * answering, rank 1 says so and ends the job the same way.
  */
 #include <mpi.h>
 
@@ -29,8 +36,10 @@ typedef void (*watchdog_hang_fn)(void *arg, const char *event);
 
 /*
  * Collective over ctx->comm. timeout_s <= 0 disables the watchdog (returns 0).
- * A rank that cannot reach rank 0 says so and runs unwatched; returns -1 only
- * for errors that stop the command.
+ * First raises the soft open-file limit to the hard one. When the watchdog
+ * cannot watch every rank (a host's leader did not reach rank 0, no shared
+ * memory, ...), rank 0 says why and every rank returns -1 (agreed): the
+ * command stops with exit 5 rather than run unwatched.
  */
 int watchdog_start(const struct cmd_ctx *ctx, const char *command, double timeout_s,
                    watchdog_hang_fn hook, void *hook_arg);

@@ -181,6 +181,7 @@ struct table {
 	int n;
 	uint64_t next_seq;
 	int strangers;
+	int starved; /* dropped for want of a descriptor (rank 0's open-file limit) */
 };
 
 static void drop(struct table *t, int i)
@@ -205,8 +206,11 @@ static void admit_all(int lfd, struct table *t)
 	for (;;) {
 		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE)
+			if ((errno == EMFILE || errno == ENFILE) && t->n > 0) {
 				drop_oldest(t); /* room for the next round */
+				t->strangers--;
+				t->starved++;
+			}
 			return;
 		}
 		if (t->n == MAX_PENDING)
@@ -295,6 +299,12 @@ static int accept_peers(const struct offer *o, const int *lfd, const int *connec
 	for (int i = 0; i < t->n; i++)
 		close(t->p[i].fd);
 	*strangers += t->strangers + t->n;
+	if (t->starved)
+		fprintf(
+		    stderr,
+		    "collscope: warning: watchdog: rank 0 dropped %d connection(s) to its port for "
+		    "want of file descriptors\n",
+		    t->starved);
 	free(t);
 	return arrived == expected ? 0 : -1;
 }
@@ -353,11 +363,13 @@ static int make_offer(struct offer *o, const struct wd_addrs *all, int nranks, i
 	return o->nlisten > 0 ? 0 : -1;
 }
 
-int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *token)
+int wd_rendezvous(const struct cmd_ctx *ctx, int world_rank, int *peer_fds, int *fd,
+                  uint64_t *token)
 {
 	struct offer o = {0};
 	struct wd_addrs mine, *all = NULL;
 	int lfd[MAX_LISTENERS], knock[2] = {-1, -1}, *connected = NULL, strangers = 0, ok = 1;
+	bool accepted = false;
 	if (sodium_init() < 0)
 		ok = 0;
 	local_addrs(&mine);
@@ -379,8 +391,13 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 	*token = o.token;
 	*fd = ctx->rank != 0 ? reach(&o, &mine) : -1;
 	int arrived = ctx->rank == 0 || *fd >= 0;
-	if (!arrived)
-		cmd_rank_error(ctx, "watchdog: cannot reach rank 0: this rank runs unwatched");
+	if (!arrived) {
+		fprintf(stderr,
+		        "collscope: [rank %d] error: watchdog: this host's leader cannot reach "
+		        "rank 0 over TCP\n",
+		        world_rank);
+		ok = 0;
+	}
 	if (ctx->rank == 0 && !(connected = calloc((size_t)ctx->nranks, sizeof *connected)))
 		ok = 0;
 	if (MPI_Gather(&arrived, 1, MPI_INT, connected, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
@@ -389,12 +406,11 @@ int wd_rendezvous(const struct cmd_ctx *ctx, int *peer_fds, int *fd, uint64_t *t
 	if (ctx->rank != 0 && *fd >= 0 && prove(&o, *fd, ctx->rank) != 0)
 		*fd = -1;
 	if (ctx->rank == 0 && ok && fault_is(FAULT_RENDEZVOUS, 0)) {
-		cmd_error(ctx, "watchdog: rendezvous failed (COLLSCOPE_FAULT): running unwatched");
+		cmd_error(ctx, "watchdog: rendezvous failed (COLLSCOPE_FAULT)");
 		ok = 0;
-	} else if (ctx->rank == 0 && ok &&
-	           accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) != 0) {
-		cmd_error(ctx, "watchdog: not every rank proved itself in time: running unwatched");
-		ok = 0;
+	} else if (ctx->rank == 0 && ok) {
+		accepted = true; /* the caller names the hosts whose leaders did not arrive */
+		ok = accept_peers(&o, lfd, connected, ctx->nranks, peer_fds, &strangers) == 0;
 	}
 	if (ctx->rank == 0 && strangers > 0)
 		fprintf(stderr,
@@ -413,5 +429,5 @@ out:
 	sodium_memzero(o.key, sizeof o.key);
 	free(all);
 	free(connected);
-	return ok && !any_failed ? 0 : -1;
+	return ok && !any_failed ? 0 : accepted ? -2 : -1;
 }

@@ -13,7 +13,7 @@
 
 /* What rank 0 knows of one rank: its last heartbeat and when things happened. */
 struct wd_view {
-	bool seen;      /* it said hello (rank 0 itself: always); an unseen rank runs unwatched */
+	bool seen;      /* watched (rank 0: always); false once it stopped its watchdog */
 	bool connected; /* its connection is open: silence from it means something */
 	double heard_s; /* when it was last heard from */
 	double moved_s; /* when its ticks last changed */

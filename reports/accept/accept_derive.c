@@ -5,7 +5,9 @@
 
 #include "reports/accept/accept_figures.h"
 #include "reports/accept/accept_spec.h"
+#include "reports/accept/accept_spread.h"
 #include "reports/accept/accept_util.h"
+#include "reports/io/report_io.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -25,6 +27,8 @@ struct deriving {
 	struct accept_errs errs;
 	struct accept_spec spec;
 	cJSON *thresholds, *notes; /* in the "derived" block of the output */
+	cJSON *fragile;            /* derived.fragile_thresholds: paths from one run */
+	double *runs;              /* d->n: one figure per run, for a threshold */
 };
 
 /* x to THRESHOLD_DIGITS significant digits, down (a minimum) or up (a maximum). */
@@ -149,7 +153,10 @@ static int64_t shared(struct deriving *d, const char *key, const char *what, siz
 	for (size_t i = 0; prov && i < d->n; i++)
 		if (!add_source_index(prov, i))
 			return -2;
-	return prov && cJSON_AddNumberToObject(prov, "value", first) ? first : -2;
+	return prov && cJSON_AddNumberToObject(prov, "value", first) &&
+	               cJSON_AddNumberToObject(prov, "runs", (double)d->n)
+	           ? first
+	           : -2;
 }
 
 static int derive_topology(struct deriving *d)
@@ -161,7 +168,8 @@ static int derive_topology(struct deriving *d)
 	for (size_t i = 0; prov && i < d->n; i++)
 		if (!add_source_index(prov, i))
 			return -1;
-	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts))
+	if (!prov || !cJSON_AddNumberToObject(prov, "value", f->nhosts) ||
+	    !cJSON_AddNumberToObject(prov, "runs", (double)d->n))
 		return -1;
 	t->hosts = f->nhosts;
 	t->ranks_per_host =
@@ -182,37 +190,59 @@ static int derive_topology(struct deriving *d)
 }
 
 /*
- * The threshold from values x[0..n) (sorted here), into *out, with its
- * provenance; bandwidth-like (a minimum) when min.
+ * The threshold from one figure per run, x[0 .. n), into *out, its
+ * provenance into prov: the bound from the run-to-run spread
+ * (accept_spread.h), then the tolerance, rounded the lenient way. min:
+ * bandwidth-like (a minimum).
  */
-static int threshold(struct deriving *d, cJSON *prov, double *x, size_t n, bool min, double *out)
+static int spread_threshold(struct deriving *d, cJSON *prov, const char *path, const double *x,
+                            size_t n, bool min, double *out)
 {
-	double median = accept_median_inplace(x, n);
-	double v = round_sig(median * (min ? 1 - d->t : 1 + d->t), min);
+	struct accept_spread sp;
+	cJSON *list;
 
-	*out = v;
-	return prov && cJSON_AddNumberToObject(prov, "median", median) &&
-	               cJSON_AddNumberToObject(prov, "values", (double)n) &&
-	               cJSON_AddNumberToObject(prov, "threshold", v)
-	           ? 0
-	           : -1;
+	*out = NAN;
+	if (!prov || accept_spread_bound(x, n, min, ACCEPT_SPREAD_K, &sp) != 0)
+		return -1;
+	*out = round_sig(sp.bound * (min ? 1 - d->t : 1 + d->t), min);
+	if (!cJSON_AddNumberToObject(prov, "median", sp.median) ||
+	    !cJSON_AddNumberToObject(prov, "values", (double)n) ||
+	    !cJSON_AddNumberToObject(prov, "runs", (double)n) ||
+	    !(list = cJSON_AddArrayToObject(prov, "run_values")) ||
+	    !report_add_number(prov, "log_spread", sp.spread) ||
+	    !cJSON_AddNumberToObject(prov, "spread_k", ACCEPT_SPREAD_K) ||
+	    !cJSON_AddNumberToObject(prov, "bound", sp.bound) ||
+	    !cJSON_AddBoolToObject(prov, "fragile", sp.fragile) ||
+	    !cJSON_AddNumberToObject(prov, "threshold", *out))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!cJSON_AddItemToArray(list, cJSON_CreateNumber(x[i])))
+			return -1;
+	return sp.fragile && !cJSON_AddItemToArray(d->fragile, cJSON_CreateString(path)) ? -1 : 0;
 }
 
-/* A rule text: "median x (1 - 10%), rounded down to 3 significant digits". */
-static void rule(const struct deriving *d, bool min, char *buf, size_t len)
+/* A rule text: "the lower of median x e^(-3 s) and the lowest run, x (1 - 10%), ...". */
+static void rule(const struct deriving *d, bool min, const char *per_run, char *buf, size_t len)
 {
-	snprintf(buf, len, "median x (1 %c %.6g%%), rounded %s to %d significant digits",
-	         min ? '-' : '+', d->t * 100, min ? "down" : "up", THRESHOLD_DIGITS);
+	snprintf(buf, len,
+	         "%sover the runs, the %s of median x e^(%s%g s) (s = 1.4826 x MAD of ln(run)) "
+	         "and the %s run, x (1 %c %.6g%%), rounded %s to %d significant digits",
+	         per_run, min ? "lower" : "higher", min ? "-" : "", ACCEPT_SPREAD_K,
+	         min ? "lowest" : "highest", min ? '-' : '+', d->t * 100, min ? "down" : "up",
+	         THRESHOLD_DIGITS);
 }
 
-/* The figures of class l of every report (of the links touching host, unless -1) into x. */
-static size_t class_values(const struct deriving *d, enum detect_locality l, bool bandwidth,
-                           int host, double *x)
+/*
+ * The figures of class l of report run (every report: d->n), of the links
+ * touching host (every link: -1), into x.
+ */
+static size_t class_values(const struct deriving *d, size_t run, enum detect_locality l,
+                           bool bandwidth, int host, double *x)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < d->n; i++)
-		for (size_t k = 0; k < d->figs[i].nlinks; k++) {
+		for (size_t k = 0; (run == d->n || run == i) && k < d->figs[i].nlinks; k++) {
 			const struct accept_link_figures *lk = &d->figs[i].links[k];
 			double v = bandwidth ? lk->bandwidth_gbps : lk->latency_us;
 			if (lk->locality == l && isfinite(v) && v > 0 &&
@@ -223,19 +253,19 @@ static size_t class_values(const struct deriving *d, enum detect_locality l, boo
 }
 
 /* derived.thresholds[path] of a links class, with the reports that have links of it. */
-static cJSON *class_provenance(struct deriving *d, enum detect_locality l, bool bandwidth)
+static cJSON *class_provenance(struct deriving *d, enum detect_locality l, bool bandwidth,
+                               char *path, size_t len)
 {
-	char path[96], stat[96], text[256];
+	char stat[96], text[512];
 	cJSON *prov;
 
-	accept_spec_path_links(path, sizeof path, bandwidth, l);
+	accept_spec_path_links(path, len, bandwidth, l);
 	snprintf(stat, sizeof stat, "p50 %s of %s links", bandwidth ? "bandwidth" : "latency",
 	         detect_locality_name(l));
-	snprintf(text, sizeof text,
-	         "the %s of the class median and its weakest host's median, x (1 %c %.6g%%), "
-	         "rounded %s to %d significant digits",
-	         bandwidth ? "lower" : "higher", bandwidth ? '-' : '+', d->t * 100,
-	         bandwidth ? "down" : "up", THRESHOLD_DIGITS);
+	rule(d, bandwidth,
+	     bandwidth ? "per run, the lower of the class median and its weakest host's median; "
+	               : "per run, the higher of the class median and its weakest host's median; ",
+	     text, sizeof text);
 	prov = provenance(d, path, stat, text);
 	for (size_t i = 0; prov && i < d->n; i++) {
 		size_t k = 0;
@@ -248,42 +278,64 @@ static cJSON *class_provenance(struct deriving *d, enum detect_locality l, bool 
 }
 
 /*
- * One class and metric of links over every links report. The verdict judges
- * each host's median as well as the class's, so the basis is the weakest of
- * them in the known-good runs: a run passes the spec derived from it.
+ * The weakest host's median of class l in report run (every report: d->n)
+ * into *weakest, its index returned (-1: no host has such links).
+ */
+static int weakest_host(const struct deriving *d, size_t run, enum detect_locality l,
+                        bool bandwidth, double *x, double *weakest)
+{
+	int found = -1;
+
+	for (int h = 0; h < d->figs[0].nhosts; h++) {
+		size_t k = class_values(d, run, l, bandwidth, h, x);
+		double m = k ? accept_median_inplace(x, k) : NAN;
+		if (k && (found < 0 || (bandwidth ? m < *weakest : m > *weakest))) {
+			*weakest = m;
+			found = h;
+		}
+	}
+	return found;
+}
+
+/*
+ * One class and metric of links. The verdict judges each host's median as
+ * well as the class's, so a run's figure is the weakest of them (a run
+ * passes the spec derived from it); the threshold comes from those figures'
+ * spread over the runs.
  */
 static int derive_class(struct deriving *d, enum detect_locality l, bool bandwidth, double *x)
 {
-	size_t n = class_values(d, l, bandwidth, -1, x);
-	double median, basis, weakest = NAN, v;
-	int weakest_host = -1;
+	size_t n = class_values(d, d->n, l, bandwidth, -1, x), nruns = 0;
+	double median, weakest = NAN, v;
+	char path[96];
+	int host;
 	cJSON *prov;
 
 	if (n == 0)
 		return 0;
 	median = accept_median_inplace(x, n);
-	for (int h = 0; h < d->figs[0].nhosts; h++) {
-		size_t k = class_values(d, l, bandwidth, h, x);
-		double m = k ? accept_median_inplace(x, k) : NAN;
-		if (k && (weakest_host < 0 || (bandwidth ? m < weakest : m > weakest))) {
-			weakest = m;
-			weakest_host = h;
-		}
+	host = weakest_host(d, d->n, l, bandwidth, x, &weakest);
+	for (size_t i = 0; i < d->n; i++) {
+		size_t k = class_values(d, i, l, bandwidth, -1, x);
+		double run_median, run_weakest = NAN;
+		if (k == 0)
+			continue;
+		run_median = accept_median_inplace(x, k);
+		if (weakest_host(d, i, l, bandwidth, x, &run_weakest) < 0)
+			run_weakest = run_median;
+		d->runs[nruns++] =
+		    bandwidth ? fmin(run_median, run_weakest) : fmax(run_median, run_weakest);
 	}
-	basis = weakest_host >= 0 && (bandwidth ? weakest < median : weakest > median) ? weakest
-	                                                                               : median;
-	v = round_sig(basis * (bandwidth ? 1 - d->t : 1 + d->t), bandwidth);
+	prov = class_provenance(d, l, bandwidth, path, sizeof path);
+	if (!prov || !cJSON_AddNumberToObject(prov, "class_median", median) ||
+	    !cJSON_AddNumberToObject(prov, "links", (double)n) ||
+	    (host >= 0 &&
+	     (!cJSON_AddStringToObject(prov, "weakest_host", d->figs[0].hosts[host].name) ||
+	      !cJSON_AddNumberToObject(prov, "weakest_host_median", weakest))) ||
+	    spread_threshold(d, prov, path, d->runs, nruns, bandwidth, &v) != 0)
+		return -1;
 	*(bandwidth ? &d->spec.links.min_bandwidth_gbps[l] : &d->spec.links.max_latency_us[l]) = v;
-	prov = class_provenance(d, l, bandwidth);
-	return prov && cJSON_AddNumberToObject(prov, "median", median) &&
-	               cJSON_AddNumberToObject(prov, "values", (double)n) &&
-	               (weakest_host < 0 ||
-	                (cJSON_AddStringToObject(prov, "weakest_host",
-	                                         d->figs[0].hosts[weakest_host].name) &&
-	                 cJSON_AddNumberToObject(prov, "weakest_host_median", weakest))) &&
-	               cJSON_AddNumberToObject(prov, "threshold", v)
-	           ? 0
-	           : -1;
+	return 0;
 }
 
 static int derive_links(struct deriving *d)
@@ -369,39 +421,50 @@ static size_t point_keys(const struct deriving *d, struct point_key *keys)
 	return n;
 }
 
-/* One metric of one point over every report: the threshold into *out, NAN when none. */
+/* Whether q is a measurement of key: measured on two ranks or more (one moves no data). */
+static bool is_point(const struct accept_point_figures *q, const struct point_key *key)
+{
+	return !q->skipped[0] && q->ranks >= 2 && q->bytes == key->bytes &&
+	       strcmp(q->variant, key->variant) == 0;
+}
+
+/*
+ * One metric of one point: its figure in each report (the median, should
+ * a report hold the point twice) and the threshold from their spread into
+ * *out; NAN when no report has it.
+ */
 static int derive_metric(struct deriving *d, const struct point_key *key, size_t index, bool busbw,
                          double *x, double *out)
 {
-	char path[96], stat[160], size[32], text[128];
-	size_t n = 0;
+	char path[96], stat[160], size[32], text[512];
+	size_t nruns = 0;
 	cJSON *prov = NULL;
 
 	*out = NAN;
+	accept_spec_path_point(path, sizeof path, index, busbw);
 	for (size_t i = 0; i < d->n; i++) {
-		size_t before = n;
+		size_t n = 0;
 		for (size_t p = 0; p < d->figs[i].npoints; p++) {
 			const struct accept_point_figures *q = &d->figs[i].points[p];
 			double v = busbw ? q->busbw_gbps : q->p99_us;
-			if (!q->skipped[0] && q->bytes == key->bytes &&
-			    strcmp(q->variant, key->variant) == 0 && isfinite(v) && v > 0)
+			if (is_point(q, key) && isfinite(v) && v > 0)
 				x[n++] = v;
 		}
-		if (n == before)
+		if (n == 0)
 			continue;
+		d->runs[nruns++] = accept_median_inplace(x, n);
 		if (!prov) {
-			accept_spec_path_point(path, sizeof path, index, busbw);
 			accept_format_bytes(size, sizeof size, key->bytes);
 			snprintf(stat, sizeof stat, "%s of %s at %s", busbw ? "busbw" : "p99 time",
 			         key->variant, size);
-			rule(d, busbw, text, sizeof text);
+			rule(d, busbw, "", text, sizeof text);
 			if (!(prov = provenance(d, path, stat, text)))
 				return -1;
 		}
 		if (!add_source_index(prov, i))
 			return -1;
 	}
-	return n ? threshold(d, prov, x, n, busbw, out) : 0;
+	return nruns ? spread_threshold(d, prov, path, d->runs, nruns, busbw, out) : 0;
 }
 
 /* A variant into verify.variants, once. */
@@ -497,6 +560,39 @@ static bool add_sources(cJSON *derived, const struct deriving *d)
 	return list != NULL;
 }
 
+/* A context's time stamp at key, or NULL. */
+static const char *stamp(const cJSON *root, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(root, "context"), key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Report i is the run of an earlier one (its command and times): each run counts once. */
+static void check_new_run(struct deriving *d, size_t i)
+{
+	const cJSON *a = d->src[i].root;
+	const char *cmd = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "command"));
+
+	for (size_t k = 0; k < i && cmd && stamp(a, "started_utc") && stamp(a, "finished_utc");
+	     k++) {
+		const cJSON *b = d->src[k].root;
+		const char *other =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(b, "command"));
+		if (other && strcmp(cmd, other) == 0 && stamp(b, "started_utc") &&
+		    stamp(b, "finished_utc") &&
+		    strcmp(stamp(a, "started_utc"), stamp(b, "started_utc")) == 0 &&
+		    strcmp(stamp(a, "finished_utc"), stamp(b, "finished_utc")) == 0) {
+			accept_errs_add(
+			    &d->errs,
+			    "report '%s': the same run as '%s' (%s started %s): each run "
+			    "counts once in the run-to-run spread",
+			    d->src[i].path, d->src[k].path, cmd, stamp(a, "started_utc"));
+			return;
+		}
+	}
+}
+
 /* The figures of every source, checked: -1 when any is unusable (all are named). */
 static int load_all(struct deriving *d)
 {
@@ -513,6 +609,7 @@ static int load_all(struct deriving *d)
 			continue;
 		}
 		check_known_good(d, i);
+		check_new_run(d, i);
 		if (ref == d->n)
 			ref = i;
 		else
@@ -528,13 +625,17 @@ static int derive_all(struct deriving *d, cJSON *root)
 
 	derived = cJSON_AddObjectToObject(root, "derived");
 	if (!derived || !cJSON_AddNumberToObject(derived, "tolerance_pct", d->t * 100) ||
+	    !cJSON_AddNumberToObject(derived, "spread_k", ACCEPT_SPREAD_K) ||
 	    !add_sources(derived, d) ||
 	    !(d->thresholds = cJSON_AddObjectToObject(derived, "thresholds")) ||
+	    !(d->fragile = cJSON_AddArrayToObject(derived, "fragile_thresholds")) ||
 	    !(d->notes = cJSON_AddArrayToObject(derived, "notes")))
 		return -1;
 	if (derive_topology(d) != 0 || derive_links(d) != 0 || derive_points(d) != 0)
 		return -1;
 	if (d->errs.count)
+		return -1;
+	if (!cJSON_AddBoolToObject(derived, "fragile", cJSON_GetArraySize(d->fragile) > 0))
 		return -1;
 	snprintf(name, sizeof name, "derived from %zu report%s, tolerance %.6g%%", d->n,
 	         d->n == 1 ? "" : "s", d->t * 100);
@@ -557,7 +658,8 @@ int accept_derive(cJSON *root, const struct accept_source *src, size_t n, double
 		goto out;
 	}
 	d.figs = calloc(n, sizeof *d.figs);
-	if (!d.figs) {
+	d.runs = malloc(n * sizeof *d.runs);
+	if (!d.figs || !d.runs) {
 		accept_errs_add(&d.errs, "out of memory");
 		goto out;
 	}
@@ -574,6 +676,7 @@ out:
 	for (size_t i = 0; d.figs && i < n; i++)
 		accept_figures_release(&d.figs[i]);
 	free(d.figs);
+	free(d.runs);
 	accept_spec_release(&d.spec);
 	accept_errs_finish(&d.errs);
 	return rc;

@@ -3,25 +3,32 @@
  * libm and cJSON; the command reads the reports (report_read) and writes
  * the spec (report_write_atomic).
  *
- * Each threshold is the median of what the reports measured, with a stated
- * tolerance t (tolerance_pct / 100): a minimum is median x (1 - t), rounded
- * down to 3 significant digits, a maximum median x (1 + t), rounded up.
+ * Each report is one run. A threshold comes from its figure's run-to-run
+ * distribution (accept_spread.h): a minimum is the lower of median x
+ * e^(-3 s) (s = 1.4826 x MAD of the runs' logarithms: a relative spread) and
+ * the lowest run, times (1 - t), rounded down to 3 significant digits; a
+ * maximum the higher of median x e^(3 s) and the highest run, times (1 + t),
+ * rounded up (t = tolerance_pct / 100). A figure from a single run has no
+ * spread: its bound is that
+ * run, and it is listed in derived.fragile_thresholds ("derived.fragile":
+ * true; the measuring command warns of it).
  *   - topology, from every report's context (they must agree): hosts, and
  *     ranks, cores and NUMA nodes per host where every host has the same
  *     (otherwise left out, with a note); oversubscription allowed only when
  *     the reference run was oversubscribed;
- *   - links, per locality class over every measured pair of every links
- *     report: the median p50 bandwidth and p50 latency, or the median of the
- *     weakest host's links where that is worse (the verdict judges every
- *     host's median: a run passes the spec derived from it); no suspects;
- *   - allreduce, per (variant, bytes) over the allreduce reports: the median
- *     busbw and the median p99 (where p99 is defined); verify: the variants
- *     those reports measured.
+ *   - links, per locality class and links report: the lower (bandwidth) or
+ *     higher (latency) of the class median of the p50s and its weakest
+ *     host's median, as the verdict judges both (a run passes the spec
+ *     derived from it); then over the links reports;
+ *   - allreduce, per (variant, bytes) and allreduce report measured on two
+ *     ranks or more (one rank moves no data): busbw and p99 (where defined);
+ *     then over the reports; verify: the variants those reports measured.
  * A report is refused as known-good when it is not complete, when a links
  * report has suspects, when an allreduce point has wrong elements or was
  * not checked. "derived" in the spec records the sources, the tolerance,
- * and for each threshold (keyed by its spec path) the median, the number of
- * values and the sources it came from.
+ * and for each threshold (keyed by its spec path) the median, the runs and
+ * their values, the spread, the bound, whether it is fragile, and the
+ * sources it came from.
  */
 #ifndef COLLSCOPE_ACCEPT_DERIVE_H
 #define COLLSCOPE_ACCEPT_DERIVE_H

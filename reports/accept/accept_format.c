@@ -7,6 +7,7 @@
 #include "reports/accept/accept_util.h"
 #include "reports/render/junit.h"
 #include "reports/io/report_io.h"
+#include "reports/stats/stats.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -91,6 +92,117 @@ __attribute__((format(printf, 4, 5))) static size_t appendf(char *buf, size_t le
 	return used + (n > 0 ? (size_t)n : 0);
 }
 
+/*
+ * The robust spread of a suspect's evidence: 1.4826 x the median absolute
+ * deviation of its figures from their own test's median (sub-test and
+ * complement apart), pooled; NAN when there are none.
+ */
+double accept_evidence_spread(const struct accept_evidence *e)
+{
+	double dev[2 * ACCEPT_EVIDENCE_MAX], x[ACCEPT_EVIDENCE_MAX];
+	size_t n = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const double *fig = side ? e->c_figure : e->s_figure;
+		size_t k = 0;
+		double m;
+		for (int r = 0; r < e->repeats; r++)
+			if (isfinite(fig[r]))
+				x[k++] = fig[r];
+		if (k == 0)
+			continue;
+		m = stats_median(x, k);
+		for (size_t j = 0; j < k; j++)
+			dev[n++] = fabs(x[j] - m);
+	}
+	return n ? 1.4826 * stats_median(dev, n) : NAN;
+}
+
+/* "0.5, 0.5, 0.5" of the figures of one side of the evidence. */
+static size_t figure_list(char *buf, size_t len, size_t used, const double *fig, int n)
+{
+	for (int r = 0; r < n; r++)
+		used = isfinite(fig[r]) ? appendf(buf, len, used, "%s%.4g", r ? ", " : "", fig[r])
+		                        : appendf(buf, len, used, "%snot measured", r ? ", " : "");
+	return used;
+}
+
+/* "(its sub-test failed 3 of 3: ...; the complement passed 3 of 3: ...; min 0.9 GB/s...)" */
+static size_t evidence_text(const struct accept_verdict *v, const struct accept_isolation *iso,
+                            int h, char *buf, size_t len, size_t used)
+{
+	const struct accept_evidence *e = &iso->evidence[h];
+	const struct accept_result *r = &v->results[iso->result];
+
+	if (!e->possible)
+		return appendf(buf, len, used,
+		               " (fewer than two hosts were cleared to compare it with)");
+	used = appendf(buf, len, used, " (its sub-test of %d hosts failed %d of %d: ", e->s_hosts,
+	               e->s_failed, e->repeats);
+	used = figure_list(buf, len, used, e->s_figure, e->repeats);
+	used = appendf(buf, len, used, " %s; the %d cleared hosts without it passed %d of %d: ",
+	               r->unit, e->c_hosts, e->c_passed, e->repeats);
+	used = figure_list(buf, len, used, e->c_figure, e->repeats);
+	used = appendf(buf, len, used, " %s; %s %.4g %s", r->unit,
+	               strcmp(r->comparison, ">=") == 0 ? "min" : "max", r->threshold, r->unit);
+	if (!isnan(accept_evidence_spread(e)))
+		used = appendf(buf, len, used, "; spread %.3g %s", accept_evidence_spread(e),
+		               r->unit);
+	return appendf(buf, len, used, ")");
+}
+
+/* Each host of iso in role, with its evidence, "; "-separated. */
+static size_t with_evidence(const struct accept_verdict *v, const struct accept_isolation *iso,
+                            enum accept_role role, char *buf, size_t len, size_t used)
+{
+	int k = 0;
+
+	for (int h = 0; h < v->nhosts; h++) {
+		char name[CTX_NAME_BYTES];
+		if (iso->role[h] != role)
+			continue;
+		accept_copy_name(name, sizeof name, v->host_names[h]);
+		used = appendf(buf, len, used, "%s%s", k++ ? "; " : "", name);
+		if (iso->evidence[h].tested)
+			used = evidence_text(v, iso, h, buf, len, used);
+	}
+	return used;
+}
+
+/*
+ * For a set too small to split: its hosts the spec's per-host links figures
+ * fail (their own checks, already failing them), or that every one passes.
+ */
+static size_t links_hint(const struct accept_verdict *v, const struct accept_isolation *iso, int g,
+                         char *buf, size_t len, size_t used)
+{
+	bool judged = false, named = false;
+
+	for (size_t i = 0; i < v->nresults; i++)
+		judged |= v->results[i].kind == ACCEPT_LINKS && v->results[i].host >= 0;
+	if (!judged)
+		return used;
+	for (int h = 0; h < v->nhosts; h++) {
+		char name[CTX_NAME_BYTES];
+		bool links_failed = false;
+		if (iso->role[h] != ACCEPT_ROLE_NOT_ISOLATED || iso->group[h] != g)
+			continue;
+		for (size_t i = 0; i < v->nresults; i++)
+			links_failed |= v->results[i].kind == ACCEPT_LINKS && v->results[i].host == h &&
+			                v->results[i].status != ACCEPT_PASS;
+		if (!links_failed)
+			continue;
+		accept_copy_name(name, sizeof name, v->host_names[h]);
+		used = appendf(buf, len, used, "%s%s", named ? ", " : "; against the spec's per-host "
+		                                                      "links figures: ",
+		               name);
+		named = true;
+	}
+	return appendf(buf, len, used, "%s", named ? " below them"
+	                                           : "; every host meets the spec's per-host links "
+	                                             "figures");
+}
+
 int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf, size_t len)
 {
 	const struct accept_isolation *iso = &v->isolations[i];
@@ -99,13 +211,35 @@ int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf,
 	int parts = 0;
 
 	hosts_with(v, iso, ACCEPT_ROLE_CULPRIT, -1, hosts, sizeof hosts);
-	if (hosts[0])
-		used = appendf(buf, len, used, "%sculprit%s %s", parts++ ? "; " : "",
-		               strchr(hosts, ',') ? "s" : "", hosts);
+	if (hosts[0]) {
+		used = appendf(buf, len, used, "culprit%s ", strchr(hosts, ',') ? "s" : "");
+		used = with_evidence(v, iso, ACCEPT_ROLE_CULPRIT, buf, len, used);
+		parts++;
+	}
+	hosts_with(v, iso, ACCEPT_ROLE_INCONCLUSIVE, -1, hosts, sizeof hosts);
+	if (hosts[0]) {
+		bool compared = false;
+		for (int h = 0; h < v->nhosts; h++)
+			compared |= iso->role[h] == ACCEPT_ROLE_INCONCLUSIVE && iso->evidence[h].possible;
+		used = appendf(buf, len, used, "%sINCONCLUSIVE: ", parts++ ? "; " : "");
+		used = with_evidence(v, iso, ACCEPT_ROLE_INCONCLUSIVE, buf, len, used);
+		used = appendf(buf, len, used, "%s",
+		               compared ? ": suspected, not separated from the rest; noise explains "
+		                          "it, no host named"
+		                        : ": suspected, with nothing to compare it with; no host named");
+	}
 	for (int g = 0; g < iso->ngroups; g++) {
 		hosts_with(v, iso, ACCEPT_ROLE_NOT_ISOLATED, g, hosts, sizeof hosts);
-		used = appendf(buf, len, used, "%snot isolated: the fault needs %s together",
-		               parts++ ? "; " : "", hosts);
+		if (iso->reason[g] == ACCEPT_GROUP_TOO_SMALL) {
+			used = appendf(buf, len, used,
+			               "%snot isolated: %s cannot be told apart (a sub-test of one "
+			               "host measures no network)",
+			               parts++ ? "; " : "", hosts);
+			used = links_hint(v, iso, g, buf, len, used);
+		}
+		else
+			used = appendf(buf, len, used, "%snot isolated: the fault needs %s together",
+			               parts++ ? "; " : "", hosts);
 	}
 	if (!parts)
 		used = appendf(buf, len, used, "nobody named");
@@ -150,7 +284,7 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	accept_copy_name(name, sizeof name, who(v, host));
 	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
 	/* the status padded to its column only when something follows */
-	if (hv.failed_own || hv.isolated || hv.not_isolated)
+	if (hv.failed_own || hv.isolated || hv.not_isolated || hv.inconclusive)
 		used = appendf(buf, len, used, "%*s",
 		               12 - (int)strlen(accept_status_name(hv.status)), "");
 	if (hv.failed_own) {
@@ -167,6 +301,12 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	if (hv.not_isolated) {
 		searches_of(v, host, ACCEPT_ROLE_NOT_ISOLATED, searches, sizeof searches);
 		used = appendf(buf, len, used, "%s in a set not isolated by the search of %s",
+		               parts++ ? ";" : "", searches);
+	}
+	if (hv.inconclusive) {
+		searches_of(v, host, ACCEPT_ROLE_INCONCLUSIVE, searches, sizeof searches);
+		used = appendf(buf, len, used,
+		               "%s suspected by the search of %s, inconclusive: not named",
 		               parts++ ? ";" : "", searches);
 	}
 	return (int)used;
@@ -204,6 +344,11 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 		return snprintf(buf, len, "accept: PASS: %zu checks on %d host%s%s", v->nresults,
 		                v->nhosts, v->nhosts == 1 ? "" : "s",
 		                v->repeats > 1 ? ", every repeat" : "");
+	if (accept_verdict_inconclusive(v))
+		return snprintf(buf, len,
+		                "accept: INCONCLUSIVE: %zu of %zu checks failed on the whole job, "
+		                "%zu intermittent; no host to blame: noise explains it (see SEARCH)",
+		                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT]);
 	return snprintf(buf, len, "accept: FAIL: %zu of %zu checks failed, %zu intermittent; %s%s",
 	                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT],
 	                failing ? "hosts failing: " : "no single host failing", list);
@@ -265,6 +410,7 @@ static bool add_host(cJSON *list, const struct accept_verdict *v, int h)
 	       cJSON_AddBoolToObject(o, "failed_own", hv.failed_own) &&
 	       cJSON_AddBoolToObject(o, "isolated", hv.isolated) &&
 	       cJSON_AddBoolToObject(o, "not_isolated", hv.not_isolated) &&
+	       cJSON_AddBoolToObject(o, "inconclusive", hv.inconclusive) &&
 	       (own = cJSON_AddArrayToObject(o, "faults")) && add_names(own, hv.own_faults) &&
 	       (iso = cJSON_AddArrayToObject(o, "isolated_faults")) &&
 	       add_names(iso, hv.isolated_faults);
@@ -282,6 +428,41 @@ static bool add_role_list(cJSON *o, const char *key, const struct accept_verdict
 	return list != NULL;
 }
 
+/* evidence[]: per suspect, its sub-test and complement, interleaved, and the verdict. */
+static bool add_evidence(cJSON *o, const struct accept_verdict *v,
+                         const struct accept_isolation *iso)
+{
+	cJSON *list = cJSON_AddArrayToObject(o, "evidence");
+
+	for (int h = 0; list && h < v->nhosts; h++) {
+		const struct accept_evidence *e = &iso->evidence[h];
+		cJSON *x = NULL, *s = NULL, *c = NULL;
+		if (!e->tested)
+			continue;
+		if (!(x = cJSON_CreateObject()) || !cJSON_AddItemToArray(list, x)) {
+			cJSON_Delete(x);
+			return false;
+		}
+		if (!cJSON_AddStringToObject(x, "host", v->host_names[h]) ||
+		    !cJSON_AddBoolToObject(x, "confirmed", iso->role[h] == ACCEPT_ROLE_CULPRIT) ||
+		    !cJSON_AddBoolToObject(x, "possible", e->possible) ||
+		    !cJSON_AddNumberToObject(x, "repeats", e->repeats) ||
+		    !cJSON_AddNumberToObject(x, "with_host_hosts", e->s_hosts) ||
+		    !cJSON_AddNumberToObject(x, "with_host_failed", e->s_failed) ||
+		    !(s = cJSON_AddArrayToObject(x, "with_host_measured")) ||
+		    !cJSON_AddNumberToObject(x, "without_host_hosts", e->c_hosts) ||
+		    !cJSON_AddNumberToObject(x, "without_host_passed", e->c_passed) ||
+		    !(c = cJSON_AddArrayToObject(x, "without_host_measured")) ||
+		    !report_add_number(x, "spread", accept_evidence_spread(e)))
+			return false;
+		for (int r = 0; r < e->repeats; r++)
+			if (!report_add_number_item(s, e->s_figure[r]) ||
+			    !report_add_number_item(c, e->c_figure[r]))
+				return false;
+	}
+	return list != NULL;
+}
+
 static bool add_isolation(cJSON *list, const struct accept_verdict *v,
                           const struct accept_isolation *iso)
 {
@@ -295,15 +476,22 @@ static bool add_isolation(cJSON *list, const struct accept_verdict *v,
 	if (!cJSON_AddStringToObject(o, "check", r->spec_path) ||
 	    !cJSON_AddStringToObject(o, "label", r->label) ||
 	    !cJSON_AddStringToObject(o, "fault", accept_fault_name(r->fault)) ||
+	    !cJSON_AddStringToObject(
+	        o, "verdict",
+	        accept_search_verdict_name(accept_search_verdict(v, (size_t)(iso - v->isolations)))) ||
 	    !cJSON_AddNumberToObject(o, "tests", iso->tests) ||
 	    !add_role_list(o, "culprits", v, iso, ACCEPT_ROLE_CULPRIT, -1) ||
+	    !add_role_list(o, "inconclusive", v, iso, ACCEPT_ROLE_INCONCLUSIVE, -1) ||
 	    !add_role_list(o, "cleared", v, iso, ACCEPT_ROLE_CLEARED, -1) ||
-	    !(sets = cJSON_AddArrayToObject(o, "not_isolated")))
+	    !add_evidence(o, v, iso) || !(sets = cJSON_AddArrayToObject(o, "not_isolated")))
 		return false;
 	for (int g = 0; g < iso->ngroups; g++) {
 		cJSON *set = cJSON_CreateObject();
 		if (!set || !cJSON_AddItemToArray(sets, set) ||
-		    !add_role_list(set, "hosts", v, iso, ACCEPT_ROLE_NOT_ISOLATED, g))
+		    !add_role_list(set, "hosts", v, iso, ACCEPT_ROLE_NOT_ISOLATED, g) ||
+		    !cJSON_AddStringToObject(set, "reason",
+		                             iso->reason[g] == ACCEPT_GROUP_TOO_SMALL ? "too small"
+		                                                                      : "together"))
 			return false;
 	}
 	return true;
@@ -318,7 +506,9 @@ cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
 	counts(v, by);
 	if (!results || !summary ||
 	    !cJSON_AddStringToObject(summary, "verdict",
-	                             accept_verdict_failed(v) ? "FAIL" : "PASS") ||
+	                             !accept_verdict_failed(v)       ? "PASS"
+	                             : accept_verdict_inconclusive(v) ? "INCONCLUSIVE"
+	                                                             : "FAIL") ||
 	    !cJSON_AddNumberToObject(summary, "checks", (double)v->nresults) ||
 	    !cJSON_AddNumberToObject(summary, "passed", (double)by[ACCEPT_PASS]) ||
 	    !cJSON_AddNumberToObject(summary, "failed", (double)by[ACCEPT_FAIL]) ||
@@ -355,7 +545,17 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 	if (iso) {
 		snprintf(t->name, sizeof t->name, "%s culprit search [%s]", r->label,
 		         v->host_names[h]);
-		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL};
+		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL, NULL};
+		if (iso->role[h] == ACCEPT_ROLE_INCONCLUSIVE) {
+			/* not a failure of this host: skipped, with the evidence */
+			size_t used = (size_t)snprintf(t->message, sizeof t->message,
+			                               "INCONCLUSIVE: suspected by the culprit search "
+			                               "of %s, not separated from the rest",
+			                               r->label);
+			evidence_text(v, iso, h, t->message, sizeof t->message, used);
+			c->skipped_message = t->message;
+			return;
+		}
 		if (iso->role[h] != ACCEPT_ROLE_CULPRIT)
 			return;
 		snprintf(t->message, sizeof t->message,
@@ -364,7 +564,7 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 		snprintf(t->text, sizeof t->text, "%s", t->message);
 	} else {
 		snprintf(t->name, sizeof t->name, "%s [%s]", r->label, who(v, r->host));
-		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL};
+		*c = (struct junit_case){t->name, NULL, NULL, NULL, NULL, NULL};
 		if (r->status == ACCEPT_PASS)
 			return;
 		figures(r, fig, sizeof fig);

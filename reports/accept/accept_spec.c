@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whole numbers beyond 2^53 are not exact in a double. */
-#define EXACT_INTEGER_MAX 9007199254740992.0
+/* A point's largest message: 1 TiB. No host all-reduces more; a spec asking
+ * for 2^53 bytes is a typo to refuse, not a point to try (and fail at run time). */
+#define ACCEPT_MAX_POINT_BYTES 1099511627776.0
 
 static const char *const kind_names[ACCEPT_KINDS] = {"topology", "verify", "links", "allreduce"};
 
@@ -423,7 +424,7 @@ static bool read_point(struct reader *r, const cJSON *obj, struct accept_ar_poin
 		bad(r, "missing: expected the message size in bytes");
 		accept_path_cut(&r->path, at);
 	}
-	get_whole(r, obj, "bytes", 1, EXACT_INTEGER_MAX, "bytes", &bytes);
+	get_whole(r, obj, "bytes", 1, ACCEPT_MAX_POINT_BYTES, "bytes", &bytes);
 	p->bytes = bytes > 0 ? (uint64_t)bytes : 0;
 	get_positive(r, obj, "min_busbw_gbps", &p->min_busbw_gbps);
 	get_positive(r, obj, "max_p99_us", &p->max_p99_us);
@@ -591,6 +592,10 @@ static bool read_top(struct reader *r, const cJSON *root, struct accept_spec *s)
 	v = cJSON_GetObjectItemCaseSensitive(root, "name");
 	if (cJSON_IsString(v))
 		accept_copy_name(s->name, sizeof s->name, v->valuestring);
+	/* derived is provenance, not checked; its fragility is told to whoever measures */
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "derived"),
+	                                     "fragile");
+	s->fragile = cJSON_IsTrue(v);
 	return true;
 }
 

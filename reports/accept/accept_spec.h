@@ -68,6 +68,7 @@ struct accept_allreduce_spec {
 
 struct accept_spec {
 	char name[256]; /* "" when the spec has none */
+	bool fragile;   /* derived.fragile: a threshold came from one run, no measured spread */
 	bool has[ACCEPT_KINDS];
 	struct accept_topology_spec topology;
 	struct accept_verify_spec verify;

@@ -110,6 +110,8 @@ void accept_verdict_release(struct accept_verdict *v)
 	for (size_t i = 0; i < v->nisolations; i++) {
 		free(v->isolations[i].role);
 		free(v->isolations[i].group);
+		free(v->isolations[i].reason);
+		free(v->isolations[i].evidence);
 	}
 	free(v->results);
 	free(v->isolations);
@@ -487,7 +489,10 @@ static void eval_point(const struct accept_spec *s, const struct accept_figures 
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "skipped: %s", p->skipped);
 	else if (p->wrong > 0)
 		judged(e, false, ACCEPT_AR_WRONG, "%lld wrong elements", (long long)p->wrong);
-	else if (isnan(busbw ? p->busbw_gbps : p->p99_us))
+	else if (p->ranks < 2) /* busbw 0, a p99 of a local copy: nothing to gate */
+		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%d rank: one rank moves no data",
+		       p->ranks);
+	else if (!isfinite(busbw ? p->busbw_gbps : p->p99_us)) /* inf: a time of 0, not measured */
 		judged(e, false, ACCEPT_AR_NOT_MEASURED, "%s",
 		       busbw ? "busbw undefined (one rank?)"
 		             : "p99 undefined (fewer than 100 iterations)");
@@ -651,63 +656,23 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out)
 bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
                           size_t result, const struct accept_figures *f)
 {
+	double figure;
+	return accept_result_outcome(spec, v, result, f, &figure) == ACCEPT_TEST_PASS;
+}
+
+enum accept_outcome accept_result_outcome(const struct accept_spec *spec,
+                                          const struct accept_verdict *v, size_t result,
+                                          const struct accept_figures *f, double *figure)
+{
 	struct eval e;
 
+	*figure = NAN;
 	if (result >= v->nresults || !f->has[v->results[result].kind])
-		return false;
+		return ACCEPT_TEST_UNKNOWN;
 	evaluate(spec, f, NULL, &v->results[result], &e);
-	return e.pass;
-}
-
-int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,
-                                 const struct accept_bisect *b)
-{
-	struct accept_isolation *grown, *iso;
-	size_t n = v->nhosts > 0 ? (size_t)v->nhosts : 1;
-
-	if (result >= v->nresults || b->nhosts != v->nhosts)
-		return -1;
-	grown = realloc(v->isolations, (v->nisolations + 1) * sizeof *grown);
-	if (!grown)
-		return -1;
-	v->isolations = grown;
-	iso = &v->isolations[v->nisolations];
-	*iso = (struct accept_isolation){
-	    .result = result, .tests = accept_bisect_tests(b), .ngroups = b->ngroups};
-	iso->role = malloc(n * sizeof *iso->role);
-	iso->group = malloc(n * sizeof *iso->group);
-	if (!iso->role || !iso->group) {
-		free(iso->role);
-		free(iso->group);
-		return -1;
-	}
-	for (int h = 0; h < v->nhosts; h++) {
-		iso->role[h] = accept_bisect_role(b, h);
-		iso->group[h] = accept_bisect_group_of(b, h);
-	}
-	v->nisolations++;
-	return 0;
-}
-
-void accept_host_verdict(const struct accept_verdict *v, int host, struct accept_host_verdict *out)
-{
-	*out = (struct accept_host_verdict){.status = ACCEPT_PASS};
-	for (size_t i = 0; i < v->nresults; i++) {
-		const struct accept_result *r = &v->results[i];
-		if (r->host != host || r->status == ACCEPT_PASS)
-			continue;
-		out->failed_own = true;
-		out->own_faults |= 1u << r->fault;
-		if (r->status > out->status)
-			out->status = r->status;
-	}
-	for (size_t i = 0; i < v->nisolations; i++) {
-		const struct accept_isolation *iso = &v->isolations[i];
-		if (iso->role[host] == ACCEPT_ROLE_CULPRIT) {
-			out->isolated = true;
-			out->isolated_faults |= 1u << v->results[iso->result].fault;
-			out->status = ACCEPT_FAIL;
-		}
-		out->not_isolated |= iso->role[host] == ACCEPT_ROLE_NOT_ISOLATED;
-	}
+	*figure = e.value;
+	if (e.pass)
+		return ACCEPT_TEST_PASS;
+	return e.fault == checks[v->results[result].check].missing ? ACCEPT_TEST_UNKNOWN
+	                                                             : ACCEPT_TEST_FAIL;
 }

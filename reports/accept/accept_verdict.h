@@ -4,8 +4,10 @@
  * (failed in some repeats, not all: never a pass), the measured figure
  * against the threshold, and a stable fault code per kind of failure
  * (README.md, "collscope accept"). Then per host: whether it failed its own
- * checks, or was named by a culprit search (accept_bisect.h). Pure: no MPI,
- * no I/O; text lines are formatted into buffers, JSON into a cJSON tree.
+ * checks, or was named by a culprit search on evidence (accept_bisect.h); a
+ * host the search suspected on noise is INCONCLUSIVE, not failed
+ * (accept_search.c). Pure: no MPI, no I/O; text lines are formatted into
+ * buffers, JSON into a cJSON tree.
  *
  * A figure the spec asks for and a repeat did not deliver (a point not run,
  * a class of links not measured, a variant skipped) is a failure of that
@@ -77,14 +79,32 @@ struct accept_result {
 	char detail[ACCEPT_REASON_BYTES]; /* of that repeat: "median of 12 links, 12 below" */
 };
 
+struct accept_verdict;
+
 /* What one culprit search found (a copy of the state of accept_bisect). */
 struct accept_isolation {
 	size_t result; /* the job-wide result that was searched */
 	int tests;
-	enum accept_role *role; /* owned: per host */
-	int *group;             /* owned: per host, its not-isolated set or -1 */
+	enum accept_role *role;                   /* owned: per host */
+	int *group;                               /* owned: per host, its not-isolated set or -1 */
+	enum accept_group_reason *reason;         /* owned: per not-isolated set */
+	struct accept_evidence *evidence;         /* owned: per host (tested: a suspect) */
 	int ngroups;
 };
+
+/* A search's verdict: culprits named; inconclusive (a suspect noise explains, none named);
+ * not isolated; nobody named. */
+enum accept_search_verdict {
+	ACCEPT_SEARCH_ISOLATED,
+	ACCEPT_SEARCH_INCONCLUSIVE,
+	ACCEPT_SEARCH_NOT_ISOLATED,
+	ACCEPT_SEARCH_NOBODY,
+};
+enum accept_search_verdict accept_search_verdict(const struct accept_verdict *v, size_t i);
+/* 1.4826 x the MAD of a suspect's figures, each from its own side's median, pooled; NAN: none. */
+double accept_evidence_spread(const struct accept_evidence *e);
+/* "isolated", "inconclusive", "not isolated", "nobody named". */
+const char *accept_search_verdict_name(enum accept_search_verdict s);
 
 struct accept_verdict {
 	int nhosts;
@@ -102,6 +122,7 @@ struct accept_host_verdict {
 	bool failed_own;           /* FAIL or INTERMITTENT in one of its own checks */
 	bool isolated;             /* named a culprit by a search */
 	bool not_isolated;         /* in a set a search could not divide */
+	bool inconclusive;         /* suspected by a search, but noise explains it: not failed */
 	unsigned own_faults;       /* bit 1 << fault of its own failing checks */
 	unsigned isolated_faults;  /* bit 1 << fault of the searched checks it was named by */
 };
@@ -120,6 +141,12 @@ int accept_judge(const struct accept_spec *spec, const struct accept_figures *ru
 
 /* Any result not a PASS: the command exits 1. */
 bool accept_verdict_failed(const struct accept_verdict *v);
+/*
+ * Failed, but only in job-wide results whose searches were inconclusive:
+ * noise explains the failure, no host is to blame (still exit 1: a check
+ * failed). The summary's verdict is then INCONCLUSIVE, not FAIL.
+ */
+bool accept_verdict_inconclusive(const struct accept_verdict *v);
 
 /*
  * The job-wide results worth a culprit search: failed (or intermittent)
@@ -135,6 +162,14 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out);
  */
 bool accept_result_passes(const struct accept_spec *spec, const struct accept_verdict *v,
                           size_t result, const struct accept_figures *f);
+/*
+ * The same as one test of a culprit search: PASS, FAIL, or UNKNOWN when f
+ * does not hold the figure (not run, skipped, undefined, one rank: no
+ * evidence either way); the figure into *figure (NAN when none).
+ */
+enum accept_outcome accept_result_outcome(const struct accept_spec *spec,
+                                          const struct accept_verdict *v, size_t result,
+                                          const struct accept_figures *f, double *figure);
 
 /* Records what the search of results[result] found. 0, or -1 (bad index, no memory). */
 int accept_verdict_add_isolation(struct accept_verdict *v, size_t result,

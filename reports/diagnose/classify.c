@@ -2,6 +2,7 @@
  * The fault classes of a host x host bandwidth matrix: see classify.h.
  */
 #include "reports/diagnose/classify.h"
+#include "reports/render/fixed.h"
 
 #include "reports/stats/stats.h"
 
@@ -532,14 +533,16 @@ static const char *way(enum detect_kind k, enum detect_direction d)
 int classify_describe(const struct detect_result *r, const struct detect_suspect *s,
                       const char *const *host_names, char *buf, size_t len)
 {
-	char x[32], y[32], a[256], b[256], why[512];
+	char x[32], y[32], a[256], b[256], why[512], got[32], want[32];
 	const char *arrow = s->direction == DETECT_DIR_BOTH ? "<->" : "->";
 	const signed char *sides = detect_sides(r, s);
 	const char *loc = detect_locality_name(s->locality);
 	const char *unit = s->metric == DETECT_BANDWIDTH ? "GB/s" : "us";
 	int n = s->links_suspect;
-	snprintf(why, sizeof why, "%d %s cell%s at %.2fx the reference (%.3g against %.3g %s, z %+.1f)",
-	         n, loc, n == 1 ? "" : "s", s->ratio, s->measured, s->expected, unit, s->score);
+	report_fixed(got, sizeof got, s->measured, 0, 3); /* never "1.23e+03" */
+	report_fixed(want, sizeof want, s->expected, 0, 3);
+	snprintf(why, sizeof why, "%d %s cell%s at %.2fx the reference (%s against %s %s, z %+.1f)",
+	         n, loc, n == 1 ? "" : "s", s->ratio, got, want, unit, s->score);
 	if (s->kind == DETECT_SEGMENT && sides) {
 		side_list(r, sides, s->direction == DETECT_DIR_BA ? 1 : 0, host_names, a, sizeof a);
 		side_list(r, sides, s->direction == DETECT_DIR_BA ? 0 : 1, host_names, b, sizeof b);

@@ -5,6 +5,7 @@
  * class does not turn tiny differences into accusations.
  */
 #include "reports/diagnose/detect.h"
+#include "reports/render/fixed.h"
 
 #include "reports/stats/stats.h"
 
@@ -653,19 +654,21 @@ static const char *unit_of(enum detect_metric m)
 int detect_describe(const struct detect_suspect *s, const char *const *host_names, char *buf,
                     size_t len)
 {
-	char host[64];
+	char host[64], got[32], want[32];
 	const char *metric = detect_metric_name(s->metric), *unit = unit_of(s->metric);
 	const char *loc = detect_locality_name(s->locality);
+	/* fixed notation: a latency of 1234 us is no "1.23e+03" */
+	report_fixed(got, sizeof got, s->measured, 0, 3);
+	report_fixed(want, sizeof want, s->expected, 0, 3);
 	if (s->kind == DETECT_SEGMENT || (s->kind == DETECT_LINK && s->between_hosts))
 		return snprintf(buf, len,
-		                "%s: %d of %d %s cells at %.2fx the reference (%s %.3g %s, reference "
-		                "%.3g %s, z %+.1f)",
+		                "%s: %d of %d %s cells at %.2fx the reference (%s %s %s, reference "
+		                "%s %s, z %+.1f)",
 		                detect_kind_name(s->kind), s->links_suspect, s->links_total, loc,
-		                s->ratio, metric, s->measured, unit, s->expected, unit, s->score);
+		                s->ratio, metric, got, unit, want, unit, s->score);
 	if (s->kind == DETECT_LINK || s->host < 0)
-		return snprintf(buf, len, "%s %.3g %s is %.2fx the %s median %.3g %s (z %+.1f)",
-		                metric, s->measured, unit, s->ratio, loc, s->expected, unit,
-		                s->score);
+		return snprintf(buf, len, "%s %s %s is %.2fx the %s median %s %s (z %+.1f)", metric,
+		                got, unit, s->ratio, loc, want, unit, s->score);
 	if (host_names && host_names[s->host])
 		snprintf(host, sizeof host, "%s", host_names[s->host]);
 	else
@@ -673,14 +676,14 @@ int detect_describe(const struct detect_suspect *s, const char *const *host_name
 	if (s->by_majority)
 		return snprintf(
 		    buf, len,
-		    "host %s: %d of %d %s links at %.2fx the median (%s %.3g %s, median "
-		    "%.3g %s)",
-		    host, s->links_suspect, s->links_total, loc, s->ratio, metric, s->measured,
-		    unit, s->expected, unit);
+		    "host %s: %d of %d %s links at %.2fx the median (%s %s %s, median "
+		    "%s %s)",
+		    host, s->links_suspect, s->links_total, loc, s->ratio, metric, got, unit, want,
+		    unit);
 	return snprintf(
 	    buf, len,
-	    "host %s: the median %s of its %d %s links, %.3g %s, is %.2fx the median of "
-	    "the hosts, %.3g %s (z %+.1f; %d of its links suspect on their own)",
-	    host, metric, s->links_total, loc, s->measured, unit, s->ratio, s->expected, unit,
-	    s->score, s->links_suspect);
+	    "host %s: the median %s of its %d %s links, %s %s, is %.2fx the median of "
+	    "the hosts, %s %s (z %+.1f; %d of its links suspect on their own)",
+	    host, metric, s->links_total, loc, got, unit, s->ratio, want, unit, s->score,
+	    s->links_suspect);
 }

@@ -7,6 +7,7 @@
 
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
+#include "reports/render/fixed.h"
 
 double ar_algbw_gbps(uint64_t bytes, double time_us)
 {
@@ -18,6 +19,11 @@ double ar_algbw_gbps(uint64_t bytes, double time_us)
 double ar_busbw_factor(int nranks)
 {
 	return nranks > 0 ? 2.0 * (nranks - 1) / nranks : 0;
+}
+
+bool ar_record_has_time(const struct ar_record *r)
+{
+	return !r->skipped && r->nsamples > 0 && isfinite(r->time.p50_us);
 }
 
 bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us)
@@ -84,7 +90,8 @@ static int format_cell(char *buf, size_t len, const struct ar_field *f, const st
 		d = *(const double *)p;
 		if (r->skipped || !isfinite(d))
 			return snprintf(buf, len, "-");
-		return snprintf(buf, len, f->kind == F_US ? "%.2f" : "%.3f", d);
+		/* fixed notation with 3 significant digits at least: 0.0003 GB/s is no "0.000" */
+		return f->kind == F_US ? snprintf(buf, len, "%.2f", d) : report_fixed(buf, len, d, 3, 3);
 	case F_WRONG:
 		if (r->skipped)
 			return snprintf(buf, len, "skip");
@@ -155,6 +162,13 @@ static bool add_array(cJSON *rec, const char *name, const double *x, size_t n)
 	return a != NULL;
 }
 
+/* Window: what the samples were timed from; left out when not known. */
+static bool add_from(cJSON *o, enum timing_from f)
+{
+	const char *name = timing_from_name(f);
+	return !name || cJSON_AddStringToObject(o, SK_AR_TIMED_FROM, name) != NULL;
+}
+
 /* How the point was timed, and who it waited for (algorithms/README.md, timing methods). */
 static bool add_timing(cJSON *o, const struct ar_record *r)
 {
@@ -163,6 +177,8 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 		return false;
 	if (r->timing_known && r->timing == TIMING_WINDOW &&
 	    !(cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS, r->late_starts) &&
+	      add_from(o, r->timed_from) &&
+	      cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS_RETIMED, r->late_starts_retimed) &&
 	      report_add_number(o, SK_AR_WINDOW_LEAD_US, r->window_lead_us)))
 		return false;
 	if (r->timing_known && r->timing == TIMING_PIPELINED &&

@@ -39,6 +39,8 @@ struct ar_record {
 	enum timing_method timing;   /* how the point was timed */
 	int calls_per_sample;        /* pipelined's batch; 1 otherwise */
 	int late_starts;             /* window: attempts dropped, a rank having come late */
+	int late_starts_retimed;     /* window: late attempts kept, timed from the last arrival */
+	enum timing_from timed_from; /* window: the samples' origin; NONE otherwise */
 	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
 	const double *rank_late_us;  /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
@@ -51,10 +53,15 @@ double ar_algbw_gbps(uint64_t bytes, double time_us);
 double ar_busbw_factor(int nranks);
 /*
  * Fill time and bandwidths from the samples (every figure NAN when there are
- * none: every attempt came late), and the straggler from the per-rank means
+ * none: the sweep then stops with an error), and the straggler from the per-rank means
  * unless it is set.
  */
 int ar_record_compute(struct ar_record *r);
+/*
+ * The point was measured: not skipped, and its samples give a time (a
+ * finite p50). A point without is "not measured": no gate passes on it.
+ */
+bool ar_record_has_time(const struct ar_record *r);
 
 /*
  * A cliff: between two consecutive measured sizes of one variant, the time

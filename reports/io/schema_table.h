@@ -181,6 +181,11 @@
 	F(AR, TIMING, "timing", STR, NONE, 0, timing_method_names, "", "how the point was timed")  \
 	F(AR, LATE_STARTS, "late_starts", INT, NONE, 0, NULL, "",                                  \
 	  "timing window: attempts dropped, a rank having come late")                              \
+	F(AR, TIMED_FROM, "timed_from", STR, NONE, 0, timing_from_names, "",                      \
+	  "timing window: start (late attempts dropped) or last_arrival (most were late: every "   \
+	  "attempt kept, timed from its last rank's arrival)")                                     \
+	F(AR, LATE_STARTS_RETIMED, "late_starts_retimed", INT, NONE, 0, NULL, "",                  \
+	  "timing window: late attempts kept, timed from their last arrival")                      \
 	F(AR, WINDOW_LEAD_US, "window_lead_us", NUM, NONE, N, NULL, "us",                          \
 	  "timing window: the lead of the last agreed start")                                      \
 	F(AR, CALLS_PER_SAMPLE, "calls_per_sample", INT, NONE, 0, NULL, "",                        \

@@ -1,7 +1,8 @@
 /*
  * JUnit XML, the test-report format CI systems and dashboards read: a
  * <testsuites> document of <testsuite> elements of <testcase> elements,
- * a failing case holding a <failure type message> with text. Pure: the
+ * a failing case holding a <failure type message> with text, a skipped one
+ * a <skipped message>. Pure: the
  * document is built in a growing buffer (html.h's, whose escaping it uses:
  * the five XML entities, and control characters and invalid UTF-8 replaced
  * by U+FFFD, so any host name or message gives well-formed XML).
@@ -19,6 +20,8 @@ struct junit_case {
 	const char *failure_type;    /* NULL: it passed */
 	const char *failure_message; /* the attribute: one line */
 	const char *failure_text;    /* the element's content; may be NULL */
+	const char *skipped_message; /* not NULL (and no failure): <skipped message>, neither
+	                                passed nor failed */
 };
 
 struct junit_suite {

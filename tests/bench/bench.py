@@ -151,7 +151,10 @@ def measure_timing(binary, cfg, rep, env):
                                     "--time-per-size", TIME_PER_SIZE_S, "--timing", m], env)
         got[m] = {"clock_error_us": d["context"]["clock_sync"]["error_us"],
                   "points": {r["bytes"]: {"p50_us": r["time_us"]["p50"], "mean_us": r["time_us"]["mean"],
-                                          "late_starts": r.get("late_starts")} for r in d["results"]}}
+                                          # dropped, or (most late) kept and timed from the last arrival
+                                          "late_starts": None if r.get("late_starts") is None
+                                          else r["late_starts"] + r.get("late_starts_retimed", 0)}
+                             for r in d["results"]}}
     return got
 
 

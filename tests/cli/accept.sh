@@ -12,8 +12,9 @@ gen() {
 	python3 - "$@" >"$TMP/gen.out" 2>&1 <<'EOF' || fail "gen $*" "$TMP/gen.out"
 import json, sys
 kind, out, opts = sys.argv[1], sys.argv[2], sys.argv[3:]
+started = opts[opts.index("--started") + 1] if "--started" in opts else "2026-12-01T10:00:00Z"
 rep = {"schema_version": 1, "command": kind,
-       "context": {"started_utc": "2026-12-01T10:00:00Z",
+       "context": {"started_utc": started, "finished_utc": started,
                    "hosts": [{"name": "h%d" % h, "ranks": [2 * h, 2 * h + 1], "cores": 2,
                               "numa_nodes": 1, "oversubscribed": False} for h in range(2)]},
        "config": {}, "results": [], "summary": {}, "complete": True}
@@ -69,15 +70,15 @@ expect_output '^  accept ' "accept is in the command list"
 
 gen topo "$TMP/topo.json"
 gen links "$TMP/links.json"
-gen allreduce "$TMP/a1.json" --busbw 1.0
-gen allreduce "$TMP/a2.json" --busbw 1.2
+gen allreduce "$TMP/a1.json" --busbw 1.0 --started 2026-12-01T10:01:00Z
+gen allreduce "$TMP/a2.json" --busbw 1.2 --started 2026-12-01T10:02:00Z
 gen links "$TMP/suspect.json" --suspect
 
 expect_exit 0 "--derive from known-good reports" "$BIN" accept --derive "$TMP/spec.json" \
 	"$TMP/topo.json" "$TMP/links.json" "$TMP/a1.json" "$TMP/a2.json"
 expect_output "^accept: derived '.*spec.json' from 4 reports, tolerance 10%: topology, links, verify, allreduce 2 points" \
 	"it says what it derived"
-py "the thresholds are the medians with the tolerance" '
+py "the thresholds come from the run-to-run spread and the tolerance" '
 c = d["checks"]
 assert d["command"] == "accept-spec" and d["schema_version"] == 1 and d["spec_version"] == 1
 assert c["topology"] == {"hosts": 2, "ranks_per_host": 2, "cores_per_host": 2,
@@ -86,25 +87,47 @@ assert c["links"]["min_bandwidth_gbps"] == {"same_host": 18, "cross_host": 9}, c
 assert c["links"]["max_latency_us"] == {"same_host": 1.1, "cross_host": 5.5}, c["links"]
 assert c["links"]["allow_suspects"] is False
 p = c["allreduce"]["points"]
-assert p[0] == {"variant": "ring", "bytes": 4194304, "min_busbw_gbps": 0.99, "max_p99_us": 1100}, p
+# busbw 1.0 and 1.2: s = 1.4826 x MAD of ln = 0.135, 1.1 x e^(-3 s) = 0.733, x 0.9 = 0.66
+assert p[0] == {"variant": "ring", "bytes": 4194304, "min_busbw_gbps": 0.66, "max_p99_us": 1100}, p
 assert p[1] == {"variant": "mpi", "bytes": 65536, "min_busbw_gbps": 1.8}, p
 assert c["verify"]["variants"] == ["ring", "mpi"]
 t = d["derived"]["thresholds"]["checks.allreduce.points[0].min_busbw_gbps"]
-assert t["median"] == 1.1 and t["values"] == 2 and t["sources"] == [2, 3], t
+assert t["median"] == 1.1 and t["runs"] == 2 and t["sources"] == [2, 3], t
+assert t["run_values"] == [1.0, 1.2] and abs(t["log_spread"] - 0.135155) < 1e-6 and not t["fragile"], t
+# the links came from one run: fragile, and said so
+assert d["derived"]["fragile"] is True
+assert "checks.links.min_bandwidth_gbps.cross_host" in d["derived"]["fragile_thresholds"]
+assert "checks.allreduce.points[0].min_busbw_gbps" not in d["derived"]["fragile_thresholds"]
 assert [s["path"] for s in d["derived"]["sources"]][0].endswith("topo.json")
 assert d["derived"]["tolerance_pct"] == 10
 assert d["context"]["tool"]["name"] == "collscope"
 ' "$TMP/spec.json"
+expect_output "warning: accept: '.*spec.json' is fragile: [0-9]+ thresholds \(checks.links.* come from a single run" \
+	"a spec with thresholds from one run is called fragile"
 expect_exit 0 "the derived spec checks clean" "$BIN" accept --check-spec "$TMP/spec.json"
 expect_output "^accept: spec '.*' is valid: topology yes, verify 2 variants, links yes, allreduce 2 points" \
 	"--check-spec says what the spec holds"
 
+gen allreduce "$TMP/a3.json" --busbw 1.1 --started 2026-12-01T10:03:00Z
+expect_exit 0 "--derive from three runs" "$BIN" accept --derive "$TMP/spec3.json" \
+	"$TMP/a1.json" "$TMP/a2.json" "$TMP/a3.json"
+grep -q "fragile" "$TMP/out" && fail "three runs: not fragile" "$TMP/out" || pass "three runs: not fragile"
+py "three runs: a spread measured for every threshold" '
+assert d["derived"]["fragile"] is False and d["derived"]["fragile_thresholds"] == [], d["derived"]
+t = d["derived"]["thresholds"]["checks.allreduce.points[0].min_busbw_gbps"]
+assert t["runs"] == 3 and t["run_values"] == [1.0, 1.2, 1.1], t
+' "$TMP/spec3.json"
+expect_exit 2 "one run given twice is refused" "$BIN" accept --derive "$TMP/bad.json" \
+	"$TMP/a1.json" "$TMP/./a1.json"
+expect_output "the same run as .*a1.json' \(allreduce started 2026-12-01T10:01:00Z\): each run counts once" \
+	"it says why"
 expect_exit 0 "--tolerance 25" "$BIN" accept -q --derive "$TMP/spec25.json" --tolerance 25 "$TMP/links.json"
 py "--tolerance sets the margin" '
 assert d["checks"]["links"]["min_bandwidth_gbps"]["cross_host"] == 7.5, d["checks"]
 assert d["derived"]["tolerance_pct"] == 25
 ' "$TMP/spec25.json"
-[ -s "$TMP/out" ] && fail "-q prints nothing on stdout" "$TMP/out" || pass "-q prints nothing on stdout"
+grep -v "warning: .* is fragile" "$TMP/out" | grep -q . && fail "-q prints nothing but the fragility warning" "$TMP/out" ||
+	pass "-q prints nothing but the fragility warning"
 
 cp "$TMP/spec.json" "$TMP/spec.keep"
 expect_exit 2 "--derive refuses to overwrite" "$BIN" accept --derive "$TMP/spec.json" "$TMP/topo.json"
@@ -179,6 +202,11 @@ expect_output "checks.allreduce.dtype: unknown dtype \"float16\"" "an unknown dt
 expect_output "checks.allreduce.points\[0\]: no threshold" "a point without a threshold"
 [ "$(grep -c 'collscope: error: accept: spec' "$TMP/out")" = 6 ] && pass "every problem on a line of its own" ||
 	fail "every problem on a line of its own" "$TMP/out"
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['checks']['allreduce']['points'][0]['bytes'] = 2**53; json.dump(d, open(sys.argv[2], 'w'))" \
+	"$TMP/spec3.json" "$TMP/huge.json"
+expect_exit 2 "a point of 2^53 bytes is refused" "$BIN" accept --check-spec "$TMP/huge.json"
+expect_output "checks.allreduce.points\[0\].bytes: expected a whole number of bytes from 1 to 1099511627776, got 9007199254740992" \
+	"the value and the bound are named"
 
 printf '{"schema_version": 1, "command": "accept-spec", "spec_version": 1, "checks": {"topology": {"hosts": 2, "hosts": 3}}}' >"$TMP/dup.json"
 expect_exit 2 "a spec with a key given twice" "$BIN" accept --check-spec "$TMP/dup.json"

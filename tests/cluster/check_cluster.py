@@ -14,7 +14,8 @@ usage: check_cluster.py topo REPORT HOSTS RANKS_PER_HOST
        check_cluster.py busbw FAST_REPORT SLOW_REPORT BYTES
        check_cluster.py hops REPORT none|FROM-TO       (allreduce --trace: the hops named)
        check_cluster.py flight REPORT RANK              (a hang's flight record: RANK stopped)
-       check_cluster.py accept REPORT none|HOST         (accept: PASS, or FAIL with HOST the
+       check_cluster.py accept REPORT none|nohost|HOST  (accept: PASS; no host failing or named
+                                                        (any verdict); or FAIL with HOST the
            only failing host, every culprit search naming HOST alone)
 Prints what it measured on one line (the figures the suite logs), and each
 violation; exits 1 if there is any.
@@ -290,9 +291,16 @@ def accept(path, culprit):
     if culprit == "none":
         need(s["verdict"] == "PASS", "verdict %s, expected PASS" % s["verdict"])
         return
+    if culprit == "nohost":  # under load: any verdict, but no host accused
+        need(not failing, "hosts failing %s on a clean cluster: a false accusation" % failing)
+        need(not any(named), "the searches named %s on a clean cluster" % named)
+        return
     need(s["verdict"] == "FAIL", "verdict %s, expected FAIL" % s["verdict"])
     need(failing == [culprit], "failing hosts %s, expected %s alone" % (failing, culprit))
-    need(named and all(n == [culprit] for n in named),
+    # a search runs only for an all-reduce point the spec gates (--derive leaves out a
+    # point too noisy to gate); then every search names the culprit alone
+    gated = d.get("config", {}).get("spec", {}).get("checks", {}).get("allreduce")
+    need(not gated or (named and all(n == [culprit] for n in named)),
          "the searches named %s, expected %s alone in each" % (named, culprit))
 
 

@@ -17,10 +17,13 @@ expect_exit 0 "allreduce for the spec" mpi 2 allreduce -q -a ring,mpi --sizes 8,
 # spec keeps bandwidth and busbw thresholds only (latency and p99 are judged below, by hand)
 expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived.json" \
 	--tolerance 90 "$TMP/topo.json" "$TMP/links.json" "$TMP/ar.json"
+expect_output "warning: accept: .*derived.json' is fragile: [0-9]+ thresholds \(" \
+	"derived from single runs: fragile, and said so"
 python3 "$(dirname "$0")/../bandwidth_spec.py" "$TMP/derived.json" "$TMP/spec.json"
 expect_exit 0 "accept passes a run of the same setup" mpi 2 accept "${LINKS[@]}" "$TMP/spec.json" \
 	-o "$TMP/acc.json" --junit "$TMP/acc.xml"
 expect_output "^accept: PASS: [0-9]+ checks on 1 host" "it says PASS, with the count"
+expect_output "warning: accept: spec '.*spec.json' is fragile" "accept warns of a fragile spec"
 expect_output "^PASS +- +job +allreduce ring 256 KiB busbw: " "one line per check"
 expect_output "^HOST +[^ ]+ +PASS" "one line per host"
 expect_exit 0 "its report is complete, every check there" python3 -c "
@@ -39,6 +42,39 @@ import xml.dom.minidom as m
 x = m.parse('$TMP/acc.xml')
 assert x.getElementsByTagName('testsuite') and not x.getElementsByTagName('failure')
 "
+
+# thresholds from the spread of several runs: not fragile, and a run of the same setup passes
+for i in 2 3; do
+	expect_exit 0 "allreduce run $i for the spec" mpi 2 allreduce -q -a ring,mpi --sizes 8,256K \
+		-n 50 -o "$TMP/ar$i.json"
+done
+expect_exit 0 "a spec derived from three runs" "$BIN" accept --derive "$TMP/derived3.json" \
+	--tolerance 50 "$TMP/topo.json" "$TMP/ar.json" "$TMP/ar2.json" "$TMP/ar3.json"
+grep -q "fragile" "$TMP/out" && fail "three runs: no fragility warning" "$TMP/out" ||
+	pass "three runs: no fragility warning"
+expect_exit 0 "every threshold from 3 runs, with its spread" python3 -c "
+import json
+d = json.load(open('$TMP/derived3.json'))['derived']
+assert d['fragile'] is False and d['fragile_thresholds'] == [], d
+t = d['thresholds']['checks.allreduce.points[0].min_busbw_gbps']
+assert t['runs'] == 3 and len(t['run_values']) == 3 and t['log_spread'] is not None, t
+assert t['threshold'] <= min(t['run_values']) * 0.5, t
+"
+python3 "$(dirname "$0")/../bandwidth_spec.py" "$TMP/derived3.json" "$TMP/spec3.json"
+expect_exit 0 "accept passes against the spec of three runs" mpi 2 accept -q "$TMP/spec3.json"
+grep -q "fragile" "$TMP/out" && fail "no fragility warning measuring" "$TMP/out" ||
+	pass "no fragility warning measuring"
+
+# a gate never passes on nothing: one rank moves no data, so its point is not a measurement
+python3 - "$TMP/spec.json" "$TMP/p99only.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["checks"] = {"allreduce": {"points": [{"variant": "ring", "bytes": 8, "max_p99_us": 1e9}]}}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 1 "a point measured on one rank fails, never passes" mpi 1 accept "$TMP/p99only.json"
+expect_output "^FAIL +AR_NOT_MEASURED +job +allreduce ring 8 B p99: not measured \(1 rank: one rank moves no data\)" \
+	"AR_NOT_MEASURED names the point and why"
 
 # an unreachable threshold, and a latency nobody has: FAIL with their fault codes
 python3 - "$TMP/spec.json" "$TMP/fail.json" <<'PY'

@@ -29,6 +29,21 @@ expect_exit 1 "--min-busbw fails below the gate" mpi 2 allreduce -a ring,tree -b
 expect_output "ring: busbw .* below --min-busbw" "the gate names ring"
 expect_output "tree: busbw .* below --min-busbw" "the gate names tree"
 expect_exit 0 "--min-busbw passes at 0" mpi 2 allreduce -a ring -b 1K -e 4K -n 20 --min-busbw 0 -q
+# A gate never passes on nothing: a point not measured (0 bytes: no element to
+# reduce, skipped) fails even --min-busbw 0, naming the point; sub-element sizes
+# are bad input before anything runs.
+expect_exit 1 "--min-busbw fails on a skipped point" mpi 2 allreduce -a ring --sizes 0 -n 5 \
+	--min-busbw 0 -o "$TMP/gate0.json"
+expect_output "ring at 0 bytes: skipped \(message smaller than one element\): --min-busbw 0 fails on a point not measured" \
+	"it names the point and why"
+expect_output "^#   ring +not measured: 1 point skipped" "the summary says it was not measured"
+cp "$TMP/out" "$TMP/gate0.out" # expect_exit rewrites out before grep could read it
+expect_exit 1 "no '0.000 GB/s at 0 bytes', no nan" grep -Eqw "nan|0\.000 GB/s at 0 bytes" "$TMP/gate0.out"
+expect_exit 0 "the report's summary lists it below the gate" python3 -c "
+import json,sys; s=json.load(open('$TMP/gate0.json'))['summary']
+sys.exit(not (s['below_min_busbw'] == ['ring'] and s['verdict'] == 'below min busbw'))"
+expect_exit 2 "--sizes 3 is bad input, not a 0-byte point" mpi 2 allreduce -a ring --sizes 3 --min-busbw 0
+expect_output "the size 3 is less than one float32 element" "it names the size"
 
 # CSV: a header and one line per point, comma-separated.
 expect_exit 0 "--format csv" mpi 2 allreduce -a ring,mpi -b 8 -e 64 -n 5 --format csv -q
@@ -91,13 +106,23 @@ else
 	noshm_run "allreduce without room for a shared window still runs"
 	expect_output "^\[rank 0\] allreduce: warning: no room for a shared-memory window: .*'$NOSHM_DIR'" \
 		"it says why, naming the directory"
-	expect_exit 1 "once per host" grep -q "^\[rank 1\].*no room" "$TMP/out"
+	cp "$TMP/out" "$TMP/noshm.out" # (expect_exit writes its own command's output to $TMP/out)
+	expect_exit 1 "once per host" grep -q "^\[rank 1\].*no room" "$TMP/noshm.out"
 	expect_exit 0 "shm is skipped with the reason, ring measured" python3 -c "
 import json,sys; d=json.load(open('$TMP/noshm.json'))
 shm = [r for r in d['results'] if r['algorithm'] == 'shm']
 ring = [r for r in d['results'] if r['algorithm'] == 'ring']
 sys.exit(not (shm and all('shared-memory window' in r['skipped'] for r in shm)
               and ring and all('skipped' not in r for r in ring)))"
+	if [ "$COLLSCOPE_MPI" = openmpi ]; then
+		OMPI_MCA_osc_sm_backing_directory=$NOSHM_DIR expect_exit 1 "--min-busbw fails on a skipped variant" \
+			mpi 2 allreduce -a ring,shm -e 64 -n 3 --min-busbw 0 -q -o "$TMP/gate-noshm.json"
+		expect_output "shm at 64 bytes: skipped \(no room .*\): --min-busbw 0 fails on a point not measured" \
+			"it names the skipped variant's point"
+		expect_exit 0 "only shm is below the gate" python3 -c "
+import json,sys; s=json.load(open('$TMP/gate-noshm.json'))['summary']
+sys.exit(s['below_min_busbw'] != ['shm'])"
+	fi
 fi
 if [ "$COLLSCOPE_MPI" = mpich ]; then
 	# the setting of Open MPI means nothing to MPICH: shm runs

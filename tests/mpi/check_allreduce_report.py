@@ -71,6 +71,14 @@ def main():
         need(len(r["rank_mean_us"]) == ranks, f"{where}: a mean per rank")
         need(0 <= r["straggler_rank"] < ranks, f"{where}: straggler is a rank")
         need("timing" in r, f"{where}: timing named")
+        if r.get("timing") == "window":
+            # late starts are dropped (timed from the start) or, when most were late, all
+            # kept and timed from the last arrival: never both, never every sample lost
+            frm, late, kept = r["timed_from"], r["late_starts"], r["late_starts_retimed"]
+            need(frm in ("start", "last_arrival"), f"{where}: timed_from")
+            need(kept == 0 and late <= r["iterations"] if frm == "start"
+                 else late == 0 and 2 * kept > r["iterations"],
+                 f"{where}: {late} dropped, {kept} retimed, timed from {frm}")
         if r.get("straggler_cause") is None:
             need(r["rank_mean_us"][r["straggler_rank"]] == min(r["rank_mean_us"]),
                  f"{where}: without a cause, the straggler spent least time inside the call")

@@ -16,12 +16,13 @@ wait_for_file() {
 	return 1
 }
 
-# stop_rank R NAME: SIGSTOP rank R in the middle of a sweep; the watchdog must end the job
-# with 4 (or what the launcher makes of it: HANG_EXIT in lib.sh).
+# stop_rank R NAME [K]: SIGSTOP rank R in the middle of a sweep; the watchdog must end the job
+# with 4 (or what the launcher makes of it: HANG_EXIT in lib.sh). K: watchdog hosts of K ranks.
 stop_rank() {
-	local r=$1 name=$2 report="$TMP/stop$1.json"
+	local r=$1 name=$2 report="$TMP/stop$1${3:+-hosts$3}.json"
 	local start=$SECONDS
-	mpi 4 allreduce -b 64K -e 4M -n 400 -w 2 --timeout 4 -q -o "$report" >"$TMP/out" 2>&1 &
+	rm -f "$report"
+	COLLSCOPE_WATCHDOG_HOST_RANKS=${3:-} mpi 4 allreduce -b 64K -e 4M -n 400 -w 2 --timeout 4 -q -o "$report" >"$TMP/out" 2>&1 &
 	local job=$!
 	if ! wait_for_file "$report"; then
 		fail "$name: no partial report appeared"
@@ -45,6 +46,16 @@ expect_output "rank 2 \(not answering for [0-9]+ s: stopped, stuck or dead; last
 expect_exit 0 "the partial report is valid JSON with complete false and the hang" python3 -c "
 import json,sys; d=json.load(open('$TMP/stop2.json'))
 sys.exit(not (d['complete'] is False and d['events'][0]['kind']=='hang' and 'rank 2' in d['events'][0]['message']))"
+
+# Hosts of two ranks, {0, 1} and {2, 3}: rank 2 leads the second and reports it to rank 0
+# over TCP. Stopped, it is named (not answering), and rank 3, whose heartbeats went through
+# it, is not; rank 3 stopped is named through its leader.
+stop_rank 2 "the leader of another host stopped" 2
+expect_output "rank 2 \(not answering for [0-9]+ s: stopped, stuck or dead" "rank 0 names the leader"
+expect_exit 1 "and not the rank behind it" grep -Eq "rank 3 \(not answering" "$TMP/out"
+stop_rank 3 "a rank of another host stopped" 2
+expect_output "rank 3 \(not answering for [0-9]+ s: stopped, stuck or dead; last at [a-z-]+, [0-9]+ bytes" \
+	"rank 0 names it, heard through its leader"
 
 stop_rank 0 "rank 0 stopped mid-sweep"
 expect_output "\[rank 1\] error: hang in allreduce: rank 0 has not answered" "rank 1 says rank 0 is stuck"
@@ -178,8 +189,10 @@ expect_exit 0 "allow-listed variables are recorded" grep -q '"COLLSCOPE_NOTE"' "
 # The watchdog's port: connections that are not ranks of the job (one silent, one with the
 # wrong answer) come first; the rendezvous drops them within its deadline and the job runs,
 # with no false hang, though the hang clock would have run out while they stalled it.
+# (COLLSCOPE_WATCHDOG_HOST_RANKS=1: every rank a host of its own, so every rank but 0
+# leads a host and comes over TCP, as on a cluster of one rank per node)
 expect_exit 0 "strangers at the watchdog's port are dropped and the job runs" env \
-	COLLSCOPE_FAULT=stranger:rank=0 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=stranger:rank=0 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring \
 	-b 8 -e 64 -n 5 --timeout 1
 expect_output "dropped 2 connection\(s\) to its port that did not prove they belong to this job" \
 	"rank 0 says how many it dropped"
@@ -220,7 +233,7 @@ fi
 flood_job() {
 	local name=$1 count=$2 t0 rc flooder=
 	t0=$(date +%s.%N)
-	COLLSCOPE_WATCHDOG_HOLD_MS=2000 COLLSCOPE_FAULT=stall:rank=2,after=20 \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_WATCHDOG_HOLD_MS=2000 COLLSCOPE_FAULT=stall:rank=2,after=20 \
 		timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce -q -a ring -b 1K -e 1K \
 		-n 100 --timeout 3 </dev/null >"$TMP/flood-$name.out" 2>&1 &
 	local job=$!
@@ -249,11 +262,47 @@ else
 	fail "the flood cost more than 3 s (${calm} s calm, ${flooded} s flooded)"
 fi
 
-# Rank 0's rendezvous fails after the others connected: every rank agrees the watchdog is
-# off (no rank waits in a collective the others skipped), the error says so, the job runs.
-expect_exit 0 "a failing rendezvous on rank 0: the job runs unwatched, no hang" env \
-	COLLSCOPE_FAULT=rendezvous:rank=0 timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 4 "$BIN" allreduce \
-	-q -a ring -b 8 -e 64 -n 5 --timeout 2
-expect_output "error: watchdog: rendezvous failed .*running unwatched" "the failing rendezvous is named"
+# Rank 0's rendezvous fails after the others connected: every rank agrees that the
+# watchdog cannot watch (no rank waits in a collective the others skipped), the error says
+# so, and the job stops with 5 rather than run unwatched.
+expect_exit 5 "a failing rendezvous on rank 0: the job stops with 5, no hang" env \
+	COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=rendezvous:rank=0 timeout 60 "$MPIRUN" \
+	$MPIRUN_FLAGS -np 4 "$BIN" allreduce -q -a ring -b 8 -e 64 -n 5 --timeout 2
+expect_output "error: watchdog: rendezvous failed \(COLLSCOPE_FAULT\)" "the failing rendezvous is named"
+expect_output "error: watchdog: cannot watch the job: the leaders' rendezvous with rank 0 failed.*--timeout 0" \
+	"and why the job stops, with the way out"
+expect_exit 5 "the same on one host (no TCP at all): 5" env COLLSCOPE_FAULT=rendezvous:rank=0 \
+	timeout 60 "$MPIRUN" $MPIRUN_FLAGS -np 3 "$BIN" allreduce -q -a ring -b 8 -e 64 -n 5 --timeout 2
+
+# The watchdog scales: rank 0 may open 24 files (soft and hard: nothing can raise it), 40
+# ranks on one host, rank 39 stalled. The host's ranks are watched through shared memory:
+# rank 0 holds no connection per rank, and names rank 39 with 4. (The connection per rank
+# that was there before, 39 of them, did not fit: "running unwatched", then a hang.)
+LIMIT="$(dirname "$0")/nofile_rank0.sh"
+COLLSCOPE_FAULT=stall:rank=39,after=3 expect_exit "$HANG_EXIT" \
+	"40 ranks, rank 0 limited to 24 files: the stalled rank is a hang" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 40 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "rank 39 \(answering but making no progress; last at ring, 1024 bytes, timed iteration 2\)" \
+	"rank 39 is named"
+
+# A host per rank (30 hosts): rank 0 needs a connection per host, more than its soft limit
+# of 24 allows. The watchdog raises the soft limit to the hard one and the stall is named;
+# with the hard limit at 24 too it cannot, and it stops with 5 naming the hosts it missed
+# and the limit, rather than run unwatched; --timeout 0 asks for no watchdog and runs.
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 COLLSCOPE_FAULT=stall:rank=29,after=3 expect_exit "$HANG_EXIT" \
+	"30 hosts, rank 0's soft limit 24 raised to its hard one: the stall is named" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 20000 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "rank 29 \(answering but making no progress" "rank 29 is named"
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 expect_exit 5 \
+	"30 hosts, rank 0 held to 24 files: the watchdog cannot watch, exit 5" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "error: watchdog: cannot watch the job: host\(s\) led by rank [0-9]+.* did not reach rank 0 in time \(rank 0 may open 24 files; it needs one per host\); stopping rather than running unwatched: raise the open-file limit \(ulimit -n\) or pass --timeout 0" \
+	"the message names the hosts missed, the limit and the ways out"
+COLLSCOPE_WATCHDOG_HOST_RANKS=1 expect_exit 0 "the same job with --timeout 0 runs without a watchdog" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 30 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 0
 
 finish

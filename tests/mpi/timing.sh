@@ -69,12 +69,55 @@ for n in 2 3; do
 			cause_is "$TMP/slow-$t$n.json" "$last" slow_inside
 	done
 done
-# Every attempt of a window point late: no sample, the statistics null, still a valid report.
-expect_exit 0 "a window point whose every start was late has null statistics" python3 -c "
+# Every attempt of a window point late (rank 1 delayed 2 ms): the late rank is
+# the finding, not a reason to drop every sample. Every attempt is kept, timed
+# from its last arrival, and the record says so.
+expect_exit 0 "a window point whose every start was late is timed from the last arrival" python3 -c "
 import json, sys
 d = json.load(open('$TMP/delay-window2.json'))
-sys.exit(not all(r['iterations'] == 0 and r['late_starts'] == 20 and r['time_us']['p50'] is None
-                 and r['samples_us'] == [] for r in d['results']))"
+print([(r['iterations'], r['late_starts'], r['late_starts_retimed'], r['timed_from']) for r in d['results']])
+sys.exit(not all(r['iterations'] == 20 and r['late_starts'] == 0 and r['late_starts_retimed'] == 20
+                 and r['timed_from'] == 'last_arrival' and r['time_us']['p50'] is not None
+                 and len(r['samples_us']) == 20 for r in d['results']))"
+
+# Issue 29's case: one rank persistently late (delay) or slow (slow), 300 us,
+# ring at 1 KiB, window timing, at 2 and 3 ranks. A time is measured (never
+# null, never nan, never '0.000 GB/s at 0 bytes'), the straggler is named with
+# its cause, and both the report and the text say how the point was timed.
+for n in 2 3; do
+	last=$((n - 1))
+	COLLSCOPE_FAULT=delay:rank=$last,us=300 expect_exit 0 "window, rank $last late 300 us, $n ranks" \
+		mpi "$n" allreduce --timing window -a ring --sizes 1K -n 60 -w 2 -o "$TMP/late$n.json"
+	expect_output "^#   ring 1024 bytes: [0-9]+ of 60 starts late \(straggler rank $last, late_arrival\): timed from the last arrival" \
+		"the text names the late rank and how the point was timed ($n ranks)"
+	expect_output "^allreduce: \[1/1\] ring 1024 bytes: p50 [0-9.]+ us, busbw [0-9.]+ GB/s, 60 iterations \([0-9]+ late starts: timed from the last arrival\)" \
+		"the progress line says so too ($n ranks)"
+	expect_output "^#   ring +[0-9.]+ GB/s at 1024 bytes" "the summary names the measured point ($n ranks)"
+	cp "$TMP/out" "$TMP/late$n.out" # expect_exit rewrites out before grep could read it
+	expect_exit 1 "no nan, no 0 bytes ($n ranks)" grep -Eqw "nan|at 0 bytes" "$TMP/late$n.out"
+	expect_exit 0 "a measured time, the late rank named, timed from the last arrival ($n ranks)" python3 -c "
+import json, math, sys
+r = json.load(open('$TMP/late$n.json'))['results'][0]
+t = r['time_us']
+print({k: r[k] for k in ('iterations', 'late_starts', 'late_starts_retimed', 'timed_from', 'straggler_rank', 'straggler_cause')}, t['p50'])
+sys.exit(not (all(t[k] is not None and math.isfinite(t[k]) and t[k] > 0 for k in ('min', 'p50', 'max'))
+              and r['busbw_gbps'] is not None and r['busbw_gbps'] > 0
+              and r['iterations'] == 60 and r['late_starts'] == 0 and r['late_starts_retimed'] > 30
+              and r['timed_from'] == 'last_arrival'
+              and r['straggler_rank'] == $last and r['straggler_cause'] == 'late_arrival'))"
+	COLLSCOPE_FAULT=slow:rank=1,us=300 expect_exit 0 "window, rank 1 slow 300 us, $n ranks" \
+		mpi "$n" allreduce --timing window -a ring --sizes 1K -n 60 -w 2 -q -o "$TMP/slow300-$n.json"
+	# 300 us is within this machine's noise under load: who is named is left to the 2 ms faults above
+	expect_exit 0 "a measured time, the method said ($n ranks)" python3 -c "
+import json, math, sys
+r = json.load(open('$TMP/slow300-$n.json'))['results'][0]
+print({k: r[k] for k in ('iterations', 'late_starts', 'late_starts_retimed', 'timed_from', 'straggler_rank', 'straggler_cause')}, r['time_us']['p50'])
+sys.exit(not (r['time_us']['p50'] is not None and math.isfinite(r['time_us']['p50'])
+              and r['iterations'] > 0 and r['iterations'] + r['late_starts'] == 60
+              and r['timed_from'] in ('start', 'last_arrival')
+              and (r['timed_from'] == 'last_arrival') == (r['late_starts_retimed'] > 30)))"
+	check_schema "$TMP/late$n.json" "$TMP/slow300-$n.json"
+done
 
 # A resync during the sweep: --clock-resync 0.5 and every call made 30 ms long
 # inside, whatever the machine's speed (4 points of 11 calls, 0.33 s each: the

@@ -8,6 +8,7 @@
 #include "reports/accept/accept_derive.h"
 #include "reports/accept/accept_figures.h"
 #include "reports/accept/accept_spec.h"
+#include "reports/accept/accept_spread.h"
 #include "reports/accept/accept_verdict.h"
 
 #include <criterion/criterion.h>
@@ -151,7 +152,7 @@ static cJSON *spec_root(void)
 	return root;
 }
 
-Test(accept_derive, thresholds_are_the_median_with_the_tolerance)
+Test(accept_derive, thresholds_come_from_the_run_to_run_spread_and_the_tolerance)
 {
 	cJSON *r[4] = {report("topo", 2, 2), links_report(), allreduce_report(1.0, 900),
 	               allreduce_report(1.2, 1100)};
@@ -178,12 +179,16 @@ Test(accept_derive, thresholds_are_the_median_with_the_tolerance)
 	cr_assert(isnan(s.links.min_bandwidth_gbps[DETECT_SAME_NUMA]),
 	          "no such links: no threshold");
 	cr_assert_not(s.links.allow_suspects);
-	/* ring 4 MiB: busbw median of 1.0, 1.2 = 1.1 -> 0.99; p99 median of 900, 1100 -> 1100 */
+	/*
+	 * ring 4 MiB over 2 runs: busbw 1.0 and 1.2, median 1.1; ln: 0 and 0.1823, MAD
+	 * 0.0912, s = 0.1352; 1.1 x e^(-3 s) = 0.7333, x 0.9 = 0.66. p99 900 and 1100:
+	 * s = 0.1488, 1000 x e^(3 s) = 1562.5, x 1.1 = 1718.7 -> 1720
+	 */
 	cr_assert_eq(s.allreduce.npoints, 3);
 	cr_assert_str_eq(s.allreduce.points[0].variant, "ring");
 	cr_assert_eq(s.allreduce.points[0].bytes, 4194304);
-	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.99);
-	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1100);
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.66);
+	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1720);
 	cr_assert_str_eq(s.allreduce.points[1].variant, "mpi");
 	cr_assert_eq(s.allreduce.points[1].min_busbw_gbps, 1.8);
 	cr_assert(isnan(s.allreduce.points[1].max_p99_us), "p99 undefined: no threshold");
@@ -196,16 +201,32 @@ Test(accept_derive, thresholds_are_the_median_with_the_tolerance)
 	cr_assert_eq(cJSON_GetArraySize(at(out, "derived/sources")), 4);
 	prov = at(out, "derived/thresholds/checks.links.min_bandwidth_gbps.cross_host");
 	cr_assert_eq(num(prov, "median"), 10);
-	cr_assert_eq(num(prov, "values"), 8);
+	cr_assert_eq(num(prov, "class_median"), 10);
+	cr_assert_eq(num(prov, "links"), 8);
+	cr_assert_eq(num(prov, "runs"), 1, "one links report: one run");
+	cr_assert(cJSON_IsTrue(at(prov, "fragile")), "one run: fragile");
+	cr_assert(cJSON_IsNull(at(prov, "log_spread")), "one run: no spread");
 	cr_assert_eq(num(prov, "threshold"), 9);
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 1);
 	cr_assert_eq(cJSON_GetArrayItem(at(prov, "sources"), 0)->valuedouble, 1);
 	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "x (1 - 10%)"));
+	cr_assert_not_null(strstr(at(prov, "rule")->valuestring, "median x e^(-3 s)"));
 	cr_assert_eq(num(prov, "weakest_host_median"), 10);
 	prov = at(out, "derived/thresholds/checks.allreduce.points[0].max_p99_us");
 	cr_assert_eq(num(prov, "median"), 1000);
+	cr_assert_eq(num(prov, "runs"), 2);
+	cr_assert_float_eq(num(prov, "log_spread"), 1.4826 * log(1100.0 / 900) / 2, 1e-12);
+	cr_assert_float_eq(num(prov, "bound"), 1000 * exp(3 * 1.4826 * log(1100.0 / 900) / 2),
+	                   1e-9);
+	cr_assert_not(cJSON_IsTrue(at(prov, "fragile")), "two runs: a spread measured");
 	cr_assert_eq(cJSON_GetArraySize(at(prov, "sources")), 2);
+	/* the links came from one run: the spec says it is fragile, and where */
+	cr_assert(cJSON_IsTrue(at(out, "derived/fragile")));
+	cr_assert(s.fragile, "the parser reads derived.fragile");
+	cr_assert_eq(num(out, "derived/spread_k"), 3);
 	cr_assert_eq(num(out, "derived/thresholds/checks.topology.hosts/value"), 2);
+	cr_assert_eq(num(out, "derived/thresholds/checks.topology.hosts/runs"), 4,
+	             "every report agreed on it");
 	cJSON_free(text);
 	accept_spec_release(&s);
 	cJSON_Delete(out);
@@ -411,5 +432,198 @@ Test(accept_derive, a_run_passes_the_spec_derived_from_it)
 		accept_spec_release(&s);
 		cJSON_Delete(out);
 		cJSON_Delete(r);
+	}
+}
+
+/* A spec derived from allreduce reports of ring 4 MiB at busbw[0 .. n), p99 1000. */
+static cJSON *derive_runs(const double *busbw, size_t n, struct accept_spec *s)
+{
+	cJSON *r[8], *out = spec_root();
+	struct accept_source src[8];
+	char names[8][16];
+
+	cr_assert_leq(n, 8);
+	for (size_t i = 0; i < n; i++) {
+		r[i] = allreduce_report(busbw[i], 1000);
+		snprintf(names[i], sizeof names[i], "a%zu.json", i);
+		src[i] = (struct accept_source){names[i], r[i]};
+	}
+	cr_assert_eq(accept_derive(out, src, n, 10, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_spec_parse(out, s, err, sizeof err), 0, "%s", err);
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(r[i]);
+	return out;
+}
+
+Test(accept_derive, a_wider_spread_widens_the_bound)
+{
+	const double tight[] = {1.00, 1.01, 0.99, 1.00, 1.02}, wide[] = {1.0, 1.2, 0.8, 1.1, 0.9};
+	struct accept_spec a, b;
+	cJSON *x = derive_runs(tight, 5, &a), *y = derive_runs(wide, 5, &b);
+	double ta = a.allreduce.points[0].min_busbw_gbps, tb = b.allreduce.points[0].min_busbw_gbps;
+
+	/* both medians are 1.0: the tolerance alone would give 0.9 to both */
+	cr_assert_eq(num(x, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/median"),
+	             1.0);
+	cr_assert_eq(num(y, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/median"),
+	             1.0);
+	cr_assert_lt(tb, ta, "the noisier runs get the lower minimum: %g vs %g", tb, ta);
+	/* tight: s = 0.0148, e^(-3 s) = 0.9567 (below the lowest run, 0.99), x 0.9 -> 0.861 */
+	cr_assert_eq(ta, 0.861);
+	/* wide: s = 0.156, e^(-3 s) = 0.6259, x 0.9 = 0.5633 -> 0.563 */
+	cr_assert_eq(tb, 0.563);
+	cr_assert_not(a.fragile, "five runs: not fragile");
+	cr_assert_not(cJSON_IsTrue(at(y, "derived/fragile")));
+	cr_assert_eq(cJSON_GetArraySize(at(y, "derived/fragile_thresholds")), 0);
+	accept_spec_release(&a);
+	accept_spec_release(&b);
+	cJSON_Delete(x);
+	cJSON_Delete(y);
+}
+
+Test(accept_derive, every_known_good_run_passes_its_spec_even_an_outlier)
+{
+	/* three runs at 1.0 and one at 0.5: MAD 0, but the lowest run sets the bound */
+	const double runs[] = {1.0, 1.0, 0.5, 1.0};
+	struct accept_spec s;
+	cJSON *out = derive_runs(runs, 4, &s);
+
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.45);
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+}
+
+Test(accept_derive, a_spec_from_one_run_says_it_is_fragile)
+{
+	const double one[] = {1.0};
+	struct accept_spec s;
+	cJSON *out = derive_runs(one, 1, &s), *list = at(out, "derived/fragile_thresholds");
+	bool found = false;
+
+	cr_assert(s.fragile);
+	cr_assert(cJSON_IsTrue(at(out, "derived/fragile")));
+	for (cJSON *p = list->child; p; p = p->next)
+		found |= strcmp(p->valuestring, "checks.allreduce.points[0].min_busbw_gbps") == 0;
+	cr_assert(found, "the fragile threshold is listed by its path");
+	cr_assert(cJSON_IsTrue(
+	    at(out, "derived/thresholds/checks.allreduce.points[0].min_busbw_gbps/fragile")));
+	/* one run: the median with the tolerance, as before */
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.9);
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+}
+
+Test(accept_derive, a_very_noisy_figure_still_gets_a_positive_bound)
+{
+	/*
+	 * runs 10x apart: on a linear scale median - 3 x spread would be below zero; on a
+	 * log scale s = 1.028, 1 x e^(-3 s) = 0.0458, x 0.9 -> 0.0412
+	 */
+	const double runs[] = {1.0, 0.2, 0.5, 1.5, 2.0};
+	struct accept_spec s;
+	cJSON *out = derive_runs(runs, 5, &s);
+
+	cr_assert_eq(s.allreduce.points[0].min_busbw_gbps, 0.0412);
+	cr_assert_eq(s.allreduce.points[0].max_p99_us, 1100, "its p99 (1000 in every run)");
+	cr_assert_eq(cJSON_GetArraySize(at(out, "derived/notes")), 0, "nothing left out");
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+}
+
+Test(accept_derive, links_thresholds_come_from_each_runs_weakest_figure)
+{
+	cJSON *r[3] = {links_report(), links_report(), links_report()}, *out = spec_root();
+	const struct accept_source src[3] = {{"l1", r[0]}, {"l2", r[1]}, {"l3", r[2]}};
+	struct accept_spec s;
+	cJSON *prov;
+
+	cr_assert_eq(accept_derive(out, src, 3, 10, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_spec_parse(out, &s, err, sizeof err), 0, "%s", err);
+	prov = at(out, "derived/thresholds/checks.links.min_bandwidth_gbps.cross_host");
+	cr_assert_eq(num(prov, "runs"), 3);
+	cr_assert_eq(num(prov, "links"), 24);
+	cr_assert_eq(num(prov, "log_spread"), 0, "three identical runs");
+	cr_assert_eq(s.links.min_bandwidth_gbps[DETECT_CROSS_HOST], 9.0);
+	cr_assert_not(s.fragile);
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(r[i]);
+}
+
+Test(accept_derive, a_point_on_one_rank_is_not_a_measurement)
+{
+	cJSON *r = report("allreduce", 1, 1), *out = spec_root();
+	const struct accept_source src = {"a.json", r};
+	cJSON *ranks = cJSON_GetObjectItemCaseSensitive(point(r, "ring", 8, 0, 5), "ranks");
+	struct accept_spec s;
+
+	cJSON_SetNumberValue(ranks, 1); /* a macro: its argument is evaluated twice */
+	cr_assert_eq(accept_derive(out, &src, 1, 10, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_spec_parse(out, &s, err, sizeof err), 0, "%s", err);
+	cr_assert_not(s.has[ACCEPT_ALLREDUCE], "no threshold from a one-rank point");
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+	cJSON_Delete(r);
+}
+
+Test(accept_derive, an_old_spec_without_fragility_still_loads)
+{
+	const char *text =
+	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1,"
+	    " \"derived\": {\"tolerance_pct\": 10, \"sources\": [], \"thresholds\":"
+	    " {\"checks.topology.hosts\": {\"median\": 2, \"values\": 1}}},"
+	    " \"checks\": {\"topology\": {\"hosts\": 2}}}";
+	cJSON *root = cJSON_Parse(text);
+	struct accept_spec s;
+
+	cr_assert_eq(accept_spec_parse(root, &s, err, sizeof err), 0, "%s", err);
+	cr_assert_not(s.fragile);
+	cr_assert_eq(s.topology.hosts, 2);
+	accept_spec_release(&s);
+	cJSON_Delete(root);
+}
+
+Test(accept_derive, one_run_given_twice_counts_once)
+{
+	cJSON *a = allreduce_report(1.0, 900), *out = spec_root();
+	cJSON *ctx = cJSON_GetObjectItemCaseSensitive(a, "context"), *b;
+
+	cJSON_AddStringToObject(ctx, "finished_utc", "2026-12-01T10:01:00Z");
+	b = cJSON_Duplicate(a, true);
+	const struct accept_source src[2] = {{"a.json", a}, {"copy.json", b}};
+	cr_assert_eq(accept_derive(out, src, 2, 10, err, sizeof err), -1);
+	cr_assert_not_null(strstr(err, "report 'copy.json': the same run as 'a.json' (allreduce "
+	                               "started 2026-12-01T10:00:00Z)"),
+	                   "%s", err);
+	cJSON_Delete(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
+Test(accept_derive, the_spread_bound_of_a_minimum_and_of_a_maximum)
+{
+	const double x[] = {10, 12, 8, 11, 9};
+	struct accept_spread sp;
+
+	/* median 10; ln 10 - ln 9 = 0.105 is the MAD of the logarithms */
+	double s = 1.4826 * log(10.0 / 9);
+
+	cr_assert_eq(accept_spread_bound(x, 5, true, 3, &sp), 0);
+	cr_assert_eq(sp.median, 10);
+	cr_assert_float_eq(sp.spread, s, 1e-12);
+	cr_assert_float_eq(sp.bound, 10 * exp(-3 * s), 1e-12, "below the lowest run, 8");
+	cr_assert_not(sp.fragile);
+	cr_assert_eq(accept_spread_bound(x, 5, false, 3, &sp), 0);
+	cr_assert_float_eq(sp.bound, 10 * exp(3 * s), 1e-12, "above the highest run, 12");
+	cr_assert_eq(accept_spread_bound(x, 5, true, 0, &sp), 0);
+	cr_assert_eq(sp.bound, 8, "k 0: the lowest run still bounds it");
+	cr_assert_eq(accept_spread_bound(x, 1, true, 3, &sp), 0);
+	cr_assert(sp.fragile && isnan(sp.spread) && sp.bound == 10, "one run: itself, fragile");
+	cr_assert_eq(accept_spread_bound(x, 0, true, 3, &sp), -1);
+	cr_assert_eq(accept_spread_bound(x, 5, true, -1, &sp), -1);
+	{
+		const double zero[] = {1, 0};
+		cr_assert_eq(accept_spread_bound(zero, 2, true, 3, &sp), -1, "0 has no logarithm");
 	}
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "tests/unit/quick.h"
 
 static char err[8192];
 
@@ -176,6 +177,11 @@ Test(accept_spec, names_the_bad_field_by_its_path)
 	       "\"max_p99_us\": 1}, {\"variant\": \"ring\", \"bytes\": -8, \"max_p99_us\": 1}]}");
 	assert_refused(text, "checks.allreduce.points[1].bytes: expected a whole number of bytes "
 	                     "from 1 to");
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": "
+	       "9007199254740992, \"max_p99_us\": 1}]}");
+	assert_refused(text, "checks.allreduce.points[0].bytes: expected a whole number of bytes "
+	                     "from 1 to 1099511627776, got 9007199254740992");
 	checks(text, sizeof text, "\"verify\": {\"variants\": [\"ring\", 3]}");
 	assert_refused(text, "checks.verify.variants[1]: expected a variant name (a short string "
 	                     "without spaces), got 3");
@@ -360,11 +366,11 @@ Test(accept_spec, too_many_errors_for_the_buffer_are_counted)
  * 200k points, distinct but for the last, which repeats one from the middle:
  * only it is refused, naming the earlier one. The check was n^2 (36 s here
  * at 200k, under load); the timeout, over 10x what it takes now, catches a
- * return to that without judging a speed.
+ * return to that without judging a speed. A tenth of it in the quick run (quick.h).
  */
 Test(accept_spec, duplicate_among_200k_points, .timeout = 15)
 {
-	enum { N = 200000 };
+	const int N = unit_quick() ? 20000 : 200000;
 	static const char *const variants[] = {"ring", "tree", "mpi", "naive"};
 	cJSON *root = cJSON_CreateObject(), *checks_obj, *ar, *points;
 	struct accept_spec s;

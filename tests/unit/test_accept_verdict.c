@@ -447,21 +447,31 @@ Test(accept_verdict, verify_all_judges_what_ran)
 	accept_spec_release(&s);
 }
 
-/* Runs a search with a simulated check that fails on subsets holding culprit and a peer. */
-static void search(struct accept_verdict *v, size_t result, int culprit)
+/*
+ * Runs a search with a simulated check that fails on subsets holding culprit
+ * (0.3 GB/s, else 1 GB/s); with noisy, the culprit's sub-test passes from the
+ * 6th test on (noise made it a suspect, and it does not reproduce).
+ */
+static void search_noisy(struct accept_verdict *v, size_t result, int culprit, bool noisy)
 {
 	struct accept_bisect b;
 	bool subset[HOSTS];
+	int test = 0;
 
 	cr_assert_eq(accept_bisect_init(&b, HOSTS), 0);
 	while (accept_bisect_next(&b, subset)) {
-		int n = 0;
-		for (int h = 0; h < HOSTS; h++)
-			n += subset[h];
-		accept_bisect_result(&b, culprit < 0 ? true : !(subset[culprit] && n >= 2));
+		bool fails = culprit >= 0 && subset[culprit] && !(noisy && test >= 6);
+		accept_bisect_record(&b, fails ? ACCEPT_TEST_FAIL : ACCEPT_TEST_PASS,
+		                     fails ? 0.3 : 1.0);
+		test++;
 	}
 	cr_assert_eq(accept_verdict_add_isolation(v, result, &b), 0);
 	accept_bisect_release(&b);
+}
+
+static void search(struct accept_verdict *v, size_t result, int culprit)
+{
+	search_noisy(v, result, culprit, false);
 }
 
 Test(accept_verdict, a_culprit_search_names_its_host)
@@ -481,7 +491,10 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 	search(&v, found[0], 2);
 	accept_format_isolation(&v, 0, line, sizeof line);
 	cr_assert_str_eq(line,
-	                 "SEARCH  allreduce ring 4 MiB busbw: culprit h2 (4 runs of the check)");
+	                 "SEARCH  allreduce ring 4 MiB busbw: culprit h2 (its sub-test of 3 hosts "
+	                 "failed 3 of 3: 0.3, 0.3, 0.3 GB/s; the 3 cleared hosts without it "
+	                 "passed 3 of 3: 1, 1, 1 GB/s; min 0.9 GB/s; spread 0 GB/s) (10 runs of "
+	                 "the check)");
 	accept_host_verdict(&v, 2, &hv);
 	cr_assert(hv.isolated && !hv.failed_own);
 	cr_assert_eq(hv.status, ACCEPT_FAIL);
@@ -520,7 +533,10 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 		cr_assert_str_eq(
 		    cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "culprits"), 0)->valuestring, "h2");
 		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(iso, "cleared")), 3);
-		cr_assert_eq(cJSON_GetObjectItem(iso, "tests")->valuedouble, 4);
+		cr_assert_eq(cJSON_GetObjectItem(iso, "tests")->valuedouble, 10);
+		cr_assert_str_eq(cJSON_GetObjectItem(iso, "verdict")->valuestring, "isolated");
+		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "evidence"), 0), "confirmed")));
 		cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(h2, "isolated")));
 		cr_assert_str_eq(
 		    cJSON_GetArrayItem(cJSON_GetObjectItem(h2, "isolated_faults"), 0)->valuestring,
@@ -529,6 +545,136 @@ Test(accept_verdict, a_culprit_search_names_its_host)
 		cr_assert(cJSON_IsNull(cJSON_GetObjectItem(rec, "fault")), "a pass has no fault");
 	}
 	cJSON_Delete(root);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_verdict, noise_that_does_not_reproduce_names_nobody)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+	size_t found[64];
+	struct html_buf x;
+	cJSON *root;
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, -1, 0.3);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	search_noisy(&v, found[0], 2, true);
+	cr_assert_eq(accept_search_verdict(&v, 0), ACCEPT_SEARCH_INCONCLUSIVE);
+	accept_format_isolation(&v, 0, line, sizeof line);
+	cr_assert_str_eq(line,
+	                 "SEARCH  allreduce ring 4 MiB busbw: INCONCLUSIVE: h2 (its sub-test of 3 "
+	                 "hosts failed 1 of 3: 0.3, 1, 1 GB/s; the 3 cleared hosts without it passed "
+	                 "3 of 3: 1, 1, 1 GB/s; min 0.9 GB/s; spread 0 GB/s): suspected, not "
+	                 "separated from the rest; noise explains it, no host named (10 runs of the "
+	                 "check)");
+	accept_host_verdict(&v, 2, &hv);
+	cr_assert_eq(hv.status, ACCEPT_PASS, "never FAIL of a host on noise");
+	cr_assert(hv.inconclusive && !hv.isolated);
+	accept_format_host(&v, 2, line, sizeof line);
+	cr_assert_str_eq(line, "HOST    h2       PASS         suspected by the search of allreduce "
+	                       "ring 4 MiB busbw, inconclusive: not named");
+	cr_assert(accept_verdict_failed(&v), "the job's figure did fail: exit 1");
+	cr_assert(accept_verdict_inconclusive(&v));
+	accept_format_summary(&v, line, sizeof line);
+	cr_assert_str_eq(line, "accept: INCONCLUSIVE: 1 of 38 checks failed on the whole job, 0 "
+	                       "intermittent; no host to blame: noise explains it (see SEARCH)");
+	root = cJSON_CreateObject();
+	cr_assert_not_null(accept_verdict_to_json(root, &v));
+	{
+		const cJSON *summary = cJSON_GetObjectItemCaseSensitive(root, "summary");
+		const cJSON *iso =
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(summary, "isolations"), 0);
+		const cJSON *ev = cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "evidence"), 0);
+		cr_assert_str_eq(cJSON_GetObjectItem(summary, "verdict")->valuestring,
+		                 "INCONCLUSIVE");
+		cr_assert_str_eq(cJSON_GetObjectItem(iso, "verdict")->valuestring, "inconclusive");
+		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(iso, "culprits")), 0);
+		cr_assert_str_eq(
+		    cJSON_GetArrayItem(cJSON_GetObjectItem(iso, "inconclusive"), 0)->valuestring,
+		    "h2");
+		cr_assert_not(cJSON_IsTrue(cJSON_GetObjectItem(ev, "confirmed")));
+		cr_assert_eq(cJSON_GetObjectItem(ev, "with_host_failed")->valuedouble, 1);
+		cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(ev, "with_host_measured")), 3);
+	}
+	cJSON_Delete(root);
+	/* JUnit: the host's search case is skipped, not failed; the job's point fails */
+	html_buf_init(&x);
+	cr_assert_eq(accept_junit(&v, &x), 0);
+	cr_assert_not_null(strstr(x.data, "allreduce ring 4 MiB busbw culprit search [h2]\">\n"
+	                                  "      <skipped message=\"INCONCLUSIVE: suspected"),
+	                   "%s", x.data);
+	cr_assert_null(strstr(x.data, "<failure type=\"AR_BUSBW_LOW\" message=\"AR_BUSBW_LOW: "
+	                              "named by"),
+	               "no host named in a failure");
+	html_buf_release(&x);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_verdict, hosts_that_cannot_be_split_are_held_against_their_links_figures)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_bisect b;
+	size_t found[64];
+	bool subset[HOSTS];
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, 1, 0.3); /* host 1's links slow: it fails its own links checks */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	/* no sub-test measures anything: nothing can be split */
+	cr_assert_eq(accept_bisect_init(&b, HOSTS), 0);
+	while (accept_bisect_next(&b, subset))
+		accept_bisect_record(&b, ACCEPT_TEST_UNKNOWN, NAN);
+	cr_assert_eq(accept_verdict_add_isolation(&v, found[0], &b), 0);
+	accept_bisect_release(&b);
+	cr_assert_eq(accept_search_verdict(&v, 0), ACCEPT_SEARCH_NOT_ISOLATED);
+	accept_format_isolation(&v, 0, line, sizeof line);
+	cr_assert_not_null(strstr(line, "not isolated: h0, h1, h2, h3 cannot be told apart (a "
+	                                "sub-test of one host measures no network); against the "
+	                                "spec's per-host links figures: h1 below them"),
+	                   "%s", line);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_verdict, a_point_on_one_rank_is_not_measured)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	size_t found[64];
+	double figure;
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, -1, 0.3);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	f.points[0].ranks = 1;
+	f.points[0].busbw_gbps = 0;
+	cr_assert_eq(accept_result_outcome(&s, &v, found[0], &f, &figure), ACCEPT_TEST_UNKNOWN,
+	             "a one-rank sub-test is no evidence");
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(v.results[found[0]].status, ACCEPT_FAIL, "a gate never passes on nothing");
+	cr_assert_eq(v.results[found[0]].fault, ACCEPT_AR_NOT_MEASURED);
+	accept_format_result(&v, found[0], line, sizeof line);
+	cr_assert_not_null(strstr(line, "one rank moves no data"), "%s", line);
+	accept_verdict_release(&v);
+	f.points[0].ranks = 8;
+	f.points[0].busbw_gbps = INFINITY; /* a time of 0: nothing was timed */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(v.results[found[0]].fault, ACCEPT_AR_NOT_MEASURED, "an infinite busbw");
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
@@ -552,6 +698,17 @@ Test(accept_verdict, a_subset_is_judged_by_the_same_check)
 	sub.points[0].wrong = 2;
 	sub.points[0].busbw_gbps = 5;
 	cr_assert_not(accept_result_passes(&s, &v, found[0], &sub), "wrong elements fail");
+	{
+		double figure;
+		sub.points[0].wrong = 0;
+		sub.points[0].busbw_gbps = 0.85;
+		cr_assert_eq(accept_result_outcome(&s, &v, found[0], &sub, &figure),
+		             ACCEPT_TEST_FAIL);
+		cr_assert_eq(figure, 0.85);
+		snprintf(sub.points[0].skipped, sizeof sub.points[0].skipped, "power of two only");
+		cr_assert_eq(accept_result_outcome(&s, &v, found[0], &sub, &figure),
+		             ACCEPT_TEST_UNKNOWN, "a skipped sub-test is no evidence");
+	}
 	sub.has[ACCEPT_ALLREDUCE] = false;
 	cr_assert_not(accept_result_passes(&s, &v, found[0], &sub), "nothing measured fails");
 	cr_assert_not(accept_result_passes(&s, &v, v.nresults, &sub));

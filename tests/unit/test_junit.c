@@ -97,10 +97,10 @@ static int count(const char *doc, const char *what)
 Test(junit, the_document_and_its_counts)
 {
 	const struct junit_case links[] = {
-	    {"bandwidth [h1]", "c.links", NULL, NULL, NULL},
-	    {"bandwidth [h2]", "c.links", "LINK_BW_LOW", "1 GB/s < min 9 GB/s", "FAIL ..."},
+	    {"bandwidth [h1]", "c.links", NULL, NULL, NULL, NULL},
+	    {"bandwidth [h2]", "c.links", "LINK_BW_LOW", "1 GB/s < min 9 GB/s", "FAIL ...", NULL},
 	};
-	const struct junit_case topo[] = {{"hosts [job]", "c.topology", NULL, NULL, NULL}};
+	const struct junit_case topo[] = {{"hosts [job]", "c.topology", NULL, NULL, NULL, NULL}};
 	const struct junit_suite suites[] = {
 	    {"links", links, 2}, {"topology", topo, 1}, {"empty", NULL, 0}};
 	struct html_buf b;
@@ -121,10 +121,31 @@ Test(junit, the_document_and_its_counts)
 	html_buf_release(&b);
 }
 
+Test(junit, a_skipped_case_is_neither_passed_nor_failed)
+{
+	const struct junit_case cases[] = {
+	    {"search [h2]", "c.allreduce", NULL, NULL, NULL, "INCONCLUSIVE: noise <explains> it"},
+	    {"search [h3]", "c.allreduce", NULL, NULL, NULL, NULL},
+	};
+	const struct junit_suite suite = {"allreduce", cases, 2};
+	struct html_buf b;
+
+	html_buf_init(&b);
+	cr_assert_eq(junit_write(&b, "collscope accept", &suite, 1), 0);
+	check_xml(b.data);
+	cr_assert_not_null(strstr(b.data, "tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\">"),
+	                   "%s", b.data);
+	cr_assert_not_null(strstr(b.data, "<skipped message=\"INCONCLUSIVE: noise &lt;explains&gt; "
+	                                  "it\"/>"),
+	                   "%s", b.data);
+	cr_assert_null(strstr(b.data, "<failure"));
+	html_buf_release(&b);
+}
+
 Test(junit, hostile_strings_are_escaped)
 {
 	const struct junit_case cases[] = {
-	    {"a<b>&\"c\" 'd' \x01\x1b[31m \xff\xfe", "k", "T&<", "m\"<>&'", "x]]>y</testcase>"},
+	    {"a<b>&\"c\" 'd' \x01\x1b[31m \xff\xfe", "k", "T&<", "m\"<>&'", "x]]>y</testcase>", NULL},
 	};
 	const struct junit_suite suite = {"s<&>", cases, 1};
 	struct html_buf b;

@@ -18,6 +18,22 @@ Test(timing, names_parse_both_ways)
 	cr_expect_str_eq(timing_cause_name(TIMING_CAUSE_LATE_ARRIVAL), "late_arrival");
 	cr_expect_str_eq(timing_cause_name(TIMING_CAUSE_SLOW_INSIDE), "slow_inside");
 	cr_expect_null(timing_cause_name(TIMING_CAUSE_NONE));
+	cr_expect_str_eq(timing_from_name(TIMING_FROM_START), "start");
+	cr_expect_str_eq(timing_from_name(TIMING_FROM_LAST_ARRIVAL), "last_arrival");
+	cr_expect_null(timing_from_name(TIMING_FROM_NONE));
+}
+
+/* Late starts are dropped while they are at most half; past that they are the finding. */
+Test(timing, window_retimes_only_when_most_starts_are_late)
+{
+	cr_expect_not(timing_window_retime(0, 0), "no attempt, nothing to retime");
+	cr_expect_not(timing_window_retime(0, 200));
+	cr_expect_not(timing_window_retime(1, 2), "half late: the other half is kept");
+	cr_expect_not(timing_window_retime(100, 200));
+	cr_expect(timing_window_retime(101, 200));
+	cr_expect(timing_window_retime(2, 3));
+	cr_expect(timing_window_retime(1, 1), "one attempt, late: kept, not lost");
+	cr_expect(timing_window_retime(200, 200));
 }
 
 Test(timing, pipelined_batches_and_the_lead)
@@ -47,6 +63,8 @@ Test(timing, window_drops_late_starts_and_times_from_the_start)
 	double blame[2 * R];
 	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
 	cr_expect_eq(out.late_starts, 1);
+	cr_expect_eq(out.late_retimed, 0, "one late start of four is dropped, not retimed");
+	cr_expect_eq(out.from, TIMING_FROM_START);
 	cr_assert_eq(out.nsamples, 3);
 	/* the latest end (rank 2's) minus the common start */
 	cr_expect_float_eq(samples[0], 2.2, 1e-12);
@@ -67,6 +85,7 @@ Test(timing, barrier_takes_the_longest_own_call)
 	double blame[2 * R];
 	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
 	cr_expect_eq(out.late_starts, 0, "only window drops");
+	cr_expect_eq(out.from, TIMING_FROM_NONE, "each rank's own call, no common origin");
 	cr_assert_eq(out.nsamples, 2);
 	cr_expect_float_eq(samples[0], 1.0, 1e-12);
 	cr_expect_float_eq(samples[1], 1.5, 1e-12);
@@ -104,11 +123,58 @@ Test(timing, a_late_rank_is_named_late_arrival)
 		cr_expect_eq(out.straggler_rank, 2, "%s", timing_method_name(in.method));
 		cr_expect_eq(out.cause, TIMING_CAUSE_LATE_ARRIVAL, "%s", timing_method_name(in.method));
 		cr_expect(out.straggler_us > 1999 && out.straggler_us < 2001);
-		if (m == TIMING_WINDOW) {
-			cr_expect_eq(out.late_starts, N, "every attempt dropped");
-			cr_expect_eq(out.nsamples, 0);
+		if (m != TIMING_WINDOW)
+			continue;
+		/* the late rank is the finding: every attempt kept, timed from its last arrival */
+		cr_expect_eq(out.late_starts, 0, "nothing dropped");
+		cr_expect_eq(out.late_retimed, N);
+		cr_expect_eq(out.from, TIMING_FROM_LAST_ARRIVAL);
+		cr_assert_eq(out.nsamples, N);
+		for (int i = 0; i < N; i++) {
+			double last_end = 0;
+			for (int r = 0; r < R; r++)
+				last_end = fmax(last_end, end[r * N + i]);
+			cr_expect_float_eq(samples[i], last_end - (2000.0 + i * 0.01), 1e-9,
+			                   "attempt %d: from rank 2's arrival to the last end", i);
+			cr_expect(samples[i] > 0 && samples[i] < 2, "not the 2 ms of lateness");
 		}
 	}
+}
+
+/*
+ * Three attempts of five late (rank 1, 300 us): more than half, so all five
+ * are kept, the on-time ones too, each from its last arrival; two of five
+ * late are dropped instead.
+ */
+Test(timing, window_with_a_mostly_late_rank_keeps_every_attempt)
+{
+	enum { A = 5 };
+	double arrive[2 * A] = {0}, end[2 * A], samples[A], late[2], inside[2], blame[4];
+	for (int i = 0; i < A; i++) {
+		arrive[A + i] = i < 3 ? 300.0 : 0.2;
+		end[i] = end[A + i] = arrive[A + i] + 10.0;
+	}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = 2, .attempts = A,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	struct timing_result out;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.from, TIMING_FROM_LAST_ARRIVAL);
+	cr_expect_eq(out.late_retimed, 3);
+	cr_expect_eq(out.late_starts, 0);
+	cr_assert_eq(out.nsamples, A);
+	for (int i = 0; i < A; i++)
+		cr_expect_float_eq(samples[i], 10.0, 1e-9, "attempt %d", i);
+	cr_expect_eq(out.straggler_rank, 1);
+	cr_expect_eq(out.cause, TIMING_CAUSE_LATE_ARRIVAL);
+	arrive[A + 2] = 0.2; /* now two of five late: dropped, the rest from the start */
+	end[2] = end[A + 2] = 10.2;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_eq(out.from, TIMING_FROM_START);
+	cr_expect_eq(out.late_starts, 2);
+	cr_expect_eq(out.late_retimed, 0);
+	cr_assert_eq(out.nsamples, 3);
+	cr_expect_float_eq(samples[0], 10.2, 1e-9, "from the start: the slack's 0.2 us included");
 }
 
 /* Every rank arrives together; rank 0 ends 2 ms after the others: slow inside its call. */
