@@ -100,7 +100,7 @@ CHECK_ALONE        := $(filter-out suite/mpi/reliability $(MPI_TIMED),$(MPI_SUIT
 # hostile (a third of its CPU).
 FAST_SUITES := unit-test suite/cli/report fast-mpi-test $(filter-out $(CLI_LONGEST),$(CLI_SUITES))
 
-.PHONY: all deps fuzz-deps browser-deps mpich-deps slurm-deps run bench bench-build check check-fast check-build \
+.PHONY: all deps fuzz-deps browser-deps mpich-deps slurm-deps run bench bench-build bench-scale check check-fast check-build \
 	check-side-by-side check-alone tally-reset unit-test mpi-test cli-test fast-mpi-test cluster-test cluster-classes \
 	$(MPI_SUITES) $(CLI_SUITES) $(CLUSTER_SUITES) san-build san-unit-test san-cli-test sanitize-test fuzz fuzz-build \
 	fuzz-test mpich-build mpich-test slurm-test install clean format lint version-stamp reference schema-doc campaign campaign-results
@@ -161,8 +161,12 @@ BENCH_VC_RATE ?= 1gbit
 bench: $(BIN) $(BUILD)/bench/membw
 	$(Q)BENCH_CLUSTER=$(BENCH_CLUSTER) BENCH_VC_RATE=$(BENCH_VC_RATE) python3 tests/bench/bench.py \
 		$(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
-bench-build: $(BIN) $(BUILD)/bench/membw
+bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/scale_analysis
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
+bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts (tests/bench/scale.sh)
+	$(Q)bash tests/bench/scale.sh $(BUILD)/bench/scale_analysis $(BUILD)/bench
+$(BUILD)/bench/scale_analysis: tests/bench/scale_analysis.c $(filter-out %/scale_model.o,$(filter $(PURE_BUILD)/reports/% $(PURE_BUILD)/algorithms/timing.o,$(PURE_OBJS)))
+	$(call QUIET,LINK,$@)mkdir -p $(dir $@) && $(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # --- Testing (make check's phases are listed above) ------------------------------
 # RUN_SUITE SCRIPT BINARY [title]: one suite, framed by its name and time; RUN_SUITES: each.

@@ -239,6 +239,13 @@ static const struct opt links_only[] = {
      .offset = offsetof(struct links_opts, fail_on_suspect),
      .key = "fail_on_suspect",
      .help = "exit 1 when a suspect is confirmed"},
+    {.name = "keep-samples",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct links_opts, keep_samples),
+     .key = "keep_samples",
+     .help = "write every pair's raw samples (about 220 bytes more a\n"
+             "pair), so that compare tests every pair; by default only\n"
+             "the re-tested pairs' and one in 16 of the others"},
     {.name = "test-slow-link",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct links_opts, slow_a),

@@ -20,6 +20,7 @@ struct links_opts {
 	enum links_pattern pattern;
 	struct detect_params detect;
 	bool judge_oversubscribed, fail_on_suspect;
+	bool keep_samples; /* every pair's raw samples in the report, not a bounded sample */
 	double timeout_s; /* watchdog; 0 disables */
 	struct cmd_out out;
 	/* testing only: the window times of the pair slow_a-slow_b are multiplied by this (0: off)

@@ -265,6 +265,7 @@ static struct links_view view_of(const struct links_run *r)
 	    .host_judged = r->host_judged,
 	    .window_bytes = (double)r->o->probe.window * (double)r->o->probe.bw_bytes,
 	    .shift = r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1 ? r->shift_all : NULL,
+	    .keep_all_samples = r->o->keep_samples,
 	};
 }
 

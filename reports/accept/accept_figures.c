@@ -188,3 +188,43 @@ int accept_figures_add_ar_record(struct accept_figures *f, const struct ar_recor
 		                 r->skipped[0] ? r->skipped : "skipped");
 	return accept_figures_add_point(f, &p);
 }
+
+int accept_link_index_build(struct accept_link_index *x, const struct accept_figures *f)
+{
+	size_t nh = f->nhosts > 0 ? (size_t)f->nhosts : 0, *cursor = NULL;
+	x->first = calloc(nh + 1, sizeof *x->first);
+	x->by_host = malloc((2 * f->nlinks + 1) * sizeof *x->by_host);
+	cursor = malloc((nh + 1) * sizeof *cursor);
+	if (!x->first || !x->by_host || !cursor) {
+		free(cursor);
+		accept_link_index_release(x);
+		return -1;
+	}
+	for (size_t i = 0; i < f->nlinks; i++) {
+		const struct accept_link_figures *k = &f->links[i];
+		if (k->host_a >= 0 && (size_t)k->host_a < nh)
+			x->first[k->host_a + 1]++;
+		if (k->host_b >= 0 && (size_t)k->host_b < nh && k->host_b != k->host_a)
+			x->first[k->host_b + 1]++;
+	}
+	for (size_t h = 0; h < nh; h++) {
+		x->first[h + 1] += x->first[h];
+		cursor[h] = x->first[h];
+	}
+	for (size_t i = 0; i < f->nlinks; i++) {
+		const struct accept_link_figures *k = &f->links[i];
+		if (k->host_a >= 0 && (size_t)k->host_a < nh)
+			x->by_host[cursor[k->host_a]++] = i;
+		if (k->host_b >= 0 && (size_t)k->host_b < nh && k->host_b != k->host_a)
+			x->by_host[cursor[k->host_b]++] = i;
+	}
+	free(cursor);
+	return 0;
+}
+
+void accept_link_index_release(struct accept_link_index *x)
+{
+	free(x->first);
+	free(x->by_host);
+	x->first = x->by_host = NULL;
+}

@@ -97,6 +97,19 @@ int accept_figures_add_link(struct accept_figures *f, const struct accept_link_f
 int accept_figures_add_suspect(struct accept_figures *f, const struct accept_suspect_figures *s);
 int accept_figures_add_point(struct accept_figures *f, const struct accept_point_figures *p);
 
+/*
+ * The links of one run grouped by host: host h's are by_host[first[h] ..
+ * first[h + 1]) (indices into f->links; a link within a host once). Built
+ * once per judgement, so that a host's checks visit its own links and not
+ * every link of the job (which made accept O(hosts x links)). Owned;
+ * accept_link_index_release frees it. 0, or -1 when out of memory.
+ */
+struct accept_link_index {
+	size_t *first, *by_host;
+};
+int accept_link_index_build(struct accept_link_index *x, const struct accept_figures *f);
+void accept_link_index_release(struct accept_link_index *x);
+
 /* Marks a kind measured with nothing in it (a links run that found no suspects has none). */
 void accept_figures_mark(struct accept_figures *f, enum accept_kind k);
 

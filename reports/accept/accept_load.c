@@ -7,6 +7,7 @@
 #include "reports/accept/accept_figures.h"
 
 #include "reports/accept/accept_util.h"
+#include "reports/io/links_compact.h"
 #include "reports/io/report_read.h"
 #include "reports/io/report_schema.h"
 
@@ -19,6 +20,12 @@
 #define RANKS_MAX 2147483647.0
 #define BYTES_MAX 9007199254740992.0 /* 2^53: exact in a double */
 
+/* A host's name and index, sorted by name: looked up by binary search, not one by one. */
+struct host_key {
+	const char *name;
+	int index;
+};
+
 /* One report being loaded: the getters' context and the collected errors. */
 struct loader {
 	const char *path;
@@ -26,7 +33,34 @@ struct loader {
 	char err[512];
 	char where[REPORT_WHERE_BYTES];
 	struct report_at at;
+	struct host_key *keys; /* f->nhosts, sorted by name; NULL: look up one by one */
 };
+
+static int key_order(const void *pa, const void *pb)
+{
+	const struct host_key *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+/* The index of the host named name (cleaned as the figures keep it), or -1. */
+static int find_host(const struct loader *l, const struct accept_figures *f, const char *name)
+{
+	char clean[CTX_NAME_BYTES];
+	size_t lo = 0, hi = (size_t)f->nhosts;
+	if (!l->keys)
+		return accept_figures_host(f, name);
+	accept_copy_name(clean, sizeof clean, name);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(l->keys[mid].name, clean) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < (size_t)f->nhosts && strcmp(l->keys[lo].name, clean) == 0 ? l->keys[lo].index
+	                                                                       : -1;
+}
 
 /* at.where = fmt ..., for the getters' messages. */
 static void loader_at(struct loader *l, const char *where, size_t index)
@@ -97,21 +131,24 @@ static int load_hosts(struct loader *l, const cJSON *root, struct accept_figures
 	}
 	for (o = hosts->child; o; o = o->next, i++) {
 		loader_at(l, "context.hosts", i);
-		if (load_host(l, o, &f->hosts[i]) != 0) {
+		if (load_host(l, o, &f->hosts[i]) != 0)
 			rc = -1;
-			continue;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(f->hosts[j].name, f->hosts[i].name) == 0) {
-				accept_errs_add(
-				    l->errs,
-				    "report '%s': context.hosts[%zu] names host '%s' again "
-				    "(context.hosts[%zu])",
-				    l->path, i, f->hosts[i].name, j);
-				rc = -1;
-			}
 	}
 	f->nhosts = (int)n;
+	/* names unique: sorted, a name equal to the one before is given again */
+	l->keys = malloc(n * sizeof *l->keys);
+	for (size_t k = 0; l->keys && k < n; k++)
+		l->keys[k] = (struct host_key){f->hosts[k].name, (int)k};
+	if (l->keys)
+		qsort(l->keys, n, sizeof *l->keys, key_order);
+	for (size_t k = 1; l->keys && rc == 0 && k < n; k++)
+		if (strcmp(l->keys[k].name, l->keys[k - 1].name) == 0) {
+			accept_errs_add(l->errs,
+			                "report '%s': context.hosts[%d] names host '%s' again "
+			                "(context.hosts[%d])",
+			                l->path, l->keys[k].index, l->keys[k].name, l->keys[k - 1].index);
+			rc = -1;
+		}
 	f->has[ACCEPT_TOPOLOGY] = rc == 0;
 	return rc;
 }
@@ -124,7 +161,7 @@ static int record_host(struct loader *l, const cJSON *rec, const char *key,
 
 	if (report_get_string(&l->at, rec, key, true, &name) != 0)
 		return failed(l);
-	*out = accept_figures_host(f, name);
+	*out = find_host(l, f, name);
 	if (*out >= 0)
 		return 0;
 	accept_errs_add(l->errs, "report '%s': %s.%s: host '%.64s' is not in context.hosts",
@@ -263,19 +300,74 @@ static int load_each(struct loader *l, const cJSON *array, const char *where,
 	return rc;
 }
 
+/* A pair's host into its index (by_rank: each rank's, -2 not yet looked up); -1 after naming it. */
+static int pair_host(struct loader *l, const struct links_pairs *lp, int64_t rank,
+                     const struct accept_figures *f, int *by_rank, int *out)
+{
+	const char *name = links_pairs_host(lp, rank);
+	if (rank >= 0 && rank < lp->nranks && by_rank[rank] == -2)
+		by_rank[rank] = name ? find_host(l, f, name) : -1;
+	*out = rank >= 0 && rank < lp->nranks ? by_rank[rank] : -1;
+	if (*out >= 0)
+		return 0;
+	accept_errs_add(l->errs, "report '%s': %s: rank %lld's host '%.64s' is not in context.hosts",
+	                l->path, l->where, (long long)rank, name ? name : "(none in context.ranks)");
+	return -1;
+}
+
+/* The pairs of a compact links report (schema 2): their hosts from context.ranks[]. */
+static int load_compact_links(struct loader *l, const cJSON *root, struct accept_figures *f)
+{
+	struct links_pairs lp;
+	int rc = 0, *by_rank;
+
+	if (links_pairs_read(l->path, root, &lp, l->err, sizeof l->err) != 0)
+		return failed(l);
+	by_rank = malloc(((size_t)lp.nranks + 1) * sizeof *by_rank);
+	if (!by_rank) {
+		links_pairs_release(&lp);
+		accept_errs_add(l->errs, "report '%s': out of memory", l->path);
+		return -1;
+	}
+	for (int64_t r = 0; r < lp.nranks; r++)
+		by_rank[r] = -2;
+	for (size_t i = 0; i < lp.n; i++) {
+		struct accept_link_figures lk = {.a = (int)lp.a[i],
+		                                 .b = (int)lp.b[i],
+		                                 .locality = (enum detect_locality)lp.locality[i],
+		                                 .bandwidth_gbps = lp.bw_p50_gbps[i],
+		                                 .latency_us = lp.lat_p50_us[i]};
+		loader_at(l, "pairs", i);
+		if (pair_host(l, &lp, lp.a[i], f, by_rank, &lk.host_a) != 0 ||
+		    pair_host(l, &lp, lp.b[i], f, by_rank, &lk.host_b) != 0) {
+			rc = -1;
+			continue;
+		}
+		if (added(l, accept_figures_add_link(f, &lk)) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(by_rank);
+	links_pairs_release(&lp);
+	return rc;
+}
+
 static int load_links(struct loader *l, const cJSON *root, struct accept_figures *f)
 {
-	const cJSON *results, *summary, *suspects = NULL;
+	const cJSON *results = NULL, *summary, *suspects = NULL;
+	bool compact = links_report_is_compact(root);
 	int rc;
 
 	loader_at(l, "", (size_t)-1);
-	if (report_get_array(&l->at, root, "results", true, &results) != 0 ||
+	if ((!compact && report_get_array(&l->at, root, "results", true, &results) != 0) ||
 	    report_get_object(&l->at, root, "summary", false, &summary) != 0)
 		return failed(l);
 	loader_at(l, "summary", (size_t)-1);
 	if (summary && report_get_array(&l->at, summary, "suspects", false, &suspects) != 0)
 		return failed(l);
-	rc = load_each(l, results, "results", load_link, f);
+	rc = compact ? load_compact_links(l, root, f)
+	             : load_each(l, results, "results", load_link, f);
 	if (load_each(l, suspects, "summary.suspects", load_suspect, f) != 0)
 		rc = -1;
 	accept_figures_mark(f, ACCEPT_LINKS);
@@ -318,6 +410,7 @@ int accept_figures_load(struct accept_figures *f, const char *path, const cJSON 
 		else if (strcmp(kind, "allreduce") == 0)
 			load_points(&l, root, f);
 	}
+	free(l.keys);
 	if (accept_errs_finish(&errs) == 0)
 		return 0;
 	accept_figures_release(f);

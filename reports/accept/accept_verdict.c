@@ -339,34 +339,50 @@ static void eval_verify(const struct accept_figures *f, const struct accept_resu
 	}
 }
 
-/* The links of class l (touching host, unless -1) with a finite figure into x; their count. */
-static size_t class_values(const struct accept_figures *f, int l, bool bandwidth, int host,
-                           double *x)
+/* Link i of class l with a finite figure into x[n]. */
+static void class_value(const struct accept_figures *f, size_t i, int l, bool bandwidth, double *x,
+                        size_t *n)
+{
+	const struct accept_link_figures *k = &f->links[i];
+	double v = bandwidth ? k->bandwidth_gbps : k->latency_us;
+	if ((int)k->locality == l && isfinite(v))
+		x[(*n)++] = v;
+}
+
+/*
+ * The links of class l (touching host, unless -1) with a finite figure into
+ * x, through the host index when there is one; their count.
+ */
+static size_t class_values(const struct accept_figures *f, const struct accept_link_index *idx,
+                           int l, bool bandwidth, int host, double *x)
 {
 	size_t n = 0;
-
-	for (size_t i = 0; i < f->nlinks; i++) {
-		const struct accept_link_figures *k = &f->links[i];
-		double v = bandwidth ? k->bandwidth_gbps : k->latency_us;
-		if ((int)k->locality == l && isfinite(v) &&
-		    (host < 0 || k->host_a == host || k->host_b == host))
-			x[n++] = v;
+	if (host >= 0 && idx && idx->first) {
+		for (size_t j = idx->first[host]; j < idx->first[host + 1]; j++)
+			class_value(f, idx->by_host[j], l, bandwidth, x, &n);
+		return n;
 	}
+	for (size_t i = 0; i < f->nlinks; i++)
+		if (host < 0 || f->links[i].host_a == host || f->links[i].host_b == host)
+			class_value(f, i, l, bandwidth, x, &n);
 	return n;
 }
 
-static void eval_class(const struct accept_figures *f, const struct accept_result *r,
-                       struct eval *e)
+static void eval_class(const struct accept_figures *f, const struct accept_link_index *idx,
+                       const struct accept_result *r, struct eval *e)
 {
 	bool bandwidth = r->check == CHECK_LINK_BW;
-	double *x = malloc((f->nlinks ? f->nlinks : 1) * sizeof *x);
+	size_t cap = r->host >= 0 && idx && idx->first
+	                 ? idx->first[r->host + 1] - idx->first[r->host]
+	                 : f->nlinks;
+	double *x = malloc((cap ? cap : 1) * sizeof *x);
 	size_t n, beyond = 0;
 
 	if (!x) {
 		judged(e, false, checks[r->check].missing, "out of memory");
 		return;
 	}
-	n = class_values(f, r->index, bandwidth, r->host, x);
+	n = class_values(f, idx, r->index, bandwidth, r->host, x);
 	for (size_t i = 0; i < n; i++)
 		beyond += bandwidth ? x[i] < r->threshold : x[i] > r->threshold;
 	if (n == 0)
@@ -488,7 +504,8 @@ static void eval_point(const struct accept_spec *s, const struct accept_figures 
 }
 
 static void evaluate(const struct accept_spec *s, const struct accept_figures *f,
-                     const struct accept_result *r, struct eval *e)
+                     const struct accept_link_index *idx, const struct accept_result *r,
+                     struct eval *e)
 {
 	*e = (struct eval){.value = NAN, .threshold = NAN};
 	switch (r->kind) {
@@ -498,7 +515,7 @@ static void evaluate(const struct accept_spec *s, const struct accept_figures *f
 		if (r->check == CHECK_SUSPECTS)
 			eval_suspects(f, r, e);
 		else
-			eval_class(f, r, e);
+			eval_class(f, idx, r, e);
 		break;
 	default: eval_point(s, f, r, e); break;
 	}
@@ -514,7 +531,8 @@ static bool worse(double a, double b, int better)
 
 /* Every repeat of one result: the status, and the worst repeat's figure and detail. */
 static void judge_result(const struct accept_spec *s, const struct accept_figures *runs,
-                         size_t nruns, struct accept_result *r)
+                         const struct accept_link_index *idx, size_t nruns,
+                         struct accept_result *r)
 {
 	struct eval e, chosen = {.pass = true};
 	bool have = false;
@@ -523,7 +541,7 @@ static void judge_result(const struct accept_spec *s, const struct accept_figure
 		r->per_repeat[i] = NAN;
 		if (!runs[i].has[r->kind])
 			continue;
-		evaluate(s, &runs[i], r, &e);
+		evaluate(s, &runs[i], idx ? &idx[i] : NULL, r, &e);
 		r->per_repeat[i] = e.value;
 		r->measured_repeats++;
 		r->failed_repeats += !e.pass;
@@ -598,8 +616,15 @@ int accept_judge(const struct accept_spec *spec, const struct accept_figures *ru
 		snprintf(err, len, "out of memory");
 		goto fail;
 	}
+	/* without memory for the index, every check scans every link: slower, the same verdict */
+	struct accept_link_index *idx = calloc(nruns, sizeof *idx);
+	for (size_t i = 0; idx && i < nruns; i++)
+		accept_link_index_build(&idx[i], &runs[i]);
 	for (size_t i = 0; i < v->nresults; i++)
-		judge_result(spec, runs, nruns, &v->results[i]);
+		judge_result(spec, runs, idx, nruns, &v->results[i]);
+	for (size_t i = 0; idx && i < nruns; i++)
+		accept_link_index_release(&idx[i]);
+	free(idx);
 	return 0;
 fail:
 	accept_verdict_release(v);
@@ -644,7 +669,7 @@ enum accept_outcome accept_result_outcome(const struct accept_spec *spec,
 	*figure = NAN;
 	if (result >= v->nresults || !f->has[v->results[result].kind])
 		return ACCEPT_TEST_UNKNOWN;
-	evaluate(spec, f, &v->results[result], &e);
+	evaluate(spec, f, NULL, &v->results[result], &e);
 	*figure = e.value;
 	if (e.pass)
 		return ACCEPT_TEST_PASS;

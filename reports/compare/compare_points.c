@@ -4,6 +4,7 @@
  */
 #include "reports/compare/compare_points.h"
 
+#include "reports/io/links_compact.h"
 #include "reports/io/report_read.h"
 #include "reports/io/report_schema.h"
 #include "reports/render/report_text.h"
@@ -225,6 +226,58 @@ static int load_points(struct cmp_run *run, const cJSON *results, char *err, siz
 	return 0;
 }
 
+/* A copy of n samples (NULL when none); -1 when out of memory. */
+static int copy_samples(const double *x, size_t n, double **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!x || n == 0)
+		return 0;
+	*out = malloc(n * sizeof **out);
+	if (!*out)
+		return -1;
+	memcpy(*out, x, n * sizeof **out);
+	*nout = n;
+	return 0;
+}
+
+/*
+ * A links report of schema 2: every pair of "pairs", the raw samples of
+ * those pair_samples keeps (the others get no significance test).
+ */
+static int load_compact(struct cmp_run *run, const cJSON *root, char *err, size_t errlen)
+{
+	struct links_pairs lp;
+	int rc = -1;
+	if (links_pairs_read(run->path, root, &lp, err, errlen) != 0)
+		return -1;
+	run->points = calloc(lp.n + 1, sizeof *run->points);
+	if (!run->points)
+		goto oom;
+	for (size_t i = 0; i < lp.n; i++) {
+		struct cmp_point *p = &run->points[run->npoints++];
+		const struct links_pair_samples *s = links_pairs_samples_of(&lp, lp.a[i], lp.b[i]);
+		*p = (struct cmp_point){.algorithm = "", .dtype = "", .op = "", .a = lp.a[i],
+		                        .b = lp.b[i], .index = i};
+		p->host_a = links_pairs_host(&lp, lp.a[i]);
+		p->host_b = links_pairs_host(&lp, lp.b[i]);
+		p->value[CMP_P50] = lp.lat_p50_us[i];
+		p->value[CMP_P99] = lp.lat_p99_us[i];
+		p->value[CMP_BW] = lp.bw_p50_gbps[i];
+		if (s && (copy_samples(s->latency_us, s->nlatency, &p->samples_us, &p->nsamples) ||
+		          copy_samples(s->window_us, s->nwindow, &p->window_samples_us,
+		                       &p->nwindow_samples)))
+			goto oom;
+	}
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "report '%s': out of memory", run->path);
+out:
+	links_pairs_release(&lp);
+	return rc;
+}
+
 /* Two records for one point would make the comparison ambiguous. */
 static int check_unique(const struct cmp_run *run, char *err, size_t errlen)
 {
@@ -266,9 +319,11 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 		         path, command);
 		goto out;
 	}
+	bool compact = run->kind == CMP_KIND_LINKS && links_report_is_compact(root);
 	if (load_context(run, root, err, errlen) != 0 ||
-	    report_get_array(&at, root, SK_REPORT_RESULTS, true, &results) != 0 ||
-	    load_points(run, results, err, errlen) != 0)
+	    (compact ? load_compact(run, root, err, errlen)
+	             : report_get_array(&at, root, SK_REPORT_RESULTS, true, &results) ||
+	                   load_points(run, results, err, errlen)) != 0)
 		goto out;
 	qsort(run->points, run->npoints, sizeof *run->points, point_order);
 	if (check_unique(run, err, errlen) != 0)

@@ -37,6 +37,9 @@ struct scratch {
 	int *host_flagged;          /* nhosts */
 	int *host_out, *host_in;    /* nhosts: flagged links from it, to it */
 	bool *host_named;           /* nhosts */
+	size_t *first;              /* nhosts + 1: host h's links are by_host[first[h] .. first[h+1]) */
+	size_t *by_host;            /* 2n: the class's links, grouped by the hosts they touch */
+	size_t *cursor;             /* nhosts: filling by_host */
 };
 
 void detect_params_default(struct detect_params *p)
@@ -250,17 +253,44 @@ static int judge_links(const struct detect_link *links, size_t n, enum detect_lo
 	return 0;
 }
 
+/*
+ * The usable links of the class grouped by host (each under both its ends, or
+ * once within a host), so that each host visits its own links only: a pass
+ * over every link per host made the detector O(hosts x links).
+ */
+static void group_by_host(const struct detect_link *links, size_t n, int nhosts,
+                          enum detect_locality loc, struct scratch *s)
+{
+	memset(s->first, 0, ((size_t)nhosts + 1) * sizeof *s->first);
+	for (size_t i = 0; i < n; i++)
+		if (usable(&links[i], loc)) {
+			s->first[links[i].host_a + 1]++;
+			if (links[i].host_b != links[i].host_a)
+				s->first[links[i].host_b + 1]++;
+		}
+	for (int h = 0; h < nhosts; h++) {
+		s->first[h + 1] += s->first[h];
+		s->cursor[h] = s->first[h];
+	}
+	for (size_t i = 0; i < n; i++)
+		if (usable(&links[i], loc)) {
+			s->by_host[s->cursor[links[i].host_a]++] = i;
+			if (links[i].host_b != links[i].host_a)
+				s->by_host[s->cursor[links[i].host_b]++] = i;
+		}
+}
+
 /* Each host's median, judged links and suspect links in the class. */
 static int host_medians(const struct detect_link *links, size_t n, int nhosts,
                         enum detect_locality loc, struct scratch *s, int *hosts_with_links)
 {
 	*hosts_with_links = 0;
+	group_by_host(links, n, nhosts, loc, s);
 	for (int h = 0; h < nhosts; h++) {
 		size_t k = 0;
 		s->host_flagged[h] = s->host_out[h] = s->host_in[h] = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!usable(&links[i], loc) || !touches(&links[i], h))
-				continue;
+		for (size_t x = s->first[h]; x < s->first[h + 1]; x++) {
+			size_t i = s->by_host[x];
 			s->vals[k++] = links[i].value;
 			s->host_flagged[h] += s->flagged[i];
 			s->host_out[h] += s->flagged[i] && links[i].host_a == h;
@@ -407,6 +437,9 @@ static void scratch_free(struct scratch *s)
 	free(s->host_named);
 	free(s->host_out);
 	free(s->host_in);
+	free(s->first);
+	free(s->by_host);
+	free(s->cursor);
 }
 
 static int scratch_alloc(struct scratch *s, size_t n, int nhosts)
@@ -421,8 +454,11 @@ static int scratch_alloc(struct scratch *s, size_t n, int nhosts)
 	s->host_named = calloc(nh, sizeof *s->host_named);
 	s->host_out = calloc(nh, sizeof *s->host_out);
 	s->host_in = calloc(nh, sizeof *s->host_in);
+	s->first = calloc(nh + 1, sizeof *s->first);
+	s->by_host = malloc(2 * (n ? n : 1) * sizeof *s->by_host);
+	s->cursor = calloc(nh, sizeof *s->cursor);
 	if (!s->vals || !s->flagged || !s->host_med || !s->host_total || !s->host_flagged ||
-	    !s->host_named || !s->host_out || !s->host_in)
+	    !s->host_named || !s->host_out || !s->host_in || !s->first || !s->by_host || !s->cursor)
 		return -1;
 	return 0;
 }

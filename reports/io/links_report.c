@@ -6,6 +6,9 @@
  */
 #include "reports/io/links_report.h"
 
+#include "reports/io/links_compact.h"
+#include "reports/io/links_hosts.h"
+
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
 
@@ -79,35 +82,6 @@ size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
 	return k;
 }
 
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
-int links_host_matrix(const struct links_view *v, double *out)
-{
-	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
-	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
-	if (!vals)
-		return -1;
-	for (int i = 0; i < v->nhosts; i++)
-		for (int j = 0; j < v->nhosts; j++) {
-			size_t k = 0;
-			for (int a = 0; a < v->nranks; a++)
-				for (int b = 0; b < v->nranks; b++) {
-					double g =
-					    link_bandwidth_gbps(record(v, a, b), v->window_bytes);
-					if (a != b && v->host_of_rank[a] == i &&
-					    v->host_of_rank[b] == j && isfinite(g))
-						vals[k++] = g;
-				}
-			out[i * v->nhosts + j] = k ? stats_median(vals, k) : NAN;
-		}
-	free(vals);
-	return 0;
-}
-
 double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send)
 {
 	if (!v->shift || a == b)
@@ -116,32 +90,6 @@ double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send)
 	    &v->shift[send ? (size_t)a * (size_t)v->nranks + (size_t)b
 	                   : (size_t)b * (size_t)v->nranks + (size_t)a];
 	return gbps(v->window_bytes, send ? c->send_us : c->recv_us);
-}
-
-int links_judged_host_matrix(const struct links_view *v, bool shift, double *out)
-{
-	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
-	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
-	if (!vals)
-		return -1;
-	for (int i = 0; i < v->nhosts; i++)
-		for (int j = 0; j < v->nhosts; j++) {
-			size_t k = 0;
-			bool judged = !v->host_judged || (v->host_judged[i] && v->host_judged[j]);
-			for (int a = 0; judged && i != j && a < v->nranks; a++)
-				for (int b = 0; b < v->nranks; b++) {
-					if (v->host_of_rank[a] != i || v->host_of_rank[b] != j)
-						continue;
-					double g = shift ? shift_bandwidth_gbps(v, a, b, false)
-					                 : link_bandwidth_gbps(record(v, a, b),
-					                                       v->window_bytes);
-					if (isfinite(g))
-						vals[k++] = g;
-				}
-			out[i * v->nhosts + j] = k ? stats_median(vals, k) : NAN;
-		}
-	free(vals);
-	return 0;
 }
 
 int links_sensitivity(const struct links_judgement *j, struct links_sensitivity *out)
@@ -281,7 +229,7 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 	       cJSON_AddBoolToObject(o, SK_LINK_REMEASURED, r->remeasured);
 }
 
-cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
+cJSON *links_report_add_results_v1(cJSON *root, const struct links_view *v)
 {
 	cJSON *results = cJSON_AddArrayToObject(root, SK_REPORT_RESULTS);
 	for (int a = 0; results && a < v->nranks; a++)
@@ -291,6 +239,11 @@ cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
 				return NULL;
 		}
 	return results;
+}
+
+cJSON *links_report_add_results(cJSON *root, const struct links_view *v)
+{
+	return links_report_add_pairs(root, v);
 }
 
 /* name: a rank x rank matrix of get(v, a, b), null on the diagonal and where NAN. */
@@ -515,45 +468,8 @@ static bool add_classes(cJSON *summary, const struct detect_result *r)
 	return classes != NULL;
 }
 
-/* Median and the worst value of one host's links of one class, per metric. */
-struct host_class_agg {
-	int links;
-	double bw_median_gbps, bw_min_gbps, lat_median_us, lat_max_us;
-};
-
-static void host_class(const struct links_view *v, int h, enum detect_locality loc, double *vals,
-                       struct host_class_agg *g)
-{
-	g->links = 0;
-	for (int m = 0; m < DETECT_METRICS; m++) {
-		size_t k = 0;
-		for (int a = 0; a < v->nranks; a++)
-			for (int b = 0; b < v->nranks; b++) {
-				const struct link_record *r = record(v, a, b);
-				if (a == b || !r->measured || links_locality(v, a, b) != loc ||
-				    (v->host_of_rank[a] != h && v->host_of_rank[b] != h))
-					continue;
-				double x = m == DETECT_BANDWIDTH
-				               ? link_bandwidth_gbps(r, v->window_bytes)
-				               : link_latency_us(r);
-				if (isfinite(x))
-					vals[k++] = x;
-			}
-		qsort(vals, k, sizeof *vals, cmp_double);
-		double med = k ? stats_percentile(vals, k, 0.5) : NAN;
-		if (m == DETECT_BANDWIDTH) {
-			g->bw_median_gbps = med;
-			g->bw_min_gbps = k ? vals[0] : NAN;
-		} else {
-			g->lat_median_us = med;
-			g->lat_max_us = k ? vals[k - 1] : NAN;
-		}
-		if ((int)k > g->links)
-			g->links = (int)k;
-	}
-}
-
-static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *vals)
+static bool add_host(cJSON *hosts, const struct links_view *v, int h,
+                     const struct host_class_agg *agg)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o || !cJSON_AddItemToArray(hosts, o)) {
@@ -565,8 +481,7 @@ static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *va
 	    !cJSON_AddBoolToObject(o, SK_LHOST_JUDGED, !v->host_judged || v->host_judged[h]))
 		return false;
 	for (int l = 0; l < DETECT_LOCALITIES; l++) {
-		struct host_class_agg g = {0};
-		host_class(v, h, (enum detect_locality)l, vals, &g);
+		struct host_class_agg g = agg[(size_t)h * DETECT_LOCALITIES + (size_t)l];
 		if (g.links == 0)
 			continue;
 		cJSON *c =
@@ -585,13 +500,15 @@ static bool add_host(cJSON *hosts, const struct links_view *v, int h, double *va
 
 static bool add_hosts(cJSON *summary, const struct links_view *v)
 {
-	size_t cap = (size_t)v->nranks * (size_t)v->nranks;
-	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	size_t n = (size_t)v->nhosts * DETECT_LOCALITIES;
+	struct host_class_agg *agg = malloc((n ? n : 1) * sizeof *agg);
 	cJSON *hosts = cJSON_AddArrayToObject(summary, SK_LSUM_HOSTS);
-	bool ok = vals && hosts;
+	for (size_t i = 0; agg && i < n; i++)
+		agg[i] = (struct host_class_agg){0, NAN, NAN, NAN, NAN};
+	bool ok = agg && hosts && links_host_classes(v, agg) == 0;
 	for (int h = 0; ok && h < v->nhosts; h++)
-		ok = add_host(hosts, v, h, vals);
-	free(vals);
+		ok = add_host(hosts, v, h, agg);
+	free(agg);
 	return ok;
 }
 

@@ -69,6 +69,7 @@ struct links_view {
 	const bool *host_judged;           /* nhosts: false when its links are not judged */
 	double window_bytes;               /* bytes of one window in one direction */
 	const struct shift_cell *shift;    /* nranks x nranks, or NULL: no shift pattern */
+	bool keep_all_samples;             /* the report keeps every pair's samples (links_compact.h) */
 };
 
 /* The locality class of a -> b: hosts differ, or same host and the same known NUMA node. */
@@ -159,8 +160,16 @@ enum { LINKS_SENSITIVITY_MAX = DETECT_METRICS * DETECT_LOCALITIES + 1 };
  */
 int links_sensitivity(const struct links_judgement *j, struct links_sensitivity *out);
 
-/* Adds "results": one record per measured ordered pair. Returns the array or NULL. */
+/*
+ * Adds the measured pairs in the compact form of schema 2 ("pairs" and
+ * "pair_samples", links_compact.h). Returns "pairs" or NULL.
+ */
 cJSON *links_report_add_results(cJSON *root, const struct links_view *v);
+/*
+ * Adds "results" as schema 1 had it: one record of about 2 KB per measured
+ * ordered pair. For the tests of the readers of old reports. The array or NULL.
+ */
+cJSON *links_report_add_results_v1(cJSON *root, const struct links_view *v);
 
 /*
  * Adds "shift" when v->shift is set: steps, and the rank x rank matrices

@@ -485,11 +485,11 @@ static int check_envelope(const char *path, const cJSON *root, char *err, size_t
 		set_err(err, errlen, "report '%s': schema_version is not an integer", path);
 		return -1;
 	}
-	if (v != REPORT_SCHEMA_VERSION) {
+	if (v < REPORT_SCHEMA_VERSION_MIN || v > REPORT_SCHEMA_VERSION) {
 		set_err(err, errlen,
 			"report '%s': schema_version %.17g is not supported (this build reads "
-			"version %d)",
-			path, v, REPORT_SCHEMA_VERSION);
+			"versions %d to %d)",
+			path, v, REPORT_SCHEMA_VERSION_MIN, REPORT_SCHEMA_VERSION);
 		return -1;
 	}
 	if (!cJSON_IsString(command) || !command->valuestring) {

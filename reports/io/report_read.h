@@ -12,8 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The schema this build reads and writes (reports/README.md). */
-#define REPORT_SCHEMA_VERSION 1
+/*
+ * The schemas this build reads (reports/README.md): 1, and 2, which only
+ * links writes (its pairs in the compact form, reports/io/links_compact.h).
+ */
+#define REPORT_SCHEMA_VERSION     2
+#define REPORT_SCHEMA_VERSION_MIN 1
 
 /* Larger files are refused before parsing. */
 #define REPORT_READ_MAX_BYTES ((size_t)1 << 30)
@@ -32,7 +36,8 @@
 
 /*
  * Reads and parses the report at path and checks its envelope: a JSON object
- * with an integer "schema_version" equal to REPORT_SCHEMA_VERSION and a string
+ * with an integer "schema_version" from REPORT_SCHEMA_VERSION_MIN to
+ * REPORT_SCHEMA_VERSION and a string
  * "command". The rest of the document is not validated. Returns the root,
  * which the caller frees with cJSON_Delete, or NULL with err (at most errlen
  * bytes, always terminated; may be NULL when errlen is 0) naming path and the

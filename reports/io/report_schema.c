@@ -6,6 +6,7 @@
 
 #include "algorithms/timing.h"
 #include "reports/diagnose/detect.h"
+#include "reports/io/links_compact.h"
 #include "reports/io/links_report.h"
 
 #define SCHEMA_KEY_DEF(obj, id, name, type, child, flags, choices, unit, meaning)                  \
@@ -204,8 +205,9 @@ cJSON *schema_json(enum report_command c)
 	cJSON *root = cJSON_CreateObject();
 	bool ok = root && cJSON_AddStringToObject(root, "$schema",
 	                                          "https://json-schema.org/draft/2020-12/schema");
-	snprintf(title, sizeof title, "collscope %s report, schema_version 1",
-	         c < REPORT_COMMANDS ? schema_commands[c].name : "(any command)");
+	snprintf(title, sizeof title, "collscope %s report, schema_version %d",
+	         c < REPORT_COMMANDS ? schema_commands[c].name : "(any command)",
+	         c == REPORT_CMD_LINKS ? LINKS_COMPACT_SCHEMA_VERSION : 1);
 	ok = ok && cJSON_AddStringToObject(root, "title", title) &&
 	     cJSON_AddStringToObject(root, "description",
 	                             "Generated from reports/io/schema_table.h. Readers ignore "

@@ -97,7 +97,7 @@ static void put_commands(struct doc *d)
 char *schema_markdown(void)
 {
 	struct doc d = {0};
-	put(&d, "# Report schema (schema_version 1)\n\n"
+	put(&d, "# Report schema (schema_version 2)\n\n"
 	        "Generated from `reports/io/schema_table.h` by `make schema-doc` "
 	        "(`collscope schema --markdown`): do not edit by hand. "
 	        "`collscope schema COMMAND` prints the same as a JSON Schema (draft 2020-12).\n\n"
@@ -108,6 +108,9 @@ char *schema_markdown(void)
 	        "`bytes`, `_s`, `_ppm`, `_percent`), or in its object's name "
 	        "(`time_us.p50`). *required* marks what every report with that object has; "
 	        "a skipped all-reduce record has no figures.\n\n"
+	        "`links` writes schema_version 2: its pairs as parallel arrays under `pairs`, "
+	        "raw samples only under `pair_samples` (schema 1 had a `results[]` record of "
+	        "about 2 KB per pair). The other commands write 1, unchanged. Readers read both.\n\n"
 	        "## Commands\n\n");
 	put_commands(&d);
 	put(&d, "\n`config` holds every option in force, defaults filled in, under its long "

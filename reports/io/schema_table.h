@@ -55,6 +55,8 @@
 	O(RETEST, "summary.suspects[].retest", "the first pass against the re-test")               \
 	O(SENS, "summary.sensitivity[]", "the smallest slowdown a class would have named")         \
 	O(SHIFT, "shift", "the shift pattern: every rank sending to rank + k at once")             \
+	O(PAIRS, "pairs", "links, schema 2: every measured ordered pair a -> b, as parallel arrays") \
+	O(PSAMP, "pair_samples[]", "links, schema 2: the raw samples kept for one pair")           \
 	O(SCALE, "scale results[]",                                                                \
 	  "an all-reduce point at one rank count, measured or predicted")                          \
 	O(OVERLAP, "results[].overlapped", "the step model with part of the all-reduce hidden")    \
@@ -85,6 +87,10 @@
 	F(REPORT, EVENTS, "events", OBJS, EVENT, 0, NULL, "",                                      \
 	  "what happened before the run ended (a partial report)")                                 \
 	F(REPORT, SHIFT, "shift", OBJ, SHIFT, 0, NULL, "", "links: the shift pattern (--pattern)") \
+	F(REPORT, PAIRS, "pairs", OBJ, PAIRS, 0, NULL, "",                                         \
+	  "links, schema 2: the measured pairs (schema 1 had one results[] record each)")          \
+	F(REPORT, PAIR_SAMPLES, "pair_samples", OBJS, PSAMP, 0, NULL, "",                          \
+	  "links, schema 2: raw samples of the suspects' pairs and of a bounded sample of others") \
 	F(REPORT, COMPLETE, "complete", BOOL, NONE, 0, NULL, "",                                   \
 	  "false while the run is going or when it was cut short")                                 \
 	F(CTX, TOOL, "tool", OBJ, TOOL, R, NULL, "", "the program")                                \
@@ -416,6 +422,40 @@
 	F(SENS, UNIT, "unit", STR, NONE, R, NULL, "", "GB/s or us")                                \
 	F(SENS, SLOWDOWN_PERCENT, "slowdown_percent", NUM, NONE, RN, NULL, "%",                    \
 	  "the smallest slowdown the class would have named")                                      \
+	F(PAIRS, COUNT, "count", INT, NONE, R, NULL, "", "pairs: the length of every array")       \
+	F(PAIRS, WINDOW_BYTES, "window_bytes", NUM, NONE, R, NULL, "bytes",                        \
+	  "one bandwidth window in one direction")                                                 \
+	F(PAIRS, A, "a", INTS, NONE, R, NULL, "", "the sender (its host: context.ranks[])")        \
+	F(PAIRS, B, "b", INTS, NONE, R, NULL, "", "the receiver")                                  \
+	F(PAIRS, LOCALITY, "locality", INTS, NONE, R, NULL, "",                                    \
+	  "the class: 0 same_numa, 1 same_host, 2 cross_host")                                     \
+	F(PAIRS, LAT_P50_US, "lat_p50_us", NUMS, NONE, RN, NULL, "us",                             \
+	  "one-way latency (half a round trip), median; 4 significant digits")                     \
+	F(PAIRS, LAT_P99_US, "lat_p99_us", NUMS, NONE, RN, NULL, "us",                             \
+	  "99th percentile; null below 100 round trips")                                           \
+	F(PAIRS, LAT_COUNT, "lat_count", INTS, NONE, R, NULL, "", "round trips timed")             \
+	F(PAIRS, BW_P50_GBPS, "bw_p50_gbps", NUMS, NONE, RN, NULL, "GB/s",                         \
+	  "a -> b bandwidth from the median window time")                                          \
+	F(PAIRS, BW_P99_GBPS, "bw_p99_gbps", NUMS, NONE, RN, NULL, "GB/s",                         \
+	  "from the 99th percentile window time (the slow tail); null below 100 windows")          \
+	F(PAIRS, BW_COUNT, "bw_count", INTS, NONE, R, NULL, "", "windows timed")                   \
+	F(PAIRS, BW_WINDOW_MESSAGES, "bw_window_messages", INTS, NONE, R, NULL, "",                \
+	  "messages per window (fewer on a slow link under a time budget)")                        \
+	F(PAIRS, BW_STOPPED_BY_TIME, "bw_stopped_by_time", INTS, NONE, R, NULL, "",                \
+	  "1: the time budget ended the windows before their count")                               \
+	F(PAIRS, BIDIR_P50_GBPS, "bidir_p50_gbps", NUMS, NONE, RN, NULL, "GB/s",                   \
+	  "both directions at once, as a saw it, median")                                          \
+	F(PAIRS, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUMS, NONE, RN, NULL, "",                 \
+	  "the larger end's share of the pair's time spent waiting for a CPU")                     \
+	F(PAIRS, REMEASURED, "remeasured", INTS, NONE, R, NULL, "",                                \
+	  "1: the figures come from the isolated re-test")                                         \
+	F(PSAMP, A, "a", INT, NONE, R, NULL, "", "the sender")                                     \
+	F(PSAMP, B, "b", INT, NONE, R, NULL, "", "the receiver")                                   \
+	F(PSAMP, WHY, "why", STR, NONE, R, pair_sample_why_names, "",                              \
+	  "suspect (its pair was re-tested) or sampled (evenly spaced among the others)")          \
+	F(PSAMP, SAMPLES_US, "samples_us", NUMS, NONE, R, NULL, "us", "kept one-way latencies")    \
+	F(PSAMP, WINDOW_SAMPLES_US, "window_samples_us", NUMS, NONE, R, NULL, "us",                \
+	  "kept times of one window")                                                              \
 	F(SHIFT, STEPS, "steps", INT, NONE, R, NULL, "", "shifts k = 1 .. N-1")                    \
 	F(SHIFT, WINDOW_BYTES, "window_bytes", NUM, NONE, R, NULL, "bytes", "one window")          \
 	F(SHIFT, STOPPED_BY_TIME, "stopped_by_time", BOOL, NONE, R, NULL, "",                      \

@@ -279,9 +279,11 @@ int html_links(struct html_section *s)
 	html_raw(s->b, "<h3>Links</h3>\n");
 	if (m.n > HEATMAP_RANKS_MAX) {
 		html_rawf(s->b,
-		          "<p class=\"note\">%zu ranks: too many for a heatmap on this page "
-		          "(at most %d); see the tables.</p>\n",
+		          "<p class=\"note\">%zu ranks: too many for a rank heatmap on this page "
+		          "(at most %d); the hosts instead.</p>\n",
 		          m.n, HEATMAP_RANKS_MAX);
+		if (html_links_hosts(s, &run, suspects) != 0)
+			goto out;
 	} else if (m.n > 0) {
 		if (maps_fill(&m, &run) != 0) {
 			snprintf(s->at.err, s->at.errlen, "cannot render the page: out of memory");

@@ -48,6 +48,12 @@ int html_context(struct html_section *s);
 int html_allreduce(struct html_section *s);
 int html_scale(struct html_section *s);
 int html_links(struct html_section *s);
+struct cmp_run;
+/*
+ * The host level of the links section: a host x host heatmap (blocks of
+ * hosts past 128) and every suspect opening to its pairs. 0, or -1 (err set).
+ */
+int html_links_hosts(struct html_section *s, const struct cmp_run *run, const cJSON *suspects);
 int html_compare(struct html_section *s);
 int html_trend(struct html_section *s);
 /* A fault-injection campaign's figures (tests/cluster/campaign_run.py). */

@@ -73,6 +73,7 @@ struct svg_heatmap {
 	const bool *marked_ranks;          /* n: ranks on a suspect host, or NULL */
 	const char *const *tooltips;       /* [row * n + col] extra text, or NULL */
 	bool low_is_bad;                   /* bandwidth: low values are the dark ones */
+	const char *marked_rank_label;     /* the legend of marked_ranks; NULL: "rank on a suspect host" */
 };
 
 /* A heatmap with a colour scale legend; suspects outlined in red and marked "!". */

@@ -129,9 +129,11 @@ static void scale_legend(struct html_buf *b, const struct svg_heatmap *h, int x,
 	    "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"16\" fill=\"#ffffff\" "
 	    "class=\"suspect\"/><text class=\"tick\" x=\"%d\" y=\"%d\">suspect link</text>\n"
 	    "<text class=\"tick sus\" x=\"%d\" y=\"%d\">n</text><text class=\"tick\" x=\"%d\" "
-	    "y=\"%d\">rank on a suspect host</text>\n",
+	    "y=\"%d\">",
 	    x, HM_TOP + 176, x + 24, HM_TOP + 188, x, HM_TOP + 200, x + 24, HM_TOP + 212, x + 4,
 	    HM_TOP + 236, x + 24, HM_TOP + 236);
+	html_text(b, h->marked_rank_label ? h->marked_rank_label : "rank on a suspect host", 0);
+	html_raw(b, "</text>\n");
 }
 
 void svg_heatmap(struct html_buf *b, const struct svg_heatmap *h)

@@ -216,9 +216,10 @@ def measure_p2p(binary, cfg, env):
         base = ["links", "--bw-bytes", str(chunk), "--bw-iters", "10", "-n", "10"]
         one = run_json(mpirun(cfg) + [binary] + base + ["--mode", "isolated"], env)
         both = run_json(mpirun(cfg) + [binary] + base + ["--mode", "concurrent"], env)
+        # links writes its pairs as arrays (schema 2): the p50s of every pair
         out[size] = {
-            "oneway": statistics.median(r["bandwidth_gbps"]["p50"] for r in one["results"]),
-            "duplex": statistics.median(r["bidirectional_gbps"]["p50"] / 2 for r in both["results"]),
+            "oneway": statistics.median(one["pairs"]["bw_p50_gbps"]),
+            "duplex": statistics.median(x / 2 for x in both["pairs"]["bidir_p50_gbps"]),
         }
     return out
 

@@ -71,7 +71,7 @@ def link_goodput(binary, env):
            "links", "-q", "--bw-bytes", "16M", "--bw-iters", "3", "--window", "1", "-n", "20",
            "--mode", "concurrent", "-o", path, "--force")
         with open(path) as f:
-            return statistics.median(r["bidirectional_gbps"]["p50"] / 2 for r in json.load(f)["results"])
+            return statistics.median(x / 2 for x in json.load(f)["pairs"]["bidir_p50_gbps"])
     finally:
         os.unlink(path)
 

@@ -106,7 +106,7 @@ unreadable() {
 V='"schema_version": 1, "command": "allreduce"'
 unreadable empty.json '' 'empty'
 unreadable truncated.json "{$V, \"results\": [" 'truncated'
-unreadable version2.json '{"schema_version": 2, "command": "allreduce"}' 'schema_version 2 is not supported'
+unreadable version3.json '{"schema_version": 3, "command": "allreduce"}' 'schema_version 3 is not supported'
 unreadable wrongtype.json "{$V, \"results\": [{\"algorithm\": \"ring\", \"dtype\": \"float32\", \"op\": \"sum\", \"ranks\": 4, \"bytes\": \"big\"}]}" 'results\[0\]\.bytes is not a number'
 unreadable results.json "{$V, \"results\": 7}" 'results is not an array'
 unreadable nan.json "{$V, \"results\": [], \"x\": NaN}" 'NaN and Infinity are not json'

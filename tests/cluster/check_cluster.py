@@ -76,11 +76,21 @@ def involves(s, slow):
     return slow in (s["host_a"], s["host_b"])
 
 
+def link_records(d, host):
+    """The pairs of a links report as records a, b, host_a, host_b, locality, bw_p50:
+    from "pairs" (schema 2, arrays) or "results" (schema 1, one object a pair)."""
+    if "pairs" in d:
+        p, names = d["pairs"], ("same_numa", "same_host", "cross_host")
+        return [{"a": a, "b": b, "host_a": host[a], "host_b": host[b], "locality": names[l], "bw_p50": bw}
+                for a, b, l, bw in zip(p["a"], p["b"], p["locality"], p["bw_p50_gbps"])]
+    return [dict(r, bw_p50=r["bandwidth_gbps"]["p50"]) for r in d["results"]]
+
+
 def links(path, nhosts, per_host, slow):
     d = load(path, "links")
     n = nhosts * per_host
     host = hosts_of(d, nhosts, per_host)
-    res = d["results"]
+    res = link_records(d, host)
     need(sorted((r["a"], r["b"]) for r in res) == [(a, b) for a in range(n) for b in range(n) if a != b],
          "one record per ordered pair")
     for r in res:
@@ -91,9 +101,9 @@ def links(path, nhosts, per_host, slow):
     # The figures: median p50 bandwidth of the cross-host links that touch the
     # slow host (h%d, the last one, when none is slowed) and of the others.
     mark = slow if slow != "none" else "h%d" % nhosts
-    to = [r["bandwidth_gbps"]["p50"] for r in res if r["locality"] == "cross_host"
+    to = [r["bw_p50"] for r in res if r["locality"] == "cross_host"
           and mark in (r["host_a"], r["host_b"])]
-    other = [r["bandwidth_gbps"]["p50"] for r in res if r["locality"] == "cross_host"
+    other = [r["bw_p50"] for r in res if r["locality"] == "cross_host"
              and mark not in (r["host_a"], r["host_b"])]
     med_to, med_other = statistics.median(to) * 1e3, statistics.median(other) * 1e3
     sus = s["suspects"]

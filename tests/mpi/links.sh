@@ -24,36 +24,55 @@ d = json.load(open(path))
 def need(cond, what):
     if not cond:
         sys.exit("report: " + what)
-need(d["schema_version"] == 1 and d["command"] == "links" and d["complete"] is True, "envelope")
+need(d["schema_version"] == 2 and d["command"] == "links" and d["complete"] is True, "envelope")
 c, cfg, s = d["context"], d["config"], d["summary"]
 need(c["mpi"]["ranks"] == n and len(c["ranks"]) == n, "context")
 host = {r["rank"]: r["host"] for r in c["ranks"]}
-res = d["results"]
+need("results" not in d, "schema 2: the pairs, not results[]")
+p = d["pairs"]
+cnt = p["count"]
+cols = [k for k, v in p.items() if isinstance(v, list)]
+need(len(cols) == 14 and all(len(p[k]) == cnt for k in cols), "every array has count entries")
+res = [{k: p[k][i] for k in cols} for i in range(cnt)]
 pairs = sorted((r["a"], r["b"]) for r in res)
-need(pairs == [(a, b) for a in range(n) for b in range(n) if a != b], "one record per ordered pair")
+need(pairs == [(a, b) for a in range(n) for b in range(n) if a != b], "one entry per ordered pair")
+names = ("same_numa", "same_host", "cross_host")
 for r in res:
     who = "%d->%d" % (r["a"], r["b"])
-    need(r["host_a"] == host[r["a"]] and r["host_b"] == host[r["b"]], who + " hosts")
-    need(r["locality"] in (("same_numa", "same_host") if r["host_a"] == r["host_b"] else ("cross_host",)),
-         who + " locality " + r["locality"])
-    lat, bw, bi = r["latency_us"], r["bandwidth_gbps"], r["bidirectional_gbps"]
-    need(min(3, cfg["iters"]) <= lat["iterations"] <= cfg["iters"], who + " latency iterations")
-    for x in (bw, bi):
-        # at least the least windows (3), then as many as the budget allowed
-        need(min(3, cfg["bw_iters"]) <= x["iterations"] <= cfg["bw_iters"], who + " windows")
-        need(x["stopped_by_time"] == (x["iterations"] < cfg["bw_iters"]), who + " stopped_by_time")
-        need(1 <= x["window_messages"] <= cfg["window"], who + " window_messages")
+    same = host[r["a"]] == host[r["b"]]
+    need(names[r["locality"]] in (("same_numa", "same_host") if same else ("cross_host",)),
+         who + " locality %d" % r["locality"])
+    need(min(3, cfg["iters"]) <= r["lat_count"] <= cfg["iters"], who + " latency iterations")
+    # at least the least windows (3), then as many as the budget allowed
+    need(min(3, cfg["bw_iters"]) <= r["bw_count"] <= cfg["bw_iters"], who + " windows")
+    need(r["bw_stopped_by_time"] == (r["bw_count"] < cfg["bw_iters"]), who + " stopped_by_time")
+    need(1 <= r["bw_window_messages"] <= cfg["window"], who + " window_messages")
     if budget_only:
-        need(bw["iterations"] == 3 and bw["stopped_by_time"], who + " stops on the tiny budget")
-        need(lat["iterations"] == 3, who + " ping-pongs stop on the tiny budget")
-    need(0 < lat["min"] <= lat["p50"] <= lat["max"], who + " latency order")
-    need(lat["p99"] is None or lat["p50"] <= lat["p99"] <= lat["max"], who + " latency p99")
-    need(0 < bw["min"] <= bw["p50"] <= bw["max"], who + " bandwidth order")
-    need(0 < bi["min"] <= bi["max"], who + " bidirectional")
+        need(r["bw_count"] == 3 and r["bw_stopped_by_time"], who + " stops on the tiny budget")
+        need(r["lat_count"] == 3, who + " ping-pongs stop on the tiny budget")
+    need(r["lat_p50_us"] > 0, who + " latency")
+    need(r["lat_p99_us"] is None or r["lat_p50_us"] <= r["lat_p99_us"], who + " latency p99")
+    need(r["bw_p50_gbps"] > 0 and (r["bw_p99_gbps"] is None or r["bw_p99_gbps"] <= r["bw_p50_gbps"]),
+         who + " bandwidth")
+    need(r["bidir_p50_gbps"] > 0, who + " bidirectional")
     w = r["cpu_wait_fraction"]
     need(w is None or 0 <= w <= 1, who + " cpu_wait_fraction in [0, 1]")
     need(w is not None or not os.path.exists("/proc/thread-self/schedstat"),
          who + " cpu_wait_fraction measured where the kernel keeps schedstat")
+# raw samples: every re-tested pair's, one in 16 of the others (every pair's with --keep-samples)
+kept = {(x["a"], x["b"]): x for x in d["pair_samples"]}
+again = {(r["a"], r["b"]) for r in res if r["remeasured"]}
+need(all(kept.get(k, {}).get("why") == "suspect" for k in again), "the re-tested pairs keep their samples")
+need(all(1 <= len(x["window_samples_us"]) <= 16 and len(x["samples_us"]) <= 16 for x in kept.values()),
+     "at most 16 samples of each kind")
+if cfg["keep_samples"]:
+    need(len(kept) == cnt, "--keep-samples: every pair's samples")
+else:
+    need(len(kept) <= len(again) + max(1, -(-(cnt - len(again)) // 16)), "a bounded sample of the others")
+    size = len(json.dumps(p, separators=(",", ":"))) + len(json.dumps(d["pair_samples"], separators=(",", ":")))
+    if cnt:
+        print("bytes per pair: %.1f (%d pairs)" % (size / cnt, cnt))
+    need(n < 8 or size <= 100 * cnt, "at most 100 bytes per pair, got %.1f" % (size / max(cnt, 1)))
 need(s["links"] == n * (n - 1) and s["pairs"] == n * (n - 1) // 2 and s["ranks"] == n, "summary counts")
 need(s["suspects_count"] == len(s["suspects"]), "suspects_count")
 for k in s["suspects"] + s["cleared"]:
@@ -78,6 +97,7 @@ else:
     need(s["remeasured_pairs"] >= 1, "suspects were measured again")
     again = [r for r in res if {r["a"], r["b"]} == {int(a), int(b)}]
     need(all(r["remeasured"] for r in again), "its records come from the isolated measurement")
+    need(all(kept[(r["a"], r["b"])]["why"] == "suspect" for r in again), "its samples are kept")
 over = {h["name"] for h in c["hosts"] if h["oversubscribed"]}
 need(sorted(s["not_judged"]) == sorted(over) or cfg["judge_oversubscribed"], "not_judged")
 need({h["name"] for h in s["hosts"]} == {h["name"] for h in c["hosts"]}, "per-host aggregates")
@@ -96,6 +116,7 @@ else:
 PY
 	local rc=$?
 	if [ $rc = 0 ]; then pass "$3"; else fail "$3" "$TMP/py"; fi
+	sed -n 's/^bytes per pair/#   &/p' "$TMP/py"
 }
 
 expect_exit 0 "links at 1 rank: nothing to measure" mpi 1 links -o "$TMP/l1.json"
@@ -116,7 +137,7 @@ expect_exit 0 "links at 3 ranks on a tiny time budget" mpi 3 links -q "${FAST[@]
 check_report "$TMP/l3t.json" 3 "the tiny budget: 3 windows a direction, stopped by time" budget
 expect_exit 0 "the tiny budget's windows are single messages" python3 -c "import json,sys
 d=json.load(open('$TMP/l3t.json'))
-sys.exit(not all(r['bandwidth_gbps']['window_messages'] == 1 for r in d['results']))"
+sys.exit(not all(m == 1 for m in d['pairs']['bw_window_messages']))"
 
 # Past 16 ranks the matrix is host x host.
 expect_exit 0 "links at 17 ranks" mpi 17 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
@@ -131,9 +152,9 @@ expect_output "^# rules out: a same_numa link [0-9]+% slower than the median|^# 
 check_report "$TMP/l5b.json" 5 "links report with the shift pattern at 5 ranks" any
 expect_exit 0 "links at 3 ranks, pattern shift alone" mpi 3 links -q "${FAST[@]}" --pattern shift \
 	-o "$TMP/l3s.json"
-expect_exit 0 "the shift alone: no pair records, the shift's matrices" python3 -c "import json,sys
+expect_exit 0 "the shift alone: no pairs, the shift's matrices" python3 -c "import json,sys
 d=json.load(open('$TMP/l3s.json'))
-sys.exit(not (d['results'] == [] and d['shift']['steps'] == 2 and d['config']['pattern'] == 'shift'))"
+sys.exit(not (d['pairs']['count'] == 0 and d['shift']['steps'] == 2 and d['config']['pattern'] == 'shift'))"
 
 expect_exit 0 "links at 3 ranks, isolated mode" mpi 3 links -q "${FAST[@]}" --mode isolated \
 	-o "$TMP/l3i.json" --fail-on-suspect
@@ -154,20 +175,21 @@ check_report "$TMP/l4d.json" 4 "default links report at 4 ranks"
 if [ -n "$CROWDED" ]; then
 	expect_exit 0 "4 ranks on $(nproc) cores: the report shows the ranks waiting for a core" \
 		python3 -c "import json,sys; d=json.load(open('$TMP/l4d.json'))
-sys.exit(not max(r['cpu_wait_fraction'] for r in d['results']) > 0.2)"
+sys.exit(not max(w or 0 for w in d['pairs']['cpu_wait_fraction']) > 0.2)"
 fi
 
 # The detector end to end: an injected slow link is accused, measured again, confirmed.
 expect_exit 1 "an injected slow link fails --fail-on-suspect" mpi 4 links -q "${SLOWLINK[@]}" \
-	--test-slow-link 1:2:100 --fail-on-suspect -o "$TMP/slow.json"
+	--test-slow-link 1:2:100 --fail-on-suspect --keep-samples -o "$TMP/slow.json"
 expect_output "link (1->2|2->1|1<->2) .*bandwidth .* is 0\.[0-9]+x the same_numa median.*re-test" \
 	"the slow link is printed with its evidence, both directions in one line"
 check_report "$TMP/slow.json" 4 "the slow link is in the report" 1:2
 expect_exit 0 "without --fail-on-suspect a suspect does not fail the run" mpi 4 links -q \
-	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 -o "$TMP/slow2.json"
+	"${SLOWLINK[@]}" --mode isolated --test-slow-link 0:3:100 --keep-samples -o "$TMP/slow2.json"
 check_report "$TMP/slow2.json" 4 "the isolated run names the slow link too" 0:3
-# compare, as CI would run it: the link slowed since the baseline fails the
-# gate on its window times, the one that recovered is an improvement
+# compare, as CI would run it (--keep-samples: every pair tested, not only the
+# suspects' and a sample): the link slowed since the baseline fails the gate on
+# its window times, the one that recovered is an improvement
 expect_exit 1 "compare --metric bandwidth fails on the link slowed since the baseline" \
 	"$BIN" compare --metric bandwidth "$TMP/slow2.json" "$TMP/slow.json"
 expect_output "^regression +(1->2|2->1) .* 10/10 " "compare names the slowed link, tested on its windows"

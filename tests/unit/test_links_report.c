@@ -119,7 +119,7 @@ Test(links_report, results_json)
 {
 	struct links_view v = make_view();
 	cJSON *root = cJSON_CreateObject();
-	cJSON *results = links_report_add_results(root, &v);
+	cJSON *results = links_report_add_results_v1(root, &v);
 	cr_assert(results);
 	cr_assert_eq(cJSON_GetArraySize(results), N * (N - 1));
 	cJSON *r = cJSON_GetArrayItem(results, 1); /* 0 -> 2 */
@@ -296,5 +296,36 @@ Test(links_report, sensitivity_per_class_and_pattern)
 	cr_assert_eq(cJSON_GetArraySize(s), 3);
 	cr_assert_float_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(s, 0), "slowdown_percent")->valuedouble,
 	                   30, 1e-9);
+	cJSON_Delete(root);
+}
+
+/* The per-host aggregates (one pass over the pairs, links_hosts.c): each class of each host. */
+Test(links_report, host_aggregates_per_class)
+{
+	struct links_view v = make_view();
+	records[2 * N + 0].window_us = summary(8000, 5); /* 2 -> 0: 1 GB/s, the worst of host a's */
+	struct detect_result none = {0};
+	struct links_judgement j = {.first = &none, .final = &none};
+	cJSON *root = cJSON_CreateObject();
+	cJSON *summary_o = links_report_add_summary(root, &v, &j);
+	cr_assert(summary_o);
+	cJSON *a = cJSON_GetArrayItem(cJSON_GetObjectItem(summary_o, "hosts"), 0);
+	cJSON *cross = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "classes"), "cross_host");
+	cr_assert_eq(cJSON_GetObjectItem(cross, "links")->valueint, 8);
+	cJSON *bw = cJSON_GetObjectItem(cross, "bandwidth_gbps");
+	cr_assert_float_eq(cJSON_GetObjectItem(bw, "median")->valuedouble, 2.0, 1e-12);
+	cr_assert_float_eq(cJSON_GetObjectItem(bw, "min")->valuedouble, 1.0, 1e-12);
+	cJSON *numa = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "classes"), "same_numa");
+	cr_assert_eq(cJSON_GetObjectItem(numa, "links")->valueint, 2);
+	cr_assert_float_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(numa, "latency_us"), "max")->valuedouble, 1.0,
+	    1e-12);
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "classes"), "same_host"));
+	cJSON *b = cJSON_GetArrayItem(cJSON_GetObjectItem(summary_o, "hosts"), 1);
+	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(b, "classes"),
+	                                                     "same_host"),
+	                                 "links")
+	                 ->valueint,
+	             2);
 	cJSON_Delete(root);
 }

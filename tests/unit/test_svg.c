@@ -190,7 +190,7 @@ Test(svg, heatmap_marks_suspects)
 	bool ranks[3] = {false, false, true};
 	const char *tips[9] = {NULL, NULL, NULL, "slow <link>"};
 	struct svg_heatmap h = {"bandwidth", "GB/s", "sender", "receiver", 3,
-	                        v,           marked, ranks,    tips,       true};
+	                        v,           marked, ranks,    tips,       true, NULL};
 	struct html_buf b;
 
 	html_buf_init(&b);
@@ -293,7 +293,7 @@ Test(svg, charts_of_hostile_values_have_finite_coordinates)
 	double cells[16];
 	for (size_t k = 0; k < 16; k++)
 		cells[k] = awkward[k % NAWKWARD];
-	struct svg_heatmap h = {"bw", "GB/s", "a", "b", 4, cells, NULL, NULL, NULL, true};
+	struct svg_heatmap h = {"bw", "GB/s", "a", "b", 4, cells, NULL, NULL, NULL, true, NULL};
 	html_buf_init(&b);
 	svg_heatmap(&b, &h);
 	cr_assert_not(b.failed);
