@@ -3,8 +3,7 @@
 #   make run        install what is missing, build, run the main job on local ranks
 #   make check      every test (unit, MPI, command line, sanitizers, cluster, fuzzer, MPICH, Slurm)
 #   make check-fast the fast tier: unit, command line, each command once under mpirun
-#   make install PREFIX=/opt/collscope (and the man pages);  make reference;  make schema-doc
-#   make SANITIZE=address,undefined check;  V=1: full commands
+#   make install PREFIX=/opt/collscope (and the man pages); make reference; make schema-doc; V=1
 # tests/provision.sh installs what they need (as root; otherwise names the Debian packages).
 
 VERSION  := 0.1.0
@@ -82,8 +81,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 MPI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/mpi/*.sh))
 CLI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/cli/*.sh))
 CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign
-# The MPI suites whose verdicts compare timings.
-MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing
+MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing # verdicts on timings
 # make check: provision, build on every core, CHECK_SIDE_BY_SIDE (CHECK_JOBS at once, the longest
 # first; none judges a speed, only reliability runs MPI), then CHECK_ALONE one by one: MPI suites
 # that judge results (beside other work a rank waits a time slice per message: verify 61 s, alone
@@ -163,7 +161,7 @@ bench: $(BIN) $(BUILD)/bench/membw
 		$(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
 bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/scale_analysis
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
-bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts (tests/bench/scale.sh)
+bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts
 	$(Q)bash tests/bench/scale.sh $(BUILD)/bench/scale_analysis $(BUILD)/bench
 $(BUILD)/bench/scale_analysis: tests/bench/scale_analysis.c $(filter-out %/scale_model.o,$(filter $(PURE_BUILD)/reports/% $(PURE_BUILD)/algorithms/timing.o,$(PURE_OBJS)))
 	$(call QUIET,LINK,$@)mkdir -p $(dir $@) && $(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
