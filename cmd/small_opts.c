@@ -350,7 +350,10 @@ const struct cmd_spec trend_spec = {
         "reports on each side of a step). For each step: the report where it happened,\n"
         "the levels before and after (medians) and the change, and what differs in the\n"
         "context from the report before. A point regresses when its last step is worse\n"
-        "than --threshold. Needs at least 3 reports; runs without mpirun.\n",
+        "than --threshold, unless the reports either side of the step measured it with\n"
+        "more noise than that (the median of its samples' spread or of the yardstick\n"
+        "around it, as compare judges): then it is 'untestable', counted and printed,\n"
+        "not a failure. Needs at least 3 reports; runs without mpirun.\n",
     .exit_codes =
         "exit codes: 0 no regression, 1 a point's last step is a regression, 2 bad usage,\n"
         "            a report that cannot be read, or reports of different setups, 5 I/O error\n",
