@@ -257,15 +257,15 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 		r->verdict = worse && o->untested_fails ? CMP_REGRESSION : CMP_UNTESTED;
 		return;
 	}
+	if (noisy) {
+		r->verdict = CMP_UNTESTABLE;
+		r->note = untestable_note(r, o->threshold_pct);
+		return;
+	}
 	/* Samples are times: U above its mean says the current run tends to be slower. */
 	slower = r->u > (double)r->tested_base * (double)r->tested_cur / 2.0;
 	if (r->q_value < o->alpha && slower == worse && fabs(r->worse_pct) > r->bar_pct) {
 		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
-		return;
-	}
-	if (noisy) {
-		r->verdict = CMP_UNTESTABLE;
-		r->note = untestable_note(r, o->threshold_pct);
 		return;
 	}
 	r->verdict = CMP_NOT_SIGNIFICANT;

@@ -1,8 +1,8 @@
 /*
  * compare: how noisy each point was (compare_points.h, issue 29). Its own
  * spread, from its samples; the yardstick's figure, from the control bursts
- * its run measured just before and after it; and from both, the bar a change
- * must pass and whether the threshold can be tested there at all.
+ * its run measured just before and after it; and from both, whether the
+ * threshold can be tested there at all, and the bar a change must pass.
  */
 #include "reports/compare/compare_points.h"
 
@@ -125,12 +125,14 @@ bool cmp_noise_measure(struct cmp_row *r, double threshold_pct)
 	r->yardstick_pct = wider(r->base->yardstick_pct, r->cur->yardstick_pct);
 	noise = wider(r->spread_pct, r->yardstick_pct);
 	/*
-	 * Below the threshold, the own spread is the test's business (it sees
-	 * the samples); the yardstick's is not, so it widens the bar. Past the
-	 * threshold, only a change beyond the noise and the threshold counts.
+	 * Past the threshold nothing is judged, however large the change: a
+	 * point measured inside a disturbance moves by the disturbance's own
+	 * size, thousands of percent under a loaded scheduler. Below it, the own
+	 * spread is the test's business (it sees the samples); the yardstick's
+	 * is not, so it widens the bar.
 	 */
 	if (noise > threshold_pct) {
-		r->bar_pct = threshold_pct + noise;
+		r->bar_pct = NAN;
 		return true;
 	}
 	r->bar_pct = threshold_pct + (isnan(r->yardstick_pct) ? 0 : r->yardstick_pct);

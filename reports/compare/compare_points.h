@@ -30,9 +30,9 @@
  * the yardstick figure widens the bar a change must pass: threshold +
  * yardstick. When the own spread or the yardstick figure is wider than the
  * threshold, the threshold cannot be tested at that point: it is
- * "untestable" unless its change passes threshold + that noise (and the
- * test agrees). Untestable points are printed and counted, and fail only
- * with untestable_fails. Reports without a yardstick (older ones, scale)
+ * "untestable", whatever its change (a point measured inside a disturbance
+ * moves by the disturbance's size). Untestable points are printed and
+ * counted, and fail only with untestable_fails. Reports without a yardstick (older ones, scale)
  * are judged on the own spread alone; links records have no noise rule.
  */
 #ifndef COLLSCOPE_COMPARE_H
@@ -138,7 +138,7 @@ struct cmp_row {
 	double threshold_pct;  /* the options', for the note */
 	double spread_pct;     /* own spread, the wider side; NAN when neither has one */
 	double yardstick_pct;  /* yardstick figure, the wider report; NAN when neither has one */
-	double bar_pct;        /* how much worse a regression must be; NAN when not judged */
+	double bar_pct;        /* how much worse a regression must be; NAN: untestable, not judged */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */
 	char label[CMP_LABEL_BYTES];
