@@ -134,11 +134,15 @@ void sweep_yardstick_text(const struct sweep_yardstick *y, char *buf, size_t len
 		snprintf(buf, len, "# yardstick: none (the library's all-reduce could not run here)");
 		return;
 	}
+	double spread = stats_iqr_spread_pct(x, n);
+	char spread_text[48] = "spread undefined below 4 bursts";
+	if (!isnan(spread))
+		snprintf(spread_text, sizeof spread_text, "spread %.1f%% (p75/p25)", spread);
 	snprintf(buf, len,
 	         "# yardstick: mpi %llu bytes, %zu bursts of %d calls through the run: median %.2f "
-	         "us (%.2f-%.2f), spread %.1f%%",
+	         "us (%.2f-%.2f), %s",
 	         (unsigned long long)y->bytes, n, y->iters, stats_median(x, n), stats_min(x, n),
-	         stats_max(x, n), stats_iqr_spread_pct(x, n));
+	         stats_max(x, n), spread_text);
 }
 
 void sweep_yardstick_release(struct sweep_yardstick *y)
