@@ -35,8 +35,8 @@ static int setup(struct sweep *s, struct sweep_yardstick *y, const struct sweep_
 	                                                       : SWEEP_YARDSTICK_ITERS;
 	if (!v || y->bytes > s->bufs.bytes || bench_variant_skipped(&s->bufs, v, c->nranks, o->op))
 		return -1;
-	if (c->rank == 0 && !(y->samples_us = calloc(SWEEP_YARDSTICK_MAX_SAMPLES,
-	                                             sizeof *y->samples_us)))
+	if (c->rank == 0 &&
+	    !(y->samples_us = calloc(SWEEP_YARDSTICK_MAX_SAMPLES, sizeof *y->samples_us)))
 		return -1;
 	if (exec_plan_init(&y->plan, v, c->rank, c->nranks, y->count, o->dtype, 0) != 0)
 		return -1;
@@ -46,7 +46,8 @@ static int setup(struct sweep *s, struct sweep_yardstick *y, const struct sweep_
 }
 
 /* Rank 0: the burst's median into the samples (a burst of late starts only counts as failed). */
-static void keep(struct sweep_yardstick *y, const struct bench_bufs *b, const struct bench_result *br)
+static void keep(struct sweep_yardstick *y, const struct bench_bufs *b,
+                 const struct bench_result *br)
 {
 	double m = br->iterations > 0 ? stats_median(b->max_us, (size_t)br->iterations) : NAN;
 
@@ -93,7 +94,8 @@ int sweep_yardstick_measure(struct sweep *s, struct sweep_yardstick *y, const st
 	ar_fault = saved;
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(s->ctx, "%s: the yardstick (mpi, %llu bytes): %s", s->command,
-		               (unsigned long long)y->bytes, run_mpi_error_text(rc, msg, sizeof msg));
+		               (unsigned long long)y->bytes,
+		               run_mpi_error_text(rc, msg, sizeof msg));
 		return EXIT_RUNTIME;
 	}
 	if (c->rank == 0)
@@ -131,7 +133,8 @@ void sweep_yardstick_text(const struct sweep_yardstick *y, char *buf, size_t len
 	size_t n = y->nsamples;
 
 	if (!y->variant || !x || n == 0) {
-		snprintf(buf, len, "# yardstick: none (the library's all-reduce could not run here)");
+		snprintf(buf, len,
+		         "# yardstick: none (the library's all-reduce could not run here)");
 		return;
 	}
 	double spread = stats_iqr_spread_pct(x, n);

@@ -43,12 +43,12 @@ struct sweep_yardstick {
 	const struct ar_variant *variant; /* mpi; NULL: no yardstick in this run */
 	struct exec_plan plan;
 	bool planned, tried; /* tried: the first burst set it up, or found it cannot run */
-	size_t count; /* elements of the sweep's dtype */
+	size_t count;        /* elements of the sweep's dtype */
 	uint64_t bytes;
-	int iters;           /* per burst, as the buffers allow */
-	double *samples_us;  /* rank 0: the bursts' medians, in time order */
+	int iters;          /* per burst, as the buffers allow */
+	double *samples_us; /* rank 0: the bursts' medians, in time order */
 	size_t nsamples;
-	size_t failed;       /* rank 0: bursts with no valid sample (every start late) */
+	size_t failed; /* rank 0: bursts with no valid sample (every start late) */
 };
 
 /* Not collective: an empty yardstick. */

@@ -87,7 +87,8 @@ int cmp_noise_load(struct cmp_run *run, char *err, size_t errlen)
 		return -1;
 	if (run->nyardstick) {
 		quiet = quiet_level(run->yardstick_us, run->nyardstick);
-		run->yardstick_spread_pct = stats_iqr_spread_pct(run->yardstick_us, run->nyardstick);
+		run->yardstick_spread_pct =
+		    stats_iqr_spread_pct(run->yardstick_us, run->nyardstick);
 		if (isnan(quiet)) {
 			snprintf(err, errlen, "report '%s': out of memory", run->path);
 			return -1;
@@ -103,7 +104,8 @@ int cmp_noise_load(struct cmp_run *run, char *err, size_t errlen)
 			snprintf(err, errlen,
 			         "report '%s': results[%zu].yardstick_burst %lld names no burst "
 			         "(summary.yardstick.samples_us has %zu)",
-			         run->path, p->index, (long long)p->yardstick_burst, run->nyardstick);
+			         run->path, p->index, (long long)p->yardstick_burst,
+			         run->nyardstick);
 			return -1;
 		}
 		p->yardstick_pct = around(run, p->yardstick_burst, quiet);

@@ -255,9 +255,9 @@ Test(compare_noise, text_and_json_say_untestable)
 	cr_assert_not_null(cmp_to_json(root, &p.base, &p.cur, &p.result, &p.opts));
 	summary = cJSON_GetObjectItem(root, "summary");
 	cr_assert_str_eq(cJSON_GetObjectItem(summary, "verdict")->valuestring, "untestable");
-	cr_assert_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "counts"), "untestable")
-	                 ->valuedouble,
-	             2);
+	cr_assert_eq(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(summary, "counts"), "untestable")->valuedouble,
+	    2);
 	cr_assert_eq(cJSON_GetObjectItem(summary, "untestable_by_spread")->valuedouble, 2);
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(summary, "baseline_yardstick_spread_pct")));
 	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
