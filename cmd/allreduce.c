@@ -48,6 +48,7 @@ struct ar_run {
 	struct cliff *cliffs; /* grows: a long sweep may have many */
 	size_t ncliffs, capcliffs;
 	struct run_peak_memory peak; /* rank 0: the largest of any rank's */
+	struct sweep_yardstick yard; /* the noise control, measured between the points */
 };
 
 static void print_row(const struct ar_run *run, const struct ar_record *r)
@@ -79,7 +80,10 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 {
 	struct ar_run *run = arg;
 	struct variant_tally *t = &run->tally[v];
-	(void)rec;
+	/* the yardstick burst before the point; compare reads the one after it too */
+	if (rec && run->yard.nsamples &&
+	    !cJSON_AddNumberToObject(rec, SK_AR_YARDSTICK_BURST, (double)(run->yard.nsamples - 1)))
+		return -1;
 	print_row(run, r);
 	if (run->o->format != AR_FORMAT_CSV && r->late_starts_retimed)
 		printf("#   %s %llu bytes: %d of %d starts late (straggler rank %d, %s): timed from "
@@ -208,6 +212,17 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 	           : -1;
 }
 
+/* The yardstick's line and summary.yardstick: how much the machine moved during the run. */
+static int add_yardstick(const struct ar_run *run, cJSON *sum)
+{
+	char line[256];
+	if (run->o->format != AR_FORMAT_CSV) {
+		sweep_yardstick_text(&run->yard, line, sizeof line);
+		printf("%s\n", line);
+	}
+	return sweep_yardstick_to_json(&run->yard, sum);
+}
+
 /* One variant's line of the peak table and its summary record; -1 when out of memory. */
 static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool low)
 {
@@ -297,7 +312,7 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 			return -1;
 		gate_error(run, v);
 	}
-	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 ||
+	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 || add_yardstick(run, sum) != 0 ||
 	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)
 		return -1;
 	fflush(stdout);
@@ -346,17 +361,24 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx)
 	                           .nranks = ctx->nranks,
 	                           .hosts = s->map.nhosts,
 	                           .whole = true};
-	/* sizes outer, variants inner: the variants of one size are measured minutes apart at most
-	 */
+	/* sizes outer, variants inner: the variants of one size are measured minutes apart at most;
+	   the yardstick before every point and after the last */
+	sweep_yardstick_init(&run.yard);
 	for (int i = 0; i < o->sweep.nsizes && status == EXIT_OK; i++)
 		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
-			if (o->sweep.variants[v])
-				status = sweep_point(s, v, o->sweep.sizes[i], &world);
+			if (o->sweep.variants[v]) {
+				status = sweep_yardstick_measure(s, &run.yard, &world);
+				if (status == EXIT_OK)
+					status = sweep_point(s, v, o->sweep.sizes[i], &world);
+			}
+	if (status == EXIT_OK)
+		status = sweep_yardstick_measure(s, &run.yard, &world);
 	sweep_end(s);
 	if (status == EXIT_OK)
 		sweep_peak_memory(&run.sweep, &run.peak);
 	if (status == EXIT_OK && ctx->rank == 0)
 		status = sweep_finish(s, summarize, &run);
+	sweep_yardstick_release(&run.yard);
 	sweep_release(s);
 	free(run.cliffs);
 	return status;

@@ -3,7 +3,7 @@
  * defensively (every unreadable input exits 2 naming the file and the
  * problem), refuses runs that differ in rank count, host count, dtype or op
  * unless --allow-mismatch, then prints the points worst first and exits 1
- * on any regression. The statistics live in reports/compare/compare_points.c.
+ * on any regression (or, with --untestable fail, on an untestable point). The statistics live in reports/compare/compare_points.c.
  */
 #include <mpi.h>
 
@@ -114,7 +114,7 @@ int cmd_compare(void *opts, struct cmd_ctx *ctx)
 		goto out;
 	}
 	rc = o->out.output ? write_json(ctx, o, &runs[0], &runs[1], &result) : EXIT_OK;
-	if (rc == EXIT_OK && cmp_failed(&result))
+	if (rc == EXIT_OK && cmp_fails(&result, &o->cmp))
 		rc = EXIT_CHECK_FAILED;
 out:
 	cmp_result_release(&result);

@@ -162,6 +162,15 @@ static const struct opt compare_only[] = {
      .parse = parse_untested,
      .help = "an untested point worse than --threshold: no failure\n"
              "(pass) or a regression (fail)"},
+    {.name = "untestable",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct compare_opts, cmp.untestable_fails),
+     .metavar = "pass|fail",
+     .def = "pass",
+     .parse = parse_untested,
+     .help = "a point whose noise is wider than --threshold (its\n"
+             "samples, or the yardstick around it): printed and\n"
+             "counted (pass), or a failure, exit 1 (fail)"},
     {.name = "allow-mismatch",
      .kind = OPT_FLAG,
      .offset = offsetof(struct compare_opts, allow_mismatch),
@@ -234,11 +243,17 @@ const struct cmd_spec compare_spec = {
         "detect (mde_pct); where that exceeds --threshold it says how many samples\n"
         "would do. With fewer than 9 samples a side the test has no\n"
         "verdict: the point is 'untested' and says so, and it does not fail\n"
-        "unless --untested fail. Points of one run only are listed. Reports are read from\n"
+        "unless --untested fail. A point whose noise is wider than --threshold (the\n"
+        "middle half of its samples, or the yardstick that allreduce re-measures around\n"
+        "every point, in either report) is 'untestable', however much it changed; below\n"
+        "the threshold, the yardstick's figure widens the threshold.\n"
+        "Untestable points are counted and printed; they fail only with --untestable\n"
+        "fail. Points of one run only are listed. Reports are read from\n"
         "regular files only; '-' is standard input. Runs without mpirun.\n",
     .exit_codes =
-        "exit codes: 0 no regression, 1 a regression, 2 bad usage or a report that cannot\n"
-        "            be read or compared, 5 I/O error or out of memory\n",
+        "exit codes: 0 no regression (the status says ok or untestable), 1 a regression\n"
+        "            (or an untestable point with --untestable fail), 2 bad usage or a\n"
+        "            report that cannot be read or compared, 5 I/O error or out of memory\n",
     .groups = compare_groups,
     .size = sizeof(struct compare_opts),
     .args_name = "two reports, BASELINE and CURRENT",
@@ -335,7 +350,10 @@ const struct cmd_spec trend_spec = {
         "reports on each side of a step). For each step: the report where it happened,\n"
         "the levels before and after (medians) and the change, and what differs in the\n"
         "context from the report before. A point regresses when its last step is worse\n"
-        "than --threshold. Needs at least 3 reports; runs without mpirun.\n",
+        "than --threshold, unless the reports either side of the step measured it with\n"
+        "more noise than that (the median of its samples' spread or of the yardstick\n"
+        "around it, as compare judges): then it is 'untestable', counted and printed,\n"
+        "not a failure. Needs at least 3 reports; runs without mpirun.\n",
     .exit_codes =
         "exit codes: 0 no regression, 1 a point's last step is a regression, 2 bad usage,\n"
         "            a report that cannot be read, or reports of different setups, 5 I/O error\n",

@@ -21,6 +21,7 @@
 #include "cmd/opts_common.h"
 #include "cmd/run/partial.h"
 #include "cmd/run/sweep.h"
+#include "cmd/run/sweep_yardstick.h"
 #include "cmd/run/watchdog.h"
 #include "reports/diagnose/detect.h"
 #include "reports/io/context.h"

@@ -342,3 +342,25 @@ void cmp_diff_text(const struct cmp_diff *d, char *buf, size_t len)
 	         d->cur_absent ? "(unset)" : d->current);
 	sanitize(buf);
 }
+
+/* "context_differences": [{name, baseline, current}], an absent side null. */
+bool cmp_diffs_to_json(cJSON *root, const struct cmp_result *r)
+{
+	cJSON *list = cJSON_AddArrayToObject(root, "context_differences");
+
+	for (size_t i = 0; list && i < r->ndiffs; i++) {
+		const struct cmp_diff *d = &r->diffs[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o || !cJSON_AddItemToArray(list, o)) {
+			cJSON_Delete(o);
+			return false;
+		}
+		if (!cJSON_AddStringToObject(o, "name", d->name) ||
+		    !(d->base_absent ? cJSON_AddNullToObject(o, "baseline")
+		                     : cJSON_AddStringToObject(o, "baseline", d->baseline)) ||
+		    !(d->cur_absent ? cJSON_AddNullToObject(o, "current")
+		                    : cJSON_AddStringToObject(o, "current", d->current)))
+			return false;
+	}
+	return list != NULL;
+}

@@ -14,6 +14,7 @@
 
 static const char *const verdict_names[CMP_VERDICTS] = {
     [CMP_REGRESSION] = "regression",
+    [CMP_UNTESTABLE] = "untestable",
     [CMP_UNTESTED] = "untested",
     [CMP_NOT_SIGNIFICANT] = "not-significant",
     [CMP_UNCHANGED] = "unchanged",
@@ -227,31 +228,50 @@ static void measure(struct cmp_row *r, const struct cmp_options *o)
 	}
 }
 
-/* The verdict of a measured point, from its adjusted q (compare.h). */
+/* Why a point is untestable, as its note says it. */
+static const char *untestable_note(const struct cmp_row *r, double threshold_pct)
+{
+	bool own = r->spread_pct > threshold_pct, yard = r->yardstick_pct > threshold_pct;
+
+	return own && yard ? "its samples and the yardstick around it spread wider than the threshold"
+	       : own       ? "its samples spread wider than the threshold (middle half)"
+	                   : "the yardstick around it moved more than the threshold";
+}
+
+/* The verdict of a measured point, from its adjusted q and its noise (compare.h). */
 static void judge(struct cmp_row *r, const struct cmp_options *o)
 {
-	bool worse, slower;
+	bool worse, slower, noisy;
 
 	if (r->verdict == CMP_NOT_COMPARED)
 		return;
+	noisy = cmp_noise_measure(r, o->threshold_pct);
 	worse = r->worse_pct > 0;
 	if (fabs(r->worse_pct) <= o->threshold_pct) {
-		r->verdict = CMP_UNCHANGED;
+		r->verdict = noisy ? CMP_UNTESTABLE : CMP_UNCHANGED;
+		if (noisy)
+			r->note = untestable_note(r, o->threshold_pct);
 		return;
 	}
 	if (!r->tested) {
 		r->verdict = worse && o->untested_fails ? CMP_REGRESSION : CMP_UNTESTED;
 		return;
 	}
+	if (noisy) {
+		r->verdict = CMP_UNTESTABLE;
+		r->note = untestable_note(r, o->threshold_pct);
+		return;
+	}
 	/* Samples are times: U above its mean says the current run tends to be slower. */
 	slower = r->u > (double)r->tested_base * (double)r->tested_cur / 2.0;
-	if (r->q_value < o->alpha && slower == worse) {
+	if (r->q_value < o->alpha && slower == worse && fabs(r->worse_pct) > r->bar_pct) {
 		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
 		return;
 	}
 	r->verdict = CMP_NOT_SIGNIFICANT;
-	r->note = r->q_value < o->alpha ? "the test finds a shift the other way"
-	                                : "the change is within the noise of the samples";
+	r->note = r->q_value < o->alpha && slower != worse ? "the test finds a shift the other way"
+	          : r->q_value < o->alpha ? "the change is within the yardstick's noise at this point"
+	                                  : "the change is within the noise of the samples";
 }
 
 /* q of every tested row, adjusted together; -1 when out of memory. */
@@ -281,6 +301,7 @@ static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct 
 	r->base = b;
 	r->cur = c;
 	r->u = r->p_value = r->q_value = r->mde_pct = r->worse_pct = NAN;
+	r->spread_pct = r->yardstick_pct = r->bar_pct = NAN;
 	for (int m = 0; m < CMP_METRICS; m++)
 		r->ratio[m] = r->change_pct[m] = NAN;
 	cmp_point_label(run, b ? b : c, r->label, sizeof r->label);
@@ -343,6 +364,9 @@ int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const str
 			sensitivity(r, o->gate, out->mde_alpha, o->threshold_pct);
 		out->too_noisy += r->too_noisy;
 		out->count[r->verdict]++;
+		out->untestable_own += r->verdict == CMP_UNTESTABLE && r->spread_pct > o->threshold_pct;
+		out->untestable_yardstick +=
+		    r->verdict == CMP_UNTESTABLE && r->yardstick_pct > o->threshold_pct;
 	}
 	qsort(out->rows, out->nrows, sizeof *out->rows, row_order);
 	if (cmp_context_diff(base->root, cur->root, &out->diffs, &out->ndiffs) != 0) {
@@ -365,4 +389,14 @@ void cmp_result_release(struct cmp_result *r)
 bool cmp_failed(const struct cmp_result *r)
 {
 	return r->count[CMP_REGRESSION] > 0;
+}
+
+bool cmp_fails(const struct cmp_result *r, const struct cmp_options *o)
+{
+	return cmp_failed(r) || (o->untestable_fails && r->count[CMP_UNTESTABLE] > 0);
+}
+
+const char *cmp_status(const struct cmp_result *r)
+{
+	return cmp_failed(r) ? "regression" : r->count[CMP_UNTESTABLE] ? "untestable" : "ok";
 }

@@ -26,6 +26,7 @@ void cmp_options_init(struct cmp_options *o)
 	o->alpha = CMP_DEFAULT_ALPHA;
 	o->gate = CMP_P50;
 	o->untested_fails = false;
+	o->untestable_fails = false;
 	o->correction = CMP_CORRECT_BH;
 }
 
@@ -54,7 +55,9 @@ static int load_collective(const struct report_at *at, const cJSON *rec, struct 
 	    report_get_integer(at, rec, SK_AR_BYTES, true, 0, BYTES_MAX, &p->bytes) != 0 ||
 	    report_get_integer(at, rec, SK_AR_RANKS, true, 1, RANKS_MAX, &p->ranks) != 0 ||
 	    report_get_bool(at, rec, SK_AR_IN_PLACE, false, &p->in_place) != 0 ||
-	    report_get_string(at, rec, SK_AR_SKIPPED, false, &p->skipped) != 0)
+	    report_get_string(at, rec, SK_AR_SKIPPED, false, &p->skipped) != 0 ||
+	    report_get_integer(at, rec, SK_AR_YARDSTICK_BURST, false, 0, RANKS_MAX,
+	                       &p->yardstick_burst) != 0)
 		return -1;
 	if (p->skipped)
 		return 0;
@@ -217,6 +220,8 @@ static int load_points(struct cmp_run *run, const cJSON *results, char *err, siz
 			continue;
 		for (int m = 0; m < CMP_METRICS; m++)
 			p->value[m] = NAN;
+		p->spread_pct = p->yardstick_pct = NAN;
+		p->yardstick_burst = -1;
 		p->index = i;
 		run->npoints++;
 		if ((run->kind == CMP_KIND_LINKS ? load_link(&at, rec, p)
@@ -326,7 +331,7 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 	                   load_points(run, results, err, errlen)) != 0)
 		goto out;
 	qsort(run->points, run->npoints, sizeof *run->points, point_order);
-	if (check_unique(run, err, errlen) != 0)
+	if (check_unique(run, err, errlen) != 0 || cmp_noise_load(run, err, errlen) != 0)
 		goto out;
 	if (distinct(run, offsetof(struct cmp_point, dtype), run->dtypes, sizeof run->dtypes) ||
 	    distinct(run, offsetof(struct cmp_point, op), run->ops, sizeof run->ops)) {
@@ -348,5 +353,8 @@ void cmp_run_release(struct cmp_run *run)
 	}
 	free(run->points);
 	run->points = NULL;
+	free(run->yardstick_us);
+	run->yardstick_us = NULL;
+	run->nyardstick = 0;
 	run->npoints = 0;
 }

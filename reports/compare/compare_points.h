@@ -20,6 +20,20 @@
  * must reach after the adjustment (alpha / m for bh and holm, alpha for
  * none) and power CMP_MDE_POWER; a point whose effect exceeds the threshold
  * is "too noisy" to judge it, and says how many samples would do.
+ *
+ * Noise (compare_noise.c, issue 29). A collective point's own spread is the
+ * relative width of the middle half of its samples (stats_iqr_spread_pct),
+ * the wider of both sides; its yardstick figure is how far the control
+ * bursts measured just before and after it (summary.yardstick) stood above
+ * their run's quiet level (their 10th percentile), the wider of both reports. Noise between
+ * moments of a run is what the test of one point's samples cannot see, so
+ * the yardstick figure widens the bar a change must pass: threshold +
+ * yardstick. When the own spread or the yardstick figure is wider than the
+ * threshold, the threshold cannot be tested at that point: it is
+ * "untestable", whatever its change (a point measured inside a disturbance
+ * moves by the disturbance's size). Untestable points are printed and
+ * counted, and fail only with untestable_fails. Reports without a yardstick (older ones, scale)
+ * are judged on the own spread alone; links records have no noise rule.
  */
 #ifndef COLLSCOPE_COMPARE_H
 #define COLLSCOPE_COMPARE_H
@@ -49,7 +63,8 @@ enum cmp_metric {
 
 /* In table order: worst first. */
 enum cmp_verdict {
-	CMP_REGRESSION,      /* worse beyond the threshold and significant */
+	CMP_REGRESSION,      /* worse beyond the threshold (and the noise) and significant */
+	CMP_UNTESTABLE,      /* its noise is wider than the threshold: a change that size hides */
 	CMP_UNTESTED,        /* beyond the threshold, too few samples for the test */
 	CMP_NOT_SIGNIFICANT, /* beyond the threshold, the test finds no shift that way */
 	CMP_UNCHANGED,       /* within the threshold */
@@ -74,6 +89,9 @@ struct cmp_point {
 	double *window_samples_us;   /* links: window times, for the bandwidth gate; owned */
 	size_t nwindow_samples;
 	size_t index; /* in the report's results */
+	int64_t yardstick_burst; /* the burst measured just before it; -1: not recorded */
+	double spread_pct;       /* own: stats_iqr_spread_pct of samples_us; NAN when undefined */
+	double yardstick_pct;    /* the bursts around it above their quiet level; NAN: none */
 };
 
 /* One report as compare sees it. Borrows from the cJSON root, which must outlive it. */
@@ -86,6 +104,9 @@ struct cmp_run {
 	char dtypes[256],
 	    ops[256]; /* the distinct values of the records, sorted, comma-separated */
 	bool complete;
+	double *yardstick_us; /* owned: summary.yardstick.samples_us; NULL: no yardstick */
+	size_t nyardstick;
+	double yardstick_spread_pct; /* stats_iqr_spread_pct of the bursts; NAN when undefined */
 	struct cmp_point *points; /* owned, sorted by key */
 	size_t npoints;
 };
@@ -97,7 +118,8 @@ struct cmp_options {
 	double threshold_pct;
 	double alpha;
 	enum cmp_metric gate;
-	bool untested_fails; /* an untested point worse beyond the threshold regresses */
+	bool untested_fails;    /* an untested point worse beyond the threshold regresses */
+	bool untestable_fails;  /* an untestable point fails the comparison (exit 1) */
 	enum cmp_correction correction;
 };
 
@@ -114,6 +136,9 @@ struct cmp_row {
 	bool too_noisy;    /* mde_pct above the threshold */
 	size_t samples_needed; /* a side, to test the threshold; 0 when not too noisy or unknown */
 	double threshold_pct;  /* the options', for the note */
+	double spread_pct;     /* own spread, the wider side; NAN when neither has one */
+	double yardstick_pct;  /* yardstick figure, the wider report; NAN when neither has one */
+	double bar_pct;        /* how much worse a regression must be; NAN: untestable, not judged */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */
 	char label[CMP_LABEL_BYTES];
@@ -143,6 +168,7 @@ struct cmp_result {
 	size_t count[CMP_VERDICTS];
 	size_t tested;    /* the family: points with a p value */
 	size_t too_noisy; /* tested points whose mde_pct exceeds the threshold */
+	size_t untestable_own, untestable_yardstick; /* why points were untestable (both may) */
 	double mde_alpha; /* the level the detectable effects assume */
 };
 
@@ -184,13 +210,30 @@ int cmp_context_diff(const cJSON *base_root, const cJSON *cur_root, struct cmp_d
                      size_t *n);
 /* "coll_tuned_allreduce_algorithm: 0 -> 1", absent sides as "(unset)"; control characters '?'. */
 void cmp_diff_text(const struct cmp_diff *d, char *buf, size_t len);
+struct cmp_result;
+/* root's "context_differences": [{name, baseline, current}], an absent side null; false: no memory. */
+bool cmp_diffs_to_json(cJSON *root, const struct cmp_result *r);
 
 /* Matches, tests and orders, and lists the context differences; 0, or -1 when out of memory. */
 int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
                 struct cmp_result *out);
 void cmp_result_release(struct cmp_result *r);
-/* Exit status material: any regression. */
+/* Any regression. */
 bool cmp_failed(const struct cmp_result *r);
+/* Exit status material: any regression, or with untestable_fails any untestable point. */
+bool cmp_fails(const struct cmp_result *r, const struct cmp_options *o);
+/* "regression", "untestable" (no regression, some point untestable) or "ok". */
+const char *cmp_status(const struct cmp_result *r);
+
+/*
+ * compare_noise.c: each point's own spread and yardstick figure, from the
+ * run's summary.yardstick (optional) and the records' yardstick_burst;
+ * refuses (err names the file and the record) a burst index that names no
+ * burst. 0, or -1 (also when out of memory).
+ */
+int cmp_noise_load(struct cmp_run *run, char *err, size_t errlen);
+/* The row's spread, yardstick figure and bar; true when its noise is wider than the threshold. */
+bool cmp_noise_measure(struct cmp_row *r, double threshold_pct);
 
 const char *cmp_verdict_name(enum cmp_verdict v);
 /* "bh", "holm", "none"; cmp_correction_parse: 0 or -1. */

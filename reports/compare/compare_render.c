@@ -26,6 +26,10 @@ enum field_kind {
 	F_Q,
 	F_MDE,
 	F_NEEDED,
+	F_SPREAD,
+	F_YARD,
+	F_NOISE,
+	F_BAR,
 	F_NOTE
 };
 
@@ -63,6 +67,10 @@ static const struct cmp_field fields[] = {
     {"q_value", 9, F_Q, 0, IN_BOTH},
     {"mde_pct", 7, F_MDE, 0, IN_BOTH},
     {"samples_needed", 0, F_NEEDED, 0, IN_JSON},
+    {"spread_pct", 0, F_SPREAD, 0, IN_JSON},
+    {"yardstick_pct", 0, F_YARD, 0, IN_JSON},
+    {"noise_pct", 6, F_NOISE, 0, IN_BOTH},
+    {"bar_pct", 0, F_BAR, 0, IN_JSON},
     {"note", -1, F_NOTE, 0, IN_BOTH},
 };
 #define NFIELDS          (sizeof fields / sizeof fields[0])
@@ -124,6 +132,13 @@ static double field_number(const struct cmp_field *f, const struct cmp_row *r)
 	case F_Q: return r->q_value;
 	case F_MDE: return r->mde_pct;
 	case F_NEEDED: return r->samples_needed ? (double)r->samples_needed : NAN;
+	case F_SPREAD: return r->spread_pct;
+	case F_YARD: return r->yardstick_pct;
+	/* the wider of the two: what the untestable rule holds against the threshold */
+	case F_NOISE: return isnan(r->spread_pct) ? r->yardstick_pct
+	                     : isnan(r->yardstick_pct) ? r->spread_pct
+	                                               : fmax(r->spread_pct, r->yardstick_pct);
+	case F_BAR: return r->bar_pct;
 	default: return NAN;
 	}
 }
@@ -163,31 +178,12 @@ static void cell(const struct cmp_field *f, const struct cmp_row *r, char *buf, 
 		snprintf(buf, len, "inf");
 	else if (f->kind == F_MDE)
 		snprintf(buf, len, "%.1f%%", v);
+	else if (f->kind == F_NOISE)
+		snprintf(buf, len, "%.0f%%", v);
 	else if (f->kind == F_NBASE || f->kind == F_NCUR)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, f->metric == CMP_BW ? "%.3f" : "%.2f", v);
-}
-
-void cmp_row_note(const struct cmp_row *r, char *buf, size_t len)
-{
-	char need[96];
-	int n = snprintf(buf, len, "%s", r->note ? r->note : "");
-
-	if (!r->too_noisy || n < 0 || (size_t)n >= len)
-		return;
-	if (r->samples_needed)
-		snprintf(need, sizeof need, "needs ~%zu samples a side to test %g%%",
-		         r->samples_needed, r->threshold_pct);
-	else
-		snprintf(need, sizeof need, "no sample count would test %g%%", r->threshold_pct);
-	if (isinf(r->mde_pct))
-		snprintf(buf + n, len - (size_t)n,
-		         "%stoo noisy for %g%%: too few samples to detect any change; %s",
-		         n ? "; " : "", r->threshold_pct, need);
-	else
-		snprintf(buf + n, len - (size_t)n, "%stoo noisy for %g%%: detects %.0f%%, %s",
-		         n ? "; " : "", r->threshold_pct, r->mde_pct, need);
 }
 
 /* Markdown table cells: no pipe, no HTML, no line break from a report's strings. */
@@ -302,17 +298,39 @@ static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
 	        CMP_MIN_SAMPLES,
 	        o->untested_fails ? "with fewer, the threshold alone decides"
 	                          : "with fewer, no verdict and no failure");
+	fprintf(f,
+	        "%sA point whose noise (noise_pct: the middle half of its samples, or the "
+	        "yardstick around it) is wider than %g%% is untestable; below that the yardstick's "
+	        "figure widens the threshold; untestable points %s.\n",
+	        md ? "\n" : "# ", o->threshold_pct,
+	        o->untestable_fails ? "fail (--untestable fail)" : "are counted and do not fail");
 	if (md)
 		fputc('\n', f);
 }
 
-static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result *r,
+/* "; the yardstick of the baseline: spread 4.1% over 17 bursts" (or that it has none). */
+static void print_yardstick(FILE *f, const char *side, const struct cmp_run *run)
+{
+	if (run->kind != CMP_KIND_POINTS)
+		return;
+	if (!run->nyardstick)
+		fprintf(f, "; the %s has no yardstick", side);
+	else if (isnan(run->yardstick_spread_pct))
+		fprintf(f, "; the %s's yardstick: %zu burst%s", side, run->nyardstick,
+		        run->nyardstick == 1 ? "" : "s");
+	else
+		fprintf(f, "; the %s's yardstick spread %.1f%% over %zu bursts", side,
+		        run->yardstick_spread_pct, run->nyardstick);
+}
+
+static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
+                          const struct cmp_run *cur, const struct cmp_result *r,
                           const struct cmp_options *o)
 {
 	bool md = fmt == CMP_FORMAT_MARKDOWN;
 
 	fputs(md ? "\n**" : "# ", f);
-	fputs(cmp_failed(r) ? "regression" : "ok", f);
+	fputs(cmp_status(r), f);
 	fputs(md ? "**: " : ": ", f);
 	for (int v = 0; v < CMP_VERDICTS; v++)
 		fprintf(f, "%s%zu %s", v ? ", " : "", r->count[v],
@@ -324,6 +342,12 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_result 
 	        md ? "\n" : "# ", r->tested, r->tested == 1 ? "" : "s",
 	        cmp_correction_name(o->correction), r->mde_alpha, CMP_MDE_POWER * 100, r->too_noisy,
 	        r->too_noisy == 1 ? "" : "s", o->threshold_pct);
+	fprintf(f, "%s%zu point%s untestable (%zu by the spread of the samples, %zu by the yardstick)",
+	        md ? "\n" : "# ", r->count[CMP_UNTESTABLE], r->count[CMP_UNTESTABLE] == 1 ? "" : "s",
+	        r->untestable_own, r->untestable_yardstick);
+	print_yardstick(f, "baseline", base);
+	print_yardstick(f, "current", cur);
+	fputc('\n', f);
 }
 
 /* What differs between the runs' contexts, after the verdicts: the likely causes. */
@@ -356,12 +380,12 @@ int cmp_print(FILE *f, enum cmp_format fmt, const struct cmp_run *base, const st
               const struct cmp_result *r, const struct cmp_options *o)
 {
 	if (fmt == CMP_FORMAT_MARKDOWN)
-		fprintf(f, "### collscope compare: %s\n\n", cmp_failed(r) ? "regression" : "ok");
+		fprintf(f, "### collscope compare: %s\n\n", cmp_status(r));
 	print_rule(f, fmt, base, cur, r, o);
 	print_header(f, fmt, cur);
 	for (size_t i = 0; i < r->nrows; i++)
 		print_row(f, fmt, cur->kind, &r->rows[i]);
-	print_summary(f, fmt, r, o);
+	print_summary(f, fmt, base, cur, r, o);
 	print_diffs(f, fmt, r);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
@@ -409,6 +433,10 @@ static bool add_row(cJSON *results, const struct cmp_run *cur, const struct cmp_
 	}
 	return report_add_number(o, "worse_pct", r->worse_pct) &&
 	       cJSON_AddBoolToObject(o, "too_noisy", r->too_noisy) &&
+	       report_add_number(o, "baseline_spread_pct", r->base ? r->base->spread_pct : NAN) &&
+	       report_add_number(o, "current_spread_pct", r->cur ? r->cur->spread_pct : NAN) &&
+	       report_add_number(o, "baseline_yardstick_pct", r->base ? r->base->yardstick_pct : NAN) &&
+	       report_add_number(o, "current_yardstick_pct", r->cur ? r->cur->yardstick_pct : NAN) &&
 	       add_keys(o, cur, r->base ? r->base : r->cur);
 }
 
@@ -426,31 +454,10 @@ static bool add_config(cJSON *root, const struct cmp_run *base, const struct cmp
 	       cJSON_AddNumberToObject(c, "alpha", o->alpha) &&
 	       cJSON_AddStringToObject(c, "metric", key) &&
 	       cJSON_AddBoolToObject(c, "untested_fails", o->untested_fails) &&
+	       cJSON_AddBoolToObject(c, "untestable_fails", o->untestable_fails) &&
 	       cJSON_AddStringToObject(c, "correction", cmp_correction_name(o->correction)) &&
 	       cJSON_AddNumberToObject(c, "mde_power", CMP_MDE_POWER) &&
 	       cJSON_AddNumberToObject(c, "min_samples", CMP_MIN_SAMPLES);
-}
-
-/* "context_differences": [{name, baseline, current}], an absent side null. */
-static bool add_diffs(cJSON *root, const struct cmp_result *r)
-{
-	cJSON *list = cJSON_AddArrayToObject(root, "context_differences");
-
-	for (size_t i = 0; list && i < r->ndiffs; i++) {
-		const struct cmp_diff *d = &r->diffs[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o || !cJSON_AddItemToArray(list, o)) {
-			cJSON_Delete(o);
-			return false;
-		}
-		if (!cJSON_AddStringToObject(o, "name", d->name) ||
-		    !(d->base_absent ? cJSON_AddNullToObject(o, "baseline")
-		                     : cJSON_AddStringToObject(o, "baseline", d->baseline)) ||
-		    !(d->cur_absent ? cJSON_AddNullToObject(o, "current")
-		                    : cJSON_AddStringToObject(o, "current", d->current)))
-			return false;
-	}
-	return list != NULL;
 }
 
 cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,
@@ -472,13 +479,18 @@ cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run
 		if (!cJSON_AddNumberToObject(counts, cmp_verdict_name((enum cmp_verdict)v),
 		                             (double)r->count[v]))
 			return NULL;
-	if (!cJSON_AddStringToObject(summary, "verdict", cmp_failed(r) ? "regression" : "ok") ||
+	if (!cJSON_AddStringToObject(summary, "verdict", cmp_status(r)) ||
+	    !cJSON_AddNumberToObject(summary, "untestable_by_spread", (double)r->untestable_own) ||
+	    !cJSON_AddNumberToObject(summary, "untestable_by_yardstick",
+	                             (double)r->untestable_yardstick) ||
+	    !report_add_number(summary, "baseline_yardstick_spread_pct", base->yardstick_spread_pct) ||
+	    !report_add_number(summary, "current_yardstick_spread_pct", cur->yardstick_spread_pct) ||
 	    !cJSON_AddStringToObject(summary, "correction", cmp_correction_name(o->correction)) ||
 	    !cJSON_AddNumberToObject(summary, "tested_points", (double)r->tested) ||
 	    !cJSON_AddNumberToObject(summary, "too_noisy_points", (double)r->too_noisy) ||
 	    !report_add_number(summary, "mde_alpha", r->mde_alpha) ||
 	    !cJSON_AddNumberToObject(summary, "context_differences", (double)r->ndiffs) ||
-	    !add_diffs(root, r) || !cJSON_AddBoolToObject(root, "complete", true))
+	    !cmp_diffs_to_json(root, r) || !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;
 }

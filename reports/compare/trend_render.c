@@ -47,6 +47,12 @@ static void print_steps(FILE *f, const struct trend_result *r, const struct tren
 		fprintf(f, "): %.2f -> %.2f (%+.1f%%), p %.2g\n", st->before, st->after,
 		        st->change_pct, st->p_value);
 	}
+	if (s->verdict == TREND_UNTESTABLE)
+		fprintf(f,
+		        "#   untestable: the reports either side of the step measured it with %.0f%% "
+		        "and %.0f%% noise (the median of its spread or yardstick), wider than the "
+		        "threshold\n",
+		        s->noise_before_pct, s->noise_after_pct);
 }
 
 static void print_changes(FILE *f, const struct trend_result *r)
@@ -82,7 +88,8 @@ int trend_print(FILE *f, const struct trend_result *r, const struct trend_option
 	fprintf(f,
 	        ", %s\n# A step is a change point of a point's series (%s, p < %g, %zu "
 	        "permutations, at least %zu reports a side); a point regresses when its last "
-	        "step is worse than %g%%.\n",
+	        "step is worse than %g%%, unless the reports either side of it measured it with "
+	        "more noise than that (untestable: no failure).\n",
 	        key, METHOD, o->cp.alpha, o->cp.permutations, o->cp.min_segment, o->threshold_pct);
 	fprintf(f, "#%-14s %-44s %7s %11s %11s %5s %9s\n", "verdict", "point", "reports", "first",
 	        "last", "steps", "last_step");
@@ -103,7 +110,7 @@ int trend_print(FILE *f, const struct trend_result *r, const struct trend_option
 		        first_v, last_v, s->nsteps, last);
 		print_steps(f, r, s);
 	}
-	fprintf(f, "# %s: ", trend_failed(r) ? "regression" : "ok");
+	fprintf(f, "# %s: ", trend_status(r));
 	for (int v = 0; v < TREND_VERDICTS; v++)
 		fprintf(f, "%s%zu %s", v ? ", " : "", r->count[v],
 		        trend_verdict_name((enum trend_verdict)v));
@@ -180,7 +187,9 @@ static bool add_series(cJSON *results, const struct trend_result *r, const struc
 	       add_numbers(o, key, s->values, r->nruns) &&
 	       add_numbers(o, level, s->level, r->nruns) && add_steps(o, r, s, key) &&
 	       report_add_number(o, "last_step_change_pct",
-	                         s->nsteps ? s->steps[s->nsteps - 1].change_pct : NAN);
+	                         s->nsteps ? s->steps[s->nsteps - 1].change_pct : NAN) &&
+	       report_add_number(o, "noise_before_pct", s->noise_before_pct) &&
+	       report_add_number(o, "noise_after_pct", s->noise_after_pct);
 }
 
 static bool add_config(cJSON *root, const struct trend_result *r, const struct trend_options *o,
@@ -270,7 +279,7 @@ cJSON *trend_to_json(cJSON *root, const struct trend_result *r, const struct tre
 	if (!cJSON_AddNumberToObject(summary, "points", (double)r->nseries) ||
 	    !cJSON_AddNumberToObject(summary, "stepped_points", (double)stepped) ||
 	    !cJSON_AddNumberToObject(summary, "reports", (double)r->nruns) ||
-	    !cJSON_AddStringToObject(summary, "verdict", trend_failed(r) ? "regression" : "ok") ||
+	    !cJSON_AddStringToObject(summary, "verdict", trend_status(r)) ||
 	    !add_changes(summary, r) || !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char *const verdict_names[TREND_VERDICTS] = {
-    [TREND_REGRESSION] = "regression", [TREND_IMPROVED] = "improved", [TREND_SHIFTED] = "shifted",
+    [TREND_REGRESSION] = "regression", [TREND_UNTESTABLE] = "untestable",
+    [TREND_IMPROVED] = "improved",     [TREND_SHIFTED] = "shifted",
     [TREND_STEADY] = "steady",         [TREND_TOO_FEW] = "too-few",
 };
 
@@ -196,17 +197,60 @@ out:
 	return rc;
 }
 
+/* A point's noise in one report: the wider of its own spread and its yardstick (NAN: neither). */
+static double noise_of(const struct cmp_point *p)
+{
+	return isnan(p->spread_pct) ? p->yardstick_pct
+	       : isnan(p->yardstick_pct) ? p->spread_pct
+	                                 : fmax(p->spread_pct, p->yardstick_pct);
+}
+
+/* The median of the defined values of x[from..to), NAN when none (x is reordered). */
+static double defined_median(double *x, size_t from, size_t to)
+{
+	size_t n = 0;
+
+	for (size_t i = from; i < to; i++)
+		if (!isnan(x[i]))
+			x[from + n++] = x[i];
+	return n ? stats_median(x + from, n) : NAN;
+}
+
+/*
+ * A step beyond the threshold is judged only when the reports that set the
+ * levels either side of it were quiet enough: the median noise of each
+ * segment within the threshold. noise[0..m) follows the series' values.
+ */
+static void judge_noise(struct trend_series *s, double *noise, const size_t *idx, size_t m,
+                        double threshold_pct)
+{
+	size_t at = 0, from = 0;
+	const struct trend_step *last = &s->steps[s->nsteps - 1];
+
+	while (at < m && idx[at] != last->run)
+		at++;
+	if (s->nsteps > 1)
+		while (from < at && idx[from] != s->steps[s->nsteps - 2].run)
+			from++;
+	s->noise_before_pct = defined_median(noise, from, at);
+	s->noise_after_pct = defined_median(noise, at, m);
+	if ((s->verdict == TREND_REGRESSION || s->verdict == TREND_IMPROVED) &&
+	    (s->noise_before_pct > threshold_pct || s->noise_after_pct > threshold_pct))
+		s->verdict = TREND_UNTESTABLE;
+}
+
 /* One series from entries e[0..k) of one point. */
 static int build_series(struct trend_series *s, const struct entry *e, size_t k, size_t nruns,
                         const struct trend_options *o)
 {
-	double *v = malloc((k + 1) * sizeof *v);
+	double *v = malloc((k + 1) * sizeof *v), *noise = malloc((k + 1) * sizeof *noise);
 	size_t *idx = malloc((k + 1) * sizeof *idx), m = 0;
 	int rc = -1;
 
+	s->noise_before_pct = s->noise_after_pct = NAN;
 	s->values = malloc((nruns + 1) * sizeof *s->values);
 	s->level = malloc((nruns + 1) * sizeof *s->level);
-	if (!v || !idx || !s->values || !s->level)
+	if (!v || !noise || !idx || !s->values || !s->level)
 		goto out;
 	for (size_t r = 0; r < nruns; r++)
 		s->values[r] = s->level[r] = NAN;
@@ -215,6 +259,7 @@ static int build_series(struct trend_series *s, const struct entry *e, size_t k,
 		if (!(isfinite(x) && x > 0))
 			continue;
 		s->values[e[i].run] = v[m] = x;
+		noise[m] = noise_of(e[i].p);
 		idx[m++] = e[i].run;
 	}
 	s->nvalues = m;
@@ -226,9 +271,12 @@ static int build_series(struct trend_series *s, const struct entry *e, size_t k,
 	if (find_steps(s, v, idx, m, o) != 0)
 		goto out;
 	s->verdict = verdict_of(s, o->threshold_pct);
+	if (s->nsteps)
+		judge_noise(s, noise, idx, m, o->threshold_pct);
 	rc = 0;
 out:
 	free(v);
+	free(noise);
 	free(idx);
 	return rc;
 }
@@ -351,4 +399,9 @@ void trend_result_release(struct trend_result *r)
 bool trend_failed(const struct trend_result *r)
 {
 	return r->count[TREND_REGRESSION] > 0;
+}
+
+const char *trend_status(const struct trend_result *r)
+{
+	return trend_failed(r) ? "regression" : r->count[TREND_UNTESTABLE] ? "untestable" : "ok";
 }

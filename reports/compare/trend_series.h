@@ -4,7 +4,10 @@
  * points of the series (changepoint.h, on the logarithms, so a step is a
  * factor), the report where each step happened and its size, and what
  * differs in the context at that report (compare.h's cmp_context_diff).
- * A point regresses when its last step is worse than the threshold.
+ * A point regresses when its last step is worse than the threshold, unless
+ * the reports on either side of that step measured it with more noise than
+ * the threshold (the median over them of its own spread or its yardstick,
+ * compare.h): that step is untestable, which does not fail.
  * Pure: libc, libm, cJSON; the rendering writes to a FILE * or a cJSON
  * tree only (trend_render.c).
  */
@@ -25,6 +28,7 @@
 /* In table order: worst first. */
 enum trend_verdict {
 	TREND_REGRESSION, /* the last step is worse than the threshold */
+	TREND_UNTESTABLE, /* the last step is beyond the threshold, inside the reports' noise */
 	TREND_IMPROVED,   /* the last step is better than the threshold */
 	TREND_SHIFTED,    /* the last step is within the threshold */
 	TREND_STEADY,     /* no step */
@@ -55,6 +59,8 @@ struct trend_series {
 	struct trend_step *steps; /* owned, in time order */
 	size_t nsteps;
 	enum trend_verdict verdict;
+	/* the median noise (compare.h) of the reports before and after the last step; NAN: none */
+	double noise_before_pct, noise_after_pct;
 };
 
 /* What differs in the context at a report where some point stepped, from the report before. */
@@ -100,6 +106,8 @@ int trend_analyze(const struct cmp_run *runs, size_t n, const struct trend_optio
 void trend_result_release(struct trend_result *r);
 /* Exit status material: some point's last step is a regression. */
 bool trend_failed(const struct trend_result *r);
+/* "regression", "untestable" (no regression, some step untestable) or "ok". */
+const char *trend_status(const struct trend_result *r);
 
 /* The text: a table of the points, worst first, each step, and the context at each step. */
 int trend_print(FILE *f, const struct trend_result *r, const struct trend_options *o);

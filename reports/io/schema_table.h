@@ -40,6 +40,8 @@
 	O(SLOWRANK, "summary.slow_ranks[]", "--trace: a rank whose hops or reduction are slow")    \
 	O(CLIFF, "summary.cliffs[]", "a size step where the time grows much faster than the size") \
 	O(MEM, "summary.memory", "peak memory of the ranks against the budget")                    \
+	O(YARD, "summary.yardstick",                                                               \
+	  "the noise yardstick: a fixed small all-reduce re-measured through the run")             \
 	O(LINK, "links results[]", "one ordered pair a -> b as measured by a")                     \
 	O(LAT, "results[].latency_us", "one-way latency over the iterations, in us")               \
 	O(BW, "results[].bandwidth_gbps", "bandwidth over the timed windows, in GB/s")             \
@@ -199,6 +201,8 @@
 	F(AR, SAMPLES_US, "samples_us", NUMS, NONE, 0, NULL, "us",                                 \
 	  "per iteration, the time to the last rank's end")                                        \
 	F(AR, TRACE, "trace", OBJ, TRACE, 0, NULL, "", "where the time went (--trace)")            \
+	F(AR, YARDSTICK_BURST, "yardstick_burst", INT, NONE, 0, NULL, "",                          \
+	  "the yardstick burst just before this point (index in summary.yardstick.samples_us)")    \
 	F(TIME, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                               \
 	F(TIME, MEAN, "mean", NUM, NONE, N, NULL, "us", "the mean")                                \
 	F(TIME, STDDEV, "stddev", NUM, NONE, N, NULL, "us", "sample standard deviation (n - 1)")   \
@@ -237,6 +241,8 @@
 	  "the variants below --min-busbw")                                                        \
 	F(ARSUM, CLIFFS, "cliffs", OBJS, CLIFF, 0, NULL, "", "size steps with a cliff")            \
 	F(ARSUM, MEMORY, "memory", OBJ, MEM, 0, NULL, "", "peak memory against the budget")        \
+	F(ARSUM, YARDSTICK, "yardstick", OBJ, YARD, 0, NULL, "",                                   \
+	  "how much the machine moved during the run (compare, trend: untestable points)")         \
 	F(ARSUM, SLOW_HOPS, "slow_hops", OBJS, SLOWHOP, 0, NULL, "",                               \
 	  "--trace: the slow hops found")                                                          \
 	F(ARSUM, SLOW_RANKS, "slow_ranks", OBJS, SLOWRANK, 0, NULL, "",                            \
@@ -299,7 +305,21 @@
 	  "4 x the largest message + 64 MiB")                                                      \
 	F(MEM, JUDGED_ON, "judged_on", STR, NONE, 0, NULL, "",                                     \
 	  "the figure judged: peak_pss_bytes or peak_rss_bytes")                                   \
-	F(MEM, WITHIN_BUDGET, "within_budget", BOOL, NONE, 0, NULL, "", "the peak fits the budget")
+	F(MEM, WITHIN_BUDGET, "within_budget", BOOL, NONE, 0, NULL, "", "the peak fits the budget") \
+	F(YARD, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the control: the library's (mpi)") \
+	F(YARD, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "its fixed message size")             \
+	F(YARD, ITERATIONS, "iterations", INT, NONE, R, NULL, "", "timed calls of one burst")      \
+	F(YARD, SAMPLES, "samples", INT, NONE, R, NULL, "",                                        \
+	  "bursts kept: one before every point and one after the last")                            \
+	F(YARD, FAILED, "failed", INT, NONE, 0, NULL, "",                                          \
+	  "bursts left with no valid call (every start late), not kept")                           \
+	F(YARD, SAMPLES_US, "samples_us", NUMS, NONE, R, NULL, "us",                               \
+	  "per burst kept, in time order, the median time of its calls")                           \
+	F(YARD, MIN_US, "min_us", NUM, NONE, RN, NULL, "us", "the lowest burst median")            \
+	F(YARD, P50_US, "p50_us", NUM, NONE, RN, NULL, "us", "the median burst")                   \
+	F(YARD, MAX_US, "max_us", NUM, NONE, RN, NULL, "us", "the highest burst median")           \
+	F(YARD, SPREAD_PERCENT, "spread_percent", NUM, NONE, RN, NULL, "%",                        \
+	  "100 x (p75 / p25 - 1) of the bursts (reports/compare/README.md); null below 4")
 
 /* links: the record of an ordered pair, its statistics, the summary and the shift pattern. */
 #define SCHEMA_FIELDS_LINKS(F)                                                                     \

@@ -157,6 +157,31 @@ double stats_log_spread(const double *x, size_t n)
 	return s;
 }
 
+static int by_value(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+double stats_iqr_spread_pct(const double *x, size_t n)
+{
+	double *s, v = NAN;
+
+	if (!x || n < 4 || !(s = malloc(n * sizeof *s)))
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0 && isfinite(x[i])))
+			goto out;
+		s[i] = x[i];
+	}
+	qsort(s, n, sizeof *s, by_value);
+	v = (stats_percentile(s, n, 0.75) / stats_percentile(s, n, 0.25) - 1) * 100.0;
+out:
+	free(s);
+	return v;
+}
+
 static int bad_level(double alpha, double power)
 {
 	return !(alpha > 0 && alpha < 1) || !(power > 0 && power < 1);

@@ -48,6 +48,17 @@ double stats_norm_quantile(double prob);
 double stats_log_spread(const double *x, size_t n);
 
 /*
+ * The relative spread of a set of times (a point's samples, or a yardstick's
+ * burst medians), in percent: 100 x (p75 / p25 - 1), how much wider than its
+ * lower edge the band is that holds the middle half of the values. A p50
+ * moves with the share of disturbed values only once more than a quarter of
+ * them are disturbed, and then this band widens past them. NAN below 4
+ * values (p25 and p75 are defined from 4 on), for a value <= 0 or not
+ * finite, or without memory.
+ */
+double stats_iqr_spread_pct(const double *x, size_t n);
+
+/*
  * The minimum detectable effect of the two-sided Mann-Whitney U test of
  * n1 against n2 samples at level alpha with the given power, for times
  * whose logarithms are normal with spread sigma, against a shift of the

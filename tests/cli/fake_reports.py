@@ -5,6 +5,8 @@ usage: fake_reports.py KIND OUT [options]
   KIND allreduce: 3 variants x 3 sizes, samples drawn from a seeded generator
        --ranks N --hosts N --dtype T --op OP --n SAMPLES --spread S --seed K
        --victim ALGO:BYTES:FACTOR (scale that point's times) --host NAME --arg TEXT
+       --yardstick B0,B1,... (summary.yardstick with these burst medians; record i
+       gets yardstick_burst i, the last burst for the records past them)
   KIND links: every ordered pair of --ranks ranks on --hosts hosts, one slow link
        (--slow A:B) reported as a suspect, and a suspect host (--suspect-host NAME);
        --host-suspects N adds N host suspects, the hosts in turn
@@ -16,6 +18,9 @@ usage: fake_reports.py KIND OUT [options]
   KIND halves: the real report --from FILE with each point's samples shuffled (seeded
        by --seed) and only the first or second half kept (--half 0|1): two halves of one
        seed are a run and a re-run made in the same moments
+  KIND yardstick: the real report --from FILE with its yardstick's burst --burst K
+       multiplied by --factor F (the machine disturbed around the points next to it), or
+       with no yardstick at all (--factor 0: a report from before the yardstick)
   Any KIND: --started TIME sets context.started_utc.
 The numbers follow the report schema (reports/README.md, reports/SCHEMA.md); only their shape matters.
 """
@@ -91,6 +96,12 @@ def allreduce(args):
     rep["summary"] = {"variants": [{"algorithm": a, "peak_busbw_gbps": 1.5, "points": 3,
                                     "skipped": 0, "wrong": 0} for a in ("ring", "tree", "mpi")],
                       "verdict": "ok"}
+    if args.yardstick:
+        bursts = [float(x) for x in args.yardstick.split(",")]
+        rep["summary"]["yardstick"] = {"algorithm": "mpi", "bytes": 1024, "iterations": 32,
+                                       "samples": len(bursts), "samples_us": bursts}
+        for i, rec in enumerate(rep["results"]):
+            rec["yardstick_burst"] = min(i, len(bursts) - 1)
     return rep
 
 
@@ -215,9 +226,22 @@ def halves(args):
     return rep
 
 
+def yardstick(args):
+    with open(args.source) as f:
+        rep = json.load(f)
+    if args.factor == 0:
+        rep["summary"].pop("yardstick", None)
+        for rec in rep["results"]:
+            rec.pop("yardstick_burst", None)
+    else:
+        rep["summary"]["yardstick"]["samples_us"][args.burst] *= args.factor
+    return rep
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery", "scaled", "halves"])
+    p.add_argument("kind", choices=["allreduce", "links", "scale", "mystery", "scaled", "halves",
+                                    "yardstick"])
     p.add_argument("out")
     p.add_argument("--ranks", type=int, default=4)
     p.add_argument("--hosts", type=int, default=1)
@@ -237,6 +261,8 @@ def main():
     p.add_argument("--factor", type=float, default=1.0)
     p.add_argument("--jitter", type=float, default=0.0)
     p.add_argument("--half", type=int, choices=[0, 1], default=0)
+    p.add_argument("--yardstick")
+    p.add_argument("--burst", type=int, default=0)
     args = p.parse_args()
     rep = globals()[args.kind](args)
     if args.started:

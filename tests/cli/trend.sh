@@ -27,7 +27,7 @@ shuffled=("$TMP/s3.json" "$TMP/s8.json" "$TMP/s1.json" "$TMP/s5.json" "$TMP/s2.j
 expect_exit 1 "a step at the fifth of eight: exit 1" "$BIN" trend "${shuffled[@]}"
 expect_output '^regression +ring 65536 B float32 sum 4 ranks +8 ' "the regression names the point, first"
 expect_output "step at report 5 of 8 '.*s5.json' \(2026-02-05T03:00:00Z\): [0-9.]+ -> [0-9.]+ \(\+(29|30|31)\.[0-9]%\)" "it names the fifth report and the size of the step"
-expect_output '^# regression: 1 regression, 0 improved, 0 shifted, 8 steady, 1 too-few' "every other point is steady"
+expect_output '^# regression: 1 regression, 0 untestable, 0 improved, 0 shifted, 8 steady, 1 too-few' "every other point is steady"
 expect_exit 0 "--threshold 40: the same step does not fail" "$BIN" trend --threshold 40 "${steps[@]}"
 expect_output '^shifted +ring 65536 B' "it is a shift within the threshold"
 

@@ -498,9 +498,11 @@ static void even_point(cJSON *report, const char *algo, double w, double shift, 
 }
 
 /*
- * Ten points; "victim" slowed by 11% with a raw p of about 0.002-0.004, the
+ * Ten points; "victim" slowed by 12% with a raw p of about 0.0027, the
  * other nine unchanged (p = 1): significant alone at 0.01, not after an
- * adjustment over ten tests (q = 10 p).
+ * adjustment over ten tests (q = 10 p). The middle half of each point's 9
+ * samples spans 8.4%, within the threshold, so the noise rule (issue 29)
+ * leaves the test to decide.
  */
 static void borderline_pair(struct pair *p, enum cmp_correction correction)
 {
@@ -509,8 +511,8 @@ static void borderline_pair(struct pair *p, enum cmp_correction correction)
 
 	for (int k = 0; k < 10; k++) {
 		snprintf(name, sizeof name, "v%d", k);
-		even_point(base, name, 1.75, 0, 20);
-		even_point(cur, name, 1.75, k == 0 ? 13 : 0, 20);
+		even_point(base, name, 2.2, 0, 9);
+		even_point(cur, name, 2.2, k == 0 ? 13 : 0, 9);
 	}
 	cmp_options_init(&p->opts);
 	p->opts.correction = correction;

@@ -121,6 +121,48 @@ Test(trend, step_at_the_fifth_of_eight_is_named)
 	release(&s);
 }
 
+/* summary.yardstick of report root: quiet bursts, one of them (after record 1) at 2.5x. */
+static void disturbed_yardstick(cJSON *root)
+{
+	const double bursts[] = {10, 10, 25, 10, 10, 10, 10};
+	cJSON *y = cJSON_AddObjectToObject(cJSON_AddObjectToObject(root, "summary"), "yardstick");
+	cJSON *a = cJSON_AddArrayToObject(y, "samples_us");
+	int i = 0;
+
+	for (size_t k = 0; k < sizeof bursts / sizeof bursts[0]; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(bursts[k]));
+	for (cJSON *rec = cJSON_GetObjectItem(root, "results")->child; rec; rec = rec->next)
+		cJSON_AddNumberToObject(rec, "yardstick_burst", i++);
+}
+
+Test(trend, a_step_inside_the_noise_is_untestable)
+{
+	struct series s = {0};
+	const struct trend_series *ring;
+
+	/* as above, but the reports after the step measured ring 65536 (record 1) while the
+	   yardstick around it ran 2.5x slower than its quiet level: issue 29 */
+	s.n = 8;
+	for (size_t i = 0; i < 8; i++) {
+		cJSON *root = report(i, 4, 1.3, 4);
+		if (i >= 4)
+			disturbed_yardstick(root);
+		load(&s, i, root);
+	}
+	analyze(&s);
+	ring = find(&s.result, "ring 65536 B float32 sum 4 ranks");
+	cr_assert_eq(ring->nsteps, 1);
+	cr_assert_eq(ring->verdict, TREND_UNTESTABLE);
+	cr_assert_lt(ring->noise_before_pct, 10, "its own samples spread 2%%");
+	cr_assert_float_eq(ring->noise_after_pct, 150, 1e-9);
+	cr_assert_eq(s.result.count[TREND_UNTESTABLE], 1);
+	cr_assert_not(trend_failed(&s.result));
+	cr_assert_str_eq(trend_status(&s.result), "untestable");
+	/* the first point sits between quiet bursts 0 and 1: steady, with its noise known */
+	cr_assert_eq(find(&s.result, "ring 1024 B float32 sum 4 ranks")->verdict, TREND_STEADY);
+	release(&s);
+}
+
 Test(trend, improvement_and_small_shift_do_not_fail)
 {
 	struct series faster = {0}, shifted = {0};
@@ -262,7 +304,7 @@ Test(trend, text_json_and_page)
 	                   text);
 	cr_assert_not_null(
 	    strstr(text, "#   step at report 5 of 8 'r5.json' (2026-01-05T00:00:00Z)"), "%s", text);
-	cr_assert_not_null(strstr(text, "# regression: 1 regression, 0 improved"), "%s", text);
+	cr_assert_not_null(strstr(text, "# regression: 1 regression, 0 untestable, 0 improved"), "%s", text);
 	free(text);
 	root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "schema_version", 1);
