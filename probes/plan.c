@@ -13,6 +13,8 @@
 #include "probes/plan.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,8 +200,8 @@ static int place(struct probe_plan *p, const int *host_of_rank)
 	return 0;
 }
 
-int probe_plan_build(struct probe_plan *p, enum probe_plan_pattern pattern, int nranks,
-                     int nhosts, const int *host_of_rank)
+int probe_plan_build(struct probe_plan *p, enum probe_plan_pattern pattern, int nranks, int nhosts,
+                     const int *host_of_rank)
 {
 	memset(p, 0, sizeof *p);
 	p->pattern = pattern;
@@ -238,8 +240,8 @@ enum probe_round_kind probe_plan_kind(const struct probe_plan *p, int round)
 
 const char *probe_round_kind_name(enum probe_round_kind k)
 {
-	static const char *const names[PROBE_ROUND_KINDS] = {
-	    "pairs", "hosts", "doubling", "random", "follow-up", "intra-host"};
+	static const char *const names[PROBE_ROUND_KINDS] = {"pairs",  "hosts",     "doubling",
+	                                                     "random", "follow-up", "intra-host"};
 	return k >= 0 && k < PROBE_ROUND_KINDS ? names[k] : "?";
 }
 
@@ -259,7 +261,8 @@ int probe_plan_partner(const struct probe_plan *p, int round, int rank)
 		int q = row(p, round)[h];
 		return q >= 0 && p->local[rank] == 0 ? probe_plan_host_rank(p, q) : -1;
 	}
-	int mate = probe_tournament_partner(p->host_size[h], round - p->cross_rounds, p->local[rank]);
+	int mate =
+	    probe_tournament_partner(p->host_size[h], round - p->cross_rounds, p->local[rank]);
 	return mate >= 0 ? p->by_host[p->host_start[h] + mate] : -1;
 }
 
@@ -366,4 +369,107 @@ int probe_plan_fit(int rounds, int reserve_rounds, double budget_s, struct probe
 	double per = probe_plan_round_seconds(o);
 	int fit = (int)floor(budget_s / per) - (reserve_rounds > 0 ? reserve_rounds : 0);
 	return fit < 1 ? 1 : fit < rounds ? fit : rounds;
+}
+
+/* "12.3 GB", "850 MB": decimal units, as the bandwidths are */
+static void bytes_text(double b, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	int u = 0;
+	while (b >= 1000 && u < 5) {
+		b /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f %s", b < 10 && u > 0 ? 1 : 0, b, units[u]);
+}
+
+/* "45 s", "12.5 min", "6.3 h", "unknown" */
+static void time_text(double s, char *buf, size_t len)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "unknown (a phase without a time budget)");
+	else if (s < 120)
+		snprintf(buf, len, "%.0f s", s);
+	else if (s < 7200)
+		snprintf(buf, len, "%.1f min", s / 60);
+	else
+		snprintf(buf, len, "%.1f h", s / 3600);
+}
+
+struct text {
+	char *buf;
+	size_t len, at;
+	int wanted;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(t->buf + t->at, t->len > t->at ? t->len - t->at : 0, fmt, ap);
+	va_end(ap);
+	if (k > 0) {
+		t->wanted += k;
+		t->at = t->at + (size_t)k < t->len ? t->at + (size_t)k : (t->len ? t->len - 1 : 0);
+	}
+}
+
+/* The rounds of each kind: "5 doubling, 2 random, 1 intra-host". */
+static void kinds(const struct probe_plan *p, struct text *t)
+{
+	int count[PROBE_ROUND_KINDS] = {0}, shown = 0;
+	for (int r = 0; r < probe_plan_rounds(p); r++)
+		count[probe_plan_kind(p, r)]++;
+	for (int k = 0; k < PROBE_ROUND_KINDS; k++)
+		if (count[k] > 0 && k != PROBE_ROUND_PAIRS)
+			put(t, "%s%d %s", shown++ ? ", " : " (", count[k],
+			    probe_round_kind_name(k));
+	if (shown)
+		put(t, ")");
+}
+
+int probe_plan_describe(const struct probe_plan *p, const struct probe_link_opts *o,
+                        double budget_s, int reserve_rounds, char *buf, size_t len)
+{
+	struct text t = {.buf = buf, .len = len};
+	struct probe_plan_cost c;
+	char bytes[32], time[64], all_time[64];
+	if (len > 0)
+		buf[0] = 0;
+	probe_plan_cost(p, o, &c);
+	bytes_text(c.bytes, bytes, sizeof bytes);
+	time_text(c.seconds, time, sizeof time);
+	put(&t, "# plan: %s, %d host%s, %d rank%s: %d round%s",
+	    p->pattern == PROBE_PLAN_SCREEN ? "screen" : "pairs", p->nhosts,
+	    p->nhosts == 1 ? "" : "s", p->nranks, p->nranks == 1 ? "" : "s", c.rounds,
+	    c.rounds == 1 ? "" : "s");
+	kinds(p, &t);
+	put(&t, ", %lld rank pairs of %lld, host pairs %lld of %lld", (long long)c.pairs,
+	    (long long)c.all_pairs, (long long)c.host_pairs,
+	    (long long)p->nhosts * (p->nhosts - 1) / 2);
+	if (p->pattern == PROBE_PLAN_SCREEN && p->nhosts > 1)
+		put(&t, ", every host against %d partners or more", c.min_partners);
+	put(&t,
+	    "\n# plan: at most %s moved; about %s (%.1f s a round: 2 x %.3g s latency, "
+	    "3 x %.3g s bandwidth per pair)\n",
+	    bytes, time, c.round_s, o->lat_time_s, o->bw_time_s);
+	if (reserve_rounds > 0)
+		put(&t, "# plan: then up to %d rounds of %s, only for what is flagged\n",
+		    reserve_rounds,
+		    p->pattern == PROBE_PLAN_SCREEN ? "follow-up and re-tests" : "re-tests");
+	if (budget_s > 0)
+		put(&t,
+		    "# plan: budget %g s for the whole run: phases of %.3g s (latency) and %.3g s "
+		    "(bandwidth)\n",
+		    budget_s, o->lat_time_s, o->bw_time_s);
+	if (p->pattern == PROBE_PLAN_SCREEN) {
+		int all = probe_tournament_rounds(p->nranks);
+		time_text(all * c.round_s, all_time, sizeof all_time);
+		put(&t,
+		    "# plan: all pairs (--pattern pairs) would be %d round%s, %lld pairs, about "
+		    "%s\n",
+		    all, all == 1 ? "" : "s", (long long)c.all_pairs, all_time);
+	}
+	return t.wanted;
 }

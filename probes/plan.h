@@ -46,8 +46,8 @@ enum probe_round_kind {
 };
 
 /* Random matchings after recursive doubling, their seed, partners each host gets at least. */
-#define PROBE_PLAN_MATCHINGS 2
-#define PROBE_PLAN_SEED 28u
+#define PROBE_PLAN_MATCHINGS    2
+#define PROBE_PLAN_SEED         28u
 #define PROBE_PLAN_MIN_PARTNERS 3
 
 struct probe_plan {
@@ -59,11 +59,11 @@ struct probe_plan {
 	int *host_start;   /* nhosts + 1: host h's ranks are by_host[host_start[h] ..] */
 	int *by_host;      /* nranks: the ranks sorted by host, then rank */
 	int max_host_ranks;
-	int cross_rounds;  /* screen: host matchings, screening and follow-up */
-	int screen_rounds; /* screen: of them, screening (the rest are follow-up) */
-	int intra_rounds;  /* screen: the tournament within hosts */
-	int cap;           /* room in host_partner and kind, in host rounds */
-	int *host_partner; /* cap x nhosts: round r's partner of host h, -1 none */
+	int cross_rounds;            /* screen: host matchings, screening and follow-up */
+	int screen_rounds;           /* screen: of them, screening (the rest are follow-up) */
+	int intra_rounds;            /* screen: the tournament within hosts */
+	int cap;                     /* room in host_partner and kind, in host rounds */
+	int *host_partner;           /* cap x nhosts: round r's partner of host h, -1 none */
 	enum probe_round_kind *kind; /* cap */
 };
 
@@ -73,8 +73,8 @@ struct probe_plan {
  * allocates: probe_plan_release frees it. 0, or -1 for bad arguments or no
  * memory (then released).
  */
-int probe_plan_build(struct probe_plan *p, enum probe_plan_pattern pattern, int nranks,
-                     int nhosts, const int *host_of_rank);
+int probe_plan_build(struct probe_plan *p, enum probe_plan_pattern pattern, int nranks, int nhosts,
+                     const int *host_of_rank);
 void probe_plan_release(struct probe_plan *p);
 
 /* The rounds planned so far (screening, follow-up, intra-host). */
@@ -129,6 +129,16 @@ void probe_plan_cost(const struct probe_plan *p, const struct probe_link_opts *o
  * Returns how many of the rounds fit at those times (rounds, when all do).
  */
 #define PROBE_PLAN_MIN_PHASE_S 0.02
+
+/*
+ * The plan in lines a person reads, each starting "# plan: ", into buf
+ * (NUL-terminated, cut to len): rounds by kind, pairs, bytes and time, the
+ * budget's phase times, the follow-up and re-test allowance
+ * (reserve_rounds), and the same figures for all pairs. Returns the length
+ * snprintf would have written.
+ */
+int probe_plan_describe(const struct probe_plan *p, const struct probe_link_opts *o,
+                        double budget_s, int reserve_rounds, char *buf, size_t len);
 int probe_plan_fit(int rounds, int reserve_rounds, double budget_s, struct probe_link_opts *o);
 
 #endif

@@ -20,16 +20,16 @@
 struct search {
 	int n;
 	const double *cells;
-	bool *slow;        /* n x n */
-	int *group;        /* n: index of its group, 0 .. ngroups - 1 */
+	bool *slow; /* n x n */
+	int *group; /* n: index of its group, 0 .. ngroups - 1 */
 	int ngroups;
-	int *size;         /* ngroups */
-	bool *flagged;     /* ngroups: a host of it has a slow cell */
-	bool *touched;     /* ngroups x ngroups: a pair between them is measured */
-	int *members;      /* n: hosts sorted by group */
-	int *start;        /* ngroups + 1 */
-	int *partners;     /* n: hosts measured with it */
-	bool *busy;        /* n: in a pair of this round */
+	int *size;     /* ngroups */
+	bool *flagged; /* ngroups: a host of it has a slow cell */
+	bool *touched; /* ngroups x ngroups: a pair between them is measured */
+	int *members;  /* n: hosts sorted by group */
+	int *start;    /* ngroups + 1 */
+	int *partners; /* n: hosts measured with it */
+	bool *busy;    /* n: in a pair of this round */
 };
 
 static bool cell_known(const struct search *s, int i, int j)
@@ -247,8 +247,8 @@ int screen_followup(const double *cells, int nhosts, const struct detect_params 
 	s.partners = malloc(n * sizeof *s.partners);
 	s.busy = calloc(n, sizeof *s.busy);
 	by_size = malloc(n * sizeof *by_size);
-	if (!s.slow || !s.group || !s.size || !s.flagged || !s.members || !s.start ||
-	    !s.partners || !s.busy || !by_size || judge(&s, p, info) != 0)
+	if (!s.slow || !s.group || !s.size || !s.flagged || !s.members || !s.start || !s.partners ||
+	    !s.busy || !by_size || judge(&s, p, info) != 0)
 		goto out;
 	rc = 0;
 	if (!info->judged || info->slow_cells == 0)

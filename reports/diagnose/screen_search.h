@@ -34,7 +34,7 @@
 
 #include "reports/diagnose/detect.h"
 
-#define SCREEN_SOLO_PARTNERS 5
+#define SCREEN_SOLO_PARTNERS   5
 #define SCREEN_FOLLOWUP_ROUNDS 4
 
 struct screen_search_info {

@@ -55,7 +55,8 @@ static int *check_matchings(const struct probe_plan *p)
 
 Test(plan, screen_gives_every_host_three_partners_in_log_rounds)
 {
-	static const int counts[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 24, 31, 33, 64, 100, 255, 1024};
+	static const int counts[] = {2,  3,  4,  5,  6,  7,  8,   9,   12,
+	                             16, 17, 24, 31, 33, 64, 100, 255, 1024};
 	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
 		int nh = counts[i];
 		for (int per = 1; per <= (nh <= 64 ? 3 : 1); per++) {
@@ -66,12 +67,13 @@ Test(plan, screen_gives_every_host_three_partners_in_log_rounds)
 			cr_assert(p.cross_rounds <= bound, "%d hosts: %d rounds, more than %d", nh,
 			          p.cross_rounds, bound);
 			cr_assert_eq(p.intra_rounds, probe_tournament_rounds(per));
-			int want = nh - 1 < PROBE_PLAN_MIN_PARTNERS ? nh - 1 : PROBE_PLAN_MIN_PARTNERS;
+			int want =
+			    nh - 1 < PROBE_PLAN_MIN_PARTNERS ? nh - 1 : PROBE_PLAN_MIN_PARTNERS;
 			int *seen = n <= 256 ? check_matchings(&p) : NULL;
 			for (int h = 0; h < nh; h++) {
 				int k = probe_plan_host_partners(&p, h);
-				cr_assert(k >= want, "%d hosts x %d: host %d meets %d partners", nh, per,
-				          h, k);
+				cr_assert(k >= want, "%d hosts x %d: host %d meets %d partners", nh,
+				          per, h, k);
 			}
 			/* every intra-host pair once, every cross pair through the first ranks */
 			for (int a = 0; seen && a < n; a++)
@@ -79,8 +81,8 @@ Test(plan, screen_gives_every_host_three_partners_in_log_rounds)
 					bool same = host[a] == host[b];
 					bool firsts = a < nh && b < nh;
 					if (same)
-						cr_assert_eq(seen[a * n + b], 1, "%d-%d met %d", a, b,
-						             seen[a * n + b]);
+						cr_assert_eq(seen[a * n + b], 1, "%d-%d met %d", a,
+						             b, seen[a * n + b]);
 					else if (!firsts)
 						cr_assert_eq(seen[a * n + b], 0, "%d-%d", a, b);
 				}
@@ -98,8 +100,8 @@ Test(plan, rounds_grow_with_log_n)
 	cr_assert_eq(probe_plan_build(&p, PROBE_PLAN_SCREEN, 8192, 8192, host), 0);
 	cr_assert_eq(probe_plan_rounds(&p), 13 + PROBE_PLAN_MATCHINGS);
 	struct probe_plan_cost c;
-	struct probe_link_opts o = {.window = 16, .bw_bytes = 1, .bw_iters = 10, .lat_time_s = 0.2,
-	                            .bw_time_s = 1};
+	struct probe_link_opts o = {
+	    .window = 16, .bw_bytes = 1, .bw_iters = 10, .lat_time_s = 0.2, .bw_time_s = 1};
 	probe_plan_cost(&p, &o, &c);
 	cr_assert_eq(c.pairs, (int64_t)4096 * c.rounds);
 	cr_assert_eq(c.all_pairs, (int64_t)8192 * 8191 / 2);
@@ -185,9 +187,8 @@ Test(plan, budget_scales_the_phases_down_never_up)
 	struct probe_link_opts o = {.lat_time_s = 0.2, .bw_time_s = 1};
 	cr_assert_eq(probe_plan_fit(10, 0, 1000, &o), 10);
 	cr_assert_float_eq(o.bw_time_s, 1, 1e-12, "a loose budget changes nothing");
-	cr_assert_eq(probe_plan_fit(10, 2, 12 * (0.4 / 2 + 3 * 0.5 + PROBE_PLAN_ROUND_OVERHEAD_S),
-	                            &o),
-	             10);
+	cr_assert_eq(
+	    probe_plan_fit(10, 2, 12 * (0.4 / 2 + 3 * 0.5 + PROBE_PLAN_ROUND_OVERHEAD_S), &o), 10);
 	cr_assert_float_eq(o.bw_time_s, 0.5, 1e-9);
 	cr_assert_float_eq(o.lat_time_s, 0.1, 1e-9);
 	struct probe_link_opts tiny = {.lat_time_s = 0.2, .bw_time_s = 1};

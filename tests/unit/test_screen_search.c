@@ -21,8 +21,8 @@ enum fault { CLEAN, HOST_SEND, HOST_RECV, HOST_BOTH, LINK_AB, LINK_BOTH, SEG_AB,
 struct sim {
 	int n;
 	enum fault f;
-	int x, y;      /* host: x; link: x -> y */
-	int side_mod;  /* segment: host h is on side b when (h * side_mod) % n >= n / 2 */
+	int x, y;     /* host: x; link: x -> y */
+	int side_mod; /* segment: host h is on side b when (h * side_mod) % n >= n / 2 */
 };
 
 static bool side_b(const struct sim *s, int h)
@@ -63,7 +63,8 @@ static void measure(const struct sim *s, const struct probe_plan *plan, int from
 static int play(const struct sim *s, struct detect_result *r)
 {
 	const int n = s->n;
-	int *host = malloc((size_t)n * sizeof *host), *pairing = malloc((size_t)n * sizeof *pairing);
+	int *host = malloc((size_t)n * sizeof *host),
+	    *pairing = malloc((size_t)n * sizeof *pairing);
 	double *cells = malloc((size_t)n * (size_t)n * sizeof *cells);
 	cr_assert(host && pairing && cells);
 	for (int h = 0; h < n; h++)
@@ -158,16 +159,17 @@ Test(screen_search, finds_a_segment_and_its_sides)
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
 		for (int m = 0; m < 3; m++)
 			for (int both = 0; both < 2; both++) {
-				struct sim s = {.n = sizes[i], .f = both ? SEG_BOTH : SEG_AB,
+				struct sim s = {.n = sizes[i],
+				                .f = both ? SEG_BOTH : SEG_AB,
 				                .side_mod = mods[m]};
 				struct detect_result r;
 				int rounds = play(&s, &r);
 				cr_assert(rounds <= SCREEN_FOLLOWUP_ROUNDS);
 				char what[64];
-				snprintf(what, sizeof what, "%d hosts, sides by %d, %s", s.n, mods[m],
-				         both ? "both" : "one way");
+				snprintf(what, sizeof what, "%d hosts, sides by %d, %s", s.n,
+				         mods[m], both ? "both" : "one way");
 				bool a_first = !side_b(&s, 0);
-				enum detect_direction d = both     ? DETECT_DIR_BOTH
+				enum detect_direction d = both      ? DETECT_DIR_BOTH
 				                          : a_first ? DETECT_DIR_AB
 				                                    : DETECT_DIR_BA;
 				expect_one(&r, DETECT_SEGMENT, d, what);
@@ -211,7 +213,7 @@ static void sparse_segment(bool split, int *rounds_out, struct detect_result *be
 	detect_params_default(&p);
 	for (int c = 0; c < n * n; c++)
 		cells[c] = NAN;
-#define MEASURE(i, j) (cells[(i) * n + (j)] = truth(&s, i, j), cells[(j) * n + (i)] = truth(&s, j, i))
+#define MEASURE(i, j) (cells[(i)*n + (j)] = truth(&s, i, j), cells[(j)*n + (i)] = truth(&s, j, i))
 	for (int h = 0; h + 1 < n; h++)
 		if (h != 4 && h != 5 && h != 11 && !(split && h == 4))
 			MEASURE(h, h + 1); /* the chains: 0-4, 6-11, 12-23 */
@@ -245,10 +247,11 @@ Test(screen_search, follow_up_gives_a_lonely_host_its_side)
 		struct detect_result before, after;
 		int rounds;
 		sparse_segment(split, &rounds, &before, &after);
-		bool wrong_before = before.nsuspects != 1 || before.suspects[0].kind != DETECT_SEGMENT;
+		bool wrong_before =
+		    before.nsuspects != 1 || before.suspects[0].kind != DETECT_SEGMENT;
 		cr_assert(wrong_before, "split %d: screening alone should mislead here", split);
-		cr_log_info("sparse segment, split %d: %d suspects before, %d follow-up rounds", split,
-		            before.nsuspects, rounds);
+		cr_log_info("sparse segment, split %d: %d suspects before, %d follow-up rounds",
+		            split, before.nsuspects, rounds);
 		cr_assert(rounds >= 1 && rounds <= 2, "split %d: %d rounds", split, rounds);
 		expect_one(&after, DETECT_SEGMENT, DETECT_DIR_BOTH, "sparse segment");
 		const signed char *sides = detect_sides(&after, &after.suspects[0]);
