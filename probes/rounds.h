@@ -37,6 +37,23 @@ int probe_links_rounds(struct probe_links *p, const struct probe_plan *plan, int
                        const struct probe_rounds_hooks *h, int *ran);
 
 /*
+ * The steps d = 1 .. N - 1 of the shift pattern (probe_links_shift), within
+ * the deadline as above; the hooks get d. The same returns.
+ */
+int probe_links_shift_steps(struct probe_links *p, double deadline_s, double est_step_s,
+                            const struct probe_rounds_hooks *h, int *ran);
+
+/*
+ * The pairs list[0 .. count - 1], each alone while the others wait
+ * (probe_links_isolated: the re-test), within the deadline as above; the
+ * hooks get the pair's index. The same returns.
+ */
+struct probe_pair;
+int probe_links_pairs(struct probe_links *p, const struct probe_pair *list, int count,
+                      double deadline_s, double est_pair_s, const struct probe_rounds_hooks *h,
+                      int *ran);
+
+/*
  * Collective: does a step of est_s seconds still end before deadline_s
  * (rank 0's clock, broadcast)? True without a deadline.
  */

@@ -63,9 +63,10 @@ static int start_report(struct links_run *r)
 	bool failed = false;
 	if (r->ctx->rank == 0 && r->o->out.output) {
 		r->root = run_report_new("links", &r->c);
-		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
-		         !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
-		         run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
+		failed =
+		    !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
+		    !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
+		    run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory while building the report");
 	}
@@ -167,7 +168,8 @@ static bool summarize_shift(struct links_run *r)
 	const size_t k = (size_t)p->shift.windows;
 	if (p->shift_dest < 0 || k == 0)
 		return true;
-	struct shift_cell *to = &r->shift_mine[p->shift_dest], *from = &r->shift_mine[p->shift_source];
+	struct shift_cell *to = &r->shift_mine[p->shift_dest],
+	                  *from = &r->shift_mine[p->shift_source];
 	to->send_us = stats_median(p->shift_send_us, k);
 	to->send_windows = (int)k;
 	to->msgs = p->shift.msgs;
@@ -177,25 +179,49 @@ static bool summarize_shift(struct links_run *r)
 	return !isnan(to->send_us) && !isnan(from->recv_us);
 }
 
-/* Every step of the shift pattern, then the cells to rank 0. */
+/* The hooks of the shift's steps: progress, then this rank's cells of the step. */
+struct shift_hooks {
+	struct links_run *r;
+	bool again;
+};
+
+static void before_shift(void *arg, int d)
+{
+	const struct shift_hooks *s = arg;
+	const struct links_run *r = s->r;
+	cmd_progress(r->ctx, r->o->out.quiet, "links: shift step %d of %d%s: every rank to rank+%d",
+	             d, probe_shift_steps(r->ctx->nranks), s->again ? " (again)" : "", d);
+	progress_point(s->again ? PROGRESS_LINKS_AGAIN : PROGRESS_LINKS_ROUND,
+	               r->o->probe.bw_bytes);
+	progress_step(PROGRESS_TIMED, d);
+}
+
+static int after_shift(void *arg, int d, int rc)
+{
+	struct links_run *r = ((const struct shift_hooks *)arg)->r;
+	char what[64];
+	snprintf(what, sizeof what, "shift step %d", d);
+	return links_step_failed(r, rc, rc != MPI_SUCCESS || summarize_shift(r), what)
+	           ? EXIT_RUNTIME
+	           : 0;
+}
+
+/* Every step of the shift pattern (probes/rounds.c), then the cells to rank 0. */
 static int measure_shift(struct links_run *r, bool again)
 {
-	const int n = r->ctx->nranks, steps = probe_shift_steps(n);
-	for (int d = 1; d <= steps; d++) {
-		char what[64];
-		cmd_progress(r->ctx, r->o->out.quiet, "links: shift step %d of %d%s: every rank to rank+%d",
-		             d, steps, again ? " (again)" : "", d);
-		snprintf(what, sizeof what, "shift step %d", d);
-		progress_point(again ? PROGRESS_LINKS_AGAIN : PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
-		progress_step(PROGRESS_TIMED, d);
-		int rc = probe_links_shift(&r->probe, d);
-		if (links_step_failed(r, rc, rc != MPI_SUCCESS || summarize_shift(r), what))
-			return EXIT_RUNTIME;
-	}
+	const int n = r->ctx->nranks;
+	struct shift_hooks s = {r, again};
+	const struct probe_rounds_hooks hooks = {before_shift, after_shift, &s};
+	int ran = 0;
+	double est = 3 * r->o->probe.bw_time_s + PROBE_PLAN_ROUND_OVERHEAD_S;
+	if (probe_links_shift_steps(&r->probe, r->deadline_s, est, &hooks, &ran) != 0)
+		return EXIT_RUNTIME;
+	r->stopped_by_budget |= ran < probe_shift_steps(n);
 	int bytes = n * (int)sizeof *r->shift_mine;
 	int rc = MPI_Gather(r->shift_mine, bytes, MPI_BYTE, r->shift_all, bytes, MPI_BYTE, 0,
 	                    r->ctx->comm);
-	return links_step_failed(r, rc, true, "gathering the shift pattern") ? EXIT_RUNTIME : EXIT_OK;
+	return links_step_failed(r, rc, true, "gathering the shift pattern") ? EXIT_RUNTIME
+	                                                                     : EXIT_OK;
 }
 
 /* Every row to rank 0. */
@@ -279,33 +305,58 @@ static int share_pairs(struct links_run *r, struct probe_pair **list, int *count
 	return links_step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
 }
 
+struct retest_hooks {
+	struct links_run *r;
+	const struct probe_pair *list;
+	int count;
+};
+
+static void before_retest(void *arg, int i)
+{
+	const struct retest_hooks *t = arg;
+	const struct links_run *r = t->r;
+	cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
+	             t->list[i].a, t->list[i].b, i + 1, t->count);
+	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
+	progress_step(PROGRESS_TIMED, i + 1);
+}
+
+static int after_retest(void *arg, int i, int rc)
+{
+	const struct retest_hooks *t = arg;
+	char what[96];
+	snprintf(what, sizeof what, "measuring %d-%d again", t->list[i].a, t->list[i].b);
+	return links_step_failed(t->r, rc, rc != MPI_SUCCESS || links_summarize(t->r, true), what)
+	           ? EXIT_RUNTIME
+	           : 0;
+}
+
 /* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
 static int remeasure(struct links_run *r)
 {
 	struct probe_pair *list = NULL;
 	int count = 0;
-	int status = share_pairs(r, &list, &count);
-	for (int i = 0; status == EXIT_OK && i < count; i++) {
-		char what[96];
-		const struct probe_pair q = list[i];
-		if (!probe_in_time(r->ctx->comm, r->deadline_s, probe_plan_round_seconds(&r->o->probe))) {
-			cmd_progress(r->ctx, r->o->out.quiet,
-			             "links: --budget: %d of %d re-tests left out (their suspects cannot "
-			             "be confirmed)", count - i, count);
-			r->stopped_by_budget = true;
-			break;
-		}
-		cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
-		             q.a, q.b, i + 1, count);
-		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
-		progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
-		progress_step(PROGRESS_TIMED, i + 1);
-		int rc = probe_links_isolated(&r->probe, q.a, q.b);
-		if (links_step_failed(r, rc, rc != MPI_SUCCESS || links_summarize(r, true), what))
-			status = EXIT_RUNTIME;
+	int status = share_pairs(r, &list, &count), ran = 0;
+	struct retest_hooks t = {r, list, count};
+	const struct probe_rounds_hooks hooks = {before_retest, after_retest, &t};
+	if (status == EXIT_OK &&
+	    probe_links_pairs(&r->probe, list, count, r->deadline_s,
+	                      probe_plan_round_seconds(&r->o->probe), &hooks, &ran) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && ran < count) {
+		cmd_progress(
+		    r->ctx, r->o->out.quiet,
+		    "links: --budget: %d of %d re-tests left out (their suspects cannot be "
+		    "confirmed)",
+		    count - ran, count);
+		r->stopped_by_budget = true;
+		/* not measured again: what they accuse cannot be confirmed */
+		for (int i = ran; r->ctx->rank == 0 && i < count; i++)
+			r->pairs[(size_t)list[i].a * (size_t)r->ctx->nranks + (size_t)list[i].b] =
+			    false;
 	}
-	r->remeasured = count;
-	if (status == EXIT_OK && count > 0)
+	r->remeasured = ran;
+	if (status == EXIT_OK && ran > 0)
 		status = links_gather_rows(r);
 	free(list);
 	/* the shift pattern once more, whole, when it accused anything */
