@@ -424,6 +424,7 @@ static int conclude(struct links_run *r)
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	r->print(&v, r->o, &j);
+	links_print_coverage(r);
 	if (r->o->out.output)
 		status = write_report(r);
 	if (status == EXIT_OK && confirmed > 0 && r->o->fail_on_suspect)

@@ -87,5 +87,7 @@ int links_measure_plan(struct links_run *r);
 void links_print_plan(const struct links_run *r, bool to_stdout);
 struct links_coverage;
 void links_coverage_of(const struct links_run *r, struct links_coverage *out);
+/* Rank 0, after the verdict: one line of coverage when screening or a budget shaped the run. */
+void links_print_coverage(const struct links_run *r);
 
 #endif

@@ -310,3 +310,24 @@ void links_coverage_of(const struct links_run *r, struct links_coverage *out)
 		out->rules_out[k].of = k == DETECT_LINK ? (int)out->host_pairs_total : nh;
 	}
 }
+
+void links_print_coverage(const struct links_run *r)
+{
+	struct links_coverage c;
+	if (r->ctx->rank != 0 || r->ctx->nranks < 2 ||
+	    !(r->eff.pattern & LINKS_SCREEN || r->eff.budget_s > 0))
+		return;
+	links_coverage_of(r, &c);
+	printf("# coverage: %s, %d round%s (%d follow-up), %lld of %lld pairs, %lld of %lld host pairs, "
+	       "every host against %d or more",
+	       c.pattern, c.rounds, c.rounds == 1 ? "" : "s", c.followup_rounds,
+	       (long long)c.pairs_measured, (long long)c.pairs_total,
+	       (long long)c.host_pairs_measured, (long long)c.host_pairs_total, c.min_partners);
+	double s = c.rules_out[DETECT_HOST].slowdown_percent;
+	if (isfinite(s))
+		printf("; a host, segment or measured host pair %.0f%% slower would have been named", s);
+	if (c.stopped_by_budget)
+		printf("; --budget %g s cut the run short", c.budget_s);
+	printf(" (%.0f s)\n", c.elapsed_s);
+	fflush(stdout);
+}

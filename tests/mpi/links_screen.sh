@@ -89,6 +89,8 @@ export COLLSCOPE_TEST_HOSTS=9
 expect_exit 0 "screening 9 hosts" mpi 9 links "${FAST[@]}" --pattern screen -o "$TMP/s9.json"
 expect_output "^# plan: screen, 9 hosts, 9 ranks: 6 rounds \(4 doubling, 2 random\)" "prints its plan first"
 expect_output "^links: round 6 of 6 \(random\)" "runs the planned rounds"
+expect_output "^# coverage: screen, [0-9]+ rounds \([0-9] follow-up\), [0-9]+ of 36 pairs, [0-9]+ of 36 host pairs, every host against [3-8] or more" \
+	"prints what it covered"
 check_screen "$TMP/s9.json" 9 1 "screening 9 hosts: the plan's pairs, 3 partners each, coverage"
 check_schema "$TMP/s9.json"
 export COLLSCOPE_TEST_HOSTS=4
