@@ -65,7 +65,6 @@ bool links_needs_mpi(const void *opts)
 /* DURATION: seconds, or a number with s, m or h; 0 is no budget. */
 static int parse_duration(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
-	double *out = (double *)((char *)base + o->offset);
 	char *end = NULL;
 	double v = strtod(arg, &end);
 	double unit = 1;
@@ -78,13 +77,15 @@ static int parse_duration(const char *arg, void *base, const struct opt *o, char
 		                   "(90, 90s, 15m, 2h), at most a week; 0: none");
 		return -1;
 	}
-	*out = v * unit;
+	double seconds = v * unit;
+	memcpy((char *)base + o->offset, &seconds, sizeof seconds);
 	return 0;
 }
 
 static bool echo_duration(cJSON *cfg, const char *key, const void *base, const struct opt *o)
 {
-	double v = *(const double *)((const char *)base + o->offset);
+	double v;
+	memcpy(&v, (const char *)base + o->offset, sizeof v);
 	return cJSON_AddNumberToObject(cfg, key, v) != NULL;
 }
 

@@ -163,7 +163,7 @@ static int screen(struct probe_plan *p)
 		return host_tournament(p);
 	uint64_t seed = PROBE_PLAN_SEED;
 	int *order = malloc((size_t)p->nhosts * sizeof *order);
-	int *best = malloc((size_t)p->nhosts * sizeof *best);
+	int *best = calloc((size_t)p->nhosts, sizeof *best);
 	int rc = order && best && doubling(p) == 0 ? random_matchings(p, &seed, order, best) : -1;
 	free(order);
 	free(best);

@@ -246,7 +246,7 @@ int screen_followup(const double *cells, int nhosts, const struct detect_params 
 	s.start = malloc((n + 1) * sizeof *s.start);
 	s.partners = malloc(n * sizeof *s.partners);
 	s.busy = calloc(n, sizeof *s.busy);
-	by_size = malloc(n * sizeof *by_size);
+	by_size = calloc(n, sizeof *by_size);
 	if (!s.slow || !s.group || !s.size || !s.flagged || !s.members || !s.start || !s.partners ||
 	    !s.busy || !by_size || judge(&s, p, info) != 0)
 		goto out;
