@@ -63,10 +63,9 @@ static int start_report(struct links_run *r)
 	bool failed = false;
 	if (r->ctx->rank == 0 && r->o->out.output) {
 		r->root = run_report_new("links", &r->c);
-		failed =
-		    !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
-		    !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
-		    run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
+		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
+		         !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
+		         run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory while building the report");
 	}
@@ -168,8 +167,7 @@ static bool summarize_shift(struct links_run *r)
 	const size_t k = (size_t)p->shift.windows;
 	if (p->shift_dest < 0 || k == 0)
 		return true;
-	struct shift_cell *to = &r->shift_mine[p->shift_dest],
-	                  *from = &r->shift_mine[p->shift_source];
+	struct shift_cell *to = &r->shift_mine[p->shift_dest], *from = &r->shift_mine[p->shift_source];
 	to->send_us = stats_median(p->shift_send_us, k);
 	to->send_windows = (int)k;
 	to->msgs = p->shift.msgs;
