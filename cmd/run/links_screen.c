@@ -141,7 +141,7 @@ int links_choose(struct links_run *r)
 void links_print_plan(const struct links_run *r, bool to_stdout)
 {
 	char text[PLAN_TEXT_MAX];
-	if (r->ctx->rank != 0 || r->ctx->nranks < 2 || r->eff.out.quiet)
+	if (r->ctx->rank != 0 || r->ctx->nranks < 2 || r->eff.out.quiet || !r->plan_ready)
 		return;
 	links_plan_text(&r->plan, r->eff.budget_s, text, sizeof text);
 	fputs(text, to_stdout ? stdout : stderr);
