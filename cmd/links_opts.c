@@ -8,9 +8,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/parse.h"
+#include "probes/plan.h"
+#include "probes/tournament.h"
 
 enum {
 	LINKS_MAX_ITERS = 10000000,
@@ -23,20 +27,83 @@ static const char *const modes[] = {"concurrent", "isolated", NULL};
 
 const char *links_pattern_name(enum links_pattern p)
 {
+	if (p & LINKS_AUTO)
+		return "auto";
+	if (p & LINKS_SCREEN)
+		return "screen";
 	return p == LINKS_SHIFT ? "shift" : p == LINKS_BOTH ? "both" : "pairs";
+}
+
+/*
+ * Why half: a round costs about the same whatever its pairs (each phase
+ * runs to its time budget: 2.6 s a round at 8 ranks, 5.8 s on 6 namespace
+ * hosts, issue 28), so time goes with rounds. Up to about 8 hosts the
+ * screening plan is the host tournament plus the intra-host rounds, as long
+ * as all pairs or nearly: all pairs then costs little more and measures
+ * every pair. From 16 hosts on, screening's log2 H + 2 rounds are at most
+ * half of N - 1, and at 24 hosts a third.
+ */
+enum links_pattern links_pattern_for(enum links_pattern p, int nranks, int nhosts,
+                                     const int *host_of_rank)
+{
+	if (!(p & LINKS_AUTO))
+		return p;
+	struct probe_plan plan;
+	if (probe_plan_build(&plan, PROBE_PLAN_SCREEN, nranks, nhosts, host_of_rank) != 0)
+		return LINKS_PAIRS; /* out of memory: the plan that needs none */
+	bool screen = nhosts > 1 && 2 * probe_plan_rounds(&plan) <= probe_tournament_rounds(nranks);
+	probe_plan_release(&plan);
+	return screen ? LINKS_PAIRS | LINKS_SCREEN : LINKS_PAIRS;
+}
+
+bool links_needs_mpi(const void *opts)
+{
+	const struct links_opts *o = opts;
+	return !(o->plan_only && o->plan_hosts > 0);
+}
+
+/* DURATION: seconds, or a number with s, m or h; 0 is no budget. */
+static int parse_duration(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+	double unit = 1;
+	if (end && end != arg && *end && !end[1])
+		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : NAN;
+	else if (end && end != arg && *end)
+		unit = NAN;
+	if (end == arg || isnan(unit) || !isfinite(v) || v < 0 || v * unit > 7 * 24 * 3600.0) {
+		snprintf(why, len, "must be a duration: seconds, or a number with s, m or h "
+		                   "(90, 90s, 15m, 2h), at most a week; 0: none");
+		return -1;
+	}
+	double seconds = v * unit;
+	memcpy((char *)base + o->offset, &seconds, sizeof seconds);
+	return 0;
+}
+
+static bool echo_duration(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	double v;
+	memcpy(&v, (const char *)base + o->offset, sizeof v);
+	return cJSON_AddNumberToObject(cfg, key, v) != NULL;
 }
 
 static int parse_pattern(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	enum links_pattern *p = (enum links_pattern *)((char *)base + o->offset);
-	if (strcmp(arg, "pairs") == 0)
+	if (strcmp(arg, "auto") == 0)
+		*p = LINKS_AUTO | LINKS_PAIRS;
+	else if (strcmp(arg, "screen") == 0)
+		*p = LINKS_PAIRS | LINKS_SCREEN;
+	else if (strcmp(arg, "pairs") == 0)
 		*p = LINKS_PAIRS;
 	else if (strcmp(arg, "shift") == 0)
 		*p = LINKS_SHIFT;
 	else if (strcmp(arg, "both") == 0)
 		*p = LINKS_BOTH;
 	else {
-		snprintf(why, len, "must be pairs, shift or both");
+		snprintf(why, len, "must be auto, screen, pairs, shift or both");
 		return -1;
 	}
 	return 0;
@@ -196,16 +263,54 @@ static const struct opt links_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct links_opts, pattern),
      .metavar = "P",
-     .def = "pairs",
+     .def = "auto",
      .def_text = "",
      .key = "pattern",
      .parse = parse_pattern,
      .echo = echo_pattern,
-     .help = "pairs: the tournament's pairs (default); shift:\n"
-             "mpiGraph's shift, in step d every rank sends to rank+d\n"
-             "and receives from rank-d at once, loading every link\n"
-             "as an all-reduce does (a shared segment shows there);\n"
-             "both: pairs, then shift"},
+     .help = "auto (default): screen when it takes at most half the\n"
+             "rounds of pairs (from about 16 hosts), else pairs;\n"
+             "screen: hosts against a few partners each (recursive\n"
+             "doubling, 2 seeded random matchings: log2 H + 2 rounds),\n"
+             "intra-host pairs per host, then follow-up rounds only\n"
+             "where something is flagged; pairs: every pair of ranks\n"
+             "(N - 1 rounds); shift: mpiGraph's shift, in step d\n"
+             "every rank sends to rank+d and receives from rank-d at\n"
+             "once, loading every link as an all-reduce does (a\n"
+             "shared segment shows there); both: pairs, then shift"},
+    {.name = "budget",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct links_opts, budget_s),
+     .metavar = "DURATION",
+     .def = "0",
+     .def_text = "",
+     .key = "budget_s",
+     .parse = parse_duration,
+     .echo = echo_duration,
+     .help = "bound the whole run (90, 90s, 15m, 2h): the phases'\n"
+             "time budgets shrink so the plan fits, and no round\n"
+             "starts that would end past it (default none)"},
+    {.name = "plan-only",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct links_opts, plan_only),
+     .help = "print the plan (rounds, pairs, bytes, estimated time)\n"
+             "and measure nothing; with --hosts, without mpirun"},
+    {.name = "hosts",
+     .kind = OPT_INT,
+     .offset = offsetof(struct links_opts, plan_hosts),
+     .metavar = "N",
+     .def = "0",
+     .min = 0,
+     .max = 1 << 20,
+     .help = "--plan-only: plan for N hosts instead of the job's"},
+    {.name = "ranks-per-host",
+     .kind = OPT_INT,
+     .offset = offsetof(struct links_opts, plan_ranks_per_host),
+     .metavar = "N",
+     .def = "1",
+     .min = 1,
+     .max = 1 << 12,
+     .help = "--plan-only: ranks on each of the --hosts"},
     {.name = "tolerance",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.tolerance),
@@ -271,9 +376,16 @@ static int check(void *opts, char *err, size_t len)
 {
 	struct links_opts *o = opts;
 	double tolerance = o->detect.tolerance, z = o->detect.z_threshold;
-	(void)err;
-	(void)len;
 	detect_params_default(&o->detect);
+	if (!o->plan_only && (o->plan_hosts > 0 || o->plan_ranks_per_host != 1)) {
+		snprintf(err, len, "links: --hosts and --ranks-per-host go with --plan-only");
+		return EXIT_USAGE;
+	}
+	if (o->plan_ranks_per_host != 1 && o->plan_hosts == 0) {
+		snprintf(err, len, "links: --ranks-per-host %d needs --hosts",
+		         o->plan_ranks_per_host);
+		return EXIT_USAGE;
+	}
 	o->detect.tolerance = tolerance;
 	o->detect.z_threshold = z;
 	return EXIT_OK;
@@ -309,10 +421,15 @@ const struct cmd_spec links_spec = {
     .name = "links",
     .synopsis = "mpirun -np N collscope links [options]",
     .description =
-        "Measures latency and bandwidth between every pair of ranks, in both directions,\n"
-        "and names slow links and slow hosts. Pairs are scheduled as the rounds of a\n"
-        "round-robin tournament: each round is a perfect matching (odd rank counts give\n"
-        "one rank a bye) and, by default, all of its pairs run at once.\n"
+        "Measures latency and bandwidth between pairs of ranks, in both directions, and\n"
+        "names slow links and slow hosts. Pairs run in rounds, each a matching (no rank\n"
+        "in two pairs) whose pairs, by default, run at once. --pattern pairs: the rounds\n"
+        "of a round-robin tournament, every pair of ranks (N - 1 rounds). --pattern\n"
+        "screen: each host's first rank against a few other hosts' (recursive doubling,\n"
+        "2 seeded random matchings: log2 H + 2 rounds, 3 partners a host at least), the\n"
+        "intra-host pairs of every host at once, then follow-up rounds only where the\n"
+        "host x host matrix shows a slow cell, until each verdict is decided. The plan\n"
+        "(rounds, pairs, bytes, time) is printed first; --plan-only prints it alone.\n"
         "  latency:   ping-pong; every round trip is a sample; one-way = round trip / 2\n"
         "  bandwidth: a window of non-blocking sends, acknowledged by the receiver, each\n"
         "             direction alone, then both at once (bidirectional)\n"

@@ -8,8 +8,19 @@
 #include "cmd/opts_common.h"
 #include "probes/probe_opts.h"
 
-/* Which patterns run: isolated pairs (the tournament), mpiGraph's shift, or both. */
-enum links_pattern { LINKS_PAIRS = 1, LINKS_SHIFT = 2, LINKS_BOTH = 3 };
+/*
+ * Which patterns run: pairs (the tournament over all ranks), mpiGraph's
+ * shift, or both; screen: pairs measured by screening (probes/plan.h), so
+ * LINKS_PAIRS | LINKS_SCREEN; auto: screen or pairs, decided for the job
+ * (links_pattern_for).
+ */
+enum links_pattern {
+	LINKS_PAIRS = 1,
+	LINKS_SHIFT = 2,
+	LINKS_BOTH = 3,
+	LINKS_SCREEN = 4,
+	LINKS_AUTO = 8,
+};
 
 /* At most this many pairs of one host, link or segment suspect are measured again. */
 #define LINKS_RETEST_PAIRS 4
@@ -22,6 +33,9 @@ struct links_opts {
 	bool judge_oversubscribed, fail_on_suspect;
 	bool keep_samples; /* every pair's raw samples in the report, not a bounded sample */
 	double timeout_s; /* watchdog; 0 disables */
+	double budget_s;  /* --budget: the whole run; 0 none */
+	bool plan_only;   /* --plan-only: print the plan, measure nothing */
+	int plan_hosts, plan_ranks_per_host; /* --plan-only for hosts x ranks, without mpirun */
 	struct cmd_out out;
 	/* testing only: the window times of the pair slow_a-slow_b are multiplied by this (0: off)
 	 */
@@ -35,7 +49,18 @@ extern const struct cmd_spec links_spec;
 enum { LINKS_PROBE_OPTS = 9 };
 extern const struct opt links_probe_opts[LINKS_PROBE_OPTS];
 
-/* "pairs", "shift", "both". */
+/* "pairs", "shift", "both", "screen", "auto". */
 const char *links_pattern_name(enum links_pattern p);
+
+/*
+ * The pattern that runs for a job whose ranks sit on hosts as host_of_rank
+ * says: auto becomes screen when screening takes at most half the rounds
+ * of all pairs (see links_opts.c), else pairs; others stay.
+ */
+enum links_pattern links_pattern_for(enum links_pattern p, int nranks, int nhosts,
+                                     const int *host_of_rank);
+
+/* --plan-only with --hosts runs without MPI. */
+bool links_needs_mpi(const void *opts);
 
 #endif

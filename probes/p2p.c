@@ -7,6 +7,7 @@
 
 #include "probes/cpu_wait.h"
 #include "probes/p2p.h"
+#include "probes/plan.h"
 #include "probes/tournament.h"
 
 #include <math.h>
@@ -305,14 +306,22 @@ int probe_links_isolated(struct probe_links *p, int a, int b)
 	return rc != MPI_SUCCESS ? rc : brc;
 }
 
-int probe_links_round(struct probe_links *p, int round, enum probe_mode mode)
+/* The partner of rank in round: the tournament's, or the plan's when there is one. */
+static int partner_of(const struct probe_plan *plan, int nranks, int round, int rank)
+{
+	return plan ? probe_plan_partner(plan, round, rank)
+	            : probe_tournament_partner(nranks, round, rank);
+}
+
+static int any_round(struct probe_links *p, const struct probe_plan *plan, int round,
+                     enum probe_mode mode)
 {
 	int rc = MPI_SUCCESS, me = -1;
 	if (mode == PROBE_CONCURRENT)
-		return run_pair(p, probe_tournament_partner(p->nranks, round, p->rank), true);
+		return run_pair(p, partner_of(plan, p->nranks, round, p->rank), true);
 	/* isolated: the pairs of the round one after the other, in order of lo */
 	for (int lo = 0; lo < p->nranks; lo++) {
-		int hi = probe_tournament_partner(p->nranks, round, lo);
+		int hi = partner_of(plan, p->nranks, round, lo);
 		if (hi <= lo)
 			continue;
 		int prc = probe_links_isolated(p, lo, hi);
@@ -323,6 +332,19 @@ int probe_links_round(struct probe_links *p, int round, enum probe_mode mode)
 	}
 	p->peer = me;
 	return rc;
+}
+
+int probe_links_round(struct probe_links *p, int round, enum probe_mode mode)
+{
+	return any_round(p, NULL, round, mode);
+}
+
+int probe_links_plan_round(struct probe_links *p, const struct probe_plan *plan, int round,
+                           enum probe_mode mode)
+{
+	if (plan->nranks != p->nranks)
+		return MPI_ERR_ARG;
+	return any_round(p, plan, round, mode);
 }
 
 /*

@@ -102,6 +102,14 @@ void probe_links_release(struct probe_links *p);
 int probe_links_round(struct probe_links *p, int round, enum probe_mode mode);
 
 /*
+ * Collective: round `round` of plan (probes/plan.h, built for the ranks of
+ * p's communicator), as probe_links_round does the tournament's.
+ */
+struct probe_plan;
+int probe_links_plan_round(struct probe_links *p, const struct probe_plan *plan, int round,
+                           enum probe_mode mode);
+
+/*
  * Collective: the pair (a, b), a != b, measured while every other rank waits
  * in a barrier. On a and b, p->peer is the other and the samples are filled;
  * elsewhere p->peer is -1.

@@ -18,13 +18,12 @@
  */
 #include <mpi.h>
 
-#include "cmd/run/run.h"
+#include "cmd/run/links_run.h"
+#include "reports/io/links_coverage.h"
 #include "reports/io/report_schema.h"
-#include "cmd/links_opts.h"
-#include "probes/p2p.h"
 #include "cmd/run/partial.h"
 #include "algorithms/progress.h"
-#include "probes/topology.h"
+#include "probes/rounds.h"
 #include "probes/tournament.h"
 #include "cmd/run/watchdog.h"
 
@@ -32,37 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct links_run {
-	const struct cmd_ctx *ctx;
-	const struct links_opts *o;
-	struct report_context c;
-	struct topo_map map;
-	struct probe_links probe;
-	bool probe_ready;
-	struct link_record *mine;   /* nranks: this rank's row, mine[b] = rank -> b */
-	struct link_record *all;    /* rank 0: nranks x nranks */
-	struct shift_cell *shift_mine; /* nranks: this rank's cells of the shift pattern */
-	struct shift_cell *shift_all;  /* rank 0: nranks x nranks, when the shift ran */
-	double *cells;                 /* rank 0: nhosts x nhosts, the classifier's input */
-	struct classify_info info_pairs[2], info_shift[2]; /* of the first pass, the final one */
-	bool shift_retested;
-	const char **host_names;    /* rank 0: nhosts, into c.hosts */
-	bool *host_judged;          /* rank 0: nhosts */
-	bool *pairs;                /* rank 0: the pairs measured again, as detect.h marks them */
-	struct detect_link *dlinks; /* rank 0: scratch of the detector */
-	struct detect_result first, final;
-	int remeasured;
-	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
-	struct run_partial report; /* writes the skeleton at the start and on a hang */
-	links_outcome_fn hand;     /* inside another command: rank 0 hands it the verdict */
-	void *hand_arg;
-	links_print_fn print;      /* the command alone: rank 0 prints the verdict with it */
-};
-
 static void run_release(struct links_run *r)
 {
 	if (r->probe_ready)
 		probe_links_release(&r->probe);
+	if (r->plan_ready)
+		links_plan_release(&r->plan);
 	topo_map_release(&r->map);
 	report_context_release(&r->c);
 	free(r->mine);
@@ -151,7 +125,7 @@ static void slow_down(struct probe_links *p, const struct links_opts *o)
 }
 
 /* This rank's samples of rank -> peer into its row; false when out of memory. */
-static bool summarize(struct links_run *r, bool remeasured)
+bool links_summarize(struct links_run *r, bool remeasured)
 {
 	struct probe_links *p = &r->probe;
 	if (p->peer < 0)
@@ -175,7 +149,7 @@ static bool summarize(struct links_run *r, bool remeasured)
 }
 
 /* After a collective step: any rank's failure fails all, named by the rank that saw it. */
-static int step_failed(struct links_run *r, int rc, bool summarized, const char *what)
+int links_step_failed(struct links_run *r, int rc, bool summarized, const char *what)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	if (rc != MPI_SUCCESS)
@@ -203,57 +177,61 @@ static bool summarize_shift(struct links_run *r)
 	return !isnan(to->send_us) && !isnan(from->recv_us);
 }
 
-/* Every step of the shift pattern, then the cells to rank 0. */
+/* The hooks of the shift's steps: progress, then this rank's cells of the step. */
+struct shift_hooks {
+	struct links_run *r;
+	bool again;
+};
+
+static void before_shift(void *arg, int d)
+{
+	const struct shift_hooks *s = arg;
+	const struct links_run *r = s->r;
+	cmd_progress(r->ctx, r->o->out.quiet, "links: shift step %d of %d%s: every rank to rank+%d",
+	             d, probe_shift_steps(r->ctx->nranks), s->again ? " (again)" : "", d);
+	progress_point(s->again ? PROGRESS_LINKS_AGAIN : PROGRESS_LINKS_ROUND,
+	               r->o->probe.bw_bytes);
+	progress_step(PROGRESS_TIMED, d);
+}
+
+static int after_shift(void *arg, int d, int rc)
+{
+	struct links_run *r = ((const struct shift_hooks *)arg)->r;
+	char what[64];
+	snprintf(what, sizeof what, "shift step %d", d);
+	return links_step_failed(r, rc, rc != MPI_SUCCESS || summarize_shift(r), what)
+	           ? EXIT_RUNTIME
+	           : 0;
+}
+
+/* Every step of the shift pattern (probes/rounds.c), then the cells to rank 0. */
 static int measure_shift(struct links_run *r, bool again)
 {
-	const int n = r->ctx->nranks, steps = probe_shift_steps(n);
-	for (int d = 1; d <= steps; d++) {
-		char what[64];
-		cmd_progress(r->ctx, r->o->out.quiet, "links: shift step %d of %d%s: every rank to rank+%d",
-		             d, steps, again ? " (again)" : "", d);
-		snprintf(what, sizeof what, "shift step %d", d);
-		progress_point(again ? PROGRESS_LINKS_AGAIN : PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
-		progress_step(PROGRESS_TIMED, d);
-		int rc = probe_links_shift(&r->probe, d);
-		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize_shift(r), what))
-			return EXIT_RUNTIME;
-	}
+	const int n = r->ctx->nranks;
+	struct shift_hooks s = {r, again};
+	const struct probe_rounds_hooks hooks = {before_shift, after_shift, &s};
+	int ran = 0;
+	double est = 3 * r->o->probe.bw_time_s + PROBE_PLAN_ROUND_OVERHEAD_S;
+	if (probe_links_shift_steps(&r->probe, r->deadline_s, est, &hooks, &ran) != 0)
+		return EXIT_RUNTIME;
+	r->stopped_by_budget |= ran < probe_shift_steps(n);
 	int bytes = n * (int)sizeof *r->shift_mine;
 	int rc = MPI_Gather(r->shift_mine, bytes, MPI_BYTE, r->shift_all, bytes, MPI_BYTE, 0,
 	                    r->ctx->comm);
-	return step_failed(r, rc, true, "gathering the shift pattern") ? EXIT_RUNTIME : EXIT_OK;
-}
-
-static int measure_all(struct links_run *r)
-{
-	const int n = r->ctx->nranks;
-	const int rounds = r->o->pattern & LINKS_PAIRS ? probe_tournament_rounds(n) : 0;
-	const char *mode = r->o->mode == PROBE_CONCURRENT ? "concurrent" : "isolated";
-	for (int k = 0; k < rounds; k++) {
-		char what[64];
-		int pairs = probe_tournament_pairs_per_round(n);
-		cmd_progress(r->ctx, r->o->out.quiet, "links: round %d of %d: %d pair%s, %s", k + 1,
-		             rounds, pairs, pairs == 1 ? "" : "s", mode);
-		snprintf(what, sizeof what, "round %d", k + 1);
-		progress_point(PROGRESS_LINKS_ROUND, r->o->probe.bw_bytes);
-		progress_step(PROGRESS_TIMED, k + 1);
-		int rc = probe_links_round(&r->probe, k, r->o->mode);
-		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, false), what))
-			return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return links_step_failed(r, rc, true, "gathering the shift pattern") ? EXIT_RUNTIME
+	                                                                     : EXIT_OK;
 }
 
 /* Every row to rank 0. */
-static int gather_rows(struct links_run *r)
+int links_gather_rows(struct links_run *r)
 {
 	const int n = r->ctx->nranks;
 	int bytes = n * (int)sizeof *r->mine;
 	int rc = MPI_Gather(r->mine, bytes, MPI_BYTE, r->all, bytes, MPI_BYTE, 0, r->ctx->comm);
-	return step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
+	return links_step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
 }
 
-static struct links_view view_of(const struct links_run *r)
+struct links_view links_view_of(const struct links_run *r)
 {
 	return (struct links_view){
 	    .nranks = r->ctx->nranks,
@@ -277,7 +255,7 @@ static struct links_view view_of(const struct links_run *r)
  */
 static int judge(struct links_run *r, struct detect_result *out, int pass)
 {
-	struct links_view v = view_of(r);
+	struct links_view v = links_view_of(r);
 	detect_result_init(out);
 	r->info_pairs[pass] = r->info_shift[pass] = (struct classify_info){0};
 	if (r->o->pattern & LINKS_PAIRS) {
@@ -307,7 +285,7 @@ static int share_pairs(struct links_run *r, struct probe_pair **list, int *count
 	const int n = r->ctx->nranks;
 	int k = 0, rc;
 	if (r->ctx->rank == 0) {
-		struct links_view v = view_of(r);
+		struct links_view v = links_view_of(r);
 		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
 		k = detect_remeasure_pairs(&r->first, r->dlinks, nl, n, LINKS_RETEST_PAIRS,
 		                           r->pairs);
@@ -315,7 +293,7 @@ static int share_pairs(struct links_run *r, struct probe_pair **list, int *count
 	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
 	*count = k;
 	*list = rc == MPI_SUCCESS ? calloc((size_t)k + 1, sizeof **list) : NULL;
-	if (step_failed(r, rc, *list != NULL, "sharing the suspects") || !*list)
+	if (links_step_failed(r, rc, *list != NULL, "sharing the suspects") || !*list)
 		return EXIT_RUNTIME;
 	struct probe_pair *out = *list;
 	for (int a = 0, i = 0; r->ctx->rank == 0 && a < n; a++)
@@ -323,7 +301,33 @@ static int share_pairs(struct links_run *r, struct probe_pair **list, int *count
 			if (r->pairs[(size_t)a * (size_t)n + (size_t)b])
 				out[i++] = (struct probe_pair){.a = a, .b = b};
 	rc = MPI_Bcast(out, 2 * k, MPI_INT, 0, r->ctx->comm);
-	return step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
+	return links_step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
+}
+
+struct retest_hooks {
+	struct links_run *r;
+	const struct probe_pair *list;
+	int count;
+};
+
+static void before_retest(void *arg, int i)
+{
+	const struct retest_hooks *t = arg;
+	const struct links_run *r = t->r;
+	cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
+	             t->list[i].a, t->list[i].b, i + 1, t->count);
+	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
+	progress_step(PROGRESS_TIMED, i + 1);
+}
+
+static int after_retest(void *arg, int i, int rc)
+{
+	const struct retest_hooks *t = arg;
+	char what[96];
+	snprintf(what, sizeof what, "measuring %d-%d again", t->list[i].a, t->list[i].b);
+	return links_step_failed(t->r, rc, rc != MPI_SUCCESS || links_summarize(t->r, true), what)
+	           ? EXIT_RUNTIME
+	           : 0;
 }
 
 /* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
@@ -331,29 +335,35 @@ static int remeasure(struct links_run *r)
 {
 	struct probe_pair *list = NULL;
 	int count = 0;
-	int status = share_pairs(r, &list, &count);
-	for (int i = 0; status == EXIT_OK && i < count; i++) {
-		char what[96];
-		const struct probe_pair q = list[i];
-		cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
-		             q.a, q.b, i + 1, count);
-		snprintf(what, sizeof what, "measuring %d-%d again", q.a, q.b);
-		progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
-		progress_step(PROGRESS_TIMED, i + 1);
-		int rc = probe_links_isolated(&r->probe, q.a, q.b);
-		if (step_failed(r, rc, rc != MPI_SUCCESS || summarize(r, true), what))
-			status = EXIT_RUNTIME;
+	int status = share_pairs(r, &list, &count), ran = 0;
+	struct retest_hooks t = {r, list, count};
+	const struct probe_rounds_hooks hooks = {before_retest, after_retest, &t};
+	if (status == EXIT_OK &&
+	    probe_links_pairs(&r->probe, list, count, r->deadline_s,
+	                      probe_plan_round_seconds(&r->o->probe), &hooks, &ran) != 0)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && ran < count) {
+		cmd_progress(
+		    r->ctx, r->o->out.quiet,
+		    "links: --budget: %d of %d re-tests left out (their suspects cannot be "
+		    "confirmed)",
+		    count - ran, count);
+		r->stopped_by_budget = true;
+		/* not measured again: what they accuse cannot be confirmed */
+		for (int i = ran; r->ctx->rank == 0 && i < count; i++)
+			r->pairs[(size_t)list[i].a * (size_t)r->ctx->nranks + (size_t)list[i].b] =
+			    false;
 	}
-	r->remeasured = count;
-	if (status == EXIT_OK && count > 0)
-		status = gather_rows(r);
+	r->remeasured = ran;
+	if (status == EXIT_OK && ran > 0)
+		status = links_gather_rows(r);
 	free(list);
 	/* the shift pattern once more, whole, when it accused anything */
 	int again = 0;
 	for (int i = 0; r->ctx->rank == 0 && i < r->first.nsuspects; i++)
 		again |= r->first.suspects[i].loaded;
 	int rc = status == EXIT_OK ? MPI_Bcast(&again, 1, MPI_INT, 0, r->ctx->comm) : MPI_SUCCESS;
-	if (status == EXIT_OK && step_failed(r, rc, true, "sharing the shift's suspects"))
+	if (status == EXIT_OK && links_step_failed(r, rc, true, "sharing the shift's suspects"))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && again) {
 		r->shift_retested = true;
@@ -377,15 +387,19 @@ static struct links_judgement judgement_of(const struct links_run *r)
 
 static int write_report(struct links_run *r)
 {
-	struct links_view v = view_of(r);
+	struct links_view v = links_view_of(r);
 	struct links_judgement j = judgement_of(r);
 	int status = EXIT_RUNTIME;
 	run_partial_lock(&r->report);
 	cJSON *root = r->root;
 	/* the results replace the skeleton's empty array */
 	cJSON_DeleteItemFromObjectCaseSensitive(root, "results");
+	struct links_coverage cov;
+	links_coverage_of(r, &cov);
 	if (!links_report_add_results(root, &v) || !links_report_add_shift(root, &v) ||
-	    !links_report_add_summary(root, &v, &j))
+	    !links_report_add_summary(root, &v, &j) ||
+	    !links_report_add_coverage(cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_SUMMARY),
+	                               &cov))
 		cmd_error(r->ctx, "links: out of memory while building the report");
 	else
 		status = run_partial_complete_locked(&r->report, r->c.finished_utc);
@@ -396,7 +410,7 @@ static int write_report(struct links_run *r)
 /* Rank 0: the verdict, stdout, the report and the exit code. */
 static int conclude(struct links_run *r)
 {
-	struct links_view v = view_of(r);
+	struct links_view v = links_view_of(r);
 	struct links_judgement j = judgement_of(r);
 	int status = EXIT_OK, confirmed;
 	detect_result_release(&r->final);
@@ -409,6 +423,7 @@ static int conclude(struct links_run *r)
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;
 	r->print(&v, r->o, &j);
+	links_print_coverage(r);
 	if (r->o->out.output)
 		status = write_report(r);
 	if (status == EXIT_OK && confirmed > 0 && r->o->fail_on_suspect)
@@ -420,9 +435,7 @@ static int run(struct links_run *r)
 {
 	int status = run_alloc(r);
 	if (status == EXIT_OK)
-		status = measure_all(r);
-	if (status == EXIT_OK)
-		status = gather_rows(r);
+		status = links_measure_plan(r);
 	if (status == EXIT_OK && r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1)
 		status = measure_shift(r, false);
 	bool failed = status == EXIT_OK && r->ctx->rank == 0 && judge(r, &r->first, 0) != 0;
@@ -440,20 +453,25 @@ static int run(struct links_run *r)
 int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_outcome_fn hand,
                   void *arg)
 {
-	struct links_run r = {.ctx = ctx, .o = o, .hand = hand, .hand_arg = arg};
+	struct links_run r = {.ctx = ctx, .eff = *o, .hand = hand, .hand_arg = arg};
+	r.o = &r.eff;
 	topo_map_init(&r.map);
 	report_context_init(&r.c);
 	detect_result_init(&r.first);
 	detect_result_init(&r.final);
 	run_partial_init(&r.report, ctx);
-	int status = run_context_begin(ctx, &r.c, &r.map) == 0 ? run(&r) : EXIT_RUNTIME;
+	int status = run_context_begin(ctx, &r.c, &r.map) == 0 ? links_choose(&r) : EXIT_RUNTIME;
+	links_print_plan(&r, false);
+	if (status == EXIT_OK)
+		status = run(&r);
 	run_release(&r);
 	return status;
 }
 
 int links_run(const struct cmd_ctx *ctx, const struct links_opts *o, links_print_fn print)
 {
-	struct links_run r = {.ctx = ctx, .o = o, .print = print};
+	struct links_run r = {.ctx = ctx, .eff = *o, .print = print};
+	r.o = &r.eff;
 	topo_map_init(&r.map);
 	report_context_init(&r.c);
 	detect_result_init(&r.first);
@@ -463,7 +481,11 @@ int links_run(const struct cmd_ctx *ctx, const struct links_opts *o, links_print
 	if (status == EXIT_OK && run_context_begin(ctx, &r.c, &r.map) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
+		status = links_choose(&r);
+	if (status == EXIT_OK) {
+		links_print_plan(&r, true);
 		status = start_report(&r);
+	}
 	if (status == EXIT_OK &&
 	    watchdog_start(ctx, "links", o->timeout_s, run_partial_on_hang, &r.report) != 0)
 		status = EXIT_RUNTIME;

@@ -141,6 +141,13 @@ typedef int (*links_outcome_fn)(void *arg, const struct links_view *v,
 int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_outcome_fn hand,
                   void *arg);
 
+/*
+ * links --plan-only: the plan printed, nothing measured. Without MPI for
+ * o->plan_hosts x o->plan_ranks_per_host; with MPI (collective) for the
+ * job's hosts. An exit code.
+ */
+int links_plan_only(const struct cmd_ctx *ctx, const struct links_opts *o);
+
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
 

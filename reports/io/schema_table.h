@@ -56,6 +56,8 @@
 	  "a slow link, host or segment (cleared[]: one not confirmed)")                           \
 	O(RETEST, "summary.suspects[].retest", "the first pass against the re-test")               \
 	O(SENS, "summary.sensitivity[]", "the smallest slowdown a class would have named")         \
+	O(COVER, "summary.coverage", "links: what the run measured and what it rules out")         \
+	O(RULES, "summary.coverage.rules_out[]", "per verdict class: the slowdown ruled out")       \
 	O(SHIFT, "shift", "the shift pattern: every rank sending to rank + k at once")             \
 	O(PAIRS, "pairs", "links, schema 2: every measured ordered pair a -> b, as parallel arrays") \
 	O(PSAMP, "pair_samples[]", "links, schema 2: the raw samples kept for one pair")           \
@@ -376,6 +378,33 @@
 	F(LSUM, SENSITIVITY, "sensitivity", OBJS, SENS, R, NULL, "", "per judged class")           \
 	F(LSUM, NOT_JUDGED, "not_judged", STRS, NONE, R, NULL, "",                                 \
 	  "hosts whose links are not judged (oversubscribed)")                                     \
+	F(LSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "", "what was measured (--pattern)")    \
+	F(COVER, PATTERN, "pattern", STR, NONE, R, NULL, "", "screen, pairs, shift or both")       \
+	F(COVER, ROUNDS, "rounds", INT, NONE, R, NULL, "", "rounds measured, every kind")          \
+	F(COVER, SCREENING_ROUNDS, "screening_rounds", INT, NONE, R, NULL, "",                     \
+	  "screen: host matchings of the screening pass")                                          \
+	F(COVER, FOLLOWUP_ROUNDS, "followup_rounds", INT, NONE, R, NULL, "",                       \
+	  "screen: rounds only where screening flagged something")                                 \
+	F(COVER, INTRA_HOST_ROUNDS, "intra_host_rounds", INT, NONE, R, NULL, "",                   \
+	  "screen: the tournament within every host")                                              \
+	F(COVER, PAIRS_MEASURED, "pairs_measured", INT, NONE, R, NULL, "", "unordered rank pairs") \
+	F(COVER, PAIRS_TOTAL, "pairs_total", INT, NONE, R, NULL, "", "N (N - 1) / 2")              \
+	F(COVER, HOST_PAIRS_MEASURED, "host_pairs_measured", INT, NONE, R, NULL, "",               \
+	  "unordered host pairs with a cross-host measurement")                                    \
+	F(COVER, HOST_PAIRS_TOTAL, "host_pairs_total", INT, NONE, R, NULL, "", "H (H - 1) / 2")    \
+	F(COVER, MIN_PARTNERS, "min_partners", INT, NONE, R, NULL, "",                             \
+	  "the fewest hosts any host was measured with")                                           \
+	F(COVER, BUDGET_S, "budget_s", NUM, NONE, RN, NULL, "s", "--budget; null: none")           \
+	F(COVER, ELAPSED_S, "elapsed_s", NUM, NONE, RN, NULL, "s", "from the plan to the verdict") \
+	F(COVER, STOPPED_BY_BUDGET, "stopped_by_budget", BOOL, NONE, R, NULL, "",                  \
+	  "rounds or re-tests were left out to keep to the budget")                                \
+	F(COVER, RULES_OUT, "rules_out", OBJS, RULES, R, NULL, "", "link, host and segment")       \
+	F(RULES, KIND, "kind", STR, NONE, R, detect_kind_names, "", "the verdict class")           \
+	F(RULES, SLOWDOWN_PERCENT, "slowdown_percent", NUM, NONE, RN, NULL, "%",                   \
+	  "the smallest slowdown of a covered one that would be named; null: not judged")          \
+	F(RULES, COVERED, "covered", INT, NONE, R, NULL, "",                                       \
+	  "link: host pairs measured; host, segment: hosts with 3 partners or more")               \
+	F(RULES, OF, "of", INT, NONE, R, NULL, "", "all host pairs; all hosts")                    \
 	F(LCLASS, METRIC, "metric", STR, NONE, R, detect_metric_names, "", "bandwidth or latency") \
 	F(LCLASS, LOCALITY, "locality", STR, NONE, R, detect_locality_names, "", "the class")      \
 	F(LCLASS, LINKS, "links", INT, NONE, R, NULL, "", "links in it")                           \

@@ -372,3 +372,47 @@ Test(opts, config_echo)
 	cr_expect(cJSON_IsNull(cJSON_GetObjectItem(cfg, "output")));
 	cJSON_Delete(root);
 }
+
+/* links --pattern and --budget: auto screens where that halves the rounds; durations in s, m, h. */
+Test(opts, links_pattern_and_budget)
+{
+	struct links_opts l;
+	char err[256];
+	int host[64];
+	cr_assert_eq(parse(&links_spec, "", &l, err, sizeof err), OPTS_RUN);
+	cr_expect(l.pattern & LINKS_AUTO && l.budget_s == 0 && !l.plan_only);
+	for (int r = 0; r < 64; r++)
+		host[r] = r / 8;
+	cr_expect_eq(links_pattern_for(l.pattern, 64, 8, host), LINKS_PAIRS | LINKS_SCREEN,
+	             "8 hosts x 8: 12 rounds against 63");
+	cr_expect_eq(links_pattern_for(l.pattern, 8, 1, host), LINKS_PAIRS, "one host");
+	for (int r = 0; r < 16; r++)
+		host[r] = r;
+	cr_expect_eq(links_pattern_for(l.pattern, 4, 4, host), LINKS_PAIRS,
+	             "4 hosts: 3 rounds either way");
+	cr_expect_eq(links_pattern_for(l.pattern, 12, 12, host), LINKS_PAIRS,
+	             "12 hosts: 6 > 11 / 2");
+	cr_expect_eq(links_pattern_for(l.pattern, 16, 16, host), LINKS_PAIRS | LINKS_SCREEN,
+	             "16 hosts: 6 rounds against 15");
+	cr_expect_eq(links_pattern_for(LINKS_PAIRS, 16, 16, host), LINKS_PAIRS, "asked: kept");
+	cr_assert_eq(parse(&links_spec, "--pattern screen --budget 15m", &l, err, sizeof err),
+	             OPTS_RUN);
+	cr_expect_eq(l.pattern, LINKS_PAIRS | LINKS_SCREEN);
+	cr_expect_str_eq(links_pattern_name(l.pattern), "screen");
+	cr_expect_float_eq(l.budget_s, 900, 1e-9);
+	cr_assert_eq(parse(&links_spec, "--budget 2h", &l, err, sizeof err), OPTS_RUN);
+	cr_expect_float_eq(l.budget_s, 7200, 1e-9);
+	cr_assert_eq(parse(&links_spec, "--budget 90", &l, err, sizeof err), OPTS_RUN);
+	cr_expect_float_eq(l.budget_s, 90, 1e-9);
+	cr_expect_eq(parse(&links_spec, "--budget 1d", &l, err, sizeof err), OPTS_ERROR);
+	cr_expect(strstr(err, "'1d'"), "%s", err);
+	cr_expect_eq(parse(&links_spec, "--budget -5", &l, err, sizeof err), OPTS_ERROR);
+	cr_expect_eq(parse(&links_spec, "--hosts 4", &l, err, sizeof err), OPTS_ERROR);
+	cr_expect(strstr(err, "--plan-only"), "%s", err);
+	cr_assert_eq(
+	    parse(&links_spec, "--plan-only --hosts 4 --ranks-per-host 2", &l, err, sizeof err),
+	    OPTS_RUN);
+	cr_expect(!links_needs_mpi(&l));
+	cr_assert_eq(parse(&links_spec, "--plan-only", &l, err, sizeof err), OPTS_RUN);
+	cr_expect(links_needs_mpi(&l), "the job's own hosts: under mpirun");
+}
