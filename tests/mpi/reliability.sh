@@ -278,7 +278,7 @@ expect_exit 5 "the same on one host (no TCP at all): 5" env COLLSCOPE_FAULT=rend
 # ranks on one host, rank 39 stalled. The host's ranks are watched through shared memory:
 # rank 0 holds no connection per rank, and names rank 39 with 4. (The connection per rank
 # that was there before, 39 of them, did not fit: "running unwatched", then a hang.)
-LIMIT="$(dirname "$0")/nofile_rank0.sh"
+LIMIT="$(dirname "$0")/helpers/nofile_rank0.sh"
 COLLSCOPE_FAULT=stall:rank=39,after=3 expect_exit "$HANG_EXIT" \
 	"40 ranks, rank 0 limited to 24 files: the stalled rank is a hang" \
 	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 40 "$LIMIT" 24 24 "$BIN" allreduce -q -a ring \
