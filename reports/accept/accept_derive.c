@@ -568,7 +568,18 @@ static const char *stamp(const cJSON *root, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Report i is the run of an earlier one (its command and times): each run counts once. */
+/* Rank 0's process id, the run's identity beside its time stamps (which are whole seconds:
+ * two quick runs can start and finish within the same one); -1 when not recorded. */
+static double rank0_pid(const cJSON *root)
+{
+	const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(root, "context"), "ranks");
+	const cJSON *pid = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ranks, 0), "pid");
+	return cJSON_IsNumber(pid) ? pid->valuedouble : -1;
+}
+
+/* Report i is the run of an earlier one (its command, times and rank 0's pid): each run
+ * counts once. */
 static void check_new_run(struct deriving *d, size_t i)
 {
 	const cJSON *a = d->src[i].root;
@@ -582,7 +593,8 @@ static void check_new_run(struct deriving *d, size_t i)
 		if (other && strcmp(cmd, other) == 0 && stamp(b, "started_utc") &&
 		    stamp(b, "finished_utc") &&
 		    strcmp(stamp(a, "started_utc"), stamp(b, "started_utc")) == 0 &&
-		    strcmp(stamp(a, "finished_utc"), stamp(b, "finished_utc")) == 0) {
+		    strcmp(stamp(a, "finished_utc"), stamp(b, "finished_utc")) == 0 &&
+		    rank0_pid(a) == rank0_pid(b)) {
 			accept_errs_add(
 			    &d->errs,
 			    "report '%s': the same run as '%s' (%s started %s): each run "

@@ -601,6 +601,31 @@ Test(accept_derive, one_run_given_twice_counts_once)
 	cJSON_Delete(b);
 }
 
+/* Time stamps are whole seconds: two quick runs can share them; rank 0's pid tells them apart. */
+Test(accept_derive, two_runs_within_one_second_both_count)
+{
+	cJSON *a = allreduce_report(1.0, 900), *out = spec_root();
+	cJSON *ctx = cJSON_GetObjectItemCaseSensitive(a, "context"), *b, *ranks, *r0;
+
+	cJSON_AddStringToObject(ctx, "finished_utc", "2026-12-01T10:00:00Z");
+	ranks = cJSON_AddArrayToObject(ctx, "ranks");
+	r0 = cJSON_CreateObject();
+	cJSON_AddNumberToObject(r0, "pid", 1000);
+	cJSON_AddItemToArray(ranks, r0);
+	b = cJSON_Duplicate(a, true);
+	cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(
+	                         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+	                                                cJSON_GetObjectItemCaseSensitive(b, "context"), "ranks"),
+	                                            0),
+	                         "pid"),
+	                     1001);
+	const struct accept_source src[2] = {{"a.json", a}, {"b.json", b}};
+	cr_assert_eq(accept_derive(out, src, 2, 10, err, sizeof err), 0, "%s", err);
+	cJSON_Delete(out);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+}
+
 Test(accept_derive, the_spread_bound_of_a_minimum_and_of_a_maximum)
 {
 	const double x[] = {10, 12, 8, 11, 9};
