@@ -36,7 +36,7 @@ def need(cond, what):
 
 def load(path, command):
     d = json.load(open(path))
-    need(d.get("schema_version") == 1 and d.get("command") == command and d.get("complete") is True,
+    need(d.get("schema_version") in (1, 2) and d.get("command") == command and d.get("complete") is True,
          "%s: not a complete %s report" % (path, command))
     return d
 
