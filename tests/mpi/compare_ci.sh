@@ -2,7 +2,7 @@
 # compare and trend as a CI job uses them, on real all-reduce runs (2 ranks, few sizes):
 #  - a run against a re-run with no change: 10 comparisons fail at most once, both for
 #    re-runs made in the same moments (random halves of one run's samples, with the
-#    significance test alone deciding over 36 points a comparison: without the
+#    significance test alone deciding over 30 points a comparison: without the
 #    multiple-comparison correction about one comparison in ten fails here, with
 #    Benjamini-Hochberg about none; measured 3 of 30 against 0 of 30) and for real
 #    back-to-back re-runs (judged only while the machine is not busy with other work);
@@ -93,24 +93,34 @@ else
 	fail "the report records the library's collective settings and the host's CPU and kernel" "$TMP/py"
 fi
 
-# 1a. Re-runs made in the same moments: random halves of one run of 36 points.
+# 1a. Re-runs made in the same moments: random halves of one run of 30 points. At
+# --threshold 10 (percent) a point whose samples spread wider than that is untestable (not judged);
+# of those judged, the significance test may fail at most one comparison of ten. When the
+# machine is so busy that no point could be judged, the check says it was skipped (a pass
+# on nothing would hide that).
 if mpi 2 allreduce -q -a ring,mpi -b 8 -e 128K -f 2 -n 80 -o "$TMP/wide.json" >"$TMP/out" 2>&1; then
-	failed=0
+	failed=0 judged=0
 	for k in 1 2 3 4 5 6 7 8 9 10; do
 		fake halves "$TMP/h${k}a.json" --from "$TMP/wide.json" --seed "$k" --half 0
 		fake halves "$TMP/h${k}b.json" --from "$TMP/wide.json" --seed "$k" --half 1
-		"$BIN" compare -q --threshold 0 "$TMP/h${k}a.json" "$TMP/h${k}b.json" >"$TMP/out" 2>&1
+		"$BIN" compare --threshold 10 "$TMP/h${k}a.json" "$TMP/h${k}b.json" >"$TMP/out" 2>&1
 		rc=$?
 		[ "$rc" = 1 ] && failed=$((failed + 1))
 		[ "$rc" -gt 1 ] && fail "compare of halves $k exits $rc" "$TMP/out"
+		n=$(sed -n 's/^# [a-z]*: \([0-9]*\) regression, [0-9]* untestable, [0-9]* untested, \([0-9]*\) not-significant, \([0-9]*\) unchanged.*/\1 \2 \3/p' "$TMP/out" |
+			awk '{print $1 + $2 + $3}')
+		judged=$((judged + ${n:-0}))
 	done
-	if [ "$failed" -le 1 ]; then
-		pass "10 comparisons of same-moment re-runs (36 points each, significance alone): $failed failed"
+	what="10 comparisons of same-moment re-runs (30 points each, $judged of 300 judged): $failed failed"
+	if [ "$judged" = 0 ]; then
+		skip_check "$what" "every point untestable: the machine is too busy to judge"
+	elif [ "$failed" -le 1 ]; then
+		pass "$what"
 	else
-		fail "10 comparisons of same-moment re-runs (36 points each, significance alone): $failed failed"
+		fail "$what"
 	fi
 else
-	fail "a real allreduce run of 36 points" "$TMP/out"
+	fail "a real allreduce run of 30 points" "$TMP/out"
 fi
 
 # 1b. Real back-to-back re-runs. Between two runs this machine's state moves (the peers'
