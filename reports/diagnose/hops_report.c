@@ -43,6 +43,7 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 	       report_add_number(o, SK_HOP_RATIO, h->ratio) &&
 	       report_add_number(o, SK_HOP_SCORE, h->score) &&
 	       report_add_number(o, SK_HOP_SHARE, h->share) &&
+	       report_add_number(o, SK_HOP_CONSISTENCY_P, h->consistency_p) &&
 	       cJSON_AddBoolToObject(o, SK_HOP_WAITED, h->waited) &&
 	       cJSON_AddBoolToObject(o, SK_HOP_SLOW, h->slow);
 }
@@ -124,7 +125,8 @@ static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
 	       report_add_number(o, SK_SLOWHOP_MEDIAN_HOP_US, h->median_hop_us) &&
 	       report_add_number(o, SK_SLOWHOP_RATIO, h->ratio) &&
 	       report_add_number(o, SK_SLOWHOP_SCORE, h->score) &&
-	       report_add_number(o, SK_SLOWHOP_SHARE, h->share);
+	       report_add_number(o, SK_SLOWHOP_SHARE, h->share) &&
+	       report_add_number(o, SK_SLOWHOP_CONSISTENCY_P, h->consistency_p);
 }
 
 static bool add_slow_rank(cJSON *o, const struct hops_finding *f)

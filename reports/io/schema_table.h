@@ -235,6 +235,8 @@
 	F(HOP, RATIO, "ratio", NUM, NONE, N, NULL, "", "hop time / median hop")                    \
 	F(HOP, SCORE, "score", NUM, NONE, N, NULL, "", "modified z-score")                         \
 	F(HOP, SHARE, "share", NUM, NONE, N, NULL, "", "its share of the iteration")               \
+	F(HOP, CONSISTENCY_P, "consistency_p", NUM, NONE, N, NULL, "",                              \
+	  "chance of being its class's slowest as often (null: not judged)")                       \
 	F(HOP, WAITED, "waited", BOOL, NONE, 0, NULL, "", "the receiver waited for it")            \
 	F(HOP, SLOW, "slow", BOOL, NONE, 0, NULL, "", "judged slow")                               \
 	F(ARSUM, VARIANTS, "variants", OBJS, ARVAR, R, NULL, "",                                   \
@@ -267,6 +269,8 @@
 	F(SLOWHOP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "hop time / median hop")               \
 	F(SLOWHOP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                    \
 	F(SLOWHOP, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")          \
+	F(SLOWHOP, CONSISTENCY_P, "consistency_p", NUM, NONE, RN, NULL, "",                         \
+	  "chance of being its class's slowest as often (null: not judged)")                       \
 	F(SLOWRANK, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                 \
 	F(SLOWRANK, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")               \
 	F(SLOWRANK, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks of the point")              \

@@ -17,7 +17,7 @@ import sys
 HOP_FIELDS = ["from_rank", "to_rank", "hosts", "locality", "messages", "hop_time_us", "wait_us",
               "median_hop_us", "ratio", "score", "share", "waited", "slow"]
 SLOW_HOP_FIELDS = ["algorithm", "bytes", "ranks", "from_rank", "to_rank", "hosts", "locality",
-                   "hop_time_us", "median_hop_us", "ratio", "score", "share"]
+                   "hop_time_us", "median_hop_us", "ratio", "score", "share", "consistency_p"]
 SLOW_RANK_FIELDS = ["algorithm", "bytes", "ranks", "rank", "host", "reason", "hops_slow",
                     "hops_total", "reduce_gbps", "median_reduce_gbps", "ratio", "score", "share"]
 DIRECT = {"mpi", "shm"}
@@ -90,7 +90,13 @@ def main():
         need(isinstance(s.get(k), list), f"summary.{k} is a list")
         for e in s.get(k, []):
             need(all(f in e for f in fields), f"summary.{k}: fields {sorted(e)}")
-            need(e["ratio"] >= 2 and e["share"] >= 0.25, f"summary.{k}: named past the thresholds")
+            # hops.h: slow by its score, its ratio past every other, or its consistency;
+            # and always past the share. A rank: its slow hops' or its reduction's.
+            past = (e["ratio"] >= 2 or (e["score"] or 0) >= 3.5 or
+                    (e.get("consistency_p") is not None and e["consistency_p"] <= 1e-3))
+            need(past and e["share"] >= 0.25,
+                 f"summary.{k}: named past the thresholds (ratio {e['ratio']}, score {e['score']}, "
+                 f"consistency_p {e.get('consistency_p')}, share {e['share']})")
     print(f"trace: {points} points; slow hops {[(h['algorithm'], h['from_rank'], h['to_rank']) for h in s.get('slow_hops', [])]}"
           f"; slow ranks {[(k['algorithm'], k['rank'], k['reason']) for k in s.get('slow_ranks', [])]}")
     for b in bad:
