@@ -21,6 +21,10 @@ enum {
 	LINKS_MAX_WINDOW = 1024,
 };
 
+/* A macro's value as a string literal, for --help: the number is written once. */
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x)  TEXT_OF_(x)
+
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "OPT_BYTES fills the size_t byte counts");
 
 static const char *const modes[] = {"concurrent", "isolated", NULL};
@@ -338,7 +342,9 @@ static const struct opt links_only[] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct links_opts, judge_oversubscribed),
      .key = "judge_oversubscribed",
-     .help = "judge the links of oversubscribed hosts too"},
+     .help = "judge the links of oversubscribed hosts too, and the\n"
+             "latency of pairs whose ranks waited for a core half the\n"
+             "time or more"},
     {.name = "fail-on-suspect",
      .kind = OPT_FLAG,
      .offset = offsetof(struct links_opts, fail_on_suspect),
@@ -349,8 +355,9 @@ static const struct opt links_only[] = {
      .offset = offsetof(struct links_opts, keep_samples),
      .key = "keep_samples",
      .help = "write every pair's raw samples (about 220 bytes more a\n"
-             "pair), so that compare tests every pair; by default only\n"
-             "the re-tested pairs' and one in 16 of the others"},
+             "pair), so that compare tests every pair; by default every\n"
+             "pair's up to 1,056 pairs (33 ranks), above that only the\n"
+             "re-tested pairs' and one in 16 of the others"},
     {.name = "test-slow-link",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct links_opts, slow_a),
@@ -409,6 +416,7 @@ static bool echo(cJSON *cfg, const void *opts)
 	const struct detect_params *d = &((const struct links_opts *)opts)->detect;
 	cJSON *o = cJSON_AddObjectToObject(cfg, "detector");
 	return o && cJSON_AddNumberToObject(cfg, "retest_pairs_max", LINKS_RETEST_PAIRS) &&
+	       cJSON_AddNumberToObject(cfg, "retests", LINKS_RETESTS) &&
 	       cJSON_AddNumberToObject(o, "min_class_links", d->min_class_links) &&
 	       cJSON_AddNumberToObject(o, "min_hosts", d->min_hosts) &&
 	       cJSON_AddNumberToObject(o, "min_host_links", d->min_host_links) &&
@@ -442,11 +450,16 @@ const struct cmd_spec links_spec = {
         "send, to receive or both (its NIC), a link between two hosts slow one way or\n"
         "both, or a segment (the cells between two groups of hosts: a rack's uplink).\n"
         "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
-        "or segment; the shift pattern whole), and only those that stay suspect are\n"
-        "reported; with none, the smallest slowdown of each class that would have been\n"
-        "named is printed. Links of an oversubscribed host (more ranks than cores) are\n"
-        "measured and reported but not judged: their times are the scheduler's as much\n"
-        "as the link's.\n",
+        "or segment; the shift pattern whole), up to " TEXT_OF(LINKS_RETESTS) " re-tests, each of what stood every\n"
+        "one before, and only what stays suspect every time is reported (a burst of\n"
+        "other work that lasts one re-test accuses no one); with none, the smallest\n"
+        "slowdown of each class that would have been named is printed. A latency suspect\n"
+        "whose ranks waited for a core (the kernel's run delay) so much longer than the\n"
+        "typical pair's that, for the time they ran, it answered within the class is\n"
+        "cleared as the scheduler's (cleared_by). Links of an oversubscribed host (more\n"
+        "ranks than cores) are measured and reported but not judged, nor is the latency\n"
+        "of a pair whose ranks waited for a core half of its ping-pongs or more: their\n"
+        "times are the scheduler's as much as the link's.\n",
     .exit_codes = "exit codes: 0 ok (suspects are reported but do not fail the run unless\n"
                   "            --fail-on-suspect), 1 a suspect confirmed with --fail-on-suspect,\n"
                   "            2 bad usage, 4 hang or dead rank, 5 MPI, memory or I/O error\n",

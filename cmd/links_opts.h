@@ -24,6 +24,8 @@ enum links_pattern {
 
 /* At most this many pairs of one host, link or segment suspect are measured again. */
 #define LINKS_RETEST_PAIRS 4
+/* Re-tests a suspect must stand, one after another, before it is accused (reports/diagnose/retest.h). */
+#define LINKS_RETESTS 5
 
 struct links_opts {
 	struct probe_link_opts probe;

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "cmd/links_cmd.h"
+#include "reports/diagnose/scheduler.h"
 #include "reports/render/fixed.h"
 #include "cmd/cmd.h"
 #include "reports/render/report_text.h"
@@ -141,6 +142,12 @@ static void print_not_judged(const struct links_view *v)
 			    "links time the scheduler as much as the link (--judge-oversubscribed "
 			    "judges them anyway)\n",
 			    v->host_names[h]);
+	size_t waiting = links_latency_unjudged(v);
+	if (waiting > 0)
+		printf("# latency not judged: %zu of %d pairs, whose ranks waited for a core half of "
+		       "their ping-pongs or more: their latency is the scheduler's "
+		       "(--judge-oversubscribed judges them anyway)\n",
+		       waiting, v->nranks * (v->nranks - 1) / 2);
 }
 
 /* A share of waiting for a CPU worth a word: the scheduler, not only the link, is in the figures. */
@@ -193,6 +200,20 @@ static void print_suspect(const struct links_view *v, const struct detect_result
 	printf("\n");
 }
 
+/* A suspect the re-test confirmed and the wait for a core explains (scheduler.h). */
+static void print_scheduler_cleared(const struct links_view *v, const struct detect_suspect *s,
+                                    double w0)
+{
+	char line[1024], ran[32];
+	detect_describe(s, v->host_names, line, sizeof line);
+	report_fixed(ran, sizeof ran, scheduler_discounted(s, s->cpu_wait_fraction, w0), 0, 3);
+	printf("# cleared, the scheduler's: ");
+	report_fput_escaped(stdout, line);
+	printf("; its ranks waited for a core %.0f%% of the time (the typical pair's %.0f%%), and "
+	       "for the time they ran it measured %s us, within the class\n",
+	       100 * s->cpu_wait_fraction, isnan(w0) ? 0.0 : 100 * w0, ran);
+}
+
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
@@ -211,6 +232,13 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].confirmed)
 			print_suspect(v, final, &final->suspects[i]);
+	double w0 = NAN;
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].scheduler_cleared) {
+			if (isnan(w0))
+				w0 = links_typical_cpu_wait_latency(v);
+			print_scheduler_cleared(v, &final->suspects[i], w0);
+		}
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

@@ -267,8 +267,8 @@ static int run_phase(struct probe_links *p, int peer, enum phase ph)
 static int run_pair(struct probe_links *p, int peer, bool sync)
 {
 	int rc = MPI_SUCCESS;
-	uint64_t waited = 0;
-	double busy = 0;
+	uint64_t waited = 0, waited_lat = 0;
+	double busy = 0, busy_lat = 0;
 	bool known = peer >= 0;
 	p->peer = peer;
 	p->one_way = p->bidir = (struct probe_windows){0};
@@ -280,9 +280,14 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 		double t = MPI_Wtime();
 		if (rc == MPI_SUCCESS && peer >= 0)
 			rc = run_phase(p, peer, (enum phase)ph);
-		busy += MPI_Wtime() - t;
+		t = MPI_Wtime() - t;
+		busy += t;
 		known = known && probe_cpu_wait_ns(&w1) && w1 >= w0;
 		waited += known ? w1 - w0 : 0;
+		if (ph == PH_LAT_LO || ph == PH_LAT_HI) {
+			busy_lat += t;
+			waited_lat += known ? w1 - w0 : 0;
+		}
 		if (sync) {
 			int brc = MPI_Barrier(p->comm);
 			if (rc == MPI_SUCCESS)
@@ -290,6 +295,7 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 		}
 	}
 	p->cpu_wait_share = known ? probe_cpu_wait_share(waited, busy) : NAN;
+	p->cpu_wait_share_lat = known ? probe_cpu_wait_share(waited_lat, busy_lat) : NAN;
 	return rc;
 }
 

@@ -75,6 +75,7 @@ struct probe_links {
 	double *bidir_us;          /* bw_iters times of a window each way at once */
 	struct probe_windows one_way, bidir; /* how many of window_us, bidir_us hold samples */
 	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
+	double cpu_wait_share_lat; /* the same of its ping-pongs alone: what a latency suffers */
 	/* the shift step measured last (probe_links_shift): */
 	int shift_dest, shift_source;   /* -1 before any */
 	double *shift_send_us;          /* bw_iters: until this rank's sends completed */

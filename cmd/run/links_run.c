@@ -19,7 +19,10 @@
 #include <mpi.h>
 
 #include "cmd/run/links_run.h"
+#include "reports/io/links_compact.h"
 #include "reports/io/links_coverage.h"
+#include "reports/diagnose/retest.h"
+#include "reports/diagnose/scheduler.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/partial.h"
 #include "algorithms/progress.h"
@@ -50,6 +53,7 @@ static void run_release(struct links_run *r)
 	free(r->dlinks);
 	detect_result_release(&r->first);
 	detect_result_release(&r->final);
+	detect_result_release(&r->standing);
 	cJSON_Delete(r->root);
 	run_partial_release(&r->report);
 }
@@ -98,7 +102,8 @@ static int run_alloc(struct links_run *r)
 		}
 	}
 	for (int b = 0; r->mine && b < n; b++)
-		r->mine[b] = (struct link_record){.a = r->ctx->rank, .b = b, .cpu_wait_share = NAN};
+		r->mine[b] = (struct link_record){
+		    .a = r->ctx->rank, .b = b, .cpu_wait_share = NAN, .cpu_wait_share_lat = NAN};
 	for (int b = 0; r->shift_mine && b < n; b++)
 		r->shift_mine[b] = (struct shift_cell){.send_us = NAN, .recv_us = NAN};
 	if (failed)
@@ -135,6 +140,7 @@ bool links_summarize(struct links_run *r, bool remeasured)
 	k->measured = true;
 	k->remeasured = remeasured;
 	k->cpu_wait_share = p->cpu_wait_share;
+	k->cpu_wait_share_lat = p->cpu_wait_share_lat;
 	k->nlatency_samples =
 	    link_keep_samples(p->lat_us, (size_t)p->lat_count, k->latency_samples_us);
 	k->nwindow_samples =
@@ -231,6 +237,13 @@ int links_gather_rows(struct links_run *r)
 	return links_step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* A small job keeps every pair's samples, so that compare can test every pair. */
+static bool keeps_every_sample(const struct links_run *r)
+{
+	size_t n = (size_t)r->ctx->nranks;
+	return r->o->keep_samples || n * (n - 1) <= LINKS_SAMPLES_ALL_UP_TO;
+}
+
 struct links_view links_view_of(const struct links_run *r)
 {
 	return (struct links_view){
@@ -243,7 +256,8 @@ struct links_view links_view_of(const struct links_run *r)
 	    .host_judged = r->host_judged,
 	    .window_bytes = (double)r->o->probe.window * (double)r->o->probe.bw_bytes,
 	    .shift = r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1 ? r->shift_all : NULL,
-	    .keep_all_samples = r->o->keep_samples,
+	    .keep_all_samples = keeps_every_sample(r),
+	    .judge_waiting = r->o->judge_oversubscribed,
 	};
 }
 
@@ -279,16 +293,20 @@ static int judge(struct links_run *r, struct detect_result *out, int pass)
 	return 0;
 }
 
-/* Rank 0 lists the pairs to measure again; everyone gets the list (owned by the caller). */
-static int share_pairs(struct links_run *r, struct probe_pair **list, int *count)
+/*
+ * Rank 0 lists the pairs of what accused names to measure again (r->pairs marks
+ * them, this round's only); everyone gets the list (owned by the caller).
+ */
+static int share_pairs(struct links_run *r, const struct detect_result *accused,
+                       struct probe_pair **list, int *count)
 {
 	const int n = r->ctx->nranks;
 	int k = 0, rc;
 	if (r->ctx->rank == 0) {
 		struct links_view v = links_view_of(r);
 		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
-		k = detect_remeasure_pairs(&r->first, r->dlinks, nl, n, LINKS_RETEST_PAIRS,
-		                           r->pairs);
+		memset(r->pairs, 0, (size_t)n * (size_t)n * sizeof *r->pairs);
+		k = detect_remeasure_pairs(accused, r->dlinks, nl, n, LINKS_RETEST_PAIRS, r->pairs);
 	}
 	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
 	*count = k;
@@ -314,8 +332,9 @@ static void before_retest(void *arg, int i)
 {
 	const struct retest_hooks *t = arg;
 	const struct links_run *r = t->r;
-	cmd_progress(r->ctx, r->o->out.quiet, "links: measuring %d-%d again, alone (%d of %d)",
-	             t->list[i].a, t->list[i].b, i + 1, t->count);
+	cmd_progress(r->ctx, r->o->out.quiet,
+	             "links: measuring %d-%d again, alone (%d of %d, re-test %d of at most %d)",
+	             t->list[i].a, t->list[i].b, i + 1, t->count, r->retest_rounds + 1, LINKS_RETESTS);
 	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
 	progress_step(PROGRESS_TIMED, i + 1);
 }
@@ -331,11 +350,12 @@ static int after_retest(void *arg, int i, int rc)
 }
 
 /* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
-static int remeasure(struct links_run *r)
+/* One round: the pairs of what accused names, measured again, alone; an exit code. */
+static int retest_round(struct links_run *r, const struct detect_result *accused, int *count_out)
 {
 	struct probe_pair *list = NULL;
 	int count = 0;
-	int status = share_pairs(r, &list, &count), ran = 0;
+	int status = share_pairs(r, accused, &list, &count), ran = 0;
 	struct retest_hooks t = {r, list, count};
 	const struct probe_rounds_hooks hooks = {before_retest, after_retest, &t};
 	if (status == EXIT_OK &&
@@ -354,10 +374,54 @@ static int remeasure(struct links_run *r)
 			r->pairs[(size_t)list[i].a * (size_t)r->ctx->nranks + (size_t)list[i].b] =
 			    false;
 	}
-	r->remeasured = ran;
+	r->remeasured += ran;
 	if (status == EXIT_OK && ran > 0)
 		status = links_gather_rows(r);
 	free(list);
+	*count_out = count;
+	return status;
+}
+
+/*
+ * Rank 0, after a round that is not the last: what it confirmed of the suspects
+ * standing (the first pass's, before any round) stands for the next; -1 when out of memory.
+ */
+static int narrow_standing(struct links_run *r)
+{
+	struct detect_result now, kept;
+	const struct detect_result *before = r->has_standing ? &r->standing : &r->first;
+	if (judge(r, &now, 1) != 0)
+		return -1;
+	detect_confirm(&now, before, r->pairs, r->ctx->nranks);
+	int rc = retest_keep_confirmed(&now, &kept);
+	detect_result_release(&now);
+	if (rc < 0)
+		return -1;
+	detect_result_release(&r->standing);
+	r->standing = kept;
+	r->has_standing = true;
+	return 0;
+}
+
+/*
+ * Step 3: every suspect's pairs again, alone, up to LINKS_RETESTS rounds, each
+ * only what stood every round before (retest.h); then the shift once more.
+ */
+static int remeasure(struct links_run *r)
+{
+	int status = EXIT_OK, count = 0;
+	for (r->retest_rounds = 0; status == EXIT_OK && r->retest_rounds < LINKS_RETESTS;) {
+		status = retest_round(r, r->has_standing ? &r->standing : &r->first, &count);
+		if (status != EXIT_OK || count == 0)
+			break;
+		r->retest_rounds++;
+		bool failed = r->retest_rounds < LINKS_RETESTS && r->ctx->rank == 0 &&
+		              narrow_standing(r) != 0;
+		if (failed)
+			cmd_error(r->ctx, "links: out of memory in the detector");
+		if (run_any(r->ctx, failed))
+			status = EXIT_RUNTIME;
+	}
 	/* the shift pattern once more, whole, when it accused anything */
 	int again = 0;
 	for (int i = 0; r->ctx->rank == 0 && i < r->first.nsuspects; i++)
@@ -407,6 +471,12 @@ static int write_report(struct links_run *r)
 	return status;
 }
 
+/* scheduler_clear's view of a pair: the larger share of its two ranks' waits in its ping-pongs. */
+static double wait_of_pair(const void *view, int a, int b)
+{
+	return link_cpu_wait_latency(view, a, b);
+}
+
 /* Rank 0: the verdict, stdout, the report and the exit code. */
 static int conclude(struct links_run *r)
 {
@@ -418,7 +488,10 @@ static int conclude(struct links_run *r)
 		cmd_error(r->ctx, "links: out of memory in the detector");
 		return EXIT_RUNTIME;
 	}
-	confirmed = detect_confirm(&r->final, &r->first, r->pairs, r->ctx->nranks);
+	confirmed = detect_confirm(&r->final, r->has_standing ? &r->standing : &r->first, r->pairs,
+	                           r->ctx->nranks);
+	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, links_typical_cpu_wait_latency(&v),
+	                             r->o->detect.tolerance);
 	run_context_end(&r->c);
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;

@@ -58,7 +58,9 @@ struct links_run {
 	bool *pairs;                /* rank 0: the pairs measured again, as detect.h marks them */
 	struct detect_link *dlinks; /* rank 0: scratch of the detector */
 	struct detect_result first, final;
-	int remeasured;
+	struct detect_result standing; /* rank 0: what every re-test round so far confirmed */
+	bool has_standing;             /* a round narrowed the suspects: final is matched to standing */
+	int remeasured, retest_rounds;
 	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
 	struct run_partial report; /* writes the skeleton at the start and on a hang */
 	links_outcome_fn hand;     /* inside another command: rank 0 hands it the verdict */

@@ -195,6 +195,7 @@ static struct detect_suspect verdict(struct work *w, enum detect_kind kind, cons
 	    .side = -1,
 	    .loaded = loaded,
 	    .first_measured = NAN,
+	    .cpu_wait_fraction = NAN,
 	    .first_ratio = NAN,
 	    .first_score = NAN,
 	};

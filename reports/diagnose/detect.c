@@ -353,6 +353,7 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		                                                            : DETECT_DIR_BOTH,
 		    .side = -1,
 		    .first_measured = NAN,
+		    .cpu_wait_fraction = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};
@@ -400,6 +401,7 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .direction = DETECT_DIR_AB,
 		    .side = -1,
 		    .first_measured = NAN,
+		    .cpu_wait_fraction = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};

@@ -91,6 +91,10 @@ struct detect_suspect {
 	bool loaded;        /* found in the shift pattern, not in isolated pairs */
 	/* the first pass's figures of what detect_confirm confirmed (NAN before) */
 	double first_measured, first_ratio, first_score;
+	/* scheduler.h: a rank link's share of time its ranks waited for a core (NAN: not
+	 * known), and whether that share explains it (then it is not confirmed) */
+	double cpu_wait_fraction;
+	bool scheduler_cleared;
 };
 
 struct detect_class {

@@ -28,7 +28,11 @@
 #define LINKS_COMPACT_SCHEMA_VERSION 2
 /* Raw samples of each kind written for a pair that keeps them (compare needs 9 a side). */
 #define LINKS_REPORT_SAMPLES 16
-/* Of the pairs not re-tested, one in LINKS_SAMPLED_EVERY keeps its samples, at most LINKS_SAMPLED_MAX. */
+/* Up to this many measured pairs every pair keeps its samples (about 220 bytes a pair, so
+ * at most ~0.25 MB), so that a nightly compare of links tests every pair of a small cluster
+ * without --keep-samples: samples missing on a side leave a pair untested. */
+#define LINKS_SAMPLES_ALL_UP_TO 1056
+/* Above it, of the pairs not re-tested, one in LINKS_SAMPLED_EVERY keeps its samples, at most LINKS_SAMPLED_MAX. */
 #define LINKS_SAMPLED_EVERY 16
 #define LINKS_SAMPLED_MAX   64
 

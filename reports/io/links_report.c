@@ -11,6 +11,7 @@
 
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
+#include "reports/stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b)
 }
 
 const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1] = {"pairs", "shift", NULL};
+const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {"retest", "scheduler", NULL};
 
 static double typical(const struct stats_summary *s)
 {
@@ -76,7 +78,8 @@ size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
 			                 ? link_bandwidth_gbps(r, v->window_bytes)
 			                 : link_latency_us(r),
 			    .judged =
-			        (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])),
+			        (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])) &&
+			        (metric != DETECT_LATENCY || link_latency_judged(v, a, b)),
 			};
 		}
 	return k;
@@ -199,6 +202,44 @@ static bool add_samples(cJSON *o, const char *name, const double *x, int n)
 double link_cpu_wait(const struct links_view *v, int a, int b)
 {
 	double x = record(v, a, b)->cpu_wait_share, y = record(v, b, a)->cpu_wait_share;
+	if (isnan(x))
+		return y;
+	return isnan(y) || x >= y ? x : y;
+}
+
+bool link_latency_judged(const struct links_view *v, int a, int b)
+{
+	return v->judge_waiting || !(link_cpu_wait_latency(v, a, b) >= LINK_LATENCY_WAIT_UNJUDGED);
+}
+
+size_t links_latency_unjudged(const struct links_view *v)
+{
+	size_t k = 0;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = a + 1; b < v->nranks; b++)
+			k += record(v, a, b)->measured && !link_latency_judged(v, a, b);
+	return k;
+}
+
+double links_typical_cpu_wait_latency(const struct links_view *v)
+{
+	size_t n = (size_t)v->nranks, pairs = n * (n > 0 ? n - 1 : 0) / 2, k = 0, i = 0;
+	size_t step = pairs > LINKS_WAIT_SAMPLE ? pairs / LINKS_WAIT_SAMPLE + 1 : 1;
+	double *w = malloc((pairs / step + 1) * sizeof *w), typical;
+	if (!w)
+		return NAN;
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++, i++)
+			if (i % step == 0 && !isnan(link_cpu_wait_latency(v, (int)a, (int)b)))
+				w[k++] = link_cpu_wait_latency(v, (int)a, (int)b);
+	typical = k ? stats_median(w, k) : NAN;
+	free(w);
+	return typical;
+}
+
+double link_cpu_wait_latency(const struct links_view *v, int a, int b)
+{
+	double x = record(v, a, b)->cpu_wait_share_lat, y = record(v, b, a)->cpu_wait_share_lat;
 	if (isnan(x))
 		return y;
 	return isnan(y) || x >= y ? x : y;
@@ -432,6 +473,7 @@ cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
 	          report_add_number(o, SK_SUSP_EXPECTED, s->expected) &&
 	          report_add_number(o, SK_SUSP_RATIO, s->ratio) &&
 	          report_add_number(o, SK_SUSP_SCORE, s->score) &&
+	          report_add_number(o, SK_SUSP_CPU_WAIT_FRACTION, s->cpu_wait_fraction) &&
 	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_SUSPECT, s->links_suspect) &&
 	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_TOTAL, s->links_total) &&
 	          add_retest(o, s) && cJSON_AddStringToObject(o, SK_SUSP_LINE, line) &&
@@ -512,13 +554,14 @@ static bool add_hosts(cJSON *summary, const struct links_view *v)
 	return ok;
 }
 
-/* Did final confirm what f (of first) accused? */
+/* Did final confirm what f (of first) accused (scheduler: did the scheduler explain it)? */
 static bool kept(const struct detect_result *first, const struct detect_suspect *f,
-                 const struct detect_result *final)
+                 const struct detect_result *final, bool scheduler)
 {
 	for (int j = 0; j < final->nsuspects; j++) {
 		const struct detect_suspect *s = &final->suspects[j];
-		if (!s->confirmed || s->kind != f->kind || s->metric != f->metric ||
+		bool wanted = scheduler ? s->scheduler_cleared : s->confirmed;
+		if (!wanted || s->kind != f->kind || s->metric != f->metric ||
 		    s->locality != f->locality || s->loaded != f->loaded)
 			continue;
 		if (s->kind == DETECT_SEGMENT) {
@@ -536,7 +579,18 @@ static bool kept(const struct detect_result *first, const struct detect_suspect 
 	return false;
 }
 
-/* suspects: the confirmed ones of final; cleared: those of first that final does not confirm. */
+/* One cleared suspect, and what cleared it (scheduler.h, or the re-test). */
+static bool add_cleared(cJSON *cleared, const struct links_view *v, const struct detect_result *r,
+                        const struct detect_suspect *s, enum suspect_cleared_by by)
+{
+	cJSON *o = links_report_add_suspect(cleared, v, r, s);
+	return o && cJSON_AddStringToObject(o, SK_SUSP_CLEARED_BY, suspect_cleared_by_names[by]);
+}
+
+/*
+ * suspects: the confirmed ones of final; cleared: those the scheduler explains (their
+ * re-test's figures), then those of first that final does not confirm otherwise.
+ */
 static bool add_suspects(cJSON *summary, const struct links_view *v,
                          const struct detect_result *first, const struct detect_result *final)
 {
@@ -544,13 +598,17 @@ static bool add_suspects(cJSON *summary, const struct links_view *v,
 	cJSON *cleared = cJSON_AddArrayToObject(summary, SK_LSUM_CLEARED);
 	if (!suspects || !cleared)
 		return false;
-	for (int i = 0; i < final->nsuspects; i++)
-		if (final->suspects[i].confirmed &&
-		    !links_report_add_suspect(suspects, v, final, &final->suspects[i]))
+	for (int i = 0; i < final->nsuspects; i++) {
+		const struct detect_suspect *s = &final->suspects[i];
+		if (s->confirmed && !links_report_add_suspect(suspects, v, final, s))
 			return false;
+		if (s->scheduler_cleared && !add_cleared(cleared, v, final, s, CLEARED_BY_SCHEDULER))
+			return false;
+	}
 	for (int i = 0; first && i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
-		if (!kept(first, f, final) && !links_report_add_suspect(cleared, v, first, f))
+		if (!kept(first, f, final, false) && !kept(first, f, final, true) &&
+		    !add_cleared(cleared, v, first, f, CLEARED_BY_RETEST))
 			return false;
 	}
 	return true;
@@ -611,6 +669,8 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_REMEASURED_PAIRS, j->remeasured_pairs) ||
 	    !cJSON_AddBoolToObject(summary, SK_LSUM_SHIFT_RETESTED, j->shift_retested) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_SUSPECTS_COUNT, confirmed) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_LATENCY_NOT_JUDGED_PAIRS,
+	                             (double)links_latency_unjudged(v)) ||
 	    !add_classes(summary, final) || !add_hosts(summary, v) ||
 	    !add_suspects(summary, v, first, final) || !add_sensitivity(summary, j) ||
 	    !add_not_judged(summary, v))

@@ -33,6 +33,7 @@ struct link_record {
 	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
 	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
 	double cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
+	double cpu_wait_share_lat; /* the same of its ping-pongs alone (not in the report) */
 	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
 	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
 	int nlatency_samples, nwindow_samples;
@@ -70,7 +71,21 @@ struct links_view {
 	double window_bytes;               /* bytes of one window in one direction */
 	const struct shift_cell *shift;    /* nranks x nranks, or NULL: no shift pattern */
 	bool keep_all_samples;             /* the report keeps every pair's samples (links_compact.h) */
+	bool judge_waiting;                /* judge latencies whatever their ranks waited */
 };
+
+/*
+ * A pair whose ranks waited for a core at least this share of their
+ * ping-pongs (link_cpu_wait_latency) has no latency verdict: its latency is
+ * the scheduler's (two spinning ranks on one core wait half the time each).
+ * The measured counterpart of an oversubscribed host's links, not judged
+ * either; --judge-oversubscribed judges both (judge_waiting).
+ */
+#define LINK_LATENCY_WAIT_UNJUDGED 0.5
+/* Whether the latency of a-b is judged: not when its ranks waited that much. */
+bool link_latency_judged(const struct links_view *v, int a, int b);
+/* The measured pairs (a < b) whose latency is not judged for that reason. */
+size_t links_latency_unjudged(const struct links_view *v);
 
 /* The locality class of a -> b: hosts differ, or same host and the same known NUMA node. */
 enum detect_locality links_locality(const struct links_view *v, int a, int b);
@@ -80,6 +95,16 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b);
  * CPU (each end measures its own), or NAN when neither knows.
  */
 double link_cpu_wait(const struct links_view *v, int a, int b);
+/* The same of the pair's ping-pongs alone (cpu_wait_share_lat): what its latency suffered. */
+double link_cpu_wait_latency(const struct links_view *v, int a, int b);
+/*
+ * The typical pair's share of waiting for a core in its ping-pongs: the median
+ * of link_cpu_wait_latency over the pairs (at most LINKS_WAIT_SAMPLE of them,
+ * evenly spaced, so the cost stays bounded at thousands of ranks); NAN when none
+ * is known or out of memory.
+ */
+#define LINKS_WAIT_SAMPLE 65536
+double links_typical_cpu_wait_latency(const struct links_view *v);
 
 /* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
 double link_latency_us(const struct link_record *r);
@@ -140,6 +165,14 @@ struct links_judgement {
  */
 enum suspect_pattern { SUSPECT_PAIRS, SUSPECT_SHIFT, SUSPECT_PATTERNS };
 extern const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1];
+
+/*
+ * Why a suspect of the first pass is in cleared[]: its re-test did not confirm
+ * it, or the scheduler explains it (reports/diagnose/scheduler.h).
+ * suspect_cleared_by_names ("retest", "scheduler", NULL): the reports' "cleared_by".
+ */
+enum suspect_cleared_by { CLEARED_BY_RETEST, CLEARED_BY_SCHEDULER, CLEARED_BY_COUNT };
+extern const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1];
 
 /* The smallest slowdown a class would have had named (detect_sensitivity), with its context. */
 struct links_sensitivity {

@@ -382,6 +382,8 @@
 	F(LSUM, SENSITIVITY, "sensitivity", OBJS, SENS, R, NULL, "", "per judged class")           \
 	F(LSUM, NOT_JUDGED, "not_judged", STRS, NONE, R, NULL, "",                                 \
 	  "hosts whose links are not judged (oversubscribed)")                                     \
+	F(LSUM, LATENCY_NOT_JUDGED_PAIRS, "latency_not_judged_pairs", INT, NONE, 0, NULL, "",       \
+	  "pairs whose ranks waited for a core half their ping-pongs or more: no latency verdict") \
 	F(LSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "", "what was measured (--pattern)")    \
 	F(COVER, PATTERN, "pattern", STR, NONE, R, NULL, "", "screen, pairs, shift or both")       \
 	F(COVER, ROUNDS, "rounds", INT, NONE, R, NULL, "", "rounds measured, every kind")          \
@@ -453,6 +455,10 @@
 	F(SUSP, EXPECTED, "expected", NUM, NONE, RN, NULL, "", "the class median (unit)")          \
 	F(SUSP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "measured / expected")                    \
 	F(SUSP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                       \
+	F(SUSP, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUM, NONE, N, NULL, "",                     \
+	  "a latency of two ranks: the share of its ping-pongs its ranks waited for a core")             \
+	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",               \
+	  "cleared[]: retest (not confirmed) or scheduler (the wait for a core explains it)")      \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \
 	  "its links that stand out")                                                              \
 	F(SUSP, LINKS_TOTAL, "links_total", INT, NONE, R, NULL, "", "its links")                   \

@@ -66,6 +66,52 @@ Test(links_report, locality_classes)
 	cr_assert_eq(links_locality(&v, 1, 2), DETECT_CROSS_HOST);
 }
 
+/* The typical pair's wait for a core in its ping-pongs: the median over pairs of the larger end's. */
+Test(links_report, the_typical_pair_wait)
+{
+	struct links_view v = make_view();
+	for (int i = 0; i < N * N; i++)
+		records[i].cpu_wait_share = records[i].cpu_wait_share_lat = NAN;
+	cr_assert(isnan(links_typical_cpu_wait_latency(&v)), "nothing known");
+	/* 4 ranks, 6 pairs: the larger end's 0.1, 0.2, 0.3, 0.4, 0.5, 0.9 */
+	const double w[6] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.9};
+	for (int a = 0, k = 0; a < N; a++)
+		for (int b = a + 1; b < N; b++, k++) {
+			records[a * N + b].cpu_wait_share_lat = w[k];
+			records[b * N + a].cpu_wait_share_lat = w[k] / 2;
+			records[a * N + b].cpu_wait_share = 1; /* the whole pair's: not this */
+		}
+	cr_assert_float_eq(links_typical_cpu_wait_latency(&v), 0.35, 1e-12);
+	cr_assert_float_eq(link_cpu_wait_latency(&v, 1, 0), 0.1, 1e-12, "the larger end's");
+}
+
+/* A pair whose ranks waited for a core half its ping-pongs has no latency verdict; bandwidth has. */
+Test(links_report, a_latency_the_scheduler_held_is_not_judged)
+{
+	struct links_view v = make_view();
+	struct detect_link out[N * N];
+	for (int i = 0; i < N * N; i++)
+		records[i].cpu_wait_share = records[i].cpu_wait_share_lat = NAN;
+	records[0 * N + 2].cpu_wait_share_lat = 0.2;
+	records[2 * N + 0].cpu_wait_share_lat = 0.5; /* the larger end's counts */
+	records[1 * N + 3].cpu_wait_share_lat = 0.49;
+	cr_assert_not(link_latency_judged(&v, 0, 2));
+	cr_assert(link_latency_judged(&v, 1, 3));
+	cr_assert(link_latency_judged(&v, 0, 1), "unknown: judged");
+	cr_assert_eq(links_latency_unjudged(&v), 1);
+	size_t k = links_to_detect(&v, DETECT_LATENCY, out);
+	for (size_t i = 0; i < k; i++) {
+		bool pair02 = (out[i].a == 0 && out[i].b == 2) || (out[i].a == 2 && out[i].b == 0);
+		cr_assert_eq(out[i].judged, !pair02, "%d->%d", out[i].a, out[i].b);
+	}
+	k = links_to_detect(&v, DETECT_BANDWIDTH, out);
+	for (size_t i = 0; i < k; i++)
+		cr_assert(out[i].judged, "bandwidth %d->%d", out[i].a, out[i].b);
+	v.judge_waiting = true; /* --judge-oversubscribed */
+	cr_assert(link_latency_judged(&v, 0, 2));
+	cr_assert_eq(links_latency_unjudged(&v), 0);
+}
+
 Test(links_report, typical_values)
 {
 	struct links_view v = make_view();
@@ -186,6 +232,53 @@ Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(retest, "confirmed")));
 	cr_assert(strstr(cJSON_GetObjectItem(k, "line")->valuestring, "link 0->2 (a -> b)"), "%s",
 	          cJSON_GetObjectItem(k, "line")->valuestring);
+	cJSON_Delete(root);
+}
+
+/* A latency the scheduler explains (scheduler.h) is cleared by it, once, with its wait. */
+Test(links_report, a_suspect_the_scheduler_explains_is_cleared_by_it)
+{
+	struct links_view v = make_view();
+	struct detect_suspect s1 = {.kind = DETECT_LINK,
+	                            .metric = DETECT_LATENCY,
+	                            .locality = DETECT_CROSS_HOST,
+	                            .a = 0,
+	                            .b = 2,
+	                            .host_a = 0,
+	                            .host_b = 1,
+	                            .host = -1,
+	                            .measured = 969,
+	                            .expected = 97,
+	                            .ratio = 9.99,
+	                            .score = 12};
+	s1.side = -1;
+	s1.direction = DETECT_DIR_AB;
+	s1.first_measured = NAN;
+	s1.cpu_wait_fraction = NAN;
+	struct detect_suspect s2 = s1;
+	s2.a = 1;
+	s2.b = 3;
+	struct detect_suspect first_v[] = {s1, s2}, final_v[] = {s1};
+	final_v[0].cpu_wait_fraction = 0.9;
+	final_v[0].scheduler_cleared = true; /* confirmed, then cleared */
+	struct detect_result first = {.nsuspects = 2, .suspects = first_v};
+	struct detect_result final = {.nsuspects = 1, .suspects = final_v};
+	cJSON *root = cJSON_CreateObject();
+	struct links_judgement j = {.first = &first, .final = &final, .remeasured_pairs = 2};
+	cJSON *summary = links_report_add_summary(root, &v, &j);
+	cr_assert(summary);
+	cJSON *cleared = cJSON_GetObjectItem(summary, "cleared");
+	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(summary, "suspects")), 0);
+	cr_assert_eq(cJSON_GetArraySize(cleared), 2, "0->2 by the scheduler, 1->3 by the re-test");
+	cJSON *k = cJSON_GetArrayItem(cleared, 0);
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "who")->valuestring, "0->2");
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "cleared_by")->valuestring, "scheduler");
+	cr_assert_float_eq(cJSON_GetObjectItem(k, "cpu_wait_fraction")->valuedouble, 0.9, 1e-12);
+	k = cJSON_GetArrayItem(cleared, 1);
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "who")->valuestring, "1->3");
+	cr_assert_str_eq(cJSON_GetObjectItem(k, "cleared_by")->valuestring, "retest");
+	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(k, "cpu_wait_fraction")));
+	cr_assert_eq(cJSON_GetObjectItem(summary, "suspects_count")->valueint, 0);
 	cJSON_Delete(root);
 }
 

@@ -1,0 +1,73 @@
+/* The chain of re-tests (reports/diagnose/retest.h). */
+#include "reports/diagnose/retest.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+static struct detect_suspect link_suspect(int a, int b, bool confirmed)
+{
+	return (struct detect_suspect){.kind = DETECT_LINK,
+	                               .metric = DETECT_LATENCY,
+	                               .locality = DETECT_CROSS_HOST,
+	                               .a = a,
+	                               .b = b,
+	                               .host_a = a / 2,
+	                               .host_b = b / 2,
+	                               .host = -1,
+	                               .measured = 300,
+	                               .expected = 30,
+	                               .ratio = 10,
+	                               .score = 9,
+	                               .confirmed = confirmed,
+	                               .side = -1,
+	                               .first_measured = 500,
+	                               .first_ratio = 16.7,
+	                               .first_score = 15,
+	                               .cpu_wait_fraction = NAN};
+}
+
+/* only what the round confirmed stands, with the first pass's figures, not yet confirmed */
+Test(retest, keeps_the_confirmed_with_the_first_pass_figures)
+{
+	struct detect_suspect v[3] = {link_suspect(0, 2, true), link_suspect(1, 3, false),
+	                              link_suspect(4, 6, true)};
+	v[2].first_measured = NAN; /* not matched before: its own figures */
+	struct detect_result r = {.nsuspects = 3, .suspects = v, .nhosts = 4};
+	struct detect_result out;
+	cr_assert_eq(retest_keep_confirmed(&r, &out), 2);
+	cr_assert_eq(out.nsuspects, 2);
+	cr_assert_eq(out.suspects[0].a, 0);
+	cr_assert_float_eq(out.suspects[0].measured, 500, 1e-12);
+	cr_assert_float_eq(out.suspects[0].ratio, 16.7, 1e-12);
+	cr_assert_not(out.suspects[0].confirmed);
+	cr_assert_eq(out.suspects[1].a, 4);
+	cr_assert_float_eq(out.suspects[1].measured, 300, 1e-12);
+	detect_result_release(&out);
+}
+
+/* a segment's sides go along, so the next round can match its sides */
+Test(retest, keeps_a_segments_sides)
+{
+	signed char sides[] = {0, 0, 1, 1};
+	struct detect_suspect seg = link_suspect(-1, -1, true);
+	seg.kind = DETECT_SEGMENT;
+	seg.side = 0;
+	struct detect_result r = {
+	    .nsuspects = 1, .suspects = &seg, .nhosts = 4, .nsides = 1, .sides = sides};
+	struct detect_result out;
+	cr_assert_eq(retest_keep_confirmed(&r, &out), 1);
+	const signed char *got = detect_sides(&out, &out.suspects[0]);
+	cr_assert(got && got[0] == 0 && got[3] == 1);
+	detect_result_release(&out);
+}
+
+/* a round that confirmed nothing leaves nothing standing */
+Test(retest, nothing_confirmed_nothing_stands)
+{
+	struct detect_suspect v[1] = {link_suspect(0, 2, false)};
+	struct detect_result r = {.nsuspects = 1, .suspects = v, .nhosts = 4};
+	struct detect_result out;
+	cr_assert_eq(retest_keep_confirmed(&r, &out), 0);
+	cr_assert_eq(out.nsuspects, 0);
+	detect_result_release(&out);
+}
