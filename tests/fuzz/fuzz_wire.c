@@ -6,13 +6,16 @@
  * exactly when it is the one the claimed rank would send (and that one is
  * valid, naming that rank); the listen plan has at most max addresses, none
  * twice, loopback first when a peer shares rank 0's host; the connect order
- * is a permutation of the listeners. The heartbeats that follow are decoded
- * inside cmd/run/watchdog.c's socket loop (recv_beat), not in a pure
- * function, so they are not fuzzed here.
+ * is a permutation of the listeners. The whole input is also a stream of
+ * the frames a host leader sends rank 0 (cmd/run/watchdog_wire.c), under the
+ * token of its words 1: a frame parsed whole is as long as it says, within
+ * the input, a whole number of words, at most max records; one byte short of
+ * it has not arrived yet; and encoding what was parsed gives its bytes back.
  */
 #include "fuzz.h"
 
 #include "cmd/run/watchdog_net.h"
+#include "cmd/run/watchdog_wire.h"
 
 #include <sodium.h>
 #include <stdbool.h>
@@ -77,6 +80,33 @@ static void plan_oracle(const struct wd_addrs *root, const struct wd_addrs *peer
 	}
 }
 
+enum { FRAME_RECORDS_MAX = 4 };
+
+static void frame_oracle(const uint8_t *data, size_t size)
+{
+	static struct wd_record rec[FRAME_RECORDS_MAX], again[FRAME_RECORDS_MAX];
+	static unsigned char out[65536];
+	uint64_t token = 0, sender = 0, sender2 = 0;
+	size_t count = 0, count2 = 0, bytes = 0, bytes2 = 0;
+
+	for (size_t k = 8; k < 16 && size >= 16; k++)
+		token = token << 8 | data[k]; /* big-endian, as the frame carries it */
+	int rc = wd_frame_parse(data, size, token, rec, FRAME_RECORDS_MAX, &count, &sender, &bytes);
+	if (rc < -1 || rc > 1)
+		fuzz_failed("wd_frame_parse", "a result other than -1, 0 or 1");
+	if (rc != 1)
+		return;
+	if (bytes > size || bytes < WD_FRAME_HEAD_WORDS * 8 || bytes % 8 || count > FRAME_RECORDS_MAX)
+		fuzz_failed("wd_frame_parse", "a frame outside the input, not whole words, or too many records");
+	if (wd_frame_parse(data, bytes - 1, token, again, FRAME_RECORDS_MAX, &count2, &sender2,
+	                   &bytes2) != 0)
+		fuzz_failed("wd_frame_parse", "a frame one byte short is not 'not arrived yet'");
+	if (bytes <= sizeof out &&
+	    (wd_frame_encode(token, sender, rec, count, out, sizeof out) != bytes ||
+	     memcmp(out, data, bytes) != 0))
+		fuzz_failed("wd_frame_encode", "what was parsed does not encode to its bytes");
+}
+
 int fuzz_wire(const uint8_t *data, size_t size)
 {
 	static bool ready;
@@ -89,6 +119,7 @@ int fuzz_wire(const uint8_t *data, size_t size)
 			fuzz_failed("libsodium", "sodium_init failed");
 		ready = true;
 	}
+	frame_oracle(data, size);
 	if (size < WD_KEY_BYTES + WD_NONCE_BYTES + WD_HELLO_BYTES)
 		return 0;
 	hello_oracle(data, data + WD_KEY_BYTES, data + WD_KEY_BYTES + WD_NONCE_BYTES);
