@@ -245,8 +245,9 @@ const struct cmd_spec compare_spec = {
         "verdict: the point is 'untested' and says so, and it does not fail\n"
         "unless --untested fail. A point whose noise is wider than --threshold (the\n"
         "middle half of its samples, or the yardstick that allreduce re-measures around\n"
-        "every point, in either report) is 'untestable', however much it changed; below\n"
-        "the threshold, the yardstick's figure widens the threshold.\n"
+        "every point, in either report) is 'untestable' unless it changed by more than\n"
+        "the threshold and both noises added (bar_pct); below the threshold, the\n"
+        "yardstick's figure widens the threshold.\n"
         "Untestable points are counted and printed; they fail only with --untestable\n"
         "fail. Points of one run only are listed. Reports are read from\n"
         "regular files only; '-' is standard input. Runs without mpirun.\n",

@@ -257,7 +257,7 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 		r->verdict = worse && o->untested_fails ? CMP_REGRESSION : CMP_UNTESTED;
 		return;
 	}
-	if (noisy) {
+	if (noisy && !(fabs(r->worse_pct) > r->bar_pct)) {
 		r->verdict = CMP_UNTESTABLE;
 		r->note = untestable_note(r, o->threshold_pct);
 		return;

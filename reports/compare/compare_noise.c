@@ -127,14 +127,18 @@ bool cmp_noise_measure(struct cmp_row *r, double threshold_pct)
 	r->yardstick_pct = wider(r->base->yardstick_pct, r->cur->yardstick_pct);
 	noise = wider(r->spread_pct, r->yardstick_pct);
 	/*
-	 * Past the threshold nothing is judged, however large the change: a
-	 * point measured inside a disturbance moves by the disturbance's own
-	 * size, thousands of percent under a loaded scheduler. Below it, the own
-	 * spread is the test's business (it sees the samples); the yardstick's
-	 * is not, so it widens the bar.
+	 * Past the threshold a change is judged only when it clears the threshold
+	 * and both noises added: a point measured inside a disturbance moves by the
+	 * disturbance's own size (thousands of percent under a loaded scheduler,
+	 * and the yardstick around it moves as much), so within that bar it is
+	 * untestable; a change far past its noise (a path made twice as slow,
+	 * measured with a spread of 35%) is still a change. Below the threshold,
+	 * the own spread is the test's business (it sees the samples); the
+	 * yardstick's is not, so it widens the bar.
 	 */
 	if (noise > threshold_pct) {
-		r->bar_pct = NAN;
+		r->bar_pct = threshold_pct + (isnan(r->spread_pct) ? 0 : r->spread_pct) +
+		             (isnan(r->yardstick_pct) ? 0 : r->yardstick_pct);
 		return true;
 	}
 	r->bar_pct = threshold_pct + (isnan(r->yardstick_pct) ? 0 : r->yardstick_pct);

@@ -138,7 +138,8 @@ struct cmp_row {
 	double threshold_pct;  /* the options', for the note */
 	double spread_pct;     /* own spread, the wider side; NAN when neither has one */
 	double yardstick_pct;  /* yardstick figure, the wider report; NAN when neither has one */
-	double bar_pct;        /* how much worse a regression must be; NAN: untestable, not judged */
+	double bar_pct; /* how much worse a regression must be: threshold + yardstick, or past the
+	                   threshold's noise, threshold + spread + yardstick; NAN: not compared */
 	enum cmp_verdict verdict;
 	const char *note; /* static text, or NULL */
 	char label[CMP_LABEL_BYTES];

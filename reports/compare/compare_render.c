@@ -300,7 +300,8 @@ static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
 	                          : "with fewer, no verdict and no failure");
 	fprintf(f,
 	        "%sA point whose noise (noise_pct: the middle half of its samples, or the "
-	        "yardstick around it) is wider than %g%% is untestable; below that the yardstick's "
+	        "yardstick around it) is wider than %g%% is untestable unless its change clears "
+	        "the threshold and both noises added (bar_pct); below that the yardstick's "
 	        "figure widens the threshold; untestable points %s.\n",
 	        md ? "\n" : "# ", o->threshold_pct,
 	        o->untestable_fails ? "fail (--untestable fail)" : "are counted and do not fail");

@@ -183,7 +183,10 @@ import json, sys
 d, rc, every = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3] == "every"
 rows = [r for r in d["results"] if r["verdict"] not in ("not-compared", "untested")]
 for r in rows:
-    assert (r["verdict"] == "untestable") == (r["noise_pct"] is not None and r["noise_pct"] > 10), r
+    # untestable: noise past the threshold; then judged only past threshold + both noises
+    noisy = r["noise_pct"] is not None and r["noise_pct"] > 10
+    assert r["verdict"] != "untestable" or noisy, r
+    assert r["verdict"] == "untestable" or not noisy or abs(r["p50_change_pct"]) > r["bar_pct"], r
     # every point slowed: each testable one regresses or says its noise hides 25%
     assert not every or r["verdict"] in ("regression", "untestable") or r["too_noisy"] or r["mde_pct"] > 25, r
     # a point slowed far past its bar regresses (the fault may slow a point little: a rank

@@ -2,7 +2,8 @@
  * compare's noise rule (issue 29): a point whose own spread (the middle half
  * of its samples) or whose yardstick (the control bursts its run measured
  * around it) is wider than the threshold is untestable, not a regression,
- * however much it changed; a yardstick below the threshold widens the bar;
+ * unless it changed by more than the threshold and both noises added; a
+ * yardstick below the threshold widens the bar;
  * reports without a yardstick compare as before.
  */
 #include "reports/compare/compare_points.h"
@@ -110,19 +111,36 @@ Test(compare_noise, wide_own_spread_is_untestable_not_unchanged)
 	release_pair(&p);
 }
 
-Test(compare_noise, even_a_large_change_inside_the_noise_is_untestable)
+Test(compare_noise, a_change_inside_threshold_and_noise_is_untestable)
 {
 	struct pair p = {0};
 
 	cmp_options_init(&p.opts);
 	/* the middle half spans about 35%: a point measured inside a disturbance moves by the
-	   disturbance's size, so not even twice as slow is judged there */
-	compare_pair(&p, two_points(1, 1, 0.3, 1), two_points(2, 1.05, 0.3, 11));
-	cr_assert_eq(row_of(&p, 1024)->verdict, CMP_UNTESTABLE);
-	cr_assert(isnan(row_of(&p, 1024)->bar_pct));
+	   disturbance's size, so 30% slower (past the threshold, inside the bar) is not judged */
+	compare_pair(&p, two_points(1, 1, 0.3, 1), two_points(1.3, 1.05, 0.3, 11));
+	const struct cmp_row *r = row_of(&p, 1024);
+	cr_assert_eq(r->verdict, CMP_UNTESTABLE, "%s", cmp_verdict_name(r->verdict));
+	cr_assert_float_eq(r->bar_pct, 10 + r->spread_pct, 1e-9, "threshold + the own spread");
 	cr_assert_eq(row_of(&p, 65536)->verdict, CMP_UNTESTABLE);
 	cr_assert_not(cmp_failed(&p.result));
 	cr_assert_str_eq(cmp_status(&p.result), "untestable");
+	release_pair(&p);
+}
+
+/* twice as slow, measured with a spread of about 35%: past threshold and noise, a regression */
+Test(compare_noise, a_change_past_threshold_and_noise_is_judged)
+{
+	struct pair p = {0};
+
+	cmp_options_init(&p.opts);
+	compare_pair(&p, two_points(1, 1, 0.3, 1), two_points(2, 1.05, 0.3, 11));
+	const struct cmp_row *r = row_of(&p, 1024);
+	cr_assert_gt(r->spread_pct, 30);
+	cr_assert_lt(r->bar_pct, 100);
+	cr_assert_eq(r->verdict, CMP_REGRESSION, "%s", cmp_verdict_name(r->verdict));
+	cr_assert_eq(row_of(&p, 65536)->verdict, CMP_UNTESTABLE, "5%: inside the noise");
+	cr_assert(cmp_failed(&p.result));
 	release_pair(&p);
 }
 
@@ -263,7 +281,9 @@ Test(compare_noise, text_and_json_say_untestable)
 	first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
 	cr_assert_str_eq(cJSON_GetObjectItem(first, "verdict")->valuestring, "untestable");
 	cr_assert_gt(cJSON_GetObjectItem(first, "noise_pct")->valuedouble, 30);
-	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(first, "bar_pct")), "untestable: no bar");
+	cr_assert_float_eq(cJSON_GetObjectItem(first, "bar_pct")->valuedouble,
+	                   10 + cJSON_GetObjectItem(first, "noise_pct")->valuedouble, 1e-9,
+	                   "untestable: the bar its change did not clear, threshold + noise");
 	cr_assert(cJSON_IsNull(cJSON_GetObjectItem(first, "current_yardstick_pct")));
 	free(text);
 	cJSON_Delete(root);
