@@ -30,8 +30,9 @@
  * the yardstick figure widens the bar a change must pass: threshold +
  * yardstick. When the own spread or the yardstick figure is wider than the
  * threshold, the threshold cannot be tested at that point: it is
- * "untestable", whatever its change (a point measured inside a disturbance
- * moves by the disturbance's size). Untestable points are printed and
+ * "untestable" unless its change clears threshold + own spread + yardstick
+ * (a point measured inside a disturbance moves by the disturbance's size, and
+ * the yardstick with it). Untestable points are printed and
  * counted, and fail only with untestable_fails. Reports without a yardstick (older ones, scale)
  * are judged on the own spread alone; links records have no noise rule.
  */
