@@ -132,10 +132,19 @@ bool cmp_noise_measure(struct cmp_row *r, double threshold_pct)
 	 * disturbance's own size (thousands of percent under a loaded scheduler,
 	 * and the yardstick around it moves as much), so within that bar it is
 	 * untestable; a change far past its noise (a path made twice as slow,
-	 * measured with a spread of 35%) is still a change. Below the threshold,
+	 * measured with a spread of 35%) is still a change. Past
+	 * CMP_NOISE_UNJUDGED_PCT nothing is judged: a yardstick or a point that moved
+	 * by twice its own time or more was descheduled, and a descheduled call takes
+	 * the scheduler's slice (milliseconds) whatever it is, so its change in
+	 * percent has no bound (a 0.6 us point measured 8 ms beside a yardstick
+	 * that moved 3,000x). Below the threshold,
 	 * the own spread is the test's business (it sees the samples); the
 	 * yardstick's is not, so it widens the bar.
 	 */
+	if (noise > CMP_NOISE_UNJUDGED_PCT) {
+		r->bar_pct = NAN; /* the machine, not the code: nothing is judged here */
+		return true;
+	}
 	if (noise > threshold_pct) {
 		r->bar_pct = threshold_pct + (isnan(r->spread_pct) ? 0 : r->spread_pct) +
 		             (isnan(r->yardstick_pct) ? 0 : r->yardstick_pct);

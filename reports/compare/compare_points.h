@@ -50,6 +50,9 @@
 #define CMP_DEFAULT_THRESHOLD_PCT 10.0
 #define CMP_DEFAULT_ALPHA         0.01
 #define CMP_MDE_POWER             0.8
+/* Noise (own spread or yardstick) past this many percent: the point is untestable, whatever
+ * its change (compare_noise.c: a descheduled call's change has no bound). */
+#define CMP_NOISE_UNJUDGED_PCT 100.0
 
 /* Collective records keyed by (algorithm, dtype, op, bytes, ranks, in_place); links by pair. */
 enum cmp_kind { CMP_KIND_POINTS, CMP_KIND_LINKS };
