@@ -93,8 +93,9 @@ const struct opt opts_sweep_points[9] = {
      .metavar = "LIST",
      .parse = parse_sizes,
      .conflicts = sizes_conflicts,
-     .help = "exactly these sizes, comma-separated (instead of -b/-e/-f:\n"
-             "given with any of them, refused)"},
+     .help = "exactly these sizes, comma-separated, each a whole number\n"
+             "of elements (instead of -b/-e/-f: given with any of them,\n"
+             "refused; -b/-e/-f sizes are rounded down to whole elements)"},
     {.name = "iters",
      .letter = 'n',
      .kind = OPT_INT,
@@ -488,6 +489,17 @@ static int sweep_points_exist(const char *cmd, const struct sweep_opts *o, char 
 			         !o->explicit_sizes && o->sizes[i] == o->min_bytes ? "--min-bytes"
 			                                                            : "the size",
 			         (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w);
+			return EXIT_USAGE;
+		}
+	/* a size given by name is measured as given or refused: never quietly another one */
+	for (int i = 0; o->explicit_sizes && i < o->nsizes; i++)
+		if (o->sizes[i] % w) {
+			snprintf(err, len,
+			         "%s: the size %llu is not a whole number of %s elements (%zu bytes): "
+			         "give %llu or %llu",
+			         cmd, (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w,
+			         (unsigned long long)(o->sizes[i] / w * w),
+			         (unsigned long long)(o->sizes[i] / w * w + w));
 			return EXIT_USAGE;
 		}
 	return EXIT_OK;

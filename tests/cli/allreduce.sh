@@ -37,7 +37,8 @@ bad "'--bogus'" --bogus
 bad "1099511627776 bytes needs .* bytes of memory" -e 1T
 # sizes whose buffers overflow 64 bits are refused as too big, not wrapped into small ones
 bad "4611686018427387904 bytes needs .* bytes of memory" -e 4611686018427387904
-bad "18446744073709551615 bytes needs .* bytes of memory" --sizes 18446744073709551615
+bad "18446744073709551612 bytes needs .* bytes of memory" --sizes 18446744073709551612
+bad "the size 18446744073709551615 is not a whole number of float32 elements" --sizes 18446744073709551615
 bad "9223372036854775808 bytes needs .* bytes of memory" -e 18446744073709551615
 mkdir -p "$TMP/adir"
 expect_exit 2 "a directory as output exits 2" mpi 1 allreduce -e 64 -n 2 -o "$TMP/adir"

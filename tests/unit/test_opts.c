@@ -201,6 +201,7 @@ Test(opts, refusals_name_what_is_wrong)
 	    {&scale_spec, "-b 2", "--min-bytes 2 is less than one float32 element"},
 	    {&scale_spec, "--ranks 1,,2", "empty item"},
 	    {&scale_spec, "--sizes 2,8", "the size 2 is less than one float32 element"},
+	    {&scale_spec, "--sizes 8,6", "the size 6 is not a whole number of float32 elements (4 bytes): give 4 or 8"},
 	    {&scale_spec, "--extrapolate 1",
 	     "bad value '1' in --extrapolate '1': each must be a whole number from 2 to 65536"},
 	    {&scale_spec, "--ranks 1,x", "bad value 'x' in --ranks '1,x'"},
