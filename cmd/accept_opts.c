@@ -40,6 +40,19 @@ static const struct opt accept_only[] = {
      .key = "repeats",
      .help = "measuring: every check N times; one that fails some\n"
              "but not all is INTERMITTENT, never a pass"},
+    {.name = "budget",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct accept_opts, budget_s),
+     .metavar = "DURATION",
+     .def = "0",
+     .def_text = "",
+     .key = "budget_s",
+     .parse = opts_parse_duration,
+     .echo = opts_echo_duration,
+     .help = "measuring: bound the run (90, 90s, 15m, 2h): the links\n"
+             "check gets half of what is left (links --budget), no\n"
+             "repeat, all-reduce point or culprit search starts past it;\n"
+             "a point left out is not measured and fails (default none)"},
     {.name = "junit",
      .kind = OPT_STRING,
      .offset = offsetof(struct accept_opts, junit),

@@ -16,6 +16,7 @@ struct accept_opts {
 	const char *check_spec; /* --check-spec: check one */
 	double tolerance_pct;
 	int repeats;          /* measuring: each check this many times */
+	double budget_s;      /* measuring: --budget, the whole run's bound in seconds; 0: none */
 	const char *junit;    /* measuring: JUnit XML here */
 	double timeout_s;     /* measuring: the watchdog's */
 	struct probe_link_opts links_probe; /* measuring: how the links check measures */

@@ -66,33 +66,6 @@ bool links_needs_mpi(const void *opts)
 	return !(o->plan_only && o->plan_hosts > 0);
 }
 
-/* DURATION: seconds, or a number with s, m or h; 0 is no budget. */
-static int parse_duration(const char *arg, void *base, const struct opt *o, char *why, size_t len)
-{
-	char *end = NULL;
-	double v = strtod(arg, &end);
-	double unit = 1;
-	if (end && end != arg && *end && !end[1])
-		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : NAN;
-	else if (end && end != arg && *end)
-		unit = NAN;
-	if (end == arg || isnan(unit) || !isfinite(v) || v < 0 || v * unit > 7 * 24 * 3600.0) {
-		snprintf(why, len, "must be a duration: seconds, or a number with s, m or h "
-		                   "(90, 90s, 15m, 2h), at most a week; 0: none");
-		return -1;
-	}
-	double seconds = v * unit;
-	memcpy((char *)base + o->offset, &seconds, sizeof seconds);
-	return 0;
-}
-
-static bool echo_duration(cJSON *cfg, const char *key, const void *base, const struct opt *o)
-{
-	double v;
-	memcpy(&v, (const char *)base + o->offset, sizeof v);
-	return cJSON_AddNumberToObject(cfg, key, v) != NULL;
-}
-
 static int parse_pattern(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	enum links_pattern *p = (enum links_pattern *)((char *)base + o->offset);
@@ -289,8 +262,8 @@ static const struct opt links_only[] = {
      .def = "0",
      .def_text = "",
      .key = "budget_s",
-     .parse = parse_duration,
-     .echo = echo_duration,
+     .parse = opts_parse_duration,
+     .echo = opts_echo_duration,
      .help = "bound the whole run (90, 90s, 15m, 2h): the phases'\n"
              "time budgets shrink so the plan fits, and no round\n"
              "starts that would end past it (default none)"},

@@ -326,6 +326,33 @@ bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const str
 	return a != NULL;
 }
 
+/* DURATION: seconds, or a number with s, m or h; 0 is no budget. */
+int opts_parse_duration(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	char *end = NULL;
+	double v = strtod(arg, &end);
+	double unit = 1;
+	if (end && end != arg && *end && !end[1])
+		unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : NAN;
+	else if (end && end != arg && *end)
+		unit = NAN;
+	if (end == arg || isnan(unit) || !isfinite(v) || v < 0 || v * unit > 7 * 24 * 3600.0) {
+		snprintf(why, len, "must be a duration: seconds, or a number with s, m or h "
+		                   "(90, 90s, 15m, 2h), at most a week; 0: none");
+		return -1;
+	}
+	double seconds = v * unit;
+	memcpy((char *)base + o->offset, &seconds, sizeof seconds);
+	return 0;
+}
+
+bool opts_echo_duration(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	double v;
+	memcpy(&v, (const char *)base + o->offset, sizeof v);
+	return cJSON_AddNumberToObject(cfg, key, v) != NULL;
+}
+
 int opts_parse_dtypes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	return select_names(arg, (bool *)((char *)base + o->offset), AR_DTYPE_COUNT, "dtype",

@@ -78,6 +78,9 @@ bool sweep_echo(cJSON *cfg, const struct sweep_opts *o);
 /* Value parsers and echoes for the tables (opt_parse_fn, opt_echo_fn). */
 int opts_parse_variants(const char *arg, void *base, const struct opt *o, char *why, size_t len);
 bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+/* DURATION (a double of seconds): seconds, or a number with s, m or h, at most a week; 0: none. */
+int opts_parse_duration(const char *arg, void *base, const struct opt *o, char *why, size_t len);
+bool opts_echo_duration(cJSON *cfg, const char *key, const void *base, const struct opt *o);
 int opts_parse_dtype(const char *arg, void *base, const struct opt *o, char *why, size_t len);
 bool opts_echo_dtype(cJSON *cfg, const char *key, const void *base, const struct opt *o);
 int opts_parse_op(const char *arg, void *base, const struct opt *o, char *why, size_t len);

@@ -48,7 +48,24 @@ struct accept_run {
 	cJSON *root;                   /* rank 0: the report */
 	struct run_partial report;
 	struct point_msg last; /* the point measured last, on the rank that recorded it */
+	double deadline_s;     /* --budget: rank 0's MPI_Wtime past which nothing starts; 0: none */
+	int points_left_out, searches_left_out; /* rank 0: what --budget left out */
 };
+
+/* Whether --budget is spent, by rank 0's clock: every rank gets the same answer. */
+static bool budget_spent(struct accept_run *a)
+{
+	return run_any(a->ctx, a->deadline_s > 0 && a->ctx->rank == 0 && MPI_Wtime() >= a->deadline_s);
+}
+
+/* Rank 0's seconds left of --budget, shared: every rank gets the same figure (0 without one). */
+static double budget_left(struct accept_run *a)
+{
+	double left = a->deadline_s > 0 ? a->deadline_s - MPI_Wtime() : 0;
+	if (MPI_Bcast(&left, 1, MPI_DOUBLE, 0, a->ctx->comm) != MPI_SUCCESS)
+		return -1;
+	return left;
+}
 
 /* The variant, dtype and op names a spec may use: the registry's. */
 static int names_of(struct accept_names *n, const char **variants, const char **dtypes,
@@ -168,9 +185,13 @@ static int links_to_figures(void *arg, const struct links_view *v,
 	return accept_figures_add_links_view(arg, v, final);
 }
 
-/* links with its detector's defaults and accept's measurement options; the watchdog the job's. */
-static int check_links(struct accept_run *a, struct accept_figures *f)
+/*
+ * links with its detector's defaults and accept's measurement options; the watchdog the job's.
+ * Under --budget it gets half of what is left, shared by the repeats still to run.
+ */
+static int check_links(struct accept_run *a, struct accept_figures *f, int repeats_left)
 {
+	double left = budget_left(a);
 	struct links_opts lo;
 	char err[256];
 	if (opts_defaults(&links_spec, &lo, err, sizeof err) != EXIT_OK ||
@@ -181,6 +202,8 @@ static int check_links(struct accept_run *a, struct accept_figures *f)
 	lo.probe = a->o->links_probe;
 	lo.out.quiet = a->o->out.quiet;
 	lo.timeout_s = 0;
+	if (a->deadline_s > 0) /* a budget of 0 is none: what is spent leaves a sliver */
+		lo.budget_s = fmax(left * 0.5 / repeats_left, 0.001);
 	int status = links_measure(a->ctx, &lo, links_to_figures, f);
 	if (status == EXIT_OK && f)
 		accept_figures_mark(f, ACCEPT_LINKS);
@@ -281,9 +304,17 @@ static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowe
 		if (only >= 0 && (size_t)only != i)
 			continue;
 		int v = ar_variant_index(ar_variant_find(p->variant));
-		status = sweep_point(&s, v, p->bytes, c);
-		if (status == EXIT_OK)
-			status = share_point(a, lowest);
+		if (budget_spent(a)) {
+			/* not measured: the check fails on it (a gate never passes on nothing) */
+			a->last = (struct point_msg){.busbw_gbps = NAN, .p99_us = NAN, .wrong = -1,
+			                             .ranks = c->nranks};
+			snprintf(a->last.skipped, sizeof a->last.skipped, "--budget spent");
+			a->points_left_out += a->ctx->rank == 0;
+		} else {
+			status = sweep_point(&s, v, p->bytes, c);
+			if (status == EXIT_OK)
+				status = share_point(a, lowest);
+		}
 		if (status == EXIT_OK && a->ctx->rank == 0)
 			status = add_point(a, f, i);
 	}
@@ -301,7 +332,7 @@ static int run_repeat(struct accept_run *a, int repeat, struct accept_figures *f
 	if (status == EXIT_OK && a->spec.has[ACCEPT_VERIFY])
 		status = check_verify(a, f);
 	if (status == EXIT_OK && a->spec.has[ACCEPT_LINKS])
-		status = check_links(a, f);
+		status = check_links(a, f, a->o->repeats - repeat);
 	if (status == EXIT_OK && a->spec.has[ACCEPT_ALLREDUCE]) {
 		struct sweep_comm world = {.comm = a->ctx->comm,
 		                           .rank = a->ctx->rank,
@@ -450,9 +481,14 @@ static int search_all(struct accept_run *a)
 		return EXIT_RUNTIME;
 	}
 	int status = EXIT_OK;
-	/* one host: nothing to split */
-	for (long i = 0; status == EXIT_OK && a->map.nhosts > 1 && i < n; i++)
+	/* one host: nothing to split; past --budget no search starts */
+	for (long i = 0; status == EXIT_OK && a->map.nhosts > 1 && i < n; i++) {
+		if (budget_spent(a)) {
+			a->searches_left_out = (int)(n - i);
+			break;
+		}
 		status = search(a, a->ctx->rank == 0 ? list[i] : 0);
+	}
 	free(list);
 	return status;
 }
@@ -579,14 +615,22 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		print_header(&a);
+	if (status == EXIT_OK && o->budget_s > 0)
+		a.deadline_s = MPI_Wtime() + o->budget_s;
 	for (int r = 0; a.runs && r < o->repeats; r++)
 		accept_figures_init(&a.runs[r]);
-	for (int r = 0; status == EXIT_OK && r < o->repeats; r++)
-		status = run_repeat(&a, r, ctx->rank == 0 ? &a.runs[r] : NULL);
+	int done = 0;
+	for (; status == EXIT_OK && done < o->repeats; done++) {
+		if (done > 0 && budget_spent(&a))
+			break; /* the first repeat always runs: the verdict needs one */
+		status = run_repeat(&a, done, ctx->rank == 0 ? &a.runs[done] : NULL);
+	}
+	if (status == EXIT_OK && done < o->repeats)
+		cmd_progress(ctx, o->out.quiet, "accept: --budget spent: %d of %d repeats judged",
+		             done, o->repeats);
 	if (status == EXIT_OK && ctx->rank == 0) {
 		char err[1024];
-		if (accept_judge(&a.spec, a.runs, (size_t)o->repeats, &a.verdict, err,
-		                 sizeof err) != 0) {
+		if (accept_judge(&a.spec, a.runs, (size_t)done, &a.verdict, err, sizeof err) != 0) {
 			cmd_error(ctx, "accept: %s", err);
 			status = EXIT_RUNTIME;
 		}
@@ -595,6 +639,11 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
 		status = search_all(&a);
+	if (status == EXIT_OK && ctx->rank == 0 && (a.points_left_out || a.searches_left_out))
+		cmd_print("# --budget spent: %d all-reduce point%s not measured (each fails), %d "
+		          "culprit search%s not run",
+		          a.points_left_out, a.points_left_out == 1 ? "" : "s", a.searches_left_out,
+		       a.searches_left_out == 1 ? "" : "es");
 	progress_step(PROGRESS_DONE, 0);
 	watchdog_stop();
 	if (status == EXIT_OK && ctx->rank == 0)

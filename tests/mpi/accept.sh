@@ -65,6 +65,23 @@ expect_exit 0 "accept passes against the spec of three runs" mpi 2 accept -q "$T
 grep -q "fragile" "$TMP/out" && fail "no fragility warning measuring" "$TMP/out" ||
 	pass "no fragility warning measuring"
 
+# --budget bounds the run: spent at once, the links check measures next to nothing (its own
+# budget, a sliver) and no all-reduce point starts: each fails as not measured, exit 1
+expect_exit 1 "accept --budget spent before the points: they fail, never pass" mpi 2 accept \
+	"${LINKS[@]}" --budget 0.001 --repeats 2 "$TMP/spec.json" -o "$TMP/budget.json"
+expect_output "^FAIL +AR_NOT_MEASURED +job +allreduce ring 8 B busbw: not measured \(skipped: --budget spent\)" \
+	"a point left out says so"
+expect_output "^# --budget spent: 4 all-reduce points not measured \(each fails\), 0 culprit searches not run" \
+	"the run says what the budget left out"
+expect_output "accept: --budget spent: 1 of 2 repeats judged" "no second repeat starts past it"
+expect_exit 0 "the report records the budget and the points left out" python3 -c "
+import json
+d = json.load(open('$TMP/budget.json'))
+assert d['complete'] and d['config']['budget_s'] == 0.001, d['config']
+"
+expect_exit 0 "a budget the run fits in changes nothing" mpi 2 accept -q "${LINKS[@]}" --budget 10m \
+	"$TMP/spec.json"
+
 # a gate never passes on nothing: one rank moves no data, so its point is not a measurement
 python3 - "$TMP/spec.json" "$TMP/p99only.json" <<'PY'
 import json, sys
