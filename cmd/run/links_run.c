@@ -349,7 +349,6 @@ static int after_retest(void *arg, int i, int rc)
 	           : 0;
 }
 
-/* Step 3: every suspect's pair again, alone; then the verdict on the new values. */
 /* One round: the pairs of what accused names, measured again, alone; an exit code. */
 static int retest_round(struct links_run *r, const struct detect_result *accused, int *count_out)
 {

@@ -199,12 +199,23 @@ static bool add_samples(cJSON *o, const char *name, const double *x, int n)
 	return a != NULL;
 }
 
-double link_cpu_wait(const struct links_view *v, int a, int b)
+/* The larger of both ends' shares, either of which may be unknown (NAN). */
+static double larger_known(double x, double y)
 {
-	double x = record(v, a, b)->cpu_wait_share, y = record(v, b, a)->cpu_wait_share;
 	if (isnan(x))
 		return y;
 	return isnan(y) || x >= y ? x : y;
+}
+
+double link_cpu_wait(const struct links_view *v, int a, int b)
+{
+	return larger_known(record(v, a, b)->cpu_wait_share, record(v, b, a)->cpu_wait_share);
+}
+
+double link_cpu_wait_latency(const struct links_view *v, int a, int b)
+{
+	return larger_known(record(v, a, b)->cpu_wait_share_lat,
+	                    record(v, b, a)->cpu_wait_share_lat);
 }
 
 bool link_latency_judged(const struct links_view *v, int a, int b)
@@ -229,20 +240,14 @@ double links_typical_cpu_wait_latency(const struct links_view *v)
 	if (!w)
 		return NAN;
 	for (size_t a = 0; a < n; a++)
-		for (size_t b = a + 1; b < n; b++, i++)
-			if (i % step == 0 && !isnan(link_cpu_wait_latency(v, (int)a, (int)b)))
-				w[k++] = link_cpu_wait_latency(v, (int)a, (int)b);
+		for (size_t b = a + 1; b < n; b++, i++) {
+			double x = i % step == 0 ? link_cpu_wait_latency(v, (int)a, (int)b) : NAN;
+			if (!isnan(x))
+				w[k++] = x;
+		}
 	typical = k ? stats_median(w, k) : NAN;
 	free(w);
 	return typical;
-}
-
-double link_cpu_wait_latency(const struct links_view *v, int a, int b)
-{
-	double x = record(v, a, b)->cpu_wait_share_lat, y = record(v, b, a)->cpu_wait_share_lat;
-	if (isnan(x))
-		return y;
-	return isnan(y) || x >= y ? x : y;
 }
 
 static bool add_record(cJSON *results, const struct links_view *v, const struct link_record *r)

@@ -184,23 +184,32 @@ Test(links_report, results_json)
 	cJSON_Delete(root);
 }
 
+/* The link 0 -> 2 (host a -> host b) accused in the cross-host class, as the detector names one. */
+static struct detect_suspect link_0_to_2(enum detect_metric m, double measured, double expected,
+                                         double score)
+{
+	return (struct detect_suspect){.kind = DETECT_LINK,
+	                               .metric = m,
+	                               .locality = DETECT_CROSS_HOST,
+	                               .a = 0,
+	                               .b = 2,
+	                               .host_a = 0,
+	                               .host_b = 1,
+	                               .host = -1,
+	                               .measured = measured,
+	                               .expected = expected,
+	                               .ratio = measured / expected,
+	                               .score = score,
+	                               .direction = DETECT_DIR_AB,
+	                               .side = -1,
+	                               .first_measured = NAN,
+	                               .cpu_wait_fraction = NAN};
+}
+
 Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 {
 	struct links_view v = make_view();
-	struct detect_suspect s1 = {.kind = DETECT_LINK,
-	                            .metric = DETECT_BANDWIDTH,
-	                            .locality = DETECT_CROSS_HOST,
-	                            .a = 0,
-	                            .b = 2,
-	                            .host_a = 0,
-	                            .host_b = 1,
-	                            .host = -1,
-	                            .measured = 0.2,
-	                            .expected = 2,
-	                            .ratio = 0.1,
-	                            .score = -9};
-	s1.side = -1;
-	s1.direction = DETECT_DIR_AB;
+	struct detect_suspect s1 = link_0_to_2(DETECT_BANDWIDTH, 0.2, 2, -9);
 	s1.first_measured = 0.25;
 	struct detect_suspect s2 = s1;
 	s2.a = 1;
@@ -239,22 +248,7 @@ Test(links_report, summary_lists_confirmed_suspects_and_cleared_ones)
 Test(links_report, a_suspect_the_scheduler_explains_is_cleared_by_it)
 {
 	struct links_view v = make_view();
-	struct detect_suspect s1 = {.kind = DETECT_LINK,
-	                            .metric = DETECT_LATENCY,
-	                            .locality = DETECT_CROSS_HOST,
-	                            .a = 0,
-	                            .b = 2,
-	                            .host_a = 0,
-	                            .host_b = 1,
-	                            .host = -1,
-	                            .measured = 969,
-	                            .expected = 97,
-	                            .ratio = 9.99,
-	                            .score = 12};
-	s1.side = -1;
-	s1.direction = DETECT_DIR_AB;
-	s1.first_measured = NAN;
-	s1.cpu_wait_fraction = NAN;
+	struct detect_suspect s1 = link_0_to_2(DETECT_LATENCY, 969, 97, 12);
 	struct detect_suspect s2 = s1;
 	s2.a = 1;
 	s2.b = 3;
