@@ -12,6 +12,7 @@
 
 #include "cmd/accept_opts.h"
 #include "cmd/allreduce_opts.h"
+#include "cmd/congestion_opts.h"
 #include "cmd/run/run.h"
 #include "algorithms/fault.h"
 #include "cmd/help.h"
@@ -51,6 +52,9 @@ static const struct cmd commands[] = {
      "where every rank runs: host, cores, NUMA node, binding, oversubscription", NULL},
     {&scale_spec, cmd_scale, CMD_NEEDS_MPI,
      "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot", NULL},
+    {&congestion_spec, cmd_congestion, CMD_NEEDS_MPI,
+     "groups running all-reduces at once: interference factors, aggressors, where it happens",
+     NULL},
     {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions", NULL},
     {&compare_spec, cmd_compare, 0,
      "a report against a baseline: regressions, with statistics; exit 1 on regression", NULL},

@@ -148,6 +148,19 @@ int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_o
  */
 int links_plan_only(const struct cmd_ctx *ctx, const struct links_opts *o);
 
+/*
+ * collscope congestion (cmd/run/congestion_run.c): the groups, every point
+ * alone and together, where a degraded victim slows; rank 0 then calls
+ * print with what was found and writes the report. Collective; an exit code.
+ */
+struct congestion_opts;
+struct congestion_summary;
+typedef void (*congestion_print_fn)(const struct congestion_opts *o,
+                                    const struct congestion_summary *s,
+                                    const struct report_context *c);
+int congestion_measure(struct cmd_ctx *ctx, const struct congestion_opts *o,
+                       congestion_print_fn print);
+
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
 

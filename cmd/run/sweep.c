@@ -32,7 +32,8 @@ static void tally_sync(struct ctx_clock_sync *t, const struct clock_sync_stats *
 	t->max_offset_us = fmax(t->max_offset_us, st->max_offset_us);
 	t->max_drift_ppm = fmax(t->max_drift_ppm, st->max_drift_ppm);
 	if (!isnan(st->jump_us))
-		t->max_jump_us = isnan(t->max_jump_us) ? st->jump_us : fmax(t->max_jump_us, st->jump_us);
+		t->max_jump_us =
+		    isnan(t->max_jump_us) ? st->jump_us : fmax(t->max_jump_us, st->jump_us);
 	t->last_duration_us = st->duration_us;
 	t->syncs++;
 	t->done = true;
@@ -66,12 +67,12 @@ static int sync_clocks(struct sweep *s)
 	bool failed = ctx && !report_clock_sync_to_json(ctx, &s->context.clock);
 	run_partial_unlock(&s->report);
 	if (failed)
-		cmd_rank_error(s->ctx, "%s: out of memory while recording the clock sync", s->command);
+		cmd_rank_error(s->ctx, "%s: out of memory while recording the clock sync",
+		               s->command);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* Every rank of the job, before a point: a sync older than --clock-resync is redone (rank 0 decides). */
-static int resync_if_old(struct sweep *s)
+int sweep_resync_if_old(struct sweep *s)
 {
 	int due = s->ctx->rank == 0 && MPI_Wtime() - s->clock_at_s > s->o->clock_resync_s;
 	if (MPI_Bcast(&due, 1, MPI_INT, 0, s->ctx->comm) != MPI_SUCCESS) {
@@ -112,7 +113,8 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .clock = &s->clock,
 	                            .yield = run_host_oversubscribed(s->ctx)};
 	s->total = total_points;
-	/* a start common to all needs every rank on a core at once; the report's late_starts shows it */
+	/* a start common to all needs every rank on a core at once; the report's late_starts shows
+	 * it */
 	if (run_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
 		fprintf(stderr,
 		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
@@ -121,7 +123,8 @@ int sweep_setup(struct sweep *s, int total_points)
 		        "hosts)\n",
 		        s->command);
 	clock_model_init(&s->clock);
-	s->clock_stats = (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = o->clock_resync_s};
+	s->clock_stats =
+	    (struct ctx_clock_sync){.max_jump_us = NAN, .interval_s = o->clock_resync_s};
 	return sync_clocks(s);
 }
 
@@ -178,8 +181,7 @@ static int quiet_barrier(MPI_Comm comm)
 	return rc;
 }
 
-/* Every rank of the job meets here after a point and leaves with the worst status. */
-static int agree(const struct sweep *s, int status)
+int sweep_agree(const struct sweep *s, int status)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int worst = status;
@@ -202,9 +204,8 @@ static void sample_pss(struct sweep *s)
 		s->my_peak_pss_bytes = pss;
 }
 
-/* Members of c: measure one point. Returns an exit code, agreed among the members. */
-static int measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
-                   struct bench_result *br)
+int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
+                  struct bench_result *br)
 {
 	const struct ar_variant *var = ar_variants[v];
 	const struct sweep_opts *o = s->o;
@@ -266,8 +267,7 @@ static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
 	cmd_progress(s->ctx, s->quiet,
 	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %s GB/s, %d iterations%s%s",
 	             s->command, ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
-	             where, r->time.p50_us, busbw, r->iterations, late,
-	             br->wrong ? ", WRONG" : "");
+	             where, r->time.p50_us, busbw, r->iterations, late, br->wrong ? ", WRONG" : "");
 }
 
 /* Rank 0, under the lock: one measured (br) or skipped (NULL) point into the report. */
@@ -307,30 +307,37 @@ static int no_sample(const struct sweep *s, const struct ar_record *r,
 	return EXIT_RUNTIME;
 }
 
-int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c)
+void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
+                       const struct sweep_comm *c, struct ar_record *r)
 {
 	const struct sweep_opts *o = s->o;
 	size_t w = ar_dtype_bytes(o->dtype);
-	struct bench_result br;
-	struct ar_record r = {.algorithm = ar_variants[v]->name,
-	                      .dtype = ar_dtype_name(o->dtype),
-	                      .op = ar_op_name(o->op),
-	                      .count = size_bytes / w,
-	                      .ranks = c->nranks,
-	                      .in_place = s->in_place,
-	                      .straggler_rank = -1};
-	int status = resync_if_old(s);
-	if (status != EXIT_OK)
-		return agree(s, status);
-	r.bytes = r.count * w;
+	*r = (struct ar_record){.algorithm = ar_variants[v]->name,
+	                        .dtype = ar_dtype_name(o->dtype),
+	                        .op = ar_op_name(o->op),
+	                        .count = size_bytes / w,
+	                        .ranks = c->nranks,
+	                        .in_place = s->in_place,
+	                        .straggler_rank = -1};
+	r->bytes = r->count * w;
 	/* every rank ticks once per point, member or not: an idle rank is not hung */
-	progress_point(v, r.bytes);
+	progress_point(v, r->bytes);
 	progress_step(c->comm != MPI_COMM_NULL ? PROGRESS_START : PROGRESS_IDLE, c->nranks);
-	r.skipped = bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
-	if (!r.skipped && r.count == 0)
-		r.skipped = "message smaller than one element";
+	r->skipped = bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
+	if (!r->skipped && r->count == 0)
+		r->skipped = "message smaller than one element";
+}
+
+int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c)
+{
+	struct bench_result br;
+	struct ar_record r;
+	int status = sweep_resync_if_old(s);
+	if (status != EXIT_OK)
+		return sweep_agree(s, status);
+	sweep_record_init(s, v, size_bytes, c, &r);
 	if (!r.skipped && c->comm != MPI_COMM_NULL)
-		status = measure(s, v, c, &r, &br);
+		status = sweep_measure(s, v, c, &r, &br);
 	/* the communicator's rank 0 has the samples: world rank 0 for allreduce and scale
 	   (scale's order starts with it), any rank for accept's subsets of hosts */
 	if (status == EXIT_OK && c->comm != MPI_COMM_NULL && c->rank == 0) {
@@ -344,7 +351,7 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 		if (status == EXIT_OK && !r.skipped && !ar_record_has_time(&r))
 			status = no_sample(s, &r, &br);
 	}
-	return agree(s, status);
+	return sweep_agree(s, status);
 }
 
 int sweep_trace_summary(const struct sweep *s, cJSON *summary, bool quiet_text)
@@ -398,8 +405,7 @@ void sweep_peak_memory(const struct sweep *s, struct run_peak_memory *out)
 	struct {
 		double bytes;
 		int rank;
-	} mine[2] = {{0, ctx->rank}, {(double)s->my_peak_pss_bytes, ctx->rank}},
-	  top[2] = {0};
+	} mine[2] = {{0, ctx->rank}, {(double)s->my_peak_pss_bytes, ctx->rank}}, top[2] = {0};
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		mine[0].bytes = (double)ru.ru_maxrss * 1024.0;
 	/* one rank that could not read its PSS makes the figure unknown */

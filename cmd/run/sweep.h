@@ -61,10 +61,11 @@ struct sweep {
 	int done, total;            /* points, for the progress lines */
 	uint64_t my_peak_pss_bytes; /* this rank's, sampled after every point; 0 when unknown */
 	struct run_trace trace;     /* --trace: started by sweep_begin */
-	/* every rank's clock against world rank 0's: synced by sweep_setup, redone by sweep_point */
+	/* every rank's clock against world rank 0's: synced by sweep_setup, redone by sweep_point
+	 */
 	struct clock_model clock;
 	bool clock_synced;
-	double clock_at_s;           /* rank 0: when it was last synced (MPI_Wtime) */
+	double clock_at_s;                 /* rank 0: when it was last synced (MPI_Wtime) */
 	struct ctx_clock_sync clock_stats; /* rank 0: copied into the context */
 };
 
@@ -91,6 +92,23 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
  * returned.
  */
 int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c);
+/*
+ * The parts of sweep_point, for a command that measures several
+ * communicators at once (congestion). sweep_resync_if_old: every rank of
+ * the job, before a point (rank 0 decides whether the clocks' last sync is
+ * too old). sweep_record_init: not collective; r for point (v, size) on c,
+ * skipped with the reason when v cannot run it; ticks this rank's progress.
+ * sweep_measure: c's members, r from sweep_record_init and not skipped; an
+ * exit code agreed among them, the samples on c's rank 0 (s->bufs).
+ * sweep_agree: every rank of the job meets (napping while it waits) and
+ * leaves with the worst status.
+ */
+int sweep_resync_if_old(struct sweep *s);
+void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
+                       const struct sweep_comm *c, struct ar_record *r);
+int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
+                  struct bench_result *br);
+int sweep_agree(const struct sweep *s, int status);
 /* Rank 0: summary.slow_hops and slow_ranks, and their lines unless quiet_text (--trace). */
 int sweep_trace_summary(const struct sweep *s, cJSON *summary, bool quiet_text);
 /* Not collective: the watchdog stops (a finished sweep is no hang). */

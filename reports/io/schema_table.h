@@ -22,6 +22,8 @@
 #ifndef COLLSCOPE_SCHEMA_TABLE_H
 #define COLLSCOPE_SCHEMA_TABLE_H
 
+#include "reports/io/schema_congestion.h"
+
 #define SCHEMA_OBJECTS(O)                                                                          \
 	O(REPORT, "report", "the document: one per run, written by rank 0")                        \
 	O(CTX, "context", "where and how the run happened")                                        \
@@ -75,7 +77,8 @@
 	O(SWEET, "summary.variants[].sweet_spot.<measured|predicted>", "one sweet spot")           \
 	O(COMM, "summary.communicators[]", "one sub-communicator of the sweep")                    \
 	O(TOPOSUM, "topo summary", "the job's placement at a glance")                              \
-	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")
+	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")      \
+	SCHEMA_OBJECTS_CONGESTION(O)
 
 /* The fields of the envelope and of the context block. */
 #define SCHEMA_FIELDS_CONTEXT(F)                                                                   \
@@ -628,7 +631,8 @@
 	SCHEMA_FIELDS_CONTEXT(F)                                                                   \
 	SCHEMA_FIELDS_ALLREDUCE(F)                                                                 \
 	SCHEMA_FIELDS_LINKS(F)                                                                     \
-	SCHEMA_FIELDS_SCALE(F)
+	SCHEMA_FIELDS_SCALE(F)                                                                     \
+	SCHEMA_FIELDS_CONGESTION(F)
 
 /*
  * The commands that write reports, and the objects of their records and
@@ -641,6 +645,7 @@
 	C(LINKS, "links", LINK, NONE, LSUM)                                                        \
 	C(TOPO, "topo", CRANK, NONE, TOPOSUM)                                                      \
 	C(SCALE, "scale", AR, SCALE, SSUM)                                                         \
+	C(CONGESTION, "congestion", AR, CONG, CSUM)                                                \
 	C(ACCEPT, "accept", NONE, NONE, NONE)                                                      \
 	C(COMPARE, "compare", NONE, NONE, NONE)                                                    \
 	C(TREND, "trend", NONE, NONE, NONE)

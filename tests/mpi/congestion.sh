@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# collscope congestion under mpirun on one host (groups of ranks): every
+# victim measured alone and together, the factors consistent with the
+# figures, aggressors running each congestor, the splits, odd rank counts,
+# verified results, the report against its schema, and bad usage. On one
+# host the groups share the cores: whether they interfere is not asserted
+# here (tests/cluster/congestion.sh asserts it on two racks).
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+QUICK=(--sizes 8,64K -n 20 -w 2)
+
+# check FILE RANKS GROUPS VICTIMS: the report is consistent
+check() {
+	python3 - "$@" >"$TMP/py" 2>&1 <<'PY'
+import json, math, sys
+path, n, k, victims = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+d = json.load(open(path))
+def need(cond, what):
+    if not cond:
+        sys.exit("report: " + what)
+need(d["command"] == "congestion" and d["complete"] is True, "envelope")
+s = d["summary"]
+need(s["unit"] == "rank", "one host: groups of ranks")
+g = s["groups"]
+need(len(g) == k, "%d groups" % k)
+need(sorted(r for x in g for r in x["world_ranks"]) == list(range(n)), "every rank in one group")
+need([x["role"] for x in g] == ["victim"] * victims + ["aggressor"] * (k - victims), "roles")
+need(all(len(x["world_ranks"]) >= 2 for x in g), "groups of 2 ranks or more")
+res = d["results"]
+sizes = sorted({r["bytes"] for r in res})
+nv = len(d["config"]["algorithms"])
+need(len(res) == 2 * victims * len(sizes) * nv, "a record alone and one together per victim and point")
+for r in res:
+    need(r["phase"] in ("alone", "together") and 0 <= r["group"] < victims, "group and phase")
+    need(r["wrong"] == 0, "verified, nothing wrong")
+    need(r["ranks"] == len(g[r["group"]]["world_ranks"]), "the record's ranks are its group's")
+pts = s["points"]
+need(len(pts) == victims * len(sizes) * nv, "a point per victim, size and variant")
+for p in pts:
+    a, t = p["busbw_alone_gbps"], p["busbw_together_gbps"]
+    need(a > 0 and t > 0, "busbw both ways")
+    need(math.isclose(p["factor_busbw"], a / t, rel_tol=1e-9), "factor_busbw = alone / together")
+    need(math.isclose(p["factor_p50"], p["p50_together_us"] / p["p50_alone_us"], rel_tol=1e-9),
+         "factor_p50 = together / alone")
+    need(p["degraded"] == (p["factor_p50"] >= 1 + d["config"]["tolerance"]
+                           or p["factor_mean"] >= 1 + d["config"]["tolerance"]), "degraded by the rule")
+need(len(s["overall"]) == len(sizes) * nv, "an overall row per point")
+need(s["verdict"] in ("interference", "no interference"), "verdict")
+need(all(w.get("skipped") for w in s["where"]), "one host: no matrix")
+PY
+}
+
+for n in 4 5 7; do
+	expect_exit 0 "$n ranks, 2 groups" mpi "$n" congestion "${QUICK[@]}" -q -o "$TMP/c$n.json"
+	check "$TMP/c$n.json" "$n" 2 2 && pass "$n ranks: report consistent" || fail "$n ranks: report" "$TMP/py"
+done
+expect_exit 0 "6 ranks, 3 groups, random split" mpi 6 congestion "${QUICK[@]}" --groups 3 --split random \
+	--seed 5 -a ring,mpi -o "$TMP/c6.json"
+expect_output "^# group 2: victim, 2 ranks" "the text names each group"
+expect_output "^ring +65536 +2 " "the table has group 2's point"
+check "$TMP/c6.json" 6 3 3 && pass "3 groups: report consistent" || fail "3 groups: report" "$TMP/py"
+for c in alltoall incast shift; do
+	expect_exit 0 "5 ranks, an aggressor running $c" mpi 5 congestion "${QUICK[@]}" --aggressors 1 \
+		--congestor "$c" --congestor-bytes 64K -q -o "$TMP/a-$c.json"
+	check "$TMP/a-$c.json" 5 2 1 && pass "$c: report consistent" || fail "$c: report" "$TMP/py"
+done
+expect_exit 0 "a given split" mpi 4 congestion "${QUICK[@]}" --split 1,0,0,1 -q -o "$TMP/given.json"
+python3 -c "
+import json; g = json.load(open('$TMP/given.json'))['summary']['groups']
+assert [x['world_ranks'] for x in g] == [[1, 2], [0, 3]], g" >"$TMP/py" 2>&1 &&
+	pass "the given split puts ranks 1, 2 in group 0" || fail "given split" "$TMP/py"
+expect_exit 0 "--where always on one host says why no matrix" mpi 4 congestion "${QUICK[@]}" --where always
+expect_output "where: group 0 not measured: the job runs on one host" "the reason is printed"
+
+expect_exit 2 "a group of one rank" mpi 3 congestion --split 0,0,1
+expect_output "a group of 1 rank: every group needs 2 ranks or more" "names the group's size"
+expect_exit 2 "a split list of the wrong length" mpi 4 congestion --split 0,1,0
+expect_output "3 group indices for 4 ranks" "names the counts"
+expect_exit 2 "--groups disagreeing with the list" mpi 4 congestion --groups 3 --split 0,1,0,1
+expect_output "--groups 3 but --split '0,1,0,1' makes 2 groups" "names both"
+expect_exit 2 "every group an aggressor" mpi 4 congestion --aggressors 2
+expect_output "--aggressors 2 leaves no victim among 2 groups" "names the counts"
+expect_exit 2 "more groups than pairs of ranks" mpi 4 congestion --groups 3
+expect_output "--groups 3 needs at least 6 ranks" "names the need"
+check_all_schemas
+finish
