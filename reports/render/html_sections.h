@@ -47,6 +47,7 @@ int html_context(struct html_section *s);
 /* The sections by command; each returns 0 or -1 with s->at.err set. */
 int html_allreduce(struct html_section *s);
 int html_scale(struct html_section *s);
+int html_congestion(struct html_section *s);
 int html_links(struct html_section *s);
 struct cmp_run;
 /*

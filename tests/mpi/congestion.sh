@@ -65,6 +65,13 @@ for c in alltoall incast shift; do
 		--congestor "$c" --congestor-bytes 64K -q -o "$TMP/a-$c.json"
 	check "$TMP/a-$c.json" 5 2 1 && pass "$c: report consistent" || fail "$c: report" "$TMP/py"
 done
+expect_exit 0 "report draws a congestion report" "$BIN" report "$TMP/c6.json" -o "$TMP/c6.html"
+python3 -c "
+page = open('$TMP/c6.html').read()
+assert page.count('<svg') == 2, page.count('<svg')
+assert 'interference: busbw alone / together' in page and 'group 2' in page
+assert 'does not know how to chart' not in page" >"$TMP/py" 2>&1 &&
+	pass "the page charts both factors, a line per group" || fail "the page" "$TMP/py"
 expect_exit 0 "a given split" mpi 4 congestion "${QUICK[@]}" --split 1,0,0,1 -q -o "$TMP/given.json"
 python3 -c "
 import json; g = json.load(open('$TMP/given.json'))['summary']['groups']

@@ -406,3 +406,46 @@ Test(html, trace_of_the_wrong_type_is_named)
 	cr_assert_not_null(strstr(err, "results[1].trace is not an object"), "%s", err);
 	cJSON_Delete(r);
 }
+
+Test(html, congestion_page_charts_factors_and_escapes_verdicts)
+{
+	cJSON *r = fx_report("congestion", 8, 1);
+	cJSON *sum = cJSON_AddObjectToObject(r, "summary");
+	cJSON *points = cJSON_AddArrayToObject(sum, "points");
+	for (int g = 0; g < 2; g++)
+		for (int b = 8; b <= 1 << 20; b *= 1024) {
+			cJSON *p = cJSON_CreateObject();
+			cJSON_AddNumberToObject(p, "group", g);
+			cJSON_AddNumberToObject(p, "bytes", b);
+			cJSON_AddNumberToObject(p, "factor_busbw", 1.5 + g);
+			if (g == 1)
+				cJSON_AddStringToObject(p, "factor_p99", "fast"); /* a wrong type */
+			else
+				cJSON_AddNumberToObject(p, "factor_p99", 2.0);
+			cJSON_AddItemToArray(points, p);
+		}
+	cJSON *w = cJSON_CreateObject(), *v = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(sum, "where"), w);
+	cJSON_AddNumberToObject(w, "group", 0);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(w, "verdicts"), v);
+	cJSON_AddStringToObject(v, "line", "segment <b>h1</b> <-> h3 is slow");
+	cJSON *rows = cJSON_AddArrayToObject(w, "loaded_gbps");
+	for (int i = 0; i < 3; i++) {
+		cJSON *row = cJSON_CreateArray();
+		for (int j = 0; j < 3; j++)
+			cJSON_AddItemToArray(row, i == j ? cJSON_CreateNull() : cJSON_CreateNumber(1 + i));
+		cJSON_AddItemToArray(rows, row);
+	}
+	char *page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	assert_self_contained(page);
+	cr_assert_not_null(strstr(page, "interference: busbw alone / together"));
+	cr_assert_not_null(strstr(page, "interference: p99 time together / alone"));
+	cr_assert_not_null(strstr(page, "host x host bandwidth under the load"));
+	cr_assert_null(strstr(page, "host x host bandwidth alone"), "no such matrix: no heatmap");
+	cr_assert_not_null(strstr(page, "&lt;b&gt;h1&lt;/b&gt;"), "the verdict is escaped");
+	cr_assert_not_null(strstr(page, "2 values are not a number"));
+	cr_assert_null(strstr(page, "does not know how to chart"));
+	free(page);
+	cJSON_Delete(r);
+}
