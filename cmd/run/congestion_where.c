@@ -19,7 +19,7 @@
 #include "reports/diagnose/classify.h"
 #include "reports/stats/stats.h"
 
-enum { TAG_MATRIX = 7303, WHERE_BW_BYTES = 1 << 20, WHERE_WINDOW = 8 };
+enum { TAG_MATRIX = 7303, WHERE_BW_BYTES = 256 << 10, WHERE_WINDOW = 4 };
 
 /* The probe of one cell: a short ping-pong, then windows within --where-time. */
 static struct probe_link_opts where_probe(const struct congestion_opts *o)
