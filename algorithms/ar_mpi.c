@@ -29,7 +29,7 @@ static MPI_Datatype mpi_type_of(enum ar_dtype t)
 }
 
 #define BF16_USER_FN(OP, NAME)                                                                     \
-	static void NAME(void *in, void *inout, int *len, MPI_Datatype *type)                     \
+	static void NAME(void *in, void *inout, int *len, MPI_Datatype *type)                      \
 	{                                                                                          \
 		(void)type;                                                                        \
 		ar_reduce(inout, inout, in, (size_t)*len, AR_BFLOAT16, OP);                        \
@@ -59,8 +59,8 @@ static int mpi_op_of(enum ar_dtype t, enum ar_op op, MPI_Op *out)
 	return MPI_SUCCESS;
 }
 
-int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtype t,
-                     enum ar_op o, MPI_Comm comm, size_t max_count)
+int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtype t, enum ar_op o,
+                     MPI_Comm comm, size_t max_count)
 {
 	MPI_Op op = MPI_OP_NULL;
 	MPI_Datatype type = mpi_type_of(t);
@@ -81,16 +81,35 @@ int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtyp
 	return rc;
 }
 
+int ar_mpi_iallreduce(const void *input, void *result, size_t count, enum ar_dtype t, enum ar_op o,
+                      MPI_Comm comm, MPI_Request *req)
+{
+	MPI_Op op = MPI_OP_NULL;
+	if (count > (size_t)INT_MAX)
+		return MPI_ERR_COUNT;
+	int rc = mpi_op_of(t, o, &op);
+	const void *src = input == MPI_IN_PLACE || input == result ? MPI_IN_PLACE : input;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Iallreduce(src, result, (int)count, mpi_type_of(t), op, comm, req);
+	return rc;
+}
+
 static int mpi_run(const struct ar_call *c)
 {
 	return ar_mpi_allreduce(c->input, c->result, c->count, c->dtype, c->op, c->comm,
 	                        c->mpi_max_count);
 }
 
+static int mpi_start(const struct ar_call *c, void *request)
+{
+	return ar_mpi_iallreduce(c->input, c->result, c->count, c->dtype, c->op, c->comm, request);
+}
+
 const struct ar_variant ar_variant_mpi = {
-	.name = "mpi",
-	.summary = "the MPI library's own MPI_Allreduce (the reference)",
-	.algorithm = "chosen by the library per size and rank count",
-	.restrictions = 0,
-	.run = mpi_run,
+    .name = "mpi",
+    .summary = "the MPI library's own MPI_Allreduce (the reference)",
+    .algorithm = "chosen by the library per size and rank count",
+    .restrictions = 0,
+    .run = mpi_run,
+    .start = mpi_start,
 };

@@ -32,6 +32,12 @@ struct ar_variant {
 	unsigned restrictions; /* enum ar_restriction bits */
 	sched_build_fn build;
 	int (*run)(const struct ar_call *call); /* returns an MPI error code */
+	/*
+	 * A direct variant's non-blocking form (overlap): posts the call, the
+	 * MPI_Request to complete it in *(MPI_Request *)request; NULL: none.
+	 * Schedules need none: algorithms/exec_nb.h steps them by test calls.
+	 */
+	int (*start)(const struct ar_call *call, void *request);
 	bool shared_buffers; /* input and result must come from a shm_arena (shm_arena.h) */
 };
 

@@ -62,5 +62,6 @@ int cmd_report(void *opts, struct cmd_ctx *ctx);
 int cmd_trend(void *opts, struct cmd_ctx *ctx);
 int cmd_accept(void *opts, struct cmd_ctx *ctx);
 int cmd_congestion(void *opts, struct cmd_ctx *ctx);
+int cmd_overlap(void *opts, struct cmd_ctx *ctx);
 
 #endif

@@ -13,6 +13,7 @@
 #include "cmd/accept_opts.h"
 #include "cmd/allreduce_opts.h"
 #include "cmd/congestion_opts.h"
+#include "cmd/overlap_opts.h"
 #include "cmd/run/run.h"
 #include "algorithms/fault.h"
 #include "cmd/help.h"
@@ -54,6 +55,9 @@ static const struct cmd commands[] = {
      "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot", NULL},
     {&congestion_spec, cmd_congestion, CMD_NEEDS_MPI,
      "groups running all-reduces at once: interference factors, aggressors, where it happens",
+     NULL},
+    {&overlap_spec, cmd_overlap, CMD_NEEDS_MPI,
+     "how much of a non-blocking all-reduce hides behind compute (OSU's and IMB's overlap)",
      NULL},
     {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions", NULL},
     {&compare_spec, cmd_compare, 0,

@@ -14,8 +14,6 @@
 
 enum { MAX_LIST_ITEMS = 256 };
 
-static int parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len);
-
 const struct opt opts_output[2] = {
     {.name = "output",
      .letter = 'o',
@@ -91,7 +89,7 @@ const struct opt opts_sweep_points[9] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
      .metavar = "LIST",
-     .parse = parse_sizes,
+     .parse = opts_parse_sizes,
      .conflicts = sizes_conflicts,
      .help = "exactly these sizes, comma-separated, each a whole number\n"
              "of elements (instead of -b/-e/-f: given with any of them,\n"
@@ -337,8 +335,9 @@ int opts_parse_duration(const char *arg, void *base, const struct opt *o, char *
 	else if (end && end != arg && *end)
 		unit = NAN;
 	if (end == arg || isnan(unit) || !isfinite(v) || v < 0 || v * unit > 7 * 24 * 3600.0) {
-		snprintf(why, len, "must be a duration: seconds, or a number with s, m or h "
-		                   "(90, 90s, 15m, 2h), at most a week; 0: none");
+		snprintf(why, len,
+		         "must be a duration: seconds, or a number with s, m or h "
+		         "(90, 90s, 15m, 2h), at most a week; 0: none");
 		return -1;
 	}
 	double seconds = v * unit;
@@ -481,7 +480,7 @@ static int take_size(const char *item, void *p)
 }
 
 /* --sizes: byte counts, each once; sorted. */
-static int parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+int opts_parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	struct sweep_opts *s = base;
 	struct sizes_ctx c = {s, why, len};
@@ -512,21 +511,23 @@ static int sweep_points_exist(const char *cmd, const struct sweep_opts *o, char 
 	}
 	for (int i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] > 0 && o->sizes[i] < w) {
-			snprintf(err, len, "%s: %s %llu is less than one %s element (%zu bytes)", cmd,
+			snprintf(err, len, "%s: %s %llu is less than one %s element (%zu bytes)",
+			         cmd,
 			         !o->explicit_sizes && o->sizes[i] == o->min_bytes ? "--min-bytes"
-			                                                            : "the size",
+			                                                           : "the size",
 			         (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w);
 			return EXIT_USAGE;
 		}
 	/* a size given by name is measured as given or refused: never quietly another one */
 	for (int i = 0; o->explicit_sizes && i < o->nsizes; i++)
 		if (o->sizes[i] % w) {
-			snprintf(err, len,
-			         "%s: the size %llu is not a whole number of %s elements (%zu bytes): "
-			         "give %llu or %llu",
-			         cmd, (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w,
-			         (unsigned long long)(o->sizes[i] / w * w),
-			         (unsigned long long)(o->sizes[i] / w * w + w));
+			snprintf(
+			    err, len,
+			    "%s: the size %llu is not a whole number of %s elements (%zu bytes): "
+			    "give %llu or %llu",
+			    cmd, (unsigned long long)o->sizes[i], ar_dtype_name(o->dtype), w,
+			    (unsigned long long)(o->sizes[i] / w * w),
+			    (unsigned long long)(o->sizes[i] / w * w + w));
 			return EXIT_USAGE;
 		}
 	return EXIT_OK;
@@ -552,7 +553,8 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len)
 		if (o->nsizes == SWEEP_MAX_SIZES) {
 			char f[32];
 			report_fixed(f, sizeof f, o->step_factor, 0, 6);
-			snprintf(err, len, "%s: more than %d message sizes from %llu to %llu bytes by %s",
+			snprintf(err, len,
+			         "%s: more than %d message sizes from %llu to %llu bytes by %s",
 			         cmd, SWEEP_MAX_SIZES, (unsigned long long)o->min_bytes,
 			         (unsigned long long)o->max_bytes, f);
 			return EXIT_USAGE;

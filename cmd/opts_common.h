@@ -57,9 +57,9 @@ struct sweep_opts {
 	bool check;
 	uint64_t segment_bytes;
 	enum timing_method timing; /* --timing (an OPT_CHOICE: stored as an int) */
-	double clock_resync_s;  /* --clock-resync: a sync this old is redone before a point */
-	bool trace;             /* --trace: every step of every rank, its slow hops named */
-	uint64_t trace_entries; /* per rank */
+	double clock_resync_s;     /* --clock-resync: a sync this old is redone before a point */
+	bool trace;                /* --trace: every step of every rank, its slow hops named */
+	uint64_t trace_entries;    /* per rank */
 };
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
@@ -76,6 +76,9 @@ int sweep_sizes(const char *cmd, struct sweep_opts *o, char *err, size_t len);
 bool sweep_echo(cJSON *cfg, const struct sweep_opts *o);
 
 /* Value parsers and echoes for the tables (opt_parse_fn, opt_echo_fn). */
+/* --sizes: a list of byte counts into a struct sweep_opts (at the option's base); explicit_sizes.
+ */
+int opts_parse_sizes(const char *arg, void *base, const struct opt *o, char *why, size_t len);
 int opts_parse_variants(const char *arg, void *base, const struct opt *o, char *why, size_t len);
 bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const struct opt *o);
 /* DURATION (a double of seconds): seconds, or a number with s, m or h, at most a week; 0: none. */

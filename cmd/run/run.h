@@ -161,6 +161,17 @@ typedef void (*congestion_print_fn)(const struct congestion_opts *o,
 int congestion_measure(struct cmd_ctx *ctx, const struct congestion_opts *o,
                        congestion_print_fn print);
 
+/*
+ * collscope overlap (cmd/run/overlap_run.c): every point, both overlaps;
+ * rank 0 then calls print with the rows and writes the report. Collective;
+ * an exit code.
+ */
+struct overlap_opts;
+struct overlap_row;
+typedef void (*overlap_print_fn)(const struct overlap_opts *o, const struct overlap_row *rows,
+                                 int n);
+int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_print_fn print);
+
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
 

@@ -204,17 +204,25 @@ static void sample_pss(struct sweep *s)
 		s->my_peak_pss_bytes = pss;
 }
 
+int sweep_plan(struct sweep *s, int v, const struct sweep_comm *c, size_t count)
+{
+	const struct sweep_opts *o = s->o;
+	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], c->rank, c->nranks, count,
+	                                                o->dtype, o->segment_bytes) != 0
+	                            : exec_plan_init(&s->plans[v], ar_variants[v], c->rank,
+	                                             c->nranks, count, o->dtype,
+	                                             o->segment_bytes) != 0;
+	s->planned[v] = true;
+	return failed ? -1 : 0;
+}
+
 int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
                   struct bench_result *br)
 {
 	const struct ar_variant *var = ar_variants[v];
 	const struct sweep_opts *o = s->o;
 	char msg[MPI_MAX_ERROR_STRING];
-	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], c->rank, c->nranks, r->count,
-	                                                o->dtype, o->segment_bytes) != 0
-	                            : exec_plan_init(&s->plans[v], var, c->rank, c->nranks,
-	                                             r->count, o->dtype, o->segment_bytes) != 0;
-	s->planned[v] = true;
+	bool failed = sweep_plan(s, v, c, r->count) != 0;
 	if (failed)
 		cmd_rank_error(s->ctx, "%s: %s: cannot build the schedule of %llu bytes",
 		               s->command, var->name, (unsigned long long)r->bytes);

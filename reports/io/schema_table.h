@@ -23,6 +23,7 @@
 #define COLLSCOPE_SCHEMA_TABLE_H
 
 #include "reports/io/schema_congestion.h"
+#include "reports/io/schema_overlap.h"
 
 #define SCHEMA_OBJECTS(O)                                                                          \
 	O(REPORT, "report", "the document: one per run, written by rank 0")                        \
@@ -78,7 +79,8 @@
 	O(COMM, "summary.communicators[]", "one sub-communicator of the sweep")                    \
 	O(TOPOSUM, "topo summary", "the job's placement at a glance")                              \
 	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")      \
-	SCHEMA_OBJECTS_CONGESTION(O)
+	SCHEMA_OBJECTS_CONGESTION(O)                                                               \
+	SCHEMA_OBJECTS_OVERLAP(O)
 
 /* The fields of the envelope and of the context block. */
 #define SCHEMA_FIELDS_CONTEXT(F)                                                                   \
@@ -632,7 +634,8 @@
 	SCHEMA_FIELDS_ALLREDUCE(F)                                                                 \
 	SCHEMA_FIELDS_LINKS(F)                                                                     \
 	SCHEMA_FIELDS_SCALE(F)                                                                     \
-	SCHEMA_FIELDS_CONGESTION(F)
+	SCHEMA_FIELDS_CONGESTION(F)                                                                \
+	SCHEMA_FIELDS_OVERLAP(F)
 
 /*
  * The commands that write reports, and the objects of their records and
@@ -646,6 +649,7 @@
 	C(TOPO, "topo", CRANK, NONE, TOPOSUM)                                                      \
 	C(SCALE, "scale", AR, SCALE, SSUM)                                                         \
 	C(CONGESTION, "congestion", AR, CONG, CSUM)                                                \
+	C(OVERLAP, "overlap", OVL, NONE, OVSUM)                                                    \
 	C(ACCEPT, "accept", NONE, NONE, NONE)                                                      \
 	C(COMPARE, "compare", NONE, NONE, NONE)                                                    \
 	C(TREND, "trend", NONE, NONE, NONE)

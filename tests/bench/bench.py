@@ -22,7 +22,9 @@ pipelined at 8 B; error under 0.5 us).
 Goals beside the figures: shm's p50 at 8 B-4 KiB against the library's (at most 0.7x at 2 ranks,
 1x at 4), shm at 2 ranks at 0.9 of the memory floor or above from 256 KiB to 64 MiB. Then, as root,
 a run across hosts on a virtual cluster with shaped links (vcluster_bench.py; BENCH_CLUSTER=0 leaves
-it out, BENCH_VC_RATE sets the rate). Informational: it exits 0 unless a run fails.
+it out, BENCH_VC_RATE sets the rate), and the overlap of a non-blocking all-reduce with compute,
+MPI_Iallreduce against the best own schedule (overlap_bench.py). Informational: it exits 0 unless
+a run fails.
 
 Beside the JSON it writes the same results as Markdown (--markdown FILE, by default
 algorithms/BENCH_RESULTS.md): the date, the machine, the settings and the tables, the one
@@ -44,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 
+import overlap_bench
 import vcluster_bench
 
 SIZES = [8, 64, 512, 4 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 32 << 20, 64 << 20]
@@ -514,7 +517,8 @@ def render_markdown(doc):
     names = list(dict.fromkeys(r["config"] for r in doc.get("results", [])))
     for name in names:
         lines += md_config_table(name, [r for r in doc["results"] if r["config"] == name]) + [""]
-    lines += md_timing(doc.get("timing")) + md_targets(doc) + md_cluster(doc.get("cluster"))
+    lines += md_timing(doc.get("timing")) + md_targets(doc)
+    lines += overlap_bench.markdown(doc.get("overlap"), human) + md_cluster(doc.get("cluster"))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -573,6 +577,7 @@ def main():
             print(f"  {c['config']:<24} {c['target']:<40} {c['ratio']:6.2f} (goal {c['goal']}) "
                   f"{'met' if c['met'] else 'MISSED'}")
         return
+    overlap = overlap_bench.measure(binary, repeats, env)
     cluster = ({"skipped": "BENCH_CLUSTER=0"} if os.environ.get("BENCH_CLUSTER") == "0"
                else vcluster_bench.measure(binary, repeats, env))
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
@@ -609,13 +614,14 @@ def main():
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
                 f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
+    overlap_bench.report(overlap, human)
     vcluster_bench.report(cluster, human)
     os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
     tmp = out_path + ".tmp"
     doc = {"schema_version": 1, "command": "bench", "started_utc": started, "machine": machine_info(load_start),
            "settings": settings(repeats), "repeats": repeats, "sizes_bytes": SIZES,
            "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
-           "trace_overhead": traces, "timing": timing, "targets": checks, "cluster": cluster,
+           "trace_overhead": traces, "timing": timing, "targets": checks, "overlap": overlap, "cluster": cluster,
            "complete": True}
     with open(tmp, "w") as f:
         json.dump(doc, f, indent=1)

@@ -1,0 +1,41 @@
+/*
+ * The measurement of one overlap point (issue 32): a non-blocking all-reduce
+ * (algorithms/exec_nb.h) beside real compute (algorithms/compute.h). Every
+ * rank, each of `iters` iterations after a barrier:
+ *   1. pure: start, wait (the call alone);
+ *   2. cpu alone: the compute for the slowest rank's mean pure time (agreed
+ *      with an all-reduce MAX, so every rank computes as long);
+ *   3. overlapped: start, that compute with a test call every interval
+ *      (none when tests is false: only the library's own progress), wait.
+ * Each rank keeps its means (reports/model/overlap.h: overlap_times); the
+ * last overlapped call's result is verified. Collective over call->comm.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_OVERLAP_BENCH_H
+#define COLLSCOPE_OVERLAP_BENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "algorithms/compute.h"
+#include "algorithms/executor.h"
+#include "reports/model/overlap.h"
+
+struct overlap_cfg {
+	int iters, warmup;
+	bool tests;         /* test calls inside the compute */
+	double interval_us; /* between them */
+	bool check;
+};
+
+/*
+ * Fills call->input with the pattern, measures, verifies. *mine: this
+ * rank's means; *wrong: wrong elements over all ranks (0 unchecked). An MPI
+ * error code, agreed.
+ */
+int overlap_point(const struct exec_plan *plan, const struct ar_call *call,
+                  const struct overlap_cfg *cfg, struct compute *k, struct overlap_times *mine,
+                  uint64_t *wrong);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * `collscope overlap`: its options (overlap_opts.c, pure), the run
+ * (cmd/overlap.c; the measurement in cmd/run/overlap_run.c over
+ * algorithms/overlap_bench.h) and the formulas (reports/model/overlap.h).
+ */
+#ifndef COLLSCOPE_CMD_OVERLAP_OPTS_H
+#define COLLSCOPE_CMD_OVERLAP_OPTS_H
+
+#include "algorithms/compute.h"
+#include "cmd/opts.h"
+#include "cmd/opts_common.h"
+
+enum overlap_progress { PROGRESS_BY_TEST, PROGRESS_BY_NONE, OVERLAP_PROGRESS_KINDS };
+
+/* "test", "none"; NULL-terminated, in the enum's order. */
+extern const char *const overlap_progress_names[];
+
+struct overlap_opts {
+	struct sweep_opts sweep; /* variants, sizes, iters, warmup, dtype, op, check, segment */
+	bool compute[COMPUTE_KINDS];
+	bool progress[OVERLAP_PROGRESS_KINDS];
+	double interval_us;
+	double timeout_s;
+	struct cmd_out out;
+};
+
+extern const struct cmd_spec overlap_spec;
+
+#endif

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# collscope overlap under mpirun: every variant run non-blocking (the
+# library's MPI_Iallreduce, each schedule stepped by test calls), at odd and
+# even rank counts and awkward sizes, verified; the records' overlaps follow
+# from their times by OSU's formula; skipped points say why; bad usage.
+# Whether anything overlaps on this machine is not asserted (2 cores shared
+# by the ranks and their compute); tests/bench reports the figures.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+QUICK=(-n 3 -w 1 --test-interval 20)
+
+check() {
+	python3 - "$@" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+path, n, nvariants, nsizes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+d = json.load(open(path))
+def need(cond, what):
+    if not cond:
+        sys.exit("report: " + what)
+need(d["command"] == "overlap" and d["complete"] is True, "envelope")
+res = d["results"]
+need(len(res) == nvariants * nsizes * 4, "a record per variant, size, compute and progress")
+for r in res:
+    need(r["compute"] in ("gemm", "stream") and r["progress"] in ("test", "none"), "kinds")
+    if r.get("skipped"):
+        need(r["algorithm"] == "shm" and "non-blocking" in r["skipped"], "only shm is skipped")
+        continue
+    need(r["wrong"] == 0, "%s %d bytes verified" % (r["algorithm"], r["bytes"]))
+    need(r["ranks"] == n and len(r["rank_overall_us"]) == n, "a time per rank")
+    need(r["pure_us"] > 0 and r["overall_us"] > 0 and r["cpu_alone_us"] > 0, "times")
+    if r["progress"] == "none":
+        need(r["tests_per_call"] == 0 and r["test_us"] == 0, "no test calls without progress")
+    else:
+        need(r["tests_per_call"] >= 0 and (r["test_us"] == 0) == (r["tests_per_call"] == 0), "test calls timed")
+    osu = max(0, 100 - 100 * (r["overall_us"] - (r["cpu_us"] - r["test_us"])) / r["pure_us"])
+    need(abs(osu - r["overlap_osu_percent"]) < 1e-6, "OSU's formula")
+    need(0 <= r["overlap_imb_percent"] <= 100, "IMB's in range")
+    need(max(r["rank_overall_us"]) >= r["overall_us"] - 1e-9, "the slowest rank's overall")
+s = d["summary"]
+need(s["verdict"] == "ok" and s["wrong_total"] == 0, "summary")
+need(all(x["bytes"] == max(r["bytes"] for r in res) for x in s["largest_size"]), "largest size")
+PY
+}
+
+for n in 1 2 3 5; do
+	expect_exit 0 "$n ranks, every variant" mpi "$n" overlap "${QUICK[@]}" -a all --sizes 12,4100 -q \
+		-o "$TMP/o$n.json"
+	nv=$(python3 -c "import json; print(len(json.load(open('$TMP/o$n.json'))['config']['algorithms']))")
+	check "$TMP/o$n.json" "$n" "$nv" 2 && pass "$n ranks: verified, formulas hold" ||
+		fail "$n ranks: report" "$TMP/py"
+done
+expect_exit 0 "4 ranks, int64 max, 1 MiB" mpi 4 overlap "${QUICK[@]}" -a mpi,rabenseifner -d int64 \
+	-r max --sizes 1M --compute stream --progress test -o "$TMP/o4.json"
+expect_output "^rabenseifner +1048576 stream +test " "the table has the point"
+expect_output "overlap %: OSU = " "the formulas are printed"
+
+expect_exit 2 "an unknown compute" mpi 2 overlap --compute fft
+expect_output "unknown 'fft'" "names it"
+expect_exit 2 "an unknown progress" mpi 2 overlap --progress thread,test
+expect_output "unknown 'thread'" "names it"
+expect_exit 2 "a negative interval" mpi 2 overlap --test-interval -5
+expect_output "'-5'" "names it"
+check_all_schemas
+finish
