@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-enum { EXEC_NB_TAG = 7304 };
+enum { EXEC_NB_TAG_BASE = 8192 }; /* above the executor's and the probes' tags */
 
 bool exec_nb_supported(const struct ar_variant *v)
 {
@@ -22,14 +22,14 @@ static int post(struct exec_nb *nb)
 	if (st->recv_peer >= 0) {
 		char *dst = st->action == SCHED_REDUCE ? c->scratch
 		                                       : (char *)c->result + st->recv_offset * w;
-		rc = MPI_Irecv(dst, (int)(st->recv_count * w), MPI_BYTE, st->recv_peer, EXEC_NB_TAG,
+		rc = MPI_Irecv(dst, (int)(st->recv_count * w), MPI_BYTE, st->recv_peer, nb->tag,
 		               c->comm, &nb->req[0]);
 	}
 	if (rc == MPI_SUCCESS && st->send_peer >= 0) {
 		const char *src =
 		    (st->send_from_input ? (const char *)c->input : (const char *)c->result) +
 		    st->send_offset * w;
-		rc = MPI_Isend(src, (int)(st->send_count * w), MPI_BYTE, st->send_peer, EXEC_NB_TAG,
+		rc = MPI_Isend(src, (int)(st->send_count * w), MPI_BYTE, st->send_peer, nb->tag,
 		               c->comm, &nb->req[1]);
 	}
 	nb->posted = rc == MPI_SUCCESS;
@@ -53,9 +53,12 @@ static void finish_step(struct exec_nb *nb)
 	nb->done = ++nb->k == nb->p->sched.nsteps;
 }
 
-int exec_nb_start(struct exec_nb *nb, const struct exec_plan *p, const struct ar_call *c)
+int exec_nb_start(struct exec_nb *nb, const struct exec_plan *p, const struct ar_call *c, int tag)
 {
-	*nb = (struct exec_nb){.p = p, .c = *c, .req = {MPI_REQUEST_NULL, MPI_REQUEST_NULL}};
+	*nb = (struct exec_nb){.p = p,
+	                       .c = *c,
+	                       .req = {MPI_REQUEST_NULL, MPI_REQUEST_NULL},
+	                       .tag = EXEC_NB_TAG_BASE + tag % EXEC_NB_TAGS};
 	if (!p->variant->build) {
 		nb->posted = true;
 		return p->variant->start ? p->variant->start(&nb->c, &nb->req[0]) : MPI_ERR_OTHER;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "algorithms/executor.h"
+#include "reports/model/overlap_model.h"
 
 struct exec_nb {
 	const struct exec_plan *p;
@@ -24,12 +25,18 @@ struct exec_nb {
 	size_t k;           /* the step in flight */
 	MPI_Request req[2]; /* its receive and its send; a direct variant's request in req[0] */
 	bool posted, done;
+	int tag; /* of its messages: calls in flight at once need their own */
 };
 
 /* Can v run non-blocking: a schedule, or a direct variant with a start. */
 bool exec_nb_supported(const struct ar_variant *v);
-/* Starts the call (buffers in c, borrowed until it is done). An MPI error code. */
-int exec_nb_start(struct exec_nb *nb, const struct exec_plan *p, const struct ar_call *c);
+/*
+ * Starts the call (buffers in c, borrowed until it is done); calls in flight
+ * at once on one communicator take distinct tags (0 .. EXEC_NB_TAGS - 1).
+ * An MPI error code.
+ */
+enum { EXEC_NB_TAGS = OVERLAP_MAX_BUCKETS };
+int exec_nb_start(struct exec_nb *nb, const struct exec_plan *p, const struct ar_call *c, int tag);
 /* Advances without blocking; *done when the call has completed. An MPI error code. */
 int exec_nb_test(struct exec_nb *nb, bool *done);
 /* Blocks until the call has completed. An MPI error code. */

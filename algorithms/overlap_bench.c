@@ -20,7 +20,7 @@ static int one_call(const struct exec_plan *plan, const struct ar_call *call, st
 {
 	struct exec_nb nb;
 	const double t0 = compute_now_us();
-	int rc = exec_nb_start(&nb, plan, call);
+	int rc = exec_nb_start(&nb, plan, call, 0);
 	*cr = (struct compute_run){0};
 	if (rc == MPI_SUCCESS && compute_us > 0)
 		rc = compute_for(k, compute_us, cfg->interval_us, cfg->tests ? test_call : NULL,

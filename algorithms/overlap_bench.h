@@ -7,7 +7,7 @@
  *      with an all-reduce MAX, so every rank computes as long);
  *   3. overlapped: start, that compute with a test call every interval
  *      (none when tests is false: only the library's own progress), wait.
- * Each rank keeps its means (reports/model/overlap.h: overlap_times); the
+ * Each rank keeps its means (reports/model/overlap_model.h: overlap_times); the
  * last overlapped call's result is verified. Collective over call->comm.
  */
 #include <mpi.h>
@@ -20,7 +20,7 @@
 
 #include "algorithms/compute.h"
 #include "algorithms/executor.h"
-#include "reports/model/overlap.h"
+#include "reports/model/overlap_model.h"
 
 struct overlap_cfg {
 	int iters, warmup;

@@ -12,7 +12,34 @@
 
 #include <stdio.h>
 
-static void print(const struct overlap_opts *o, const struct overlap_row *rows, int n)
+static void print_steps(const struct overlap_opts *o, const struct overlap_step_row *steps, int n)
+{
+	if (!n)
+		return;
+	printf(
+	    "# training step: %llu bytes of gradient in %zu bucket%s of %llu bytes, %.3g ms of "
+	    "compute; each bucket's all-reduce started as the compute produces it; times are the "
+	    "slowest rank's\n",
+	    (unsigned long long)o->grad_bytes, steps[0].buckets, steps[0].buckets == 1 ? "" : "s",
+	    (unsigned long long)o->bucket_bytes, o->compute_ms);
+	printf("%-12s %-7s %12s %12s %12s %12s %8s\n", "algorithm", "compute", "compute_us",
+	       "serial_us", "step_us", "exposed_us", "hidden");
+	for (int i = 0; i < n; i++) {
+		const struct overlap_step_row *r = &steps[i];
+		if (r->skipped) {
+			printf("%-12s %-7s skipped: %s\n", r->algorithm, r->compute, r->skipped);
+			continue;
+		}
+		char hidden[32];
+		report_fixed(hidden, sizeof hidden, 100 * r->s.hidden_fraction, 1, 1);
+		printf("%-12s %-7s %12.1f %12.1f %12.1f %12.1f %7s%%%s\n", r->algorithm, r->compute,
+		       r->s.compute_us, r->s.serial_us, r->s.step_us, r->s.exposed_us, hidden,
+		       r->wrong > 0 ? "  WRONG" : "");
+	}
+}
+
+static void print(const struct overlap_opts *o, const struct overlap_row *rows, int n,
+                  const struct overlap_step_row *steps, int nsteps)
 {
 	if (o->out.quiet)
 		return;
@@ -40,6 +67,7 @@ static void print(const struct overlap_opts *o, const struct overlap_row *rows, 
 		       r->mean.pure_us, r->mean.cpu_alone_us, r->mean.overall_us, r->mean.test_us,
 		       r->mean.tests, osu, imb, r->wrong > 0 ? "  WRONG" : "");
 	}
+	print_steps(o, steps, nsteps);
 	fflush(stdout);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/parse.h"
+#include "reports/model/overlap_model.h"
 
 const char *const overlap_progress_names[] = {"test", "none", NULL};
 
@@ -174,6 +175,42 @@ static const struct opt overlap_only[] = {
      .key = "test_interval_us",
      .range = "must be microseconds from 0 (after every unit of compute) to 1e9",
      .help = "microseconds of compute between test calls ({default})"},
+    {.name = "step",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct overlap_opts, step),
+     .key = "step",
+     .help = "also measure a data-parallel training step: the gradient\n"
+             "in buckets, each bucket's all-reduce started as the\n"
+             "backward compute produces it, against the compute alone\n"
+             "and compute then all-reduce in series"},
+    {.name = "grad-bytes",
+     .kind = OPT_BYTES,
+     .offset = offsetof(struct overlap_opts, grad_bytes),
+     .metavar = "SIZE",
+     .def = "64M",
+     .min = 1,
+     .max = (double)(4ULL << 30),
+     .key = "grad_bytes",
+     .help = "--step: the gradient all-reduced each step ({default})"},
+    {.name = "bucket-bytes",
+     .kind = OPT_BYTES,
+     .offset = offsetof(struct overlap_opts, bucket_bytes),
+     .metavar = "SIZE",
+     .def = "25M",
+     .min = 1,
+     .max = (double)(4ULL << 30),
+     .key = "bucket_bytes",
+     .help = "--step: a bucket, as PyTorch DDP's bucket_cap_mb ({default})"},
+    {.name = "compute-ms",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct overlap_opts, compute_ms),
+     .metavar = "MS",
+     .def = "20",
+     .min = 0.001,
+     .max = 1e6,
+     .key = "compute_ms",
+     .range = "must be milliseconds from 0.001 to 1e6",
+     .help = "--step: the backward compute of one step ({default})"},
 };
 
 static const struct opt_group groups[] = {
@@ -197,6 +234,24 @@ static int check(void *opts, char *err, size_t len)
 	s->clock_resync_s = 86400; /* overlap times each rank's own calls: no common clock */
 	int status = sweep_sizes("overlap", s, err, len);
 	size_t w = ar_dtype_bytes(s->dtype);
+	if (o->grad_bytes < w || o->bucket_bytes < w) {
+		snprintf(err, len, "overlap: --%s %llu is less than one %s element (%zu bytes)",
+		         o->grad_bytes < w ? "grad-bytes" : "bucket-bytes",
+		         (unsigned long long)(o->grad_bytes < w ? o->grad_bytes : o->bucket_bytes),
+		         ar_dtype_name(s->dtype), w);
+		return EXIT_USAGE;
+	}
+	o->grad_bytes = o->grad_bytes / w * w;
+	o->bucket_bytes = o->bucket_bytes / w * w;
+	size_t buckets = overlap_buckets(o->grad_bytes / w, o->bucket_bytes / w);
+	if (buckets > OVERLAP_MAX_BUCKETS) {
+		snprintf(
+		    err, len,
+		    "overlap: --grad-bytes %llu in --bucket-bytes %llu is %zu buckets: at most %d",
+		    (unsigned long long)o->grad_bytes, (unsigned long long)o->bucket_bytes, buckets,
+		    OVERLAP_MAX_BUCKETS);
+		return EXIT_USAGE;
+	}
 	for (int i = 0; status == EXIT_OK && i < s->nsizes; i++)
 		s->sizes[i] = s->sizes[i] < w ? w : s->sizes[i] / w * w;
 	return status;

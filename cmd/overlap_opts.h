@@ -1,7 +1,7 @@
 /*
  * `collscope overlap`: its options (overlap_opts.c, pure), the run
  * (cmd/overlap.c; the measurement in cmd/run/overlap_run.c over
- * algorithms/overlap_bench.h) and the formulas (reports/model/overlap.h).
+ * algorithms/overlap_bench.h) and the formulas (reports/model/overlap_model.h).
  */
 #ifndef COLLSCOPE_CMD_OVERLAP_OPTS_H
 #define COLLSCOPE_CMD_OVERLAP_OPTS_H
@@ -20,6 +20,10 @@ struct overlap_opts {
 	bool compute[COMPUTE_KINDS];
 	bool progress[OVERLAP_PROGRESS_KINDS];
 	double interval_us;
+	bool step;             /* --step: also the measured training step */
+	uint64_t grad_bytes;   /* its gradient, whole elements */
+	uint64_t bucket_bytes; /* a bucket, whole elements */
+	double compute_ms;     /* its backward compute */
 	double timeout_s;
 	struct cmd_out out;
 };

@@ -2,14 +2,13 @@
  * collscope overlap, measured (issue 32): sizes outer, then variants,
  * compute kinds and progress methods, each point measured on the whole job
  * by algorithms/overlap_bench.h. Every rank's means go to rank 0, which
- * derives both overlaps (reports/model/overlap.h) and writes the record.
+ * derives both overlaps (reports/model/overlap_model.h) and writes the record.
  * The sweep (cmd/run/sweep.h) provides the buffers, the plans, the report
  * as it grows and the watchdog.
  */
 #include <mpi.h>
 
-#include "cmd/overlap_opts.h"
-#include "cmd/run/run.h"
+#include "cmd/run/overlap_run.h"
 
 #include <stdlib.h>
 
@@ -18,19 +17,8 @@
 #include "algorithms/progress.h"
 #include "reports/io/overlap_report.h"
 
-struct overlap_run {
-	const struct overlap_opts *o;
-	struct sweep sweep;
-	struct compute kernels[COMPUTE_KINDS];
-	struct overlap_times *all; /* rank 0: every rank's, one point */
-	double *rank_overall;      /* rank 0: every rank's overall, one point */
-	struct overlap_row *rows;  /* rank 0 */
-	int nrows;
-	overlap_print_fn print;
-};
-
-/* Every rank: the selected compute kernels' operands. An exit code, agreed. */
-static int kernels(struct overlap_run *run)
+/* See overlap_run.h. */
+int overlap_kernels(struct overlap_run *run)
 {
 	const struct cmd_ctx *ctx = run->sweep.ctx;
 	bool failed = false;
@@ -150,14 +138,16 @@ static int point(struct overlap_run *run, int v, uint64_t size, int kind, int pr
 static int summarize(void *arg, cJSON *root)
 {
 	struct overlap_run *run = arg;
-	if (!overlap_report_add_summary(root, run->rows, run->nrows)) {
+	if (!overlap_report_add_summary(root, run->rows, run->nrows, run->steps, run->nsteps)) {
 		cmd_error(run->sweep.ctx, "overlap: out of memory for the summary");
 		return EXIT_RUNTIME;
 	}
-	run->print(run->o, run->rows, run->nrows);
+	run->print(run->o, run->rows, run->nrows, run->steps, run->nsteps);
 	int64_t wrong = 0;
 	for (int i = 0; i < run->nrows; i++)
 		wrong += run->rows[i].wrong > 0 ? run->rows[i].wrong : 0;
+	for (int i = 0; i < run->nsteps; i++)
+		wrong += run->steps[i].wrong > 0 ? run->steps[i].wrong : 0;
 	return wrong ? EXIT_WRONG : EXIT_OK;
 }
 
@@ -165,19 +155,22 @@ int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_p
 {
 	struct overlap_run run = {.o = o, .print = print};
 	struct sweep *s = &run.sweep;
-	int per_size = 0;
+	int per_size = 0, steps = 0;
 	for (int v = 0; ar_variants[v]; v++)
 		for (int k = 0; k < COMPUTE_KINDS; k++)
 			for (int p = 0; p < OVERLAP_PROGRESS_KINDS; p++)
 				per_size += o->sweep.variants[v] && o->compute[k] && o->progress[p];
+	for (int v = 0; o->step && ar_variants[v]; v++)
+		for (int k = 0; k < COMPUTE_KINDS; k++)
+			steps += o->sweep.variants[v] && o->compute[k];
 	sweep_init(s, ctx, "overlap", &o->sweep, false, o->out.quiet);
 	int status = run_check_output(ctx, "overlap", &o->out);
 	if (status == EXIT_OK)
-		status = sweep_setup(s, o->sweep.nsizes * per_size);
+		status = sweep_setup(s, o->sweep.nsizes * per_size + steps);
 	if (status == EXIT_OK)
 		status = sweep_begin(s, &overlap_spec, o, &o->out, o->timeout_s);
 	if (status == EXIT_OK)
-		status = kernels(&run);
+		status = overlap_kernels(&run);
 	for (int i = 0; i < o->sweep.nsizes && status == EXIT_OK; i++)
 		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
 			for (int k = 0; k < COMPUTE_KINDS && status == EXIT_OK; k++)
@@ -185,6 +178,8 @@ int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_p
 				     p++)
 					if (o->sweep.variants[v] && o->compute[k] && o->progress[p])
 						status = point(&run, v, o->sweep.sizes[i], k, p);
+	if (status == EXIT_OK && o->step)
+		status = overlap_steps(&run);
 	sweep_end(s);
 	if (status == EXIT_OK && ctx->rank == 0)
 		status = sweep_finish(s, summarize, &run);
@@ -194,5 +189,6 @@ int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_p
 	free(run.all);
 	free(run.rank_overall);
 	free(run.rows);
+	free(run.steps);
 	return status;
 }

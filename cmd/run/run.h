@@ -168,8 +168,9 @@ int congestion_measure(struct cmd_ctx *ctx, const struct congestion_opts *o,
  */
 struct overlap_opts;
 struct overlap_row;
+struct overlap_step_row;
 typedef void (*overlap_print_fn)(const struct overlap_opts *o, const struct overlap_row *rows,
-                                 int n);
+                                 int n, const struct overlap_step_row *steps, int nsteps);
 int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_print_fn print);
 
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */

@@ -62,7 +62,29 @@ cJSON *overlap_row_to_json(cJSON *results, const struct overlap_row *r)
 	return ok ? o : NULL;
 }
 
-cJSON *overlap_report_add_summary(cJSON *root, const struct overlap_row *rows, int n)
+static bool add_step(cJSON *arr, const struct overlap_step_row *r)
+{
+	cJSON *o = cJSON_CreateObject();
+	bool ok = o && cJSON_AddItemToArray(arr, o) &&
+	          cJSON_AddStringToObject(o, SK_OVSTEP_ALGORITHM, r->algorithm) &&
+	          cJSON_AddStringToObject(o, SK_OVSTEP_COMPUTE, r->compute) &&
+	          cJSON_AddNumberToObject(o, SK_OVSTEP_RANKS, r->ranks) &&
+	          cJSON_AddNumberToObject(o, SK_OVSTEP_GRAD_BYTES, (double)r->grad_bytes) &&
+	          cJSON_AddNumberToObject(o, SK_OVSTEP_BUCKET_BYTES, (double)r->bucket_bytes) &&
+	          cJSON_AddNumberToObject(o, SK_OVSTEP_BUCKETS, (double)r->buckets);
+	if (!ok || r->skipped)
+		return ok && cJSON_AddStringToObject(o, SK_OVSTEP_SKIPPED, r->skipped);
+	return report_add_number(o, SK_OVSTEP_COMPUTE_US, r->s.compute_us) &&
+	       report_add_number(o, SK_OVSTEP_SERIAL_US, r->s.serial_us) &&
+	       report_add_number(o, SK_OVSTEP_STEP_US, r->s.step_us) &&
+	       report_add_number(o, SK_OVSTEP_EXPOSED_US, r->s.exposed_us) &&
+	       report_add_number(o, SK_OVSTEP_HIDDEN_FRACTION, r->s.hidden_fraction) &&
+	       (r->wrong < 0 ? cJSON_AddNullToObject(o, SK_OVSTEP_WRONG)
+	                     : cJSON_AddNumberToObject(o, SK_OVSTEP_WRONG, (double)r->wrong));
+}
+
+cJSON *overlap_report_add_summary(cJSON *root, const struct overlap_row *rows, int n,
+                                  const struct overlap_step_row *steps, int nsteps)
 {
 	cJSON *sum = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
 	cJSON *arr = sum ? cJSON_AddArrayToObject(sum, SK_OVSUM_LARGEST_SIZE) : NULL;
@@ -85,6 +107,12 @@ cJSON *overlap_report_add_summary(cJSON *root, const struct overlap_row *rows, i
 		     cJSON_AddStringToObject(o, SK_OVROW_PROGRESS, r->progress) &&
 		     report_add_number(o, SK_OVROW_OVERLAP_OSU_PCT, r->osu_pct) &&
 		     report_add_number(o, SK_OVROW_OVERLAP_IMB_PCT, r->imb_pct);
+	}
+	cJSON *sarr = ok && nsteps ? cJSON_AddArrayToObject(sum, SK_OVSUM_STEPS) : NULL;
+	ok = ok && (!nsteps || sarr);
+	for (int i = 0; ok && i < nsteps; i++) {
+		ok = add_step(sarr, &steps[i]);
+		wrong += steps[i].wrong > 0 ? steps[i].wrong : 0;
 	}
 	ok = ok && cJSON_AddNumberToObject(sum, SK_OVSUM_WRONG_TOTAL, (double)wrong) &&
 	     cJSON_AddStringToObject(sum, SK_OVSUM_VERDICT, wrong ? "wrong results" : "ok");

@@ -9,7 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "reports/model/overlap.h"
+#include "reports/model/overlap_model.h"
 
 struct overlap_row {
 	const char *algorithm, *dtype, *op, *compute, *progress; /* borrowed static names */
@@ -31,7 +31,22 @@ struct overlap_row {
 void overlap_row_figures(struct overlap_row *row, const struct overlap_times *per_rank);
 /* The row as a record appended to results; NULL when out of memory. */
 cJSON *overlap_row_to_json(cJSON *results, const struct overlap_row *row);
-/* Adds "summary" (largest_size, wrong_total, verdict); NULL when out of memory. */
-cJSON *overlap_report_add_summary(cJSON *root, const struct overlap_row *rows, int n);
+/* One variant's measured training step (--step). */
+struct overlap_step_row {
+	const char *algorithm, *compute; /* borrowed static names */
+	int ranks;
+	uint64_t grad_bytes, bucket_bytes;
+	size_t buckets;
+	const char *skipped; /* static, or NULL */
+	struct overlap_step s;
+	int64_t wrong; /* -1: not checked */
+};
+
+/*
+ * Adds "summary" (largest_size, steps when nsteps > 0, wrong_total,
+ * verdict); NULL when out of memory.
+ */
+cJSON *overlap_report_add_summary(cJSON *root, const struct overlap_row *rows, int n,
+                                  const struct overlap_step_row *steps, int nsteps);
 
 #endif

@@ -9,7 +9,8 @@
 	O(OVL, "overlap results[]",                                                                \
 	  "one variant, size, compute kind and progress method: the times and both overlaps")      \
 	O(OVSUM, "overlap summary", "the overlaps at the largest size, and the verdict")           \
-	O(OVROW, "summary.largest_size[]", "one variant, compute kind and progress method")
+	O(OVROW, "summary.largest_size[]", "one variant, compute kind and progress method")        \
+	O(OVSTEP, "summary.steps[]", "--step: one variant's measured training step")
 
 #define SCHEMA_FIELDS_OVERLAP(F)                                                                   \
 	F(OVL, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                      \
@@ -46,6 +47,8 @@
 	  "per rank, its mean overall time")                                                       \
 	F(OVSUM, LARGEST_SIZE, "largest_size", OBJS, OVROW, R, NULL, "",                           \
 	  "the overlaps at the largest size measured")                                             \
+	F(OVSUM, STEPS, "steps", OBJS, OVSTEP, 0, NULL, "",                                        \
+	  "--step: per variant and compute kind")                                                  \
 	F(OVSUM, WRONG_TOTAL, "wrong_total", INT, NONE, R, NULL, "",                               \
 	  "wrong elements, every point")                                                           \
 	F(OVSUM, VERDICT, "verdict", STR, NONE, R, NULL, "", "ok or wrong results")                \
@@ -54,6 +57,24 @@
 	F(OVROW, COMPUTE, "compute", STR, NONE, R, NULL, "", "gemm or stream")                     \
 	F(OVROW, PROGRESS, "progress", STR, NONE, R, NULL, "", "test or none")                     \
 	F(OVROW, OVERLAP_OSU_PCT, "overlap_osu_percent", NUM, NONE, RN, NULL, "%", "OSU's")        \
-	F(OVROW, OVERLAP_IMB_PCT, "overlap_imb_percent", NUM, NONE, RN, NULL, "%", "IMB-NBC's")
+	F(OVROW, OVERLAP_IMB_PCT, "overlap_imb_percent", NUM, NONE, RN, NULL, "%", "IMB-NBC's")    \
+	F(OVSTEP, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                   \
+	F(OVSTEP, COMPUTE, "compute", STR, NONE, R, NULL, "", "gemm or stream")                    \
+	F(OVSTEP, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks")                             \
+	F(OVSTEP, GRAD_BYTES, "grad_bytes", INT, NONE, R, NULL, "bytes", "the gradient")           \
+	F(OVSTEP, BUCKET_BYTES, "bucket_bytes", INT, NONE, R, NULL, "bytes", "a full bucket")      \
+	F(OVSTEP, BUCKETS, "buckets", INT, NONE, R, NULL, "", "buckets a step")                    \
+	F(OVSTEP, SKIPPED, "skipped", STR, NONE, 0, NULL, "", "why not measured")                  \
+	F(OVSTEP, COMPUTE_US, "compute_us", NUM, NONE, N, NULL, "us",                              \
+	  "the compute alone, the slowest rank's mean")                                            \
+	F(OVSTEP, SERIAL_US, "serial_us", NUM, NONE, N, NULL, "us",                                \
+	  "compute, then every bucket's all-reduce")                                               \
+	F(OVSTEP, STEP_US, "step_us", NUM, NONE, N, NULL, "us",                                    \
+	  "each bucket started as the compute produces it")                                        \
+	F(OVSTEP, EXPOSED_US, "exposed_us", NUM, NONE, N, NULL, "us",                              \
+	  "step - compute: the communication the step waits for")                                  \
+	F(OVSTEP, HIDDEN_FRACTION, "hidden_fraction", NUM, NONE, N, NULL, "",                      \
+	  "(serial - step) / (serial - compute): the communication hidden")                        \
+	F(OVSTEP, WRONG, "wrong", INT, NONE, N, NULL, "", "wrong elements of the last step")
 
 #endif

@@ -55,6 +55,33 @@ expect_exit 0 "4 ranks, int64 max, 1 MiB" mpi 4 overlap "${QUICK[@]}" -a mpi,rab
 expect_output "^rabenseifner +1048576 stream +test " "the table has the point"
 expect_output "overlap %: OSU = " "the formulas are printed"
 
+for n in 2 3; do
+	expect_exit 0 "$n ranks, the training step" mpi "$n" overlap "${QUICK[@]}" --sizes 4K -a mpi,ring,tree,shm \
+		--step --grad-bytes 1M --bucket-bytes 300K --compute-ms 2 -o "$TMP/step$n.json"
+	python3 - "$TMP/step$n.json" "$n" >"$TMP/py" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+steps = d["summary"]["steps"]
+assert len(steps) == 4 * 2, "a step per variant and compute kind: %d" % len(steps)
+for s in steps:
+    assert s["ranks"] == int(sys.argv[2]) and s["buckets"] == 4, s  # 1 MiB in 300 KiB: 4, the last smaller
+    if s["algorithm"] == "shm":
+        assert "non-blocking" in s["skipped"], s
+        continue
+    assert s["wrong"] == 0, s
+    assert s["compute_us"] >= 2000, "the compute lasts --compute-ms: %s" % s
+    assert math.isclose(s["exposed_us"], s["step_us"] - s["compute_us"], rel_tol=1e-9), s
+    hidden = (s["serial_us"] - s["step_us"]) / (s["serial_us"] - s["compute_us"])
+    assert math.isclose(s["hidden_fraction"], hidden, rel_tol=1e-9), s
+PY
+	[ $? = 0 ] && pass "$n ranks: every step verified, its figures consistent" || fail "$n ranks: steps" "$TMP/py"
+done
+expect_output "^# training step: 1048576 bytes of gradient in 4 buckets" "the step's table"
+
+expect_exit 2 "a bucket smaller than an element" mpi 2 overlap --step --bucket-bytes 2
+expect_output "--bucket-bytes 2 is less than one float32 element" "names it"
+expect_exit 2 "too many buckets" mpi 2 overlap --step --grad-bytes 1G --bucket-bytes 4
+expect_output "is 268435456 buckets: at most 4096" "names the count"
 expect_exit 2 "an unknown compute" mpi 2 overlap --compute fft
 expect_output "unknown 'fft'" "names it"
 expect_exit 2 "an unknown progress" mpi 2 overlap --progress thread,test

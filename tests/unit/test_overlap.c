@@ -1,5 +1,5 @@
 /* The overlap formulas (reports/model/overlap.c), the compute kernels and the overlap record. */
-#include "reports/model/overlap.h"
+#include "reports/model/overlap_model.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -81,7 +81,8 @@ Test(overlap, row_figures_use_means_for_osu_and_the_slowest_for_imb)
 	cr_expect_eq(cJSON_GetObjectItem(o, "imb_rank")->valueint, 1);
 	row.skipped = "no non-blocking form";
 	o = overlap_row_to_json(arr, &row);
-	cr_expect_null(cJSON_GetObjectItem(o, "overlap_osu_percent"), "a skipped row has no figures");
+	cr_expect_null(cJSON_GetObjectItem(o, "overlap_osu_percent"),
+	               "a skipped row has no figures");
 	cJSON_Delete(arr);
 }
 
@@ -118,4 +119,26 @@ Test(compute, no_test_function_no_calls)
 	cr_expect_eq(r.tests, 0);
 	cr_expect_eq(r.test_us, 0);
 	compute_release(&k);
+}
+
+Test(overlap, step_figures_take_the_slowest_rank)
+{
+	/* compute 100, serial 160, step 130 on the slowest rank: 30 exposed, half of 60 hidden */
+	const double r[6] = {100, 150, 120, 90, 160, 130};
+	struct overlap_step s = overlap_step_of(r, 2);
+	cr_expect_float_eq(s.compute_us, 100, 1e-9);
+	cr_expect_float_eq(s.serial_us, 160, 1e-9);
+	cr_expect_float_eq(s.step_us, 130, 1e-9);
+	cr_expect_float_eq(s.exposed_us, 30, 1e-9);
+	cr_expect_float_eq(s.hidden_fraction, 0.5, 1e-9);
+	const double none[3] = {100, 100, 100};
+	cr_expect(isnan(overlap_step_of(none, 1).hidden_fraction), "no communication: undefined");
+}
+
+Test(overlap, step_buckets_round_up)
+{
+	cr_expect_eq(overlap_buckets(0, 4), 0);
+	cr_expect_eq(overlap_buckets(8, 4), 2);
+	cr_expect_eq(overlap_buckets(9, 4), 3);
+	cr_expect_eq(overlap_buckets(3, 4), 1);
 }

@@ -1,5 +1,5 @@
-/* The two overlap definitions (reports/model/overlap.h). Pure. */
-#include "reports/model/overlap.h"
+/* The two overlap definitions (reports/model/overlap_model.h). Pure. */
+#include "reports/model/overlap_model.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -46,4 +46,24 @@ double overlap_imb_percent(const struct overlap_times *s)
 	if (!all_finite(s) || longer <= 0)
 		return NAN;
 	return 100 * fmax(0, fmin(1, (s->pure_us + s->cpu_alone_us - s->overall_us) / longer));
+}
+
+struct overlap_step overlap_step_of(const double *per_rank, int n)
+{
+	struct overlap_step s = {0};
+	for (int i = 0; i < n; i++) {
+		s.compute_us = fmax(s.compute_us, per_rank[3 * i]);
+		s.serial_us = fmax(s.serial_us, per_rank[3 * i + 1]);
+		s.step_us = fmax(s.step_us, per_rank[3 * i + 2]);
+	}
+	s.exposed_us = s.step_us - s.compute_us;
+	s.hidden_fraction = s.serial_us > s.compute_us
+	                        ? (s.serial_us - s.step_us) / (s.serial_us - s.compute_us)
+	                        : NAN;
+	return s;
+}
+
+size_t overlap_buckets(size_t grad_count, size_t bucket_count)
+{
+	return grad_count && bucket_count ? (grad_count + bucket_count - 1) / bucket_count : 0;
 }

@@ -14,8 +14,10 @@
  *   overlap % = 100 max(0, min(1, (pure + cpu_alone - overall) / max(pure, cpu_alone)))
  * 100 is a call hidden entirely, 0 one that ran after the compute.
  */
-#ifndef COLLSCOPE_OVERLAP_H
-#define COLLSCOPE_OVERLAP_H
+#ifndef COLLSCOPE_OVERLAP_MODEL_H
+#define COLLSCOPE_OVERLAP_MODEL_H
+
+#include <stddef.h>
 
 struct overlap_times {
 	double pure_us, cpu_alone_us, overall_us, cpu_us, test_us;
@@ -30,5 +32,22 @@ int overlap_slowest(const struct overlap_times *r, int n);
 double overlap_osu_percent(const struct overlap_times *mean);
 /* NAN when max(pure, cpu_alone) is not positive or a time is not finite. */
 double overlap_imb_percent(const struct overlap_times *slowest);
+
+/*
+ * A measured training step (algorithms/step_bench.h), the job's figures:
+ * each of compute, serial and step the slowest rank's mean (the step ends
+ * when its last rank does); exposed = step - compute, the communication the
+ * step waits for; hidden = (serial - step) / (serial - compute), the share
+ * of the communication the overlap hid (NAN when serial <= compute).
+ */
+struct overlap_step {
+	double compute_us, serial_us, step_us, exposed_us, hidden_fraction;
+};
+/* Buckets in flight at once: each needs a message tag of its own (algorithms/exec_nb.h). */
+enum { OVERLAP_MAX_BUCKETS = 4096 };
+/* The buckets of a gradient of grad_count elements, bucket_count each (>= 1), the last smaller. */
+size_t overlap_buckets(size_t grad_count, size_t bucket_count);
+/* From every rank's three means (rank-major: compute, serial, step); n >= 1. */
+struct overlap_step overlap_step_of(const double *per_rank, int n);
 
 #endif
