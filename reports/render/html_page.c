@@ -99,7 +99,7 @@ static int unknown_kind(struct html_section *s, const char *command)
 	html_raw(s->b, "<p class=\"warn\">This page does not know how to chart '");
 	html_text(s->b, command, 60);
 	html_rawf(s->b,
-	          "' reports (it charts allreduce, links, scale, congestion, compare, trend and campaign reports): "
+	          "' reports (it charts allreduce, links, scale, congestion, overlap, compare, trend and campaign reports): "
 	          "below are its context, configuration and summary as recorded, and its %d "
 	          "result record%s are not shown.</p>\n",
 	          cJSON_GetArraySize(results), cJSON_GetArraySize(results) == 1 ? "" : "s");
@@ -142,6 +142,8 @@ static int section(struct html_buf *b, const struct html_input *in, size_t i, ch
 		rc = html_scale(&s);
 	else if (strcmp(command, "congestion") == 0)
 		rc = html_congestion(&s);
+	else if (strcmp(command, "overlap") == 0)
+		rc = html_overlap(&s);
 	else if (strcmp(command, "compare") == 0)
 		rc = html_compare(&s);
 	else if (strcmp(command, "trend") == 0)

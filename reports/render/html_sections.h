@@ -48,6 +48,7 @@ int html_context(struct html_section *s);
 int html_allreduce(struct html_section *s);
 int html_scale(struct html_section *s);
 int html_congestion(struct html_section *s);
+int html_overlap(struct html_section *s);
 int html_links(struct html_section *s);
 struct cmp_run;
 /*

@@ -77,6 +77,12 @@ PY
 	[ $? = 0 ] && pass "$n ranks: every step verified, its figures consistent" || fail "$n ranks: steps" "$TMP/py"
 done
 expect_output "^# training step: 1048576 bytes of gradient in 4 buckets" "the step's table"
+expect_exit 0 "report draws an overlap report" "$BIN" report "$TMP/step3.json" -o "$TMP/step3.html"
+python3 -c "
+page = open('$TMP/step3.html').read()
+assert page.count('<svg') == 3, page.count('<svg')
+assert 'overlap (OSU) beside stream compute' in page and 'the training step, stacked' in page" \
+	>"$TMP/py" 2>&1 && pass "the page charts both compute kinds and stacks the steps" || fail "the page" "$TMP/py"
 
 expect_exit 2 "a bucket smaller than an element" mpi 2 overlap --step --bucket-bytes 2
 expect_output "--bucket-bytes 2 is less than one float32 element" "names it"

@@ -449,3 +449,37 @@ Test(html, congestion_page_charts_factors_and_escapes_verdicts)
 	free(page);
 	cJSON_Delete(r);
 }
+
+Test(html, overlap_page_charts_overlap_and_stacks_the_step)
+{
+	cJSON *r = fx_report("overlap", 8, 1), *results = cJSON_GetObjectItem(r, "results");
+	for (int b = 1024; b <= 1 << 20; b *= 32) {
+		cJSON *p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "algorithm", "<ring>");
+		cJSON_AddStringToObject(p, "compute", "gemm");
+		cJSON_AddStringToObject(p, "progress", "test");
+		cJSON_AddNumberToObject(p, "bytes", b);
+		cJSON_AddNumberToObject(p, "overlap_osu_percent", 40);
+		cJSON_AddItemToArray(results, p);
+	}
+	cJSON *sum = cJSON_AddObjectToObject(r, "summary");
+	cJSON *st = cJSON_CreateObject();
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(sum, "steps"), st);
+	cJSON_AddStringToObject(st, "algorithm", "mpi");
+	cJSON_AddStringToObject(st, "compute", "stream");
+	cJSON_AddNumberToObject(st, "compute_us", 100);
+	cJSON_AddNumberToObject(st, "serial_us", 160);
+	cJSON_AddNumberToObject(st, "step_us", 130);
+	cJSON_AddNumberToObject(st, "exposed_us", 30);
+	char *page = page_of(&r, 1);
+	cr_assert_not_null(page, "%s", err);
+	assert_self_contained(page);
+	cr_assert_not_null(strstr(page, "overlap (OSU) beside gemm compute"));
+	cr_assert_null(strstr(page, "beside stream compute"), "no stream point: no chart");
+	cr_assert_not_null(strstr(page, "&lt;ring&gt;, progress test"), "names escaped");
+	cr_assert_not_null(strstr(page, "<title>exposed 30 us</title>"));
+	cr_assert_not_null(strstr(page, "<title>hidden 30 us</title>"));
+	cr_assert_null(strstr(page, "does not know how to chart"));
+	free(page);
+	cJSON_Delete(r);
+}
