@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "cmd/scale_opts.h"
+#include "reports/model/overlap_model.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/run.h"
 
@@ -118,6 +119,36 @@ static int summarize(void *arg, cJSON *root)
 	return status;
 }
 
+/*
+ * --overlap measured: the training step at rank count n; rank 0 gives each
+ * measured row of the gradient's size its hidden fraction (clamped to 0..1:
+ * noise can put a step past serial, or below the compute) and step time.
+ */
+static int measured_steps(struct scale_run *run, int n)
+{
+	const struct scale_opts *o = run->o;
+	struct overlap_step got[AR_MAX_VARIANTS];
+	struct scale_step_req q = {.grad_bytes = o->grad_bytes,
+	                           .bucket_bytes = o->bucket_bytes,
+	                           .compute_ms = o->compute_ms,
+	                           .interval_us = SCALE_STEP_TEST_INTERVAL_US,
+	                           .iters = SCALE_STEP_ITERS,
+	                           .quiet = o->out.quiet};
+	int status = scale_measure_steps(&run->sweep, &q, run->order, n, got);
+	for (size_t i = 0; status == EXIT_OK && run->sweep.ctx->rank == 0 && i < run->res.n; i++) {
+		struct scale_entry *e = &run->res.e[i];
+		if (e->row.predicted || e->row.ranks != n || e->row.bytes != o->grad_bytes ||
+		    isnan(got[e->variant].step_us))
+			continue;
+		double f = fmin(1, fmax(0, got[e->variant].hidden_fraction));
+		e->row.overlap_measured = true;
+		e->row.measured_overlap = isnan(f) ? 0 : f;
+		e->row.measured_step_us = got[e->variant].step_us;
+		run->res.step_overlap[e->variant] = e->row.measured_overlap;
+	}
+	return status;
+}
+
 /* The order in which the ranks join the communicators, on every rank. */
 static int placement_order(struct scale_run *run)
 {
@@ -137,6 +168,8 @@ int cmd_scale(void *opts, struct cmd_ctx *ctx)
 {
 	const struct scale_opts *o = opts;
 	struct scale_run run = {.o = o};
+	for (int v = 0; v < AR_MAX_VARIANTS; v++)
+		run.res.step_overlap[v] = NAN;
 	struct sweep *s = &run.sweep;
 	int points = 0;
 	for (int i = 0; ar_variants[i]; i++)
@@ -157,6 +190,8 @@ int cmd_scale(void *opts, struct cmd_ctx *ctx)
 		int n = o->ranks[i];
 		run.hosts = scale_hosts_spanned(s->map.host_of_rank, run.order, n);
 		status = sweep_on_first_ranks(s, run.order, n, run.hosts);
+		if (status == EXIT_OK && o->overlap_measured)
+			status = measured_steps(&run, n);
 	}
 	sweep_end(s);
 	if (status == EXIT_OK && ctx->rank == 0)

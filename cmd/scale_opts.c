@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd/parse.h"
+#include "reports/model/overlap_model.h"
 
 static const char *const placements[] = {"packed", "spread", NULL};
 
@@ -76,6 +77,33 @@ static int parse_grad(const char *arg, void *base, const struct opt *o, char *wh
 	}
 	s->grad_given = true;
 	return 0;
+}
+
+static int parse_overlap(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	struct scale_opts *s = base;
+	const char *reason = NULL;
+	(void)o;
+	s->overlap_given = true;
+	if (strcmp(arg, "measured") == 0) {
+		s->overlap_measured = true;
+		s->overlap = 0;
+		return 0;
+	}
+	if (parse_double(arg, 0, 1, &s->overlap, &reason) != 0) {
+		snprintf(why, len, "must be a fraction from 0 to 1, or 'measured'");
+		return -1;
+	}
+	s->overlap_measured = false;
+	return 0;
+}
+
+static bool echo_overlap(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	const struct scale_opts *s = base;
+	(void)o;
+	return (s->overlap_measured ? cJSON_AddStringToObject(cfg, key, "measured")
+	                            : cJSON_AddNumberToObject(cfg, key, s->overlap)) != NULL;
 }
 
 static bool echo_grad(cJSON *cfg, const char *key, const void *base, const struct opt *o)
@@ -173,17 +201,29 @@ static const struct opt scale_only[] = {
      .help = "gradient all-reduced per step ({default}); it is\n"
              "measured as one of the sizes"},
     {.name = "overlap",
-     .kind = OPT_NUMBER,
+     .kind = OPT_CUSTOM,
      .offset = offsetof(struct scale_opts, overlap),
-     .metavar = "F",
+     .metavar = "F|measured",
      .def_text = "0",
-     .min = 0,
-     .max = 1,
-     .flags = OPT_NAN_DEFAULT,
      .key = "overlap",
-     .range = "must be a fraction from 0 to 1",
+     .parse = parse_overlap,
+     .echo = echo_overlap,
      .help = "fraction 0..1 of the all-reduce hidden behind compute\n"
-             "({default}; never more than the compute time)"},
+             "({default}; never more than the compute time), or\n"
+             "'measured': at each rank count a training step is measured\n"
+             "(overlap --step: the gradient in --bucket-bytes buckets,\n"
+             "each started as the compute produces it) and its hidden\n"
+             "share is the overlap there; predictions take the largest\n"
+             "rank count's"},
+    {.name = "bucket-bytes",
+     .kind = OPT_BYTES,
+     .offset = offsetof(struct scale_opts, bucket_bytes),
+     .metavar = "SIZE",
+     .def = "25M",
+     .min = 1,
+     .max = (double)(4ULL << 30),
+     .key = "bucket_bytes",
+     .help = "--overlap measured: a bucket of the step ({default})"},
 };
 
 static const struct opt_group groups[] = {
@@ -215,7 +255,7 @@ static int check_step(struct scale_opts *o, char *err, size_t len)
 {
 	size_t w = ar_dtype_bytes(o->sweep.dtype);
 	bool step = !isnan(o->compute_ms);
-	if (!step && (o->grad_given || !isnan(o->overlap)))
+	if (!step && (o->grad_given || o->overlap_given))
 		return usage(err, len,
 		             "scale: %s needs --compute-ms (the step model's compute time)",
 		             o->grad_given ? "--grad-bytes" : "--overlap");
@@ -228,6 +268,18 @@ static int check_step(struct scale_opts *o, char *err, size_t len)
 		             "scale: --grad-bytes %llu is less than one %s element (%zu bytes)",
 		             (unsigned long long)o->grad_bytes, ar_dtype_name(o->sweep.dtype), w);
 	o->grad_bytes = o->grad_bytes / w * w;
+	if (o->overlap_measured && o->bucket_bytes < w)
+		return usage(err, len,
+		             "scale: --bucket-bytes %llu is less than one %s element (%zu bytes)",
+		             (unsigned long long)o->bucket_bytes, ar_dtype_name(o->sweep.dtype), w);
+	o->bucket_bytes = o->bucket_bytes / w * w;
+	if (o->overlap_measured &&
+	    overlap_buckets(o->grad_bytes / w, o->bucket_bytes / w) > OVERLAP_MAX_BUCKETS)
+		return usage(
+		    err, len,
+		    "scale: --grad-bytes %llu in --bucket-bytes %llu is more than %d buckets",
+		    (unsigned long long)o->grad_bytes, (unsigned long long)o->bucket_bytes,
+		    OVERLAP_MAX_BUCKETS);
 	return EXIT_OK;
 }
 
@@ -332,5 +384,7 @@ struct scale_model_in scale_model_input(const struct scale_opts *o)
 	                               .nextrapolate = o->nextrapolate,
 	                               .compute_ms = o->compute_ms,
 	                               .grad_bytes = o->grad_bytes,
-	                               .overlap = o->overlap};
+	                               .overlap = o->overlap,
+	                               .overlap_measured = o->overlap_measured,
+	                               .bucket_bytes = o->bucket_bytes};
 }

@@ -19,6 +19,10 @@ enum {
 
 enum scale_placement { SCALE_PACKED, SCALE_SPREAD };
 
+/* --overlap measured: each step's test calls, and its iterations (overlap --step's defaults) */
+#define SCALE_STEP_TEST_INTERVAL_US 50.0
+enum { SCALE_STEP_ITERS = 5 };
+
 struct scale_opts {
 	struct sweep_opts sweep;          /* sizes: whole elements, the gradient's included */
 	const char *ranks_arg;            /* --ranks as given: checked once N is known */
@@ -30,8 +34,11 @@ struct scale_opts {
 	double compute_ms;   /* NAN: no step model */
 	uint64_t grad_bytes; /* rounded down to whole elements */
 	bool grad_given;
-	double overlap;   /* NAN until checked: then 0 when not given */
-	double timeout_s; /* watchdog; 0 disables */
+	double overlap; /* NAN until checked: then 0 when not given (or measured) */
+	bool overlap_given;
+	bool overlap_measured; /* --overlap measured: a step measured at each rank count */
+	uint64_t bucket_bytes; /* its buckets, whole elements */
+	double timeout_s;      /* watchdog; 0 disables */
 	struct cmd_out out;
 };
 
@@ -44,6 +51,5 @@ struct scale_model_in scale_model_input(const struct scale_opts *o);
 void scale_print_table(const struct scale_opts *o, const struct scale_results *res);
 void scale_print_fits(const struct scale_opts *o, const struct scale_results *res);
 void scale_print_step(const struct scale_opts *o, const struct scale_results *res);
-
 
 #endif

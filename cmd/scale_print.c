@@ -114,9 +114,13 @@ static void print_speedups(const struct scale_opts *o, const struct scale_entry 
 		printf("#   %-18s %*s%s", ar_variants[v]->name, 6 - (int)(strchr(a, ' ') - a), "",
 		       a);
 		char ov[32];
-		report_fixed(ov, sizeof ov, o->overlap, 0, 6);
-		if (o->overlap > 0)
-			printf("; overlap %s: %s", ov, tail);
+		report_fixed(ov, sizeof ov, r->overlap, 0, 3);
+		if (r->overlap > 0 || o->overlap_measured)
+			printf("; overlap %s%s: %s", ov, r->overlap_measured ? " measured" : "",
+			       tail);
+		if (!strong && r->overlap_measured && !r->predicted)
+			printf("; step %.2f ms measured, %.2f ms model", r->measured_step_us / 1e3,
+			       r->predicted_step_us / 1e3);
 		printf("%s\n", r->predicted ? "  PREDICTED" : "");
 	}
 }
@@ -148,9 +152,13 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 	    "# data-parallel step: compute %s ms on one rank, gradient of %llu bytes all-reduced "
 	    "(measured at that size, PREDICTED from the fit)%s\n",
 	    ms, (unsigned long long)o->grad_bytes,
-	    o->overlap > 0 ? "; overlap: that fraction of the all-reduce hidden behind compute, "
-	                     "never more than the compute"
-	                   : "");
+	    o->overlap_measured
+	        ? "; overlap measured: the hidden share of a training step measured at "
+	          "each rank count (the gradient in buckets, each started as the "
+	          "compute produces it), predictions at the largest one's"
+	    : o->overlap > 0 ? "; overlap: that fraction of the all-reduce hidden behind compute, "
+	                       "never more than the compute"
+	                     : "");
 	printf("# weak scaling (fixed batch per rank): speedup n Tc / (Tc + Tar(n))\n");
 	for (int v = 0; ar_variants[v]; v++)
 		if (o->sweep.variants[v])
@@ -166,7 +174,7 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 			continue;
 		print_sweet(name, "measured", &res->sweet_measured[v][0], false);
 		print_sweet(name, "model", &res->sweet_model[v][0], true);
-		if (o->overlap > 0) {
+		if (o->overlap > 0 || o->overlap_measured) {
 			print_sweet(name, "overlapped, measured", &res->sweet_measured[v][1],
 			            false);
 			print_sweet(name, "overlapped, model", &res->sweet_model[v][1], true);

@@ -183,6 +183,22 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
  */
 int sweep_on_first_ranks(struct sweep *s, const int *order, int n, int hosts);
 
+/*
+ * scale --overlap measured (cmd/run/scale_step.c): the training step of
+ * every selected variant that runs non-blocking, on the first n ranks of
+ * order; out[v] on world rank 0 (NAN figures: not measured). Collective
+ * over the whole job; an exit code.
+ */
+struct overlap_step;
+struct scale_step_req {
+	uint64_t grad_bytes, bucket_bytes;
+	double compute_ms, interval_us;
+	int iters;
+	bool quiet;
+};
+int scale_measure_steps(struct sweep *s, const struct scale_step_req *q, const int *order, int n,
+                        struct overlap_step *out);
+
 /* The largest peak RSS and PSS of any rank, and which (rank 0; pss NAN when unknown). */
 struct run_peak_memory {
 	double rss_bytes, pss_bytes;

@@ -119,8 +119,11 @@ void scale_row_derive(struct scale_row *r, const struct scale_step_cfg *cfg)
 	r->has_step = !r->skipped && cfg->on && r->bytes == cfg->grad_bytes;
 	if (!r->has_step)
 		return;
+	r->overlap = r->overlap_measured ? r->measured_overlap : cfg->overlap;
 	scale_step_at(r->ranks, r->p50_us, cfg->compute_us, 0, &r->step);
-	scale_step_at(r->ranks, r->p50_us, cfg->compute_us, cfg->overlap, &r->overlapped);
+	scale_step_at(r->ranks, r->p50_us, cfg->compute_us, r->overlap, &r->overlapped);
+	r->predicted_step_us =
+	    cfg->compute_us + model_exposed_us(r->p50_us, r->overlap, cfg->compute_us);
 }
 
 /* snprintf that reports truncation as -1. */
@@ -204,7 +207,7 @@ static cJSON *add_model(cJSON *rec, const struct scale_row *r)
 	return ok ? m : NULL;
 }
 
-cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap)
+cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r)
 {
 	bool ok = cJSON_AddBoolToObject(rec, SK_SCALE_PREDICTED, r->predicted) != NULL;
 	if (ok && !r->predicted)
@@ -217,7 +220,11 @@ cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap)
 		cJSON *ov = NULL;
 		ok = add_step(rec, &r->step, r->ranks) &&
 		     (ov = cJSON_AddObjectToObject(rec, SK_SCALE_OVERLAPPED)) &&
-		     cJSON_AddNumberToObject(ov, SK_OVERLAP_OVERLAP, overlap) &&
+		     report_add_number(ov, SK_OVERLAP_OVERLAP, r->overlap) &&
+		     cJSON_AddBoolToObject(ov, SK_OVERLAP_MEASURED, r->overlap_measured) &&
+		     report_add_number(ov, SK_OVERLAP_PREDICTED_STEP_US, r->predicted_step_us) &&
+		     (!r->overlap_measured || r->predicted ||
+		      report_add_number(ov, SK_OVERLAP_MEASURED_STEP_US, r->measured_step_us)) &&
 		     add_step(ov, &r->overlapped, r->ranks);
 	}
 	if (ok && r->has_model)
@@ -226,7 +233,7 @@ cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap)
 }
 
 cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint64_t count,
-                                const char *dtype, const char *op, bool in_place, double overlap)
+                                const char *dtype, const char *op, bool in_place)
 {
 	cJSON *o = cJSON_CreateObject(), *t = NULL;
 	double algbw = ar_algbw_gbps(r->bytes, r->p50_us);
@@ -245,7 +252,7 @@ cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint6
 	          report_add_number(t, SK_TIME_P50, r->p50_us) &&
 	          report_add_number(o, SK_AR_ALGBW_GBPS, algbw) &&
 	          report_add_number(o, SK_AR_BUSBW_GBPS, r->busbw_gbps);
-	return ok ? scale_row_add_json(o, r, overlap) : NULL;
+	return ok ? scale_row_add_json(o, r) : NULL;
 }
 
 cJSON *scale_fit_to_json(cJSON *parent, const struct model_fit *f, const char *shape, bool borrowed)

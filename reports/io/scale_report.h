@@ -44,6 +44,16 @@ struct scale_row {
 	double latency_growth; /* t(n) / t(n_min) */
 	bool has_step;
 	struct scale_step step, overlapped;
+	/*
+	 * --overlap measured: overlap_measured, with the hidden fraction of the
+	 * measured step at this rank count (a prediction: at the largest rank
+	 * count measured) and the step's time (NAN for a prediction). Else the
+	 * configured overlap. scale_row_derive sets overlap to the one used and
+	 * predicted_step_us to the model's step: Tc + Tar exposed at it.
+	 */
+	bool overlap_measured;
+	double measured_overlap, measured_step_us;
+	double overlap, predicted_step_us;
 	/* the cost model at this point (has_model): terms of the critical path and its time */
 	bool has_model;
 	const char *shape;   /* the schedule walked (borrowed), e.g. "ring" */
@@ -96,7 +106,7 @@ int scale_format_speedup(char *buf, size_t len, int ranks, double speedup);
  * strong_efficiency and "overlapped" {...}) and "model" {...}. NULL when
  * out of memory, else rec.
  */
-cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap);
+cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r);
 
 /*
  * Appends the record of a predicted row to results: algorithm, bytes, count,
@@ -104,7 +114,7 @@ cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r, double overlap)
  * busbw_gbps and the derived fields. NULL when out of memory.
  */
 cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint64_t count,
-                                const char *dtype, const char *op, bool in_place, double overlap);
+                                const char *dtype, const char *op, bool in_place);
 
 /* Adds "fit": {...} (alpha_us, beta_us_per_byte, gamma_us_per_byte, ...) to parent. */
 cJSON *scale_fit_to_json(cJSON *parent, const struct model_fit *f, const char *shape,

@@ -551,8 +551,14 @@
 	F(SCALE, OVERLAPPED, "overlapped", OBJ, OVERLAP, 0, NULL, "",                              \
 	  "the step model with overlap")                                                           \
 	F(SCALE, MODEL, "model", OBJ, MODEL, 0, NULL, "", "the cost model at this point")          \
-	F(OVERLAP, OVERLAP, "overlap", NUM, NONE, R, NULL, "",                                     \
+	F(OVERLAP, OVERLAP, "overlap", NUM, NONE, RN, NULL, "",                                    \
 	  "the fraction hidden behind compute")                                                    \
+	F(OVERLAP, MEASURED, "measured", BOOL, NONE, 0, NULL, "",                                  \
+	  "--overlap measured: the hidden fraction of a measured step (overlap --step)")           \
+	F(OVERLAP, MEASURED_STEP_US, "measured_step_us", NUM, NONE, N, NULL, "us",                 \
+	  "--overlap measured: the step measured at this rank count")                              \
+	F(OVERLAP, PREDICTED_STEP_US, "predicted_step_us", NUM, NONE, N, NULL, "us",               \
+	  "the model's step: compute + the all-reduce's exposed part")                             \
 	F(OVERLAP, EFFICIENCY, "efficiency", NUM, NONE, N, NULL, "", "weak scaling efficiency")    \
 	F(OVERLAP, SPEEDUP, "speedup", NUM, NONE, N, NULL, "", "weak scaling speedup")             \
 	F(OVERLAP, STRONG_SPEEDUP, "strong_speedup", NUM, NONE, N, NULL, "", "strong speedup")     \
@@ -580,7 +586,10 @@
 	  "the shape a direct variant (mpi) is modelled with")                                     \
 	F(STEP, COMPUTE_MS, "compute_ms", NUM, NONE, R, NULL, "ms", "Tc: one step's compute")      \
 	F(STEP, GRAD_BYTES, "grad_bytes", NUM, NONE, R, NULL, "bytes", "the gradient all-reduced") \
-	F(STEP, OVERLAP, "overlap", NUM, NONE, R, NULL, "", "fraction hidden behind compute")      \
+	F(STEP, OVERLAP, "overlap", NUM, NONE, RN, NULL, "",                                       \
+	  "fraction hidden behind compute; null: measured per rank count")                         \
+	F(STEP, BUCKET_BYTES, "bucket_bytes", NUM, NONE, 0, NULL, "bytes",                         \
+	  "--overlap measured: the step's buckets")                                                \
 	F(STEP, TAR, "tar", STR, NONE, R, NULL, "", "where Tar comes from")                        \
 	F(SVAR, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                     \
 	F(SVAR, POINTS, "points", INT, NONE, R, NULL, "", "points measured")                       \

@@ -236,6 +236,8 @@ static int sweet_spots(struct model_run *m, int v, const int *grid, int ngrid)
 	                calloc((size_t)ngrid + res->n + 1, sizeof(double))};
 	int *ranks = calloc((size_t)ngrid + res->n + 1, sizeof *ranks), k = 0, rc = -1;
 	double f[2] = {0, m->step.overlap};
+	if (m->o->overlap_measured) /* the model's: at the largest rank count measured */
+		f[1] = isnan(res->step_overlap[v]) ? 0 : res->step_overlap[v];
 	struct model_terms x;
 	if (!s[0] || !s[1] || !ranks)
 		goto out;
@@ -297,6 +299,15 @@ static cJSON *add_sweets(cJSON *parent, const char *name, const struct scale_swe
 	           : NULL;
 }
 
+/* summary.step_model's overlap: the one given, or null and the buckets when measured. */
+static bool step_overlap_to_json(cJSON *step, const struct scale_model_in *o)
+{
+	if (!o->overlap_measured)
+		return cJSON_AddNumberToObject(step, SK_STEP_OVERLAP, o->overlap) != NULL;
+	return cJSON_AddNullToObject(step, SK_STEP_OVERLAP) &&
+	       cJSON_AddNumberToObject(step, SK_STEP_BUCKET_BYTES, (double)o->bucket_bytes);
+}
+
 /* summary.variants[]: counts, the fit and the sweet spots of each variant. */
 static int summary_variants(struct model_run *m, cJSON *sum)
 {
@@ -345,7 +356,7 @@ static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 		ok = (step = cJSON_AddObjectToObject(sum, SK_SSUM_STEP_MODEL)) &&
 		     cJSON_AddNumberToObject(step, SK_STEP_COMPUTE_MS, o->compute_ms) &&
 		     cJSON_AddNumberToObject(step, SK_STEP_GRAD_BYTES, (double)o->grad_bytes) &&
-		     cJSON_AddNumberToObject(step, SK_STEP_OVERLAP, o->overlap) &&
+		     step_overlap_to_json(step, o) &&
 		     cJSON_AddStringToObject(
 		         step, "tar", "measured at grad_bytes (p50); predicted rows from the fit");
 	else if (ok)
@@ -364,11 +375,10 @@ static int fill_results(struct model_run *m, cJSON *root)
 	cJSON *results = cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_RESULTS);
 	for (size_t i = 0; i < m->res->n; i++) {
 		const struct scale_entry *e = &m->res->e[i];
-		cJSON *ok = e->row.predicted
-		                ? scale_prediction_to_json(results, &e->row, e->count,
-		                                           ar_dtype_name(o->dtype),
-		                                           ar_op_name(o->op), false, o->overlap)
-		                : scale_row_add_json(e->rec, &e->row, o->overlap);
+		cJSON *ok = e->row.predicted ? scale_prediction_to_json(results, &e->row, e->count,
+		                                                        ar_dtype_name(o->dtype),
+		                                                        ar_op_name(o->op), false)
+		                             : scale_row_add_json(e->rec, &e->row);
 		if (!ok)
 			return -1;
 	}
@@ -386,8 +396,16 @@ static int derive_all(struct model_run *m)
 		rows[i] = res->e[i].row;
 	scale_rows_reference(rows, res->n);
 	for (size_t i = 0; i < res->n; i++) {
-		res->e[i].row = rows[i];
-		scale_row_derive(&res->e[i].row, &m->step);
+		struct scale_entry *e = &res->e[i];
+		e->row = rows[i];
+		/* --overlap measured: a prediction takes the largest measured rank count's */
+		if (e->row.predicted && m->o->overlap_measured &&
+		    !isnan(res->step_overlap[e->variant])) {
+			e->row.overlap_measured = true;
+			e->row.measured_overlap = res->step_overlap[e->variant];
+			e->row.measured_step_us = NAN;
+		}
+		scale_row_derive(&e->row, &m->step);
 	}
 	free(rows);
 	return 0;
@@ -435,7 +453,8 @@ void scale_results_release(struct scale_results *res)
 	memset(res, 0, sizeof *res);
 }
 
-int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res, cJSON *root)
+int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res,
+                    cJSON *root)
 {
 	struct model_run m = {.o = o, .world = world, .res = res};
 	uint64_t wrong = 0;

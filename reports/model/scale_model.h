@@ -30,9 +30,11 @@ struct scale_model_in {
 	int nranks;
 	const int *extrapolate; /* nextrapolate, ascending: the rank counts predicted */
 	int nextrapolate;
-	double compute_ms;   /* NAN: no step model */
-	uint64_t grad_bytes; /* whole elements */
-	double overlap;      /* 0..1 */
+	double compute_ms;     /* NAN: no step model */
+	uint64_t grad_bytes;   /* whole elements */
+	double overlap;        /* 0..1 */
+	bool overlap_measured; /* --overlap measured: scale_results.step_overlap, per rank count */
+	uint64_t bucket_bytes; /* its steps' buckets */
 };
 
 /* One measured or predicted row, with its record in the report. */
@@ -64,6 +66,12 @@ struct scale_results {
 	/* [0] without overlap, [1] with --overlap; measured rank counts, and the model's */
 	struct scale_sweet sweet_measured[AR_MAX_VARIANTS][2];
 	struct scale_sweet sweet_model[AR_MAX_VARIANTS][2];
+	/*
+	 * --overlap measured: per variant, the hidden fraction of the step at
+	 * the largest rank count measured (NAN: none), which predictions use;
+	 * the measured rows carry their own (scale_row.measured_overlap).
+	 */
+	double step_overlap[AR_MAX_VARIANTS];
 	/* a prediction the model had to leave out, in words ("" when none) */
 	char warning[256];
 };
@@ -79,6 +87,7 @@ void scale_results_release(struct scale_results *res);
  * Returns EXIT_OK, EXIT_WRONG when a measured point was wrong, or
  * EXIT_RUNTIME when out of memory.
  */
-int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res, cJSON *root);
+int scale_model_run(const struct scale_model_in *o, int world, struct scale_results *res,
+                    cJSON *root);
 
 #endif

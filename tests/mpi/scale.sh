@@ -74,6 +74,38 @@ bad "'0' for --iters" -n 0
 bad "'2' for --check" -c 2
 bad "'0' for --segment-bytes" --segment-bytes 0
 bad "unexpected argument 'extra'" extra
+bad "--overlap needs --compute-ms" --overlap measured
+bad "'2' for --overlap: must be a fraction from 0 to 1, or 'measured'" --compute-ms 5 --overlap 2
+bad "--bucket-bytes 2 is less than one float32" --compute-ms 5 --overlap measured --bucket-bytes 2
+
+# --overlap measured: a training step at each rank count, its hidden share the overlap there
+expect_exit 0 "--overlap measured at 3 ranks" mpi 3 scale -a ring,mpi,shm --sizes 64K -n 5 --compute-ms 3 \
+	--grad-bytes 1M --bucket-bytes 256K --overlap measured --extrapolate 64 -o "$TMP/measured.json"
+expect_output "overlap [0-9.]+ measured: .*; step [0-9.]+ ms measured, [0-9.]+ ms model" \
+	"measured and model step times side by side"
+python3 - "$TMP/measured.json" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+step = d["summary"]["step_model"]
+assert step["overlap"] is None and step["bucket_bytes"] == 262144, step
+grad = [r for r in d["results"] if r["bytes"] == 1 << 20 and not r.get("skipped")]
+seen = set()
+for r in grad:
+    ov = r["overlapped"]
+    if r["algorithm"] == "shm":  # no non-blocking form: no measured step
+        assert not ov["measured"], r
+        continue
+    assert ov["measured"] and 0 <= ov["overlap"] <= 1, r
+    assert ov["predicted_step_us"] >= 3000, r
+    if r["predicted"]:
+        assert "measured_step_us" not in ov, r
+    else:
+        assert ov["measured_step_us"] > 0, r
+        seen.add((r["algorithm"], r["ranks"]))
+assert {("ring", 2), ("ring", 3), ("mpi", 2), ("mpi", 3)} <= seen, seen
+PY
+[ $? = 0 ] && pass "measured rows carry their step, predictions the largest count's overlap" ||
+	fail "--overlap measured: the records" "$TMP/py"
 
 check_all_schemas
 finish

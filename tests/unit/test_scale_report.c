@@ -98,6 +98,33 @@ Test(scale_report, step_model_on_the_gradient_rows)
 	cr_expect(fabs(r.overlapped.efficiency - 100 / 112.5) < 1e-12);
 }
 
+Test(scale_report, measured_overlap_replaces_the_given_one)
+{
+	struct scale_row r = row("ring", 1 << 20, 4, 25000, 1); /* Tar 25 ms */
+	struct scale_step_cfg cfg = {
+	    .on = true, .compute_us = 100000, .grad_bytes = 1 << 20, .overlap = 0.5};
+	r.overlap_measured = true;
+	r.measured_overlap = 0.2;
+	r.measured_step_us = 121000;
+	scale_row_derive(&r, &cfg);
+	cr_expect_float_eq(r.overlap, 0.2, 1e-12);
+	/* 5 ms of 25 hidden: the model's step 100 + 20 ms */
+	cr_expect_float_eq(r.predicted_step_us, 120000, 1e-6);
+	cr_expect_float_eq(r.overlapped.efficiency, 100 / 120.0, 1e-12);
+	cJSON *rec = cJSON_CreateObject();
+	cr_assert_not_null(scale_row_add_json(rec, &r));
+	const cJSON *ov = cJSON_GetObjectItemCaseSensitive(rec, "overlapped");
+	cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ov, "measured")));
+	cr_expect_float_eq(cJSON_GetObjectItemCaseSensitive(ov, "measured_step_us")->valuedouble,
+	                   121000, 1e-6);
+	cr_expect_float_eq(cJSON_GetObjectItemCaseSensitive(ov, "predicted_step_us")->valuedouble,
+	                   120000, 1e-6);
+	cJSON_Delete(rec);
+	struct scale_row given = row("ring", 1 << 20, 4, 25000, 1);
+	scale_row_derive(&given, &cfg);
+	cr_expect_float_eq(given.overlap, 0.5, 1e-12, "not measured: the configured overlap");
+}
+
 Test(scale_report, speedup_line)
 {
 	char buf[128];
@@ -126,7 +153,7 @@ Test(scale_report, predicted_rows_say_so)
 	cr_expect(strstr(line, "measured") != NULL, "%s", line);
 
 	cJSON *results = cJSON_CreateArray();
-	cr_assert_not_null(scale_prediction_to_json(results, &r, 256, "float32", "sum", false, 0));
+	cr_assert_not_null(scale_prediction_to_json(results, &r, 256, "float32", "sum", false));
 	const cJSON *rec = cJSON_GetArrayItem(results, 0);
 	cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "predicted")));
 	cr_expect_eq(cJSON_GetObjectItemCaseSensitive(rec, "ranks")->valuedouble, 4096);
