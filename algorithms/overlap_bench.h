@@ -6,7 +6,10 @@
  *   2. cpu alone: the compute for the slowest rank's mean pure time (agreed
  *      with an all-reduce MAX, so every rank computes as long);
  *   3. overlapped: start, that compute with a test call every interval
- *      (none when tests is false: only the library's own progress), wait.
+ *      (progress test), or a progress thread testing every interval while
+ *      the compute makes no call (progress thread; algorithms/
+ *      progress_thread.h), or nothing (none: only the library's own
+ *      progress), then wait.
  * Each rank keeps its means (reports/model/overlap_model.h: overlap_times); the
  * last overlapped call's result is verified. Collective over call->comm.
  */
@@ -24,8 +27,8 @@
 
 struct overlap_cfg {
 	int iters, warmup;
-	bool tests;         /* test calls inside the compute */
-	double interval_us; /* between them */
+	enum overlap_progress progress; /* what advances the call beside the compute */
+	double interval_us;             /* between test calls */
 	bool check;
 };
 

@@ -26,19 +26,22 @@
 #include "cmd/exit_codes.h"
 
 struct cmd_ctx {
-	bool mpi;       /* MPI is initialised and comm is usable */
-	MPI_Comm comm;  /* a duplicate of MPI_COMM_WORLD, errors returned */
+	bool mpi;      /* MPI is initialised and comm is usable */
+	MPI_Comm comm; /* a duplicate of MPI_COMM_WORLD, errors returned */
 	int rank, nranks;
-	int argc_all;   /* the whole command line, for reports */
+	/* the MPI thread level provided: MPI_THREAD_SERIALIZED for a command that asks
+	   (a progress thread calls MPI while the main thread computes), else single */
+	int thread_level;
+	int argc_all; /* the whole command line, for reports */
 	char **argv_all;
 };
 
 /* Print "collscope: error: ..." on stderr from rank 0 only; returns -1. */
 int cmd_error(const struct cmd_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* The same for a problem seen on one rank only: "[rank N] ..." from that rank. */
 int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /*
  * One line on stdout (the newline added) that holds text from outside: a
  * host name, a spec's or a report's string, a file name. What a terminal
@@ -48,7 +51,7 @@ int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
 void cmd_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Progress on stderr from rank 0, unless quiet. */
 void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* The runs of the commands (cmd/main.c's table); opts is the command's options struct. */
 int cmd_list(void *opts, struct cmd_ctx *ctx);
 int cmd_schema(void *opts, struct cmd_ctx *ctx);

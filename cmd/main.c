@@ -28,7 +28,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { CMD_NEEDS_MPI = 1 << 0 };
+/* CMD_NEEDS_THREADS: MPI_Init_thread asks for MPI_THREAD_SERIALIZED (overlap's progress thread) */
+enum { CMD_NEEDS_MPI = 1 << 0, CMD_NEEDS_THREADS = 1 << 1 };
 
 struct cmd {
 	const struct cmd_spec *spec; /* name, options, help */
@@ -56,9 +57,8 @@ static const struct cmd commands[] = {
     {&congestion_spec, cmd_congestion, CMD_NEEDS_MPI,
      "groups running all-reduces at once: interference factors, aggressors, where it happens",
      NULL},
-    {&overlap_spec, cmd_overlap, CMD_NEEDS_MPI,
-     "how much of a non-blocking all-reduce hides behind compute (OSU's and IMB's overlap)",
-     NULL},
+    {&overlap_spec, cmd_overlap, CMD_NEEDS_MPI | CMD_NEEDS_THREADS,
+     "how much of a non-blocking all-reduce hides behind compute (OSU's and IMB's overlap)", NULL},
     {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions", NULL},
     {&compare_spec, cmd_compare, 0,
      "a report against a baseline: regressions, with statistics; exit 1 on regression", NULL},
@@ -213,7 +213,7 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 		         why);
 		return usage_error(err);
 	}
-	if (run_mpi_start(ctx, &argc, &argv) != 0)
+	if (run_mpi_start(ctx, &argc, &argv, (cmd->flags & CMD_NEEDS_THREADS) != 0) != 0)
 		return EXIT_RUNTIME;
 	status = check_world(cmd, opts, ctx);
 	if (status == EXIT_OK)

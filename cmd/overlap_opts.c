@@ -9,8 +9,6 @@
 #include "cmd/parse.h"
 #include "reports/model/overlap_model.h"
 
-const char *const overlap_progress_names[] = {"test", "none", NULL};
-
 /* A comma-separated subset of names into bool[n]. */
 static int parse_set(const char *arg, const char *const *names, int n, bool *out, char *why,
                      size_t len)
@@ -158,13 +156,15 @@ static const struct opt overlap_only[] = {
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct overlap_opts, progress),
      .metavar = "LIST",
-     .def = "test,none",
+     .def = "test,thread,none",
      .key = "progress",
      .parse = parse_progress,
      .echo = echo_progress,
      .help = "test: a test call every --test-interval inside the\n"
-             "compute; none: no call until the wait (what the library\n"
-             "moves on its own) ({default})"},
+             "compute; thread: a progress thread tests every\n"
+             "--test-interval while the compute makes no call (needs\n"
+             "MPI_THREAD_SERIALIZED); none: no call until the wait\n"
+             "(what the library moves on its own) ({default})"},
     {.name = "test-interval",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct overlap_opts, interval_us),
@@ -174,7 +174,8 @@ static const struct opt overlap_only[] = {
      .max = 1e9,
      .key = "test_interval_us",
      .range = "must be microseconds from 0 (after every unit of compute) to 1e9",
-     .help = "microseconds of compute between test calls ({default})"},
+     .help = "microseconds of compute between test calls, or\n"
+             "between the progress thread's ({default})"},
     {.name = "step",
      .kind = OPT_FLAG,
      .offset = offsetof(struct overlap_opts, step),

@@ -9,11 +9,7 @@
 #include "algorithms/compute.h"
 #include "cmd/opts.h"
 #include "cmd/opts_common.h"
-
-enum overlap_progress { PROGRESS_BY_TEST, PROGRESS_BY_NONE, OVERLAP_PROGRESS_KINDS };
-
-/* "test", "none"; NULL-terminated, in the enum's order. */
-extern const char *const overlap_progress_names[];
+#include "reports/model/overlap_model.h"
 
 struct overlap_opts {
 	struct sweep_opts sweep; /* variants, sizes, iters, warmup, dtype, op, check, segment */

@@ -86,6 +86,8 @@ static int point(struct overlap_run *run, int v, uint64_t size, int kind, int pr
 	                          .wrong = so->check ? 0 : -1};
 	if (!row.skipped && !exec_nb_supported(ar_variants[v]))
 		row.skipped = "no non-blocking form";
+	if (!row.skipped && prog == PROGRESS_BY_THREAD && ctx->thread_level < MPI_THREAD_SERIALIZED)
+		row.skipped = "the MPI library provides no MPI_THREAD_SERIALIZED: no progress thread";
 	int status = EXIT_OK, rc = MPI_SUCCESS;
 	struct overlap_times mine = {0};
 	uint64_t wrong = 0;
@@ -108,7 +110,7 @@ static int point(struct overlap_run *run, int v, uint64_t size, int kind, int pr
 		                       .scratch = s->bufs.scratch};
 		struct overlap_cfg cfg = {.iters = so->iters,
 		                          .warmup = so->warmup,
-		                          .tests = prog == PROGRESS_BY_TEST,
+		                          .progress = prog,
 		                          .interval_us = run->o->interval_us,
 		                          .check = so->check};
 		rc = overlap_point(&s->plans[v], &call, &cfg, &run->kernels[kind], &mine, &wrong);

@@ -35,12 +35,14 @@ struct links_opts;
 
 /*
  * The MPI session of a command that needs one (cmd/run/session.c):
- * run_mpi_start initialises MPI, duplicates MPI_COMM_WORLD into ctx->comm
- * with errors returned, and fills the rank and size; -1 after printing why.
+ * run_mpi_start initialises MPI (with threads: asking for
+ * MPI_THREAD_SERIALIZED, ctx->thread_level what was provided), duplicates
+ * MPI_COMM_WORLD into ctx->comm with errors returned, and fills the rank
+ * and size; -1 after printing why.
  * run_mpi_finish returns the worst status of all ranks, the same on each,
  * after freeing the communicator and finalising.
  */
-int run_mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv);
+int run_mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv, bool threads);
 int run_mpi_finish(struct cmd_ctx *ctx, int status);
 
 /* The text of an MPI error code. */

@@ -9,10 +9,12 @@
 
 #include <stdio.h>
 
-int run_mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv)
+int run_mpi_start(struct cmd_ctx *ctx, int *argc, char ***argv, bool threads)
 {
 	char msg[MPI_MAX_ERROR_STRING];
-	int rc = MPI_Init(argc, argv);
+	ctx->thread_level = MPI_THREAD_SINGLE;
+	int rc = threads ? MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &ctx->thread_level)
+	                 : MPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	if (rc == MPI_SUCCESS)

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdbool.h>
 
+const char *const overlap_progress_names[] = {"test", "thread", "none", NULL};
+
 struct overlap_times overlap_mean(const struct overlap_times *r, int n)
 {
 	struct overlap_times m = {0};

@@ -19,6 +19,19 @@
 
 #include <stddef.h>
 
+/*
+ * What advances the call while the compute runs: test calls inside the
+ * compute, a progress thread, or nothing until the wait.
+ */
+enum overlap_progress {
+	PROGRESS_BY_TEST,
+	PROGRESS_BY_THREAD,
+	PROGRESS_BY_NONE,
+	OVERLAP_PROGRESS_KINDS
+};
+/* "test", "thread", "none"; NULL-terminated, in the enum's order. */
+extern const char *const overlap_progress_names[];
+
 struct overlap_times {
 	double pure_us, cpu_alone_us, overall_us, cpu_us, test_us;
 	double tests; /* test calls per iteration */

@@ -56,7 +56,7 @@ def headline(doc):
     rows, out = doc["rows"], []
     for b in sorted({r["bytes"] for r in rows}):
         for c in ("gemm", "stream"):
-            for p in ("test", "none"):
+            for p in ("test", "thread", "none"):
                 mpi = next((r for r in rows if r["algorithm"] == "mpi" and r["bytes"] == b
                             and r["compute"] == c and r["progress"] == p), None)
                 own = best_own(rows, b, c, p)
@@ -81,7 +81,8 @@ def markdown(doc, human):
     lines = ["## Overlap", "",
              f"`collscope overlap -a all` at {doc['ranks']} ranks, medians of {doc['repeats']} runs: the share "
              "of a non-blocking all-reduce hidden behind compute, OSU % / IMB % (definitions: `collscope help "
-             "overlap`). `progress none`: no call between start and wait.", "",
+             "overlap`). `progress test`: test calls inside the compute; `thread`: a progress thread; `none`: no call "
+             "between start and wait.", "",
              "| size | compute | progress | mpi (MPI_Iallreduce) | best own variant |", "|---|---|---|---|---|"]
     for b, c, p, mpi, own in headline(doc):
         m = f"{mpi['osu_pct']:.1f} / {mpi['imb_pct']:.1f}" if mpi else "-"
