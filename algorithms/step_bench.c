@@ -20,11 +20,12 @@ struct step_run {
 /* Bucket i's call: its slice of the gradient, its own scratch. */
 static struct ar_call bucket_call(const struct step_run *s, size_t i)
 {
-	const size_t w = s->full->elem_bytes, at = i * s->cfg->bucket_count;
+	const size_t w = s->full->elem_bytes;
+	const size_t at = overlap_bucket_offset(s->cfg->bucket_count, i);
 	struct ar_call c = *s->call;
 	c.input = (const char *)s->call->input + at * w;
 	c.result = (char *)s->call->result + at * w;
-	c.count = i + 1 < s->nbuckets ? s->cfg->bucket_count : s->call->count - at;
+	c.count = overlap_bucket_count(s->call->count, s->cfg->bucket_count, i);
 	c.scratch = (char *)s->call->scratch + i * exec_plan_scratch_bytes(s->full);
 	return c;
 }

@@ -142,3 +142,24 @@ Test(overlap, step_buckets_round_up)
 	cr_expect_eq(overlap_buckets(9, 4), 3);
 	cr_expect_eq(overlap_buckets(3, 4), 1);
 }
+
+Test(overlap, buckets_tile_the_gradient)
+{
+	const size_t grads[] = {1, 7, 8, 9, 1000, 1031}, buckets[] = {1, 3, 4, 8, 1000};
+	for (size_t g = 0; g < sizeof grads / sizeof grads[0]; g++)
+		for (size_t b = 0; b < sizeof buckets / sizeof buckets[0]; b++) {
+			size_t n = overlap_buckets(grads[g], buckets[b]), next = 0;
+			for (size_t i = 0; i < n; i++) {
+				size_t c = overlap_bucket_count(grads[g], buckets[b], i);
+				cr_expect_eq(overlap_bucket_offset(buckets[b], i), next,
+				             "bucket %zu of %zu in %zu starts where the last ended", i,
+				             grads[g], buckets[b]);
+				cr_expect(c >= 1 && c <= buckets[b]);
+				cr_expect(i + 1 == n || c == buckets[b], "only the last is smaller");
+				next += c;
+			}
+			cr_expect_eq(next, grads[g], "%zu in buckets of %zu: every element once",
+			             grads[g], buckets[b]);
+			cr_expect_eq(overlap_bucket_count(grads[g], buckets[b], n), 0);
+		}
+}
