@@ -68,30 +68,56 @@ static void print_points(const struct congestion_summary *s)
 	}
 }
 
+/* The named hops of a victim's traced all-reduce, or why there are none. */
+static void print_trace(const struct congestion_where *w)
+{
+	const cJSON *hops =
+	    w->trace ? cJSON_GetObjectItemCaseSensitive(w->trace, "slow_hops") : NULL;
+	const cJSON *h;
+	if (w->trace_skipped)
+		printf("# where: group %d not traced: %s\n", w->group, w->trace_skipped);
+	else if (w->trace && cJSON_GetArraySize(hops) == 0)
+		printf("# where: group %d's all-reduce under the load: no hop stands out\n",
+		       w->group);
+	cJSON_ArrayForEach(h, hops)
+	{
+		if (cJSON_IsString(h))
+			cmd_print("# where: group %d's all-reduce under the load: %s", w->group,
+			          h->valuestring);
+	}
+}
+
+/* The classifier's verdicts on a victim's matrix under the load. */
+static void print_matrix(const struct congestion_summary *s, const struct congestion_where *w)
+{
+	const char **names = malloc((size_t)(w->nhosts ? w->nhosts : 1) * sizeof *names);
+	for (int h = 0; names && h < w->nhosts; h++)
+		names[h] = s->host_names[w->hosts[h]];
+	if (w->loaded.nsuspects == 0)
+		printf("# where: group %d: under the load no segment, host or link of its hosts "
+		       "stands out\n",
+		       w->group);
+	for (int k = 0; names && k < w->loaded.nsuspects; k++) {
+		char line[1024];
+		const struct detect_suspect *v = &w->loaded.suspects[k];
+		classify_describe(&w->loaded, v, names, line, sizeof line);
+		cmd_print("# where: group %d under the load: %s%s", w->group, line,
+		          congestion_also_alone(w, v) ? " (also alone: not interference)"
+		                                      : " (not alone: interference)");
+	}
+	free(names);
+}
+
 static void print_where(const struct congestion_summary *s)
 {
 	for (int i = 0; i < s->nwhere; i++) {
 		const struct congestion_where *w = &s->where[i];
-		if (w->skipped) {
-			printf("# where: group %d not measured: %s\n", w->group, w->skipped);
-			continue;
-		}
-		const char **names = malloc((size_t)(w->nhosts ? w->nhosts : 1) * sizeof *names);
-		for (int h = 0; names && h < w->nhosts; h++)
-			names[h] = s->host_names[w->hosts[h]];
-		if (w->loaded.nsuspects == 0)
-			printf("# where: group %d: under the load no segment, host or link of its "
-			       "hosts stands out\n",
-			       w->group);
-		for (int k = 0; names && k < w->loaded.nsuspects; k++) {
-			char line[1024];
-			const struct detect_suspect *v = &w->loaded.suspects[k];
-			classify_describe(&w->loaded, v, names, line, sizeof line);
-			cmd_print("# where: group %d under the load: %s%s", w->group, line,
-			          congestion_also_alone(w, v) ? " (also alone: not interference)"
-			                                      : " (not alone: interference)");
-		}
-		free(names);
+		print_trace(w);
+		if (w->skipped)
+			printf("# where: group %d's host x host matrix not measured: %s\n",
+			       w->group, w->skipped);
+		else
+			print_matrix(s, w);
 	}
 }
 

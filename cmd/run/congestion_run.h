@@ -44,6 +44,14 @@ struct congestion_run {
  */
 int congestion_hold_load(struct congestion_run *run, MPI_Request *done, bool idle);
 
+/*
+ * Group g's last point traced under the load and judged hop by hop; on rank
+ * 0, w's trace (or trace_skipped). names: every host's, on every rank. An
+ * exit code, agreed.
+ */
+int congestion_trace(struct congestion_run *run, int g, const char *const *names,
+                     struct congestion_where *w);
+
 /* summary.where: the victims that congestion_where_needed names. An exit code. */
 int congestion_where(struct congestion_run *run);
 

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "probes/p2p.h"
 #include "reports/diagnose/classify.h"
@@ -160,6 +161,25 @@ static const char *cannot(const struct congestion_run *run, int g)
 	return NULL;
 }
 
+/*
+ * Every host's name on every rank (rank 0 holds them): the trace's judge, on
+ * a group's rank 0, names hosts. names and their storage owned by the caller.
+ */
+static int share_names(const struct congestion_run *run, char **buf, const char ***names)
+{
+	const int n = run->sweep.map.nhosts;
+	*buf = calloc((size_t)(n ? n : 1), CTX_NAME_BYTES);
+	*names = calloc((size_t)(n ? n : 1), sizeof **names);
+	if (!*buf || !*names)
+		return MPI_ERR_NO_MEM;
+	for (int h = 0; run->sweep.ctx->rank == 0 && h < n && h < run->sweep.context.nhosts; h++)
+		memcpy(*buf + (size_t)h * CTX_NAME_BYTES, run->sweep.context.hosts[h].name,
+		       CTX_NAME_BYTES);
+	for (int h = 0; h < n; h++)
+		(*names)[h] = *buf + (size_t)h * CTX_NAME_BYTES;
+	return MPI_Bcast(*buf, n * CTX_NAME_BYTES, MPI_CHAR, 0, run->sweep.ctx->comm);
+}
+
 /* Rank 0 decides which victims are examined (--where), every rank learns. */
 static int choose(struct congestion_run *run, int *want)
 {
@@ -172,8 +192,12 @@ int congestion_where(struct congestion_run *run)
 {
 	const struct cmd_ctx *ctx = run->sweep.ctx;
 	int *want = calloc((size_t)run->victims, sizeof *want);
-	int status =
-	    run_any(ctx, !want || choose(run, want) != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
+	char *name_buf = NULL;
+	const char **names = NULL;
+	int status = run_any(ctx, !want || choose(run, want) != MPI_SUCCESS ||
+	                              share_names(run, &name_buf, &names) != MPI_SUCCESS)
+	                 ? EXIT_RUNTIME
+	                 : EXIT_OK;
 	if (ctx->rank == 0 && status == EXIT_OK &&
 	    !(run->sum.where = calloc((size_t)run->victims, sizeof *run->sum.where)))
 		status = EXIT_RUNTIME;
@@ -199,19 +223,23 @@ int congestion_where(struct congestion_run *run)
 				if (is_leader(run, g, r))
 					w->hosts[w->nhosts++] = run->sweep.map.host_of_rank[r];
 		}
-		if (skip)
-			continue;
-		cmd_progress(
-		    ctx, run->o->out.quiet,
-		    "congestion: group %d's host x host bandwidth under the load, then alone", g);
-		status = matrix(run, g, true, w ? &w->loaded_gbps : NULL);
-		if (status == EXIT_OK)
+		cmd_progress(ctx, run->o->out.quiet,
+		             "congestion: group %d's all-reduce traced under the load%s", g,
+		             skip ? ""
+		                  : ", then its host x host bandwidth under the load and alone");
+		status = congestion_trace(run, g, names, w);
+		if (status == EXIT_OK && !skip)
+			status = matrix(run, g, true, w ? &w->loaded_gbps : NULL);
+		if (status == EXIT_OK && !skip)
 			status = matrix(run, g, false, w ? &w->alone_gbps : NULL);
-		if (status == EXIT_OK && w && (!w->hosts || judge(w, run->o->tolerance) != 0))
+		if (status == EXIT_OK && w && !skip &&
+		    (!w->hosts || judge(w, run->o->tolerance) != 0))
 			status = EXIT_RUNTIME;
 		if (run_any(ctx, status != EXIT_OK))
 			status = status != EXIT_OK ? status : EXIT_RUNTIME;
 	}
 	free(want);
+	free(name_buf);
+	free(names);
 	return status;
 }

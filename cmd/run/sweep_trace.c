@@ -73,7 +73,7 @@ int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t 
 	                    &t->got);
 }
 
-static double max_error_us(const struct trace_gathered *g)
+double run_trace_error_us(const struct trace_gathered *g)
 {
 	double e = 0;
 	for (int r = 0; r < g->nranks; r++)
@@ -94,15 +94,14 @@ static int record_calls(const struct trace_gathered *g, cJSON *rec, int nranks)
 				    (double)(g->entries[i].end_ns - g->entries[i].start_ns) / 1e3;
 		per[q] = k ? stats_median(x, k) : NAN;
 	}
-	if (rc == 0 && !hops_calls_to_json(rec, per, nranks, g->n, max_error_us(g)))
+	if (rc == 0 && !hops_calls_to_json(rec, per, nranks, g->n, run_trace_error_us(g)))
 		rc = -1;
 	free(per);
 	free(x);
 	return rc;
 }
 
-/* The schedule steps of the gather, in microseconds from the earliest. */
-static struct hops_step *steps_of(const struct trace_gathered *g, size_t *n)
+struct hops_step *run_trace_steps(const struct trace_gathered *g, size_t *n)
 {
 	struct hops_step *s = calloc(g->n ? g->n : 1, sizeof *s);
 	uint64_t t0 = UINT64_MAX;
@@ -159,7 +158,7 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 		return record_calls(&t->got, rec, nranks);
 	const char **hosts = calloc((size_t)nranks, sizeof *hosts);
 	int *host_index = calloc((size_t)nranks, sizeof *host_index);
-	struct hops_step *steps = steps_of(&t->got, &n);
+	struct hops_step *steps = run_trace_steps(&t->got, &n);
 	bool known = true;
 	int rc = -1;
 	for (int q = 0; hosts && host_index && q < nranks; q++) {
@@ -172,7 +171,7 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	hops_params_default(&p);
 	if (hosts && host_index && steps &&
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
-		rc = hops_point_to_json(rec, &r, &nm, max_error_us(&t->got), t->got.dropped) &&
+		rc = hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got), t->got.dropped) &&
 		             keep_findings(t, &r, variant, bytes, nranks, &nm) == 0
 		         ? 0
 		         : -1;

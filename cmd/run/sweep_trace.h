@@ -62,6 +62,12 @@ int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t 
 int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of);
 /*
+ * The schedule steps of a gather, in microseconds from the earliest (owned;
+ * NULL when out of memory), and the gather's largest clock error, in us.
+ */
+struct hops_step *run_trace_steps(const struct trace_gathered *g, size_t *n);
+double run_trace_error_us(const struct trace_gathered *g);
+/*
  * Rank 0: summary.slow_hops, summary.slow_ranks, and unless quiet_text a
  * line each on stdout ("# slow hops: none" when there are none). -1 when
  * out of memory; 0 also when not tracing (nothing added).

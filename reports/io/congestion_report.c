@@ -21,6 +21,7 @@ static void where_release(struct congestion_where *w)
 	free(w->alone_gbps);
 	detect_result_release(&w->loaded);
 	detect_result_release(&w->alone);
+	cJSON_Delete(w->trace);
 }
 
 void congestion_summary_release(struct congestion_summary *s)
@@ -234,6 +235,23 @@ static bool add_verdicts(cJSON *o, const struct congestion_where *w, const char 
 	return ok;
 }
 
+/* The traced all-reduce's "trace" and "slow_hops", copied, or why there are none. */
+static bool add_trace(cJSON *o, const struct congestion_where *w)
+{
+	if (w->trace_skipped)
+		return cJSON_AddStringToObject(o, SK_CWHERE_TRACE_SKIPPED, w->trace_skipped);
+	const char *keys[] = {SK_CWHERE_TRACE, SK_CWHERE_SLOW_HOPS};
+	for (size_t i = 0; w->trace && i < 2; i++) {
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(w->trace, keys[i]);
+		cJSON *copy = x ? cJSON_Duplicate(x, true) : NULL;
+		if (x && (!copy || !cJSON_AddItemToObject(o, keys[i], copy))) {
+			cJSON_Delete(copy);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool add_where(cJSON *sum, const struct congestion_summary *s)
 {
 	cJSON *arr = cJSON_AddArrayToObject(sum, SK_CSUM_WHERE);
@@ -244,6 +262,7 @@ static bool add_where(cJSON *sum, const struct congestion_summary *s)
 		    !cJSON_AddNumberToObject(o, SK_CWHERE_GROUP, w->group) ||
 		    !add_host_names(o, SK_CWHERE_HOSTS, w->hosts, w->nhosts, s->host_names) ||
 		    (w->skipped && !cJSON_AddStringToObject(o, SK_CWHERE_SKIPPED, w->skipped)) ||
+		    !add_trace(o, w) ||
 		    !add_matrix(o, SK_CWHERE_LOADED_GBPS, w->loaded_gbps, w->nhosts) ||
 		    !add_matrix(o, SK_CWHERE_ALONE_GBPS, w->alone_gbps, w->nhosts) ||
 		    !add_verdicts(o, w, s->host_names))

@@ -33,6 +33,9 @@ struct congestion_where {
 	const char *skipped; /* static: why not measured, or NULL */
 	double *loaded_gbps, *alone_gbps;   /* owned: nhosts x nhosts, row sends; NAN unknown */
 	struct detect_result loaded, alone; /* classify_hosts of each */
+	/* its all-reduce traced under the load: {"trace": {...}, "slow_hops": [...]}, owned */
+	cJSON *trace;
+	const char *trace_skipped; /* static: why not traced, or NULL */
 };
 
 struct congestion_group {

@@ -79,6 +79,11 @@
 	  "host x host bandwidth, row sends, under the load (absent: skipped)")                    \
 	F(CWHERE, ALONE_GBPS, "alone_gbps", NUMSS, NONE, N, NULL, "GB/s",                          \
 	  "the same with the other groups idle")                                                   \
+	F(CWHERE, TRACE, "trace", OBJ, TRACE, 0, NULL, "",                                         \
+	  "its last point traced under the load, hop by hop (as allreduce --trace)")               \
+	F(CWHERE, SLOW_HOPS, "slow_hops", STRS, NONE, 0, NULL, "",                                 \
+	  "the hops (or ranks) that trace names, in words")                                        \
+	F(CWHERE, TRACE_SKIPPED, "trace_skipped", STR, NONE, 0, NULL, "", "why it was not traced") \
 	F(CWHERE, VERDICTS, "verdicts", OBJS, CVERDICT, R, NULL, "",                               \
 	  "the classifier's, under the load")                                                      \
 	F(CVERDICT, KIND, "kind", STR, NONE, R, NULL, "", "segment, host or link")                 \

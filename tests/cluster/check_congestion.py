@@ -21,6 +21,8 @@ def figures(rep):
               % (p["group"], p["algorithm"], p["bytes"], p["busbw_alone_gbps"], p["busbw_together_gbps"],
                  p["factor_busbw"], p["factor_mean"], p["factor_p50"], ", degraded" if p["degraded"] else ""))
     for w in rep["summary"]["where"]:
+        for line in w.get("slow_hops", []):
+            print("    traced, group %d: %s" % (w["group"], line))
         for v in w["verdicts"]:
             print("    where, group %d: %s%s" % (w["group"], v["line"], " (also alone)" if v["also_alone"] else ""))
     return rows
@@ -44,6 +46,10 @@ def main():
         hits = [v for w in rep["summary"]["where"] if w["group"] == g for v in w["verdicts"]
                 if v["kind"] == "segment" and not v["also_alone"]
                 and sorted([set(v["hosts_a"]), set(v["hosts_b"])], key=sorted) == sorted(sides, key=sorted)]
+        traced = [w for w in rep["summary"]["where"] if w["group"] == g and w.get("trace", {}).get("hops")]
+        if not traced:
+            print("    group %d: its all-reduce was not traced under the load" % g)
+            ok = False
         if not hits:
             print("    group %d: no segment %s <-> %s named under the load" % (g, sorted(sides[0]), sorted(sides[1])))
             ok = False

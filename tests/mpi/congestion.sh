@@ -77,8 +77,20 @@ python3 -c "
 import json; g = json.load(open('$TMP/given.json'))['summary']['groups']
 assert [x['world_ranks'] for x in g] == [[1, 2], [0, 3]], g" >"$TMP/py" 2>&1 &&
 	pass "the given split puts ranks 1, 2 in group 0" || fail "given split" "$TMP/py"
-expect_exit 0 "--where always on one host says why no matrix" mpi 4 congestion "${QUICK[@]}" --where always
-expect_output "where: group 0 not measured: the job runs on one host" "the reason is printed"
+expect_exit 0 "--where always on one host says why no matrix" mpi 4 congestion "${QUICK[@]}" --where always \
+	-o "$TMP/where.json"
+expect_output "where: group 0's host x host matrix not measured: the job runs on one host" "the reason is printed"
+expect_output "where: group 1's all-reduce under the load: " "the traced all-reduce's verdict is printed"
+python3 -c "
+import json
+for w in json.load(open('$TMP/where.json'))['summary']['where']:
+    t = w['trace']
+    assert t['iterations'] == 20 and t['hops'] and t['unmatched'] == 0, t
+    assert isinstance(w['slow_hops'], list), w" >"$TMP/py" 2>&1 &&
+	pass "each victim's last point traced under the load, hop by hop" || fail "the where trace" "$TMP/py"
+expect_exit 0 "a direct variant's last point is not traced" mpi 4 congestion -n 20 -w 2 --sizes 64K -a mpi \
+	--where always
+expect_output "not traced: its last point ran a direct variant" "and it says so"
 
 expect_exit 2 "a group of one rank" mpi 3 congestion --split 0,0,1
 expect_output "a group of 1 rank: every group needs 2 ranks or more" "names the group's size"
