@@ -99,14 +99,20 @@ int overlap_point(const struct exec_plan *plan, const struct ar_call *call,
 		           &t);
 	progress_thread_stop(&thread);
 	*mine = t;
+	return overlap_verify_agree(call, cfg->check, rc, wrong);
+}
+
+int overlap_verify_agree(const struct ar_call *call, bool check, int rc, uint64_t *wrong)
+{
 	uint64_t bad = 0;
-	if (rc == MPI_SUCCESS && cfg->check)
+	*wrong = 0;
+	if (rc == MPI_SUCCESS && check)
 		bad = ar_pattern_check(call->result, call->dtype, call->op, call->nranks,
 		                       call->count, NULL);
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Allreduce(&bad, wrong, 1, MPI_UINT64_T, MPI_SUM, call->comm);
-	int worst = rc, agreed = rc;
-	if (MPI_Allreduce(&worst, &agreed, 1, MPI_INT, MPI_MAX, call->comm) != MPI_SUCCESS)
+	int agreed = rc;
+	if (MPI_Allreduce(&rc, &agreed, 1, MPI_INT, MPI_MAX, call->comm) != MPI_SUCCESS)
 		return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
 	return agreed;
 }

@@ -41,4 +41,12 @@ int overlap_point(const struct exec_plan *plan, const struct ar_call *call,
                   const struct overlap_cfg *cfg, struct compute *k, struct overlap_times *mine,
                   uint64_t *wrong);
 
+/*
+ * Collective over call->comm, after the timed phases: the last call's
+ * result checked (when check), the wrong elements summed over the ranks
+ * into *wrong, and rc agreed (the worst). overlap_point and step_point end
+ * with it.
+ */
+int overlap_verify_agree(const struct ar_call *call, bool check, int rc, uint64_t *wrong);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "algorithms/exec_nb.h"
+#include "algorithms/overlap_bench.h"
 #include "algorithms/pattern.h"
 #include "algorithms/progress.h"
 
@@ -123,15 +124,6 @@ int step_point(const struct exec_plan *plan_full, const struct exec_plan *plan_l
 		rc = phase(&s, k, STEP_SERIAL, cfg->iters, &mine->serial_us);
 	if (rc == MPI_SUCCESS)
 		rc = phase(&s, k, STEP_OVERLAPPED, cfg->iters, &mine->step_us);
-	uint64_t bad = 0;
-	if (rc == MPI_SUCCESS && cfg->check)
-		bad = ar_pattern_check(call->result, call->dtype, call->op, call->nranks,
-		                       call->count, NULL);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Allreduce(&bad, wrong, 1, MPI_UINT64_T, MPI_SUM, call->comm);
 	free(s.nb);
-	int agreed = rc;
-	if (MPI_Allreduce(&rc, &agreed, 1, MPI_INT, MPI_MAX, call->comm) != MPI_SUCCESS)
-		return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
-	return agreed;
+	return overlap_verify_agree(call, cfg->check, rc, wrong);
 }

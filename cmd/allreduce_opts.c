@@ -71,6 +71,8 @@ static const struct opt_group groups[] = {
     OPT_GROUP(opts_sweep_range, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(step_opt, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_sweep_points, offsetof(struct ar_opts, sweep)),
+    OPT_GROUP(opts_sweep_data, offsetof(struct ar_opts, sweep)),
+    OPT_GROUP(opts_sweep_timing, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct ar_opts, sweep.segment_bytes)),
     OPT_GROUP(opts_trace, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(allreduce_only, 0),

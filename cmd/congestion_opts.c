@@ -158,6 +158,8 @@ static const struct opt_group groups[] = {
     OPT_GROUP(variants_opt, offsetof(struct congestion_opts, sweep)),
     OPT_GROUP(congestion_only, 0),
     OPT_GROUP(opts_sweep_points, offsetof(struct congestion_opts, sweep)),
+    OPT_GROUP(opts_sweep_data, offsetof(struct congestion_opts, sweep)),
+    OPT_GROUP(opts_sweep_timing, offsetof(struct congestion_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct congestion_opts, sweep.segment_bytes)),
     OPT_GROUP(opts_output, offsetof(struct congestion_opts, out)),
     OPT_GROUP(opts_quiet, offsetof(struct congestion_opts, out.quiet)),

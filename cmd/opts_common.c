@@ -84,7 +84,7 @@ _Static_assert(sizeof(enum timing_method) == sizeof(int), "an OPT_CHOICE is stor
 
 static const char *const sizes_conflicts[] = {"min-bytes", "max-bytes", "step-factor", NULL};
 
-const struct opt opts_sweep_points[9] = {
+const struct opt opts_sweep_points[4] = {
     {.name = "sizes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
@@ -127,6 +127,9 @@ const struct opt opts_sweep_points[9] = {
      .range = "must be seconds from 0.001 to 3600",
      .help = "adaptive budget per point in seconds ({default}):\n"
              "at least 10 and up to 1000 iterations"},
+};
+
+const struct opt opts_sweep_data[3] = {
     {.name = "dtype",
      .letter = 'd',
      .kind = OPT_CUSTOM,
@@ -155,6 +158,9 @@ const struct opt opts_sweep_points[9] = {
      .def = "1",
      .key = "check",
      .help = "verify every result"},
+};
+
+const struct opt opts_sweep_timing[2] = {
     {.name = "timing",
      .kind = OPT_CHOICE,
      .offset = offsetof(struct sweep_opts, timing),

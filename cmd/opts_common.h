@@ -39,7 +39,8 @@ enum {
 /*
  * What allreduce and scale sweep: variants x sizes, and how each point is
  * measured. -a and -f are declared by each command (their defaults and
- * meaning differ); -b/-e by opts_sweep_range, the rest by opts_sweep_points
+ * meaning differ); -b/-e by opts_sweep_range, the rest by opts_sweep_points,
+ * opts_sweep_data and opts_sweep_timing
  * and opts_segment.
  */
 struct sweep_opts {
@@ -64,7 +65,10 @@ struct sweep_opts {
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
 extern const struct opt opts_trace[2];
-extern const struct opt opts_sweep_points[9];
+/* --sizes, -n, -w, --time-per-size; -d, -r, -c; --timing, --clock-resync (in that order in --help). */
+extern const struct opt opts_sweep_points[4];
+extern const struct opt opts_sweep_data[3];
+extern const struct opt opts_sweep_timing[2];
 
 /*
  * The sizes of the sweep: --sizes as given, else -b, -b x f, ... up to -e

@@ -110,26 +110,9 @@ static const struct opt sweep_part[] = {
      .max = SWEEP_MAX_ITERS,
      .key = "warmup",
      .help = "untimed calls first"},
-    {.name = "dtype",
-     .letter = 'd',
-     .kind = OPT_CUSTOM,
-     .offset = offsetof(struct sweep_opts, dtype),
-     .metavar = "T",
-     .def = "float32",
-     .key = "dtype",
-     .parse = opts_parse_dtype,
-     .echo = opts_echo_dtype,
-     .help = "float32 float64 int32 int64 bfloat16"},
-    {.name = "op",
-     .letter = 'r',
-     .kind = OPT_CUSTOM,
-     .offset = offsetof(struct sweep_opts, op),
-     .metavar = "OP",
-     .def = "sum",
-     .key = "op",
-     .parse = opts_parse_op,
-     .echo = opts_echo_op,
-     .help = "sum prod min max"},
+};
+
+static const struct opt check_opt[] = {
     {.name = "check",
      .letter = 'c',
      .kind = OPT_BOOL01,
@@ -137,7 +120,7 @@ static const struct opt sweep_part[] = {
      .metavar = "0|1",
      .def = "1",
      .key = "check",
-     .help = "verify the last overlapped call's result"},
+     .help = "verify the last overlapped call's result of each point"},
 };
 
 static const struct opt overlap_only[] = {
@@ -216,6 +199,9 @@ static const struct opt overlap_only[] = {
 
 static const struct opt_group groups[] = {
     OPT_GROUP(sweep_part, offsetof(struct overlap_opts, sweep)),
+    /* -d and -r as every sweep has them; -c its own: only the last call of a point is checked */
+    {opts_sweep_data, 2, offsetof(struct overlap_opts, sweep)},
+    OPT_GROUP(check_opt, offsetof(struct overlap_opts, sweep)),
     OPT_GROUP(overlap_only, 0),
     OPT_GROUP(opts_segment, offsetof(struct overlap_opts, sweep.segment_bytes)),
     OPT_GROUP(opts_output, offsetof(struct overlap_opts, out)),

@@ -232,6 +232,8 @@ static const struct opt_group groups[] = {
     OPT_GROUP(step_opt, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(scale_only, 0),
     OPT_GROUP(opts_sweep_points, offsetof(struct scale_opts, sweep)),
+    OPT_GROUP(opts_sweep_data, offsetof(struct scale_opts, sweep)),
+    OPT_GROUP(opts_sweep_timing, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct scale_opts, sweep.segment_bytes)),
     OPT_GROUP(opts_trace, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(opts_output, offsetof(struct scale_opts, out)),

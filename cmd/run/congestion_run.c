@@ -164,23 +164,27 @@ static int make_groups(struct congestion_run *run)
 	return EXIT_OK;
 }
 
+struct ar_call congestion_busy_call(const struct congestion_run *run)
+{
+	const struct sweep *s = &run->sweep;
+	void *in, *out;
+	bench_bufs_of(&s->bufs, ar_variants[run->busy_variant], &in, &out);
+	return (struct ar_call){.comm = run->group.comm,
+	                        .rank = run->group.rank,
+	                        .nranks = run->group.nranks,
+	                        .input = in,
+	                        .result = out,
+	                        .count = run->busy_count,
+	                        .dtype = s->o->dtype,
+	                        .op = s->o->op,
+	                        .scratch = s->bufs.scratch};
+}
+
 /* One untimed all-reduce of this rank's group: the point it measured last. */
 static int busy_allreduce(struct congestion_run *run)
 {
-	struct sweep *s = &run->sweep;
-	const struct ar_variant *var = ar_variants[run->busy_variant];
-	void *in, *out;
-	bench_bufs_of(&s->bufs, var, &in, &out);
-	struct ar_call call = {.comm = run->group.comm,
-	                       .rank = run->group.rank,
-	                       .nranks = run->group.nranks,
-	                       .input = in,
-	                       .result = out,
-	                       .count = run->busy_count,
-	                       .dtype = s->o->dtype,
-	                       .op = s->o->op,
-	                       .scratch = s->bufs.scratch};
-	return exec_run(&s->plans[run->busy_variant], &call);
+	struct ar_call call = congestion_busy_call(run);
+	return exec_run(&run->sweep.plans[run->busy_variant], &call);
 }
 
 int congestion_hold_load(struct congestion_run *run, MPI_Request *done, bool idle)

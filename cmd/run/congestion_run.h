@@ -44,6 +44,9 @@ struct congestion_run {
  */
 int congestion_hold_load(struct congestion_run *run, MPI_Request *done, bool idle);
 
+/* This rank's group's last point, as a call on the sweep's buffers (busy_ready). */
+struct ar_call congestion_busy_call(const struct congestion_run *run);
+
 /*
  * Group g's last point traced under the load and judged hop by hop; on rank
  * 0, w's trace (or trace_skipped). names: every host's, on every rank. An

@@ -90,19 +90,8 @@ static int traced(struct congestion_run *run, int g, const char *const *names, c
 	if (MPI_Allreduce(&any, &worst, 1, MPI_INT, MPI_MAX, run->group.comm) != MPI_SUCCESS ||
 	    worst)
 		rc = rc == MPI_SUCCESS ? MPI_ERR_NO_MEM : rc;
-	const struct ar_variant *var = ar_variants[run->busy_variant];
-	void *in, *out;
-	bench_bufs_of(&s->bufs, var, &in, &out);
-	struct ar_call call = {.comm = run->group.comm,
-	                       .rank = run->group.rank,
-	                       .nranks = run->group.nranks,
-	                       .input = in,
-	                       .result = out,
-	                       .count = run->busy_count,
-	                       .dtype = s->o->dtype,
-	                       .op = s->o->op,
-	                       .scratch = s->bufs.scratch,
-	                       .trace = &ring};
+	struct ar_call call = congestion_busy_call(run);
+	call.trace = &ring;
 	uint64_t bytes = run->busy_count * ar_dtype_bytes(s->o->dtype);
 	progress_point(run->busy_variant, bytes);
 	for (int i = 0; i < TRACE_ITERS && rc == MPI_SUCCESS; i++) {
