@@ -125,6 +125,8 @@ static int halve_then_double(struct sched *s, int p, int rem, bool folded)
 	int nlevels = 0;
 	if (reduce_scatter(s, p, rem, folded, parents, &nlevels) != 0)
 		return -1;
+	s->halves = true;
+	s->ag_first_step = s->nsteps;
 	return all_gather(s, rem, parents, nlevels);
 }
 

@@ -106,6 +106,8 @@ static int build_ring(struct sched *s)
 		return 0;
 	if (reduce_scatter(s) != 0)
 		return -1;
+	s->halves = true;
+	s->ag_first_step = s->nsteps;
 	return all_gather(s);
 }
 

@@ -168,6 +168,9 @@ run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
 		if (traced) {
 			e.end_ns = trace_now_ns();
 			e.step = (int)k;
+			e.half = !s->halves               ? TRACE_HALF_NONE
+			         : k < s->ag_first_step ? TRACE_HALF_REDUCE_SCATTER
+			                                : TRACE_HALF_ALLGATHER;
 			e.send_peer = st->send_peer;
 			e.recv_peer = st->recv_peer;
 			e.send_bytes = st->send_peer >= 0 ? st->send_count * w : 0;

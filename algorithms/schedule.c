@@ -34,6 +34,8 @@ void sched_reset(struct sched *s, int rank, int nranks, size_t count, size_t seg
 	/* the contract says >= 1; 0 would make every message empty, so treat it as 1 */
 	s->segment_count = segment_count ? segment_count : 1;
 	s->copy_input_first = false;
+	s->halves = false;
+	s->ag_first_step = 0;
 	s->nsteps = 0;
 	s->max_recv_count = 0;
 }

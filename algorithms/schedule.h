@@ -51,6 +51,13 @@ struct sched {
 	struct sched_step *steps;
 	size_t nsteps, cap;
 	size_t max_recv_count; /* largest recv_count of any step */
+	/*
+	 * A reduce-scatter then an all-gather (ring, rabenseifner): halves is
+	 * set and ag_first_step is the all-gather's first step, so a trace can
+	 * time each half. Ranks that only fold in and out have neither half.
+	 */
+	bool halves;
+	size_t ag_first_step;
 };
 
 /* Builders fill an initialised schedule and return 0, or -1 on allocation failure. */

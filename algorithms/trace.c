@@ -37,6 +37,7 @@ void trace_unpack(const uint64_t w[TRACE_WORDS], struct trace_entry *e)
 	e->iteration = (int64_t)w[1];
 	e->variant = (int16_t)(uint16_t)(w[2] >> 48);
 	e->phase = (int8_t)(uint8_t)(w[2] >> 40);
+	e->half = (uint8_t)(w[2] >> 32);
 	e->step = (int32_t)(uint32_t)w[2];
 	e->send_peer = (int32_t)(uint32_t)(w[3] >> 32);
 	e->recv_peer = (int32_t)(uint32_t)w[3];

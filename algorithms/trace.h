@@ -35,6 +35,9 @@
 #define TRACE_DEFAULT_ENTRIES 8192
 #define TRACE_WORDS           10 /* 64-bit words of one entry, in memory and on the wire */
 
+/* A step of a reduce-scatter then all-gather schedule (sched.halves), or neither. */
+enum trace_half { TRACE_HALF_NONE, TRACE_HALF_REDUCE_SCATTER, TRACE_HALF_ALLGATHER };
+
 /*
  * One step of one call. The step begins (start_ns) when this rank posts its
  * receive (unless it was posted ahead, during the step before) and its send;
@@ -50,6 +53,7 @@ struct trace_entry {
 	int64_t iteration;        /* progress' iteration when the call began */
 	uint64_t bytes;           /* the call's message size */
 	int step;                 /* index into the schedule, or TRACE_WHOLE_CALL */
+	int half;                 /* enum trace_half: which half of a two-halves schedule */
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
 	uint64_t start_ns, recv_done_ns, reduced_ns, end_ns;
@@ -109,7 +113,7 @@ static inline void trace_pack(const struct trace_entry *e, uint64_t w[TRACE_WORD
 	w[0] = e->bytes;
 	w[1] = (uint64_t)e->iteration;
 	w[2] = (uint64_t)(uint16_t)e->variant << 48 | (uint64_t)(uint8_t)e->phase << 40 |
-	       (uint32_t)e->step;
+	       (uint64_t)(uint8_t)e->half << 32 | (uint32_t)e->step;
 	w[3] = (uint64_t)(uint32_t)e->send_peer << 32 | (uint32_t)e->recv_peer;
 	w[4] = e->send_bytes;
 	w[5] = e->recv_bytes;

@@ -16,6 +16,7 @@
 
 #include "algorithms/progress.h"
 #include "algorithms/trace_gather.h"
+#include "reports/diagnose/halves.h"
 #include "reports/diagnose/hops.h"
 #include "reports/io/report_schema.h"
 
@@ -27,6 +28,16 @@ enum {
 	TAG_TRACE = 7306,
 	MAX_TRACE_TEXT = 1 << 24,
 };
+
+/* A two-halves schedule's halves into the trace (nothing for others); false: no memory. */
+static bool add_halves(cJSON *o, const struct hops_step *steps, size_t n)
+{
+	struct halves h;
+	cJSON *trace = cJSON_GetObjectItemCaseSensitive(o, SK_AR_TRACE);
+	if (halves_of(steps, n, &h) != 0)
+		return false;
+	return !h.known || !trace || halves_add_json(trace, &h);
+}
 
 /* The group's rank 0: the hops judged, as {"trace": {...}, "slow_hops": [...]} text (owned). */
 static char *judge(const struct congestion_run *run, const struct trace_gathered *got, int g,
@@ -54,6 +65,7 @@ static char *judge(const struct congestion_run *run, const struct trace_gathered
 	if (world && host && hname && f && steps && o &&
 	    hops_analyse(steps, nsteps, n, host, &p, &r) == 0 &&
 	    hops_point_to_json(o, &r, &nm, run_trace_error_us(got), got->dropped) &&
+	    add_halves(o, steps, nsteps) &&
 	    (lines = cJSON_AddArrayToObject(o, SK_CWHERE_SLOW_HOPS))) {
 		size_t k = hops_findings(&r, ar_variants[run->busy_variant]->name,
 		                         run->busy_count * ar_dtype_bytes(run->o->sweep.dtype), n,

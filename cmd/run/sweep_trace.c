@@ -4,6 +4,8 @@
 #include "cmd/run/sweep_trace.h"
 #include "cmd/run/run.h"
 #include "algorithms/progress.h"
+#include "reports/diagnose/halves.h"
+#include "reports/io/report_schema.h"
 #include "reports/stats/stats.h"
 #include "probes/topology.h"
 #include "algorithms/variant.h"
@@ -54,6 +56,7 @@ void run_trace_stop(struct run_trace *t)
 	free(t->host_of_rank);
 	free(t->host_index);
 	free(t->findings);
+	free(t->halves);
 	memset(t, 0, sizeof *t);
 }
 
@@ -116,6 +119,7 @@ struct hops_step *run_trace_steps(const struct trace_gathered *g, size_t *n)
 		s[(*n)++] = (struct hops_step){.rank = g->rank_of[i],
 		                               .iteration = e->iteration,
 		                               .step = e->step,
+		                               .half = e->half,
 		                               .send_peer = e->send_peer,
 		                               .recv_peer = e->recv_peer,
 		                               .send_bytes = e->send_bytes,
@@ -145,6 +149,34 @@ static int keep_findings(struct run_trace *t, const struct hops_result *r, int v
 	return 0;
 }
 
+/* The halves of a point whose schedule has them: into its trace, and a line for the text. */
+static int record_halves(struct run_trace *t, cJSON *rec, const struct hops_step *steps, size_t n,
+                         int variant, uint64_t bytes, int nranks)
+{
+	struct halves h;
+	cJSON *trace = cJSON_GetObjectItemCaseSensitive(rec, SK_AR_TRACE);
+	if (halves_of(steps, n, &h) != 0)
+		return -1;
+	if (!h.known || !trace)
+		return 0;
+	if (!halves_add_json(trace, &h))
+		return -1;
+	if (t->nhalves == t->cap_halves) {
+		size_t cap = t->cap_halves ? 2 * t->cap_halves : 8;
+		char(*more)[160] = realloc(t->halves, cap * sizeof *more);
+		if (!more)
+			return -1;
+		t->halves = more;
+		t->cap_halves = cap;
+	}
+	snprintf(t->halves[t->nhalves++], sizeof t->halves[0],
+	         "halves: %s, %llu bytes on %d ranks: reduce-scatter %.1f us (%.0f%%), all-gather "
+	         "%.1f us (%.0f%%)",
+	         ar_variants[variant]->name, (unsigned long long)bytes, nranks, h.reduce_scatter_us,
+	         100 * h.reduce_scatter_share, h.allgather_us, 100 * (1 - h.reduce_scatter_share));
+	return 0;
+}
+
 int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of)
 {
@@ -171,10 +203,12 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	hops_params_default(&p);
 	if (hosts && host_index && steps &&
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
-		rc = hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got), t->got.dropped) &&
-		             keep_findings(t, &r, variant, bytes, nranks, &nm) == 0
-		         ? 0
-		         : -1;
+		rc =
+		    hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got), t->got.dropped) &&
+		            keep_findings(t, &r, variant, bytes, nranks, &nm) == 0 &&
+		            record_halves(t, rec, steps, n, variant, bytes, nranks) == 0
+		        ? 0
+		        : -1;
 		hops_result_release(&r);
 	}
 	free(steps);
@@ -196,6 +230,8 @@ int run_trace_summarize(const struct run_trace *t, cJSON *summary, bool quiet_te
 		if (!t->nfindings)
 			printf("# slow hops: none (%d point%s traced)\n", t->points,
 			       t->points == 1 ? "" : "s");
+		for (size_t i = 0; i < t->nhalves; i++)
+			printf("# %s\n", t->halves[i]);
 		fflush(stdout);
 	}
 	return hops_findings_to_json(summary, t->findings, t->nfindings);

@@ -32,6 +32,8 @@ struct run_trace {
 	int nworld;
 	struct hops_finding *findings;
 	size_t nfindings, cap;
+	char (*halves)[160]; /* rank 0: a line per point with two halves */
+	size_t nhalves, cap_halves;
 	int points;
 };
 

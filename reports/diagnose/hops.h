@@ -93,6 +93,7 @@ struct hops_step {
 	int rank;
 	int64_t iteration;
 	int step;
+	int half;                 /* enum trace_half (algorithms/trace.h): 0 none, 1 RS, 2 AG */
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
 	double start_us, recv_done_us, reduced_us, end_us;

@@ -37,6 +37,8 @@
 	O(TIME, "results[].time_us", "the time of one call over the iterations, in us")            \
 	O(TRACE, "results[].trace", "where the time of a traced point went (--trace)")             \
 	O(HOP, "results[].trace.hops[]", "one hop of a traced schedule")                           \
+	O(HALVES, "results[].trace.halves",                                                        \
+	  "a traced all-reduce's two halves, medians over its iterations")                         \
 	O(ARSUM, "allreduce summary", "verdicts of an all-reduce sweep")                           \
 	O(ARVAR, "summary.variants[]", "one variant's points and peak bandwidth")                  \
 	O(SLOWHOP, "summary.slow_hops[]", "--trace: a hop slower than its peers")                  \
@@ -60,9 +62,10 @@
 	O(RETEST, "summary.suspects[].retest", "the first pass against the re-test")               \
 	O(SENS, "summary.sensitivity[]", "the smallest slowdown a class would have named")         \
 	O(COVER, "summary.coverage", "links: what the run measured and what it rules out")         \
-	O(RULES, "summary.coverage.rules_out[]", "per verdict class: the slowdown ruled out")       \
+	O(RULES, "summary.coverage.rules_out[]", "per verdict class: the slowdown ruled out")      \
 	O(SHIFT, "shift", "the shift pattern: every rank sending to rank + k at once")             \
-	O(PAIRS, "pairs", "links, schema 2: every measured ordered pair a -> b, as parallel arrays") \
+	O(PAIRS, "pairs",                                                                          \
+	  "links, schema 2: every measured ordered pair a -> b, as parallel arrays")               \
 	O(PSAMP, "pair_samples[]", "links, schema 2: the raw samples kept for one pair")           \
 	O(SCALE, "scale results[]",                                                                \
 	  "an all-reduce point at one rank count, measured or predicted")                          \
@@ -78,7 +81,7 @@
 	O(SWEET, "summary.variants[].sweet_spot.<measured|predicted>", "one sweet spot")           \
 	O(COMM, "summary.communicators[]", "one sub-communicator of the sweep")                    \
 	O(TOPOSUM, "topo summary", "the job's placement at a glance")                              \
-	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")      \
+	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")       \
 	SCHEMA_OBJECTS_CONGESTION(O)                                                               \
 	SCHEMA_OBJECTS_OVERLAP(O)
 
@@ -190,7 +193,7 @@
 	F(AR, TIMING, "timing", STR, NONE, 0, timing_method_names, "", "how the point was timed")  \
 	F(AR, LATE_STARTS, "late_starts", INT, NONE, 0, NULL, "",                                  \
 	  "timing window: attempts dropped, a rank having come late")                              \
-	F(AR, TIMED_FROM, "timed_from", STR, NONE, 0, timing_from_names, "",                      \
+	F(AR, TIMED_FROM, "timed_from", STR, NONE, 0, timing_from_names, "",                       \
 	  "timing window: start (late attempts dropped) or last_arrival (most were late: every "   \
 	  "attempt kept, timed from its last rank's arrival)")                                     \
 	F(AR, LATE_STARTS_RETIMED, "late_starts_retimed", INT, NONE, 0, NULL, "",                  \
@@ -226,9 +229,18 @@
 	F(TRACE, CLOCK_ERROR_US, "clock_error_us", NUM, NONE, N, NULL, "us",                       \
 	  "the clock error the times carry")                                                       \
 	F(TRACE, HOPS, "hops", OBJS, HOP, 0, NULL, "", "every hop of the schedule")                \
+	F(TRACE, HALVES, "halves", OBJ, HALVES, 0, NULL, "",                                       \
+	  "ring, rabenseifner: the time of the reduce-scatter and of the all-gather")              \
 	F(TRACE, CALLS, "calls", INT, NONE, 0, NULL, "", "a direct variant: calls traced")         \
 	F(TRACE, RANK_CALL_US, "rank_call_us", NUMS, NONE, 0, NULL, "us",                          \
 	  "a direct variant: per rank, the mean time of a call")                                   \
+	F(HALVES, REDUCE_SCATTER_US, "reduce_scatter_us", NUM, NONE, RN, NULL, "us",               \
+	  "from the first step's start to the last reduce-scatter step's end, over the ranks")     \
+	F(HALVES, ALLGATHER_US, "allgather_us", NUM, NONE, RN, NULL, "us",                         \
+	  "from there to the last step's end")                                                     \
+	F(HALVES, REDUCE_SCATTER_SHARE, "reduce_scatter_share", NUM, NONE, RN, NULL, "",           \
+	  "reduce_scatter_us / (reduce_scatter_us + allgather_us)")                                \
+	F(HALVES, ITERATIONS, "iterations", INT, NONE, R, NULL, "", "iterations with both halves") \
 	F(HOP, FROM_RANK, "from_rank", INT, NONE, 0, NULL, "", "the sender")                       \
 	F(HOP, TO_RANK, "to_rank", INT, NONE, 0, NULL, "", "the receiver")                         \
 	F(HOP, HOSTS, "hosts", STRS, NONE, N, NULL, "", "their hosts (null: unknown)")             \
@@ -240,7 +252,7 @@
 	F(HOP, RATIO, "ratio", NUM, NONE, N, NULL, "", "hop time / median hop")                    \
 	F(HOP, SCORE, "score", NUM, NONE, N, NULL, "", "modified z-score")                         \
 	F(HOP, SHARE, "share", NUM, NONE, N, NULL, "", "its share of the iteration")               \
-	F(HOP, CONSISTENCY_P, "consistency_p", NUM, NONE, N, NULL, "",                              \
+	F(HOP, CONSISTENCY_P, "consistency_p", NUM, NONE, N, NULL, "",                             \
 	  "chance of being its class's slowest as often (null: not judged)")                       \
 	F(HOP, WAITED, "waited", BOOL, NONE, 0, NULL, "", "the receiver waited for it")            \
 	F(HOP, SLOW, "slow", BOOL, NONE, 0, NULL, "", "judged slow")                               \
@@ -274,7 +286,7 @@
 	F(SLOWHOP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "hop time / median hop")               \
 	F(SLOWHOP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                    \
 	F(SLOWHOP, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")          \
-	F(SLOWHOP, CONSISTENCY_P, "consistency_p", NUM, NONE, RN, NULL, "",                         \
+	F(SLOWHOP, CONSISTENCY_P, "consistency_p", NUM, NONE, RN, NULL, "",                        \
 	  "chance of being its class's slowest as often (null: not judged)")                       \
 	F(SLOWRANK, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                 \
 	F(SLOWRANK, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")               \
@@ -316,8 +328,10 @@
 	  "4 x the largest message + 64 MiB")                                                      \
 	F(MEM, JUDGED_ON, "judged_on", STR, NONE, 0, NULL, "",                                     \
 	  "the figure judged: peak_pss_bytes or peak_rss_bytes")                                   \
-	F(MEM, WITHIN_BUDGET, "within_budget", BOOL, NONE, 0, NULL, "", "the peak fits the budget") \
-	F(YARD, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the control: the library's (mpi)") \
+	F(MEM, WITHIN_BUDGET, "within_budget", BOOL, NONE, 0, NULL, "",                            \
+	  "the peak fits the budget")                                                              \
+	F(YARD, ALGORITHM, "algorithm", STR, NONE, R, NULL, "",                                    \
+	  "the control: the library's (mpi)")                                                      \
 	F(YARD, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "its fixed message size")             \
 	F(YARD, ITERATIONS, "iterations", INT, NONE, R, NULL, "", "timed calls of one burst")      \
 	F(YARD, SAMPLES, "samples", INT, NONE, R, NULL, "",                                        \
@@ -387,7 +401,7 @@
 	F(LSUM, SENSITIVITY, "sensitivity", OBJS, SENS, R, NULL, "", "per judged class")           \
 	F(LSUM, NOT_JUDGED, "not_judged", STRS, NONE, R, NULL, "",                                 \
 	  "hosts whose links are not judged (oversubscribed)")                                     \
-	F(LSUM, LATENCY_NOT_JUDGED_PAIRS, "latency_not_judged_pairs", INT, NONE, 0, NULL, "",       \
+	F(LSUM, LATENCY_NOT_JUDGED_PAIRS, "latency_not_judged_pairs", INT, NONE, 0, NULL, "",      \
 	  "pairs whose ranks waited for a core half their ping-pongs or more: no latency verdict") \
 	F(LSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "", "what was measured (--pattern)")    \
 	F(COVER, PATTERN, "pattern", STR, NONE, R, NULL, "", "screen, pairs, shift or both")       \
@@ -460,9 +474,9 @@
 	F(SUSP, EXPECTED, "expected", NUM, NONE, RN, NULL, "", "the class median (unit)")          \
 	F(SUSP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "measured / expected")                    \
 	F(SUSP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                       \
-	F(SUSP, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUM, NONE, N, NULL, "",                     \
-	  "a latency of two ranks: the share of its ping-pongs its ranks waited for a core")             \
-	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",               \
+	F(SUSP, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUM, NONE, N, NULL, "",                    \
+	  "a latency of two ranks: the share of its ping-pongs its ranks waited for a core")       \
+	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",              \
 	  "cleared[]: retest (not confirmed) or scheduler (the wait for a core explains it)")      \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \
 	  "its links that stand out")                                                              \

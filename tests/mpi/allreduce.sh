@@ -160,8 +160,21 @@ for n in 3 4; do
 		-b 64K -e 1M -f 16 -n 20 -w 2 --trace -o "$TMP/trace$n.json"
 	expect_output '^# (slow hops: none \([0-9]+ points traced\)|slow (hop|rank): )' \
 		"allreduce --trace at $n ranks prints its verdict on the hops"
+	expect_output "^# halves: rabenseifner, 1048576 bytes on $n ranks: reduce-scatter [0-9.]+ us \\([0-9]+%\\), all-gather" \
+		"and the time of each half"
 	expect_exit 0 "the trace at $n ranks keeps every invariant" $TRACE_CHECK "$TMP/trace$n.json"
 	expect_exit 0 "the report at $n ranks is still whole" $CHECK "$TMP/trace$n.json" "$n" ring,tree,rabenseifner,mpi
+	# ring and rabenseifner say which half took the time; tree and mpi have no halves
+	expect_exit 0 "the halves at $n ranks" python3 -c "
+import json
+for r in json.load(open('$TMP/trace$n.json'))['results']:
+    h = r['trace'].get('halves')
+    if r['algorithm'] in ('ring', 'rabenseifner'):
+        assert h and h['iterations'] == 20 and h['reduce_scatter_us'] > 0 and h['allgather_us'] > 0, r
+        assert abs(h['reduce_scatter_share'] * (h['reduce_scatter_us'] + h['allgather_us'])
+                   - h['reduce_scatter_us']) < 1e-6, h
+    else:
+        assert h is None, r"
 done
 # A ring far smaller than a point: the oldest steps are overwritten, what remains still pairs.
 expect_exit 0 "allreduce --trace-entries 16" mpi 3 allreduce -a ring,mpi -b 1M -e 1M -n 10 \

@@ -387,3 +387,39 @@ Test(sim, catches_oversized_message)
 {
 	expect_failure(build_oversized, 2, 4, false, "exceeds segment");
 }
+
+/*
+ * ring and rabenseifner mark where the all-gather starts (sched.halves):
+ * every step before it reduces what it receives, every step from it copies,
+ * and every rank that reduces marks it.
+ */
+Test(schedule, halves_split_the_reductions_from_the_copies)
+{
+	const struct ar_variant *two[] = {&ar_variant_ring, &ar_variant_rabenseifner};
+	const size_t counts[] = {1, 7, 1000, 1031};
+	for (size_t v = 0; v < 2; v++)
+		for (int n = 2; n <= 33; n++)
+			for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+				for (int r = 0; r < n; r++) {
+					struct sched s;
+					sched_init(&s, r, n, counts[c], 64);
+					cr_assert_eq(two[v]->build(&s), 0);
+					bool reduces = false;
+					for (size_t k = 0; k < s.nsteps; k++)
+						reduces |= s.steps[k].recv_peer >= 0 &&
+						           s.steps[k].action == SCHED_REDUCE;
+					cr_expect(s.halves || !reduces,
+					          "%s, rank %d of %d, count %zu: reduces but has no halves",
+					          two[v]->name, r, n, counts[c]);
+					for (size_t k = 0; s.halves && k < s.nsteps; k++) {
+						const struct sched_step *st = &s.steps[k];
+						if (st->recv_peer < 0)
+							continue;
+						cr_expect_eq(st->action,
+						             k < s.ag_first_step ? SCHED_REDUCE : SCHED_COPY,
+						             "%s, rank %d of %d, count %zu, step %zu",
+						             two[v]->name, r, n, counts[c], k);
+					}
+					sched_release(&s);
+				}
+}
