@@ -67,9 +67,10 @@ static int start_report(struct links_run *r)
 	bool failed = false;
 	if (r->ctx->rank == 0 && r->o->out.output) {
 		r->root = run_report_new("links", &r->c);
-		failed = !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
-		         !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
-		         run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
+		failed =
+		    !r->root || !opts_to_json(r->root, &links_spec, r->o) ||
+		    !cJSON_AddArrayToObject(r->root, SK_REPORT_RESULTS) ||
+		    run_partial_start(&r->report, r->root, r->o->out.output, r->o->out.force) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory while building the report");
 	}
@@ -173,7 +174,8 @@ static bool summarize_shift(struct links_run *r)
 	const size_t k = (size_t)p->shift.windows;
 	if (p->shift_dest < 0 || k == 0)
 		return true;
-	struct shift_cell *to = &r->shift_mine[p->shift_dest], *from = &r->shift_mine[p->shift_source];
+	struct shift_cell *to = &r->shift_mine[p->shift_dest],
+	                  *from = &r->shift_mine[p->shift_source];
 	to->send_us = stats_median(p->shift_send_us, k);
 	to->send_windows = (int)k;
 	to->msgs = p->shift.msgs;
@@ -334,7 +336,8 @@ static void before_retest(void *arg, int i)
 	const struct links_run *r = t->r;
 	cmd_progress(r->ctx, r->o->out.quiet,
 	             "links: measuring %d-%d again, alone (%d of %d, re-test %d of at most %d)",
-	             t->list[i].a, t->list[i].b, i + 1, t->count, r->retest_rounds + 1, LINKS_RETESTS);
+	             t->list[i].a, t->list[i].b, i + 1, t->count, r->retest_rounds + 1,
+	             LINKS_RETESTS);
 	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
 	progress_step(PROGRESS_TIMED, i + 1);
 }
@@ -470,10 +473,13 @@ static int write_report(struct links_run *r)
 	return status;
 }
 
-/* scheduler_clear's view of a pair: the larger share of its two ranks' waits in its ping-pongs. */
-static double wait_of_pair(const void *view, int a, int b)
+/*
+ * scheduler_clear's view of a pair: the larger share of its two ranks'
+ * waits, in its ping-pongs for a latency, over its whole time for a bandwidth.
+ */
+static double wait_of_pair(const void *view, int a, int b, enum detect_metric m)
 {
-	return link_cpu_wait_latency(view, a, b);
+	return m == DETECT_LATENCY ? link_cpu_wait_latency(view, a, b) : link_cpu_wait(view, a, b);
 }
 
 /* Rank 0: the verdict, stdout, the report and the exit code. */
@@ -489,8 +495,9 @@ static int conclude(struct links_run *r)
 	}
 	confirmed = detect_confirm(&r->final, r->has_standing ? &r->standing : &r->first, r->pairs,
 	                           r->ctx->nranks);
-	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, links_typical_cpu_wait_latency(&v),
-	                             r->o->detect.tolerance);
+	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(&v),
+	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(&v)};
+	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, typical, r->o->detect.tolerance);
 	run_context_end(&r->c);
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;

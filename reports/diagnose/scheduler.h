@@ -12,11 +12,14 @@
  * ranks were running, as its peers' ran. Relative, because on a host whose
  * every rank waits alike (more ranks than cores, or namespace hosts sharing
  * two cores) the wait explains no one pair. A suspect far past that (a link
- * 10x slow while its ranks waited 10% of the time more) stays accused. Only latency: a ping-pong
- * needs both ranks on a core at once, every round trip, while a bandwidth window keeps the wire
- * busy with queued messages while a rank waits, so a share of waiting does not cost bandwidth one
- * for one, and excusing it would excuse slow links on busy hosts. Hosts, segments and links between
- * hosts (their cells) are left as they are: their figures are many pairs'. Pure: no MPI, no I/O.
+ * 10x slow while its ranks waited 10% of the time more) stays accused. Latency: a ping-pong
+ * needs both ranks on a core at once, every round trip. Bandwidth only inside a host: there
+ * the ranks themselves copy every byte (shared memory), so a rank waiting for a core moves
+ * nothing, and its figure is discounted the same way (times (1 - w0) / (1 - w), the share of
+ * the whole pair's time); between hosts a bandwidth window keeps the wire busy with queued
+ * messages while a rank waits, so waiting does not cost bandwidth one for one, and excusing it
+ * would excuse slow links on busy hosts. Hosts, segments and links between hosts (their cells)
+ * are left as they are: their figures are many pairs'. Pure: no MPI, no I/O.
  */
 #ifndef COLLSCOPE_SCHEDULER_H
 #define COLLSCOPE_SCHEDULER_H
@@ -24,26 +27,31 @@
 #include "reports/diagnose/detect.h"
 
 /*
- * The latency s would have had had its ranks waited the typical share w0
- * instead of w (0 <= w, w0 < 1; w0 NAN: 0); s's own when w <= w0. NAN when w
- * is unknown (NAN) or out of range, or s is not a latency.
+ * The latency (or intra-host bandwidth) s would have had had its ranks
+ * waited the typical share w0 instead of w (0 <= w, w0 < 1; w0 NAN: 0);
+ * s's own when w <= w0. NAN when w is unknown (NAN) or out of range, or s
+ * is a bandwidth between hosts.
  */
 double scheduler_discounted(const struct detect_suspect *s, double w, double w0);
 
 /*
- * Whether the scheduler explains s (confirmed or not): a latency of one rank
- * pair whose discounted figure is at most 1 + tolerance times the expected
- * (0 < tolerance < 1, as detect_params.tolerance).
+ * Whether the scheduler explains s (confirmed or not): a link of one rank
+ * pair whose discounted latency is at most 1 + tolerance times the expected,
+ * or whose discounted intra-host bandwidth is at least 1 - tolerance times
+ * it (0 < tolerance < 1, as detect_params.tolerance).
  */
 bool scheduler_explains(const struct detect_suspect *s, double w, double w0, double tolerance);
 
 /*
  * Un-confirms every confirmed suspect of r the scheduler explains, with
- * wait_of(arg, a, b) the share its ranks a and b waited (NAN: unknown, then
- * nothing is cleared) and w0 the typical pair's, and records w in its
- * cpu_wait_fraction and scheduler_cleared. Returns how many it cleared.
+ * wait_of(arg, a, b, metric) the share its ranks a and b waited (latency:
+ * of their ping-pongs; bandwidth: of the pair's whole time; NAN: unknown,
+ * then nothing is cleared) and w0[metric] the typical pair's, and records w
+ * in its cpu_wait_fraction and scheduler_cleared. Returns how many it
+ * cleared.
  */
-int scheduler_clear(struct detect_result *r, double (*wait_of)(const void *arg, int a, int b),
-                    const void *arg, double w0, double tolerance);
+typedef double (*scheduler_wait_fn)(const void *arg, int a, int b, enum detect_metric m);
+int scheduler_clear(struct detect_result *r, scheduler_wait_fn wait_of, const void *arg,
+                    const double w0[DETECT_METRICS], double tolerance);
 
 #endif

@@ -89,9 +89,8 @@ double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send)
 {
 	if (!v->shift || a == b)
 		return NAN;
-	const struct shift_cell *c =
-	    &v->shift[send ? (size_t)a * (size_t)v->nranks + (size_t)b
-	                   : (size_t)b * (size_t)v->nranks + (size_t)a];
+	const struct shift_cell *c = &v->shift[send ? (size_t)a * (size_t)v->nranks + (size_t)b
+	                                            : (size_t)b * (size_t)v->nranks + (size_t)a];
 	return gbps(v->window_bytes, send ? c->send_us : c->recv_us);
 }
 
@@ -232,7 +231,9 @@ size_t links_latency_unjudged(const struct links_view *v)
 	return k;
 }
 
-double links_typical_cpu_wait_latency(const struct links_view *v)
+/* The median of one of the two waits over the pairs (a sample of them past LINKS_WAIT_SAMPLE). */
+static double typical_wait(const struct links_view *v,
+                           double (*wait)(const struct links_view *, int, int))
 {
 	size_t n = (size_t)v->nranks, pairs = n * (n > 0 ? n - 1 : 0) / 2, k = 0, i = 0;
 	size_t step = pairs > LINKS_WAIT_SAMPLE ? pairs / LINKS_WAIT_SAMPLE + 1 : 1;
@@ -241,13 +242,23 @@ double links_typical_cpu_wait_latency(const struct links_view *v)
 		return NAN;
 	for (size_t a = 0; a < n; a++)
 		for (size_t b = a + 1; b < n; b++, i++) {
-			double x = i % step == 0 ? link_cpu_wait_latency(v, (int)a, (int)b) : NAN;
+			double x = i % step == 0 ? wait(v, (int)a, (int)b) : NAN;
 			if (!isnan(x))
 				w[k++] = x;
 		}
 	typical = k ? stats_median(w, k) : NAN;
 	free(w);
 	return typical;
+}
+
+double links_typical_cpu_wait_latency(const struct links_view *v)
+{
+	return typical_wait(v, link_cpu_wait_latency);
+}
+
+double links_typical_cpu_wait(const struct links_view *v)
+{
+	return typical_wait(v, link_cpu_wait);
 }
 
 static bool add_record(cJSON *results, const struct links_view *v, const struct link_record *r)
@@ -373,7 +384,8 @@ static bool add_hosts_named(cJSON *o, const char *name, const struct links_view 
 {
 	cJSON *a = cJSON_AddArrayToObject(o, name);
 	for (int h = 0; a && h < v->nhosts; h++)
-		if (sides[h] == side && !cJSON_AddItemToArray(a, cJSON_CreateString(v->host_names[h])))
+		if (sides[h] == side &&
+		    !cJSON_AddItemToArray(a, cJSON_CreateString(v->host_names[h])))
 			return false;
 	return a != NULL;
 }
@@ -421,7 +433,8 @@ static void side_names(const struct links_view *v, const signed char *sides, int
 	for (int h = 0; h < v->nhosts && *used < len; h++) {
 		if (sides[h] != side)
 			continue;
-		int k = snprintf(buf + *used, len - *used, "%s%s", first ? "" : ",", v->host_names[h]);
+		int k =
+		    snprintf(buf + *used, len - *used, "%s%s", first ? "" : ",", v->host_names[h]);
 		*used += k > 0 ? (size_t)k : 0;
 		first = false;
 	}
@@ -571,7 +584,7 @@ static bool kept(const struct detect_result *first, const struct detect_suspect 
 			continue;
 		if (s->kind == DETECT_SEGMENT) {
 			const signed char *x = detect_sides(final, s), *y = detect_sides(first, f);
-			if (x && y && memcmp(x, y, (size_t)final->nhosts) == 0)
+			if (x && y && memcmp(x, y, (size_t) final->nhosts) == 0)
 				return true;
 			continue;
 		}
@@ -607,7 +620,8 @@ static bool add_suspects(cJSON *summary, const struct links_view *v,
 		const struct detect_suspect *s = &final->suspects[i];
 		if (s->confirmed && !links_report_add_suspect(suspects, v, final, s))
 			return false;
-		if (s->scheduler_cleared && !add_cleared(cleared, v, final, s, CLEARED_BY_SCHEDULER))
+		if (s->scheduler_cleared &&
+		    !add_cleared(cleared, v, final, s, CLEARED_BY_SCHEDULER))
 			return false;
 	}
 	for (int i = 0; first && i < first->nsuspects; i++) {

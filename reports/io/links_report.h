@@ -32,7 +32,8 @@ struct link_record {
 	struct stats_summary latency_us; /* one-way: half of each round trip */
 	struct stats_summary window_us;  /* one window a -> b, acknowledgement included */
 	struct stats_summary bidir_window_us; /* a window each way at once, seen by a */
-	double cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
+	double
+	    cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone (not in the report) */
 	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
 	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
@@ -70,8 +71,8 @@ struct links_view {
 	const bool *host_judged;           /* nhosts: false when its links are not judged */
 	double window_bytes;               /* bytes of one window in one direction */
 	const struct shift_cell *shift;    /* nranks x nranks, or NULL: no shift pattern */
-	bool keep_all_samples;             /* the report keeps every pair's samples (links_compact.h) */
-	bool judge_waiting;                /* judge latencies whatever their ranks waited */
+	bool keep_all_samples; /* the report keeps every pair's samples (links_compact.h) */
+	bool judge_waiting;    /* judge latencies whatever their ranks waited */
 };
 
 /*
@@ -105,6 +106,8 @@ double link_cpu_wait_latency(const struct links_view *v, int a, int b);
  */
 #define LINKS_WAIT_SAMPLE 65536
 double links_typical_cpu_wait_latency(const struct links_view *v);
+/* The same of link_cpu_wait, the pair's whole time: what an intra-host bandwidth suffered. */
+double links_typical_cpu_wait(const struct links_view *v);
 
 /* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
 double link_latency_us(const struct link_record *r);
@@ -152,10 +155,10 @@ int links_judged_host_matrix(const struct links_view *v, bool shift, double *out
 struct links_judgement {
 	const struct detect_result *first, *final;
 	int remeasured_pairs;
-	const struct detect_params *params;      /* for the sensitivity */
-	const struct classify_info *pairs_info;  /* the classifier's reference, isolated pairs */
-	const struct classify_info *shift_info;  /* the same under the shift pattern */
-	bool shift_retested;                     /* the shift pattern ran a second time */
+	const struct detect_params *params;     /* for the sensitivity */
+	const struct classify_info *pairs_info; /* the classifier's reference, isolated pairs */
+	const struct classify_info *shift_info; /* the same under the shift pattern */
+	bool shift_retested;                    /* the shift pattern ran a second time */
 };
 
 /*
@@ -180,8 +183,9 @@ struct links_sensitivity {
 	enum detect_metric metric;
 	enum detect_locality locality;
 	int links;
-	double median;   /* the class median, or the classifier's reference */
-	double fraction; /* bandwidth below (1 - fraction) x median, latency above (1 + fraction) x */
+	double median; /* the class median, or the classifier's reference */
+	double
+	    fraction; /* bandwidth below (1 - fraction) x median, latency above (1 + fraction) x */
 };
 
 enum { LINKS_SENSITIVITY_MAX = DETECT_METRICS * DETECT_LOCALITIES + 1 };

@@ -475,7 +475,8 @@
 	F(SUSP, RATIO, "ratio", NUM, NONE, RN, NULL, "", "measured / expected")                    \
 	F(SUSP, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                       \
 	F(SUSP, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUM, NONE, N, NULL, "",                    \
-	  "a latency of two ranks: the share of its ping-pongs its ranks waited for a core")       \
+	  "a link of two ranks: the share its ranks waited for a core (latency: of its "           \
+	  "ping-pongs; bandwidth inside a host: of the pair's time)")                              \
 	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",              \
 	  "cleared[]: retest (not confirmed) or scheduler (the wait for a core explains it)")      \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \
