@@ -141,6 +141,17 @@ static const struct opt congestion_only[] = {
              "and alone, and name the slow segment, host or link:\n"
              "auto (only a degraded victim), always or never\n"
              "({default}; needs a group of 3 hosts or more)"},
+    {.name = "where-hosts",
+     .kind = OPT_INT,
+     .offset = offsetof(struct congestion_opts, where_hosts),
+     .metavar = "N",
+     .def = "8",
+     .min = 3,
+     .max = 64,
+     .key = "where_hosts",
+     .help = "that matrix measures at most N of a victim's hosts,\n"
+             "evenly spread over them: its N(N-1)/2 pairs are measured\n"
+             "one at a time, twice ({default})"},
     {.name = "where-time",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct congestion_opts, where_time_s),

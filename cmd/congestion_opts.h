@@ -24,6 +24,7 @@ struct congestion_opts {
 	double tolerance; /* a group degraded: its p50 or mean factor >= 1 + this */
 	int where;        /* enum congestion_where_when */
 	double where_time_s;
+	int where_hosts; /* the matrix measures at most this many of a victim's hosts */
 	double timeout_s;
 	struct cmd_out out;
 };

@@ -79,16 +79,34 @@ static int measure_leaders(const struct congestion_run *run, MPI_Comm lcomm, dou
 	return rc;
 }
 
-/* Is world rank r the lowest rank of group g on its host? */
-static bool is_leader(const struct congestion_run *run, int g, int r)
+/*
+ * The ranks that measure group g's matrix, ascending (world ranks, into out,
+ * nranks at most): the group's lowest rank on each of its hosts, and past
+ * --where-hosts of them that many, evenly spread over the list (hosts are
+ * numbered rack by rack when racks are dealt in order, so every rack keeps
+ * its share). Returns how many; *hosts_total the group's hosts. -1 when out
+ * of memory.
+ */
+static int leaders(const struct congestion_run *run, int g, int *out, int *hosts_total)
 {
+	const int n = run->sweep.ctx->nranks, max = run->o->where_hosts;
 	const int *host = run->sweep.map.host_of_rank;
-	if (run->group_of_rank[r] != g)
-		return false;
-	for (int q = 0; q < r; q++)
-		if (run->group_of_rank[q] == g && host[q] == host[r])
-			return false;
-	return true;
+	bool *seen = calloc((size_t)(run->sweep.map.nhosts ? run->sweep.map.nhosts : 1), 1);
+	int all = 0;
+	if (!seen)
+		return -1;
+	for (int r = 0; r < n; r++)
+		if (run->group_of_rank[r] == g && !seen[host[r]]) {
+			seen[host[r]] = true;
+			out[all++] = r;
+		}
+	free(seen);
+	*hosts_total = all;
+	if (all <= max)
+		return all;
+	for (int i = 0; i < max; i++) /* ascending: i * all / max only grows */
+		out[i] = out[(int64_t)i * all / max];
+	return max;
 }
 
 /* Group g's matrix, under the load or alone; on rank 0 in *out (owned). An exit code, agreed. */
@@ -96,7 +114,14 @@ static int matrix(struct congestion_run *run, int g, bool loaded, double **out)
 {
 	const struct cmd_ctx *ctx = run->sweep.ctx;
 	char msg[MPI_MAX_ERROR_STRING];
-	bool leader = is_leader(run, g, ctx->rank);
+	int *chosen = malloc((size_t)ctx->nranks * sizeof *chosen), total = 0;
+	int k = chosen ? leaders(run, g, chosen, &total) : -1;
+	bool leader = false;
+	for (int i = 0; i < k; i++)
+		leader |= chosen[i] == ctx->rank;
+	free(chosen);
+	if (run_any(ctx, k < 0))
+		return EXIT_RUNTIME;
 	MPI_Comm lcomm = MPI_COMM_NULL;
 	MPI_Request done;
 	double *m = NULL;
@@ -218,10 +243,15 @@ int congestion_where(struct congestion_run *run)
 			w->group = g;
 			w->skipped = cannot(run, g);
 			/* the matrices' order: the leaders' world ranks, ascending */
-			w->hosts = malloc((size_t)gr->nhosts * sizeof *w->hosts);
-			for (int r = 0; w->hosts && r < ctx->nranks; r++)
-				if (is_leader(run, g, r))
-					w->hosts[w->nhosts++] = run->sweep.map.host_of_rank[r];
+			int *chosen = malloc((size_t)ctx->nranks * sizeof *chosen);
+			int k = chosen ? leaders(run, g, chosen, &w->hosts_total) : -1;
+			w->hosts =
+			    k >= 0
+			        ? malloc((size_t)(gr->nhosts ? gr->nhosts : 1) * sizeof *w->hosts)
+			        : NULL;
+			for (int i = 0; w->hosts && i < k; i++)
+				w->hosts[w->nhosts++] = run->sweep.map.host_of_rank[chosen[i]];
+			free(chosen);
 		}
 		cmd_progress(ctx, run->o->out.quiet,
 		             "congestion: group %d's all-reduce traced under the load%s", g,

@@ -261,6 +261,7 @@ static bool add_where(cJSON *sum, const struct congestion_summary *s)
 		if (!o || !cJSON_AddItemToArray(arr, o) ||
 		    !cJSON_AddNumberToObject(o, SK_CWHERE_GROUP, w->group) ||
 		    !add_host_names(o, SK_CWHERE_HOSTS, w->hosts, w->nhosts, s->host_names) ||
+		    !cJSON_AddNumberToObject(o, SK_CWHERE_HOSTS_TOTAL, w->hosts_total) ||
 		    (w->skipped && !cJSON_AddStringToObject(o, SK_CWHERE_SKIPPED, w->skipped)) ||
 		    !add_trace(o, w) ||
 		    !add_matrix(o, SK_CWHERE_LOADED_GBPS, w->loaded_gbps, w->nhosts) ||

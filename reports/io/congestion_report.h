@@ -30,6 +30,7 @@ struct congestion_where {
 	int group;
 	int nhosts;
 	int *hosts;          /* owned: host indices (report_context.hosts) in the matrices' order */
+	int hosts_total;     /* the group's hosts: more than nhosts when --where-hosts sampled */
 	const char *skipped; /* static: why not measured, or NULL */
 	double *loaded_gbps, *alone_gbps;   /* owned: nhosts x nhosts, row sends; NAN unknown */
 	struct detect_result loaded, alone; /* classify_hosts of each */

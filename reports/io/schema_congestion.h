@@ -73,7 +73,10 @@
 	F(COVERALL, WORST_FACTOR_P99, "worst_factor_p99", NUM, NONE, RN, NULL, "",                 \
 	  "the largest victim's p99 factor")                                                       \
 	F(CWHERE, GROUP, "group", INT, NONE, R, NULL, "", "the victim")                            \
-	F(CWHERE, HOSTS, "hosts", STRS, NONE, R, NULL, "", "its hosts: the matrices' order")       \
+	F(CWHERE, HOSTS, "hosts", STRS, NONE, R, NULL, "",                                         \
+	  "the hosts measured, the matrices' order (--where-hosts of them at most)")               \
+	F(CWHERE, HOSTS_TOTAL, "hosts_total", INT, NONE, R, NULL, "",                              \
+	  "the victim's hosts: more than those measured when they were sampled")                   \
 	F(CWHERE, SKIPPED, "skipped", STR, NONE, 0, NULL, "", "why it was not measured")           \
 	F(CWHERE, LOADED_GBPS, "loaded_gbps", NUMSS, NONE, N, NULL, "GB/s",                        \
 	  "host x host bandwidth, row sends, under the load (absent: skipped)")                    \

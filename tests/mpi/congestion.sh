@@ -92,6 +92,21 @@ expect_exit 0 "a direct variant's last point is not traced" mpi 4 congestion -n 
 	--where always
 expect_output "not traced: its last point ran a direct variant" "and it says so"
 
+# hosts named apart (COLLSCOPE_TEST_HOSTS: rank r on host v<r mod 8>): groups of 4 hosts, the
+# matrix on 3 of them, spread
+expect_exit 0 "8 hosts, --where-hosts 3" env COLLSCOPE_TEST_HOSTS=8 "$MPIRUN" $MPIRUN_FLAGS -n 8 \
+	"$BIN" congestion -n 10 -w 1 --sizes 64K --where always --where-hosts 3 --where-time 0.02 -q \
+	-o "$TMP/sampled.json"
+python3 -c "
+import json
+d = json.load(open('$TMP/sampled.json'))
+assert d['summary']['unit'] == 'host', d['summary']['unit']
+for w in d['summary']['where']:
+    assert 'skipped' not in w and w['hosts_total'] == 4 and len(w['hosts']) == 3, w
+    assert len(w['loaded_gbps']) == 3 and len(w['alone_gbps']) == 3, w
+    g = d['summary']['groups'][w['group']]['hosts']
+    assert w['hosts'] == [g[i * 4 // 3] for i in range(3)], (w['hosts'], g)  # spread: 0, 1, 2" \
+	>"$TMP/py" 2>&1 && pass "each victim's matrix on 3 of its 4 hosts" || fail "--where-hosts" "$TMP/py"
 expect_exit 2 "a group of one rank" mpi 3 congestion --split 0,0,1
 expect_output "a group of 1 rank: every group needs 2 ranks or more" "names the group's size"
 expect_exit 2 "a split list of the wrong length" mpi 4 congestion --split 0,1,0
