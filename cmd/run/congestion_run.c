@@ -358,7 +358,9 @@ static int phase_together(struct congestion_run *run, int v, uint64_t size,
 	int status = measure_group(run, v, size, !run->aggressor, &text);
 	int rc = MPI_Ibarrier(ctx->comm, &done);
 	if (rc == MPI_SUCCESS)
-		rc = congestion_hold_load(run, &done, status != EXIT_OK);
+		/* whether this group loads is busy_ready, which its members agree on (a status
+		   may be one rank's: its record's memory) */
+		rc = congestion_hold_load(run, &done, false);
 	if (rc != MPI_SUCCESS) {
 		cmd_rank_error(ctx, "congestion: while holding the load: %s",
 		               run_mpi_error_text(rc, msg, sizeof msg));
