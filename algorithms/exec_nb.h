@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "algorithms/executor.h"
-#include "reports/model/overlap_model.h"
+#include "algorithms/buckets.h"
 
 struct exec_nb {
 	const struct exec_plan *p;

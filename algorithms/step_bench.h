@@ -24,7 +24,7 @@
 
 #include "algorithms/compute.h"
 #include "algorithms/executor.h"
-#include "reports/model/overlap_model.h"
+#include "algorithms/buckets.h"
 
 struct step_cfg {
 	size_t bucket_count; /* elements of a full bucket */

@@ -14,6 +14,7 @@
 #include "algorithms/exec_nb.h"
 #include "algorithms/pattern.h"
 #include "algorithms/step_bench.h"
+#include "reports/model/overlap_model.h"
 
 struct step_bufs {
 	void *input, *result, *scratch;

@@ -15,6 +15,7 @@
 
 #include "algorithms/exec_nb.h"
 #include "algorithms/step_bench.h"
+#include "reports/model/overlap_model.h"
 
 /* Members: variant v's step on c; on c's rank 0 the job's figures. An MPI error code. */
 static int one(struct sweep *s, const struct scale_step_req *q, const struct sweep_comm *c, int v,

@@ -17,6 +17,8 @@
 #ifndef COLLSCOPE_OVERLAP_MODEL_H
 #define COLLSCOPE_OVERLAP_MODEL_H
 
+#include "algorithms/buckets.h"
+
 #include <stddef.h>
 
 /*
@@ -56,17 +58,6 @@ double overlap_imb_percent(const struct overlap_times *slowest);
 struct overlap_step {
 	double compute_us, serial_us, step_us, exposed_us, hidden_fraction;
 };
-/* Buckets in flight at once: each needs a message tag of its own (algorithms/exec_nb.h). */
-enum { OVERLAP_MAX_BUCKETS = 4096 };
-/* The buckets of a gradient of grad_count elements, bucket_count each (>= 1), the last smaller. */
-size_t overlap_buckets(size_t grad_count, size_t bucket_count);
-/*
- * Bucket i (0 .. overlap_buckets - 1) of that gradient: its first element
- * and its element count (the last one holds what is left). Bucket i's
- * all-reduce starts when the i-th of as many compute chunks ends.
- */
-size_t overlap_bucket_offset(size_t bucket_count, size_t i);
-size_t overlap_bucket_count(size_t grad_count, size_t bucket_count, size_t i);
 /* From every rank's three means (rank-major: compute, serial, step); n >= 1. */
 struct overlap_step overlap_step_of(const double *per_rank, int n);
 
