@@ -16,6 +16,8 @@
 #include "algorithms/executor.h"
 
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 static MPI_Datatype mpi_type_of(enum ar_dtype t)
 {
@@ -100,6 +102,65 @@ static int mpi_run(const struct ar_call *c)
 	                        c->mpi_max_count);
 }
 
+/*
+ * The halves through the library (issue 35): MPI_Reduce_scatter and
+ * MPI_Allgatherv with the balanced chunks of sched_part_offset, so awkward
+ * counts run too (MPI_Reduce_scatter_block needs equal ones). Their counts
+ * and displacements live in one array grown when a larger job first calls:
+ * never inside a timed loop after its warm-up.
+ */
+static int *chunk_counts(int nranks, size_t count)
+{
+	static int *a;
+	static int cap;
+	if (nranks > cap) {
+		int *more = realloc(a, 2 * (size_t)nranks * sizeof *more);
+		if (!more)
+			return NULL;
+		a = more;
+		cap = nranks;
+	}
+	for (int i = 0; i < nranks; i++) {
+		a[i] = (int)sched_part_count(count, (size_t)nranks, (size_t)i);
+		a[nranks + i] = (int)sched_part_offset(count, (size_t)nranks, (size_t)i);
+	}
+	return a;
+}
+
+static int mpi_reduce_scatter(const struct ar_call *c)
+{
+	MPI_Op op = MPI_OP_NULL;
+	size_t w = ar_dtype_bytes(c->dtype);
+	int *counts = c->count <= (size_t)INT_MAX ? chunk_counts(c->nranks, c->count) : NULL;
+	int rc = counts ? mpi_op_of(c->dtype, c->op, &op) : MPI_ERR_COUNT;
+	if (rc != MPI_SUCCESS)
+		return rc;
+	char *mine = (char *)c->result + (size_t)counts[c->nranks + c->rank] * w;
+	if (c->input != c->result)
+		return MPI_Reduce_scatter(c->input, mine, counts, mpi_type_of(c->dtype), op,
+		                          c->comm);
+	/* in place, the library leaves the rank's chunk at the buffer's start */
+	rc =
+	    MPI_Reduce_scatter(MPI_IN_PLACE, c->result, counts, mpi_type_of(c->dtype), op, c->comm);
+	if (rc == MPI_SUCCESS)
+		memmove(mine, c->result, (size_t)counts[c->rank] * w);
+	return rc;
+}
+
+static int mpi_allgather(const struct ar_call *c)
+{
+	size_t w = ar_dtype_bytes(c->dtype);
+	int *counts = c->count <= (size_t)INT_MAX ? chunk_counts(c->nranks, c->count) : NULL;
+	if (!counts)
+		return MPI_ERR_COUNT;
+	const int *displs = counts + c->nranks;
+	const void *src = c->input == c->result
+	                      ? MPI_IN_PLACE
+	                      : (const char *)c->input + (size_t)displs[c->rank] * w;
+	return MPI_Allgatherv(src, counts[c->rank], mpi_type_of(c->dtype), c->result, counts,
+	                      displs, mpi_type_of(c->dtype), c->comm);
+}
+
 static int mpi_start(const struct ar_call *c, void *request)
 {
 	return ar_mpi_iallreduce(c->input, c->result, c->count, c->dtype, c->op, c->comm, request);
@@ -112,4 +173,6 @@ const struct ar_variant ar_variant_mpi = {
     .restrictions = 0,
     .run = mpi_run,
     .start = mpi_start,
+    .run_reduce_scatter = mpi_reduce_scatter,
+    .run_allgather = mpi_allgather,
 };

@@ -130,7 +130,68 @@ static int halve_then_double(struct sched *s, int p, int rem, bool folded)
 	return all_gather(s, rem, parents, nlevels);
 }
 
-static int build_rabenseifner(struct sched *s) { return sched_build_folded(s, halve_then_double); }
+static int build_rabenseifner(struct sched *s)
+{
+	return sched_build_folded(s, halve_then_double);
+}
+
+/*
+ * The halves alone (issue 35), power-of-two rank counts: windows of whole
+ * chunks (sched_part_offset's n chunks), so rank r ends with chunk r.
+ * Reduce-scatter by recursive halving, the largest distance first: at mask
+ * n/2 .. 1 a rank and rank xor mask split their window of chunks in two, the
+ * one without the mask bit keeps the lower half. All-gather by recursive
+ * doubling: at mask 1 .. n/2 a rank and rank xor mask swap their aligned
+ * windows of mask chunks. log2(n) steps each (x segments).
+ */
+static size_t chunk_at(const struct sched *s, size_t chunk)
+{
+	return sched_part_offset(s->count, (size_t)s->nranks, chunk);
+}
+
+static int build_halving_reduce_scatter(struct sched *s)
+{
+	size_t n = (size_t)s->nranks, r = (size_t)s->rank, lo = 0, hi = n;
+	struct sched_step tmpl = {.action = SCHED_REDUCE};
+	if (n <= 1) {
+		s->copy_input_first = true;
+		return 0;
+	}
+	for (size_t mask = n / 2; s->count && mask >= 1; mask /= 2) {
+		size_t mid = lo + (hi - lo) / 2, peer = r ^ mask;
+		bool lower = (r & mask) == 0;
+		size_t klo = lower ? lo : mid, khi = lower ? mid : hi;
+		size_t glo = lower ? mid : lo, ghi = lower ? hi : mid;
+		/* the first level reads the untouched input; later ones what earlier levels reduced
+		 */
+		tmpl.send_from_input = tmpl.reduce_from_input = hi - lo == n;
+		if (sched_add_segmented(s, (int)peer, chunk_at(s, glo),
+		                        chunk_at(s, ghi) - chunk_at(s, glo), (int)peer,
+		                        chunk_at(s, klo), chunk_at(s, khi) - chunk_at(s, klo),
+		                        &tmpl) != 0)
+			return -1;
+		lo = klo;
+		hi = khi;
+	}
+	return 0;
+}
+
+static int build_doubling_allgather(struct sched *s)
+{
+	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
+	struct sched_step tmpl = {.action = SCHED_COPY};
+	s->copy_input_first = true; /* chunk r into the result */
+	for (size_t mask = 1; s->count && mask < n; mask *= 2) {
+		size_t mine = r / mask * mask, theirs = (r ^ mask) / mask * mask;
+		if (sched_add_segmented(s, (int)(r ^ mask), chunk_at(s, mine),
+		                        chunk_at(s, mine + mask) - chunk_at(s, mine),
+		                        (int)(r ^ mask), chunk_at(s, theirs),
+		                        chunk_at(s, theirs + mask) - chunk_at(s, theirs),
+		                        &tmpl) != 0)
+			return -1;
+	}
+	return 0;
+}
 
 const struct ar_variant ar_variant_rabenseifner = {
     .name = "rabenseifner",
@@ -139,4 +200,7 @@ const struct ar_variant ar_variant_rabenseifner = {
         "2 log2(p) steps (+2 when n is not a power of two), 2(p-1)/p x S bytes sent per rank",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .build = build_rabenseifner,
+    .build_reduce_scatter = build_halving_reduce_scatter,
+    .build_allgather = build_doubling_allgather,
+    .halves_restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_POW2,
 };

@@ -98,17 +98,42 @@ static int all_gather(struct sched *s)
 
 static int build_ring(struct sched *s)
 {
-	if (s->nranks <= 1) {
+	return sched_build_halves(s, reduce_scatter, all_gather);
+}
+
+/*
+ * The halves alone (issue 35). Reduce-scatter: the all-reduce's first half
+ * shifted by one chunk, so that rank r ends with chunk r (MPI's layout):
+ * step k sends chunk r - 1 - k and receives chunk r - 2 - k. All-gather:
+ * rank r starts with chunk r (the input copied first) and step k sends
+ * chunk r - k and receives chunk r - k - 1. n - 1 steps each (x segments),
+ * (n-1)/n x S bytes sent per rank.
+ */
+static int build_ring_reduce_scatter(struct sched *s)
+{
+	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
+	struct sched_step tmpl = {.action = SCHED_REDUCE, .reduce_from_input = true};
+	if (n <= 1) {
 		s->copy_input_first = true;
 		return 0;
 	}
-	if (s->count == 0)
-		return 0;
-	if (reduce_scatter(s) != 0)
-		return -1;
-	s->halves = true;
-	s->ag_first_step = s->nsteps;
-	return all_gather(s);
+	for (size_t k = 0; s->count && k + 1 < n; k++) {
+		tmpl.send_from_input = k == 0;
+		if (ring_step(s, (r + 2 * n - 1 - k) % n, (r + 2 * n - 2 - k) % n, &tmpl) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int build_ring_allgather(struct sched *s)
+{
+	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
+	struct sched_step tmpl = {.action = SCHED_COPY};
+	s->copy_input_first = true; /* chunk r into the result; the others are overwritten */
+	for (size_t k = 0; s->count && k + 1 < n; k++)
+		if (ring_step(s, (r + 2 * n - k) % n, (r + 2 * n - k - 1) % n, &tmpl) != 0)
+			return -1;
+	return 0;
 }
 
 const struct ar_variant ar_variant_ring = {
@@ -117,4 +142,7 @@ const struct ar_variant ar_variant_ring = {
     .algorithm = "2(n-1) steps, 2(n-1)/n x S bytes sent per rank",
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .build = build_ring,
+    .build_reduce_scatter = build_ring_reduce_scatter,
+    .build_allgather = build_ring_allgather,
+    .halves_restrictions = AR_NEEDS_COMMUTATIVE,
 };

@@ -141,8 +141,8 @@ static int timed_call(const struct point *p)
 /*
  * Window: every rank proposes a start lead_us ahead on the reference clock
  * and the latest proposal is the start (so a rank still busy with the
- * previous iteration does not miss it); every rank spins until its corrected clock reaches it, calls, and stamps both
- * ends relative to it.
+ * previous iteration does not miss it); every rank spins until its corrected clock reaches it,
+ * calls, and stamps both ends relative to it.
  */
 static int window_attempt(struct point *p, bool poison, double *arrive, double *end)
 {
@@ -237,8 +237,12 @@ static int decide_iterations(const struct ar_call *c, const struct bench_cfg *cf
 
 static int verify(const struct ar_call *c, struct bench_result *out)
 {
-	struct { uint64_t wrong; struct ar_mismatch first; } mine = {0}, *all = NULL;
-	size_t wrong = ar_pattern_check(c->result, c->dtype, c->op, c->nranks, c->count, &mine.first);
+	struct {
+		uint64_t wrong;
+		struct ar_mismatch first;
+	} mine = {0}, *all = NULL;
+	size_t wrong = ar_pattern_check_collective(c->result, c->dtype, c->op, c->rank, c->nranks,
+	                                           c->count, c->collective, &mine.first);
 	mine.wrong = wrong == SIZE_MAX ? c->count : wrong;
 	if (c->rank == 0 && !(all = calloc((size_t)c->nranks, sizeof *all)))
 		return MPI_ERR_NO_MEM;
@@ -266,8 +270,8 @@ static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
 	int rc = MPI_Gather(b->arrive_us, attempts, MPI_DOUBLE, b->all_arrive_us, attempts,
 	                    MPI_DOUBLE, 0, comm);
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Gather(b->end_us, attempts, MPI_DOUBLE, b->all_end_us, attempts, MPI_DOUBLE,
-		                0, comm);
+		rc = MPI_Gather(b->end_us, attempts, MPI_DOUBLE, b->all_end_us, attempts,
+		                MPI_DOUBLE, 0, comm);
 	if (rc != MPI_SUCCESS || p->c.rank != 0)
 		return rc;
 	struct timing_input in = {.method = p->cfg->timing,
@@ -296,8 +300,12 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
                 const struct bench_cfg *cfg, struct bench_bufs *b, struct bench_result *out)
 {
 	struct bench_bufs mine = *b;
-	struct point p = {.plan = plan, .c = *tmpl, .cfg = cfg, .mine = &mine,
-	                  .in_place = in_place, .lead_us = TIMING_LEAD_FIRST_US};
+	struct point p = {.plan = plan,
+	                  .c = *tmpl,
+	                  .cfg = cfg,
+	                  .mine = &mine,
+	                  .in_place = in_place,
+	                  .lead_us = TIMING_LEAD_FIRST_US};
 	double best = -1, a, e;
 	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup, attempts = 0;
 	memset(out, 0, sizeof *out);

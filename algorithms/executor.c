@@ -23,15 +23,22 @@ static size_t segment_count_of(size_t segment_bytes, size_t elem_bytes)
 	return n ? n : 1;
 }
 
+int exec_plan_init_collective(struct exec_plan *p, const struct ar_variant *v, enum ar_collective c,
+                              int rank, int nranks, size_t count, enum ar_dtype t,
+                              size_t segment_bytes)
+{
+	p->variant = v;
+	p->collective = c;
+	p->elem_bytes = ar_dtype_bytes(t);
+	sched_init(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
+	sched_build_fn build = ar_collective_build(v, c);
+	return build ? build(&p->sched) : 0;
+}
+
 int exec_plan_init(struct exec_plan *p, const struct ar_variant *v, int rank, int nranks,
                    size_t count, enum ar_dtype t, size_t segment_bytes)
 {
-	p->variant = v;
-	p->elem_bytes = ar_dtype_bytes(t);
-	sched_init(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
-	if (!v->build)
-		return 0;
-	return v->build(&p->sched);
+	return exec_plan_init_collective(p, v, AR_ALLREDUCE, rank, nranks, count, t, segment_bytes);
 }
 
 int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, enum ar_dtype t,
@@ -39,12 +46,14 @@ int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, e
 {
 	p->elem_bytes = ar_dtype_bytes(t);
 	sched_reset(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
-	if (!p->variant->build)
-		return 0;
-	return p->variant->build(&p->sched);
+	sched_build_fn build = ar_collective_build(p->variant, p->collective);
+	return build ? build(&p->sched) : 0;
 }
 
-void exec_plan_release(struct exec_plan *p) { sched_release(&p->sched); }
+void exec_plan_release(struct exec_plan *p)
+{
+	sched_release(&p->sched);
+}
 
 size_t exec_plan_scratch_bytes(const struct exec_plan *p)
 {
@@ -63,8 +72,7 @@ static bool overlaps(size_t a_off, size_t a_cnt, size_t b_off, size_t b_cnt)
 }
 
 /* May step `next`'s receive be posted while step `cur` is still in flight? */
-static bool can_prefetch(const struct sched_step *cur, const struct sched_step *next,
-                         bool in_place)
+static bool can_prefetch(const struct sched_step *cur, const struct sched_step *next, bool in_place)
 {
 	if (next->recv_peer < 0)
 		return false;
@@ -104,8 +112,8 @@ static struct trace_entry call_entry(void)
  * when its receive is done, when its reduction is done (reduce steps only)
  * and when it ends, which is also the next step's start: 2 or 3 reads.
  */
-static inline __attribute__((always_inline)) int
-run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
+static inline __attribute__((always_inline)) int run_steps(const struct exec_plan *p,
+                                                           const struct ar_call *c, bool traced)
 {
 	const struct sched *s = &p->sched;
 	const size_t w = p->elem_bytes;
@@ -138,8 +146,8 @@ run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
 		next_posted = false;
 		if (rc == MPI_SUCCESS && st->send_peer >= 0) {
 			const char *src = (st->send_from_input ? in : res) + st->send_offset * w;
-			rc = MPI_Isend(src, (int)(st->send_count * w), MPI_BYTE, st->send_peer, EXEC_TAG,
-			               c->comm, &sreq);
+			rc = MPI_Isend(src, (int)(st->send_count * w), MPI_BYTE, st->send_peer,
+			               EXEC_TAG, c->comm, &sreq);
 		}
 		if (rc == MPI_SUCCESS && k + 1 < s->nsteps &&
 		    can_prefetch(st, &s->steps[k + 1], in_place)) {
@@ -150,12 +158,14 @@ run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&rreq, MPI_STATUS_IGNORE);
 		if (traced)
-			e.recv_done_ns = e.reduced_ns = st->recv_peer >= 0 ? trace_now_ns() : e.start_ns;
+			e.recv_done_ns = e.reduced_ns =
+			    st->recv_peer >= 0 ? trace_now_ns() : e.start_ns;
 		progress_waiting((int)k, st->send_peer, PROGRESS_WAIT_SEND);
 		if (rc == MPI_SUCCESS && st->recv_peer >= 0 && st->action == SCHED_REDUCE) {
 			/* the reduction may overwrite what is being sent: let the send finish */
 			if (st->send_peer >= 0 && (in_place || !st->send_from_input) &&
-			    overlaps(st->send_offset, st->send_count, st->recv_offset, st->recv_count))
+			    overlaps(st->send_offset, st->send_count, st->recv_offset,
+			             st->recv_count))
 				rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
 			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
 			char *out = res + st->recv_offset * w;
@@ -168,7 +178,7 @@ run_steps(const struct exec_plan *p, const struct ar_call *c, bool traced)
 		if (traced) {
 			e.end_ns = trace_now_ns();
 			e.step = (int)k;
-			e.half = !s->halves               ? TRACE_HALF_NONE
+			e.half = !s->halves             ? TRACE_HALF_NONE
 			         : k < s->ag_first_step ? TRACE_HALF_REDUCE_SCATTER
 			                                : TRACE_HALF_ALLGATHER;
 			e.send_peer = st->send_peer;
@@ -198,7 +208,7 @@ static int run_direct(const struct exec_plan *p, const struct ar_call *c)
 		e.start_ns = trace_now_ns();
 	}
 	progress_waiting(TRACE_WHOLE_CALL, -1, PROGRESS_WAIT_CALL);
-	int rc = p->variant->run(c);
+	int rc = ar_collective_run(p->variant, p->collective)(c);
 	progress_waiting(-1, -1, PROGRESS_WAIT_NONE);
 	if (c->trace) {
 		e.end_ns = e.recv_done_ns = e.reduced_ns = trace_now_ns();
@@ -209,7 +219,7 @@ static int run_direct(const struct exec_plan *p, const struct ar_call *c)
 
 int exec_run(const struct exec_plan *p, const struct ar_call *call)
 {
-	if (p->variant->run)
+	if (!ar_collective_build(p->variant, p->collective))
 		return run_direct(p, call);
 	return run_schedule(p, call);
 }

@@ -36,20 +36,26 @@ struct ar_call {
 	size_t count;
 	enum ar_dtype dtype;
 	enum ar_op op;
-	void *scratch;        /* exec_plan_scratch_bytes() bytes, or NULL when that is 0 */
-	size_t mpi_max_count; /* direct variants: elements per MPI call; 0 = INT_MAX */
-	struct trace_ring *trace; /* NULL: not traced; else one entry per step (borrowed) */
+	void *scratch;                 /* exec_plan_scratch_bytes() bytes, or NULL when that is 0 */
+	size_t mpi_max_count;          /* direct variants: elements per MPI call; 0 = INT_MAX */
+	struct trace_ring *trace;      /* NULL: not traced; else one entry per step (borrowed) */
+	enum ar_collective collective; /* what is checked: the all-reduce (0), or a half */
 };
 
 struct exec_plan {
 	const struct ar_variant *variant;
-	struct sched sched; /* built when variant->build is set */
+	enum ar_collective collective; /* the all-reduce, or one of its halves */
+	struct sched sched;            /* built when the variant has a builder for it */
 	size_t elem_bytes;
 };
 
-/* Returns 0, or -1 when the schedule cannot be allocated. */
+/* Returns 0, or -1 when the schedule cannot be allocated. The all-reduce. */
 int exec_plan_init(struct exec_plan *p, const struct ar_variant *v, int rank, int nranks,
                    size_t count, enum ar_dtype t, size_t segment_bytes);
+/* The same for collective c (ar_collective_unsupported(v, c, ...) must be NULL). */
+int exec_plan_init_collective(struct exec_plan *p, const struct ar_variant *v, enum ar_collective c,
+                              int rank, int nranks, size_t count, enum ar_dtype t,
+                              size_t segment_bytes);
 /* Rebuild for another count, reusing the storage. */
 int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, enum ar_dtype t,
                       size_t segment_bytes);

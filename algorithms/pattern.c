@@ -11,7 +11,10 @@
 #include <string.h>
 
 /* Past 64 ranks, only one rank in `spread` contributes at each index. */
-static size_t spread_of(int nranks) { return nranks <= 64 ? 1 : ((size_t)nranks + 63) / 64; }
+static size_t spread_of(int nranks)
+{
+	return nranks <= 64 ? 1 : ((size_t)nranks + 63) / 64;
+}
 
 static size_t period_of(enum ar_op op, int nranks)
 {
@@ -30,7 +33,8 @@ int64_t ar_pattern_value(enum ar_op op, int rank, int nranks, size_t index)
 	case AR_SUM:
 		if ((r + index) % k != 0)
 			return 0;
-		return (int64_t)((3 * r + index) % 9) - 4; /* -4..4: any 64 of them sum to |x| <= 256 */
+		return (int64_t)((3 * r + index) % 9) -
+		       4; /* -4..4: any 64 of them sum to |x| <= 256 */
 	case AR_PROD: {
 		/* at most one factor 2 in 8 ranks, so any product is +-2^j with j <= 8 */
 		int64_t mag = (r + index) % (8 * k) == 0 ? 2 : 1;
@@ -90,8 +94,7 @@ static uint64_t bits_of(const void *src, size_t bytes)
 	return bits;
 }
 
-void ar_pattern_fill(void *buf, enum ar_dtype t, enum ar_op op, int rank, int nranks,
-                     size_t count)
+void ar_pattern_fill(void *buf, enum ar_dtype t, enum ar_op op, int rank, int nranks, size_t count)
 {
 	size_t w = ar_dtype_bytes(t), period = period_of(op, nranks);
 	unsigned char *p = buf;
@@ -129,5 +132,52 @@ size_t ar_pattern_check(const void *buf, enum ar_dtype t, enum ar_op op, int nra
 		}
 	}
 	free(table);
+	return wrong;
+}
+
+/* One element against one expected integer; counts it and describes the first. */
+static void check_one(const unsigned char *p, size_t i, enum ar_dtype t, int64_t want,
+                      size_t *wrong, struct ar_mismatch *first)
+{
+	unsigned char e[8];
+	size_t w = ar_dtype_bytes(t);
+	store(e, t, want);
+	if (memcmp(p + i * w, e, w) == 0)
+		return;
+	if ((*wrong)++ == 0 && first) {
+		first->index = i;
+		first->got_bits = bits_of(p + i * w, w);
+		first->expected_bits = bits_of(e, w);
+		first->got = as_double(p + i * w, t);
+		first->expected = as_double(e, t);
+	}
+}
+
+size_t ar_pattern_check_collective(const void *buf, enum ar_dtype t, enum ar_op op, int rank,
+                                   int nranks, size_t count, enum ar_collective c,
+                                   struct ar_mismatch *first)
+{
+	const unsigned char *p = buf;
+	size_t wrong = 0, n = (size_t)nranks;
+	if (c == AR_ALLREDUCE)
+		return ar_pattern_check(buf, t, op, nranks, count, first);
+	if (c == AR_REDUCE_SCATTER) { /* the expected values repeat with the period: a table */
+		size_t period = period_of(op, nranks),
+		       at = sched_part_offset(count, n, (size_t)rank);
+		int64_t *table = malloc(period * sizeof *table);
+		if (!table)
+			return SIZE_MAX;
+		for (size_t j = 0; j < period; j++)
+			table[j] = ar_pattern_expected(op, nranks, j);
+		for (size_t i = at; i < at + sched_part_count(count, n, (size_t)rank); i++)
+			check_one(p, i, t, table[i % period], &wrong, first);
+		free(table);
+		return wrong;
+	}
+	for (size_t b = 0; b < n; b++) {
+		size_t at = sched_part_offset(count, n, b);
+		for (size_t i = at; i < at + sched_part_count(count, n, b); i++)
+			check_one(p, i, t, ar_pattern_value(op, (int)b, nranks, i), &wrong, first);
+	}
 	return wrong;
 }

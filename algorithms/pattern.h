@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "algorithms/dtype.h"
+#include "algorithms/variant.h"
 
 /* The integer rank contributes at element index for op. */
 int64_t ar_pattern_value(enum ar_op op, int rank, int nranks, size_t index);
@@ -23,8 +24,7 @@ int64_t ar_pattern_value(enum ar_op op, int rank, int nranks, size_t index);
 int64_t ar_pattern_expected(enum ar_op op, int nranks, size_t index);
 
 /* Fill buf[0..count) with rank's input. */
-void ar_pattern_fill(void *buf, enum ar_dtype t, enum ar_op op, int rank, int nranks,
-                     size_t count);
+void ar_pattern_fill(void *buf, enum ar_dtype t, enum ar_op op, int rank, int nranks, size_t count);
 
 struct ar_mismatch {
 	size_t index;
@@ -39,5 +39,16 @@ struct ar_mismatch {
  */
 size_t ar_pattern_check(const void *buf, enum ar_dtype t, enum ar_op op, int nranks, size_t count,
                         struct ar_mismatch *first);
+
+/*
+ * The check of a collective (variant.h): the all-reduce's as above; a
+ * reduce-scatter's on rank's block alone (sched_part_offset's balanced
+ * split), against the all-reduce's values at those indices; an all-gather's
+ * on every element, against the value of the rank whose block holds it
+ * (ar_pattern_value). first->index is into the whole buffer.
+ */
+size_t ar_pattern_check_collective(const void *buf, enum ar_dtype t, enum ar_op op, int rank,
+                                   int nranks, size_t count, enum ar_collective c,
+                                   struct ar_mismatch *first);
 
 #endif

@@ -4,14 +4,15 @@
 #include <string.h>
 
 const struct ar_variant *const ar_variants[] = {
-	&ar_variant_naive,
-	&ar_variant_ring,
-	&ar_variant_tree,
-	&ar_variant_recursive_doubling,
-	&ar_variant_rabenseifner,
-	&ar_variant_shm,
-	&ar_variant_mpi,
-	NULL,
+    &ar_variant_naive,
+    &ar_variant_ring,
+    &ar_variant_tree,
+    &ar_variant_recursive_doubling,
+    &ar_variant_rabenseifner,
+    &ar_variant_direct,
+    &ar_variant_shm,
+    &ar_variant_mpi,
+    NULL,
 };
 
 _Static_assert(sizeof ar_variants / sizeof ar_variants[0] - 1 <= AR_MAX_VARIANTS,
@@ -46,6 +47,36 @@ const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum 
 	if ((v->restrictions & AR_NEEDS_POW2) && (nranks & (nranks - 1)) != 0)
 		return "needs a power-of-two rank count";
 	if ((v->restrictions & AR_NEEDS_COMMUTATIVE) && !ar_op_is_commutative(op))
+		return "needs a commutative operator";
+	return NULL;
+}
+
+sched_build_fn ar_collective_build(const struct ar_variant *v, enum ar_collective c)
+{
+	return c == AR_REDUCE_SCATTER ? v->build_reduce_scatter
+	       : c == AR_ALLGATHER    ? v->build_allgather
+	                              : v->build;
+}
+
+int (*ar_collective_run(const struct ar_variant *v, enum ar_collective c))(const struct ar_call *)
+{
+	return c == AR_REDUCE_SCATTER ? v->run_reduce_scatter
+	       : c == AR_ALLGATHER    ? v->run_allgather
+	                              : v->run;
+}
+
+const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collective c, int nranks,
+                                      enum ar_op op)
+{
+	if (c == AR_ALLREDUCE)
+		return ar_variant_unsupported(v, nranks, op);
+	if (!ar_collective_build(v, c) && !ar_collective_run(v, c))
+		return c == AR_REDUCE_SCATTER ? "no reduce-scatter form" : "no all-gather form";
+	if ((v->halves_restrictions & AR_NEEDS_POW2) && (nranks & (nranks - 1)) != 0)
+		return "needs a power-of-two rank count";
+	/* an all-gather reduces nothing: the operator does not matter */
+	if (c == AR_REDUCE_SCATTER && (v->halves_restrictions & AR_NEEDS_COMMUTATIVE) &&
+	    !ar_op_is_commutative(op))
 		return "needs a commutative operator";
 	return NULL;
 }

@@ -185,3 +185,18 @@ int sched_build_folded(struct sched *s, sched_folded_core core)
 		return -1;
 	return 0;
 }
+
+int sched_build_halves(struct sched *s, sched_build_fn rs, sched_build_fn ag)
+{
+	if (s->nranks <= 1) {
+		s->copy_input_first = true;
+		return 0;
+	}
+	if (s->count == 0)
+		return 0;
+	if (rs(s) != 0)
+		return -1;
+	s->halves = true;
+	s->ag_first_step = s->nsteps;
+	return ag(s);
+}

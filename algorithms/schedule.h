@@ -82,6 +82,13 @@ int sched_add_segmented(struct sched *s, int send_peer, size_t send_offset, size
                         int recv_peer, size_t recv_offset, size_t recv_count,
                         const struct sched_step *tmpl);
 
+/*
+ * The shape of a reduce-scatter then all-gather variant (ring, direct): one
+ * rank copies its input, an empty buffer has no step, else rs, the mark of
+ * where the all-gather starts (halves, ag_first_step), then ag.
+ */
+int sched_build_halves(struct sched *s, sched_build_fn rs, sched_build_fn ag);
+
 /* Balanced split of count into parts: part i starts at sched_part_offset(i). */
 size_t sched_part_offset(size_t count, size_t parts, size_t i);
 size_t sched_part_count(size_t count, size_t parts, size_t i);

@@ -25,6 +25,20 @@ enum ar_restriction {
 	AR_NEEDS_POW2 = 1u << 1,        /* power-of-two rank counts only */
 };
 
+/*
+ * The collective a point measures (issue 35): the all-reduce, or one of its
+ * halves as FSDP and ZeRO call them. Sizes are the whole buffer, as
+ * nccl-tests states them: a reduce-scatter reduces count elements and
+ * leaves rank r its block r (the balanced split of sched_part_offset); an
+ * all-gather starts with block r of every rank r's input and ends with all
+ * count elements everywhere.
+ */
+enum ar_collective { AR_ALLREDUCE, AR_REDUCE_SCATTER, AR_ALLGATHER, AR_COLLECTIVES };
+/* "allreduce", "reduce_scatter", "allgather"; NULL-terminated, in the enum's order. */
+extern const char *const ar_collective_names[];
+/* nccl-tests' bus bandwidth factor: 2(n-1)/n for the all-reduce, (n-1)/n for a half; 0 at n = 1. */
+double ar_collective_bus_factor(enum ar_collective c, int nranks);
+
 struct ar_variant {
 	const char *name;
 	const char *summary;   /* one line, for `collscope list` */
@@ -39,6 +53,15 @@ struct ar_variant {
 	 */
 	int (*start)(const struct ar_call *call, void *request);
 	bool shared_buffers; /* input and result must come from a shm_arena (shm_arena.h) */
+	/*
+	 * The halves (issue 35): a schedule each or a direct form each; none of
+	 * either: the variant does not offer that collective. Their restrictions
+	 * (enum ar_restriction) are halves_restrictions, not restrictions.
+	 */
+	sched_build_fn build_reduce_scatter, build_allgather;
+	int (*run_reduce_scatter)(const struct ar_call *call);
+	int (*run_allgather)(const struct ar_call *call);
+	unsigned halves_restrictions;
 };
 
 /*
@@ -56,6 +79,12 @@ size_t ar_variant_count(void);
 int ar_variant_index(const struct ar_variant *v);
 /* NULL when v can run nranks with op, else why not (a static string). */
 const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op);
+/* The same for collective c: also "no reduce-scatter form" and the halves' restrictions. */
+const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collective c, int nranks,
+                                      enum ar_op op);
+/* v's schedule builder for c (NULL: none, or a direct form), and its direct run (NULL: none). */
+sched_build_fn ar_collective_build(const struct ar_variant *v, enum ar_collective c);
+int (*ar_collective_run(const struct ar_variant *v, enum ar_collective c))(const struct ar_call *);
 /* "none", or the restrictions in words (static string). */
 const char *ar_variant_restrictions_text(const struct ar_variant *v);
 
@@ -64,6 +93,7 @@ extern const struct ar_variant ar_variant_ring;
 extern const struct ar_variant ar_variant_tree;
 extern const struct ar_variant ar_variant_recursive_doubling;
 extern const struct ar_variant ar_variant_rabenseifner;
+extern const struct ar_variant ar_variant_direct;
 extern const struct ar_variant ar_variant_shm;
 extern const struct ar_variant ar_variant_mpi;
 

@@ -30,7 +30,7 @@ struct variant_tally {
 	/* the point --min-busbw gates: the largest size, measured or not */
 	bool gated_seen;
 	uint64_t gated_bytes;
-	double gated_busbw_gbps; /* NAN: skipped or without a time */
+	double gated_busbw_gbps;   /* NAN: skipped or without a time */
 	const char *gated_skipped; /* static: why it was skipped, or NULL */
 };
 
@@ -86,12 +86,13 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		return -1;
 	print_row(run, r);
 	if (run->o->format != AR_FORMAT_CSV && r->late_starts_retimed)
-		printf("#   %s %llu bytes: %d of %d starts late (straggler rank %d, %s): timed from "
-		       "the last arrival\n",
-		       r->algorithm, (unsigned long long)r->bytes, r->late_starts_retimed,
-		       r->iterations + r->late_starts, r->straggler_rank,
-		       r->straggler_cause != TIMING_CAUSE_NONE ? timing_cause_name(r->straggler_cause)
-		                                              : "cause not known");
+		printf(
+		    "#   %s %llu bytes: %d of %d starts late (straggler rank %d, %s): timed from "
+		    "the last arrival\n",
+		    r->algorithm, (unsigned long long)r->bytes, r->late_starts_retimed,
+		    r->iterations + r->late_starts, r->straggler_rank,
+		    r->straggler_cause != TIMING_CAUSE_NONE ? timing_cause_name(r->straggler_cause)
+		                                            : "cause not known");
 	if (!t->gated_seen || r->bytes >= t->gated_bytes) {
 		t->gated_seen = true;
 		t->gated_bytes = r->bytes;
@@ -138,8 +139,15 @@ static void print_header(const struct ar_run *run)
 		       c->oversubscribed ? " (oversubscribed)" : "", ar_dtype_name(o->dtype),
 		       ar_op_name(o->op), run->o->in_place ? "in place" : "out of place", o->nsizes,
 		       (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
-		cmd_print("# %s; times are the slowest rank's; busbw = algbw x 2(n-1)/n",
-		          c->mpi_library); /* the library's own words: escaped */
+		if (o->collective != AR_ALLREDUCE)
+			printf("# collective %s: sizes are the whole buffer (nccl-tests' size), "
+			       "each rank "
+			       "%s a chunk of it\n",
+			       ar_collective_names[o->collective],
+			       o->collective == AR_REDUCE_SCATTER ? "keeps" : "contributes");
+		cmd_print("# %s; times are the slowest rank's; busbw = algbw x %s",
+		          c->mpi_library, /* the library's own words: escaped */
+		          o->collective == AR_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n");
 	}
 	if (ar_format_header(line, sizeof line, csv) == 0)
 		printf("%s\n", line);
@@ -165,7 +173,8 @@ static int add_cliffs(const struct ar_run *run, cJSON *sum)
 			        : "");
 		cJSON *e = cJSON_CreateObject();
 		if (!e || !cJSON_AddItemToArray(a, e) ||
-		    !cJSON_AddStringToObject(e, SK_CLIFF_ALGORITHM, ar_variants[c->variant]->name) ||
+		    !cJSON_AddStringToObject(e, SK_CLIFF_ALGORITHM,
+		                             ar_variants[c->variant]->name) ||
 		    !cJSON_AddNumberToObject(e, SK_CLIFF_FROM_BYTES, (double)c->from_bytes) ||
 		    !cJSON_AddNumberToObject(e, SK_CLIFF_TO_BYTES, (double)c->to_bytes) ||
 		    !cJSON_AddNumberToObject(e, SK_CLIFF_TIME_RATIO, c->time_ratio) ||
@@ -247,7 +256,8 @@ static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool 
 	               cJSON_AddStringToObject(e, SK_ARVAR_ALGORITHM, ar_variants[v]->name) &&
 	               report_add_number(e, SK_ARVAR_PEAK_BUSBW_GBPS,
 	                                 t->measured ? t->peak_busbw_gbps : NAN) &&
-	               cJSON_AddNumberToObject(e, SK_ARVAR_PEAK_BUSBW_BYTES, (double)t->peak_bytes) &&
+	               cJSON_AddNumberToObject(e, SK_ARVAR_PEAK_BUSBW_BYTES,
+	                                       (double)t->peak_bytes) &&
 	               report_add_number(e, SK_ARVAR_BUSBW_AT_MAX_BYTES_GBPS,
 	                                 t->measured ? t->busbw_at_max_gbps : NAN) &&
 	               cJSON_AddNumberToObject(e, SK_ARVAR_POINTS, t->measured) &&
@@ -268,11 +278,12 @@ static void gate_error(const struct ar_run *run, int v)
 		cmd_error(run->sweep.ctx, "allreduce: %s: no point measured: --min-busbw %s fails",
 		          ar_variants[v]->name, min);
 	else if (t->gated_skipped)
-		cmd_error(run->sweep.ctx,
-		          "allreduce: %s at %llu bytes: skipped (%s): --min-busbw %s fails on a point "
-		          "not measured",
-		          ar_variants[v]->name, (unsigned long long)t->gated_bytes, t->gated_skipped,
-		          min);
+		cmd_error(
+		    run->sweep.ctx,
+		    "allreduce: %s at %llu bytes: skipped (%s): --min-busbw %s fails on a point "
+		    "not measured",
+		    ar_variants[v]->name, (unsigned long long)t->gated_bytes, t->gated_skipped,
+		    min);
 	else if (!isfinite(t->gated_busbw_gbps))
 		cmd_error(run->sweep.ctx,
 		          "allreduce: %s at %llu bytes: no time measured: --min-busbw %s fails",
@@ -312,7 +323,8 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 			return -1;
 		gate_error(run, v);
 	}
-	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 || add_yardstick(run, sum) != 0 ||
+	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 ||
+	    add_yardstick(run, sum) != 0 ||
 	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)
 		return -1;
 	fflush(stdout);

@@ -60,12 +60,14 @@ struct sweep_opts {
 	enum timing_method timing; /* --timing (an OPT_CHOICE: stored as an int) */
 	double clock_resync_s;     /* --clock-resync: a sync this old is redone before a point */
 	bool trace;                /* --trace: every step of every rank, its slow hops named */
-	uint64_t trace_entries;    /* per rank */
+	int collective;         /* enum ar_collective: allreduce --collective (0: the all-reduce) */
+	uint64_t trace_entries; /* per rank */
 };
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
 extern const struct opt opts_trace[2];
-/* --sizes, -n, -w, --time-per-size; -d, -r, -c; --timing, --clock-resync (in that order in --help). */
+/* --sizes, -n, -w, --time-per-size; -d, -r, -c; --timing, --clock-resync (in that order in --help).
+ */
 extern const struct opt opts_sweep_points[4];
 extern const struct opt opts_sweep_data[3];
 extern const struct opt opts_sweep_timing[2];

@@ -209,9 +209,10 @@ int sweep_plan(struct sweep *s, int v, const struct sweep_comm *c, size_t count)
 	const struct sweep_opts *o = s->o;
 	bool failed = s->planned[v] ? exec_plan_rebuild(&s->plans[v], c->rank, c->nranks, count,
 	                                                o->dtype, o->segment_bytes) != 0
-	                            : exec_plan_init(&s->plans[v], ar_variants[v], c->rank,
-	                                             c->nranks, count, o->dtype,
-	                                             o->segment_bytes) != 0;
+	                            : exec_plan_init_collective(&s->plans[v], ar_variants[v],
+	                                                        (enum ar_collective)o->collective,
+	                                                        c->rank, c->nranks, count, o->dtype,
+	                                                        o->segment_bytes) != 0;
 	s->planned[v] = true;
 	return failed ? -1 : 0;
 }
@@ -235,7 +236,8 @@ int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_
 	                       .count = r->count,
 	                       .dtype = o->dtype,
 	                       .op = o->op,
-	                       .trace = run_trace_ring(&s->trace)};
+	                       .trace = run_trace_ring(&s->trace),
+	                       .collective = (enum ar_collective)o->collective};
 	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
 	if (rc == MPI_SUCCESS) /* outside the timed region: the point's steps to its rank 0 */
 		rc = run_trace_collect(&s->trace, c->comm, v, r->bytes);
@@ -331,7 +333,11 @@ void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
 	/* every rank ticks once per point, member or not: an idle rank is not hung */
 	progress_point(v, r->bytes);
 	progress_step(c->comm != MPI_COMM_NULL ? PROGRESS_START : PROGRESS_IDLE, c->nranks);
-	r->skipped = bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
+	r->collective = (enum ar_collective)o->collective;
+	r->skipped =
+	    r->collective != AR_ALLREDUCE
+	        ? ar_collective_unsupported(ar_variants[v], r->collective, c->nranks, o->op)
+	        : bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
 	if (!r->skipped && r->count == 0)
 		r->skipped = "message smaller than one element";
 }

@@ -52,6 +52,7 @@ static int load_collective(const struct report_at *at, const cJSON *rec, struct 
 	if (report_get_string(at, rec, SK_AR_ALGORITHM, true, &p->algorithm) != 0 ||
 	    report_get_string(at, rec, SK_AR_DTYPE, true, &p->dtype) != 0 ||
 	    report_get_string(at, rec, SK_AR_OP, true, &p->op) != 0 ||
+	    report_get_string(at, rec, SK_AR_COLLECTIVE, false, &p->collective) != 0 ||
 	    report_get_integer(at, rec, SK_AR_BYTES, true, 0, BYTES_MAX, &p->bytes) != 0 ||
 	    report_get_integer(at, rec, SK_AR_RANKS, true, 1, RANKS_MAX, &p->ranks) != 0 ||
 	    report_get_bool(at, rec, SK_AR_IN_PLACE, false, &p->in_place) != 0 ||
@@ -59,6 +60,8 @@ static int load_collective(const struct report_at *at, const cJSON *rec, struct 
 	    report_get_integer(at, rec, SK_AR_YARDSTICK_BURST, false, 0, RANKS_MAX,
 	                       &p->yardstick_burst) != 0)
 		return -1;
+	if (!p->collective) /* reports before the halves: every point an all-reduce */
+		p->collective = "allreduce";
 	if (p->skipped)
 		return 0;
 	if (load_stats(at, rec, SK_AR_TIME_US, &p->value[CMP_P50], &p->value[CMP_P99]) != 0 ||
@@ -100,8 +103,10 @@ static int num_order(int64_t a, int64_t b)
 /* Links have empty strings and zero bytes and ranks, so one order serves both kinds. */
 int cmp_point_order(const struct cmp_point *x, const struct cmp_point *y)
 {
-	int c = str_order(x->algorithm, y->algorithm);
+	int c = str_order(x->collective, y->collective);
 
+	if (!c)
+		c = str_order(x->algorithm, y->algorithm);
 	if (!c)
 		c = str_order(x->dtype, y->dtype);
 	if (!c)
@@ -141,8 +146,10 @@ void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char 
 	else if (run->kind == CMP_KIND_LINKS)
 		snprintf(buf, len, "%lld->%lld", (long long)p->a, (long long)p->b);
 	else
-		snprintf(buf, len, "%s %lld B %s %s %lld ranks%s", p->algorithm,
-		         (long long)p->bytes, p->dtype, p->op, (long long)p->ranks,
+		snprintf(buf, len, "%s%s%s %lld B %s %s %lld ranks%s",
+		         p->collective && strcmp(p->collective, "allreduce") ? p->collective : "",
+		         p->collective && strcmp(p->collective, "allreduce") ? " " : "",
+		         p->algorithm, (long long)p->bytes, p->dtype, p->op, (long long)p->ranks,
 		         p->in_place ? " in-place" : "");
 	sanitize(buf, len);
 }
@@ -262,8 +269,8 @@ static int load_compact(struct cmp_run *run, const cJSON *root, char *err, size_
 	for (size_t i = 0; i < lp.n; i++) {
 		struct cmp_point *p = &run->points[run->npoints++];
 		const struct links_pair_samples *s = links_pairs_samples_of(&lp, lp.a[i], lp.b[i]);
-		*p = (struct cmp_point){.algorithm = "", .dtype = "", .op = "", .a = lp.a[i],
-		                        .b = lp.b[i], .index = i};
+		*p = (struct cmp_point){
+		    .algorithm = "", .dtype = "", .op = "", .a = lp.a[i], .b = lp.b[i], .index = i};
 		p->host_a = links_pairs_host(&lp, lp.a[i]);
 		p->host_b = links_pairs_host(&lp, lp.b[i]);
 		p->value[CMP_P50] = lp.lat_p50_us[i];

@@ -82,6 +82,7 @@ enum cmp_verdict {
 /* One record of a report. Strings are borrowed from the report's cJSON tree. */
 struct cmp_point {
 	const char *algorithm, *dtype, *op; /* "" for links */
+	const char *collective;             /* "allreduce" when the record has none; "" for links */
 	int64_t bytes, ranks;
 	bool in_place;
 	int64_t a, b;                /* links: the ordered pair */
@@ -90,9 +91,9 @@ struct cmp_point {
 	double value[CMP_METRICS];   /* NAN when undefined */
 	double *samples_us;          /* owned; NULL when the record has none */
 	size_t nsamples;
-	double *window_samples_us;   /* links: window times, for the bandwidth gate; owned */
+	double *window_samples_us; /* links: window times, for the bandwidth gate; owned */
 	size_t nwindow_samples;
-	size_t index; /* in the report's results */
+	size_t index;            /* in the report's results */
 	int64_t yardstick_burst; /* the burst measured just before it; -1: not recorded */
 	double spread_pct;       /* own: stats_iqr_spread_pct of samples_us; NAN when undefined */
 	double yardstick_pct;    /* the bursts around it above their quiet level; NAN: none */
@@ -111,7 +112,7 @@ struct cmp_run {
 	double *yardstick_us; /* owned: summary.yardstick.samples_us; NULL: no yardstick */
 	size_t nyardstick;
 	double yardstick_spread_pct; /* stats_iqr_spread_pct of the bursts; NAN when undefined */
-	struct cmp_point *points; /* owned, sorted by key */
+	struct cmp_point *points;    /* owned, sorted by key */
 	size_t npoints;
 };
 
@@ -122,8 +123,8 @@ struct cmp_options {
 	double threshold_pct;
 	double alpha;
 	enum cmp_metric gate;
-	bool untested_fails;    /* an untested point worse beyond the threshold regresses */
-	bool untestable_fails;  /* an untestable point fails the comparison (exit 1) */
+	bool untested_fails;   /* an untested point worse beyond the threshold regresses */
+	bool untestable_fails; /* an untestable point fails the comparison (exit 1) */
 	enum cmp_correction correction;
 };
 
@@ -134,10 +135,10 @@ struct cmp_row {
 	double worse_pct;                   /* of the gate metric; positive is worse */
 	bool tested;
 	size_t tested_base, tested_cur; /* the samples a side that the test was given */
-	double u, p_value; /* U of current against baseline; NAN when not tested */
-	double q_value;    /* p adjusted over the tested points; NAN when not tested */
-	double mde_pct;    /* the smallest change of the time it detects; NAN when not tested */
-	bool too_noisy;    /* mde_pct above the threshold */
+	double u, p_value;              /* U of current against baseline; NAN when not tested */
+	double q_value;                 /* p adjusted over the tested points; NAN when not tested */
+	double mde_pct;        /* the smallest change of the time it detects; NAN when not tested */
+	bool too_noisy;        /* mde_pct above the threshold */
 	size_t samples_needed; /* a side, to test the threshold; 0 when not too noisy or unknown */
 	double threshold_pct;  /* the options', for the note */
 	double spread_pct;     /* own spread, the wider side; NAN when neither has one */
@@ -174,7 +175,7 @@ struct cmp_result {
 	size_t tested;    /* the family: points with a p value */
 	size_t too_noisy; /* tested points whose mde_pct exceeds the threshold */
 	size_t untestable_own, untestable_yardstick; /* why points were untestable (both may) */
-	double mde_alpha; /* the level the detectable effects assume */
+	double mde_alpha;                            /* the level the detectable effects assume */
 };
 
 void cmp_options_init(struct cmp_options *o);
@@ -216,7 +217,8 @@ int cmp_context_diff(const cJSON *base_root, const cJSON *cur_root, struct cmp_d
 /* "coll_tuned_allreduce_algorithm: 0 -> 1", absent sides as "(unset)"; control characters '?'. */
 void cmp_diff_text(const struct cmp_diff *d, char *buf, size_t len);
 struct cmp_result;
-/* root's "context_differences": [{name, baseline, current}], an absent side null; false: no memory. */
+/* root's "context_differences": [{name, baseline, current}], an absent side null; false: no memory.
+ */
 bool cmp_diffs_to_json(cJSON *root, const struct cmp_result *r);
 
 /* Matches, tests and orders, and lists the context differences; 0, or -1 when out of memory. */
@@ -260,7 +262,8 @@ int cmp_metric_kind(const char *s, enum cmp_kind *kind);
 int cmp_metric_fits(const char *name, enum cmp_kind kind, char *err, size_t len);
 /* Accepts either kind's names; 0 or -1. */
 int cmp_metric_parse(const char *s, enum cmp_metric *out);
-/* The point as people read it, terminal controls escaped (report_text.h): "ring 1048576 B float32 sum x4". */
+/* The point as people read it, terminal controls escaped (report_text.h): "ring 1048576 B float32
+ * sum x4". */
 void cmp_point_label(const struct cmp_run *run, const struct cmp_point *p, char *buf, size_t len);
 
 /* stdout formats (compare_render.c). */

@@ -28,7 +28,8 @@ bool ar_record_has_time(const struct ar_record *r)
 
 bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us)
 {
-	if (bytes_b <= bytes_a || bytes_b < AR_CLIFF_MIN_BYTES || !(time_a_us > 0) || !(time_b_us > 0))
+	if (bytes_b <= bytes_a || bytes_b < AR_CLIFF_MIN_BYTES || !(time_a_us > 0) ||
+	    !(time_b_us > 0))
 		return false;
 	double growth = (time_b_us / time_a_us) / ((double)bytes_b / (double)bytes_a);
 	return growth > AR_CLIFF_FACTOR;
@@ -40,7 +41,7 @@ int ar_record_compute(struct ar_record *r)
 		r->time = (struct stats_summary){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
 	else if (stats_summarize(r->samples_us, r->nsamples, &r->time) != 0)
 		return -1;
-	double f = ar_busbw_factor(r->ranks);
+	double f = ar_collective_bus_factor(r->collective, r->ranks);
 	r->algbw_gbps = ar_algbw_gbps(r->bytes, r->time.p50_us);
 	r->busbw_gbps = r->algbw_gbps * f;
 	r->algbw_mean_gbps = ar_algbw_gbps(r->bytes, r->time.mean_us);
@@ -48,7 +49,8 @@ int ar_record_compute(struct ar_record *r)
 	if (r->straggler_rank >= 0)
 		return 0;
 	for (int i = 0; r->rank_mean_us && i < r->ranks; i++)
-		if (r->straggler_rank < 0 || r->rank_mean_us[i] < r->rank_mean_us[r->straggler_rank])
+		if (r->straggler_rank < 0 ||
+		    r->rank_mean_us[i] < r->rank_mean_us[r->straggler_rank])
 			r->straggler_rank = i;
 	return 0;
 }
@@ -66,14 +68,19 @@ struct ar_field {
 	bool in_time;  /* F_US: offset is into r->time */
 };
 
-#define REC(m) offsetof(struct ar_record, m)
+#define REC(m)  offsetof(struct ar_record, m)
 #define TIME(m) offsetof(struct stats_summary, m)
 static const struct ar_field fields[] = {
-	{"size_bytes", 12, F_U64, REC(bytes), false},   {"count", 12, F_U64, REC(count), false},
-	{"type", 9, F_STR, REC(dtype), false},          {"redop", 6, F_STR, REC(op), false},
-	{"algorithm", 19, F_STR, REC(algorithm), false}, {"p50_us", 11, F_US, TIME(p50_us), true},
-	{"p99_us", 11, F_US, TIME(p99_us), true},       {"algbw_gbps", 11, F_GBPS, REC(algbw_gbps), false},
-	{"busbw_gbps", 11, F_GBPS, REC(busbw_gbps), false}, {"wrong", 7, F_WRONG, REC(wrong), false},
+    {"size_bytes", 12, F_U64, REC(bytes), false},
+    {"count", 12, F_U64, REC(count), false},
+    {"type", 9, F_STR, REC(dtype), false},
+    {"redop", 6, F_STR, REC(op), false},
+    {"algorithm", 19, F_STR, REC(algorithm), false},
+    {"p50_us", 11, F_US, TIME(p50_us), true},
+    {"p99_us", 11, F_US, TIME(p99_us), true},
+    {"algbw_gbps", 11, F_GBPS, REC(algbw_gbps), false},
+    {"busbw_gbps", 11, F_GBPS, REC(busbw_gbps), false},
+    {"wrong", 7, F_WRONG, REC(wrong), false},
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -91,7 +98,8 @@ static int format_cell(char *buf, size_t len, const struct ar_field *f, const st
 		if (r->skipped || !isfinite(d))
 			return snprintf(buf, len, "-");
 		/* fixed notation with 3 significant digits at least: 0.0003 GB/s is no "0.000" */
-		return f->kind == F_US ? snprintf(buf, len, "%.2f", d) : report_fixed(buf, len, d, 3, 3);
+		return f->kind == F_US ? snprintf(buf, len, "%.2f", d)
+		                       : report_fixed(buf, len, d, 3, 3);
 	case F_WRONG:
 		if (r->skipped)
 			return snprintf(buf, len, "skip");
@@ -134,7 +142,8 @@ int ar_format_row(char *buf, size_t len, const struct ar_record *r, bool csv)
 			return -1;
 	}
 	if (r->skipped && !csv) {
-		int n = snprintf(buf + used, used < len ? len - used : 0, "  (skipped: %s)", r->skipped);
+		int n = snprintf(buf + used, used < len ? len - used : 0, "  (skipped: %s)",
+		                 r->skipped);
 		used += n > 0 ? (size_t)n : 0;
 	}
 	return used < len ? 0 : -1;
@@ -222,7 +231,8 @@ cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r)
 	          cJSON_AddStringToObject(o, SK_AR_DTYPE, r->dtype) &&
 	          cJSON_AddStringToObject(o, SK_AR_OP, r->op) &&
 	          cJSON_AddNumberToObject(o, SK_AR_RANKS, r->ranks) &&
-	          cJSON_AddBoolToObject(o, SK_AR_IN_PLACE, r->in_place);
+	          cJSON_AddBoolToObject(o, SK_AR_IN_PLACE, r->in_place) &&
+	          cJSON_AddStringToObject(o, SK_AR_COLLECTIVE, ar_collective_names[r->collective]);
 	if (ok && r->skipped)
 		ok = cJSON_AddStringToObject(o, SK_AR_SKIPPED, r->skipped) != NULL;
 	else if (ok)

@@ -13,10 +13,12 @@
 #include <stdint.h>
 
 #include "algorithms/timing.h"
+#include "algorithms/variant.h"
 #include "reports/stats/stats.h"
 
 struct ar_record {
 	const char *algorithm, *dtype, *op; /* borrowed static names */
+	enum ar_collective collective;      /* the all-reduce (0), or one of its halves */
 	uint64_t bytes, count;
 	int ranks;
 	bool in_place;
@@ -42,9 +44,10 @@ struct ar_record {
 	int late_starts_retimed;     /* window: late attempts kept, timed from the last arrival */
 	enum timing_from timed_from; /* window: the samples' origin; NONE otherwise */
 	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
-	const double *rank_late_us;  /* borrowed: per rank, mean arrival after the start; NULL: none */
+	const double
+	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
-	double straggler_us;         /* the straggler's own delay per iteration; NAN: not known */
+	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */
@@ -69,7 +72,7 @@ bool ar_record_has_time(const struct ar_record *r);
  * bandwidth regime (from 256 KiB). Open MPI 4.1's MPI_Allreduce shows one at
  * 32 MiB, where each call's scratch buffer becomes a fresh mmap.
  */
-#define AR_CLIFF_FACTOR 3.0
+#define AR_CLIFF_FACTOR    3.0
 #define AR_CLIFF_MIN_BYTES ((uint64_t)256 * 1024)
 bool ar_is_cliff(uint64_t bytes_a, double time_a_us, uint64_t bytes_b, double time_b_us);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "algorithms/timing.h"
+#include "algorithms/variant.h"
 #include "reports/diagnose/detect.h"
 #include "reports/io/links_compact.h"
 #include "reports/io/links_report.h"

@@ -174,6 +174,8 @@
 	F(AR, OP, "op", STR, NONE, R, NULL, "", "the reduction")                                   \
 	F(AR, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks of the communicator")             \
 	F(AR, IN_PLACE, "in_place", BOOL, NONE, R, NULL, "", "MPI_IN_PLACE")                       \
+	F(AR, COLLECTIVE, "collective", STR, NONE, 0, ar_collective_names, "",                     \
+	  "allreduce, or a half: reduce_scatter, allgather (--collective); absent: allreduce")     \
 	F(AR, SKIPPED, "skipped", STR, NONE, 0, NULL, "",                                          \
 	  "why the variant cannot run this point; a skipped record has no figures")                \
 	F(AR, ITERATIONS, "iterations", INT, NONE, 0, NULL, "", "timed iterations")                \

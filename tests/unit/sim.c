@@ -277,8 +277,9 @@ static int check_results(struct sim *sim)
 	for (int r = 0; r < cfg->nranks; r++) {
 		const struct sim_rank *rk = &sim->ranks[r];
 		struct ar_mismatch first = {0};
-		size_t wrong = ar_pattern_check(rk->result, cfg->dtype, cfg->op, cfg->nranks,
-		                                cfg->count, &first);
+		size_t wrong =
+		    ar_pattern_check_collective(rk->result, cfg->dtype, cfg->op, r, cfg->nranks,
+		                                cfg->count, cfg->collective, &first);
 		if (wrong == SIZE_MAX)
 			return fail(sim->res, "rank %d: out of memory checking the result", r);
 		if (wrong > 0)

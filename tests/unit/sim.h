@@ -27,6 +27,7 @@
 
 #include "algorithms/dtype.h"
 #include "algorithms/schedule.h"
+#include "algorithms/variant.h"
 
 struct sim_config {
 	sched_build_fn build;
@@ -36,6 +37,7 @@ struct sim_config {
 	enum ar_dtype dtype;
 	enum ar_op op;
 	bool in_place;
+	enum ar_collective collective; /* what the results are checked as: 0 the all-reduce */
 };
 
 struct sim_result {

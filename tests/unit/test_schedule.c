@@ -409,17 +409,102 @@ Test(schedule, halves_split_the_reductions_from_the_copies)
 						reduces |= s.steps[k].recv_peer >= 0 &&
 						           s.steps[k].action == SCHED_REDUCE;
 					cr_expect(s.halves || !reduces,
-					          "%s, rank %d of %d, count %zu: reduces but has no halves",
+					          "%s, rank %d of %d, count %zu: reduces but has "
+					          "no halves",
 					          two[v]->name, r, n, counts[c]);
 					for (size_t k = 0; s.halves && k < s.nsteps; k++) {
 						const struct sched_step *st = &s.steps[k];
 						if (st->recv_peer < 0)
 							continue;
-						cr_expect_eq(st->action,
-						             k < s.ag_first_step ? SCHED_REDUCE : SCHED_COPY,
-						             "%s, rank %d of %d, count %zu, step %zu",
-						             two[v]->name, r, n, counts[c], k);
+						cr_expect_eq(
+						    st->action,
+						    k < s.ag_first_step ? SCHED_REDUCE : SCHED_COPY,
+						    "%s, rank %d of %d, count %zu, step %zu",
+						    two[v]->name, r, n, counts[c], k);
 					}
 					sched_release(&s);
 				}
+}
+
+/* ---- suite halves: the reduce-scatter and all-gather schedules alone (issue 35) ---- */
+
+static struct criterion_test_params halves_params(const int *nranks, size_t nn)
+{
+	size_t nv = ar_variant_count(), n = 0;
+	struct sweep_param *params = cr_malloc(nv * nn * sizeof *params);
+	for (size_t v = 0; params && v < nv; v++)
+		for (size_t i = 0; ar_variants[v]->build_reduce_scatter && i < nn; i++)
+			params[n++] = (struct sweep_param){.variant = v, .nranks = nranks[i]};
+	return cr_make_param_array(struct sweep_param, params, n, free_params);
+}
+
+ParameterizedTestParameters(halves, every_rank_count)
+{
+	static const int quick[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33};
+	static int all[33];
+	for (int i = 0; i < 33; i++)
+		all[i] = i + 1;
+	if (unit_quick())
+		return halves_params(quick, sizeof quick / sizeof quick[0]);
+	return halves_params(all, 33);
+}
+
+/* rank r ends with its chunk reduced (reduce-scatter) or every chunk gathered (all-gather) */
+ParameterizedTest(struct sweep_param *p, halves, every_rank_count)
+{
+	const struct ar_variant *v = ar_variants[p->variant];
+	size_t n = (size_t)p->nranks;
+	const size_t counts[] = {0, 1, n - 1, n, n + 1, 1000, 1031}, segs[] = {1, 7, SEG_LARGE};
+	const struct {
+		enum ar_collective c;
+		enum ar_dtype t;
+		enum ar_op op;
+	} cases[] = {{AR_REDUCE_SCATTER, AR_FLOAT32, AR_SUM},
+	             {AR_REDUCE_SCATTER, AR_INT32, AR_MAX},
+	             {AR_ALLGATHER, AR_FLOAT32, AR_SUM},
+	             {AR_ALLGATHER, AR_BFLOAT16, AR_PROD}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		if (ar_collective_unsupported(v, cases[k].c, p->nranks, cases[k].op))
+			continue;
+		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+			for (size_t g = 0; g < 3; g++)
+				for (int in_place = 0; in_place < 2; in_place++) {
+					struct sim_config cfg = {
+					    .build = ar_collective_build(v, cases[k].c),
+					    .nranks = p->nranks,
+					    .count = counts[c],
+					    .segment_count = segs[g],
+					    .dtype = cases[k].t,
+					    .op = cases[k].op,
+					    .in_place = in_place,
+					    .collective = cases[k].c};
+					struct sim_result res;
+					if (sim_run(&cfg, &res) != 0)
+						cr_assert_fail(
+						    "%s %s, %d ranks, count %zu, segment %zu, %s: "
+						    "%s",
+						    v->name, ar_collective_names[cases[k].c],
+						    p->nranks, counts[c], segs[g],
+						    in_place ? "in place" : "out of place",
+						    res.message);
+				}
+	}
+}
+
+Test(halves, restrictions_are_data)
+{
+	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_shm, AR_REDUCE_SCATTER, 4, AR_SUM),
+	                 "no reduce-scatter form");
+	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_tree, AR_ALLGATHER, 4, AR_SUM),
+	                 "no all-gather form");
+	cr_expect_str_eq(
+	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 3, AR_SUM),
+	    "needs a power-of-two rank count");
+	cr_expect_null(
+	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 4, AR_SUM));
+	cr_expect_null(
+	    ar_collective_unsupported(&ar_variant_direct, AR_REDUCE_SCATTER, 3, AR_PROD));
+	cr_expect_float_eq(ar_collective_bus_factor(AR_REDUCE_SCATTER, 4), 0.75, 1e-12);
+	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLREDUCE, 4), 1.5, 1e-12);
+	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLGATHER, 1), 0, 1e-12);
 }
