@@ -9,8 +9,11 @@
 #   - strided groups (h1 h3 h5 h7, h2 h4 h6 h8) both cross it: both are
 #     degraded, and under the load each one's host x host matrix names the
 #     segment between its hosts of the two racks, which alone it does not;
-#   - a victim beside an aggressor running the shift congestor (the split
-#     given as a list) is degraded, and the same segment is named.
+#   - a victim beside an aggressor running the alltoall congestor (the split
+#     given as a list) is degraded, and the same segment is named. (shift's
+#     bursts, one partner a round, left the matrix's cells under the load
+#     uneven: 2 of 2 tries named no segment in one CI run; alltoall keeps
+#     flows across the uplink every round.)
 # The figures of each run are printed. Eight ranks on two cores: the 8-byte
 # point is slowed by sharing the cores whatever the split, so only the
 # largest size is judged; each run gets up to $TRIES tries (each failed one
@@ -62,7 +65,7 @@ run() {
 run "packed groups, one a rack: no interference at 1 MiB" none --split packed
 run "strided groups across the uplink: both degraded, the uplink's segment named" \
 	"uplink h1,h2,h3,h4 h5,h6,h7,h8" --split strided
-run "a victim beside a shift aggressor: degraded, the uplink's segment named" \
-	"uplink h1,h2,h3,h4 h5,h6,h7,h8" --split 0,1,0,1,0,1,0,1 --aggressors 1 --congestor shift
+run "a victim beside an alltoall aggressor: degraded, the uplink's segment named" \
+	"uplink h1,h2,h3,h4 h5,h6,h7,h8" --split 0,1,0,1,0,1,0,1 --aggressors 1 --congestor alltoall
 check_all_schemas
 finish
