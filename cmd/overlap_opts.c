@@ -24,8 +24,14 @@ static int parse_set(const char *arg, const char *const *names, int n, bool *out
 		while (j < n && strcmp(items[i], names[j]) != 0)
 			j++;
 		if (j == n) {
-			snprintf(why, len, "unknown '%s' (one or more of %s%s%s)", items[i],
-			         names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "");
+			/* every name: the message listed the first two, and --progress has three */
+			size_t at =
+			    (size_t)snprintf(why, len, "unknown '%s' (one or more of", items[i]);
+			for (int m = 0; m < n && at < len; m++)
+				at += (size_t)snprintf(why + at, len - at, "%s %s", m ? "," : "",
+				                       names[m]);
+			if (at < len)
+				snprintf(why + at, len - at, ")");
 			rc = -1;
 		} else {
 			out[j] = true;
