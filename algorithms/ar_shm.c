@@ -89,272 +89,13 @@
 #include <mpi.h>
 
 #include "algorithms/ar_mpi.h"
-#include "algorithms/executor.h"
-#include "algorithms/shm_arena.h"
-#include "algorithms/shm_pipe.h"
-#include "algorithms/shm_small.h"
-#include "algorithms/shm_sync.h"
+#include "algorithms/shm_halves.h"
+#include "algorithms/shm_host.h"
 #include "algorithms/stream_copy.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/*
- * Reduce in blocks this big, in a private buffer that stays in the core's
- * cache, then copy each finished block to the shared results in one pass,
- * so no line of the shared window is written twice. Side by side at 2 ranks,
- * with the copy streaming (stream_copy.h), this took 64 KiB from 9.1 to 5.3
- * us, 1 MiB from 75 to 50 us and 16 MiB from 1.32 to 0.98-1.11 ms against
- * reducing in place in the window with ordinary stores; copying with
- * ordinary stores wherever the buffers fit in the cache then took 64 KiB to
- * 2.6 us and 1 MiB to 29 us.
- */
-enum { SHM_BLOCK_BYTES = 64 * 1024 };
-
-/* What a call on one communicator needs, made on its first call and cached on it. */
-struct shm_state {
-	MPI_Comm node;   /* the communicator's ranks on this host */
-	MPI_Comm across; /* this rank's rail, or the hosts' first ranks; else MPI_COMM_NULL */
-	int local, nlocal;
-	bool uniform; /* every host has nlocal ranks: rails */
-	int hosts;
-	int *arena_rank;               /* node rank -> rank in the arena's communicator */
-	const struct shm_arena *arena; /* peer[] was looked up in it */
-	char **peer;                   /* node rank -> its arena segment */
-	char *block;                   /* SHM_BLOCK_BYTES: a block's partial result, in cache */
-	bool stream;                   /* this call's results are written with streaming stores */
-	/* the host's barrier (shm_sync.h): a slot per rank in a window of their own */
-	struct shm_arena *control;
-	struct shm_slot **slot; /* node rank -> its slot, with this call's buffers */
-	uint64_t barriers;      /* reached so far */
-	bool crowded;           /* more ranks on the host than cores: waits yield */
-	/* small messages (shm_small.h): two slots per rank after its barrier slot */
-	void **small_region; /* node rank -> its slots */
-	struct shm_small small;
-	uint64_t small_calls;         /* made so far */
-	struct shm_pipe_scratch pipe; /* the leaders' pipeline, on the host's first rank */
-	uint64_t segments;            /* pipeline segments so far, alike on the host's ranks */
-};
-
-static void state_free(struct shm_state *st)
-{
-	if (!st)
-		return;
-	if (st->node != MPI_COMM_NULL)
-		MPI_Comm_free(&st->node);
-	if (st->across != MPI_COMM_NULL)
-		MPI_Comm_free(&st->across);
-	free(st->arena_rank);
-	free(st->peer);
-	free(st->block);
-	shm_arena_free(&st->control);
-	free(st->slot);
-	free(st->small_region);
-	shm_pipe_scratch_release(&st->pipe);
-	free(st);
-}
-
-static int delete_state(MPI_Comm comm, int keyval, void *value, void *extra)
-{
-	(void)comm, (void)keyval, (void)extra;
-	state_free(value);
-	return MPI_SUCCESS;
-}
-
-/* The ranks that meet across hosts: a rail per local rank, or the first ranks. */
-static int split_across(MPI_Comm comm, struct shm_state *st)
-{
-	int counts[2] = {st->nlocal, -st->nlocal}, range[2], hosts = st->local == 0, nhosts;
-	int rc = MPI_Allreduce(counts, range, 2, MPI_INT, MPI_MAX, comm);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Allreduce(&hosts, &nhosts, 1, MPI_INT, MPI_SUM, comm);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	st->uniform = range[0] == -range[1];
-	st->hosts = nhosts;
-	if (nhosts == 1)
-		return MPI_Comm_split(comm, MPI_UNDEFINED, 0, &st->across);
-	int color = st->uniform ? st->local : st->local == 0 ? 0 : MPI_UNDEFINED;
-	return MPI_Comm_split(comm, color, 0, &st->across);
-}
-
-/* Node rank -> rank of the arena's communicator, through the groups. */
-static int translate(const struct shm_state *st, MPI_Comm arena_comm)
-{
-	MPI_Group from = MPI_GROUP_NULL, to = MPI_GROUP_NULL;
-	int *mine = malloc((size_t)st->nlocal * sizeof *mine);
-	int rc = mine ? MPI_Comm_group(st->node, &from) : MPI_ERR_NO_MEM;
-	for (int i = 0; mine && i < st->nlocal; i++)
-		mine[i] = i;
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_group(arena_comm, &to);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Group_translate_ranks(from, st->nlocal, mine, to, st->arena_rank);
-	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
-		if (st->arena_rank[i] == MPI_UNDEFINED)
-			rc = MPI_ERR_RANK;
-	if (from != MPI_GROUP_NULL)
-		MPI_Group_free(&from);
-	if (to != MPI_GROUP_NULL)
-		MPI_Group_free(&to);
-	free(mine);
-	return rc;
-}
-
-/*
- * The host's barrier slots and small-message slots (collective over
- * st->node): per rank a line for the barrier, then its two slots.
- */
-static int control_new(struct shm_state *st)
-{
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	const size_t capacity = SHM_SMALL_MAX_BYTES;
-	int rc = shm_arena_new(st->node, sizeof(struct shm_slot) + shm_small_rank_bytes(capacity),
-	                       &st->control);
-	st->slot = calloc((size_t)st->nlocal, sizeof *st->slot);
-	st->small_region = calloc((size_t)st->nlocal, sizeof *st->small_region);
-	if (rc == MPI_SUCCESS && (!st->slot || !st->small_region))
-		rc = MPI_ERR_NO_MEM;
-	/* the arena's communicator duplicates st->node: the same ranks */
-	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++) {
-		st->slot[i] = (struct shm_slot *)shm_arena_peer(st->control, i);
-		st->small_region[i] = st->slot[i] + 1;
-	}
-	st->crowded = cores > 0 && st->nlocal > cores;
-	st->small = (struct shm_small){.region = st->small_region,
-	                               .count = st->nlocal,
-	                               .me = st->local,
-	                               .capacity_bytes = capacity,
-	                               .crowded = st->crowded};
-	return rc;
-}
-
-static int state_new(MPI_Comm comm, struct shm_state **out)
-{
-	struct shm_state *st = calloc(1, sizeof *st);
-	int rc = st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-	*out = NULL;
-	if (st) {
-		st->node = MPI_COMM_NULL;
-		st->across = MPI_COMM_NULL;
-		rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &st->node);
-	}
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_rank(st->node, &st->local);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_size(st->node, &st->nlocal);
-	if (rc == MPI_SUCCESS)
-		rc = split_across(comm, st);
-	if (rc == MPI_SUCCESS) {
-		st->arena_rank = calloc((size_t)st->nlocal, sizeof *st->arena_rank);
-		st->peer = calloc((size_t)st->nlocal, sizeof *st->peer);
-		st->block = malloc(SHM_BLOCK_BYTES);
-		if (!st->arena_rank || !st->peer || !st->block)
-			rc = MPI_ERR_NO_MEM;
-	}
-	if (rc == MPI_SUCCESS)
-		rc = control_new(st);
-	if (rc != MPI_SUCCESS)
-		state_free(st);
-	else
-		*out = st;
-	return rc;
-}
-
-/* The state cached on comm, made on first use (collective: every rank calls at once). */
-static int state_of(MPI_Comm comm, struct shm_state **out)
-{
-	static int keyval = MPI_KEYVAL_INVALID;
-	int found = 0, rc = MPI_SUCCESS;
-	if (keyval == MPI_KEYVAL_INVALID)
-		rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, NULL);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_get_attr(comm, keyval, out, &found);
-	if (rc != MPI_SUCCESS || found)
-		return rc;
-	rc = state_new(comm, out);
-	if (rc == MPI_SUCCESS)
-		rc = MPI_Comm_set_attr(comm, keyval, *out);
-	return rc;
-}
-
-/* Point peer[] at the segments of arena (once per arena). */
-static int look_up_peers(struct shm_state *st, const struct shm_arena *arena)
-{
-	if (st->arena == arena)
-		return MPI_SUCCESS;
-	int rc = translate(st, shm_arena_comm(arena));
-	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
-		if (!(st->peer[i] = shm_arena_peer(arena, st->arena_rank[i])))
-			rc = MPI_ERR_RANK;
-	st->arena = rc == MPI_SUCCESS ? arena : NULL;
-	return rc;
-}
-
-/* The host's stores before it are seen by every rank of it after. */
-static void host_barrier(struct shm_state *st)
-{
-	shm_sync_barrier(st->slot, st->nlocal, st->local, ++st->barriers, st->crowded);
-}
-
-/* Every host peer's buffers; MPI_ERR_BUFFER on every rank when any is not in an arena. */
-static int gather_offsets(struct shm_state *st, const struct ar_call *c, size_t bytes)
-{
-	const struct shm_arena *a = shm_arena_find(c->input, bytes);
-	struct shm_slot *mine = st->slot[st->local];
-	mine->ok = a && shm_arena_find(c->result, bytes) == a;
-	if (mine->ok) {
-		const char *base = shm_arena_base(a);
-		mine->input = (uint64_t)((const char *)c->input - base);
-		mine->result = (uint64_t)((const char *)c->result - base);
-	}
-	/* peers publish theirs before the barrier, and keep them until the next one */
-	host_barrier(st);
-	int rc = MPI_SUCCESS;
-	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++)
-		if (!st->slot[i]->ok)
-			rc = MPI_ERR_BUFFER;
-	if (rc == MPI_SUCCESS)
-		rc = look_up_peers(st, a);
-	return rc;
-}
-
-/* Rank i's buffers of this call: valid from the entry barrier to the last one. */
-static const char *input_of(const struct shm_state *st, int i)
-{
-	return st->peer[i] + st->slot[i]->input;
-}
-
-static char *result_of(const struct shm_state *st, int i)
-{
-	return st->peer[i] + st->slot[i]->result;
-}
-
-/*
- * Elements [first, first + n) of the host's inputs combined, rank lead's
- * first, block by block in cache; each block is stored into the result of
- * rank `to`, or of every rank of the host when to < 0.
- */
-static void sum_range(const struct shm_state *st, const struct ar_call *c, size_t first, size_t n,
-                      int lead, int to)
-{
-	const size_t w = ar_dtype_bytes(c->dtype), per_block = SHM_BLOCK_BYTES / w;
-	for (size_t done = 0; done < n; done += per_block) {
-		size_t k = n - done < per_block ? n - done : per_block, at = (first + done) * w;
-		const char *lhs = input_of(st, lead) + at;
-		for (int j = 0; j < st->nlocal; j++) {
-			if (j == lead)
-				continue;
-			ar_reduce(st->block, lhs, input_of(st, j) + at, k, c->dtype, c->op);
-			lhs = st->block;
-		}
-		for (int j = 0; j < st->nlocal; j++)
-			if (to < 0 || j == to)
-				ar_store_copy(result_of(st, j) + at, lhs, k * w, st->stream);
-	}
-}
 
 /*
  * result[slice local] = the host's inputs combined, own input first. push:
@@ -368,21 +109,21 @@ static void reduce_slice(const struct shm_state *st, const struct ar_call *c, bo
 	const size_t n = sched_part_count(c->count, (size_t)st->nlocal, (size_t)st->local);
 	if (st->nlocal == 1) {
 		if (c->input != c->result)
-			memcpy(result_of(st, 0), c->input, c->count * ar_dtype_bytes(c->dtype));
+			memcpy(shm_result_of(st, 0), c->input, c->count * ar_dtype_bytes(c->dtype));
 		return;
 	}
-	sum_range(st, c, first, n, st->local, push ? -1 : st->local);
+	shm_sum_range(st, c, first, n, st->local, push ? -1 : st->local);
 }
 
 /* Copy slice i of rank i's result into ours, for every i != local. */
 static void gather_slices(const struct shm_state *st, const struct ar_call *c)
 {
 	const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
-	char *out = result_of(st, st->local);
+	char *out = shm_result_of(st, st->local);
 	for (int i = 0; i < st->nlocal; i++) {
 		size_t at = sched_part_offset(c->count, L, (size_t)i) * w;
 		if (i != st->local)
-			ar_store_copy(out + at, result_of(st, i) + at,
+			ar_store_copy(out + at, shm_result_of(st, i) + at,
 			              sched_part_count(c->count, L, (size_t)i) * w, st->stream);
 	}
 }
@@ -393,13 +134,13 @@ static int finish_uniform(struct shm_state *st, const struct ar_call *c)
 	int rc = MPI_SUCCESS;
 	if (st->across != MPI_COMM_NULL) {
 		const size_t w = ar_dtype_bytes(c->dtype), L = (size_t)st->nlocal;
-		char *slice = result_of(st, st->local) +
+		char *slice = shm_result_of(st, st->local) +
 		              sched_part_offset(c->count, L, (size_t)st->local) * w;
 		size_t n = sched_part_count(c->count, L, (size_t)st->local);
 		rc = ar_mpi_allreduce(MPI_IN_PLACE, slice, n, c->dtype, c->op, st->across,
 		                      c->mpi_max_count);
 	}
-	host_barrier(st);
+	shm_host_barrier(st);
 	if (rc == MPI_SUCCESS)
 		gather_slices(st, c);
 	return rc;
@@ -410,16 +151,16 @@ static int finish_uneven(struct shm_state *st, const struct ar_call *c)
 {
 	const size_t bytes = c->count * ar_dtype_bytes(c->dtype);
 	int rc = MPI_SUCCESS;
-	host_barrier(st);
+	shm_host_barrier(st);
 	if (st->local == 0) {
 		gather_slices(st, c);
 		rc = ar_mpi_allreduce(MPI_IN_PLACE, c->result, c->count, c->dtype, c->op,
 		                      st->across, c->mpi_max_count);
 	}
 	/* every rank reaches the barrier, also after a failed all-reduce */
-	host_barrier(st);
+	shm_host_barrier(st);
 	if (rc == MPI_SUCCESS && st->local != 0)
-		memcpy(c->result, result_of(st, 0), bytes);
+		memcpy(c->result, shm_result_of(st, 0), bytes);
 	return rc;
 }
 
@@ -468,14 +209,14 @@ static int run_pipelined(struct shm_state *st, const struct ar_call *c)
 	const size_t workers = (size_t)st->nlocal - 1, me = (size_t)st->local - 1;
 	for (size_t k = 0; k < nseg; k++) {
 		size_t first = k * seg_n, n = shm_pipe_segment_len(c->count, seg_n, k);
-		sum_range(st, c, first + sched_part_offset(n, workers, me),
+		shm_sum_range(st, c, first + sched_part_offset(n, workers, me),
 		          sched_part_count(n, workers, me), 0, 0);
 		/* release: the sums (streaming stores fenced by ar_store_copy) before the count */
 		atomic_store_explicit(&st->slot[st->local]->segments, p.base + k + 1,
 		                      memory_order_release);
 	}
-	char *out = result_of(st, st->local);
-	const char *final = result_of(st, 0);
+	char *out = shm_result_of(st, st->local);
+	const char *final = shm_result_of(st, 0);
 	for (size_t k = 0; k < nseg; k++) {
 		size_t first = k * seg_n, n = shm_pipe_segment_len(c->count, seg_n, k);
 		/* a wait for the network: the core goes to the leader and the kernel meanwhile */
@@ -512,13 +253,13 @@ static int shm_run(const struct ar_call *c)
 {
 	struct shm_state *st = NULL;
 	const size_t bytes = c->count * ar_dtype_bytes(c->dtype);
-	int rc = state_of(c->comm, &st);
+	int rc = shm_state_of(c->comm, &st);
 	/* the same choice on every rank: the same bytes, the same hosts */
 	if (rc == MPI_SUCCESS && st->uniform && bytes <= st->small.capacity_bytes)
 		return small_run(st, c, bytes);
 	/* publishing the buffers ends with the entry barrier: every input is ready after it */
 	if (rc == MPI_SUCCESS)
-		rc = gather_offsets(st, c, bytes);
+		rc = shm_gather_offsets(st, c, bytes);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	/* the host's buffers in all: streaming pays only when they overflow the cache */
@@ -533,7 +274,7 @@ static int shm_run(const struct ar_call *c)
 			rc = st->uniform ? finish_uniform(st, c) : finish_uneven(st, c);
 	}
 	/* nobody returns while a peer may still read its buffers */
-	host_barrier(st);
+	shm_host_barrier(st);
 	return rc;
 }
 
@@ -548,4 +289,8 @@ const struct ar_variant ar_variant_shm = {
     .restrictions = AR_NEEDS_COMMUTATIVE,
     .shared_buffers = true,
     .run = shm_run,
+    .run_reduce_scatter = shm_reduce_scatter,
+    .run_allgather = shm_allgather,
+    .halves_restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_ONE_HOST,
 };
+

@@ -61,7 +61,13 @@ void bench_bufs_of(const struct bench_bufs *b, const struct ar_variant *v, void 
 const char *bench_variant_skipped(const struct bench_bufs *b, const struct ar_variant *v,
                                   int nranks, enum ar_op op)
 {
-	const char *why = ar_variant_unsupported(v, nranks, op);
+	return bench_collective_skipped(b, v, AR_ALLREDUCE, nranks, 1, op);
+}
+
+const char *bench_collective_skipped(const struct bench_bufs *b, const struct ar_variant *v,
+                                     enum ar_collective c, int nranks, int hosts, enum ar_op op)
+{
+	const char *why = ar_collective_unsupported(v, c, nranks, hosts, op);
 	if (!why && v->shared_buffers && !b->arena)
 		why = b->shared_skip ? b->shared_skip : "no shared-memory window";
 	return why;

@@ -75,6 +75,9 @@ void bench_bufs_of(const struct bench_bufs *b, const struct ar_variant *v, void 
  */
 const char *bench_variant_skipped(const struct bench_bufs *b, const struct ar_variant *v,
                                   int nranks, enum ar_op op);
+/* The same for collective c over hosts hosts (ar_collective_unsupported). */
+const char *bench_collective_skipped(const struct bench_bufs *b, const struct ar_variant *v,
+                                     enum ar_collective c, int nranks, int hosts, enum ar_op op);
 
 struct bench_result {
 	int iterations;        /* samples kept (in b->max_us) */

@@ -66,7 +66,7 @@ int (*ar_collective_run(const struct ar_variant *v, enum ar_collective c))(const
 }
 
 const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collective c, int nranks,
-                                      enum ar_op op)
+                                      int hosts, enum ar_op op)
 {
 	if (c == AR_ALLREDUCE)
 		return ar_variant_unsupported(v, nranks, op);
@@ -74,6 +74,8 @@ const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collec
 		return c == AR_REDUCE_SCATTER ? "no reduce-scatter form" : "no all-gather form";
 	if ((v->halves_restrictions & AR_NEEDS_POW2) && (nranks & (nranks - 1)) != 0)
 		return "needs a power-of-two rank count";
+	if ((v->halves_restrictions & AR_NEEDS_ONE_HOST) && hosts > 1)
+		return "needs every rank on one host";
 	/* an all-gather reduces nothing: the operator does not matter */
 	if (c == AR_REDUCE_SCATTER && (v->halves_restrictions & AR_NEEDS_COMMUTATIVE) &&
 	    !ar_op_is_commutative(op))
@@ -81,12 +83,23 @@ const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collec
 	return NULL;
 }
 
+const char *ar_restrictions_text(unsigned restrictions)
+{
+	/* indexed by the bits: commutative 1, power of two 2, one host 4 */
+	static const char *const text[] = {
+	    "none",
+	    "commutative ops",
+	    "power-of-two ranks",
+	    "power-of-two ranks, commutative ops",
+	    "one host",
+	    "one host, commutative ops",
+	    "one host, power-of-two ranks",
+	    "one host, power-of-two ranks, commutative ops",
+	};
+	return text[restrictions & (AR_NEEDS_COMMUTATIVE | AR_NEEDS_POW2 | AR_NEEDS_ONE_HOST)];
+}
+
 const char *ar_variant_restrictions_text(const struct ar_variant *v)
 {
-	switch (v->restrictions & (AR_NEEDS_POW2 | AR_NEEDS_COMMUTATIVE)) {
-	case 0: return "none";
-	case AR_NEEDS_POW2: return "power-of-two ranks";
-	case AR_NEEDS_COMMUTATIVE: return "commutative ops";
-	default: return "power-of-two ranks, commutative ops";
-	}
+	return ar_restrictions_text(v->restrictions);
 }

@@ -23,6 +23,7 @@ struct ar_call; /* one MPI call's arguments: algorithms/executor.h */
 enum ar_restriction {
 	AR_NEEDS_COMMUTATIVE = 1u << 0, /* reorders operands */
 	AR_NEEDS_POW2 = 1u << 1,        /* power-of-two rank counts only */
+	AR_NEEDS_ONE_HOST = 1u << 2,    /* every rank on one host (shared memory alone) */
 };
 
 /*
@@ -79,13 +80,18 @@ size_t ar_variant_count(void);
 int ar_variant_index(const struct ar_variant *v);
 /* NULL when v can run nranks with op, else why not (a static string). */
 const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op);
-/* The same for collective c: also "no reduce-scatter form" and the halves' restrictions. */
+/*
+ * The same for collective c on nranks ranks over hosts hosts: also "no
+ * reduce-scatter form" and the halves' restrictions.
+ */
 const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collective c, int nranks,
-                                      enum ar_op op);
+                                      int hosts, enum ar_op op);
 /* v's schedule builder for c (NULL: none, or a direct form), and its direct run (NULL: none). */
 sched_build_fn ar_collective_build(const struct ar_variant *v, enum ar_collective c);
 int (*ar_collective_run(const struct ar_variant *v, enum ar_collective c))(const struct ar_call *);
-/* "none", or the restrictions in words (static string). */
+/* "none", or the restrictions (enum ar_restriction bits) in words (static string). */
+const char *ar_restrictions_text(unsigned restrictions);
+/* The all-reduce's: ar_restrictions_text(v->restrictions). */
 const char *ar_variant_restrictions_text(const struct ar_variant *v);
 
 extern const struct ar_variant ar_variant_naive;

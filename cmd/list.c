@@ -20,12 +20,13 @@ int cmd_list(void *opts, struct cmd_ctx *ctx)
 		printf("%-20s   cost: %s; restrictions: %s\n", "", v->algorithm,
 		       ar_variant_restrictions_text(v));
 		/* --collective: which halves it offers, restrictions as data (registry.c) */
-		bool rs = !ar_collective_unsupported(v, AR_REDUCE_SCATTER, 2, AR_SUM),
-		     ag = !ar_collective_unsupported(v, AR_ALLGATHER, 2, AR_SUM);
-		printf("%-20s   halves: %s%s%s%s\n", "", rs ? "reduce_scatter" : "",
+		bool rs = !ar_collective_unsupported(v, AR_REDUCE_SCATTER, 2, 1, AR_SUM),
+		     ag = !ar_collective_unsupported(v, AR_ALLGATHER, 2, 1, AR_SUM);
+		printf("%-20s   halves: %s%s%s%s", "", rs ? "reduce_scatter" : "",
 		       rs && ag ? ", " : "", ag ? "allgather" : "", rs || ag ? "" : "none");
-		if ((rs || ag) && (v->halves_restrictions & AR_NEEDS_POW2))
-			printf("%-20s           power-of-two rank counts only\n", "");
+		if (rs || ag)
+			printf("; restrictions: %s", ar_restrictions_text(v->halves_restrictions));
+		printf("\n");
 	}
 	return EXIT_OK;
 }

@@ -334,10 +334,8 @@ void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
 	progress_point(v, r->bytes);
 	progress_step(c->comm != MPI_COMM_NULL ? PROGRESS_START : PROGRESS_IDLE, c->nranks);
 	r->collective = (enum ar_collective)o->collective;
-	r->skipped =
-	    r->collective != AR_ALLREDUCE
-	        ? ar_collective_unsupported(ar_variants[v], r->collective, c->nranks, o->op)
-	        : bench_variant_skipped(&s->bufs, ar_variants[v], c->nranks, o->op);
+	r->skipped = bench_collective_skipped(&s->bufs, ar_variants[v], r->collective, c->nranks,
+	                                      c->hosts, o->op);
 	if (!r->skipped && r->count == 0)
 		r->skipped = "message smaller than one element";
 }

@@ -464,7 +464,7 @@ ParameterizedTest(struct sweep_param *p, halves, every_rank_count)
 	             {AR_ALLGATHER, AR_FLOAT32, AR_SUM},
 	             {AR_ALLGATHER, AR_BFLOAT16, AR_PROD}};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		if (ar_collective_unsupported(v, cases[k].c, p->nranks, cases[k].op))
+		if (ar_collective_unsupported(v, cases[k].c, p->nranks, 1, cases[k].op))
 			continue;
 		for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
 			for (size_t g = 0; g < 3; g++)
@@ -491,19 +491,43 @@ ParameterizedTest(struct sweep_param *p, halves, every_rank_count)
 	}
 }
 
+static int no_call(const struct ar_call *c)
+{
+	(void)c;
+	return 0;
+}
+
+/* shm's halves, as data: the unit tests' stand-in for shm carries no code */
+static const struct ar_variant one_host_halves = {
+    .name = "one-host",
+    .run_reduce_scatter = no_call,
+    .run_allgather = no_call,
+    .halves_restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_ONE_HOST,
+};
+
 Test(halves, restrictions_are_data)
 {
-	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_shm, AR_REDUCE_SCATTER, 4, AR_SUM),
+	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_naive, AR_REDUCE_SCATTER, 4, 1, AR_SUM),
 	                 "no reduce-scatter form");
-	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_tree, AR_ALLGATHER, 4, AR_SUM),
+	cr_expect_str_eq(ar_collective_unsupported(&one_host_halves, AR_ALLGATHER, 4, 2, AR_SUM),
+	                 "needs every rank on one host");
+	cr_expect_null(ar_collective_unsupported(&one_host_halves, AR_ALLGATHER, 4, 1, AR_PROD));
+	/* every operator collscope offers commutes: AR_OP_COUNT stands for one that does not */
+	cr_expect_str_eq(ar_collective_unsupported(&one_host_halves, AR_REDUCE_SCATTER, 3, 1,
+	                                           AR_OP_COUNT),
+	                 "needs a commutative operator");
+	cr_expect_str_eq(ar_restrictions_text(one_host_halves.halves_restrictions),
+	                 "one host, commutative ops");
+	cr_expect_str_eq(ar_restrictions_text(AR_NEEDS_POW2), "power-of-two ranks");
+	cr_expect_str_eq(ar_collective_unsupported(&ar_variant_tree, AR_ALLGATHER, 4, 1, AR_SUM),
 	                 "no all-gather form");
 	cr_expect_str_eq(
-	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 3, AR_SUM),
+	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 3, 1, AR_SUM),
 	    "needs a power-of-two rank count");
 	cr_expect_null(
-	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 4, AR_SUM));
+	    ar_collective_unsupported(&ar_variant_rabenseifner, AR_ALLGATHER, 4, 1, AR_SUM));
 	cr_expect_null(
-	    ar_collective_unsupported(&ar_variant_direct, AR_REDUCE_SCATTER, 3, AR_PROD));
+	    ar_collective_unsupported(&ar_variant_direct, AR_REDUCE_SCATTER, 3, 1, AR_PROD));
 	cr_expect_float_eq(ar_collective_bus_factor(AR_REDUCE_SCATTER, 4), 0.75, 1e-12);
 	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLREDUCE, 4), 1.5, 1e-12);
 	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLGATHER, 1), 0, 1e-12);
