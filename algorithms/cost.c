@@ -81,6 +81,15 @@ static int next_sampled(int r, int n)
 int cost_walk(const struct ar_variant *v, int nranks, size_t count, size_t elem_bytes,
               size_t segment_bytes, uint64_t max_steps, struct cost_path *out)
 {
+	return cost_walk_collective(v, AR_ALLREDUCE, nranks, count, elem_bytes, segment_bytes,
+	                            max_steps, out);
+}
+
+int cost_walk_collective(const struct ar_variant *v, enum ar_collective c, int nranks,
+                         size_t count, size_t elem_bytes, size_t segment_bytes, uint64_t max_steps,
+                         struct cost_path *out)
+{
+	sched_build_fn build = v ? ar_collective_build(v, c) : NULL;
 	struct sched s;
 	struct cost_path r;
 	size_t seg = cost_segment_count(segment_bytes, elem_bytes);
@@ -88,12 +97,12 @@ int cost_walk(const struct ar_variant *v, int nranks, size_t count, size_t elem_
 	int rc = -1, walked = 0;
 	memset(out, 0, sizeof *out);
 	out->one_rank = true;
-	if (!v || !v->build || nranks < 1)
+	if (!build || nranks < 1)
 		return -1;
 	sched_init(&s, 0, nranks, count, seg);
 	for (int rank = 0; rank < nranks; rank = sample ? next_sampled(rank, nranks) : rank + 1) {
 		sched_reset(&s, rank, nranks, count, seg);
-		if (v->build(&s) != 0)
+		if (build(&s) != 0)
 			goto out;
 		/*
 		 * rank 0 tells how long the whole walk would take: its steps, plus

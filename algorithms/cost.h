@@ -86,5 +86,9 @@ void cost_of_sched(const struct sched *s, size_t elem_bytes, struct cost_path *o
  */
 int cost_walk(const struct ar_variant *v, int nranks, size_t count, size_t elem_bytes,
               size_t segment_bytes, uint64_t max_steps, struct cost_path *out);
+/* The same on v's schedule of collective c (ar_collective_build; -1 when it has none). */
+int cost_walk_collective(const struct ar_variant *v, enum ar_collective c, int nranks,
+                         size_t count, size_t elem_bytes, size_t segment_bytes, uint64_t max_steps,
+                         struct cost_path *out);
 
 #endif

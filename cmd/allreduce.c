@@ -139,15 +139,7 @@ static void print_header(const struct ar_run *run)
 		       c->oversubscribed ? " (oversubscribed)" : "", ar_dtype_name(o->dtype),
 		       ar_op_name(o->op), run->o->in_place ? "in place" : "out of place", o->nsizes,
 		       (unsigned long long)o->min_bytes, (unsigned long long)o->max_bytes);
-		if (o->collective != AR_ALLREDUCE)
-			printf("# collective %s: sizes are the whole buffer (nccl-tests' size), "
-			       "each rank "
-			       "%s a chunk of it\n",
-			       ar_collective_names[o->collective],
-			       o->collective == AR_REDUCE_SCATTER ? "keeps" : "contributes");
-		cmd_print("# %s; times are the slowest rank's; busbw = algbw x %s",
-		          c->mpi_library, /* the library's own words: escaped */
-		          o->collective == AR_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n");
+		cmd_print_collective_header(o->collective, c->mpi_library);
 	}
 	if (ar_format_header(line, sizeof line, csv) == 0)
 		printf("%s\n", line);

@@ -39,20 +39,6 @@ static const struct opt step_opt[] = {
      .help = "size multiplier between points, > 1"},
 };
 
-static const struct opt collective_opt[] = {
-    {.name = "collective",
-     .kind = OPT_CHOICE,
-     .offset = offsetof(struct sweep_opts, collective),
-     .metavar = "C",
-     .def = "allreduce",
-     .choices = ar_collective_names,
-     .key = "collective",
-     .help = "allreduce, or one of its halves: reduce_scatter (rank r\n"
-             "keeps chunk r, reduced) or allgather (every rank's chunk\n"
-             "to all); sizes are the whole buffer, as nccl-tests states\n"
-             "them, busbw = algbw x (n-1)/n for a half ({default})"},
-};
-
 static const struct opt allreduce_only[] = {
     {.name = "in-place",
      .kind = OPT_FLAG,
@@ -82,7 +68,7 @@ static const struct opt allreduce_only[] = {
 
 static const struct opt_group groups[] = {
     OPT_GROUP(variants_opt, offsetof(struct ar_opts, sweep)),
-    OPT_GROUP(collective_opt, offsetof(struct ar_opts, sweep)),
+    OPT_GROUP(opts_sweep_collective, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_sweep_range, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(step_opt, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_sweep_points, offsetof(struct ar_opts, sweep)),

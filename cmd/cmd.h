@@ -49,6 +49,12 @@ int cmd_rank_error(const struct cmd_ctx *ctx, const char *fmt, ...)
  * prints. Lines longer than 4 KiB are cut.
  */
 void cmd_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A sweep's second header lines: what its sizes mean when it measures a
+ * half (collective, enum ar_collective), then the library (escaped), the
+ * timing and the bus factor of the collective.
+ */
+void cmd_print_collective_header(int collective, const char *mpi_library);
 /* Progress on stderr from rank 0, unless quiet. */
 void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

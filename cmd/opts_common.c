@@ -129,6 +129,20 @@ const struct opt opts_sweep_points[4] = {
              "at least 10 and up to 1000 iterations"},
 };
 
+const struct opt opts_sweep_collective[1] = {
+    {.name = "collective",
+     .kind = OPT_CHOICE,
+     .offset = offsetof(struct sweep_opts, collective),
+     .metavar = "C",
+     .def = "allreduce",
+     .choices = ar_collective_names,
+     .key = "collective",
+     .help = "allreduce, or one of its halves: reduce_scatter (rank r\n"
+             "keeps chunk r, reduced) or allgather (every rank's chunk\n"
+             "to all); sizes are the whole buffer, as nccl-tests states\n"
+             "them, busbw = algbw x (n-1)/n for a half ({default})"},
+};
+
 const struct opt opts_sweep_data[3] = {
     {.name = "dtype",
      .letter = 'd',

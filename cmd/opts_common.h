@@ -60,7 +60,7 @@ struct sweep_opts {
 	enum timing_method timing; /* --timing (an OPT_CHOICE: stored as an int) */
 	double clock_resync_s;     /* --clock-resync: a sync this old is redone before a point */
 	bool trace;                /* --trace: every step of every rank, its slow hops named */
-	int collective;         /* enum ar_collective: allreduce --collective (0: the all-reduce) */
+	int collective;         /* enum ar_collective: --collective (0: the all-reduce) */
 	uint64_t trace_entries; /* per rank */
 };
 extern const struct opt opts_sweep_range[2];
@@ -71,6 +71,8 @@ extern const struct opt opts_trace[2];
 extern const struct opt opts_sweep_points[4];
 extern const struct opt opts_sweep_data[3];
 extern const struct opt opts_sweep_timing[2];
+/* --collective (allreduce, scale): the all-reduce or one of its halves. */
+extern const struct opt opts_sweep_collective[1];
 
 /*
  * The sizes of the sweep: --sizes as given, else -b, -b x f, ... up to -e

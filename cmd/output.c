@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include "cmd/cmd.h"
+#include "algorithms/variant.h"
 #include "reports/render/report_text.h"
 
 #include <stdarg.h>
@@ -81,4 +82,16 @@ void cmd_progress(const struct cmd_ctx *ctx, bool quiet, const char *fmt, ...)
 	fflush(stdout);
 	fwrite(line, 1, len, stderr);
 	fflush(stderr);
+}
+
+void cmd_print_collective_header(int collective, const char *mpi_library)
+{
+	if (collective != AR_ALLREDUCE)
+		printf("# collective %s: sizes are the whole buffer (nccl-tests' size), each rank %s "
+		       "a chunk of it\n",
+		       ar_collective_names[collective],
+		       collective == AR_REDUCE_SCATTER ? "keeps" : "contributes");
+	cmd_print("# %s; times are the slowest rank's; busbw = algbw x %s",
+	          mpi_library, /* the library's own words: escaped */
+	          collective == AR_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n");
 }

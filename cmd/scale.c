@@ -67,8 +67,8 @@ static void print_header(const struct scale_run *run)
 	printf("; sizes");
 	for (int i = 0; i < o->sweep.nsizes; i++)
 		printf("%s%llu", i ? "," : " ", (unsigned long long)o->sweep.sizes[i]);
-	printf(" bytes\n# %s; times are the slowest rank's; busbw = algbw x 2(n-1)/n\n",
-	       c->mpi_library);
+	printf(" bytes\n");
+	cmd_print_collective_header(o->sweep.collective, c->mpi_library);
 	fflush(stdout);
 }
 

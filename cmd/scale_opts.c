@@ -228,6 +228,7 @@ static const struct opt scale_only[] = {
 
 static const struct opt_group groups[] = {
     OPT_GROUP(variants_opt, offsetof(struct scale_opts, sweep)),
+    OPT_GROUP(opts_sweep_collective, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(opts_sweep_range, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(step_opt, offsetof(struct scale_opts, sweep)),
     OPT_GROUP(scale_only, 0),
@@ -270,6 +271,11 @@ static int check_step(struct scale_opts *o, char *err, size_t len)
 		             "scale: --grad-bytes %llu is less than one %s element (%zu bytes)",
 		             (unsigned long long)o->grad_bytes, ar_dtype_name(o->sweep.dtype), w);
 	o->grad_bytes = o->grad_bytes / w * w;
+	if (o->overlap_measured && o->sweep.collective != AR_ALLREDUCE)
+		return usage(err, len,
+		             "scale: --overlap measured measures a step of all-reduce buckets, not of "
+		             "--collective %s: give --overlap F",
+		             ar_collective_names[o->sweep.collective]);
 	if (o->overlap_measured && o->bucket_bytes < w)
 		return usage(err, len,
 		             "scale: --bucket-bytes %llu is less than one %s element (%zu bytes)",
@@ -377,6 +383,7 @@ struct scale_model_in scale_model_input(const struct scale_opts *o)
 	return (struct scale_model_in){.variants = o->sweep.variants,
 	                               .dtype = o->sweep.dtype,
 	                               .op = o->sweep.op,
+	                               .collective = (enum ar_collective)o->sweep.collective,
 	                               .segment_bytes = o->sweep.segment_bytes,
 	                               .sizes = o->sweep.sizes,
 	                               .nsizes = o->sweep.nsizes,

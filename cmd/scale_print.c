@@ -148,10 +148,15 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 		return;
 	char ms[40];
 	report_fixed(ms, sizeof ms, o->compute_ms, 0, 6);
+	/* with --collective the step's communication is that half alone (FSDP calls both) */
+	bool whole = o->sweep.collective == AR_ALLREDUCE;
 	printf(
-	    "# data-parallel step: compute %s ms on one rank, gradient of %llu bytes all-reduced "
+	    "# data-parallel step: compute %s ms on one rank, gradient of %llu bytes %s "
 	    "(measured at that size, PREDICTED from the fit)%s\n",
 	    ms, (unsigned long long)o->grad_bytes,
+	    whole ? "all-reduced" : o->sweep.collective == AR_REDUCE_SCATTER
+	                                ? "reduce-scattered (Tar: that half alone)"
+	                                : "all-gathered (Tar: that half alone)",
 	    o->overlap_measured
 	        ? "; overlap measured: the hidden share of a training step measured at "
 	          "each rank count (the gradient in buckets, each started as the "

@@ -233,7 +233,8 @@ cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r)
 }
 
 cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint64_t count,
-                                const char *dtype, const char *op, bool in_place)
+                                const char *collective, const char *dtype, const char *op,
+                                bool in_place)
 {
 	cJSON *o = cJSON_CreateObject(), *t = NULL;
 	double algbw = ar_algbw_gbps(r->bytes, r->p50_us);
@@ -242,6 +243,7 @@ cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint6
 		return NULL;
 	}
 	bool ok = cJSON_AddStringToObject(o, SK_AR_ALGORITHM, r->algorithm) &&
+	          cJSON_AddStringToObject(o, SK_AR_COLLECTIVE, collective) &&
 	          cJSON_AddNumberToObject(o, SK_AR_BYTES, (double)r->bytes) &&
 	          cJSON_AddNumberToObject(o, SK_AR_COUNT, (double)count) &&
 	          cJSON_AddStringToObject(o, SK_AR_DTYPE, dtype) &&

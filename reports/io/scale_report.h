@@ -109,12 +109,14 @@ int scale_format_speedup(char *buf, size_t len, int ranks, double speedup);
 cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r);
 
 /*
- * Appends the record of a predicted row to results: algorithm, bytes, count,
- * dtype, op, ranks, in_place, "predicted": true, time_us {p50}, algbw_gbps,
- * busbw_gbps and the derived fields. NULL when out of memory.
+ * Appends the record of a predicted row to results: algorithm, collective
+ * (its name, as measured records carry it), bytes, count, dtype, op, ranks,
+ * in_place, "predicted": true, time_us {p50}, algbw_gbps, busbw_gbps and the
+ * derived fields. NULL when out of memory.
  */
 cJSON *scale_prediction_to_json(cJSON *results, const struct scale_row *r, uint64_t count,
-                                const char *dtype, const char *op, bool in_place);
+                                const char *collective, const char *dtype, const char *op,
+                                bool in_place);
 
 /* Adds "fit": {...} (alpha_us, beta_us_per_byte, gamma_us_per_byte, ...) to parent. */
 cJSON *scale_fit_to_json(cJSON *parent, const struct model_fit *f, const char *shape,

@@ -599,8 +599,9 @@
 	F(COST, TIME, "time", STR, NONE, R, NULL, "", "the model's formula")                       \
 	F(COST, TERMS, "terms", STR, NONE, R, NULL, "", "how the terms are counted")               \
 	F(COST, FIT, "fit", STR, NONE, R, NULL, "", "how alpha, beta, gamma are fitted")           \
-	F(COST, DIRECT_VARIANT_SHAPE, "direct_variant_shape", STR, NONE, R, NULL, "",              \
-	  "the shape a direct variant (mpi) is modelled with")                                     \
+	F(COST, DIRECT_VARIANT_SHAPE, "direct_variant_shape", STR, NONE, RN, NULL, "",             \
+	  "the shape a direct variant (mpi) is modelled with (rabenseifner; for a half the "       \
+	  "ring); null: no schedule can")                                     \
 	F(STEP, COMPUTE_MS, "compute_ms", NUM, NONE, R, NULL, "ms", "Tc: one step's compute")      \
 	F(STEP, GRAD_BYTES, "grad_bytes", NUM, NONE, R, NULL, "bytes", "the gradient all-reduced") \
 	F(STEP, OVERLAP, "overlap", NUM, NONE, RN, NULL, "",                                       \

@@ -61,8 +61,9 @@ static int terms_of(struct model_run *m, int shape, int nranks, uint64_t count,
 		}
 		e = &m->cache[m->ncache++];
 		*e = (struct cost_entry){.shape = shape, .nranks = nranks, .count = count};
-		e->rc = cost_walk(ar_variants[shape], nranks, count, ar_dtype_bytes(m->o->dtype),
-		                  m->o->segment_bytes, COST_EXACT_MAX_STEPS, &e->path);
+		e->rc = cost_walk_collective(ar_variants[shape], m->o->collective, nranks, count,
+		                             ar_dtype_bytes(m->o->dtype), m->o->segment_bytes,
+		                             COST_EXACT_MAX_STEPS, &e->path);
 	}
 	if (e->rc != 0 && !m->res->warning[0])
 		snprintf(m->res->warning, sizeof m->res->warning,
@@ -76,20 +77,35 @@ static int terms_of(struct model_run *m, int shape, int nranks, uint64_t count,
 	return e->rc;
 }
 
-/* The variant whose schedule models v: v itself, or for a direct variant a borrowed shape. */
-static int shape_of(const struct scale_model_in *o, int v)
+/* v can run collective o->collective on n ranks with o->op (hosts are not modelled). */
+static bool runs(const struct scale_model_in *o, int v, int n)
 {
-	if (ar_variants[v]->build)
-		return v;
+	return !ar_collective_unsupported(ar_variants[v], o->collective, n, 1, o->op);
+}
+
+/*
+ * The shape a variant without a schedule (mpi) borrows, one that runs at any
+ * rank count (the fit spans them all): Rabenseifner's, else the first
+ * schedule of the collective that can (for the halves, whose Rabenseifner
+ * form needs a power of two: the ring's); -1 when none can.
+ */
+static int borrowed_shape(const struct scale_model_in *o)
+{
 	for (int i = 0; ar_variants[i]; i++)
-		if (strcmp(ar_variants[i]->name, SCALE_MPI_SHAPE) == 0 &&
-		    !ar_variant_unsupported(ar_variants[i], 2, o->op))
+		if (strcmp(ar_variants[i]->name, SCALE_MPI_SHAPE) == 0 && runs(o, i, 2) &&
+		    runs(o, i, 3))
 			return i;
-	/* the preferred shape cannot run this op: the first schedule that can */
 	for (int i = 0; ar_variants[i]; i++)
-		if (ar_variants[i]->build && !ar_variant_unsupported(ar_variants[i], 2, o->op))
+		if (ar_collective_build(ar_variants[i], o->collective) && runs(o, i, 2) &&
+		    runs(o, i, 3))
 			return i;
 	return -1;
+}
+
+/* The variant whose schedule models v: v itself, or the borrowed shape. */
+static int shape_of(const struct scale_model_in *o, int v)
+{
+	return ar_collective_build(ar_variants[v], o->collective) ? v : borrowed_shape(o);
 }
 
 /* Terms of every measured row of v, then the fit over those of 2 ranks or more. */
@@ -152,7 +168,7 @@ static int predict(struct model_run *m, int v, uint64_t size, int n)
 	size_t w = ar_dtype_bytes(m->o->dtype);
 	struct scale_entry e = {.variant = v, .count = size / w};
 	struct scale_row *r = &e.row;
-	if (!ref || ar_variant_unsupported(ar_variants[v], n, m->o->op) ||
+	if (!ref || !runs(m->o, v, n) ||
 	    terms_of(m, res->shape[v], n, e.count, &r->terms, &r->sampled) != 0)
 		return 0;
 	r->algorithm = ar_variants[v]->name;
@@ -165,11 +181,13 @@ static int predict(struct model_run *m, int v, uint64_t size, int n)
 	r->shape_borrowed = res->shape[v] != v;
 	r->model_us = r->p50_us = model_time_us(&res->fit[v], &r->terms);
 	r->p99_us = NAN;
-	r->busbw_gbps = ar_algbw_gbps(size, r->p50_us) * ar_busbw_factor(n);
+	r->busbw_gbps =
+	    ar_algbw_gbps(size, r->p50_us) * ar_collective_bus_factor(m->o->collective, n);
 	/* relative to the model at the smallest measured count, so the fit's error there cancels */
 	r->ref_p50_us = ref->row.model_us;
 	r->ref_busbw_gbps =
-	    bw_ref ? ar_algbw_gbps(size, bw_ref->row.model_us) * ar_busbw_factor(bw_ref->row.ranks)
+	    bw_ref ? ar_algbw_gbps(size, bw_ref->row.model_us) *
+	                 ar_collective_bus_factor(m->o->collective, bw_ref->row.ranks)
 	           : NAN;
 	return scale_results_add(res, &e) ? 0 : -1;
 }
@@ -253,7 +271,7 @@ static int sweet_spots(struct model_run *m, int v, const int *grid, int ngrid)
 		set_sweet(&res->sweet_measured[v][j], ranks, s[j], k);
 	k = 0;
 	for (int i = 0; res->fitted[v] && i < ngrid; i++) {
-		if (ar_variant_unsupported(ar_variants[v], grid[i], m->o->op) ||
+		if (!runs(m->o, v, grid[i]) ||
 		    terms_of(m, res->shape[v], grid[i],
 		             m->step.grad_bytes / ar_dtype_bytes(m->o->dtype), &x, NULL) != 0)
 			continue;
@@ -351,7 +369,10 @@ static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 	    cJSON_AddStringToObject(cost, SK_COST_FIT,
 	                            "non-negative least squares of the relative error of the "
 	                            "p50 time, over the points of 2 ranks or more") &&
-	    cJSON_AddStringToObject(cost, SK_COST_DIRECT_VARIANT_SHAPE, SCALE_MPI_SHAPE);
+	    (borrowed_shape(o) < 0
+	         ? cJSON_AddNullToObject(cost, SK_COST_DIRECT_VARIANT_SHAPE)
+	         : cJSON_AddStringToObject(cost, SK_COST_DIRECT_VARIANT_SHAPE,
+	                                   ar_variants[borrowed_shape(o)]->name));
 	if (ok && m->step.on)
 		ok = (step = cJSON_AddObjectToObject(sum, SK_SSUM_STEP_MODEL)) &&
 		     cJSON_AddNumberToObject(step, SK_STEP_COMPUTE_MS, o->compute_ms) &&
@@ -375,9 +396,11 @@ static int fill_results(struct model_run *m, cJSON *root)
 	cJSON *results = cJSON_GetObjectItemCaseSensitive(root, SK_REPORT_RESULTS);
 	for (size_t i = 0; i < m->res->n; i++) {
 		const struct scale_entry *e = &m->res->e[i];
-		cJSON *ok = e->row.predicted ? scale_prediction_to_json(results, &e->row, e->count,
-		                                                        ar_dtype_name(o->dtype),
-		                                                        ar_op_name(o->op), false)
+		cJSON *ok = e->row.predicted
+		                ? scale_prediction_to_json(results, &e->row, e->count,
+		                                           ar_collective_names[o->collective],
+		                                           ar_dtype_name(o->dtype), ar_op_name(o->op),
+		                                           false)
 		                             : scale_row_add_json(e->rec, &e->row);
 		if (!ok)
 			return -1;

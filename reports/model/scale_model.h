@@ -15,7 +15,7 @@
 #include "reports/io/scale_report.h"
 #include "algorithms/variant.h"
 
-/* The variant whose schedule models `mpi`, which has none of its own. */
+/* The variant whose schedule models `mpi`, which has none of its own (its halves: the ring's). */
 #define SCALE_MPI_SHAPE "rabenseifner"
 
 /* What the models need of scale's options (cmd/scale_opts.c: scale_model_input). */
@@ -23,6 +23,7 @@ struct scale_model_in {
 	const bool *variants; /* AR_MAX_VARIANTS: variants[i] selects ar_variants[i] */
 	enum ar_dtype dtype;
 	enum ar_op op;
+	enum ar_collective collective; /* the all-reduce, or the half measured (--collective) */
 	uint64_t segment_bytes;
 	const uint64_t *sizes; /* nsizes, ascending: the message sizes measured */
 	int nsizes;

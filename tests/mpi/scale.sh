@@ -60,6 +60,8 @@ bad "'0' in --ranks" --ranks 0
 bad "'x' in --ranks" --ranks 1,x
 bad "'diagonal' for --placement" --placement diagonal
 bad "'1' in --extrapolate" --extrapolate 1
+bad "'alltoall'" --collective alltoall
+bad "not of --collective allgather" --collective allgather --compute-ms 5 --overlap measured
 bad "'100000' in --extrapolate" --extrapolate 64,100000
 bad "'1.5' for --overlap" --compute-ms 10 --overlap 1.5
 bad "'0' for --compute-ms" --compute-ms 0
@@ -106,6 +108,37 @@ assert {("ring", 2), ("ring", 3), ("mpi", 2), ("mpi", 3)} <= seen, seen
 PY
 [ $? = 0 ] && pass "measured rows carry their step, predictions the largest count's overlap" ||
 	fail "--overlap measured: the records" "$TMP/py"
+
+# --collective (issue 35): a half measured at each rank count, modelled on its own schedule
+# (mpi on the ring's: Rabenseifner's halves need a power of two), its busbw from (n-1)/n
+expect_exit 0 "scale --collective reduce_scatter at 3 ranks" mpi 3 scale --collective reduce_scatter \
+	-a ring,rabenseifner,mpi --sizes 4K,256K -n 5 --extrapolate 16 --compute-ms 5 -o "$TMP/rs.json"
+expect_output "^# collective reduce_scatter: sizes are the whole buffer" "the header names the half"
+expect_output "busbw = algbw x \\(n-1\\)/n" "and its bus factor"
+expect_output "reduce-scattered \\(Tar: that half alone\\)" "the step model says what it models"
+python3 - "$TMP/rs.json" >"$TMP/py" 2>&1 <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["collective"] == "reduce_scatter", d["config"]
+kinds = set()
+for r in d["results"]:
+    assert r["collective"] == "reduce_scatter", r
+    if r.get("skipped"):
+        assert r["algorithm"] == "rabenseifner" and r["ranks"] == 3, r
+        continue
+    n = r["ranks"]
+    if n > 1:
+        assert math.isclose(r["busbw_gbps"], r["algbw_gbps"] * (n - 1) / n, rel_tol=1e-9), r
+    if not r["predicted"]:
+        assert r["wrong"] == 0, r
+    kinds.add((r["algorithm"], r["predicted"]))
+assert {("ring", False), ("ring", True), ("mpi", False), ("mpi", True)} <= kinds, kinds
+fits = {v["algorithm"]: v["fit"] for v in d["summary"]["variants"] if v.get("fit")}
+assert fits["mpi"]["shape"] == "ring", fits["mpi"]
+assert d["summary"]["cost_model"]["direct_variant_shape"] == "ring", d["summary"]["cost_model"]
+PY
+[ $? = 0 ] && pass "every record names the half, measured and predicted, busbw (n-1)/n" ||
+	fail "scale --collective: the records" "$TMP/py"
 
 check_all_schemas
 finish

@@ -143,3 +143,85 @@ Test(scale_model, a_wrong_point_is_the_verdict)
 	cJSON_Delete(root);
 	scale_results_release(&res);
 }
+
+/*
+ * --collective reduce_scatter: the model walks the half's own schedule
+ * (ring's reduce-scatter, half of its all-reduce), fits it back exactly,
+ * predicts busbw with the half's factor (n-1)/n, and models mpi with a
+ * shape that runs at any count (the ring's: Rabenseifner's halves need a
+ * power of two).
+ */
+Test(scale_model, a_half_is_modelled_on_its_own_schedule)
+{
+	char cmd[] = "scale", a[] = "-a", which[] = "ring,mpi", b[] = "-b", eight[] = "8",
+	     e[] = "-e", mib[] = "1M", r[] = "--ranks", counts[] = "2,4,8", x[] = "--extrapolate",
+	     big[] = "64", c[] = "--collective", rs[] = "reduce_scatter";
+	char *argv[] = {cmd, a, which, b, eight, e, mib, r, counts, x, big, c, rs};
+	char err[256];
+	struct scale_opts o;
+	struct scale_results res = {0};
+	cr_assert_eq(opts_parse(&scale_spec, 13, argv, &o, err, sizeof err), OPTS_RUN, "%s", err);
+	cr_assert_eq(scale_spec.check_world(&o, 8, err, sizeof err), EXIT_OK, "%s", err);
+	int ring = ar_variant_index(ar_variant_find("ring"));
+	int mpi = ar_variant_index(ar_variant_find("mpi"));
+	cJSON *root = cJSON_CreateObject(), *results = cJSON_AddArrayToObject(root, "results");
+	for (int k = 0; k < o.nranks; k++)
+		for (int i = 0; i < o.sweep.nsizes; i++)
+			for (int v = 0; v < 2; v++) {
+				uint64_t bytes = o.sweep.sizes[i];
+				struct cost_path p;
+				cr_assert_eq(cost_walk_collective(ar_variants[ring], AR_REDUCE_SCATTER,
+				                                  o.ranks[k], bytes / 4, 4,
+				                                  o.sweep.segment_bytes, 0, &p),
+				             0);
+				/* the half of the ring's all-reduce: half its messages and bytes */
+				struct cost_path whole;
+				cr_assert_eq(cost_walk(ar_variants[ring], o.ranks[k], bytes / 4, 4,
+				                       o.sweep.segment_bytes, 0, &whole),
+				             0);
+				if (bytes / 4 >= (uint64_t)o.ranks[k]) { /* else empty chunks */
+					cr_assert_eq(2 * p.messages, whole.messages, "%d ranks, %llu B",
+					             o.ranks[k], (unsigned long long)bytes);
+					cr_assert_eq(2 * p.bytes, whole.bytes);
+				}
+				double t = ALPHA_US * (double)p.messages + BETA_US_PER_BYTE * (double)p.bytes;
+				struct scale_entry en = {.variant = v ? mpi : ring, .count = bytes / 4};
+				en.row = (struct scale_row){.algorithm = v ? "mpi" : "ring",
+				                            .bytes = bytes,
+				                            .ranks = o.ranks[k],
+				                            .hosts = 1,
+				                            .p50_us = t,
+				                            .p99_us = t};
+				en.rec = cJSON_CreateObject();
+				cJSON_AddItemToArray(results, en.rec);
+				cr_assert(scale_results_add(&res, &en));
+				res.measured[en.variant]++;
+			}
+	cr_assert_eq(run_model(&o, 8, &res, root), EXIT_OK);
+	cr_assert(res.fitted[ring] && res.fitted[mpi]);
+	cr_expect_eq(res.shape[mpi], ring, "mpi's halves borrow the ring's shape");
+	cr_expect_float_eq(res.fit[ring].alpha_us, ALPHA_US, 1e-6);
+	cr_expect_lt(res.fit[ring].max_error, 1e-6);
+	for (size_t i = 0; i < res.n; i++) {
+		const struct scale_row *row = &res.e[i].row;
+		if (!row->predicted)
+			continue;
+		double f = (double)(row->ranks - 1) / row->ranks;
+		cr_expect_float_eq(row->busbw_gbps, ar_algbw_gbps(row->bytes, row->p50_us) * f, 1e-9);
+	}
+	int collective_named = 0;
+	const cJSON *rec;
+	cJSON_ArrayForEach(rec, results)
+	{
+		const cJSON *cn = cJSON_GetObjectItemCaseSensitive(rec, "collective");
+		collective_named += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "predicted")) &&
+		                    cn && strcmp(cn->valuestring, "reduce_scatter") == 0;
+	}
+	int predicted = 0;
+	for (size_t i = 0; i < res.n; i++)
+		predicted += res.e[i].row.predicted;
+	cr_expect_eq(predicted, 2 * 2, "%d", predicted);
+	cr_expect_eq(collective_named, predicted, "every prediction names its collective");
+	cJSON_Delete(root);
+	scale_results_release(&res);
+}

@@ -153,8 +153,11 @@ Test(scale_report, predicted_rows_say_so)
 	cr_expect(strstr(line, "measured") != NULL, "%s", line);
 
 	cJSON *results = cJSON_CreateArray();
-	cr_assert_not_null(scale_prediction_to_json(results, &r, 256, "float32", "sum", false));
+	cr_assert_not_null(
+	    scale_prediction_to_json(results, &r, 256, "allgather", "float32", "sum", false));
 	const cJSON *rec = cJSON_GetArrayItem(results, 0);
+	cr_expect_str_eq(cJSON_GetObjectItemCaseSensitive(rec, "collective")->valuestring,
+	                 "allgather");
 	cr_expect(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rec, "predicted")));
 	cr_expect_eq(cJSON_GetObjectItemCaseSensitive(rec, "ranks")->valuedouble, 4096);
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "time_us");
