@@ -23,7 +23,6 @@
 #include "cmd/links_opts.h"
 #include "cmd/verify_opts.h"
 #include "reports/accept/accept_verdict.h"
-#include "reports/io/report_read.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,85 +64,6 @@ static double budget_left(struct accept_run *a)
 	if (MPI_Bcast(&left, 1, MPI_DOUBLE, 0, a->ctx->comm) != MPI_SUCCESS)
 		return -1;
 	return left;
-}
-
-/* The variant, dtype and op names a spec may use: the registry's. */
-static int names_of(struct accept_names *n, const char **variants, const char **dtypes,
-                    const char **ops)
-{
-	for (size_t i = 0; ar_variants[i]; i++)
-		variants[i] = ar_variants[i]->name;
-	for (int i = 0; i < AR_DTYPE_COUNT; i++)
-		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
-	for (int i = 0; i < AR_OP_COUNT; i++)
-		ops[i] = ar_op_name((enum ar_op)i);
-	*n = (struct accept_names){variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
-	                           ops,      AR_OP_COUNT};
-	return 0;
-}
-
-/* Every line of err as one error about the spec. */
-static void print_spec_errors(const struct cmd_ctx *ctx, const char *path, char *err)
-{
-	char *save = NULL;
-	for (char *line = strtok_r(err, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		cmd_error(ctx, "accept: spec '%s': %s", path, line);
-}
-
-/*
- * Rank 0 reads and checks the spec, then every rank parses the text rank 0
- * sends. EXIT_OK, EXIT_USAGE (a bad spec, every problem named) or
- * EXIT_RUNTIME; agreed.
- */
-static int load_spec(struct accept_run *a)
-{
-	const char *variants[AR_MAX_VARIANTS + 1], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
-	struct accept_names names;
-	const char *path = a->o->args.items[0];
-	char *err = malloc(16384), *text = NULL;
-	cJSON *root = NULL;
-	int status = err ? EXIT_OK : EXIT_RUNTIME;
-	long long len = 0;
-	names_of(&names, variants, dtypes, ops);
-	if (a->ctx->rank == 0 && status == EXIT_OK) {
-		int rc = report_load(path, &root, err, 16384);
-		if (rc != REPORT_OK) {
-			cmd_error(a->ctx, "accept: %s", err);
-			status = rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
-		} else if (!(text = cJSON_PrintUnformatted(root))) {
-			cmd_error(a->ctx, "accept: out of memory for the spec");
-			status = EXIT_RUNTIME;
-		}
-		len = text ? (long long)strlen(text) + 1 : 0;
-	}
-	int rc = MPI_Bcast(&status, 1, MPI_INT, 0, a->ctx->comm);
-	if (rc == MPI_SUCCESS && status == EXIT_OK)
-		rc = MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, a->ctx->comm);
-	if (rc == MPI_SUCCESS && status == EXIT_OK && a->ctx->rank != 0 &&
-	    !(text = malloc((size_t)len)))
-		status = EXIT_RUNTIME;
-	if (run_any(a->ctx, status != EXIT_OK) || rc != MPI_SUCCESS)
-		goto out;
-	if (MPI_Bcast(text, (int)len, MPI_CHAR, 0, a->ctx->comm) != MPI_SUCCESS) {
-		status = EXIT_RUNTIME;
-		goto out;
-	}
-	if (a->ctx->rank != 0)
-		root = cJSON_Parse(text);
-	if (!root || accept_spec_parse_names(root, &names, &a->spec, err, 16384) != 0) {
-		if (root && a->ctx->rank == 0)
-			print_spec_errors(a->ctx, path, err);
-		status = root ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-out:
-	if (rc != MPI_SUCCESS)
-		status = EXIT_RUNTIME;
-	if (run_any(a->ctx, status != EXIT_OK) && status == EXIT_OK)
-		status = EXIT_RUNTIME;
-	cJSON_Delete(root);
-	free(text);
-	free(err);
-	return status;
 }
 
 /* verify of the spec's variants, with verify's default matrix for the job's rank count. */
@@ -600,7 +520,7 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 		status = run_check_output(ctx, "accept", &j);
 	}
 	if (status == EXIT_OK)
-		status = load_spec(&a);
+		status = accept_load_spec(ctx, o->args.items[0], &a.spec);
 	if (status == EXIT_OK && run_context_begin(ctx, &a.context, &a.map) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)
