@@ -11,8 +11,8 @@
  * disk only rank 0 sees is enough. The checks are the runs of the commands,
  * through the run layer's header (cmd/run/run.h): the placement of the
  * context (topo), verify_run, links_measure and the shared sweep
- * (allreduce), each with its command's defaults. Only rank 0
- * holds figures and verdicts.
+ * (allreduce; one sweep per collective the spec's points hold), each with
+ * its command's defaults. Only rank 0 holds figures and verdicts.
  */
 #include <mpi.h>
 
@@ -23,7 +23,6 @@
 #include "cmd/links_opts.h"
 #include "cmd/verify_opts.h"
 #include "reports/accept/accept_verdict.h"
-#include "reports/io/report_read.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -65,85 +64,6 @@ static double budget_left(struct accept_run *a)
 	if (MPI_Bcast(&left, 1, MPI_DOUBLE, 0, a->ctx->comm) != MPI_SUCCESS)
 		return -1;
 	return left;
-}
-
-/* The variant, dtype and op names a spec may use: the registry's. */
-static int names_of(struct accept_names *n, const char **variants, const char **dtypes,
-                    const char **ops)
-{
-	for (size_t i = 0; ar_variants[i]; i++)
-		variants[i] = ar_variants[i]->name;
-	for (int i = 0; i < AR_DTYPE_COUNT; i++)
-		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
-	for (int i = 0; i < AR_OP_COUNT; i++)
-		ops[i] = ar_op_name((enum ar_op)i);
-	*n = (struct accept_names){variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
-	                           ops,      AR_OP_COUNT};
-	return 0;
-}
-
-/* Every line of err as one error about the spec. */
-static void print_spec_errors(const struct cmd_ctx *ctx, const char *path, char *err)
-{
-	char *save = NULL;
-	for (char *line = strtok_r(err, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		cmd_error(ctx, "accept: spec '%s': %s", path, line);
-}
-
-/*
- * Rank 0 reads and checks the spec, then every rank parses the text rank 0
- * sends. EXIT_OK, EXIT_USAGE (a bad spec, every problem named) or
- * EXIT_RUNTIME; agreed.
- */
-static int load_spec(struct accept_run *a)
-{
-	const char *variants[AR_MAX_VARIANTS + 1], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
-	struct accept_names names;
-	const char *path = a->o->args.items[0];
-	char *err = malloc(16384), *text = NULL;
-	cJSON *root = NULL;
-	int status = err ? EXIT_OK : EXIT_RUNTIME;
-	long long len = 0;
-	names_of(&names, variants, dtypes, ops);
-	if (a->ctx->rank == 0 && status == EXIT_OK) {
-		int rc = report_load(path, &root, err, 16384);
-		if (rc != REPORT_OK) {
-			cmd_error(a->ctx, "accept: %s", err);
-			status = rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
-		} else if (!(text = cJSON_PrintUnformatted(root))) {
-			cmd_error(a->ctx, "accept: out of memory for the spec");
-			status = EXIT_RUNTIME;
-		}
-		len = text ? (long long)strlen(text) + 1 : 0;
-	}
-	int rc = MPI_Bcast(&status, 1, MPI_INT, 0, a->ctx->comm);
-	if (rc == MPI_SUCCESS && status == EXIT_OK)
-		rc = MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, a->ctx->comm);
-	if (rc == MPI_SUCCESS && status == EXIT_OK && a->ctx->rank != 0 &&
-	    !(text = malloc((size_t)len)))
-		status = EXIT_RUNTIME;
-	if (run_any(a->ctx, status != EXIT_OK) || rc != MPI_SUCCESS)
-		goto out;
-	if (MPI_Bcast(text, (int)len, MPI_CHAR, 0, a->ctx->comm) != MPI_SUCCESS) {
-		status = EXIT_RUNTIME;
-		goto out;
-	}
-	if (a->ctx->rank != 0)
-		root = cJSON_Parse(text);
-	if (!root || accept_spec_parse_names(root, &names, &a->spec, err, 16384) != 0) {
-		if (root && a->ctx->rank == 0)
-			print_spec_errors(a->ctx, path, err);
-		status = root ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-out:
-	if (rc != MPI_SUCCESS)
-		status = EXIT_RUNTIME;
-	if (run_any(a->ctx, status != EXIT_OK) && status == EXIT_OK)
-		status = EXIT_RUNTIME;
-	cJSON_Delete(root);
-	free(text);
-	free(err);
-	return status;
 }
 
 /* verify of the spec's variants, with verify's default matrix for the job's rank count. */
@@ -233,8 +153,11 @@ static int cmp_u64(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The sweep options of the spec's all-reduce: allreduce's defaults, its dtype and op, its sizes. */
-static int sweep_options(const struct accept_run *a, struct ar_opts *ao)
+/*
+ * The sweep options of the spec's points of collective c: allreduce's
+ * defaults, the spec's dtype and op, those points' variants and sizes.
+ */
+static int sweep_options(const struct accept_run *a, enum ar_collective c, struct ar_opts *ao)
 {
 	char err[256];
 	const struct accept_allreduce_spec *s = &a->spec.allreduce;
@@ -242,11 +165,14 @@ static int sweep_options(const struct accept_run *a, struct ar_opts *ao)
 		return -1;
 	memset(ao->sweep.variants, 0, sizeof ao->sweep.variants);
 	ao->sweep.nsizes = 0;
+	ao->sweep.collective = (int)c;
 	ar_dtype_parse(s->dtype, &ao->sweep.dtype);
 	ar_op_parse(s->op, &ao->sweep.op);
 	ao->in_place = s->in_place;
 	for (size_t i = 0; i < s->npoints; i++) {
 		bool seen = false;
+		if (s->points[i].collective != c)
+			continue;
 		ao->sweep.variants[ar_variant_index(ar_variant_find(s->points[i].variant))] = true;
 		for (int k = 0; k < ao->sweep.nsizes; k++)
 			seen |= ao->sweep.sizes[k] == s->points[i].bytes;
@@ -268,7 +194,8 @@ static int share_point(struct accept_run *a, int from)
 static int add_point(struct accept_run *a, struct accept_figures *f, size_t point)
 {
 	const struct accept_ar_point *p = &a->spec.allreduce.points[point];
-	struct accept_point_figures fig = {.in_place = a->spec.allreduce.in_place,
+	struct accept_point_figures fig = {.collective = p->collective,
+	                                   .in_place = a->spec.allreduce.in_place,
 	                                   .bytes = p->bytes,
 	                                   .ranks = a->last.ranks,
 	                                   .busbw_gbps = a->last.busbw_gbps,
@@ -281,27 +208,37 @@ static int add_point(struct accept_run *a, struct accept_figures *f, size_t poin
 	return accept_figures_add_point(f, &fig) == 0 ? EXIT_OK : EXIT_RUNTIME;
 }
 
-/*
- * Points of the spec on communicator c (the job, or a subset of hosts whose
- * lowest world rank is `lowest`): all of them (only < 0) or point `only`, into
- * f on rank 0. p99: enough iterations for a p99 (reports/README.md: 100).
- */
-static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowest, long only,
-                      bool p99, struct accept_figures *f)
+/* Whether run_points measures spec point i of collective coll: all (only < 0) or `only`. */
+static bool runs_point(const struct accept_run *a, enum ar_collective coll, long only, size_t i)
 {
+	return a->spec.allreduce.points[i].collective == coll && (only < 0 || (size_t)only == i);
+}
+
+/*
+ * The points of collective coll of run_points, in one sweep: its plans are
+ * built for one collective (sweep_plan). Progress and errors name a half:
+ * "accept: reduce_scatter: ...".
+ */
+static int run_collective(struct accept_run *a, enum ar_collective coll, const struct sweep_comm *c,
+                          int lowest, long only, bool p99, struct accept_figures *f)
+{
+	static const char *const command[AR_COLLECTIVES] = {"accept", "accept: reduce_scatter",
+	                                                    "accept: allgather"};
 	struct ar_opts ao;
 	struct sweep s;
-	int status = sweep_options(a, &ao) == 0 ? EXIT_OK : EXIT_RUNTIME;
-	sweep_init(&s, a->ctx, "accept", &ao.sweep, ao.in_place, a->o->out.quiet);
+	int status = sweep_options(a, coll, &ao) == 0 ? EXIT_OK : EXIT_RUNTIME, total = 0;
+	for (size_t i = 0; i < a->spec.allreduce.npoints; i++)
+		total += runs_point(a, coll, only, i);
+	sweep_init(&s, a->ctx, command[coll], &ao.sweep, ao.in_place, a->o->out.quiet);
 	s.on_point = keep_point;
 	s.on_point_arg = a;
 	if (status == EXIT_OK)
-		status = sweep_setup(&s, only < 0 ? (int)a->spec.allreduce.npoints : 1);
+		status = sweep_setup(&s, total);
 	if (p99)
 		s.cfg.min_iters = 100;
 	for (size_t i = 0; status == EXIT_OK && i < a->spec.allreduce.npoints; i++) {
 		const struct accept_ar_point *p = &a->spec.allreduce.points[i];
-		if (only >= 0 && (size_t)only != i)
+		if (!runs_point(a, coll, only, i))
 			continue;
 		int v = ar_variant_index(ar_variant_find(p->variant));
 		if (budget_spent(a)) {
@@ -319,6 +256,27 @@ static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowe
 			status = add_point(a, f, i);
 	}
 	sweep_release(&s);
+	return status;
+}
+
+/*
+ * Points of the spec on communicator c (the job, or a subset of hosts whose
+ * lowest world rank is `lowest`): all of them (only < 0) or point `only`, into
+ * f on rank 0, one sweep per collective they hold (every rank holds the spec:
+ * all agree on which). p99: enough iterations for a p99 (reports/README.md: 100).
+ */
+static int run_points(struct accept_run *a, const struct sweep_comm *c, int lowest, long only,
+                      bool p99, struct accept_figures *f)
+{
+	int status = EXIT_OK;
+	for (int k = 0; status == EXIT_OK && k < AR_COLLECTIVES; k++) {
+		enum ar_collective coll = (enum ar_collective)k;
+		bool any = false;
+		for (size_t i = 0; i < a->spec.allreduce.npoints; i++)
+			any |= runs_point(a, coll, only, i);
+		if (any)
+			status = run_collective(a, coll, c, lowest, only, p99, f);
+	}
 	return status;
 }
 
@@ -600,7 +558,7 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 		status = run_check_output(ctx, "accept", &j);
 	}
 	if (status == EXIT_OK)
-		status = load_spec(&a);
+		status = accept_load_spec(ctx, o->args.items[0], &a.spec);
 	if (status == EXIT_OK && run_context_begin(ctx, &a.context, &a.map) != 0)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK)

@@ -177,6 +177,15 @@ int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_p
 
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
+/*
+ * accept's spec at path into *spec (initialised here), on every rank
+ * (cmd/run/accept_spec_load.c): rank 0 reads it and sends the text, each
+ * rank parses it against the registry's variant, dtype and op names.
+ * EXIT_OK, EXIT_USAGE (a bad spec, every problem named on rank 0) or
+ * EXIT_RUNTIME; agreed.
+ */
+struct accept_spec;
+int accept_load_spec(struct cmd_ctx *ctx, const char *path, struct accept_spec *spec);
 
 /*
  * Every point of s on the communicator of the first n world ranks of order

@@ -362,6 +362,7 @@ static int derive_links(struct deriving *d)
 
 /* A point of the spec being derived: borrowed from the figures. */
 struct point_key {
+	enum ar_collective collective;
 	const char *variant;
 	uint64_t bytes;
 };
@@ -401,7 +402,7 @@ static void check_same_kind(struct deriving *d)
 	d->spec.allreduce.in_place = first->in_place;
 }
 
-/* The distinct (variant, bytes) of the measured points, in order of first appearance. */
+/* The distinct (collective, variant, bytes) of the measured points, in order of first sight. */
 static size_t point_keys(const struct deriving *d, struct point_key *keys)
 {
 	size_t n = 0;
@@ -412,11 +413,12 @@ static size_t point_keys(const struct deriving *d, struct point_key *keys)
 			size_t k = 0;
 			if (q->skipped[0])
 				continue;
-			while (k < n && (keys[k].bytes != q->bytes ||
-			                 strcmp(keys[k].variant, q->variant) != 0))
+			while (k < n &&
+			       (keys[k].bytes != q->bytes || keys[k].collective != q->collective ||
+			        strcmp(keys[k].variant, q->variant) != 0))
 				k++;
 			if (k == n)
-				keys[n++] = (struct point_key){q->variant, q->bytes};
+				keys[n++] = (struct point_key){q->collective, q->variant, q->bytes};
 		}
 	return n;
 }
@@ -425,7 +427,7 @@ static size_t point_keys(const struct deriving *d, struct point_key *keys)
 static bool is_point(const struct accept_point_figures *q, const struct point_key *key)
 {
 	return !q->skipped[0] && q->ranks >= 2 && q->bytes == key->bytes &&
-	       strcmp(q->variant, key->variant) == 0;
+	       q->collective == key->collective && strcmp(q->variant, key->variant) == 0;
 }
 
 /*
@@ -455,8 +457,9 @@ static int derive_metric(struct deriving *d, const struct point_key *key, size_t
 		d->runs[nruns++] = accept_median_inplace(x, n);
 		if (!prov) {
 			accept_format_bytes(size, sizeof size, key->bytes);
-			snprintf(stat, sizeof stat, "%s of %s at %s", busbw ? "busbw" : "p99 time",
-			         key->variant, size);
+			snprintf(stat, sizeof stat, "%s of %s%s at %s",
+			         busbw ? "busbw" : "p99 time",
+			         accept_collective_prefix(key->collective), key->variant, size);
 			rule(d, busbw, "", text, sizeof text);
 			if (!(prov = provenance(d, path, stat, text)))
 				return -1;
@@ -489,6 +492,7 @@ static int derive_keyed_points(struct deriving *d, const struct point_key *keys,
 	for (size_t k = 0; k < nkeys; k++) {
 		struct accept_ar_point *p = &a->points[a->npoints];
 		snprintf(p->variant, sizeof p->variant, "%s", keys[k].variant);
+		p->collective = keys[k].collective;
 		p->bytes = keys[k].bytes;
 		if (derive_metric(d, &keys[k], a->npoints, true, x, &p->min_busbw_gbps) != 0 ||
 		    derive_metric(d, &keys[k], a->npoints, false, x, &p->max_p99_us) != 0)
@@ -500,9 +504,9 @@ static int derive_keyed_points(struct deriving *d, const struct point_key *keys,
 		}
 		accept_format_bytes(size, sizeof size, p->bytes);
 		snprintf(text, sizeof text,
-		         "allreduce %s at %s left out: neither busbw nor p99 is defined there (one "
+		         "%s %s at %s left out: neither busbw nor p99 is defined there (one "
 		         "rank, or fewer than 100 iterations)",
-		         p->variant, size);
+		         ar_collective_names[p->collective], p->variant, size);
 		if (!note(d, text))
 			return -1;
 	}

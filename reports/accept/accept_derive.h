@@ -20,9 +20,11 @@
  *     higher (latency) of the class median of the p50s and its weakest
  *     host's median, as the verdict judges both (a run passes the spec
  *     derived from it); then over the links reports;
- *   - allreduce, per (variant, bytes) and allreduce report measured on two
- *     ranks or more (one rank moves no data): busbw and p99 (where defined);
- *     then over the reports; verify: the variants those reports measured.
+ *   - allreduce, per (collective, variant, bytes) and allreduce report
+ *     measured on two ranks or more (one rank moves no data): busbw and p99
+ *     (where defined); then over the reports; a point keeps its records'
+ *     collective (reports of --collective reduce_scatter give reduce_scatter
+ *     points); verify: the variants those reports measured.
  * A report is refused as known-good when it is not complete, when a links
  * report has suspects, when an allreduce point has wrong elements or was
  * not checked. "derived" in the spec records the sources, the tolerance,

@@ -172,6 +172,7 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 int accept_figures_add_ar_record(struct accept_figures *f, const struct ar_record *r)
 {
 	struct accept_point_figures p = {
+	    .collective = r->collective,
 	    .in_place = r->in_place,
 	    .bytes = r->bytes,
 	    .ranks = r->ranks,

@@ -53,8 +53,9 @@ struct accept_verify_figures {
 	char skipped[ACCEPT_REASON_BYTES]; /* "" when it ran */
 };
 
-/* One all-reduce point. */
+/* One all-reduce point (or one of its halves: collective). */
 struct accept_point_figures {
+	enum ar_collective collective;
 	char variant[ACCEPT_NAME_BYTES], dtype[ACCEPT_NAME_BYTES], op[ACCEPT_NAME_BYTES];
 	bool in_place;
 	uint64_t bytes;

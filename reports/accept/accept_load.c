@@ -256,12 +256,41 @@ static int load_suspect(struct loader *l, const cJSON *o, struct accept_figures 
 	return added(l, accept_figures_add_suspect(f, &s));
 }
 
+/* A record's "collective" into *out; absent: the all-reduce (a report before the halves). */
+static int load_collective(struct loader *l, const cJSON *rec, enum ar_collective *out)
+{
+	const char *name;
+	char known[128] = "";
+	size_t used = 0;
+
+	if (report_get_string(&l->at, rec, "collective", false, &name) != 0)
+		return failed(l);
+	*out = AR_ALLREDUCE;
+	if (!name)
+		return 0;
+	for (int c = 0; c < AR_COLLECTIVES; c++) {
+		if (strcmp(name, ar_collective_names[c]) == 0) {
+			*out = (enum ar_collective)c;
+			return 0;
+		}
+		if (used < sizeof known)
+			used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
+			                         c ? ", " : "", ar_collective_names[c]);
+	}
+	accept_errs_add(l->errs,
+	                "report '%s': %s.collective: unknown collective \"%.64s\" (known: %s)",
+	                l->path, l->where, name, known);
+	return -1;
+}
+
 static int load_point(struct loader *l, const cJSON *rec, struct accept_figures *f)
 {
 	struct accept_point_figures p = {.wrong = -1};
 	const char *variant, *dtype, *op, *skipped;
 	int64_t bytes = 0, ranks = 0;
 
+	if (load_collective(l, rec, &p.collective) != 0)
+		return -1;
 	if (report_get_string(&l->at, rec, "algorithm", true, &variant) != 0 ||
 	    report_get_string(&l->at, rec, "dtype", true, &dtype) != 0 ||
 	    report_get_string(&l->at, rec, "op", true, &op) != 0 ||

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a over the variant's name, then the size's bytes. */
+/* FNV-1a over the collective, the variant's name, then the size's bytes. */
 static uint64_t hash(const struct accept_ar_point *p)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = (1469598103934665603ull ^ (unsigned)p->collective) * 1099511628211ull;
 	for (const unsigned char *c = (const unsigned char *)p->variant; *c; c++)
 		h = (h ^ *c) * 1099511628211ull;
 	for (int k = 0; k < 8; k++)
@@ -41,7 +41,8 @@ long accept_point_set_add(struct accept_point_set *s, const struct accept_ar_poi
 			return -1;
 		}
 		const struct accept_ar_point *q = &s->points[s->slots[k] - 1];
-		if (q->bytes == p->bytes && strcmp(q->variant, p->variant) == 0)
+		if (q->bytes == p->bytes && q->collective == p->collective &&
+		    strcmp(q->variant, p->variant) == 0)
 			return (long)(s->slots[k] - 1);
 	}
 }

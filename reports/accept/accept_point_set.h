@@ -1,5 +1,5 @@
 /*
- * A set of a spec's all-reduce points by (variant, bytes), for the spec
+ * A set of a spec's all-reduce points by (collective, variant, bytes), for the spec
  * reader's duplicate check: open addressing, so n points cost n lookups of
  * constant time, not n^2 comparisons (100k points took 15 s). Pure: libc only.
  */

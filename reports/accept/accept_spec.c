@@ -53,6 +53,12 @@ void accept_spec_path_point(char *buf, size_t len, size_t point, bool busbw)
 	         busbw ? "min_busbw_gbps" : "max_p99_us");
 }
 
+const char *accept_collective_prefix(enum ar_collective c)
+{
+	static const char *const prefix[AR_COLLECTIVES] = {"", "reduce_scatter ", "allgather "};
+	return c > AR_ALLREDUCE && c < AR_COLLECTIVES ? prefix[c] : "";
+}
+
 /* The state of one parse: where we are, what is wrong so far, what names are known. */
 struct reader {
 	struct accept_errs errs;
@@ -397,10 +403,32 @@ static void read_links(struct reader *r, const cJSON *obj, struct accept_spec *s
 	get_bool(r, obj, "allow_suspects", &s->links.allow_suspects);
 }
 
+/*
+ * A point's "collective", when present: a name of ar_collective_names,
+ * always checked (the names are data of their own, not the command's).
+ */
+static void read_collective(struct reader *r, const cJSON *obj, enum ar_collective *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, "collective");
+	char name[ACCEPT_NAME_BYTES];
+	size_t at;
+
+	if (!v)
+		return;
+	at = accept_path_key(&r->path, "collective");
+	if (read_name(r, v, "a collective name", "collective", ar_collective_names, AR_COLLECTIVES,
+	              name))
+		for (int c = 0; c < AR_COLLECTIVES; c++)
+			if (strcmp(name, ar_collective_names[c]) == 0)
+				*out = (enum ar_collective)c;
+	accept_path_cut(&r->path, at);
+}
+
 /* One point; the path names it. false when it is not usable. */
 static bool read_point(struct reader *r, const cJSON *obj, struct accept_ar_point *p)
 {
-	static const char *const known[] = {"variant", "bytes", "min_busbw_gbps", "max_p99_us"};
+	static const char *const known[] = {"collective", "variant", "bytes", "min_busbw_gbps",
+	                                    "max_p99_us"};
 	const struct accept_names *names = r->names;
 	const cJSON *v;
 	int before = r->errs.count;
@@ -411,6 +439,7 @@ static bool read_point(struct reader *r, const cJSON *obj, struct accept_ar_poin
 	if (!expect_object(r, obj))
 		return false;
 	check_fields(r, obj, known, sizeof known / sizeof known[0]);
+	read_collective(r, obj, &p->collective);
 	v = cJSON_GetObjectItemCaseSensitive(obj, "variant");
 	at = accept_path_key(&r->path, "variant");
 	if (!v)
@@ -457,9 +486,9 @@ static void read_points(struct reader *r, const cJSON *list, struct accept_allre
 			accept_format_bytes(size, sizeof size, p->bytes);
 			if (j >= 0)
 				bad(r,
-				    "the same point as points[%ld] (%s, %s): give each variant and "
-				    "size once",
-				    j, p->variant, size);
+				    "the same point as points[%ld] (%s%s, %s): give each variant "
+				    "and size once per collective",
+				    j, accept_collective_prefix(p->collective), p->variant, size);
 			else
 				a->npoints++;
 		}
@@ -496,8 +525,8 @@ static void read_allreduce(struct reader *r, const cJSON *obj, struct accept_spe
 	v = cJSON_GetObjectItemCaseSensitive(obj, "points");
 	at = accept_path_key(&r->path, "points");
 	if (!v)
-		bad(r, "missing: expected a list of points {variant, bytes, min_busbw_gbps, "
-		       "max_p99_us}");
+		bad(r, "missing: expected a list of points {collective, variant, bytes, "
+		       "min_busbw_gbps, max_p99_us}");
 	else if (!cJSON_IsArray(v)) {
 		accept_describe_value(v, shown, sizeof shown);
 		bad(r, "expected a list of points, got %s", shown);

@@ -14,6 +14,7 @@
 #ifndef COLLSCOPE_ACCEPT_SPEC_H
 #define COLLSCOPE_ACCEPT_SPEC_H
 
+#include "algorithms/variant.h"
 #include "reports/diagnose/detect.h"
 
 #include <cjson/cJSON.h>
@@ -53,7 +54,13 @@ struct accept_links_spec {
 	bool allow_suspects; /* false: any suspect link or host of `links` fails */
 };
 
+/*
+ * One point of the allreduce check. collective: the all-reduce, or one of its
+ * halves (allreduce --collective); a spec without the field means the
+ * all-reduce, as every spec did before the halves.
+ */
 struct accept_ar_point {
+	enum ar_collective collective;
 	char variant[ACCEPT_NAME_BYTES];
 	uint64_t bytes;
 	double min_busbw_gbps, max_p99_us; /* NAN: not checked (at least one is set) */
@@ -113,5 +120,9 @@ cJSON *accept_spec_to_json(cJSON *root, const struct accept_spec *s);
  * "checks.links.max_latency_us.same_host". */
 void accept_spec_path_links(char *buf, size_t len, bool bandwidth, enum detect_locality l);
 void accept_spec_path_point(char *buf, size_t len, size_t point, bool busbw);
+
+/* What names a point's collective before its variant in messages: "reduce_scatter ",
+ * "allgather ", and "" for the all-reduce (whose messages read as they always did). */
+const char *accept_collective_prefix(enum ar_collective c);
 
 #endif

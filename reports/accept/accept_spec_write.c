@@ -68,7 +68,11 @@ static bool add_allreduce(cJSON *checks, const struct accept_allreduce_spec *a)
 			cJSON_Delete(q);
 			return false;
 		}
-		if (!cJSON_AddStringToObject(q, "variant", p->variant) ||
+		/* the all-reduce's points without the field: a spec of them reads as before */
+		if ((p->collective != AR_ALLREDUCE &&
+		     !cJSON_AddStringToObject(q, "collective",
+		                              ar_collective_names[p->collective])) ||
+		    !cJSON_AddStringToObject(q, "variant", p->variant) ||
 		    !cJSON_AddNumberToObject(q, "bytes", (double)p->bytes) ||
 		    (!isnan(p->min_busbw_gbps) &&
 		     !cJSON_AddNumberToObject(q, "min_busbw_gbps", p->min_busbw_gbps)) ||

@@ -263,8 +263,10 @@ static void build_allreduce(struct builder *b)
 			double t = busbw ? p->min_busbw_gbps : p->max_p99_us;
 			if (isnan(t))
 				continue;
-			r = add(b, busbw ? CHECK_BUSBW : CHECK_P99, -1, (int)i, t,
-			        "allreduce %s %s %s", p->variant, size, busbw ? "busbw" : "p99");
+			/* "allreduce ring 4 MiB busbw", "reduce_scatter ring 4 MiB busbw" */
+			r = add(b, busbw ? CHECK_BUSBW : CHECK_P99, -1, (int)i, t, "%s %s %s %s",
+			        ar_collective_names[p->collective], p->variant, size,
+			        busbw ? "busbw" : "p99");
 			if (!r)
 				return;
 			snprintf(r->variant, sizeof r->variant, "%s", p->variant);
@@ -464,9 +466,9 @@ static const struct accept_point_figures *find_point(const struct accept_spec *s
 
 	for (size_t i = 0; i < f->npoints; i++) {
 		const struct accept_point_figures *p = &f->points[i];
-		if (p->bytes != want->bytes || strcmp(p->variant, want->variant) != 0 ||
-		    strcmp(p->dtype, a->dtype) != 0 || strcmp(p->op, a->op) != 0 ||
-		    p->in_place != a->in_place)
+		if (p->bytes != want->bytes || p->collective != want->collective ||
+		    strcmp(p->variant, want->variant) != 0 || strcmp(p->dtype, a->dtype) != 0 ||
+		    strcmp(p->op, a->op) != 0 || p->in_place != a->in_place)
 			continue;
 		double v = r->check == CHECK_BUSBW ? p->busbw_gbps : -p->p99_us;
 		double w = best ? (r->check == CHECK_BUSBW ? best->busbw_gbps : -best->p99_us) : 0;

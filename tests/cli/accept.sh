@@ -49,6 +49,8 @@ if kind == "allreduce":
         rep["results"].append({"algorithm": algo, "bytes": size, "dtype": "float32", "op": "sum",
                                "ranks": 4, "in_place": False, "wrong": 0,
                                "time_us": {"p50": 10.0, "p99": p99}, "busbw_gbps": bw})
+        if "--collective" in opts:  # allreduce --collective: every record names the half
+            rep["results"][-1]["collective"] = opts[opts.index("--collective") + 1]
 json.dump(rep, open(out, "w"), indent=1)
 EOF
 }
@@ -107,6 +109,18 @@ expect_output "warning: accept: '.*spec.json' is fragile: [0-9]+ thresholds \(ch
 expect_exit 0 "the derived spec checks clean" "$BIN" accept --check-spec "$TMP/spec.json"
 expect_output "^accept: spec '.*' is valid: topology yes, verify 2 variants, links yes, allreduce 2 points" \
 	"--check-spec says what the spec holds"
+
+# a run of a half beside the all-reduce's: its points keep their collective, written only for it
+gen allreduce "$TMP/rs.json" --busbw 0.5 --collective reduce_scatter --started 2026-12-01T10:04:00Z
+expect_exit 0 "--derive from an all-reduce run and a reduce_scatter run" "$BIN" accept --derive \
+	"$TMP/halves.json" "$TMP/a1.json" "$TMP/rs.json"
+expect_output "allreduce 4 points" "a point per collective, variant and size"
+py "each point keeps its collective" '
+p = d["checks"]["allreduce"]["points"]
+assert [q.get("collective") for q in p] == [None, None, "reduce_scatter", "reduce_scatter"], p
+assert p[2]["variant"] == "ring" and p[2]["min_busbw_gbps"] == 0.45, p
+' "$TMP/halves.json"
+expect_exit 0 "the spec of the halves checks clean" "$BIN" accept --check-spec "$TMP/halves.json"
 
 gen allreduce "$TMP/a3.json" --busbw 1.1 --started 2026-12-01T10:03:00Z
 expect_exit 0 "--derive from three runs" "$BIN" accept --derive "$TMP/spec3.json" \
@@ -190,7 +204,9 @@ cat >"$TMP/typos.json" <<'EOF'
  "checks": {"topology": {"hosts": 0, "ranks_per_hots": 2},
             "links": {"min_bandwidth_gbps": {"cross_host": "fast"}},
             "verify": {"variants": ["rnig"]},
-            "allreduce": {"dtype": "float16", "points": [{"variant": "ring", "bytes": 8}]}}}
+            "allreduce": {"dtype": "float16", "points": [{"variant": "ring", "bytes": 8},
+                                                         {"collective": "reduce_scater", "variant": "ring",
+                                                          "bytes": 16, "max_p99_us": 1}]}}}
 EOF
 expect_exit 2 "a bad spec: exit 2" "$BIN" accept --check-spec "$TMP/typos.json"
 expect_output "accept: spec '.*typos.json': checks.topology.ranks_per_hots: unknown field \(did you mean 'ranks_per_host'\?" \
@@ -200,7 +216,9 @@ expect_output 'checks.links.min_bandwidth_gbps.cross_host: expected a number > 0
 expect_output "checks.verify.variants\[0\]: unknown variant \"rnig\" \(did you mean 'ring'\?" "an unknown variant, against the registry"
 expect_output "checks.allreduce.dtype: unknown dtype \"float16\"" "an unknown dtype"
 expect_output "checks.allreduce.points\[0\]: no threshold" "a point without a threshold"
-[ "$(grep -c 'collscope: error: accept: spec' "$TMP/out")" = 6 ] && pass "every problem on a line of its own" ||
+expect_output "checks.allreduce.points\[1\].collective: unknown collective \"reduce_scater\" \(did you mean 'reduce_scatter'\?" \
+	"an unknown collective"
+[ "$(grep -c 'collscope: error: accept: spec' "$TMP/out")" = 7 ] && pass "every problem on a line of its own" ||
 	fail "every problem on a line of its own" "$TMP/out"
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['checks']['allreduce']['points'][0]['bytes'] = 2**53; json.dump(d, open(sys.argv[2], 'w'))" \
 	"$TMP/spec3.json" "$TMP/huge.json"

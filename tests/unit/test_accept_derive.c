@@ -652,3 +652,88 @@ Test(accept_derive, the_spread_bound_of_a_minimum_and_of_a_maximum)
 		cr_assert_eq(accept_spread_bound(zero, 2, true, 3, &sp), -1, "0 has no logarithm");
 	}
 }
+
+/* A run of allreduce --collective c: ring 4 MiB at busbw, tree skipped (it has no halves). */
+static cJSON *half_report(const char *collective, double busbw)
+{
+	cJSON *root = report("allreduce", 2, 2), *tree;
+
+	cJSON_AddStringToObject(point(root, "ring", 4194304, busbw, 500), "collective", collective);
+	tree = point(root, "tree", 4194304, 0, NAN);
+	cJSON_AddStringToObject(tree, "collective", collective);
+	cJSON_AddStringToObject(tree, "skipped", "no reduce-scatter form");
+	return root;
+}
+
+/* Issue 35: reports of the halves give points of the halves, beside the all-reduce's. */
+Test(accept_derive, each_point_keeps_its_collective)
+{
+	cJSON *r[3] = {allreduce_report(1.0, 900), half_report("reduce_scatter", 0.5),
+	               half_report("allgather", 0.8)};
+	const struct accept_source src[3] = {
+	    {"ar.json", r[0]}, {"rs.json", r[1]}, {"ag.json", r[2]}};
+	static const enum ar_collective want[] = {AR_ALLREDUCE, AR_ALLREDUCE, AR_ALLREDUCE,
+	                                          AR_REDUCE_SCATTER, AR_ALLGATHER};
+	cJSON *out = spec_root(), *points;
+	struct accept_figures f, more;
+	struct accept_verdict v;
+	struct accept_spec s;
+	char line[512];
+	int judged = 0;
+
+	cr_assert_eq(accept_derive(out, src, 3, 10, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_spec_parse(out, &s, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(s.allreduce.npoints, 5, "ring, mpi, ring 64K; ring of each half; no tree");
+	for (size_t i = 0; i < 5; i++)
+		cr_assert_eq(s.allreduce.points[i].collective, want[i], "points[%zu]", i);
+	cr_assert_str_eq(s.allreduce.points[3].variant, "ring");
+	cr_assert_eq(s.allreduce.points[3].bytes, 4194304);
+	/* from its own run, not the all-reduce's busbw of 1.0: 0.5 x 0.9 */
+	cr_assert(s.allreduce.points[3].min_busbw_gbps > 0.44 &&
+	              s.allreduce.points[3].min_busbw_gbps <= 0.45,
+	          "%g", s.allreduce.points[3].min_busbw_gbps);
+	cr_assert(s.allreduce.points[4].min_busbw_gbps > 0.71 &&
+	              s.allreduce.points[4].min_busbw_gbps <= 0.72,
+	          "%g", s.allreduce.points[4].min_busbw_gbps);
+	points = at(out, "checks/allreduce/points");
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 0), "collective"));
+	cr_assert_str_eq(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 3), "collective")),
+	    "reduce_scatter");
+	cr_assert_str_eq(
+	    at(out, "derived/thresholds/checks.allreduce.points[3].min_busbw_gbps/statistic")
+	        ->valuestring,
+	    "busbw of reduce_scatter ring at 4 MiB");
+	/* the three runs, one figure set, pass the spec: each point judged by its own record */
+	cr_assert_eq(accept_figures_load(&f, "ar.json", r[0], err, sizeof err), 0, "%s", err);
+	for (int k = 1; k < 3; k++) {
+		cr_assert_eq(accept_figures_load(&more, "h.json", r[k], err, sizeof err), 0, "%s",
+		             err);
+		for (size_t i = 0; i < more.npoints; i++)
+			cr_assert_eq(accept_figures_add_point(&f, &more.points[i]), 0);
+		accept_figures_release(&more);
+	}
+	s.has[ACCEPT_VERIFY] = false; /* the reports ran no verify */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	for (size_t i = 0; i < v.nresults; i++) {
+		accept_format_result(&v, i, line, sizeof line);
+		cr_assert_eq(v.results[i].status, ACCEPT_PASS, "%s", line);
+		judged += v.results[i].kind == ACCEPT_ALLREDUCE;
+	}
+	cr_assert_eq(judged, 9, "5 busbw, 4 p99 (mpi's undefined)");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+	cJSON_Delete(out);
+	for (int i = 0; i < 3; i++)
+		cJSON_Delete(r[i]);
+}
+
+Test(accept_derive, an_unknown_collective_in_a_report_is_named)
+{
+	cJSON *r[1] = {half_report("alltoall", 1)};
+	const char *const want[] = {"report 'r0.json': results[0].collective: unknown collective "
+	                            "\"alltoall\" (known: allreduce, reduce_scatter, allgather)",
+	                            NULL};
+	assert_refused(r, 1, want);
+}

@@ -397,3 +397,120 @@ Test(accept_spec, duplicate_among_200k_points, .timeout = 15)
 	cr_expect_null(strstr(err, "points[1]:"), "%s", err);
 	cJSON_Delete(root);
 }
+
+/* Issue 35: a point may measure a half of the all-reduce; absent, it is the all-reduce. */
+static const char halves[] =
+    "{" ENVELOPE ", \"checks\": {\"allreduce\": {\"points\": ["
+    " {\"variant\": \"ring\", \"bytes\": 4194304, \"min_busbw_gbps\": 1},"
+    " {\"collective\": \"reduce_scatter\", \"variant\": \"ring\", \"bytes\": 4194304,"
+    "  \"min_busbw_gbps\": 2},"
+    " {\"collective\": \"allgather\", \"variant\": \"ring\", \"bytes\": 4194304,"
+    "  \"max_p99_us\": 30},"
+    " {\"collective\": \"allreduce\", \"variant\": \"mpi\", \"bytes\": 8, \"max_p99_us\": 4}]}}}";
+
+Test(accept_spec, a_point_names_its_collective)
+{
+	static const enum ar_collective want[] = {AR_ALLREDUCE, AR_REDUCE_SCATTER, AR_ALLGATHER,
+	                                          AR_ALLREDUCE};
+	struct accept_spec s;
+	cJSON *root = parse_text(halves);
+
+	/* one variant and size in each collective: three points, not duplicates */
+	cr_assert_eq(accept_spec_parse(root, &s, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(s.allreduce.npoints, 4);
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(s.allreduce.points[i].collective, want[i], "points[%zu]", i);
+	accept_spec_release(&s);
+	cJSON_Delete(root);
+}
+
+/* Written back, a half's point carries its collective; an all-reduce's point does not, so a
+ * spec of all-reduce points is written exactly as before the halves. */
+Test(accept_spec, the_collective_is_written_for_the_halves_only)
+{
+	struct accept_spec a, b;
+	cJSON *root = parse_text(halves), *out = cJSON_CreateObject(), *points;
+	char *text;
+
+	cr_assert_eq(accept_spec_parse(root, &a, err, sizeof err), 0, "%s", err);
+	cr_assert_not_null(accept_spec_to_json(out, &a));
+	points = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(out, "checks"),
+	                                                 "allreduce"),
+	                             "points");
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 0), "collective"));
+	cr_assert_str_eq(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 1), "collective")),
+	    "reduce_scatter");
+	cr_assert_str_eq(
+	    cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 2), "collective")),
+	    "allgather");
+	cr_assert_null(cJSON_GetObjectItem(cJSON_GetArrayItem(points, 3), "collective"),
+	               "\"allreduce\" given is the default: not written");
+	cJSON_AddNumberToObject(out, "schema_version", 1);
+	cJSON_AddStringToObject(out, "command", ACCEPT_SPEC_COMMAND);
+	cr_assert_eq(accept_spec_parse(out, &b, err, sizeof err), 0, "%s", err);
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(b.allreduce.points[i].collective, a.allreduce.points[i].collective);
+	accept_spec_release(&a);
+	accept_spec_release(&b);
+	cJSON_Delete(out);
+	cJSON_Delete(root);
+	/* the spec of all-reduce points: no "collective" anywhere */
+	root = parse_text(good);
+	out = cJSON_CreateObject();
+	cr_assert_eq(accept_spec_parse(root, &a, err, sizeof err), 0, "%s", err);
+	cr_assert_not_null(accept_spec_to_json(out, &a));
+	text = cJSON_PrintUnformatted(out);
+	cr_assert_null(strstr(text, "collective"), "%s", text);
+	cJSON_free(text);
+	accept_spec_release(&a);
+	cJSON_Delete(out);
+	cJSON_Delete(root);
+}
+
+Test(accept_spec, a_bad_collective_is_named_with_its_path)
+{
+	char text[1024];
+
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 8, "
+	       "\"max_p99_us\": 1}, {\"collective\": \"reduce_scater\", \"variant\": \"ring\", "
+	       "\"bytes\": 8, \"max_p99_us\": 1}, {\"collective\": \"alltoall\", \"variant\": "
+	       "\"ring\", \"bytes\": 8, \"max_p99_us\": 1}, {\"collective\": 3, \"variant\": "
+	       "\"ring\", \"bytes\": 16, \"max_p99_us\": 1}]}");
+	{
+		const char *const want[] = {
+		    "checks.allreduce.points[1].collective: unknown collective \"reduce_scater\" "
+		    "(did you mean 'reduce_scatter'? known: allreduce, reduce_scatter or allgather)",
+		    "checks.allreduce.points[2].collective: unknown collective \"alltoall\"",
+		    "checks.allreduce.points[3].collective: expected a collective name (a short "
+		    "string without spaces), got 3",
+		    NULL};
+		/* checked without the command's names too: the collectives are data of their own */
+		assert_refused_with(text, NULL, want);
+	}
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 8, "
+	       "\"max_p99_us\": 1}, {\"collectiv\": \"allgather\", \"variant\": \"ring\", "
+	       "\"bytes\": 16, \"max_p99_us\": 1}]}");
+	assert_refused(text, "checks.allreduce.points[1].collectiv: unknown field (did you mean "
+	                     "'collective'?");
+}
+
+Test(accept_spec, a_duplicate_is_the_same_collective_variant_and_size)
+{
+	char text[1024];
+
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"collective\": \"allgather\", \"variant\": \"ring\", "
+	       "\"bytes\": 1048576, \"max_p99_us\": 1}, {\"collective\": \"allgather\", "
+	       "\"variant\": \"ring\", \"bytes\": 1048576, \"min_busbw_gbps\": 2}]}");
+	assert_refused(text, "checks.allreduce.points[1]: the same point as points[0] (allgather "
+	                     "ring, 1 MiB): give each variant and size once per collective");
+	/* "allreduce" given and absent are the same collective */
+	checks(text, sizeof text,
+	       "\"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 1048576, "
+	       "\"max_p99_us\": 1}, {\"collective\": \"allreduce\", \"variant\": \"ring\", "
+	       "\"bytes\": 1048576, \"min_busbw_gbps\": 2}]}");
+	assert_refused(text, "checks.allreduce.points[1]: the same point as points[0] (ring, 1 MiB)");
+}

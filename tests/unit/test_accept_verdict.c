@@ -810,3 +810,70 @@ Test(accept_verdict, fault_names_are_stable)
 		cr_assert_gt(strlen(accept_fault_meaning((enum accept_fault)f)), 5);
 	}
 }
+
+/*
+ * Issue 35: a point of a half is judged by that half's figure alone (the
+ * all-reduce's ring at the same size is another point), and its lines name
+ * the collective; so does a culprit search's test of it.
+ */
+Test(accept_verdict, a_half_is_judged_by_its_own_figure_and_named)
+{
+	static const char text[] =
+	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, \"checks\": {"
+	    " \"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 4194304,"
+	    "   \"min_busbw_gbps\": 0.9},"
+	    "  {\"collective\": \"reduce_scatter\", \"variant\": \"ring\", \"bytes\": 4194304,"
+	    "   \"min_busbw_gbps\": 0.9}]}}}";
+	struct accept_spec s;
+	struct accept_figures f, sub;
+	struct accept_verdict v;
+	const struct accept_result *ar, *rs;
+	size_t found[8];
+	double figure;
+
+	parse_spec(text, &s);
+	make_figures(&f, -1, 2.0); /* the all-reduce's ring passes at 2 GB/s */
+	struct accept_point_figures p = {.collective = AR_REDUCE_SCATTER,
+	                                 .variant = "ring",
+	                                 .dtype = "float32",
+	                                 .op = "sum",
+	                                 .bytes = 4194304,
+	                                 .ranks = RANKS,
+	                                 .busbw_gbps = 0.3,
+	                                 .p99_us = NAN};
+	cr_assert_eq(accept_figures_add_point(&f, &p), 0);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	ar = find(&v, "allreduce ring 4 MiB busbw", -1);
+	rs = find(&v, "reduce_scatter ring 4 MiB busbw", -1);
+	cr_assert_eq(ar->status, ACCEPT_PASS);
+	cr_assert_eq(ar->measured, 2.0);
+	cr_assert_eq(rs->status, ACCEPT_FAIL);
+	cr_assert_eq(rs->fault, ACCEPT_AR_BUSBW_LOW);
+	cr_assert_eq(rs->measured, 0.3, "its own figure, not the all-reduce's");
+	accept_format_result(&v, index_of(&v, rs), line, sizeof line);
+	cr_assert_not_null(strstr(line, "job      reduce_scatter ring 4 MiB busbw: 0.3 GB/s < min"),
+	                   "%s", line);
+	/* the search's test: the half's record on the subset, the all-reduce's does not count */
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	cr_assert_eq(found[0], index_of(&v, rs));
+	make_figures(&sub, -1, 5.0);
+	cr_assert_eq(accept_result_outcome(&s, &v, found[0], &sub, &figure), ACCEPT_TEST_UNKNOWN,
+	             "no reduce_scatter record: no evidence");
+	p.busbw_gbps = 0.95;
+	cr_assert_eq(accept_figures_add_point(&sub, &p), 0);
+	cr_assert_eq(accept_result_outcome(&s, &v, found[0], &sub, &figure), ACCEPT_TEST_PASS);
+	cr_assert_eq(figure, 0.95);
+	/* a skipped half (tree has none) is not measured, as any skipped point */
+	snprintf(f.points[f.npoints - 1].skipped, sizeof f.points[0].skipped,
+	         "no reduce-scatter form");
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	rs = find(&v, "reduce_scatter ring 4 MiB busbw", -1);
+	cr_assert_eq(rs->fault, ACCEPT_AR_NOT_MEASURED);
+	accept_format_result(&v, index_of(&v, rs), line, sizeof line);
+	cr_assert_not_null(strstr(line, "skipped: no reduce-scatter form"), "%s", line);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_figures_release(&sub);
+	accept_spec_release(&s);
+}
