@@ -147,7 +147,7 @@ static void print_header(const struct ar_run *run)
 			       o->collective == AR_REDUCE_SCATTER ? "keeps" : "contributes");
 		cmd_print("# %s; times are the slowest rank's; busbw = algbw x %s",
 		          c->mpi_library, /* the library's own words: escaped */
-		          o->collective == AR_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n");
+		          ar_collective_bus_formula((enum ar_collective)o->collective));
 	}
 	if (ar_format_header(line, sizeof line, csv) == 0)
 		printf("%s\n", line);
