@@ -39,6 +39,12 @@ enum ar_collective { AR_ALLREDUCE, AR_REDUCE_SCATTER, AR_ALLGATHER, AR_COLLECTIV
 extern const char *const ar_collective_names[];
 /* nccl-tests' bus bandwidth factor: 2(n-1)/n for the all-reduce, (n-1)/n for a half; 0 at n = 1. */
 double ar_collective_bus_factor(enum ar_collective c, int nranks);
+/* That factor as people write it: "2(n-1)/n" or "(n-1)/n". */
+const char *ar_collective_bus_formula(enum ar_collective c);
+/* As pages and headings name them: "all-reduce", "reduce-scatter", "all-gather". */
+extern const char *const ar_collective_titles[];
+/* The collective of ar_collective_names named name, or AR_COLLECTIVES for none (or NULL). */
+enum ar_collective ar_collective_of(const char *name);
 
 struct ar_variant {
 	const char *name;

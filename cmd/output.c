@@ -93,5 +93,5 @@ void cmd_print_collective_header(int collective, const char *mpi_library)
 		       collective == AR_REDUCE_SCATTER ? "keeps" : "contributes");
 	cmd_print("# %s; times are the slowest rank's; busbw = algbw x %s",
 	          mpi_library, /* the library's own words: escaped */
-	          collective == AR_ALLREDUCE ? "2(n-1)/n" : "(n-1)/n");
+	          ar_collective_bus_formula((enum ar_collective)collective));
 }

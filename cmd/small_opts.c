@@ -410,7 +410,9 @@ const struct cmd_spec report_spec = {
     .synopsis = "collscope report [options] FILE... -o report.html",
     .description = "Renders one or more JSON reports as one self-contained HTML page (no script,\n"
                    "no network, no external style or font) with inline SVG charts: for allreduce,\n"
-                   "busbw, p50 and p99 time against message size (log2 axis) per variant; for\n"
+                   "busbw, p50 and p99 time against message size (log2 axis) per variant, each\n"
+                   "collective (the all-reduce, or a half: --collective) apart and named with its\n"
+                   "bus factor, and a traced all-reduce's halves (--trace) as a table; for\n"
                    "links, the rank-to-rank bandwidth and latency heatmaps with the suspects\n"
                    "marked; for scale, efficiency and speedup against ranks, measured and\n"
                    "predicted drawn apart; for compare, the verdicts. Every report's context\n"

@@ -1,19 +1,31 @@
 /*
- * The allreduce section of the HTML report: per configuration (dtype, op,
- * ranks, in place), busbw, p50 and p99 time against message size on a log2
- * axis, one series per variant; the variants' verdicts and skipped points.
+ * The allreduce section of the HTML report: per collective (the all-reduce,
+ * or a half that --collective measured) and configuration (dtype, op, ranks,
+ * in place), busbw, p50 and p99 time against message size on a log2 axis,
+ * one series per variant; the variants' verdicts, skipped points and the
+ * halves of a traced all-reduce (html_halves.c).
+ *
+ * Collectives are never charted together (a report may mix them: compare's
+ * inputs, hand-made files): a series joins the points of one (collective,
+ * variant) only, and each chart names its collective and the bus factor of
+ * its busbw, which differs (nccl-tests': 2(n-1)/n for the all-reduce,
+ * (n-1)/n for a half).
  */
 #include "reports/render/html_sections.h"
 
+#include "algorithms/variant.h"
 #include "reports/compare/compare_points.h"
+#include "reports/io/report_schema.h"
 #include "reports/render/svg.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GROUPS_MAX 8 /* configurations charted; more are listed as not charted */
+#define GROUPS_MAX      8 /* configurations charted; more are listed as not charted */
+#define OTHER_NAMES_MAX 4 /* collectives this build does not know, named in a heading */
 
 /* The series of one configuration: x and the three metrics share one index space. */
 struct group_data {
@@ -24,8 +36,15 @@ struct group_data {
 
 static bool same_group(const struct cmp_point *a, const struct cmp_point *b)
 {
-	return strcmp(a->dtype, b->dtype) == 0 && strcmp(a->op, b->op) == 0 &&
-	       a->ranks == b->ranks && a->in_place == b->in_place;
+	return strcmp(a->collective, b->collective) == 0 && strcmp(a->dtype, b->dtype) == 0 &&
+	       strcmp(a->op, b->op) == 0 && a->ranks == b->ranks && a->in_place == b->in_place;
+}
+
+/* The collective's title, or its name as recorded when this build does not know it. */
+static const char *title_of(const char *collective)
+{
+	enum ar_collective c = ar_collective_of(collective);
+	return c < AR_COLLECTIVES ? ar_collective_titles[c] : collective;
 }
 
 static void group_release(struct group_data *d)
@@ -81,23 +100,31 @@ static int group_collect(const struct cmp_run *run, const struct cmp_point *g, s
 static void group_charts(struct html_buf *b, const struct cmp_point *g, struct group_data *d)
 {
 	static const char *const what[CMP_METRICS] = {"p50 time", "p99 time", "busbw"};
-	static const char *const ylabel[CMP_METRICS] = {"p50 time per call (µs, log scale)",
-	                                                "p99 time per call (µs, log scale)",
-	                                                "bus bandwidth (GB/s)"};
 	static const int order[CMP_METRICS] = {CMP_BW, CMP_P50, CMP_P99};
-	char title[CMP_LABEL_BYTES + 64];
+	enum ar_collective coll = ar_collective_of(g->collective);
+	const char *name = title_of(g->collective);
+	char title[CMP_LABEL_BYTES + 96], ylabel[CMP_LABEL_BYTES + 64];
 	size_t undefined_p99 = 0;
 
 	html_raw(b, "<div class=\"charts\">\n");
 	for (int k = 0; k < CMP_METRICS; k++) {
 		int m = order[k];
-		snprintf(title, sizeof title, "%s vs message size: %s %s, %lld ranks%s", what[m],
-		         g->dtype, g->op, (long long)g->ranks, g->in_place ? ", in place" : "");
+		snprintf(title, sizeof title, "%.60s %s vs message size: %s %s, %lld ranks%s", name,
+		         what[m], g->dtype, g->op, (long long)g->ranks,
+		         g->in_place ? ", in place" : "");
+		if (m == CMP_BW && coll < AR_COLLECTIVES)
+			snprintf(ylabel, sizeof ylabel, "%s busbw (GB/s) = algbw × %s", name,
+			         ar_collective_bus_formula(coll));
+		else if (m == CMP_BW)
+			snprintf(ylabel, sizeof ylabel, "%.60s busbw (GB/s), as recorded", name);
+		else
+			snprintf(ylabel, sizeof ylabel, "%.60s %.3s per call (µs, log scale)", name,
+			         what[m]);
 		struct svg_chart c = {
 		    .title = title,
 		    .unit = m == CMP_BW ? "GB/s" : "µs",
 		    .x = {"message size (bytes, log2 scale)", SVG_LOG2_BYTES, false},
-		    .y = {ylabel[m], m == CMP_BW ? SVG_LINEAR : SVG_LOG10, m == CMP_BW},
+		    .y = {ylabel, m == CMP_BW ? SVG_LINEAR : SVG_LOG10, m == CMP_BW},
 		    .series = d->series[m],
 		    .nseries = d->nseries,
 		};
@@ -110,6 +137,53 @@ static void group_charts(struct html_buf *b, const struct cmp_point *g, struct g
 		html_para(b, "note",
 		          "p99 is drawn only where a point has at least 100 samples "
 		          "(a q-quantile needs at least 1 / (1 - q) samples).");
+}
+
+/*
+ * Where a collective's charts start: what it measures and the bus factor of
+ * its busbw. The enum's order comes first, collectives this build does not
+ * know after, in the report's order.
+ */
+static void collective_heading(struct html_buf *b, const char *collective)
+{
+	enum ar_collective c = ar_collective_of(collective);
+	char cap[32];
+
+	if (c == AR_COLLECTIVES) {
+		html_raw(b, "<h3>Collective ‘");
+		html_text(b, collective, 60);
+		html_raw(b, "’: bandwidth and latency against message size</h3>\n");
+		html_para(b, "note",
+		          "busbw as recorded: this build does not know this collective "
+		          "or its bus factor.");
+		return;
+	}
+	snprintf(cap, sizeof cap, "%s", ar_collective_titles[c]);
+	cap[0] = (char)toupper((unsigned char)cap[0]);
+	html_rawf(b, "<h3>%s: bandwidth and latency against message size</h3>\n", cap);
+	if (c == AR_ALLREDUCE)
+		html_para(b, "note",
+		          "busbw = algbw × 2(n-1)/n, nccl-tests' bus factor of the all-reduce.");
+	else
+		html_rawf(b,
+		          "<p class=\"note\">busbw = algbw × %s, nccl-tests' bus factor of a %s "
+		          "(half of an all-reduce's traffic); sizes are the whole buffer "
+		          "(nccl-tests' size), of which each rank %s a chunk.</p>\n",
+		          ar_collective_bus_formula(c), ar_collective_titles[c],
+		          c == AR_REDUCE_SCATTER ? "keeps" : "contributes");
+}
+
+/* The groups in the collectives' order (stable: within one, the report's). */
+static void order_groups(const struct cmp_point **g, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && ar_collective_of(g[k - 1]->collective) >
+		                                ar_collective_of(g[k]->collective);
+		     k--) {
+			const struct cmp_point *t = g[k];
+			g[k] = g[k - 1];
+			g[k - 1] = t;
+		}
 }
 
 static int charts(struct html_buf *b, const struct cmp_run *run)
@@ -128,16 +202,20 @@ static int charts(struct html_buf *b, const struct cmp_run *run)
 		else if (k == ngroups)
 			more++;
 	}
+	order_groups(groups, ngroups);
 	for (size_t k = 0; k < ngroups && rc == 0; k++) {
+		if (k == 0 || strcmp(groups[k - 1]->collective, groups[k]->collective) != 0)
+			collective_heading(b, groups[k]->collective);
 		rc = group_collect(run, groups[k], &d);
 		if (rc == 0)
 			group_charts(b, groups[k], &d);
 		group_release(&d);
 	}
 	if (more)
-		html_para(b, "note",
-		          "More configurations (dtype, op, ranks) than this page charts: "
-		          "the first 8 are shown.");
+		html_para(
+		    b, "note",
+		    "More configurations (collective, dtype, op, ranks) than this page charts: "
+		    "the first 8 are shown.");
 	return rc;
 }
 
@@ -206,14 +284,55 @@ int html_allreduce(struct html_section *s)
 	if (html_context(s) != 0)
 		goto out;
 	verdicts(s);
-	html_raw(s->b, "<h3>Bandwidth and latency against message size</h3>\n");
 	if (charts(s->b, &run) != 0) {
 		snprintf(s->at.err, s->at.errlen, "cannot render the page: out of memory");
 		goto out;
 	}
 	skipped(s->b, &run);
-	rc = html_trace(s);
+	rc = html_halves(s) == 0 ? html_trace(s) : -1;
 out:
 	cmp_run_release(&run);
 	return rc;
+}
+
+static bool listed(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+void html_collectives(struct html_buf *b, const cJSON *root)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "command"), *rec;
+	const char *other[OTHER_NAMES_MAX] = {NULL};
+	bool seen[AR_COLLECTIVES] = {false};
+	size_t nother = 0, n = 0;
+
+	if (!cJSON_IsString(cmd) || strcmp(cmd->valuestring, "allreduce") != 0)
+		return;
+	cJSON_ArrayForEach(rec, cJSON_GetObjectItemCaseSensitive(root, "results"))
+	{
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(rec, SK_AR_COLLECTIVE);
+		const char *name = cJSON_IsString(c) ? c->valuestring : "allreduce";
+		enum ar_collective k = ar_collective_of(name);
+		if (k < AR_COLLECTIVES)
+			seen[k] = true;
+		else if (nother < OTHER_NAMES_MAX && !listed(other, nother, name))
+			other[nother++] = name;
+	}
+	if (!seen[AR_REDUCE_SCATTER] && !seen[AR_ALLGATHER] && nother == 0)
+		return; /* the all-reduce alone, as every report before the halves */
+	html_raw(b, " (");
+	for (int k = 0; k < AR_COLLECTIVES; k++)
+		if (seen[k]) {
+			html_raw(b, n++ ? ", " : "");
+			html_raw(b, ar_collective_titles[k]);
+		}
+	for (size_t i = 0; i < nother; i++) {
+		html_raw(b, n++ ? ", " : "");
+		html_text(b, other[i], 40);
+	}
+	html_raw(b, ")");
 }

@@ -35,11 +35,25 @@ static const char style[] =
     "font-size:14px}\n"
     "svg .sus{fill:#d00000;font-weight:700}\n";
 
-static void head(struct html_buf *b, size_t n, const char *version)
+/* What the report measured, for the title, overview and heading: "allreduce (reduce-scatter)". */
+static void kind(struct html_buf *b, const cJSON *root, size_t max_bytes)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(root, "command");
+
+	html_text(b, cJSON_IsString(cmd) ? cmd->valuestring : "?", max_bytes);
+	html_collectives(b, root);
+}
+
+static void head(struct html_buf *b, const struct html_input *in, size_t n, const char *version)
 {
 	html_raw(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 	            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-	            "<title>collscope report</title>\n<style>\n");
+	            "<title>collscope report");
+	if (n == 1) {
+		html_raw(b, ": ");
+		kind(b, in[0].root, 60);
+	}
+	html_raw(b, "</title>\n<style>\n");
 	html_raw(b, style);
 	html_raw(b, "</style>\n</head>\n<body>\n<h1>collscope report</h1>\n<p class=\"note\">");
 	html_rawf(b, "%zu report%s, rendered by collscope ", n, n == 1 ? "" : "s");
@@ -72,14 +86,13 @@ static void overview(struct html_buf *b, const struct html_input *in, size_t n)
 	html_raw(b, "<table>\n<tr><th>#</th><th>report</th><th>command</th><th>started (UTC)"
 	            "</th><th>verdict</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
-		const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(in[i].root, "command");
 		const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(in[i].root, "context");
 		const cJSON *start = cJSON_GetObjectItemCaseSensitive(ctx, "started_utc");
 		html_rawf(b, "<tr><td class=\"num\">%zu</td><td><a href=\"#r%zu\"><code>", i + 1,
 		          i + 1);
 		html_text(b, in[i].path, 0);
 		html_raw(b, "</code></a></td><td>");
-		html_text(b, cJSON_IsString(cmd) ? cmd->valuestring : "?", 60);
+		kind(b, in[i].root, 60);
 		html_raw(b, "</td><td>");
 		html_text(b, cJSON_IsString(start) ? start->valuestring : "", 60);
 		html_raw(b, "</td><td>");
@@ -127,7 +140,9 @@ static int section(struct html_buf *b, const struct html_input *in, size_t i, ch
 
 	html_rawf(b, "<section id=\"r%zu\">\n<h2>%zu. ", i + 1, i + 1);
 	html_text(b, command, 60);
-	html_raw(b, " report <code>");
+	html_raw(b, " report");
+	html_collectives(b, in->root);
+	html_raw(b, " <code>");
 	html_text(b, in->path, 0);
 	html_raw(b, "</code></h2>\n");
 	if (!cJSON_IsTrue(complete))
@@ -159,7 +174,7 @@ static int section(struct html_buf *b, const struct html_input *in, size_t i, ch
 int html_render_page(struct html_buf *b, const struct html_input *in, size_t n, const char *version,
                      char *err, size_t errlen)
 {
-	head(b, n, version);
+	head(b, in, n, version);
 	overview(b, in, n);
 	for (size_t i = 0; i < n; i++)
 		if (section(b, &in[i], i, err, errlen) != 0)

@@ -46,6 +46,14 @@ int html_context(struct html_section *s);
 
 /* The sections by command; each returns 0 or -1 with s->at.err set. */
 int html_allreduce(struct html_section *s);
+/*
+ * " (reduce-scatter)", " (all-reduce, all-gather)": the collectives an
+ * allreduce report's records measured, for its headings; nothing for
+ * another command or the all-reduce alone.
+ */
+void html_collectives(struct html_buf *b, const cJSON *root);
+/* A traced all-reduce's halves (results[].trace.halves) as a table; nothing without. */
+int html_halves(struct html_section *s);
 int html_scale(struct html_section *s);
 int html_congestion(struct html_section *s);
 int html_overlap(struct html_section *s);

@@ -26,15 +26,26 @@ it out, BENCH_VC_RATE sets the rate), and the overlap of a non-blocking all-redu
 MPI_Iallreduce against the best own schedule (overlap_bench.py). Informational: it exits 0 unless
 a run fails.
 
+The halves (halves_bench.py, issue 35): in both configurations, `--collective reduce_scatter` and
+`--collective allgather` with `-a all` (every variant that offers the half, read from the report,
+interleaved in one call) against `mpi` (MPI_Reduce_scatter, MPI_Allgatherv) at 8 B, 4 KiB, 64 KiB,
+1 MiB and 16 MiB: p50, busbw (x (n-1)/n) and busbw / mpi's, medians over the repeats; and, for ring
+and mpi, the all-reduce's p50 against reduce-scatter + all-gather (1.00: the split costs nothing
+beyond its halves). --halves-only measures that part alone (about 90 s at --repeats 3 on
+2 cores) and writes it, by default, to bench/halves.json and bench/halves.md, never over the full
+run's files (--render of such a file, too, writes bench/halves.md unless --markdown says otherwise).
+
 Beside the JSON it writes the same results as Markdown (--markdown FILE, by default
 algorithms/BENCH_RESULTS.md): the date, the machine, the settings and the tables, the one
 place where dated figures live. --render JSON rewrites that Markdown from a results file
 without measuring anything.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--markdown FILE]
-                [--note TEXT] [--timing-only] [--build-only]
+                [--note TEXT] [--timing-only] [--halves-only] [--build-only]
        bench.py --render RESULTS_JSON [--markdown FILE] [--note TEXT]
 --note adds a line to the Markdown (and the JSON's settings): what the figures do not say.
+--build-only (make bench-build, in make check): the bench's tools build, and the Markdown renders
+from a results file of before the halves section and from a --halves-only one.
 """
 import datetime
 import glob
@@ -46,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 
+import halves_bench
 import overlap_bench
 import vcluster_bench
 
@@ -376,13 +388,13 @@ def machine_info(load_start):
             "mpi": mpi, "load_average_start": load_start, "load_average_end": os.getloadavg()[0]}
 
 
-def settings(repeats):
+def settings(repeats, sizes=SIZES):
     """How this run was made: enough to make it again."""
     argv = sys.argv[1:]
     if "--note" in argv:  # the note has a line of its own
         i = argv.index("--note")
         argv = argv[:i] + argv[i + 2:]
-    return {"argv": argv, "repeats": repeats, "sizes_bytes": SIZES,
+    return {"argv": argv, "repeats": repeats, "sizes_bytes": sizes,
             "time_per_size_s": float(TIME_PER_SIZE_S),
             "configs": [{"name": c["name"], "ranks": c["ranks"], "mpirun_flags": c["flags"]} for c in CONFIGS],
             "env": {k: os.environ[k] for k in ("BENCH_CLUSTER", "BENCH_VC_RATE", "MPIRUN") if k in os.environ},
@@ -496,6 +508,7 @@ def md_header(doc):
             f"- Load average (1 min): {m['load_average_start']:.1f} at the start, {m['load_average_end']:.1f} "
             "at the end" if "load_average_start" in m else None,
             f"- Note: {s['note']}" if s.get("note") else None,
+            f"- Partial run (`--{doc['partial']}`): only that section was measured" if doc.get("partial") else None,
             f"- Settings: {doc.get('repeats')} run(s) per configuration, `--time-per-size "
             f"{s.get('time_per_size_s', '?')}`, sizes {', '.join(human(b) for b in doc.get('sizes_bytes', []))}",
             f"- Memory, one core: {copies}" if copies else "- Memory: not measured",
@@ -508,18 +521,28 @@ def render_markdown(doc):
     """The results document as Markdown, from the JSON alone, so that a results file can be
     rendered again (--render) without measuring."""
     lines = md_header(doc)
-    lines += ["## One host", "",
-              f"p50 time up to {human(MD_LATENCY_MAX_BYTES)}, busbw in GB/s above; bold is the best of the row. "
-              "`p2p bound`: the links probe's bandwidth for a ring chunk, every rank sending and receiving at once. "
-              "`memory floor`: the busbw of an all-reduce that reads every input and writes every result once "
-              "at the all-core copy bandwidth C, 2(n-1)/n^2 x C; in brackets, `shm`'s ratio to it. "
-              "Every ratio is taken within one run, then its median reported.", ""]
+    if "results" in doc:  # a --halves-only file has no main section
+        lines += md_one_host(doc)
+    lines += md_timing(doc.get("timing"))
+    if "targets" in doc:
+        lines += md_targets(doc)
+    lines += halves_bench.markdown(doc.get("halves"), human) + overlap_bench.markdown(doc.get("overlap"), human)
+    if "cluster" in doc:
+        lines += md_cluster(doc["cluster"])
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def md_one_host(doc):
+    lines = ["## One host", "",
+             f"p50 time up to {human(MD_LATENCY_MAX_BYTES)}, busbw in GB/s above; bold is the best of the row. "
+             "`p2p bound`: the links probe's bandwidth for a ring chunk, every rank sending and receiving at once. "
+             "`memory floor`: the busbw of an all-reduce that reads every input and writes every result once "
+             "at the all-core copy bandwidth C, 2(n-1)/n^2 x C; in brackets, `shm`'s ratio to it. "
+             "Every ratio is taken within one run, then its median reported.", ""]
     names = list(dict.fromkeys(r["config"] for r in doc.get("results", [])))
     for name in names:
         lines += md_config_table(name, [r for r in doc["results"] if r["config"] == name]) + [""]
-    lines += md_timing(doc.get("timing")) + md_targets(doc)
-    lines += overlap_bench.markdown(doc.get("overlap"), human) + md_cluster(doc.get("cluster"))
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return lines
 
 
 def write_markdown(doc, path):
@@ -535,6 +558,41 @@ def arg(name, default):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
+def halves_only(binary, repeats, env, started, load_start):
+    """--halves-only: the halves section alone, to files of its own by default (a partial run
+    must not replace the full run's)."""
+    run = lambda cfg, args: run_json(mpirun(cfg) + [binary] + args, env)
+    halves = halves_bench.measure(run, CONFIGS, repeats, TIME_PER_SIZE_S)
+    halves_bench.report(halves, human)
+    doc = {"schema_version": 1, "command": "bench", "partial": "halves-only", "started_utc": started,
+           "machine": machine_info(load_start), "settings": settings(repeats, halves_bench.SIZES),
+           "repeats": repeats, "sizes_bytes": halves_bench.SIZES, "halves": halves, "complete": True}
+    write_json(doc, arg("--out", "bench/halves.json"))
+    write_markdown(doc, arg("--markdown", "bench/halves.md"))
+
+
+def write_json(doc, path):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, path)
+    print(f"# written: {path}")
+
+
+def render_check():
+    """--build-only: the Markdown renders from a results file of before the halves section and
+    from a --halves-only one, so that --render keeps reading both."""
+    old = {"results": [], "targets": [], "timing": None, "overlap": None, "cluster": {"skipped": "x"}}
+    row = {"config": "2 ranks", "ranks": 2, "collective": "allgather", "algorithm": "ring", "bytes": 8,
+           "repeats": 1, "p50_us": 1.0, "busbw_gbps": 0.004, "vs_mpi_busbw": 1.1}
+    split = {"config": "2 ranks", "ranks": 2, "algorithm": "ring", "bytes": 8, "repeats": 1, "allreduce_p50_us": 1.5,
+             "reduce_scatter_p50_us": 1.0, "allgather_p50_us": 1.0, "halves_p50_us": 2.0, "ratio": 0.75}
+    part = {"partial": "halves-only", "halves": {"repeats": 1, "rows": [row], "split": [split]}}
+    text = render_markdown(old), render_markdown(part)
+    return "halves" not in text[0] and "| 8 B | 1.00 us, 0.00400 GB/s (1.10x) |" in text[1]
+
+
 def main():
     md_path = arg("--markdown", MD_DEFAULT)
     if "--render" in sys.argv:  # the Markdown again, from a results file
@@ -542,7 +600,8 @@ def main():
             doc = json.load(f)
         if "--note" in sys.argv:
             doc.setdefault("settings", {})["note"] = arg("--note", None)
-        write_markdown(doc, md_path)
+        # a partial run's file never replaces the full run's Markdown unless asked to
+        write_markdown(doc, arg("--markdown", "bench/halves.md" if doc.get("partial") else MD_DEFAULT))
         return
     binary, membw = os.path.abspath(sys.argv[1]), sys.argv[2]
     repeats = int(arg("--repeats", 3))
@@ -552,7 +611,9 @@ def main():
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     timing_only = "--timing-only" in sys.argv
     if "--build-only" in sys.argv:  # make check: the bench's own tools still build
-        sys.exit(0 if build_trace_overhead(binary) else 1)
+        sys.exit(0 if build_trace_overhead(binary) and render_check() else 1)
+    if "--halves-only" in sys.argv:
+        return halves_only(binary, repeats, env, started, load_start)
     rows, memory, traces, timing = [], [], [], None
     tracer = None if timing_only else build_trace_overhead(binary)
     if not tracer and not timing_only:
@@ -577,6 +638,8 @@ def main():
             print(f"  {c['config']:<24} {c['target']:<40} {c['ratio']:6.2f} (goal {c['goal']}) "
                   f"{'met' if c['met'] else 'MISSED'}")
         return
+    halves = halves_bench.measure(lambda cfg, args: run_json(mpirun(cfg) + [binary] + args, env), CONFIGS,
+                                  repeats, TIME_PER_SIZE_S)
     overlap = overlap_bench.measure(binary, repeats, env)
     cluster = ({"skipped": "BENCH_CLUSTER=0"} if os.environ.get("BENCH_CLUSTER") == "0"
                else vcluster_bench.measure(binary, repeats, env))
@@ -614,19 +677,15 @@ def main():
         goal = ("(no goal: where the machine's memory stops it)" if c["goal"] is None else
                 f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
+    halves_bench.report(halves, human)
     overlap_bench.report(overlap, human)
     vcluster_bench.report(cluster, human)
-    os.makedirs(os.path.dirname(out_path) or ".", exist_ok=True)
-    tmp = out_path + ".tmp"
     doc = {"schema_version": 1, "command": "bench", "started_utc": started, "machine": machine_info(load_start),
            "settings": settings(repeats), "repeats": repeats, "sizes_bytes": SIZES,
            "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
-           "trace_overhead": traces, "timing": timing, "targets": checks, "overlap": overlap, "cluster": cluster,
-           "complete": True}
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1)
-    os.replace(tmp, out_path)
-    print(f"# written: {out_path}")
+           "trace_overhead": traces, "timing": timing, "targets": checks, "halves": halves, "overlap": overlap,
+           "cluster": cluster, "complete": True}
+    write_json(doc, out_path)
     write_markdown(doc, md_path)
 
 

@@ -46,7 +46,7 @@ for s in charts:
     assert 'class="label"' in s, "axis titles"
     assert 'class="legend"' in s, "a legend"
 assert ">message size (bytes, log2 scale)</text>" in page
-assert ">bus bandwidth (GB/s)</text>" in page
+assert ">all-reduce busbw (GB/s) = algbw × 2(n-1)/n</text>" in page, "the collective and its bus factor"
 assert "µs, log scale" in page
 assert ">1 KiB</text>" in page and ">1 MiB</text>" in page, "log2 size ticks"
 assert ">ranks (log2 scale)</text>" in page
@@ -98,6 +98,45 @@ if mpi 2 allreduce -q -a ring,tree -b 1K -e 64K -n 20 -o "$TMP/real.json" >"$TMP
 		>"$TMP/out" 2>&1 && pass "the real page parses as XML" || fail "the real page parses as XML" "$TMP/out"
 else
 	fail "a real allreduce run for report" "$TMP/out"
+fi
+
+# A real run of a half (--collective allgather), and a hand-made report that mixes it with
+# the all-reduce above: each collective charted apart, named with its bus factor.
+if mpi 2 allreduce -q --collective allgather -a ring,mpi -b 1K -e 64K -n 20 -o "$TMP/ag.json" >"$TMP/out" 2>&1; then
+	python3 -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a["results"] += b["results"]
+json.dump(a, open(sys.argv[3], "w"))' "$TMP/real.json" "$TMP/ag.json" "$TMP/mixed.json"
+	expect_exit 0 "a real all-gather report and a mixed one render" "$BIN" report -o "$TMP/ag.html" \
+		"$TMP/ag.json" "$TMP/mixed.json"
+	cat >"$TMP/check_halves.py" <<'EOF'
+import re, sys
+import xml.etree.ElementTree as ET
+page = open(sys.argv[1], encoding="utf-8").read()
+ET.fromstring(page)
+assert "1. allreduce report (all-gather) <code>" in page
+assert "2. allreduce report (all-reduce, all-gather) <code>" in page
+charts = re.findall(r"<svg\b.*?</svg>", page, re.S)
+titles = [re.search(r"<title>(.*?)</title>", c).group(1) for c in charts]
+assert sum(t.startswith("all-gather busbw vs message size") for t in titles) == 2, titles
+assert sum(t.startswith("all-reduce busbw vs message size") for t in titles) == 1, titles
+for c, t in zip(charts, titles):
+    coll = t.split(" ")[0]
+    if "busbw" in t:
+        want = "(n-1)/n" if coll == "all-gather" else "2(n-1)/n"
+        assert ">%s busbw (GB/s) = algbw × %s</text>" % (coll, want) in c, t
+    # a series per (collective, variant): never more points than the sweep's sizes (1K..64K)
+    for d in re.findall(r'<path fill="none"[^>]* d="([^"]*)"', c):
+        assert d.count("M") + d.count("L") <= 7, (t, d)
+    if coll == "all-gather":
+        assert ">tree</text>" not in c, "tree measured no all-gather: " + t
+print("ok: %d charts" % len(charts))
+EOF
+	python3 "$TMP/check_halves.py" "$TMP/ag.html" >"$TMP/out" 2>&1 &&
+		pass "each collective charted apart, named with its bus factor" ||
+		fail "each collective charted apart, named with its bus factor" "$TMP/out"
+else
+	fail "a real allgather run for report" "$TMP/out"
 fi
 
 # A real scale report, where this build has the command.
