@@ -97,7 +97,7 @@ static int build_direct_reduce_scatter(struct sched *s)
 
 static int build_direct_allgather(struct sched *s)
 {
-	s->copy_input_first = true; /* chunk r of the result; the others are overwritten */
+	sched_copy_own_chunk(s); /* chunk r into the result; the others are received */
 	return s->count == 0 ? 0 : all_gather(s, true);
 }
 

@@ -180,7 +180,7 @@ static int build_doubling_allgather(struct sched *s)
 {
 	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
 	struct sched_step tmpl = {.action = SCHED_COPY};
-	s->copy_input_first = true; /* chunk r into the result */
+	sched_copy_own_chunk(s); /* chunk r into the result; the others are received */
 	for (size_t mask = 1; s->count && mask < n; mask *= 2) {
 		size_t mine = r / mask * mask, theirs = (r ^ mask) / mask * mask;
 		if (sched_add_segmented(s, (int)(r ^ mask), chunk_at(s, mine),

@@ -129,7 +129,7 @@ static int build_ring_allgather(struct sched *s)
 {
 	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
 	struct sched_step tmpl = {.action = SCHED_COPY};
-	s->copy_input_first = true; /* chunk r into the result; the others are overwritten */
+	sched_copy_own_chunk(s); /* chunk r into the result; the others are received */
 	for (size_t k = 0; s->count && k + 1 < n; k++)
 		if (ring_step(s, (r + 2 * n - k) % n, (r + 2 * n - k - 1) % n, &tmpl) != 0)
 			return -1;

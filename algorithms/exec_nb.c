@@ -63,8 +63,11 @@ int exec_nb_start(struct exec_nb *nb, const struct exec_plan *p, const struct ar
 		nb->posted = true;
 		return p->variant->start ? p->variant->start(&nb->c, &nb->req[0]) : MPI_ERR_OTHER;
 	}
-	if (c->input != c->result && p->sched.copy_input_first && c->count)
-		memcpy(c->result, c->input, c->count * p->elem_bytes);
+	const struct sched *s = &p->sched;
+	if (c->input != c->result && s->copy_input_first && s->copy_count)
+		memcpy((char *)c->result + s->copy_offset * p->elem_bytes,
+		       (const char *)c->input + s->copy_offset * p->elem_bytes,
+		       s->copy_count * p->elem_bytes);
 	nb->done = p->sched.nsteps == 0;
 	return nb->done ? MPI_SUCCESS : post(nb);
 }

@@ -126,8 +126,8 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 	int rc = MPI_SUCCESS;
 	struct trace_entry e = {0};
 
-	if (!in_place && s->copy_input_first && c->count)
-		memcpy(res, in, c->count * w);
+	if (!in_place && s->copy_input_first && s->copy_count)
+		memcpy(res + s->copy_offset * w, in + s->copy_offset * w, s->copy_count * w);
 	if (traced) {
 		e = call_entry();
 		e.end_ns = trace_now_ns();

@@ -34,6 +34,8 @@ void sched_reset(struct sched *s, int rank, int nranks, size_t count, size_t seg
 	/* the contract says >= 1; 0 would make every message empty, so treat it as 1 */
 	s->segment_count = segment_count ? segment_count : 1;
 	s->copy_input_first = false;
+	s->copy_offset = 0;
+	s->copy_count = count;
 	s->halves = false;
 	s->ag_first_step = 0;
 	s->nsteps = 0;
@@ -184,6 +186,14 @@ int sched_build_folded(struct sched *s, sched_folded_core core)
 	if (folded && sched_add_unfold(s) != 0)
 		return -1;
 	return 0;
+}
+
+void sched_copy_own_chunk(struct sched *s)
+{
+	size_t n = (size_t)s->nranks, r = (size_t)s->rank;
+	s->copy_input_first = true;
+	s->copy_offset = sched_part_offset(s->count, n, r);
+	s->copy_count = sched_part_count(s->count, n, r);
 }
 
 int sched_build_halves(struct sched *s, sched_build_fn rs, sched_build_fn ag)

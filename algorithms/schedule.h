@@ -15,8 +15,10 @@
  * A send reads input[] if send_from_input, else result[]. When the call is
  * in place input and result are the same buffer and the flags are moot.
  * If copy_input_first is set the executor copies input to result before
- * step 0 (out of place only); builders that read their input through the
- * flags instead leave it clear and so save a full pass over memory.
+ * step 0 (out of place only): elements [copy_offset, copy_offset +
+ * copy_count), the whole buffer unless the builder narrows it (an
+ * all-gather needs only its own chunk); builders that read their input
+ * through the flags instead leave it clear and so save a full pass over memory.
  * A message never exceeds the builder's segment count, so receive scratch is
  * bounded by sched.max_recv_count elements whatever the message size.
  */
@@ -48,6 +50,7 @@ struct sched {
 	size_t count;         /* elements in the whole buffer */
 	size_t segment_count; /* largest message, in elements (>= 1) */
 	bool copy_input_first;
+	size_t copy_offset, copy_count; /* the range copied first: 0 and count unless narrowed */
 	struct sched_step *steps;
 	size_t nsteps, cap;
 	size_t max_recv_count; /* largest recv_count of any step */
@@ -88,6 +91,12 @@ int sched_add_segmented(struct sched *s, int send_peer, size_t send_offset, size
  * where the all-gather starts (halves, ag_first_step), then ag.
  */
 int sched_build_halves(struct sched *s, sched_build_fn rs, sched_build_fn ag);
+
+/*
+ * An all-gather's start: copy_input_first narrowed to this rank's own chunk
+ * (sched_part_offset's), the only one of its input it contributes.
+ */
+void sched_copy_own_chunk(struct sched *s);
 
 /* Balanced split of count into parts: part i starts at sched_part_offset(i). */
 size_t sched_part_offset(size_t count, size_t parts, size_t i);

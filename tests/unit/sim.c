@@ -128,8 +128,10 @@ static int build_rank(struct sim *sim, int r)
 	} else {
 		memcpy(rk->input_copy, rk->input, bytes);
 		memset(rk->result, SIM_GARBAGE_BYTE, bytes);
-		if (rk->s.copy_input_first)
-			memcpy(rk->result, rk->input, bytes);
+		size_t w = sim->width_bytes;
+		if (rk->s.copy_input_first) /* the range the executor copies */
+			memcpy((char *)rk->result + rk->s.copy_offset * w,
+			       (char *)rk->input + rk->s.copy_offset * w, rk->s.copy_count * w);
 	}
 	return 0;
 }

@@ -532,3 +532,25 @@ Test(halves, restrictions_are_data)
 	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLREDUCE, 4), 1.5, 1e-12);
 	cr_expect_float_eq(ar_collective_bus_factor(AR_ALLGATHER, 1), 0, 1e-12);
 }
+
+/*
+ * Out of place, an all-gather copies only its own chunk before the steps:
+ * the rest of its input is never read, and a whole copy cost ring's
+ * all-gather at 2 ranks, 1 MiB, 124 us against 56 us in place.
+ */
+Test(halves, an_allgather_copies_only_its_own_chunk)
+{
+	const char *names[] = {"ring", "rabenseifner", "direct"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		for (int rank = 0; rank < 4; rank++) {
+			struct sched s;
+			sched_init(&s, rank, 4, 1031, 1031);
+			cr_assert_eq(ar_collective_build(ar_variant_find(names[i]), AR_ALLGATHER)(&s), 0);
+			cr_expect(s.copy_input_first, "%s", names[i]);
+			cr_expect_eq(s.copy_offset, sched_part_offset(1031, 4, (size_t)rank), "%s",
+			             names[i]);
+			cr_expect_eq(s.copy_count, sched_part_count(1031, 4, (size_t)rank), "%s",
+			             names[i]);
+			sched_release(&s);
+		}
+}
