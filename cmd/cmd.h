@@ -66,6 +66,7 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx);
 int cmd_links(void *opts, struct cmd_ctx *ctx);
 int cmd_topo(void *opts, struct cmd_ctx *ctx);
 int cmd_scale(void *opts, struct cmd_ctx *ctx);
+int cmd_tune(void *opts, struct cmd_ctx *ctx);
 int cmd_compare(void *opts, struct cmd_ctx *ctx);
 int cmd_report(void *opts, struct cmd_ctx *ctx);
 int cmd_trend(void *opts, struct cmd_ctx *ctx);

@@ -19,6 +19,8 @@
 #include "cmd/help.h"
 #include "cmd/links_opts.h"
 #include "cmd/scale_opts.h"
+#include "cmd/tune_opts.h"
+#include "algorithms/lib_algs.h"
 #include "cmd/small_opts.h"
 #include "cmd/verify_opts.h"
 #include "version.h"
@@ -29,7 +31,8 @@
 #include <time.h>
 
 /* CMD_NEEDS_THREADS: MPI_Init_thread asks for MPI_THREAD_SERIALIZED (overlap's progress thread) */
-enum { CMD_NEEDS_MPI = 1 << 0, CMD_NEEDS_THREADS = 1 << 1 };
+/* CMD_TUNES_LIBRARY: before MPI_Init, the library lets its algorithms be forced (lib_algs.h) */
+enum { CMD_NEEDS_MPI = 1 << 0, CMD_NEEDS_THREADS = 1 << 1, CMD_TUNES_LIBRARY = 1 << 2 };
 
 struct cmd {
 	const struct cmd_spec *spec; /* name, options, help */
@@ -54,6 +57,9 @@ static const struct cmd commands[] = {
      "where every rank runs: host, cores, NUMA node, binding, oversubscription", NULL},
     {&scale_spec, cmd_scale, CMD_NEEDS_MPI,
      "the all-reduce on 2, 4, ... N ranks: scaling efficiency, cost model, sweet spot", NULL},
+    {&tune_spec, cmd_tune, CMD_NEEDS_MPI | CMD_TUNES_LIBRARY,
+     "the MPI library's own all-reduce algorithms, each forced in turn, against its decision",
+     NULL},
     {&congestion_spec, cmd_congestion, CMD_NEEDS_MPI,
      "groups running all-reduces at once: interference factors, aggressors, where it happens",
      NULL},
@@ -213,6 +219,8 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 		         why);
 		return usage_error(err);
 	}
+	if (cmd->flags & CMD_TUNES_LIBRARY)
+		lib_algs_prepare();
 	if (run_mpi_start(ctx, &argc, &argv, (cmd->flags & CMD_NEEDS_THREADS) != 0) != 0)
 		return EXIT_RUNTIME;
 	status = check_world(cmd, opts, ctx);

@@ -22,6 +22,7 @@
 #include "cmd/run/partial.h"
 #include "cmd/run/sweep.h"
 #include "cmd/run/sweep_yardstick.h"
+#include "cmd/run/tune_run.h"
 #include "cmd/run/watchdog.h"
 #include "reports/diagnose/detect.h"
 #include "reports/io/context.h"

@@ -322,7 +322,7 @@ void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
 {
 	const struct sweep_opts *o = s->o;
 	size_t w = ar_dtype_bytes(o->dtype);
-	*r = (struct ar_record){.algorithm = ar_variants[v]->name,
+	*r = (struct ar_record){.algorithm = s->label ? s->label : ar_variants[v]->name,
 	                        .dtype = ar_dtype_name(o->dtype),
 	                        .op = ar_op_name(o->op),
 	                        .count = size_bytes / w,

@@ -49,6 +49,8 @@ struct sweep {
 	bool in_place, quiet;
 	sweep_point_fn on_point;
 	void *on_point_arg;
+	/* NULL, or the records' algorithm instead of the variant's name (tune: "mpi/ring") */
+	const char *label;
 	struct bench_bufs bufs;
 	struct bench_cfg cfg;
 	struct exec_plan plans[AR_MAX_VARIANTS];

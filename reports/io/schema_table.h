@@ -24,6 +24,7 @@
 
 #include "reports/io/schema_congestion.h"
 #include "reports/io/schema_overlap.h"
+#include "reports/io/schema_tune.h"
 
 #define SCHEMA_OBJECTS(O)                                                                          \
 	O(REPORT, "report", "the document: one per run, written by rank 0")                        \
@@ -83,7 +84,8 @@
 	O(TOPOSUM, "topo summary", "the job's placement at a glance")                              \
 	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")       \
 	SCHEMA_OBJECTS_CONGESTION(O)                                                               \
-	SCHEMA_OBJECTS_OVERLAP(O)
+	SCHEMA_OBJECTS_OVERLAP(O)                                                                  \
+	SCHEMA_OBJECTS_TUNE(O)
 
 /* The fields of the envelope and of the context block. */
 #define SCHEMA_FIELDS_CONTEXT(F)                                                                   \
@@ -662,7 +664,8 @@
 	SCHEMA_FIELDS_LINKS(F)                                                                     \
 	SCHEMA_FIELDS_SCALE(F)                                                                     \
 	SCHEMA_FIELDS_CONGESTION(F)                                                                \
-	SCHEMA_FIELDS_OVERLAP(F)
+	SCHEMA_FIELDS_OVERLAP(F)                                                                   \
+	SCHEMA_FIELDS_TUNE(F)
 
 /*
  * The commands that write reports, and the objects of their records and
@@ -677,6 +680,7 @@
 	C(SCALE, "scale", AR, SCALE, SSUM)                                                         \
 	C(CONGESTION, "congestion", AR, CONG, CSUM)                                                \
 	C(OVERLAP, "overlap", OVL, NONE, OVSUM)                                                    \
+	C(TUNE, "tune", AR, TUNE, TSUM)                                                            \
 	C(ACCEPT, "accept", NONE, NONE, NONE)                                                      \
 	C(COMPARE, "compare", NONE, NONE, NONE)                                                    \
 	C(TREND, "trend", NONE, NONE, NONE)

@@ -1,0 +1,143 @@
+/* See lib_algs.h. */
+#include <mpi.h>
+
+#include "algorithms/lib_algs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OMPI_VARIABLE   "coll_tuned_allreduce_algorithm"
+#define OMPI_DYNAMIC    "coll_tuned_use_dynamic_rules"
+#define OMPI_DYNAMIC_ENV "OMPI_MCA_" OMPI_DYNAMIC
+
+void lib_algs_prepare(void)
+{
+	/* the user's own setting wins: tune then reports that nothing can be forced */
+	setenv(OMPI_DYNAMIC_ENV, "1", 0);
+}
+
+/* The MPI_T index of control variable name, or -1. */
+static int find_cvar(const char *name, MPI_T_enum *e)
+{
+	int n = 0;
+	if (MPI_T_cvar_get_num(&n) != MPI_SUCCESS)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char got[256], desc[8];
+		int got_len = sizeof got, desc_len = sizeof desc, verbosity, bind, scope;
+		MPI_Datatype type;
+		if (MPI_T_cvar_get_info(i, got, &got_len, &verbosity, &type, e, desc, &desc_len, &bind,
+		                        &scope) == MPI_SUCCESS &&
+		    strcmp(got, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* An int control variable's value (0 when it cannot be read). */
+static int read_int(int index)
+{
+	MPI_T_cvar_handle h;
+	int count = 0, value = 0;
+	if (MPI_T_cvar_handle_alloc(index, NULL, &h, &count) != MPI_SUCCESS)
+		return 0;
+	if (count != 1 || MPI_T_cvar_read(h, &value) != MPI_SUCCESS)
+		value = 0;
+	MPI_T_cvar_handle_free(&h);
+	return value;
+}
+
+/* The enum's items: value 0 is the library's decision, "default" here. */
+static void add_items(struct lib_algs *l, MPI_T_enum e)
+{
+	int items = 0;
+	char enum_name[64];
+	int enum_len = sizeof enum_name;
+	l->n = 1;
+	l->value[0] = 0;
+	snprintf(l->name[0], sizeof l->name[0], "default");
+	if (MPI_T_enum_get_info(e, &items, enum_name, &enum_len) != MPI_SUCCESS)
+		return;
+	for (int k = 0; k < items && l->n < LIB_ALGS_MAX; k++) {
+		char item[LIB_ALG_NAME_BYTES];
+		int value, len = sizeof item;
+		if (MPI_T_enum_get_item(e, k, &value, item, &len) != MPI_SUCCESS || value == 0)
+			continue;
+		l->value[l->n] = value;
+		snprintf(l->name[l->n++], LIB_ALG_NAME_BYTES, "%s", item);
+	}
+}
+
+int lib_algs_open(struct lib_algs *l)
+{
+	int provided;
+	MPI_T_enum e = MPI_T_ENUM_NULL, ignored;
+	*l = (struct lib_algs){.n = 1, .index = -1, .value = {0}};
+	snprintf(l->name[0], sizeof l->name[0], "default");
+	int rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+	if (rc != MPI_SUCCESS) {
+		l->why = "the MPI tool interface (MPI_T) did not start";
+		return rc;
+	}
+	l->mpi_t = true;
+	l->index = find_cvar(OMPI_VARIABLE, &e);
+	if (l->index < 0) {
+		l->why = find_cvar("MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM", &ignored) >= 0
+		             ? "MPICH names its all-reduce algorithms only in "
+		               "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM's description (an integer "
+		               "without names): set it per run instead"
+		             : "this MPI library has no control variable that forces its "
+		               "all-reduce algorithm (Open MPI's " OMPI_VARIABLE ")";
+		return MPI_SUCCESS;
+	}
+	int dynamic = find_cvar(OMPI_DYNAMIC, &ignored);
+	if (dynamic < 0 || !read_int(dynamic)) {
+		l->why = OMPI_DYNAMIC " is off (" OMPI_DYNAMIC_ENV "=0?): Open MPI ignores a "
+		         "forced algorithm without it";
+		return MPI_SUCCESS;
+	}
+	if (e == MPI_T_ENUM_NULL) {
+		l->why = OMPI_VARIABLE " names no algorithms";
+		return MPI_SUCCESS;
+	}
+	int count = 0;
+	rc = MPI_T_cvar_handle_alloc(l->index, NULL, &l->handle, &count);
+	if (rc != MPI_SUCCESS || count != 1) {
+		l->why = "cannot write " OMPI_VARIABLE;
+		return rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+	}
+	snprintf(l->variable, sizeof l->variable, "%s", OMPI_VARIABLE);
+	add_items(l, e);
+	if (l->n <= 1)
+		l->why = OMPI_VARIABLE " names no algorithms";
+	return MPI_SUCCESS;
+}
+
+int lib_algs_force(struct lib_algs *l, int k)
+{
+	if (k < 0 || k >= l->n)
+		return MPI_ERR_ARG;
+	if (!l->variable[0])
+		return k == 0 ? MPI_SUCCESS : MPI_ERR_ARG;
+	int value = l->value[k];
+	return MPI_T_cvar_write(l->handle, &value);
+}
+
+int lib_algs_find(const struct lib_algs *l, const char *name)
+{
+	for (int k = 0; k < l->n; k++)
+		if (strcmp(l->name[k], name) == 0)
+			return k;
+	return -1;
+}
+
+void lib_algs_close(struct lib_algs *l)
+{
+	if (l->variable[0])
+		MPI_T_cvar_handle_free(&l->handle);
+	l->variable[0] = '\0';
+	if (l->mpi_t)
+		MPI_T_finalize();
+	l->mpi_t = false;
+}

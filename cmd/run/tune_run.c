@@ -1,0 +1,152 @@
+/* See tune_run.h. */
+#include <mpi.h>
+
+#include "cmd/run/run.h"
+#include "cmd/tune_opts.h"
+#include "reports/io/report_schema.h"
+#include "reports/io/scale_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* sweep_point_fn (rank 0): the point's samples kept, its record named and marked. */
+static int on_point(void *arg, int v, const struct ar_record *r, const struct bench_result *br,
+                    cJSON *rec)
+{
+	struct tune_run *t = arg;
+	(void)v;
+	if (t->nsets == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		struct tune_set *more = realloc(t->sets, cap * sizeof *more);
+		if (!more)
+			return -1;
+		t->sets = more;
+		t->cap = cap;
+	}
+	struct tune_set *set = &t->sets[t->nsets];
+	*set = (struct tune_set){.ranks = r->ranks,
+	                         .bytes = r->bytes,
+	                         .alg = t->current,
+	                         .alg_name = t->lib.name[t->current],
+	                         .skipped = !br || r->skipped};
+	if (br && br->iterations > 0) {
+		set->samples_us = malloc((size_t)br->iterations * sizeof *set->samples_us);
+		if (!set->samples_us)
+			return -1;
+		memcpy(set->samples_us, t->sweep.bufs.max_us,
+		       (size_t)br->iterations * sizeof *set->samples_us);
+		set->nsamples = (size_t)br->iterations;
+		set->wrong = br->wrong;
+		t->wrong += br->wrong;
+	}
+	t->nsets++;
+	return cJSON_AddStringToObject(rec, SK_TUNE_LIBRARY_ALGORITHM, set->alg_name) &&
+	               cJSON_AddNumberToObject(rec, SK_TUNE_LIBRARY_VALUE,
+	                                       t->lib.value[t->current])
+	           ? 0
+	           : -1;
+}
+
+/* The positions to measure: the library's decision, then every one asked for. */
+static int pick_algorithms(struct tune_run *t)
+{
+	const struct tune_opts *o = t->o;
+	t->nalgs = 0;
+	t->algs[t->nalgs++] = 0;
+	for (int k = 1; o->nnames == 0 && k < t->lib.n; k++)
+		t->algs[t->nalgs++] = k;
+	for (int i = 0; i < o->nnames; i++) {
+		int k = lib_algs_find(&t->lib, o->names[i]);
+		if (k < 0) {
+			char list[LIB_ALGS_MAX * LIB_ALG_NAME_BYTES] = "";
+			size_t used = 0;
+			for (int j = 1; j < t->lib.n && used < sizeof list; j++)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+				                         j > 1 ? ", " : "", t->lib.name[j]);
+			cmd_error(t->sweep.ctx,
+			          "tune: unknown --library-algorithms '%s' (this library offers: %s)",
+			          o->names[i], t->lib.n > 1 ? list : "none");
+			return EXIT_USAGE;
+		}
+		if (k > 0)
+			t->algs[t->nalgs++] = k;
+	}
+	for (int k = 0; k < t->lib.n; k++)
+		snprintf(t->labels[k], sizeof t->labels[k], "mpi/%s", t->lib.name[k]);
+	return EXIT_OK;
+}
+
+int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_opts *o)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	*t = (struct tune_run){.o = o};
+	sweep_init(&t->sweep, ctx, "tune", &o->sweep, false, o->out.quiet);
+	t->sweep.on_point = on_point;
+	t->sweep.on_point_arg = t;
+	int rc = lib_algs_open(&t->lib);
+	if (run_any(ctx, rc != MPI_SUCCESS)) {
+		cmd_error(ctx, "tune: %s: %s", t->lib.why ? t->lib.why : "MPI_T",
+		          run_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	int status = run_check_output(ctx, "tune", &o->out);
+	if (status == EXIT_OK)
+		status = pick_algorithms(t);
+	if (status == EXIT_OK && t->lib.n <= 1)
+		cmd_error(ctx, "tune: nothing to force: %s; measuring the library's own decision",
+		          t->lib.why);
+	int points = o->nranks * t->nalgs * o->sweep.nsizes;
+	if (status == EXIT_OK)
+		status = sweep_setup(&t->sweep, points);
+	if (status == EXIT_OK)
+		status = sweep_begin(&t->sweep, &tune_spec, o, &o->out, o->timeout_s);
+	if (status != EXIT_OK)
+		return status;
+	bool failed = !(t->order = calloc((size_t)ctx->nranks, sizeof *t->order)) ||
+	              scale_placement_order(t->sweep.map.host_of_rank, ctx->nranks,
+	                                    t->sweep.map.nhosts, false, t->order) != 0;
+	if (run_any(ctx, failed)) {
+		cmd_error(ctx, "tune: out of memory for the placement order");
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+int tune_run_measure(struct tune_run *t)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	int status = EXIT_OK;
+	for (int i = 0; i < t->o->nranks && status == EXIT_OK; i++) {
+		int n = t->o->ranks[i];
+		int hosts = scale_hosts_spanned(t->sweep.map.host_of_rank, t->order, n);
+		for (int a = 0; a < t->nalgs && status == EXIT_OK; a++) {
+			t->current = t->algs[a];
+			/* forced on every rank before the communicator is made: it reads it then */
+			int rc = lib_algs_force(&t->lib, t->current);
+			if (run_any(t->sweep.ctx, rc != MPI_SUCCESS)) {
+				cmd_error(t->sweep.ctx, "tune: cannot force %s: %s", t->labels[t->current],
+				          run_mpi_error_text(rc, msg, sizeof msg));
+				return EXIT_RUNTIME;
+			}
+			t->sweep.label = t->labels[t->current];
+			status = sweep_on_first_ranks(&t->sweep, t->order, n, hosts);
+		}
+	}
+	t->sweep.label = NULL;
+	lib_algs_force(&t->lib, 0);
+	return status;
+}
+
+void tune_run_release(struct tune_run *t)
+{
+	lib_algs_force(&t->lib, 0);
+	lib_algs_close(&t->lib);
+	sweep_release(&t->sweep);
+	for (size_t i = 0; i < t->nsets; i++)
+		free(t->sets[i].samples_us);
+	free(t->sets);
+	free(t->order);
+	t->sets = NULL;
+	t->order = NULL;
+}

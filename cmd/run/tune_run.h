@@ -1,0 +1,56 @@
+/*
+ * collscope tune's measurement (cmd/tune.c prints and summarizes): for each
+ * rank count, for each of the library's algorithms (its own decision first),
+ * the algorithm forced (algorithms/lib_algs.h) and a communicator made for
+ * it, the shared sweep of the mpi variant at every size, records named
+ * mpi/<algorithm>. Rank 0 keeps every point's samples for the decision.
+ * Collective over ctx->comm unless a function says rank 0.
+ */
+#include <mpi.h>
+
+#ifndef COLLSCOPE_CMD_TUNE_RUN_H
+#define COLLSCOPE_CMD_TUNE_RUN_H
+
+#include "algorithms/lib_algs.h"
+#include "cmd/run/sweep.h"
+
+struct tune_opts; /* cmd/tune_opts.h */
+
+/* One measured point, kept on rank 0: samples_us owned (nsamples of them). */
+struct tune_set {
+	int ranks;
+	uint64_t bytes;
+	int alg; /* position in the run's lib_algs: 0 the library's decision */
+	const char *alg_name; /* borrowed from the run's lib_algs */
+	double *samples_us;
+	size_t nsamples;
+	uint64_t wrong;
+	bool skipped;
+};
+
+struct tune_run {
+	const struct tune_opts *o;
+	struct sweep sweep;
+	struct lib_algs lib;
+	int algs[LIB_ALGS_MAX]; /* positions in lib to measure, 0 first */
+	int nalgs;
+	char labels[LIB_ALGS_MAX][LIB_ALG_NAME_BYTES + 8]; /* "mpi/<name>", by position in lib */
+	int current;                                       /* the position being measured */
+	int *order; /* world ranks in the order they join a communicator (packed) */
+	struct tune_set *sets; /* rank 0 */
+	size_t nsets, cap;
+	uint64_t wrong;
+};
+
+/*
+ * Up to the report's first write: the library's algorithms (names checked
+ * against --library-algorithms), the sweep's setup and report, the order.
+ * An exit code, agreed; on failure *why (static) may say what is missing.
+ */
+int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_opts *o);
+/* Every rank count x algorithm x size. An exit code, agreed. */
+int tune_run_measure(struct tune_run *t);
+/* The library's decision restored, the sweep and the sets released. */
+void tune_run_release(struct tune_run *t);
+
+#endif
