@@ -11,10 +11,12 @@
 #define OMPI_DYNAMIC    "coll_tuned_use_dynamic_rules"
 #define OMPI_DYNAMIC_ENV "OMPI_MCA_" OMPI_DYNAMIC
 
-void lib_algs_prepare(void)
+void lib_algs_prepare(const char *rules)
 {
 	/* the user's own setting wins: tune then reports that nothing can be forced */
-	setenv(OMPI_DYNAMIC_ENV, "1", 0);
+	setenv(OMPI_DYNAMIC_ENV, "1", rules != NULL);
+	if (rules)
+		setenv("OMPI_MCA_coll_tuned_dynamic_rules_filename", rules, 1);
 }
 
 /* The MPI_T index of control variable name, or -1. */

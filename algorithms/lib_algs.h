@@ -33,8 +33,13 @@ struct lib_algs {
 	MPI_T_cvar_handle handle;
 };
 
-/* Before MPI_Init: Open MPI's coll/tuned reads forced algorithms only with dynamic rules on. */
-void lib_algs_prepare(void);
+/*
+ * Before MPI_Init: Open MPI's coll/tuned reads forced algorithms only with
+ * dynamic rules on (the user's own setting wins); with rules (a path, else
+ * NULL) it reads that rules file (coll_tuned_dynamic_rules_filename) instead
+ * of its fixed decision, and dynamic rules are turned on whatever was set.
+ */
+void lib_algs_prepare(const char *rules);
 /* After MPI_Init, on every rank: what this library can force. MPI error code. */
 int lib_algs_open(struct lib_algs *l);
 /* Algorithm k (0: the library's own decision) for every communicator made next. Collective. */

@@ -20,7 +20,6 @@
 #include "cmd/links_opts.h"
 #include "cmd/scale_opts.h"
 #include "cmd/tune_opts.h"
-#include "algorithms/lib_algs.h"
 #include "cmd/small_opts.h"
 #include "cmd/verify_opts.h"
 #include "version.h"
@@ -220,7 +219,7 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 		return usage_error(err);
 	}
 	if (cmd->flags & CMD_TUNES_LIBRARY)
-		lib_algs_prepare();
+		tune_prepare(opts);
 	if (run_mpi_start(ctx, &argc, &argv, (cmd->flags & CMD_NEEDS_THREADS) != 0) != 0)
 		return EXIT_RUNTIME;
 	status = check_world(cmd, opts, ctx);

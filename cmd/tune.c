@@ -89,8 +89,13 @@ static int summarize(void *arg, cJSON *root)
 	cJSON *sum = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
 	cJSON *points = sum ? cJSON_AddArrayToObject(sum, SK_TSUM_POINTS) : NULL;
 	int rc = points && add_library(t, sum) == 0 ? 0 : -1;
-	printf("# per rank count and size: the library's decision against its fastest forced "
-	       "algorithm (p50); gain = default / fastest\n");
+	if (o->prove)
+		printf("# --prove %s: the library's decision with that rules file in effect; "
+		       "`collscope compare` of the run without against this one proves it\n",
+		       o->prove);
+	else
+		printf("# per rank count and size: the library's decision against its fastest "
+		       "forced algorithm (p50); gain = default / fastest\n");
 	printf("%6s %12s %14s  %-22s %14s %8s\n", "ranks", "size_bytes", "default_p50_us",
 	       "fastest", "fastest_p50_us", "gain");
 	for (int i = 0; rc == 0 && i < o->nranks; i++)

@@ -2,6 +2,7 @@
 #include "cmd/tune_opts.h"
 #include "cmd/opts_memory.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,15 @@ static const struct opt tune_only[] = {
              "MPI: basic_linear, nonoverlapping, recursive_doubling,\n"
              "ring, segmented_ring, rabenseifner), or 'all'; its own\n"
              "decision is always measured beside them"},
+    {.name = "prove",
+     .kind = OPT_STRING,
+     .offset = offsetof(struct tune_opts, prove),
+     .metavar = "RULES",
+     .key = "prove",
+     .help = "Open MPI reads the rules file RULES at MPI_Init (tune's\n"
+             "--rules wrote it), and only its decision is measured,\n"
+             "named mpi/default: `collscope compare` of the run without\n"
+             "against this one proves the file (exit 1 on a regression)"},
 };
 
 static const struct opt_group groups[] = {
@@ -135,6 +145,20 @@ static int check(void *opts, char *err, size_t len)
 	/* "all" is the library's every algorithm, not a list of names */
 	if (o->nnames == 1 && strcmp(o->names[0], "all") == 0)
 		o->nnames = 0;
+	if (o->prove) {
+		FILE *f = fopen(o->prove, "r");
+		if (!f) {
+			snprintf(err, len, "tune: cannot read --prove '%s': %s", o->prove,
+			         strerror(errno));
+			return EXIT_USAGE;
+		}
+		fclose(f);
+		if (o->nnames) {
+			snprintf(err, len, "tune: --prove measures the library's decision alone: "
+			                   "leave out --library-algorithms");
+			return EXIT_USAGE;
+		}
+	}
 	memset(s->variants, 0, sizeof s->variants);
 	s->variants[ar_variant_index(ar_variant_find("mpi"))] = true;
 	int status = sweep_sizes("tune", s, err, len);

@@ -18,6 +18,11 @@ struct tune_opts {
 	/* --library-algorithms: the names asked for (checked against the library's once it is up) */
 	char names[TUNE_MAX_NAMES][TUNE_NAME_BYTES];
 	int nnames; /* 0: every algorithm the library offers */
+	/*
+	 * --prove RULES: the library reads that rules file at MPI_Init, and only
+	 * its decision is measured (mpi/default), to compare against a run without
+	 */
+	const char *prove;
 	double timeout_s;
 	struct cmd_out out;
 };

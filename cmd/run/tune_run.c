@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+void tune_prepare(const void *opts)
+{
+	const struct tune_opts *o = opts;
+	lib_algs_prepare(o->prove);
+}
+
 /* sweep_point_fn (rank 0): the point's samples kept, its record named and marked. */
 static int on_point(void *arg, int v, const struct ar_record *r, const struct bench_result *br,
                     cJSON *rec)
@@ -54,7 +60,7 @@ static int pick_algorithms(struct tune_run *t)
 	const struct tune_opts *o = t->o;
 	t->nalgs = 0;
 	t->algs[t->nalgs++] = 0;
-	for (int k = 1; o->nnames == 0 && k < t->lib.n; k++)
+	for (int k = 1; o->nnames == 0 && !o->prove && k < t->lib.n; k++)
 		t->algs[t->nalgs++] = k;
 	for (int i = 0; i < o->nnames; i++) {
 		int k = lib_algs_find(&t->lib, o->names[i]);
@@ -93,7 +99,7 @@ int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_op
 	int status = run_check_output(ctx, "tune", &o->out);
 	if (status == EXIT_OK)
 		status = pick_algorithms(t);
-	if (status == EXIT_OK && t->lib.n <= 1)
+	if (status == EXIT_OK && t->lib.n <= 1 && !o->prove)
 		cmd_error(ctx, "tune: nothing to force: %s; measuring the library's own decision",
 		          t->lib.why);
 	int points = o->nranks * t->nalgs * o->sweep.nsizes;

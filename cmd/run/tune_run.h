@@ -42,6 +42,9 @@ struct tune_run {
 	uint64_t wrong;
 };
 
+/* Before MPI_Init: the library set up to force algorithms, or to read --prove's rules. */
+void tune_prepare(const void *opts);
+
 /*
  * Up to the report's first write: the library's algorithms (names checked
  * against --library-algorithms), the sweep's setup and report, the order.

@@ -324,10 +324,10 @@ int cmp_run_load(struct cmp_run *run, const char *path, const cJSON *root, char 
 	report_command_parse(command, &c);
 	if (c == REPORT_CMD_LINKS) {
 		run->kind = CMP_KIND_LINKS;
-	} else if (c != REPORT_CMD_ALLREDUCE && c != REPORT_CMD_SCALE) {
+	} else if (c != REPORT_CMD_ALLREDUCE && c != REPORT_CMD_SCALE && c != REPORT_CMD_TUNE) {
 		snprintf(err, errlen,
 		         "report '%s': compare cannot compare '%.40s' reports (it compares "
-		         "allreduce, scale and links reports)",
+		         "allreduce, scale, tune and links reports)",
 		         path, command);
 		goto out;
 	}

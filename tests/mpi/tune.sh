@@ -46,6 +46,27 @@ expect_output "forcing coll_tuned_allreduce_algorithm: default ring recursive_do
 	"the header says what is forced"
 expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +[0-9.]+$" "a row per rank count and size"
 
+# --prove: the library reads a rules file at MPI_Init (Open MPI's classic format: ring from
+# 64 KiB at 2 ranks), only its decision is measured, and compare proves it against the run
+# without (exit 0 or 1: which way the 2 shared cores go is not asserted, only that it judges)
+printf '1\n2\n1\n2\n2\n0 0 0 0\n65536 4 0 0\n' >"$TMP/rules.conf"
+expect_exit 0 "tune --prove at 2 ranks" mpi 2 tune --prove "$TMP/rules.conf" --sizes 12,4100,65540 \
+	-n 12 -w 1 -o "$TMP/proof.json"
+expect_output "^# --prove .*rules.conf: the library's decision with that rules file in effect" \
+	"it says what it measured"
+expect_exit 0 "only the decision, the rules named in the report" python3 -c "
+import json,sys; d=json.load(open('$TMP/proof.json'))
+sys.exit(not (d['summary']['library_algorithms'] == ['default'] and d['config']['prove'].endswith('rules.conf')
+              and all(r['algorithm'] == 'mpi/default' and r['wrong'] == 0 for r in d['results'])))"
+"$BIN" compare "$TMP/tune2.json" "$TMP/proof.json" >"$TMP/out" 2>&1
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] && pass "compare judges the proof against the run without (exit $rc)" ||
+	fail "compare of a tune run and its proof: exit $rc" "$TMP/out"
+expect_output "mpi/default 65540 B .* 2 ranks" "point by point, the decision's records matched"
+expect_output "coll_tuned_dynamic_rules_filename" "and it names the rules file as what differs"
+expect_exit 2 "--prove a file that is not there" "$BIN" tune --prove "$TMP/nosuch.conf" -o "$TMP/never.json"
+expect_output "cannot read --prove '.*nosuch.conf'" "names it"
+
 expect_exit 2 "an algorithm the library does not offer" mpi 2 tune --library-algorithms ring,tornado \
 	--sizes 8 -n 2 -o "$TMP/never.json"
 expect_output "unknown --library-algorithms 'tornado' \\(this library offers: basic_linear, " \
