@@ -18,7 +18,8 @@ struct sink {
 	int write_errno;
 };
 
-__attribute__((format(printf, 2, 3))) static void put(struct sink *s, const char *fmt, ...)
+static void put(struct sink *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct sink *s, const char *fmt, ...)
 {
 	va_list ap;
 	int k;

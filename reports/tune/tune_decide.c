@@ -282,15 +282,14 @@ size_t tune_ranks(const struct tune_choice *c, size_t n, int *out)
 
 static int cmp_choice_bytes(const void *pa, const void *pb)
 {
-	const struct tune_choice *a = *(const struct tune_choice *const *)pa;
-	const struct tune_choice *b = *(const struct tune_choice *const *)pb;
+	const struct tune_choice *a = pa, *b = pb;
 	return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
 int tune_ranges(const struct tune_choice *c, size_t n, int ranks, struct tune_range *out,
                 size_t *nout, char *err, size_t errlen)
 {
-	const struct tune_choice **at = NULL;
+	struct tune_choice *at = NULL; /* the choices at ranks, sorted by size */
 	size_t m = 0, k = 0;
 	int rc = -1;
 
@@ -302,27 +301,27 @@ int tune_ranges(const struct tune_choice *c, size_t n, int ranks, struct tune_ra
 	}
 	for (size_t i = 0; i < n; i++)
 		if (c[i].ranks == ranks)
-			at[m++] = &c[i];
+			at[m++] = c[i];
 	if (m == 0) {
 		snprintf(err, errlen, "no choice at %d ranks", ranks);
 		goto out;
 	}
 	qsort(at, m, sizeof(*at), cmp_choice_bytes);
 	for (size_t i = 0; i < m; i++) {
-		if (i > 0 && at[i]->bytes == at[i - 1]->bytes) {
+		if (i > 0 && at[i].bytes == at[i - 1].bytes) {
 			snprintf(err, errlen, "two choices at %d ranks, %" PRIu64 " bytes", ranks,
-			         at[i]->bytes);
+			         at[i].bytes);
 			goto out;
 		}
-		if (k > 0 && out[k - 1].alg == at[i]->alg)
+		if (k > 0 && out[k - 1].alg == at[i].alg)
 			continue;
 		if (k > 0)
-			out[k - 1].to_bytes = at[i]->bytes;
+			out[k - 1].to_bytes = at[i].bytes;
 		out[k] = (struct tune_range){
-		    .from_bytes = k == 0 ? 0 : at[i]->bytes,
+		    .from_bytes = k == 0 ? 0 : at[i].bytes,
 		    .to_bytes = UINT64_MAX,
-		    .alg = at[i]->alg,
-		    .alg_name = at[i]->alg_name,
+		    .alg = at[i].alg,
+		    .alg_name = at[i].alg_name,
 		};
 		k++;
 	}
