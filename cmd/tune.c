@@ -18,7 +18,7 @@
 #include <string.h>
 
 /* The p50 of a set, NAN when it has no sample or a wrong one. */
-static double p50_of(const struct tune_set *s)
+static double p50_of(const struct tune_kept *s)
 {
 	if (s->skipped || s->wrong || s->nsamples == 0)
 		return NAN;
@@ -37,7 +37,7 @@ static int add_point(const struct tune_run *t, int ranks, uint64_t bytes, cJSON 
 	double def = NAN, best = NAN;
 	const char *fastest = NULL;
 	for (size_t i = 0; i < t->nsets; i++) {
-		const struct tune_set *s = &t->sets[i];
+		const struct tune_kept *s = &t->sets[i];
 		if (s->ranks != ranks || s->bytes != bytes)
 			continue;
 		double m = p50_of(s);

@@ -24,14 +24,14 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	(void)v;
 	if (t->nsets == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
-		struct tune_set *more = realloc(t->sets, cap * sizeof *more);
+		struct tune_kept *more = realloc(t->sets, cap * sizeof *more);
 		if (!more)
 			return -1;
 		t->sets = more;
 		t->cap = cap;
 	}
-	struct tune_set *set = &t->sets[t->nsets];
-	*set = (struct tune_set){.ranks = r->ranks,
+	struct tune_kept *set = &t->sets[t->nsets];
+	*set = (struct tune_kept){.ranks = r->ranks,
 	                         .bytes = r->bytes,
 	                         .alg = t->current,
 	                         .alg_name = t->lib.name[t->current],

@@ -16,8 +16,8 @@
 
 struct tune_opts; /* cmd/tune_opts.h */
 
-/* One measured point, kept on rank 0: samples_us owned (nsamples of them). */
-struct tune_set {
+/* One measured point, kept on rank 0 for the decision: samples_us owned (nsamples). */
+struct tune_kept {
 	int ranks;
 	uint64_t bytes;
 	int alg; /* position in the run's lib_algs: 0 the library's decision */
@@ -37,7 +37,7 @@ struct tune_run {
 	char labels[LIB_ALGS_MAX][LIB_ALG_NAME_BYTES + 8]; /* "mpi/<name>", by position in lib */
 	int current;                                       /* the position being measured */
 	int *order; /* world ranks in the order they join a communicator (packed) */
-	struct tune_set *sets; /* rank 0 */
+	struct tune_kept *sets; /* rank 0 */
 	size_t nsets, cap;
 	uint64_t wrong;
 };

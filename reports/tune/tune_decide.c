@@ -24,7 +24,7 @@ struct entry {
 	double p50_us;
 };
 
-void tune_opts_init(struct tune_opts *o)
+void tune_decide_opts_init(struct tune_decide_opts *o)
 {
 	o->alpha = TUNE_DEFAULT_ALPHA;
 	o->min_gain = TUNE_DEFAULT_MIN_GAIN;
@@ -36,7 +36,7 @@ const char *tune_why_text(enum tune_why w)
 	return (unsigned)w < TUNE_WHY_COUNT ? why_text[w] : "unknown";
 }
 
-static int check_opts(const struct tune_opts *o, char *err, size_t errlen)
+static int check_opts(const struct tune_decide_opts *o, char *err, size_t errlen)
 {
 	if (!(o->alpha > 0 && o->alpha < 1)) {
 		snprintf(err, errlen, "alpha %g is not between 0 and 1", o->alpha);
@@ -140,7 +140,7 @@ static int load_entries(const struct tune_set *sets, size_t n, struct entry *e, 
 	return 0;
 }
 
-static bool is_candidate(const struct entry *e, const struct entry *def, const struct tune_opts *o)
+static bool is_candidate(const struct entry *e, const struct entry *def, const struct tune_decide_opts *o)
 {
 	return !e->s->wrong && e->s->nsamples >= o->min_samples && e->p50_us < def->p50_us;
 }
@@ -150,7 +150,7 @@ static bool is_candidate(const struct entry *e, const struct entry *def, const s
  * order, and records the first that passes, or the fastest's failure.
  */
 static int test_candidates(const struct entry *def, const struct entry *cand, size_t n,
-                           const struct tune_opts *o, struct tune_choice *c)
+                           const struct tune_decide_opts *o, struct tune_choice *c)
 {
 	bool first = true;
 
@@ -187,7 +187,7 @@ static int test_candidates(const struct entry *def, const struct entry *cand, si
 }
 
 /* One point: e[0..n) are its sets, sorted by alg, so a default is e[0]. */
-static int decide_point(struct entry *e, size_t n, const struct tune_opts *o, struct tune_choice *c)
+static int decide_point(struct entry *e, size_t n, const struct tune_decide_opts *o, struct tune_choice *c)
 {
 	*c = (struct tune_choice){
 	    .ranks = e[0].s->ranks,
@@ -218,17 +218,17 @@ static int decide_point(struct entry *e, size_t n, const struct tune_opts *o, st
 	return test_candidates(def, e + 1, n - 1, o, c);
 }
 
-int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_opts *opts,
+int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_decide_opts *opts,
                 struct tune_choice *out, size_t *nout, char *err, size_t errlen)
 {
-	struct tune_opts defaults;
+	struct tune_decide_opts defaults;
 	struct entry *e = NULL;
 	size_t k = 0;
 	int rc = -1;
 
 	*nout = 0;
 	if (!opts) {
-		tune_opts_init(&defaults);
+		tune_decide_opts_init(&defaults);
 		opts = &defaults;
 	}
 	if (check_opts(opts, err, errlen))

@@ -44,14 +44,14 @@ struct tune_set {
 	bool wrong; /* a wrong result: never chosen */
 };
 
-struct tune_opts {
+struct tune_decide_opts {
 	double alpha;       /* 0 < alpha < 1 */
 	double min_gain;    /* >= 1 */
 	size_t min_samples; /* per side, >= 2 (the test needs two) */
 };
 
 /* The defaults above. */
-void tune_opts_init(struct tune_opts *o);
+void tune_decide_opts_init(struct tune_decide_opts *o);
 
 /* Why a point got its algorithm. */
 enum tune_why {
@@ -102,7 +102,7 @@ struct tune_choice {
  * that is not finite or negative, two sets of one algorithm at one point;
  * or out of memory.
  */
-int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_opts *opts,
+int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_decide_opts *opts,
                 struct tune_choice *out, size_t *nout, char *err, size_t errlen);
 
 /* The distinct rank counts of c, ascending, into out (room for n); returns their number. */

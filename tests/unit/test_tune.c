@@ -240,12 +240,12 @@ Test(tune, options_move_the_thresholds)
 	run(def, N, 100, 0.01);
 	run(close, N, 98, 0.01);
 	struct tune_set s[] = {set(2, 8, 0, "ignore", def, N), set(2, 8, 4, "ring", close, N)};
-	struct tune_opts o;
+	struct tune_decide_opts o;
 	struct tune_choice out[2];
 	size_t n;
 	char err[128];
 
-	tune_opts_init(&o);
+	tune_decide_opts_init(&o);
 	cr_assert_eq(o.alpha, 0.01);
 	cr_assert_eq(o.min_gain, 1.05);
 	o.min_gain = 1.01;
@@ -279,7 +279,7 @@ Test(tune, points_sorted)
 	cr_assert(out[3].ranks == 8 && out[3].bytes == 1024);
 }
 
-static void expect_error(const struct tune_set *s, size_t n, const struct tune_opts *o,
+static void expect_error(const struct tune_set *s, size_t n, const struct tune_decide_opts *o,
                          const char *want)
 {
 	struct tune_choice out[4];
@@ -302,7 +302,7 @@ Test(tune, bad_input_named)
 	struct tune_set ranks[] = {set(0, 8, 1, "x", a, N)};
 	struct tune_set noname[] = {set(2, 8, 1, NULL, a, N)};
 	struct tune_set nosamples[] = {set(2, 8, 1, "x", NULL, 3)};
-	struct tune_opts o;
+	struct tune_decide_opts o;
 
 	expect_error(dup, 2, NULL, "two sets of ring at 2 ranks, 8 bytes");
 	expect_error(nan, 1, NULL, "sample 3 is nan us");
@@ -310,13 +310,13 @@ Test(tune, bad_input_named)
 	expect_error(ranks, 1, NULL, "ranks below 1");
 	expect_error(noname, 1, NULL, "no algorithm name");
 	expect_error(nosamples, 1, NULL, "no samples array");
-	tune_opts_init(&o);
+	tune_decide_opts_init(&o);
 	o.alpha = 1.5;
 	expect_error(ranks, 1, &o, "alpha 1.5");
-	tune_opts_init(&o);
+	tune_decide_opts_init(&o);
 	o.min_gain = 0.9;
 	expect_error(ranks, 1, &o, "minimum gain 0.9");
-	tune_opts_init(&o);
+	tune_decide_opts_init(&o);
 	o.min_samples = 1;
 	expect_error(ranks, 1, &o, "minimum samples 1");
 }
