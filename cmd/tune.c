@@ -10,59 +10,137 @@
 #include "cmd/tune_opts.h"
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
-#include "reports/stats/stats.h"
+#include "reports/tune/rules_ompi.h"
+#include "reports/tune/tune_decide.h"
+#include "version.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The p50 of a set, NAN when it has no sample or a wrong one. */
-static double p50_of(const struct tune_kept *s)
+/* The kept points as the decision takes them (borrowed from t); NULL when out of memory. */
+static struct tune_set *sets_of(const struct tune_run *t)
 {
-	if (s->skipped || s->wrong || s->nsamples == 0)
-		return NAN;
-	double *x = malloc(s->nsamples * sizeof *x);
-	if (!x)
-		return NAN;
-	memcpy(x, s->samples_us, s->nsamples * sizeof *x);
-	double m = stats_median(x, s->nsamples);
-	free(x);
-	return m;
+	struct tune_set *sets = calloc(t->nsets + 1, sizeof *sets);
+	for (size_t i = 0; sets && i < t->nsets; i++) {
+		const struct tune_kept *k = &t->sets[i];
+		sets[i] = (struct tune_set){.ranks = k->ranks,
+		                            .bytes = k->bytes,
+		                            .alg = t->lib.value[k->alg],
+		                            .alg_name = k->alg_name,
+		                            .samples_us = k->samples_us,
+		                            .nsamples = k->skipped ? 0 : k->nsamples,
+		                            .wrong = k->wrong > 0};
+	}
+	return sets;
 }
 
-/* One (ranks, bytes): the decision's p50 and the fastest forced algorithm's, printed and kept. */
-static int add_point(const struct tune_run *t, int ranks, uint64_t bytes, cJSON *points)
+static void print_choice(const struct tune_choice *c)
 {
-	double def = NAN, best = NAN;
-	const char *fastest = NULL;
-	for (size_t i = 0; i < t->nsets; i++) {
-		const struct tune_kept *s = &t->sets[i];
-		if (s->ranks != ranks || s->bytes != bytes)
-			continue;
-		double m = p50_of(s);
-		if (s->alg == 0)
-			def = m;
-		else if (!isnan(m) && (isnan(best) || m < best)) {
-			best = m;
-			fastest = s->alg_name;
-		}
+	char p[32];
+	snprintf(p, sizeof p, isnan(c->p_value) ? "-" : "%.2g", c->p_value);
+	printf("%6d %12llu %14.2f  %-20s %14.2f %7.2f %9s  %s%s%s\n", c->ranks,
+	       (unsigned long long)c->bytes, c->default_p50_us,
+	       c->changed ? c->alg_name : "default", c->chosen_p50_us, c->gain, p,
+	       tune_why_text(c->why), !c->changed && c->candidate_name ? ": " : "",
+	       !c->changed && c->candidate_name ? c->candidate_name : "");
+}
+
+static bool add_choice(cJSON *choices, const struct tune_choice *c)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_AddItemToArray(choices, o)) {
+		cJSON_Delete(o);
+		return false;
 	}
-	double gain = def / best;
-	printf("%6d %12llu %14.2f  %-22s %14.2f %8.2f\n", ranks, (unsigned long long)bytes, def,
-	       fastest ? fastest : "-", best, gain);
-	cJSON *p = cJSON_CreateObject();
-	if (!p || !cJSON_AddItemToArray(points, p)) {
-		cJSON_Delete(p);
-		return -1;
+	return cJSON_AddNumberToObject(o, SK_TCHOICE_RANKS, c->ranks) &&
+	       cJSON_AddNumberToObject(o, SK_TCHOICE_BYTES, (double)c->bytes) &&
+	       cJSON_AddStringToObject(o, SK_TCHOICE_CHOICE, c->changed ? c->alg_name : "default") &&
+	       cJSON_AddBoolToObject(o, SK_TCHOICE_CHANGED, c->changed) &&
+	       report_add_number(o, SK_TCHOICE_DEFAULT_P50_US, c->default_p50_us) &&
+	       report_add_number(o, SK_TCHOICE_CHOSEN_P50_US, c->chosen_p50_us) &&
+	       (c->candidate_name
+	            ? cJSON_AddStringToObject(o, SK_TCHOICE_CANDIDATE, c->candidate_name)
+	            : cJSON_AddNullToObject(o, SK_TCHOICE_CANDIDATE)) &&
+	       report_add_number(o, SK_TCHOICE_CANDIDATE_P50_US, c->candidate_p50_us) &&
+	       report_add_number(o, SK_TCHOICE_GAIN, c->gain) &&
+	       report_add_number(o, SK_TCHOICE_P_VALUE, c->p_value) &&
+	       cJSON_AddStringToObject(o, SK_TCHOICE_REASON, tune_why_text(c->why));
+}
+
+/*
+ * --rules (rank 0): Open MPI's rules file of the choices, written atomically.
+ * EXIT_OK, EXIT_USAGE (nothing forced, or a file in the way) or EXIT_RUNTIME.
+ */
+static int write_rules(const struct tune_run *t, const struct tune_choice *c, size_t n)
+{
+	const struct tune_opts *o = t->o;
+	char err[512], head[3][256];
+	if (t->lib.n <= 1) {
+		cmd_error(t->sweep.ctx, "tune: --rules '%s' not written: nothing was forced (%s)",
+		          o->rules, t->lib.why);
+		return EXIT_USAGE;
 	}
-	bool ok = cJSON_AddNumberToObject(p, SK_TBEST_RANKS, ranks) &&
-	          cJSON_AddNumberToObject(p, SK_TBEST_BYTES, (double)bytes) &&
-	          report_add_number(p, SK_TBEST_DEFAULT_P50_US, def) &&
-	          (fastest ? cJSON_AddStringToObject(p, SK_TBEST_FASTEST, fastest)
-	                   : cJSON_AddNullToObject(p, SK_TBEST_FASTEST)) &&
-	          report_add_number(p, SK_TBEST_FASTEST_P50_US, best) &&
-	          report_add_number(p, SK_TBEST_GAIN, gain);
+	snprintf(head[0], sizeof head[0], "collscope tune %s: %s %s, the fastest of %s", COLLSCOPE_VERSION,
+	         ar_dtype_name(o->sweep.dtype), ar_op_name(o->sweep.op), t->lib.variable);
+	snprintf(head[1], sizeof head[1], "prove it: mpirun ... collscope tune --prove %s, then "
+	         "collscope compare the run without against it", o->rules);
+	snprintf(head[2], sizeof head[2], "use it: --mca coll_tuned_use_dynamic_rules 1 --mca "
+	         "coll_tuned_dynamic_rules_filename %s", o->rules);
+	const char *const lines[] = {head[0], head[1], head[2], NULL};
+	long len = rules_ompi_format(NULL, 0, c, n, lines, err, sizeof err);
+	char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (len < 0 || !text || rules_ompi_format(text, (size_t)len + 1, c, n, lines, err,
+	                                          sizeof err) != len) {
+		cmd_error(t->sweep.ctx, "tune: the rules: %s", len < 0 ? err : "out of memory");
+		free(text);
+		return EXIT_RUNTIME;
+	}
+	int rc = report_write_text_atomic(o->rules, text, (size_t)len, o->out.force, err, sizeof err);
+	free(text);
+	if (rc != REPORT_OK) {
+		cmd_error(t->sweep.ctx, "tune: --rules: %s", err);
+		return rc == REPORT_EUSAGE ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* The decision per rank count and size: printed, into the summary, and --rules. */
+static int decide(const struct tune_run *t, cJSON *sum, int *status)
+{
+	char err[256];
+	size_t n = 0, changed = 0;
+	struct tune_set *sets = sets_of(t);
+	struct tune_choice *c = calloc(t->nsets + 1, sizeof *c);
+	struct tune_decide_opts d;
+	tune_decide_opts_init(&d);
+	cJSON *choices = cJSON_AddArrayToObject(sum, SK_TSUM_CHOICES);
+	int rc = sets && c && choices ? tune_decide(sets, t->nsets, &d, c, &n, err, sizeof err) : -1;
+	if (rc == 0) {
+		printf("# per rank count and size: the library's decision, or a forced algorithm "
+		       "faster by %.2fx or more at p < %g (Mann-Whitney U)\n", d.min_gain, d.alpha);
+		printf("%6s %12s %14s  %-20s %14s %7s %9s  %s\n", "ranks", "size_bytes",
+		       "default_p50_us", "choice", "chosen_p50_us", "gain", "p_value", "why");
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		changed += c[i].changed;
+		print_choice(&c[i]);
+		rc = add_choice(choices, &c[i]) ? 0 : -1;
+	}
+	bool ok = rc == 0 && cJSON_AddNumberToObject(sum, SK_TSUM_CHANGED, (double)changed) &&
+	          report_add_number(sum, SK_TSUM_ALPHA, d.alpha) &&
+	          report_add_number(sum, SK_TSUM_MIN_GAIN, d.min_gain);
+	if (!ok)
+		cmd_error(t->sweep.ctx, "tune: the decision: %s", rc == 0 ? "out of memory" : err);
+	*status = ok ? EXIT_OK : EXIT_RUNTIME;
+	if (ok && t->o->rules)
+		*status = write_rules(t, c, n);
+	ok = ok && (*status == EXIT_OK && t->o->rules
+	                ? cJSON_AddStringToObject(sum, SK_TSUM_RULES_FILE, t->o->rules)
+	                : cJSON_AddNullToObject(sum, SK_TSUM_RULES_FILE));
+	free(sets);
+	free(c);
 	return ok ? 0 : -1;
 }
 
@@ -77,36 +155,32 @@ static int add_library(const struct tune_run *t, cJSON *sum)
 	               ? cJSON_AddStringToObject(sum, SK_TSUM_LIBRARY_VARIABLE, t->lib.variable)
 	               : cJSON_AddNullToObject(sum, SK_TSUM_LIBRARY_VARIABLE)) &&
 	          (t->lib.n > 1 ? cJSON_AddNullToObject(sum, SK_TSUM_NOT_FORCED)
-	                        : cJSON_AddStringToObject(sum, SK_TSUM_NOT_FORCED, t->lib.why));
+	                        : cJSON_AddStringToObject(sum, SK_TSUM_NOT_FORCED, t->lib.why)) &&
+	          (t->o->prove ? cJSON_AddStringToObject(sum, SK_TSUM_PROVE, t->o->prove)
+	                       : cJSON_AddNullToObject(sum, SK_TSUM_PROVE));
 	return ok ? 0 : -1;
 }
 
-/* sweep_finish's callback (rank 0): the fastest per point, the summary, the verdict. */
+/* sweep_finish's callback (rank 0): the decision, the summary, the verdict. */
 static int summarize(void *arg, cJSON *root)
 {
 	struct tune_run *t = arg;
 	const struct tune_opts *o = t->o;
+	int status = EXIT_OK;
 	cJSON *sum = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
-	cJSON *points = sum ? cJSON_AddArrayToObject(sum, SK_TSUM_POINTS) : NULL;
-	int rc = points && add_library(t, sum) == 0 ? 0 : -1;
 	if (o->prove)
 		printf("# --prove %s: the library's decision with that rules file in effect; "
 		       "`collscope compare` of the run without against this one proves it\n",
 		       o->prove);
-	else
-		printf("# per rank count and size: the library's decision against its fastest "
-		       "forced algorithm (p50); gain = default / fastest\n");
-	printf("%6s %12s %14s  %-22s %14s %8s\n", "ranks", "size_bytes", "default_p50_us",
-	       "fastest", "fastest_p50_us", "gain");
-	for (int i = 0; rc == 0 && i < o->nranks; i++)
-		for (int k = 0; rc == 0 && k < o->sweep.nsizes; k++)
-			rc = add_point(t, o->ranks[i], o->sweep.sizes[k], points);
-	bool ok = rc == 0 && cJSON_AddNumberToObject(sum, SK_TSUM_WRONG_TOTAL, (double)t->wrong) &&
+	bool ok = sum && add_library(t, sum) == 0 && decide(t, sum, &status) == 0 &&
+	          cJSON_AddNumberToObject(sum, SK_TSUM_WRONG_TOTAL, (double)t->wrong) &&
 	          cJSON_AddStringToObject(sum, SK_TSUM_VERDICT, t->wrong ? "wrong results" : "ok");
 	if (!ok) {
 		cmd_error(t->sweep.ctx, "tune: out of memory for the summary");
 		return EXIT_RUNTIME;
 	}
+	if (status != EXIT_OK)
+		return status;
 	return t->wrong ? EXIT_WRONG : EXIT_OK;
 }
 

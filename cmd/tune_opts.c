@@ -113,6 +113,15 @@ static const struct opt tune_only[] = {
              "MPI: basic_linear, nonoverlapping, recursive_doubling,\n"
              "ring, segmented_ring, rabenseifner), or 'all'; its own\n"
              "decision is always measured beside them"},
+    {.name = "rules",
+     .kind = OPT_STRING,
+     .offset = offsetof(struct tune_opts, rules),
+     .metavar = "FILE",
+     .key = "rules",
+     .help = "write the decision for the library to FILE (atomically;\n"
+             "--force replaces one): Open MPI's dynamic rules, the\n"
+             "fastest algorithm per rank count and size range where it\n"
+             "is significantly faster, the library's own elsewhere"},
     {.name = "prove",
      .kind = OPT_STRING,
      .offset = offsetof(struct tune_opts, prove),
@@ -153,6 +162,11 @@ static int check(void *opts, char *err, size_t len)
 			return EXIT_USAGE;
 		}
 		fclose(f);
+		if (o->rules) {
+			snprintf(err, len, "tune: --prove measures a rules file, --rules writes one: "
+			                   "give one of them");
+			return EXIT_USAGE;
+		}
 		if (o->nnames) {
 			snprintf(err, len, "tune: --prove measures the library's decision alone: "
 			                   "leave out --library-algorithms");

@@ -23,6 +23,7 @@ struct tune_opts {
 	 * its decision is measured (mpi/default), to compare against a run without
 	 */
 	const char *prove;
+	const char *rules; /* --rules FILE: the decision written for the library, or NULL */
 	double timeout_s;
 	struct cmd_out out;
 };

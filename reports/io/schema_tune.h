@@ -8,8 +8,9 @@
 
 #define SCHEMA_OBJECTS_TUNE(O)                                                                     \
 	O(TUNE, "tune results[]", "the library's all-reduce with one of its algorithms forced")    \
-	O(TSUM, "tune summary", "what the library lets force, the fastest per point, verdict")    \
-	O(TBEST, "summary.points[]", "one rank count and size: the default against the fastest")
+	O(TSUM, "tune summary", "what the library lets force, the choice per point, verdict")     \
+	O(TCHOICE, "summary.choices[]",                                                            \
+	  "one rank count and size: the library's decision or a faster algorithm, and why")
 
 #define SCHEMA_FIELDS_TUNE(F)                                                                      \
 	F(TUNE, LIBRARY_ALGORITHM, "library_algorithm", STR, NONE, R, NULL, "",                    \
@@ -22,17 +23,33 @@
 	  "the algorithms measured, the library's decision (default) first")                      \
 	F(TSUM, NOT_FORCED, "not_forced", STR, NONE, N, NULL, "",                                  \
 	  "why nothing could be forced; null when the algorithms were")                           \
-	F(TSUM, POINTS, "points", OBJS, TBEST, R, NULL, "", "per rank count and size")             \
+	F(TSUM, PROVE, "prove", STR, NONE, N, NULL, "",                                            \
+	  "--prove: the rules file the library read; null otherwise")                             \
+	F(TSUM, ALPHA, "alpha", NUM, NONE, R, NULL, "",                                            \
+	  "a change needs the Mann-Whitney U test's p below this")                                \
+	F(TSUM, MIN_GAIN, "min_gain", NUM, NONE, R, NULL, "",                                      \
+	  "and default p50 / its p50 at least this")                                              \
+	F(TSUM, CHOICES, "choices", OBJS, TCHOICE, R, NULL, "", "per rank count and size")         \
+	F(TSUM, CHANGED, "changed", INT, NONE, R, NULL, "", "choices that are not the default")   \
+	F(TSUM, RULES_FILE, "rules_file", STR, NONE, N, NULL, "",                                  \
+	  "--rules: the decision written for the library; null: none written")                    \
 	F(TSUM, WRONG_TOTAL, "wrong_total", INT, NONE, R, NULL, "",                                \
 	  "wrong elements over all points")                                                        \
 	F(TSUM, VERDICT, "verdict", STR, NONE, R, NULL, "", "ok or wrong results")                 \
-	F(TBEST, RANKS, "ranks", INT, NONE, R, NULL, "", "the communicator's size")                \
-	F(TBEST, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")                  \
-	F(TBEST, DEFAULT_P50_US, "default_p50_us", NUM, NONE, N, NULL, "us",                       \
-	  "the library's own decision")                                                            \
-	F(TBEST, FASTEST, "fastest", STR, NONE, N, NULL, "",                                       \
-	  "the forced algorithm with the lowest p50; null: none measured")                         \
-	F(TBEST, FASTEST_P50_US, "fastest_p50_us", NUM, NONE, N, NULL, "us", "its p50")            \
-	F(TBEST, GAIN, "gain", NUM, NONE, N, NULL, "", "default p50 / fastest p50")
+	F(TCHOICE, RANKS, "ranks", INT, NONE, R, NULL, "", "the communicator's size")              \
+	F(TCHOICE, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")                \
+	F(TCHOICE, CHOICE, "choice", STR, NONE, R, NULL, "",                                       \
+	  "the algorithm chosen; default: the library's decision kept")                           \
+	F(TCHOICE, CHANGED, "changed", BOOL, NONE, R, NULL, "", "not the library's decision")     \
+	F(TCHOICE, DEFAULT_P50_US, "default_p50_us", NUM, NONE, N, NULL, "us",                     \
+	  "the library's decision")                                                                \
+	F(TCHOICE, CHOSEN_P50_US, "chosen_p50_us", NUM, NONE, N, NULL, "us", "the choice's p50")  \
+	F(TCHOICE, CANDIDATE, "candidate", STR, NONE, N, NULL, "",                                 \
+	  "the fastest forced algorithm tested (the choice when changed); null: none")           \
+	F(TCHOICE, CANDIDATE_P50_US, "candidate_p50_us", NUM, NONE, N, NULL, "us", "its p50")     \
+	F(TCHOICE, GAIN, "gain", NUM, NONE, N, NULL, "", "default p50 / candidate p50")            \
+	F(TCHOICE, P_VALUE, "p_value", NUM, NONE, N, NULL, "",                                     \
+	  "two-sided Mann-Whitney U test, candidate against default")                              \
+	F(TCHOICE, REASON, "reason", STR, NONE, R, NULL, "", "why this choice")
 
 #endif
