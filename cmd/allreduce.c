@@ -163,7 +163,8 @@ static int add_cliffs(const struct ar_run *run, cJSON *sum)
 			    /* the guideline mock-ups are the library's collectives too */
 			    strcmp(ar_variants[c->variant]->name, "mpi") == 0 ||
 			            ar_variants[c->variant]->guideline
-			        ? ": the library allocates per call? (try MALLOC_MMAP_THRESHOLD_)"
+			        ? ": the library allocates per call? (try MALLOC_MMAP_THRESHOLD_ "
+			          "and MALLOC_TRIM_THRESHOLD_)"
 			        : "");
 		cJSON *e = cJSON_CreateObject();
 		if (!e || !cJSON_AddItemToArray(a, e) ||
