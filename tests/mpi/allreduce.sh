@@ -4,10 +4,7 @@ set -u
 BIN=$(realpath "${1:-build/collscope}")
 . "$(dirname "$0")/../lib.sh"
 CHECK="python3 $(dirname "$0")/check_allreduce_report.py"
-# What the default '-a all' measures: every variant that `list` does not note
-# as selected by name only (the guideline mock-ups of issue 33).
-ALL=$("$BIN" list | awk '/^[^ ]/ { name[++k] = $1 } /never by .all./ { named[name[k]] = 1 }
-	END { for (i = 1; i <= k; i++) if (!(name[i] in named)) { printf "%s%s", sep, name[i]; sep = "," } }')
+ALL=$(all_variants) # what the default '-a all' measures: not the guideline mock-ups
 GUIDE=mpi,mpi-reduce-bcast,mpi-rs-allgather
 
 for n in 2 3 4; do
