@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static MPI_Datatype mpi_type_of(enum ar_dtype t)
+MPI_Datatype ar_mpi_datatype(enum ar_dtype t)
 {
 	switch (t) {
 	case AR_FLOAT32: return MPI_FLOAT;
@@ -42,7 +42,7 @@ BF16_USER_FN(AR_MIN, bf16_min)
 BF16_USER_FN(AR_MAX, bf16_max)
 
 /* User operators are created on first use and live until MPI_Finalize. */
-static int mpi_op_of(enum ar_dtype t, enum ar_op op, MPI_Op *out)
+int ar_mpi_op(enum ar_dtype t, enum ar_op op, MPI_Op *out)
 {
 	static MPI_Op bf16_ops[AR_OP_COUNT];
 	static MPI_User_function *const bf16_fns[AR_OP_COUNT] = {bf16_sum, bf16_prod, bf16_min,
@@ -65,9 +65,9 @@ int ar_mpi_allreduce(const void *input, void *result, size_t count, enum ar_dtyp
                      MPI_Comm comm, size_t max_count)
 {
 	MPI_Op op = MPI_OP_NULL;
-	MPI_Datatype type = mpi_type_of(t);
+	MPI_Datatype type = ar_mpi_datatype(t);
 	size_t w = ar_dtype_bytes(t);
-	int rc = mpi_op_of(t, o, &op);
+	int rc = ar_mpi_op(t, o, &op);
 	bool in_place = input == MPI_IN_PLACE || input == result;
 	if (max_count == 0 || max_count > (size_t)INT_MAX)
 		max_count = INT_MAX;
@@ -89,10 +89,10 @@ int ar_mpi_iallreduce(const void *input, void *result, size_t count, enum ar_dty
 	MPI_Op op = MPI_OP_NULL;
 	if (count > (size_t)INT_MAX)
 		return MPI_ERR_COUNT;
-	int rc = mpi_op_of(t, o, &op);
+	int rc = ar_mpi_op(t, o, &op);
 	const void *src = input == MPI_IN_PLACE || input == result ? MPI_IN_PLACE : input;
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Iallreduce(src, result, (int)count, mpi_type_of(t), op, comm, req);
+		rc = MPI_Iallreduce(src, result, (int)count, ar_mpi_datatype(t), op, comm, req);
 	return rc;
 }
 
@@ -127,27 +127,27 @@ static int *chunk_counts(int nranks, size_t count)
 	return a;
 }
 
-static int mpi_reduce_scatter(const struct ar_call *c)
+int ar_mpi_reduce_scatter(const struct ar_call *c)
 {
 	MPI_Op op = MPI_OP_NULL;
 	size_t w = ar_dtype_bytes(c->dtype);
 	int *counts = c->count <= (size_t)INT_MAX ? chunk_counts(c->nranks, c->count) : NULL;
-	int rc = counts ? mpi_op_of(c->dtype, c->op, &op) : MPI_ERR_COUNT;
+	int rc = counts ? ar_mpi_op(c->dtype, c->op, &op) : MPI_ERR_COUNT;
 	if (rc != MPI_SUCCESS)
 		return rc;
 	char *mine = (char *)c->result + (size_t)counts[c->nranks + c->rank] * w;
 	if (c->input != c->result)
-		return MPI_Reduce_scatter(c->input, mine, counts, mpi_type_of(c->dtype), op,
+		return MPI_Reduce_scatter(c->input, mine, counts, ar_mpi_datatype(c->dtype), op,
 		                          c->comm);
 	/* in place, the library leaves the rank's chunk at the buffer's start */
-	rc =
-	    MPI_Reduce_scatter(MPI_IN_PLACE, c->result, counts, mpi_type_of(c->dtype), op, c->comm);
+	rc = MPI_Reduce_scatter(MPI_IN_PLACE, c->result, counts, ar_mpi_datatype(c->dtype), op,
+	                        c->comm);
 	if (rc == MPI_SUCCESS)
 		memmove(mine, c->result, (size_t)counts[c->rank] * w);
 	return rc;
 }
 
-static int mpi_allgather(const struct ar_call *c)
+int ar_mpi_allgather(const struct ar_call *c)
 {
 	size_t w = ar_dtype_bytes(c->dtype);
 	int *counts = c->count <= (size_t)INT_MAX ? chunk_counts(c->nranks, c->count) : NULL;
@@ -157,8 +157,8 @@ static int mpi_allgather(const struct ar_call *c)
 	const void *src = c->input == c->result
 	                      ? MPI_IN_PLACE
 	                      : (const char *)c->input + (size_t)displs[c->rank] * w;
-	return MPI_Allgatherv(src, counts[c->rank], mpi_type_of(c->dtype), c->result, counts,
-	                      displs, mpi_type_of(c->dtype), c->comm);
+	return MPI_Allgatherv(src, counts[c->rank], ar_mpi_datatype(c->dtype), c->result, counts,
+	                      displs, ar_mpi_datatype(c->dtype), c->comm);
 }
 
 static int mpi_start(const struct ar_call *c, void *request)
@@ -173,6 +173,6 @@ const struct ar_variant ar_variant_mpi = {
     .restrictions = 0,
     .run = mpi_run,
     .start = mpi_start,
-    .run_reduce_scatter = mpi_reduce_scatter,
-    .run_allgather = mpi_allgather,
+    .run_reduce_scatter = ar_mpi_reduce_scatter,
+    .run_allgather = ar_mpi_allgather,
 };

@@ -12,6 +12,8 @@ const struct ar_variant *const ar_variants[] = {
     &ar_variant_direct,
     &ar_variant_shm,
     &ar_variant_mpi,
+    &ar_variant_mpi_reduce_bcast,
+    &ar_variant_mpi_rs_allgather,
     NULL,
 };
 
@@ -32,6 +34,11 @@ size_t ar_variant_count(void)
 	while (ar_variants[n])
 		n++;
 	return n;
+}
+
+bool ar_variant_in_all(const struct ar_variant *v)
+{
+	return !v->guideline;
 }
 
 int ar_variant_index(const struct ar_variant *v)

@@ -9,6 +9,8 @@
  *
  * Adding a variant: one file algorithms/ar_<name>.c defining
  * `const struct ar_variant ar_variant_<name>`, and one line in registry.c.
+ * A guideline mock-up (ar_variant.guideline) is registered the same way; it
+ * is selected by name only, never by 'all' (ar_variant_in_all).
  */
 #ifndef COLLSCOPE_VARIANT_H
 #define COLLSCOPE_VARIANT_H
@@ -69,6 +71,14 @@ struct ar_variant {
 	int (*run_reduce_scatter)(const struct ar_call *call);
 	int (*run_allgather)(const struct ar_call *call);
 	unsigned halves_restrictions;
+	/*
+	 * A mock-up of MPI_Allreduce from the library's other collectives
+	 * (PGChecker's performance guidelines, issue 33: MPI_Reduce +
+	 * MPI_Bcast, ...), which `tune` holds mpi against: selected by name
+	 * only, never by 'all', so that default runs and the test suites do not
+	 * pay for it. `list` says so.
+	 */
+	bool guideline;
 };
 
 /*
@@ -82,6 +92,8 @@ extern const struct ar_variant *const ar_variants[];
 
 const struct ar_variant *ar_variant_find(const char *name);
 size_t ar_variant_count(void);
+/* Whether 'all' selects v: every variant but the guideline mock-ups. */
+bool ar_variant_in_all(const struct ar_variant *v);
 /* Position of v in ar_variants, or -1. */
 int ar_variant_index(const struct ar_variant *v);
 /* NULL when v can run nranks with op, else why not (a static string). */
@@ -108,5 +120,7 @@ extern const struct ar_variant ar_variant_rabenseifner;
 extern const struct ar_variant ar_variant_direct;
 extern const struct ar_variant ar_variant_shm;
 extern const struct ar_variant ar_variant_mpi;
+extern const struct ar_variant ar_variant_mpi_reduce_bcast;
+extern const struct ar_variant ar_variant_mpi_rs_allgather;
 
 #endif

@@ -28,25 +28,15 @@ static void print_lines(const struct cmd_ctx *ctx, const char *what, char *err)
 
 static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
-	const char *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
-	const char **variants = calloc(ar_variant_count() + 1, sizeof *variants);
-	struct accept_names names = {variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
-	                             ops,      AR_OP_COUNT};
+	const char *variants[AR_MAX_VARIANTS], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	bool in_all[AR_MAX_VARIANTS];
+	struct accept_names names;
 	struct accept_spec spec;
 	char err[16384], what[1100];
 	cJSON *root = NULL;
 	int rc = EXIT_USAGE;
 
-	if (!variants) {
-		cmd_error(ctx, "accept: out of memory");
-		return EXIT_RUNTIME;
-	}
-	for (size_t i = 0; ar_variants[i]; i++)
-		variants[i] = ar_variants[i]->name;
-	for (int i = 0; i < AR_DTYPE_COUNT; i++)
-		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
-	for (int i = 0; i < AR_OP_COUNT; i++)
-		ops[i] = ar_op_name((enum ar_op)i);
+	accept_registry_names(&names, variants, in_all, dtypes, ops);
 	root = report_read(o->check_spec, err, sizeof err);
 	if (!root) {
 		cmd_error(ctx, "accept: %s", err);
@@ -70,7 +60,6 @@ static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 	rc = EXIT_OK;
 out:
 	cJSON_Delete(root);
-	free(variants);
 	return rc;
 }
 

@@ -160,8 +160,11 @@ static int add_cliffs(const struct ar_run *run, cJSON *sum)
 			    ar_variants[c->variant]->name, c->time_ratio,
 			    (unsigned long long)c->from_bytes, (unsigned long long)c->to_bytes,
 			    size_ratio,
-			    strcmp(ar_variants[c->variant]->name, "mpi") == 0
-			        ? ": the library allocates per call? (try MALLOC_MMAP_THRESHOLD_)"
+			    /* the guideline mock-ups are the library's collectives too */
+			    strcmp(ar_variants[c->variant]->name, "mpi") == 0 ||
+			            ar_variants[c->variant]->guideline
+			        ? ": the library allocates per call? (try MALLOC_MMAP_THRESHOLD_ "
+			          "and MALLOC_TRIM_THRESHOLD_)"
 			        : "");
 		cJSON *e = cJSON_CreateObject();
 		if (!e || !cJSON_AddItemToArray(a, e) ||

@@ -51,7 +51,8 @@ static const struct opt variants_opt[] = {
      .parse = opts_parse_variants,
      .echo = opts_echo_variants,
      .help = "the victims' variants, comma-separated, or 'all'\n"
-             "(not shm: its buffers are the job's, not a group's)"},
+             "(not shm: its buffers are the job's, not a group's;\n"
+             "and the guideline mock-ups go by name: see 'list')"},
 };
 
 static const struct opt congestion_only[] = {

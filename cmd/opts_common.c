@@ -271,6 +271,7 @@ struct names_ctx {
 	int nsel;
 	const char *what;
 	bool (*lookup)(const char *name, int *idx);
+	bool (*in_all)(int idx); /* NULL: 'all' is every name */
 	char *why;
 	size_t len;
 };
@@ -281,7 +282,7 @@ static int select_name(const char *item, void *p)
 	int idx;
 	if (strcmp(item, "all") == 0) {
 		for (int j = 0; j < c->nsel; j++)
-			c->sel[j] = true;
+			c->sel[j] |= !c->in_all || c->in_all(j);
 		return 0;
 	}
 	if (!c->lookup(item, &idx)) {
@@ -293,9 +294,10 @@ static int select_name(const char *item, void *p)
 }
 
 static int select_names(const char *arg, bool *sel, int nsel, const char *what,
-                        bool (*lookup)(const char *, int *), char *why, size_t len)
+                        bool (*lookup)(const char *, int *), bool (*in_all)(int), char *why,
+                        size_t len)
 {
-	struct names_ctx c = {sel, nsel, what, lookup, why, len};
+	struct names_ctx c = {sel, nsel, what, lookup, in_all, why, len};
 	memset(sel, 0, (size_t)nsel * sizeof *sel);
 	return for_each_item(arg, select_name, &c, why, len);
 }
@@ -308,6 +310,12 @@ static bool lookup_variant(const char *name, int *idx)
 			return true;
 		}
 	return false;
+}
+
+/* The guideline mock-ups are named, never implied: 'all,mpi-reduce-bcast' adds one. */
+static bool variant_in_all(int idx)
+{
+	return ar_variant_in_all(ar_variants[idx]);
 }
 
 static bool lookup_dtype(const char *name, int *idx)
@@ -331,7 +339,7 @@ static bool lookup_op(const char *name, int *idx)
 int opts_parse_variants(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	return select_names(arg, (bool *)((char *)base + o->offset), (int)ar_variant_count(),
-	                    "algorithm", lookup_variant, why, len);
+	                    "algorithm", lookup_variant, variant_in_all, why, len);
 }
 
 bool opts_echo_variants(cJSON *cfg, const char *key, const void *base, const struct opt *o)
@@ -375,13 +383,13 @@ bool opts_echo_duration(cJSON *cfg, const char *key, const void *base, const str
 int opts_parse_dtypes(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	return select_names(arg, (bool *)((char *)base + o->offset), AR_DTYPE_COUNT, "dtype",
-	                    lookup_dtype, why, len);
+	                    lookup_dtype, NULL, why, len);
 }
 
 int opts_parse_ops(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
 	return select_names(arg, (bool *)((char *)base + o->offset), AR_OP_COUNT, "op", lookup_op,
-	                    why, len);
+	                    NULL, why, len);
 }
 
 int opts_parse_dtype(const char *arg, void *base, const struct opt *o, char *why, size_t len)

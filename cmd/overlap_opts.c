@@ -86,7 +86,8 @@ static const struct opt sweep_part[] = {
      .echo = opts_echo_variants,
      .help = "variants, comma-separated, or 'all': mpi is the\n"
              "library's MPI_Iallreduce, a schedule (ring, tree, ...) is\n"
-             "stepped by the test calls; shm has no non-blocking form\n"
+             "stepped by the test calls; shm and the guideline mock-ups\n"
+             "have no non-blocking form\n"
              "({default})"},
     {.name = "sizes",
      .kind = OPT_CUSTOM,

@@ -132,7 +132,9 @@ static const struct opt variants_opt[] = {
      .key = "algorithms",
      .parse = opts_parse_variants,
      .echo = opts_echo_variants,
-     .help = "variants, comma-separated, or 'all'"},
+     .help = "variants, comma-separated ({default}), or 'all':\n"
+             "every variant but the guideline mock-ups, which go by\n"
+             "name (see 'list')"},
 };
 
 static const struct opt step_opt[] = {

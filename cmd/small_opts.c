@@ -64,7 +64,9 @@ const struct cmd_spec list_spec = {
     .name = "list",
     .synopsis = "collscope list [--names]",
     .description = "Lists the all-reduce variants with a one-line summary, their cost and their\n"
-                   "restrictions. Runs without mpirun.\n",
+                   "restrictions. Runs without mpirun. The guideline mock-ups of MPI_Allreduce\n"
+                   "from the library's other collectives (mpi-reduce-bcast, mpi-rs-allgather)\n"
+                   "are noted: '-a all' leaves them out, they go by name.\n",
     .exit_codes = "exit codes: 0 ok, 2 bad usage\n",
     .groups = list_groups,
     .size = sizeof(struct list_opts),

@@ -79,7 +79,9 @@ static const struct opt verify_only[] = {
      .key = "algorithms",
      .parse = opts_parse_variants,
      .echo = opts_echo_variants,
-     .help = "variants to check, comma-separated, or 'all'"},
+     .help = "variants to check, comma-separated, or 'all'\n"
+             "({default}); 'all' is every variant but the guideline\n"
+             "mock-ups, which go by name (see 'list')"},
     {.name = "dtype",
      .letter = 'd',
      .kind = OPT_CUSTOM,

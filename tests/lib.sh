@@ -195,6 +195,14 @@ mpi() {
 	timeout 600 "$MPIRUN" $MPIRUN_FLAGS -n "$n" "$BIN" "$@" </dev/null
 }
 
+# all_variants: the variants that '-a all' (allreduce's default) selects,
+# comma-separated: every one that `list` does not note as going by name only
+# (the guideline mock-ups of issue 33). `list --names` names them all.
+all_variants() {
+	"$BIN" list | awk '/^[^ ]/ { name[++k] = $1 } /never by .all./ { named[name[k]] = 1 }
+		END { for (i = 1; i <= k; i++) if (!(name[i] in named)) { printf "%s%s", sep, name[i]; sep = "," } }'
+}
+
 # expect_exit CODE NAME CMD...: run CMD, keep its output in $TMP/out, check its
 # exit code (CODE may list several: 4|9).
 expect_exit() {

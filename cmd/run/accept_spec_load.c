@@ -12,19 +12,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The variant, dtype and op names a spec may use: the registry's. */
-static int names_of(struct accept_names *n, const char **variants, const char **dtypes,
-                    const char **ops)
+void accept_registry_names(struct accept_names *n, const char **variants, bool *in_all,
+                           const char **dtypes, const char **ops)
 {
-	for (size_t i = 0; ar_variants[i]; i++)
+	for (size_t i = 0; ar_variants[i]; i++) {
 		variants[i] = ar_variants[i]->name;
+		in_all[i] = ar_variant_in_all(ar_variants[i]);
+	}
 	for (int i = 0; i < AR_DTYPE_COUNT; i++)
 		dtypes[i] = ar_dtype_name((enum ar_dtype)i);
 	for (int i = 0; i < AR_OP_COUNT; i++)
 		ops[i] = ar_op_name((enum ar_op)i);
 	*n = (struct accept_names){variants, ar_variant_count(), dtypes, AR_DTYPE_COUNT,
-	                           ops,      AR_OP_COUNT};
-	return 0;
+	                           ops,      AR_OP_COUNT,        in_all};
 }
 
 /* Every line of err as one error about the spec. */
@@ -37,13 +37,14 @@ static void print_spec_errors(const struct cmd_ctx *ctx, const char *path, char 
 
 int accept_load_spec(struct cmd_ctx *ctx, const char *path, struct accept_spec *spec)
 {
-	const char *variants[AR_MAX_VARIANTS + 1], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	const char *variants[AR_MAX_VARIANTS], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	bool in_all[AR_MAX_VARIANTS];
 	struct accept_names names;
 	char *err = malloc(16384), *text = NULL;
 	cJSON *root = NULL;
 	int status = err ? EXIT_OK : EXIT_RUNTIME;
 	long long len = 0;
-	names_of(&names, variants, dtypes, ops);
+	accept_registry_names(&names, variants, in_all, dtypes, ops);
 	if (ctx->rank == 0 && status == EXIT_OK) {
 		int rc = report_load(path, &root, err, 16384);
 		if (rc != REPORT_OK) {

@@ -187,6 +187,15 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
  */
 struct accept_spec;
 int accept_load_spec(struct cmd_ctx *ctx, const char *path, struct accept_spec *spec);
+/*
+ * The names a spec may use, the registry's, into *n, pointing into the
+ * caller's arrays (AR_MAX_VARIANTS, AR_DTYPE_COUNT and AR_OP_COUNT long):
+ * the variants with in_all, so that "all" leaves the guideline mock-ups out,
+ * the dtypes and the ops. Needs no MPI.
+ */
+struct accept_names;
+void accept_registry_names(struct accept_names *n, const char **variants, bool *in_all,
+                           const char **dtypes, const char **ops);
 
 /*
  * Every point of s on the communicator of the first n world ranks of order

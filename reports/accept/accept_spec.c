@@ -307,8 +307,9 @@ static void verify_all(struct reader *r, struct accept_verify_spec *v)
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		snprintf(v->variants[i], ACCEPT_NAME_BYTES, "%s", r->names->variants[i]);
-	v->nvariants = n;
+		if (!r->names->in_all || r->names->in_all[i])
+			snprintf(v->variants[v->nvariants++], ACCEPT_NAME_BYTES, "%s",
+			         r->names->variants[i]);
 }
 
 static void verify_list(struct reader *r, const cJSON *list, struct accept_verify_spec *v)

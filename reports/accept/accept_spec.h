@@ -85,7 +85,9 @@ struct accept_spec {
 
 /*
  * The names the command knows, to check the spec's against: any list may be
- * NULL (not checked). With variants given, "variants": "all" is expanded.
+ * NULL (not checked). With variants given, "variants": "all" is expanded:
+ * to every one, or with in_all to those whose in_all[i] is set (the registry
+ * leaves its guideline mock-ups out of "all": algorithms/variant.h).
  */
 struct accept_names {
 	const char *const *variants;
@@ -94,6 +96,7 @@ struct accept_names {
 	size_t ndtypes;
 	const char *const *ops;
 	size_t nops;
+	const bool *in_all; /* NULL, or nvariants of them */
 };
 
 void accept_spec_init(struct accept_spec *s);

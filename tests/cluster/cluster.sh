@@ -266,7 +266,7 @@ else
 fi
 expect_exit 0 "allreduce across the hosts, every variant" vmpi "$BIN" allreduce "${AR[@]}" -o "$TMP/ar-fast.json"
 expect_exit 0 "allreduce report: every variant, no wrong element" \
-	check allreduce "$TMP/ar-fast.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
+	check allreduce "$TMP/ar-fast.json" "$NP" "$(all_variants)"
 sed 's/^/        /' "$TMP/out"
 # shm across hosts: rails of same-index ranks when every host has as many
 # ranks (8 = 4 x 2), the hosts' first ranks when not (7: h4 has one); small
@@ -385,7 +385,7 @@ expect_output "host $SLOW is slow (both ways|to send|to receive): .* at 0\.[0-9]
 	"links prints the accusation with its evidence"
 expect_exit 0 "allreduce with $SLOW slowed, every variant" vmpi "$BIN" allreduce "${AR_SLOW[@]}" -o "$TMP/ar-slow.json"
 expect_exit 0 "allreduce report with $SLOW slowed: no wrong element" \
-	check allreduce "$TMP/ar-slow.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
+	check allreduce "$TMP/ar-slow.json" "$NP" "$(all_variants)"
 sed 's/^/        /' "$TMP/out"
 expect_exit 0 "busbw at 1 MiB falls for every variant when $SLOW is slowed, by half on average" \
 	check busbw "$TMP/ar-fast.json" "$TMP/ar-slow.json" "$AR_BYTES"

@@ -168,7 +168,7 @@ expect_exit 0 "vcluster slow $SLOW $RATE" vc slow "$SLOW" "$RATE"
 expect_exit 0 "srun collscope allreduce with $SLOW slowed, every variant" \
 	ompi_tcp_retry vsrun --mpi=pmix "$BIN" allreduce -q -b 256K -e 256K -n 3 -w 1 -o "$TMP/ar.json"
 expect_exit 0 "its report: every variant, no wrong element, on the $HOSTS hosts" \
-	check allreduce "$TMP/ar.json" "$NP" "$("$BIN" list --names | paste -sd, -)"
+	check allreduce "$TMP/ar.json" "$NP" "$(all_variants)"
 sed 's/^/        /' "$TMP/out"
 # The acceptance job on the slowed cluster: every gate runs, links fails
 # and names h4, the job exits 1. Up to $TRIES jobs, until the

@@ -49,7 +49,8 @@ int fuzz_spec(const uint8_t *data, size_t size)
 {
 	struct accept_names names = {variants, sizeof variants / sizeof variants[0],
 	                             dtypes,   sizeof dtypes / sizeof dtypes[0],
-	                             ops,      sizeof ops / sizeof ops[0]};
+	                             ops,      sizeof ops / sizeof ops[0],
+	                             NULL};
 	char err[4096] = "", *text = fuzz_strndup(data, size);
 	struct accept_spec s;
 	cJSON *root = NULL;

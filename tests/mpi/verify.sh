@@ -33,6 +33,13 @@ for n in $VERIFY_RANKS; do
 			mpi "$n" verify --counts 1048583 -d float64,bfloat16 -r sum,max
 	fi
 	expect_output '^  ring +[0-9]+ +0 +0  ok$' "verify at $n ranks prints a line per variant"
+	# the guideline mock-ups are never in 'all' (the default): named, at every
+	# dtype and op, awkward counts, in place and out of place as always
+	awkward="0,1,$((n - 1)),$n,$((n + 1)),1031,65539"
+	expect_exit 0 "verify at $n ranks: the guideline mock-ups, counts $awkward" \
+		mpi "$n" verify -a mpi-reduce-bcast,mpi-rs-allgather --counts "$awkward"
+	expect_output '^  mpi-rs-allgather +[0-9]+ +0 +0  ok$' "verify at $n ranks checked mpi-rs-allgather"
+	expect_output '^  mpi-reduce-bcast +[0-9]+ +0 +0  ok$' "verify at $n ranks checked mpi-reduce-bcast"
 done
 
 if [ -n "$VERIFY_QUICK" ]; then
@@ -46,9 +53,11 @@ for n in 3 6; do
 		--counts 0,1,2,7,1031,20011 -d float32,bfloat16
 done
 
-# The 'mpi' variant's int-count chunking, exercised with tiny chunks.
+# The 'mpi' variant's int-count chunking, exercised with tiny chunks; the
+# guideline mock-ups slice the same way.
 expect_exit 0 "mpi variant chunks counts past its per-call limit" \
-	mpi 3 verify -a mpi --mpi-max-count 1000 --counts 999,1000,1001,65539
+	mpi 3 verify -a mpi,mpi-reduce-bcast,mpi-rs-allgather --mpi-max-count 1000 \
+	--counts 999,1000,1001,65539
 expect_exit 2 "an unknown variant exits 2" mpi 2 verify -a nosuch
 expect_output "unknown algorithm 'nosuch'" "an unknown variant is named"
 # The first process alone prints a usage error, and mpirun ends a job at its

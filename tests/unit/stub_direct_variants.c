@@ -27,3 +27,15 @@ const struct ar_variant ar_variant_shm = {
 	.run_allgather = not_linked,
 	.halves_restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_ONE_HOST,
 };
+
+const struct ar_variant ar_variant_mpi_reduce_bcast = {
+	.name = "mpi-reduce-bcast",
+	.summary = "stand-in for the unit tests (MPI is not linked)",
+	.guideline = true,
+};
+
+const struct ar_variant ar_variant_mpi_rs_allgather = {
+	.name = "mpi-rs-allgather",
+	.summary = "stand-in for the unit tests (MPI is not linked)",
+	.guideline = true,
+};

@@ -288,7 +288,7 @@ Test(accept_spec, names_checked_against_the_known_ones)
 	static const char *const variants[] = {"naive", "ring", "tree", "mpi"};
 	static const char *const dtypes[] = {"float32", "int32"};
 	static const char *const ops[] = {"sum", "max"};
-	const struct accept_names names = {variants, 4, dtypes, 2, ops, 2};
+	const struct accept_names names = {variants, 4, dtypes, 2, ops, 2, NULL};
 	char text[1024];
 	struct accept_spec s;
 	cJSON *root;
@@ -314,6 +314,19 @@ Test(accept_spec, names_checked_against_the_known_ones)
 	cr_assert_eq(s.verify.nvariants, 4);
 	cr_assert_str_eq(s.verify.variants[3], "mpi");
 	accept_spec_release(&s);
+	/* with in_all, "all" leaves out the variants it excludes (the guideline mock-ups) */
+	{
+		static const bool in_all[] = {true, false, true, true};
+		const struct accept_names some = {variants, 4, dtypes, 2, ops, 2, in_all};
+		cr_assert_eq(accept_spec_parse_names(root, &some, &s, err, sizeof err), 0, "%s",
+		             err);
+		cr_assert(s.verify.all);
+		cr_assert_eq(s.verify.nvariants, 3);
+		cr_expect_str_eq(s.verify.variants[0], "naive");
+		cr_expect_str_eq(s.verify.variants[1], "tree");
+		cr_expect_str_eq(s.verify.variants[2], "mpi");
+		accept_spec_release(&s);
+	}
 	/* without names, "all" stays "all" */
 	cr_assert_eq(accept_spec_parse(root, &s, err, sizeof err), 0, "%s", err);
 	cr_assert(s.verify.all);

@@ -163,6 +163,38 @@ Test(opts, the_last_of_a_repeated_option_wins)
 	cr_expect(o.sweep.variants[ar_variant_index(ar_variant_find("mpi"))]);
 }
 
+/* issue 33: the guideline mock-ups are named, never implied by 'all' (the default) */
+Test(opts, all_leaves_out_the_guideline_mock_ups)
+{
+	struct ar_opts o;
+	struct verify_opts vo;
+	char err[256];
+	int guide = ar_variant_index(ar_variant_find("mpi-rs-allgather"));
+	int bcast = ar_variant_index(ar_variant_find("mpi-reduce-bcast"));
+	cr_assert(guide >= 0 && bcast >= 0);
+	cr_assert_eq(parse(&allreduce_spec, "", &o, err, sizeof err), OPTS_RUN, "%s", err);
+	cr_assert_eq(parse(&verify_spec, "", &vo, err, sizeof err), OPTS_RUN, "%s", err);
+	for (int i = 0; ar_variants[i]; i++) {
+		cr_expect_eq(o.sweep.variants[i], !ar_variants[i]->guideline, "%s",
+		             ar_variants[i]->name);
+		cr_expect_eq(vo.variants[i], !ar_variants[i]->guideline, "%s",
+		             ar_variants[i]->name);
+	}
+	cr_expect(!o.sweep.variants[guide] && !o.sweep.variants[bcast]);
+	cr_expect(o.sweep.variants[ar_variant_index(ar_variant_find("mpi"))]);
+	/* named, alone or beside 'all' in either order */
+	cr_assert_eq(parse(&allreduce_spec, "-a mpi-rs-allgather,all", &o, err, sizeof err),
+	             OPTS_RUN);
+	cr_expect(o.sweep.variants[guide] && !o.sweep.variants[bcast]);
+	cr_expect(o.sweep.variants[ar_variant_index(ar_variant_find("ring"))]);
+	cr_assert_eq(parse(&verify_spec, "-a all,mpi-reduce-bcast", &vo, err, sizeof err),
+	             OPTS_RUN);
+	cr_expect(vo.variants[bcast] && !vo.variants[guide]);
+	cr_assert_eq(parse(&allreduce_spec, "-a mpi-reduce-bcast", &o, err, sizeof err), OPTS_RUN);
+	for (int i = 0; ar_variants[i]; i++)
+		cr_expect_eq(o.sweep.variants[i], i == bcast, "%s", ar_variants[i]->name);
+}
+
 struct refusal {
 	const struct cmd_spec *spec;
 	const char *words;
