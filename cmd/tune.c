@@ -10,6 +10,7 @@
 #include "cmd/tune_opts.h"
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
+#include "reports/tune/consistency.h"
 #include "reports/tune/rules_ompi.h"
 #include "reports/tune/tune_decide.h"
 #include "version.h"
@@ -19,19 +20,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kept points as the decision takes them (borrowed from t); NULL when out of memory. */
-static struct tune_set *sets_of(const struct tune_run *t)
+/*
+ * The library's points as the decision takes them (borrowed from t; not the
+ * self-consistency's), *n of them; NULL when out of memory.
+ */
+static struct tune_set *sets_of(const struct tune_run *t, size_t *n)
 {
 	struct tune_set *sets = calloc(t->nsets + 1, sizeof *sets);
+	*n = 0;
 	for (size_t i = 0; sets && i < t->nsets; i++) {
 		const struct tune_kept *k = &t->sets[i];
-		sets[i] = (struct tune_set){.ranks = k->ranks,
-		                            .bytes = k->bytes,
-		                            .alg = t->lib.value[k->alg],
-		                            .alg_name = k->alg_name,
-		                            .samples_us = k->samples_us,
-		                            .nsamples = k->skipped ? 0 : k->nsamples,
-		                            .wrong = k->wrong > 0};
+		if (!k->consistency)
+			sets[(*n)++] = (struct tune_set){.ranks = k->ranks,
+			                                 .bytes = k->bytes,
+			                                 .alg = t->lib.value[k->alg],
+			                                 .alg_name = k->alg_name,
+			                                 .samples_us = k->samples_us,
+			                                 .nsamples = k->skipped ? 0 : k->nsamples,
+			                                 .wrong = k->wrong > 0};
 	}
 	return sets;
 }
@@ -110,13 +116,13 @@ static int write_rules(const struct tune_run *t, const struct tune_choice *c, si
 static int decide(const struct tune_run *t, cJSON *sum, int *status)
 {
 	char err[256];
-	size_t n = 0, changed = 0;
-	struct tune_set *sets = sets_of(t);
+	size_t n = 0, changed = 0, nsets = 0;
+	struct tune_set *sets = sets_of(t, &nsets);
 	struct tune_choice *c = calloc(t->nsets + 1, sizeof *c);
 	struct tune_decide_opts d;
 	tune_decide_opts_init(&d);
 	cJSON *choices = cJSON_AddArrayToObject(sum, SK_TSUM_CHOICES);
-	int rc = sets && c && choices ? tune_decide(sets, t->nsets, &d, c, &n, err, sizeof err) : -1;
+	int rc = sets && c && choices ? tune_decide(sets, nsets, &d, c, &n, err, sizeof err) : -1;
 	if (rc == 0) {
 		printf("# per rank count and size: the library's decision, or a forced algorithm "
 		       "faster by %.2fx or more at p < %g (Mann-Whitney U)\n", d.min_gain, d.alpha);
@@ -142,6 +148,79 @@ static int decide(const struct tune_run *t, cJSON *sum, int *status)
 	free(sets);
 	free(c);
 	return ok ? 0 : -1;
+}
+
+/* A kept point as a series of the checks: no samples when skipped or wrong. */
+static struct tune_series series_of(const struct tune_kept *k)
+{
+	bool usable = !k->skipped && !k->wrong;
+	return (struct tune_series){.name = ar_variants[k->variant]->name,
+	                            .samples_us = usable ? k->samples_us : NULL,
+	                            .n = usable ? k->nsamples : 0};
+}
+
+/* Per size, the self-consistency's series; own[] holds AR_MAX_VARIANTS per size. */
+static void fill_points(const struct tune_run *t, struct tune_point *p, struct tune_series *own)
+{
+	const struct sweep_opts *so = &t->o->sweep;
+	for (int i = 0; i < so->nsizes; i++)
+		p[i] = (struct tune_point){.bytes = so->sizes[i], .own = &own[i * AR_MAX_VARIANTS]};
+	for (size_t k = 0; k < t->nsets; k++) {
+		const struct tune_kept *e = &t->sets[k];
+		int i = 0;
+		while (i < so->nsizes && so->sizes[i] != e->bytes)
+			i++;
+		if (!e->consistency || i == so->nsizes)
+			continue;
+		const char *name = ar_variants[e->variant]->name;
+		if (strcmp(name, "mpi") == 0)
+			p[i].mpi = series_of(e);
+		else if (strcmp(name, "mpi-reduce-bcast") == 0)
+			p[i].reduce_bcast = series_of(e);
+		else if (strcmp(name, "mpi-rs-allgather") == 0)
+			p[i].rs_allgather = series_of(e);
+		else
+			own[i * AR_MAX_VARIANTS + p[i].nown++] = series_of(e);
+	}
+}
+
+/* The library against its guidelines (issue 33, item 4): printed and into the summary. */
+static int consistency(const struct tune_run *t, cJSON *sum)
+{
+	int n = t->o->sweep.nsizes, rc = -1;
+	if (t->o->prove)
+		return cJSON_AddNullToObject(sum, SK_TSUM_CONSISTENCY) ? 0 : -1;
+	struct tune_point *p = calloc((size_t)n, sizeof *p);
+	struct tune_series *own = calloc((size_t)n * AR_MAX_VARIANTS, sizeof *own);
+	struct tune_consistency res = {0};
+	cJSON *c = cJSON_AddObjectToObject(sum, SK_TSUM_CONSISTENCY), *v = NULL;
+	if (!p || !own || !c)
+		goto out;
+	fill_points(t, p, own);
+	if (tune_consistency_check(p, (size_t)n, NULL, &res) != 0)
+		goto out;
+	printf("# self-consistency on %d ranks (after ReproMPI's PGChecker): MPI_Allreduce against "
+	       "MPI_Reduce + MPI_Bcast, MPI_Reduce_scatter + MPI_Allgatherv, collscope's own "
+	       "variants, and itself at the next size: %zu checks, %zu untested, %zu violation%s "
+	       "(Mann-Whitney U, Holm-adjusted q < 0.01, and 1.1x or more)\n",
+	       t->sweep.ctx->nranks, res.nchecks, res.nuntested, res.nviolations,
+	       res.nviolations == 1 ? "" : "s");
+	for (size_t i = 0; i < res.nviolations; i++) {
+		char line[512];
+		if (tune_violation_format(&res.violations[i], line, sizeof line) == 0)
+			printf("#   %s\n", line);
+	}
+	if (cJSON_AddNumberToObject(c, SK_TCONS_RANKS, t->sweep.ctx->nranks) &&
+	    cJSON_AddNumberToObject(c, SK_TCONS_CHECKS, (double)res.nchecks) &&
+	    cJSON_AddNumberToObject(c, SK_TCONS_UNTESTED, (double)res.nuntested) &&
+	    (v = cJSON_AddArrayToObject(c, SK_TCONS_VIOLATIONS)) &&
+	    tune_violations_to_json(v, res.violations, res.nviolations) == 0)
+		rc = 0;
+out:
+	tune_consistency_release(&res);
+	free(p);
+	free(own);
+	return rc;
 }
 
 static int add_library(const struct tune_run *t, cJSON *sum)
@@ -173,6 +252,7 @@ static int summarize(void *arg, cJSON *root)
 		       "`collscope compare` of the run without against this one proves it\n",
 		       o->prove);
 	bool ok = sum && add_library(t, sum) == 0 && decide(t, sum, &status) == 0 &&
+	          consistency(t, sum) == 0 &&
 	          cJSON_AddNumberToObject(sum, SK_TSUM_WRONG_TOTAL, (double)t->wrong) &&
 	          cJSON_AddStringToObject(sum, SK_TSUM_VERDICT, t->wrong ? "wrong results" : "ok");
 	if (!ok) {

@@ -203,6 +203,9 @@ void accept_registry_names(struct accept_names *n, const char **variants, bool *
  * those ranks span. Collective over the whole job; an exit code.
  */
 int sweep_on_first_ranks(struct sweep *s, const int *order, int n, int hosts);
+/* The same for the variants selected in variants[] (a subset of the sweep's). */
+int sweep_on_first_ranks_of(struct sweep *s, const int *order, int n, int hosts,
+                            const bool *variants);
 
 /*
  * scale --overlap measured (cmd/run/scale_step.c): the training step of

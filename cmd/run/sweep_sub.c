@@ -10,6 +10,12 @@
 
 int sweep_on_first_ranks(struct sweep *s, const int *order, int n, int hosts)
 {
+	return sweep_on_first_ranks_of(s, order, n, hosts, s->o->variants);
+}
+
+int sweep_on_first_ranks_of(struct sweep *s, const int *order, int n, int hosts,
+                            const bool *variants)
+{
 	char msg[MPI_MAX_ERROR_STRING];
 	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n, .hosts = hosts, .world_of = order};
 	int pos = -1, status = EXIT_OK;
@@ -30,7 +36,7 @@ int sweep_on_first_ranks(struct sweep *s, const int *order, int n, int hosts)
 		status = EXIT_RUNTIME;
 	for (int i = 0; i < s->o->nsizes && status == EXIT_OK; i++)
 		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
-			if (s->o->variants[v])
+			if (variants[v])
 				status = sweep_point(s, v, s->o->sizes[i], &c);
 	if (c.comm != MPI_COMM_NULL)
 		MPI_Comm_free(&c.comm);

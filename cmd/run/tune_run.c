@@ -21,7 +21,6 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
                     cJSON *rec)
 {
 	struct tune_run *t = arg;
-	(void)v;
 	if (t->nsets == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 64;
 		struct tune_kept *more = realloc(t->sets, cap * sizeof *more);
@@ -31,7 +30,9 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		t->cap = cap;
 	}
 	struct tune_kept *set = &t->sets[t->nsets];
-	*set = (struct tune_kept){.ranks = r->ranks,
+	*set = (struct tune_kept){.consistency = t->consistency,
+	                          .variant = v,
+	                          .ranks = r->ranks,
 	                         .bytes = r->bytes,
 	                         .alg = t->current,
 	                         .alg_name = t->lib.name[t->current],
@@ -47,6 +48,8 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		t->wrong += br->wrong;
 	}
 	t->nsets++;
+	if (t->consistency)
+		return 0;
 	return cJSON_AddStringToObject(rec, SK_TUNE_LIBRARY_ALGORITHM, set->alg_name) &&
 	               cJSON_AddNumberToObject(rec, SK_TUNE_LIBRARY_VALUE,
 	                                       t->lib.value[t->current])
@@ -97,12 +100,20 @@ int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_op
 		return EXIT_RUNTIME;
 	}
 	int status = run_check_output(ctx, "tune", &o->out);
+	/* --rules is written after the whole sweep: a file in its way is found now */
+	struct cmd_out rules = {.output = o->rules, .force = o->out.force};
+	if (status == EXIT_OK && o->rules)
+		status = run_check_output(ctx, "tune: --rules", &rules);
 	if (status == EXIT_OK)
 		status = pick_algorithms(t);
 	if (status == EXIT_OK && t->lib.n <= 1 && !o->prove)
 		cmd_error(ctx, "tune: nothing to force: %s; measuring the library's own decision",
 		          t->lib.why);
-	int points = o->nranks * t->nalgs * o->sweep.nsizes;
+	int mpi = ar_variant_index(ar_variant_find("mpi")), ncons = 0;
+	t->lib_variants[mpi] = true;
+	for (int v = 0; ar_variants[v]; v++)
+		ncons += t->cons_variants[v] = o->sweep.variants[v] && !o->prove;
+	int points = (o->nranks * t->nalgs + ncons) * o->sweep.nsizes;
 	if (status == EXIT_OK)
 		status = sweep_setup(&t->sweep, points);
 	if (status == EXIT_OK)
@@ -136,11 +147,25 @@ int tune_run_measure(struct tune_run *t)
 				return EXIT_RUNTIME;
 			}
 			t->sweep.label = t->labels[t->current];
-			status = sweep_on_first_ranks(&t->sweep, t->order, n, hosts);
+			status = sweep_on_first_ranks_of(&t->sweep, t->order, n, hosts, t->lib_variants);
 		}
 	}
 	t->sweep.label = NULL;
-	lib_algs_force(&t->lib, 0);
+	t->current = 0;
+	int rc = lib_algs_force(&t->lib, 0);
+	if (status == EXIT_OK && run_any(t->sweep.ctx, rc != MPI_SUCCESS)) {
+		cmd_error(t->sweep.ctx, "tune: cannot restore the library's decision: %s",
+		          run_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	/* the self-consistency: the whole job, the library's decision beside its guidelines */
+	int world = t->sweep.ctx->nranks;
+	t->consistency = true;
+	if (status == EXIT_OK && !t->o->prove)
+		status = sweep_on_first_ranks_of(
+		    &t->sweep, t->order, world,
+		    scale_hosts_spanned(t->sweep.map.host_of_rank, t->order, world), t->cons_variants);
+	t->consistency = false;
 	return status;
 }
 

@@ -18,6 +18,8 @@ struct tune_opts; /* cmd/tune_opts.h */
 
 /* One measured point, kept on rank 0 for the decision: samples_us owned (nsamples). */
 struct tune_kept {
+	bool consistency; /* measured for the self-consistency checks: variant says which */
+	int variant;      /* index into ar_variants */
 	int ranks;
 	uint64_t bytes;
 	int alg; /* position in the run's lib_algs: 0 the library's decision */
@@ -36,6 +38,9 @@ struct tune_run {
 	int nalgs;
 	char labels[LIB_ALGS_MAX][LIB_ALG_NAME_BYTES + 8]; /* "mpi/<name>", by position in lib */
 	int current;                                       /* the position being measured */
+	bool lib_variants[AR_MAX_VARIANTS];  /* mpi alone: the library's algorithms */
+	bool cons_variants[AR_MAX_VARIANTS]; /* the self-consistency's (none with --prove) */
+	bool consistency;                    /* measuring those now */
 	int *order; /* world ranks in the order they join a communicator (packed) */
 	struct tune_kept *sets; /* rank 0 */
 	size_t nsets, cap;

@@ -10,12 +10,16 @@
 	O(TUNE, "tune results[]", "the library's all-reduce with one of its algorithms forced")    \
 	O(TSUM, "tune summary", "what the library lets force, the choice per point, verdict")     \
 	O(TCHOICE, "summary.choices[]",                                                            \
-	  "one rank count and size: the library's decision or a faster algorithm, and why")
+	  "one rank count and size: the library's decision or a faster algorithm, and why")       \
+	O(TCONS, "summary.consistency",                                                            \
+	  "MPI_Allreduce against its own guidelines (ReproMPI's PGChecker), on the whole job")     \
+	O(TVIOL, "summary.consistency.violations[]", "one guideline the library breaks, and by how much")
 
 #define SCHEMA_FIELDS_TUNE(F)                                                                      \
-	F(TUNE, LIBRARY_ALGORITHM, "library_algorithm", STR, NONE, R, NULL, "",                    \
-	  "the library's algorithm forced (default: its own decision)")                           \
-	F(TUNE, LIBRARY_VALUE, "library_value", INT, NONE, R, NULL, "",                            \
+	F(TUNE, LIBRARY_ALGORITHM, "library_algorithm", STR, NONE, 0, NULL, "",                    \
+	  "the library's algorithm forced (default: its own decision); none on the "               \
+	  "self-consistency's records")                                                            \
+	F(TUNE, LIBRARY_VALUE, "library_value", INT, NONE, 0, NULL, "",                            \
 	  "the value written to the control variable (0: the library's decision)")                \
 	F(TSUM, LIBRARY_VARIABLE, "library_variable", STR, NONE, RN, NULL, "",                     \
 	  "the MPI_T control variable forced; null: none")                                        \
@@ -33,6 +37,8 @@
 	F(TSUM, CHANGED, "changed", INT, NONE, R, NULL, "", "choices that are not the default")   \
 	F(TSUM, RULES_FILE, "rules_file", STR, NONE, N, NULL, "",                                  \
 	  "--rules: the decision written for the library; null: none written")                    \
+	F(TSUM, CONSISTENCY, "consistency", OBJ, TCONS, RN, NULL, "",                              \
+	  "the self-consistency checks; null with --prove")                                       \
 	F(TSUM, WRONG_TOTAL, "wrong_total", INT, NONE, R, NULL, "",                                \
 	  "wrong elements over all points")                                                        \
 	F(TSUM, VERDICT, "verdict", STR, NONE, R, NULL, "", "ok or wrong results")                 \
@@ -50,6 +56,26 @@
 	F(TCHOICE, GAIN, "gain", NUM, NONE, N, NULL, "", "default p50 / candidate p50")            \
 	F(TCHOICE, P_VALUE, "p_value", NUM, NONE, N, NULL, "",                                     \
 	  "two-sided Mann-Whitney U test, candidate against default")                              \
-	F(TCHOICE, REASON, "reason", STR, NONE, R, NULL, "", "why this choice")
+	F(TCHOICE, REASON, "reason", STR, NONE, R, NULL, "", "why this choice")                    \
+	F(TCONS, RANKS, "ranks", INT, NONE, R, NULL, "", "the job's ranks, all measuring")         \
+	F(TCONS, CHECKS, "checks", INT, NONE, R, NULL, "", "guideline checks tested")              \
+	F(TCONS, UNTESTED, "untested", INT, NONE, R, NULL, "",                                     \
+	  "checks without enough samples on a side")                                               \
+	F(TCONS, VIOLATIONS, "violations", OBJS, TVIOL, R, NULL, "", "every guideline broken")     \
+	F(TVIOL, KIND, "kind", STR, NONE, R, NULL, "",                                             \
+	  "slower_than_reduce_bcast, slower_than_rs_allgather, slower_than_own_variant or "        \
+	  "not_monotonic")                                                                         \
+	F(TVIOL, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the size where mpi is slower")      \
+	F(TVIOL, OTHER_BYTES, "other_bytes", INT, NONE, R, NULL, "bytes",                          \
+	  "not_monotonic: the larger size mpi is faster at; else bytes")                          \
+	F(TVIOL, OTHER, "other", STR, NONE, R, NULL, "", "what mpi is slower than")               \
+	F(TVIOL, MPI_P50_US, "mpi_p50_us", NUM, NONE, N, NULL, "us", "MPI_Allreduce's p50")        \
+	F(TVIOL, OTHER_P50_US, "other_p50_us", NUM, NONE, N, NULL, "us", "the other's p50")        \
+	F(TVIOL, RATIO, "ratio", NUM, NONE, N, NULL, "", "mpi p50 / other p50")                    \
+	F(TVIOL, P_VALUE, "p_value", NUM, NONE, N, NULL, "", "two-sided Mann-Whitney U test")      \
+	F(TVIOL, Q_VALUE, "q_value", NUM, NONE, N, NULL, "",                                       \
+	  "p adjusted over every check (Holm)")                                                    \
+	F(TVIOL, MPI_SAMPLES, "mpi_samples", INT, NONE, R, NULL, "", "samples of mpi")             \
+	F(TVIOL, OTHER_SAMPLES, "other_samples", INT, NONE, R, NULL, "", "samples of the other")
 
 #endif

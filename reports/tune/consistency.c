@@ -1,6 +1,8 @@
 /* The library against its performance guidelines: see consistency.h. */
 #include "reports/tune/consistency.h"
 
+#include "reports/io/report_schema.h"
+
 #include "reports/stats/compare_stats.h"
 #include "reports/stats/stats.h"
 
@@ -259,16 +261,16 @@ int tune_violations_to_json(cJSON *array, const struct tune_violation *v, size_t
 			cJSON_Delete(e);
 			return -1;
 		}
-		if (!cJSON_AddStringToObject(e, "kind", tune_violation_kind_name(x->kind)) ||
-		    !cJSON_AddNumberToObject(e, "bytes", (double)x->bytes) ||
-		    !cJSON_AddNumberToObject(e, "other_bytes", (double)x->other_bytes) ||
-		    !cJSON_AddStringToObject(e, "other", x->other ? x->other : "") ||
-		    !add_number(e, "mpi_p50_us", x->mpi_p50_us) ||
-		    !add_number(e, "other_p50_us", x->other_p50_us) ||
-		    !add_number(e, "ratio", x->ratio) || !add_number(e, "p_value", x->p_value) ||
-		    !add_number(e, "q_value", x->q_value) ||
-		    !cJSON_AddNumberToObject(e, "mpi_samples", (double)x->mpi_samples) ||
-		    !cJSON_AddNumberToObject(e, "other_samples", (double)x->other_samples))
+		if (!cJSON_AddStringToObject(e, SK_TVIOL_KIND, tune_violation_kind_name(x->kind)) ||
+		    !cJSON_AddNumberToObject(e, SK_TVIOL_BYTES, (double)x->bytes) ||
+		    !cJSON_AddNumberToObject(e, SK_TVIOL_OTHER_BYTES, (double)x->other_bytes) ||
+		    !cJSON_AddStringToObject(e, SK_TVIOL_OTHER, x->other ? x->other : "") ||
+		    !add_number(e, SK_TVIOL_MPI_P50_US, x->mpi_p50_us) ||
+		    !add_number(e, SK_TVIOL_OTHER_P50_US, x->other_p50_us) ||
+		    !add_number(e, SK_TVIOL_RATIO, x->ratio) || !add_number(e, SK_TVIOL_P_VALUE, x->p_value) ||
+		    !add_number(e, SK_TVIOL_Q_VALUE, x->q_value) ||
+		    !cJSON_AddNumberToObject(e, SK_TVIOL_MPI_SAMPLES, (double)x->mpi_samples) ||
+		    !cJSON_AddNumberToObject(e, SK_TVIOL_OTHER_SAMPLES, (double)x->other_samples))
 			return -1;
 	}
 	return 0;

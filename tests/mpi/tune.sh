@@ -20,18 +20,35 @@ need(d["command"] == "tune" and d["complete"] is True, "envelope")
 s = d["summary"]
 need(s["library_algorithms"] == algs, "the algorithms measured: %s" % s["library_algorithms"])
 need(s["verdict"] == "ok" and s["wrong_total"] == 0, "verdict")
-ranks = sorted({r["ranks"] for r in d["results"]})
+lib = [r for r in d["results"] if "library_algorithm" in r]
+cons = [r for r in d["results"] if "library_algorithm" not in r]
+ranks = sorted({r["ranks"] for r in lib})
 want = sorted({n for n in [2, 4, 8] if n < world} | {world})
 need(ranks == want, "rank counts %s, want %s" % (ranks, want))
-sizes = sorted({r["bytes"] for r in d["results"]})
-for r in d["results"]:
+sizes = sorted({r["bytes"] for r in lib})
+for r in lib:
     need(r["algorithm"] == "mpi/" + r["library_algorithm"], "named " + r["algorithm"])
     need(not r.get("skipped") and r["wrong"] == 0, "verified: " + r["algorithm"])
     need(r["library_value"] > 0 or r["library_algorithm"] == "default", "value")
-need(len(d["results"]) == len(ranks) * len(algs) * len(sizes), "every ranks x algorithm x size")
-need(len(s["points"]) == len(ranks) * len(sizes), "a summary point per rank count and size")
-for p in s["points"]:
-    need(p["default_p50_us"] > 0 and p["fastest"] in algs[1:] and p["gain"] > 0, "point %s" % p)
+need(len(lib) == len(ranks) * len(algs) * len(sizes), "every ranks x algorithm x size")
+# the self-consistency: the whole job, the library's decision beside its guidelines' mock-ups
+# and collscope's own variants, verified; the checks counted, every violation with its figures
+names = {r["algorithm"] for r in cons}
+need({"mpi", "mpi-reduce-bcast", "mpi-rs-allgather", "ring"} <= names, "consistency's %s" % names)
+need(all(r["ranks"] == world and (r.get("skipped") or r["wrong"] == 0) for r in cons), "verified")
+c = s["consistency"]
+need(c["ranks"] == world and c["checks"] > 0 and c["untested"] >= 0, "consistency %s" % c)
+for v in c["violations"]:
+    need(v["kind"] in ("slower_than_reduce_bcast", "slower_than_rs_allgather",
+                       "slower_than_own_variant", "not_monotonic"), "kind %s" % v)
+    need(v["ratio"] > 1.1 and v["q_value"] < 0.01 and v["bytes"] in sizes, "support %s" % v)
+need(len(s["choices"]) == len(ranks) * len(sizes), "a choice per rank count and size")
+for c in s["choices"]:
+    need(c["default_p50_us"] > 0 and c["choice"] in algs and c["reason"], "choice %s" % c)
+    need(c["changed"] == (c["choice"] != "default"), "changed %s" % c)
+    if c["changed"]:  # only with support: significant, and a gain past the minimum
+        need(c["p_value"] < s["alpha"] and c["gain"] >= s["min_gain"], "support %s" % c)
+need(s["changed"] == sum(c["changed"] for c in s["choices"]), "the count of changes")
 PY
 }
 
@@ -44,12 +61,45 @@ for n in 2 3; do
 done
 expect_output "forcing coll_tuned_allreduce_algorithm: default ring recursive_doubling basic_linear" \
 	"the header says what is forced"
-expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +[0-9.]+$" "a row per rank count and size"
+expect_output "^# self-consistency on 3 ranks .*: [0-9]+ checks, [0-9]+ untested, [0-9]+ violation" \
+	"the self-consistency's tally"
+expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +([0-9.]+|nan) +[-0-9.e]+  [a-z]" "a row per rank count and size, with its reason"
 
-# --prove: the library reads a rules file at MPI_Init (Open MPI's classic format: ring from
-# 64 KiB at 2 ranks), only its decision is measured, and compare proves it against the run
-# without (exit 0 or 1: which way the 2 shared cores go is not asserted, only that it judges)
-printf '1\n2\n1\n2\n2\n0 0 0 0\n65536 4 0 0\n' >"$TMP/rules.conf"
+# --rules: the decision as Open MPI's dynamic rules (classic format), which --prove then reads
+expect_exit 0 "tune --rules at 2 ranks" mpi 2 tune --library-algorithms ring,recursive_doubling \
+	--sizes 12,4100,65540 -n 12 -w 1 --rules "$TMP/rules.conf" -o "$TMP/tune2r.json"
+python3 - "$TMP/rules.conf" "$TMP/tune2r.json" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+# the classic grammar: counts, then per communicator size its rules "bytes alg topo segsize"
+nums = [int(l.split("#")[0]) if len(l.split("#")[0].split()) == 1 else [int(x) for x in l.split("#")[0].split()]
+        for l in open(sys.argv[1]) if l.split("#")[0].strip()]
+assert nums[0] == 1 and nums[1] == 2, nums[:2]           # one collective: allreduce
+ncomm, at, table = nums[2], 3, {}
+for _ in range(ncomm):
+    size, nrules = nums[at], nums[at + 1]
+    rules = nums[at + 2: at + 2 + nrules]
+    assert all(len(r) == 4 for r in rules) and rules[0][0] == 0, rules
+    assert [r[0] for r in rules] == sorted(r[0] for r in rules), rules
+    table[size] = rules
+    at += 2 + nrules
+assert at == len(nums), (at, len(nums))
+d = json.load(open(sys.argv[2]))
+values = {r["library_algorithm"]: r["library_value"] for r in d["results"] if "library_algorithm" in r}
+for c in d["summary"]["choices"]:  # every choice is what the file says at its size
+    rules = table[c["ranks"]]
+    alg = [r[1] for r in rules if r[0] <= c["bytes"]][-1]
+    assert alg == (values[c["choice"]] if c["changed"] else 0), (c, rules)
+assert d["summary"]["rules_file"].endswith("rules.conf")
+PY
+[ $? = 0 ] && pass "the rules file follows the classic grammar and says every choice" ||
+	fail "--rules: the file" "$TMP/py"
+expect_exit 2 "--rules will not replace a file without --force" mpi 2 tune --library-algorithms ring \
+	--sizes 12 -n 12 --rules "$TMP/rules.conf" -o "$TMP/tune2r2.json"
+expect_output "rules.conf" "names it"
+
+# --prove: the library reads the rules file at MPI_Init, only its decision is measured, and
+# compare proves it against the run without (exit 0 or 1: which way the 2 shared cores go is
+# not asserted, only that it judges)
 expect_exit 0 "tune --prove at 2 ranks" mpi 2 tune --prove "$TMP/rules.conf" --sizes 12,4100,65540 \
 	-n 12 -w 1 -o "$TMP/proof.json"
 expect_output "^# --prove .*rules.conf: the library's decision with that rules file in effect" \
@@ -57,8 +107,9 @@ expect_output "^# --prove .*rules.conf: the library's decision with that rules f
 expect_exit 0 "only the decision, the rules named in the report" python3 -c "
 import json,sys; d=json.load(open('$TMP/proof.json'))
 sys.exit(not (d['summary']['library_algorithms'] == ['default'] and d['config']['prove'].endswith('rules.conf')
+              and d['summary']['consistency'] is None
               and all(r['algorithm'] == 'mpi/default' and r['wrong'] == 0 for r in d['results'])))"
-"$BIN" compare "$TMP/tune2.json" "$TMP/proof.json" >"$TMP/out" 2>&1
+"$BIN" compare "$TMP/tune2r.json" "$TMP/proof.json" >"$TMP/out" 2>&1
 rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] && pass "compare judges the proof against the run without (exit $rc)" ||
 	fail "compare of a tune run and its proof: exit $rc" "$TMP/out"
