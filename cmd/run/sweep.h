@@ -51,6 +51,11 @@ struct sweep {
 	void *on_point_arg;
 	/* NULL, or the records' algorithm instead of the variant's name (tune: "mpi/ring") */
 	const char *label;
+	/*
+	 * NULL, or the noise control that sweep_on_first_ranks_of measures on the
+	 * whole job before every point (tune; allreduce runs its own)
+	 */
+	struct sweep_yardstick *yard;
 	struct bench_bufs bufs;
 	struct bench_cfg cfg;
 	struct exec_plan plans[AR_MAX_VARIANTS];

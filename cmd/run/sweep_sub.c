@@ -19,6 +19,12 @@ int sweep_on_first_ranks_of(struct sweep *s, const int *order, int n, int hosts,
 	char msg[MPI_MAX_ERROR_STRING];
 	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n, .hosts = hosts, .world_of = order};
 	int pos = -1, status = EXIT_OK;
+	/* the yardstick's communicator: the whole job, made before anything was forced */
+	struct sweep_comm world = {.comm = s->ctx->comm,
+	                           .rank = s->ctx->rank,
+	                           .nranks = s->ctx->nranks,
+	                           .hosts = s->map.nhosts,
+	                           .whole = true};
 	for (int i = 0; i < n; i++)
 		if (order[i] == s->ctx->rank)
 			pos = i;
@@ -36,8 +42,11 @@ int sweep_on_first_ranks_of(struct sweep *s, const int *order, int n, int hosts,
 		status = EXIT_RUNTIME;
 	for (int i = 0; i < s->o->nsizes && status == EXIT_OK; i++)
 		for (int v = 0; ar_variants[v] && status == EXIT_OK; v++)
-			if (variants[v])
-				status = sweep_point(s, v, s->o->sizes[i], &c);
+			if (variants[v]) {
+				status = s->yard ? sweep_yardstick_measure(s, s->yard, &world) : EXIT_OK;
+				if (status == EXIT_OK)
+					status = sweep_point(s, v, s->o->sizes[i], &c);
+			}
 	if (c.comm != MPI_COMM_NULL)
 		MPI_Comm_free(&c.comm);
 	return status;

@@ -48,6 +48,10 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		t->wrong += br->wrong;
 	}
 	t->nsets++;
+	/* the yardstick burst before the point; compare reads the one after it too */
+	if (rec && t->yard.nsamples &&
+	    !cJSON_AddNumberToObject(rec, SK_AR_YARDSTICK_BURST, (double)(t->yard.nsamples - 1)))
+		return -1;
 	if (t->consistency)
 		return 0;
 	return cJSON_AddStringToObject(rec, SK_TUNE_LIBRARY_ALGORITHM, set->alg_name) &&
@@ -91,6 +95,8 @@ int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_op
 	char msg[MPI_MAX_ERROR_STRING];
 	*t = (struct tune_run){.o = o};
 	sweep_init(&t->sweep, ctx, "tune", &o->sweep, false, o->out.quiet);
+	sweep_yardstick_init(&t->yard);
+	t->sweep.yard = &t->yard;
 	t->sweep.on_point = on_point;
 	t->sweep.on_point_arg = t;
 	int rc = lib_algs_open(&t->lib);
@@ -166,6 +172,13 @@ int tune_run_measure(struct tune_run *t)
 		    &t->sweep, t->order, world,
 		    scale_hosts_spanned(t->sweep.map.host_of_rank, t->order, world), t->cons_variants);
 	t->consistency = false;
+	struct sweep_comm whole = {.comm = t->sweep.ctx->comm,
+	                           .rank = t->sweep.ctx->rank,
+	                           .nranks = world,
+	                           .hosts = t->sweep.map.nhosts,
+	                           .whole = true};
+	if (status == EXIT_OK) /* the burst after the last point */
+		status = sweep_yardstick_measure(&t->sweep, &t->yard, &whole);
 	return status;
 }
 
@@ -173,6 +186,7 @@ void tune_run_release(struct tune_run *t)
 {
 	lib_algs_force(&t->lib, 0);
 	lib_algs_close(&t->lib);
+	sweep_yardstick_release(&t->yard);
 	sweep_release(&t->sweep);
 	for (size_t i = 0; i < t->nsets; i++)
 		free(t->sets[i].samples_us);

@@ -41,6 +41,7 @@ struct tune_run {
 	bool lib_variants[AR_MAX_VARIANTS];  /* mpi alone: the library's algorithms */
 	bool cons_variants[AR_MAX_VARIANTS]; /* the self-consistency's (none with --prove) */
 	bool consistency;                    /* measuring those now */
+	struct sweep_yardstick yard; /* the noise control before every point, for compare */
 	int *order; /* world ranks in the order they join a communicator (packed) */
 	struct tune_kept *sets; /* rank 0 */
 	size_t nsets, cap;

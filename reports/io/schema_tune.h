@@ -39,6 +39,8 @@
 	  "--rules: the decision written for the library; null: none written")                    \
 	F(TSUM, CONSISTENCY, "consistency", OBJ, TCONS, RN, NULL, "",                              \
 	  "the self-consistency checks; null with --prove")                                       \
+	F(TSUM, YARDSTICK, "yardstick", OBJ, YARD, 0, NULL, "",                                    \
+	  "the noise control measured before every point (compare widens its bar by it)")        \
 	F(TSUM, WRONG_TOTAL, "wrong_total", INT, NONE, R, NULL, "",                                \
 	  "wrong elements over all points")                                                        \
 	F(TSUM, VERDICT, "verdict", STR, NONE, R, NULL, "", "ok or wrong results")                 \
