@@ -258,7 +258,7 @@ fuzz fuzz-test: fuzz-build
 # mpich-test: the build of a make with MPI=mpich saw MPICH alone (tests/mpich/
 # build.sh); MPICH_SUITES under its mpiexec, verify's whole matrix at 1-2 ranks,
 # a quick one at 3-5. `make MPI=mpich mpi-test` runs every MPI suite under MPICH.
-MPICH_SUITES    ?= tests/mpi/topo.sh tests/mpi/verify.sh
+MPICH_SUITES    ?= tests/mpi/topo.sh tests/mpi/verify.sh tests/mpi/tune.sh
 MPICH_SUITE_ENV ?= VERIFY_RANKS='1 2 3 4 5' VERIFY_FULL_UPTO=2 VERIFY_QUICK=1
 mpich-build: mpich-deps $(if $(filter openmpi,$(MPI)),$(PURE_OBJS))
 	$(Q)$(PROVISION) --check mpich || exit 0; \

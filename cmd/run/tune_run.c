@@ -112,6 +112,11 @@ int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_op
 		status = run_check_output(ctx, "tune: --rules", &rules);
 	if (status == EXIT_OK)
 		status = pick_algorithms(t);
+	if (status == EXIT_OK && t->lib.n <= 1 && o->rules) {
+		cmd_error(ctx, "tune: --rules '%s' not written: nothing was forced (%s)", o->rules,
+		          t->lib.why);
+		return EXIT_USAGE;
+	}
 	if (status == EXIT_OK && t->lib.n <= 1 && !o->prove)
 		cmd_error(ctx, "tune: nothing to force: %s; measuring the library's own decision",
 		          t->lib.why);

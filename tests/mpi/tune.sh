@@ -52,6 +52,22 @@ need(s["changed"] == sum(c["changed"] for c in s["choices"]), "the count of chan
 PY
 }
 
+# MPICH gives its algorithm variable no names: tune measures its decision alone, says why,
+# and the self-consistency runs as under Open MPI
+if [ "$COLLSCOPE_MPI" = mpich ]; then
+	expect_exit 0 "tune under MPICH at 2 ranks" mpi 2 tune --sizes 12,4100 -n 5 -w 1 -o "$TMP/mpich.json"
+	expect_output "nothing to force: MPICH names its all-reduce algorithms only in" "says why"
+	expect_exit 0 "its report: the decision alone, the self-consistency measured" python3 -c "
+import json,sys; d=json.load(open('$TMP/mpich.json')); s=d['summary']
+sys.exit(not (s['library_algorithms'] == ['default'] and s['not_forced'] and s['library_variable'] is None
+              and s['consistency']['checks'] > 0 and s['changed'] == 0))"
+	expect_exit 2 "--rules under MPICH" mpi 2 tune --sizes 12 -n 5 --rules "$TMP/never.conf" -o "$TMP/never.json"
+	expect_output "not written: nothing was forced" "names why no file is written"
+	check_all_schemas
+	finish
+	exit
+fi
+
 for n in 2 3; do
 	expect_exit 0 "tune at $n ranks, three of the library's algorithms" mpi "$n" tune \
 		--library-algorithms ring,recursive_doubling,basic_linear --sizes 12,4100,65540 -n 5 -w 1 \
