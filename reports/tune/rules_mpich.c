@@ -133,16 +133,9 @@ static int add_ranges(cJSON *obj, const struct tune_range *r, size_t n, char *er
 
 static int check_choices(const struct tune_choice *c, size_t n, char *err, size_t errlen)
 {
-	if (n == 0) {
-		snprintf(err, errlen, "no choice to write");
+	if (tune_choices_check(c, n, err, errlen) != 0)
 		return -1;
-	}
 	for (size_t i = 0; i < n; i++) {
-		if (c[i].ranks < 1 || c[i].alg < 0) {
-			snprintf(err, errlen, "choice %zu has %d ranks and alg %d", i, c[i].ranks,
-			         c[i].alg);
-			return -1;
-		}
 		if (c[i].alg != 0 && !find_alg(c[i].alg_name)) {
 			snprintf(err, errlen,
 			         "algorithm '%s' is not one MPICH 4.0 knows (recursive_doubling, "
@@ -207,10 +200,15 @@ static bool same_key(const char *key, const char *want)
 	return rest && rest[strspn(rest, " ")] == '\0';
 }
 
-/* Copies src's members into dst; every value of the grammar is an object. */
-static int copy_objects(cJSON *dst, const cJSON *src, char *err, size_t errlen)
+/*
+ * Copies src's members into dst, but the one keyed skip (NULL: none); every
+ * value of the grammar is an object.
+ */
+static int copy_objects(cJSON *dst, const cJSON *src, const char *skip, char *err, size_t errlen)
 {
 	for (const cJSON *m = src->child; m; m = m->next) {
+		if (skip && same_key(m->string, skip))
+			continue;
 		if (!cJSON_IsObject(m)) {
 			snprintf(err, errlen, "the base's '%s' is not an object", m->string);
 			return -1;
@@ -220,7 +218,7 @@ static int copy_objects(cJSON *dst, const cJSON *src, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
-		if (copy_objects(o, m, err, errlen))
+		if (copy_objects(o, m, NULL, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -239,23 +237,8 @@ static int copy_base(cJSON *root, const cJSON *base, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	/* Every collective but the one this file decides, with its members. */
-	for (const cJSON *m = base->child; m; m = m->next) {
-		if (same_key(m->string, "collective=allreduce"))
-			continue;
-		if (!cJSON_IsObject(m)) {
-			snprintf(err, errlen, "the base's '%s' is not an object", m->string);
-			return -1;
-		}
-		cJSON *o = cJSON_AddObjectToObject(root, m->string);
-		if (!o) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		if (copy_objects(o, m, err, errlen))
-			return -1;
-	}
-	return 0;
+	/* every collective but the one this file decides, with its members */
+	return copy_objects(root, base, "collective=allreduce", err, errlen);
 }
 
 int rules_mpich_build(cJSON *root, const struct tune_choice *c, size_t n, const cJSON *base,

@@ -52,16 +52,9 @@ static int check_comments(const char *const *lines, char *err, size_t errlen)
 
 static int check_choices(const struct tune_choice *c, size_t n, char *err, size_t errlen)
 {
-	if (n == 0) {
-		snprintf(err, errlen, "no choice to write");
+	if (tune_choices_check(c, n, err, errlen) != 0)
 		return -1;
-	}
 	for (size_t i = 0; i < n; i++) {
-		if (c[i].ranks < 1 || c[i].alg < 0) {
-			snprintf(err, errlen, "choice %zu has %d ranks and alg %d", i, c[i].ranks,
-			         c[i].alg);
-			return -1;
-		}
 		/* The name goes into a comment, which a newline would end. */
 		if (c[i].alg_name && strchr(c[i].alg_name, '\n')) {
 			snprintf(err, errlen, "algorithm name '%s' holds a newline", c[i].alg_name);

@@ -331,3 +331,18 @@ out:
 	free(at);
 	return rc;
 }
+
+int tune_choices_check(const struct tune_choice *c, size_t n, char *err, size_t errlen)
+{
+	if (n == 0) {
+		snprintf(err, errlen, "no choice to write");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c[i].ranks < 1 || c[i].alg < 0) {
+			snprintf(err, errlen, "choice %zu has %d ranks and alg %d", i, c[i].ranks,
+			         c[i].alg);
+			return -1;
+		}
+	return 0;
+}

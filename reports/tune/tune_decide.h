@@ -102,6 +102,12 @@ struct tune_choice {
  * that is not finite or negative, two sets of one algorithm at one point;
  * or out of memory.
  */
+/*
+ * What every writer of choices needs of them: at least one, each of 1 rank or
+ * more and an algorithm id >= 0. 0, or -1 with the first fault in err.
+ */
+int tune_choices_check(const struct tune_choice *c, size_t n, char *err, size_t errlen);
+
 int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_decide_opts *opts,
                 struct tune_choice *out, size_t *nout, char *err, size_t errlen);
 
