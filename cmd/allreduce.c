@@ -216,17 +216,6 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 	           : -1;
 }
 
-/* The yardstick's line and summary.yardstick: how much the machine moved during the run. */
-static int add_yardstick(const struct ar_run *run, cJSON *sum)
-{
-	char line[256];
-	if (run->o->format != AR_FORMAT_CSV) {
-		sweep_yardstick_text(&run->yard, line, sizeof line);
-		printf("%s\n", line);
-	}
-	return sweep_yardstick_to_json(&run->yard, sum);
-}
-
 /* One variant's line of the peak table and its summary record; -1 when out of memory. */
 static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool low)
 {
@@ -319,7 +308,7 @@ static int summarize_run(const struct ar_run *run, cJSON *root)
 		gate_error(run, v);
 	}
 	if (add_cliffs(run, sum) != 0 || add_memory(run, sum) != 0 ||
-	    add_yardstick(run, sum) != 0 ||
+	    sweep_yardstick_summary(&run->yard, sum, run->o->format != AR_FORMAT_CSV) != 0 ||
 	    sweep_trace_summary(&run->sweep, sum, o->format == AR_FORMAT_CSV) != 0)
 		return -1;
 	fflush(stdout);
@@ -363,11 +352,7 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx)
 		status = sweep_begin(s, &allreduce_spec, o, &o->out, o->timeout_s);
 	if (status == EXIT_OK)
 		print_header(&run);
-	struct sweep_comm world = {.comm = ctx->comm,
-	                           .rank = ctx->rank,
-	                           .nranks = ctx->nranks,
-	                           .hosts = s->map.nhosts,
-	                           .whole = true};
+	const struct sweep_comm world = sweep_comm_whole(s);
 	/* sizes outer, variants inner: the variants of one size are measured minutes apart at most;
 	   the yardstick before every point and after the last */
 	sweep_yardstick_init(&run.yard);

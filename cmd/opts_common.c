@@ -479,6 +479,28 @@ int opts_parse_int_list(const char *arg, const char *name, int min, int max, int
 	return 0;
 }
 
+int opts_rank_counts(const char *arg, int min, int nranks, int *out, int max_items, int *nout,
+                     char *why, size_t len)
+{
+	if (arg)
+		return opts_parse_int_list(arg, "ranks", min, nranks, out, max_items, nout, why, len);
+	/* max_items is at least 32: the powers of two below any int and nranks fit */
+	*nout = 0;
+	for (int n = 2; n < nranks; n *= 2)
+		out[(*nout)++] = n;
+	out[(*nout)++] = nranks;
+	return 0;
+}
+
+bool opts_echo_ints(cJSON *cfg, const char *key, const int *v, int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(cfg, key);
+	for (int i = 0; a && i < n; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i])))
+			return false;
+	return a != NULL;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

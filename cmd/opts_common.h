@@ -111,4 +111,15 @@ bool opts_echo_adaptive(cJSON *cfg, const char *key, const void *base, const str
 int opts_parse_int_list(const char *arg, const char *name, int min, int max, int *out,
                         int max_items, int *nout, char *why, size_t len);
 
+/*
+ * The rank counts of --ranks (scale, tune) once the job's size is known:
+ * arg's, each from min to nranks (opts_parse_int_list), or with arg NULL
+ * 2, 4, 8, ... below nranks, and nranks. 0, or OPT_WHOLE_MESSAGE with why.
+ */
+int opts_rank_counts(const char *arg, int min, int nranks, int *out, int max_items, int *nout,
+                     char *why, size_t len);
+
+/* A config echo of n ints as an array named key. */
+bool opts_echo_ints(cJSON *cfg, const char *key, const int *v, int n);
+
 #endif

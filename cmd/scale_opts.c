@@ -31,20 +31,11 @@ static int parse_ranks(const char *arg, void *base, const struct opt *o, char *w
 	return 0;
 }
 
-static bool echo_ints(cJSON *cfg, const char *key, const int *v, int n)
-{
-	cJSON *a = cJSON_AddArrayToObject(cfg, key);
-	for (int i = 0; a && i < n; i++)
-		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i])))
-			return false;
-	return a != NULL;
-}
-
 static bool echo_ranks(cJSON *cfg, const char *key, const void *base, const struct opt *o)
 {
 	const struct scale_opts *s = base;
 	(void)o;
-	return echo_ints(cfg, key, s->ranks, s->nranks);
+	return opts_echo_ints(cfg, key, s->ranks, s->nranks);
 }
 
 static int parse_extrapolate(const char *arg, void *base, const struct opt *o, char *why,
@@ -63,7 +54,7 @@ static bool echo_extrapolate(cJSON *cfg, const char *key, const void *base, cons
 {
 	const struct scale_opts *s = base;
 	(void)o;
-	return echo_ints(cfg, key, s->extrapolate, s->nextrapolate);
+	return opts_echo_ints(cfg, key, s->extrapolate, s->nextrapolate);
 }
 
 static int parse_grad(const char *arg, void *base, const struct opt *o, char *why, size_t len)
@@ -341,16 +332,9 @@ static int check_world(void *opts, int nranks, char *err, size_t len)
 {
 	struct scale_opts *o = opts;
 	char why[512];
-	if (o->ranks_arg) {
-		if (opts_parse_int_list(o->ranks_arg, "ranks", 1, nranks, o->ranks,
-		                        SCALE_MAX_RANK_COUNTS, &o->nranks, why, sizeof why) != 0)
-			return usage(err, len, "scale: %s (the job has %d ranks)", why, nranks);
-		return opts_memory_check_sweep("scale", &o->sweep, nranks, err, len);
-	}
-	o->nranks = 0;
-	for (int n = 2; n < nranks; n *= 2)
-		o->ranks[o->nranks++] = n;
-	o->ranks[o->nranks++] = nranks;
+	if (opts_rank_counts(o->ranks_arg, 1, nranks, o->ranks, SCALE_MAX_RANK_COUNTS, &o->nranks,
+	                     why, sizeof why) != 0)
+		return usage(err, len, "scale: %s (the job has %d ranks)", why, nranks);
 	return opts_memory_check_sweep("scale", &o->sweep, nranks, err, len);
 }
 

@@ -240,15 +240,6 @@ static int add_library(const struct tune_run *t, cJSON *sum)
 	return ok ? 0 : -1;
 }
 
-/* The yardstick's line and summary.yardstick: how much the machine moved during the run. */
-static int add_yardstick(const struct tune_run *t, cJSON *sum)
-{
-	char line[256];
-	sweep_yardstick_text(&t->yard, line, sizeof line);
-	printf("%s\n", line);
-	return sweep_yardstick_to_json(&t->yard, sum);
-}
-
 /* sweep_finish's callback (rank 0): the decision, the summary, the verdict. */
 static int summarize(void *arg, cJSON *root)
 {
@@ -261,7 +252,7 @@ static int summarize(void *arg, cJSON *root)
 		       "`collscope compare` of the run without against this one proves it\n",
 		       o->prove);
 	bool ok = sum && add_library(t, sum) == 0 && decide(t, sum, &status) == 0 &&
-	          consistency(t, sum) == 0 && add_yardstick(t, sum) == 0 &&
+	          consistency(t, sum) == 0 && sweep_yardstick_summary(&t->yard, sum, true) == 0 &&
 	          cJSON_AddNumberToObject(sum, SK_TSUM_WRONG_TOTAL, (double)t->wrong) &&
 	          cJSON_AddStringToObject(sum, SK_TSUM_VERDICT, t->wrong ? "wrong results" : "ok");
 	if (!ok) {

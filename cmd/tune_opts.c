@@ -28,11 +28,7 @@ static bool echo_ranks(cJSON *cfg, const char *key, const void *base, const stru
 {
 	const struct tune_opts *t = base;
 	(void)o;
-	cJSON *a = cJSON_AddArrayToObject(cfg, key);
-	for (int i = 0; a && i < t->nranks; i++)
-		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(t->ranks[i])))
-			return false;
-	return a != NULL;
+	return opts_echo_ints(cfg, key, t->ranks, t->nranks);
 }
 
 static int parse_names(const char *arg, void *base, const struct opt *o, char *why, size_t len)
@@ -195,17 +191,10 @@ static int check_world(void *opts, int nranks, char *err, size_t len)
 		snprintf(err, len, "tune: needs 2 ranks or more (the job has %d)", nranks);
 		return EXIT_USAGE;
 	}
-	if (o->ranks_arg) {
-		if (opts_parse_int_list(o->ranks_arg, "ranks", 2, nranks, o->ranks,
-		                        TUNE_MAX_RANK_COUNTS, &o->nranks, why, sizeof why) != 0) {
-			snprintf(err, len, "tune: %s (the job has %d ranks)", why, nranks);
-			return EXIT_USAGE;
-		}
-	} else {
-		o->nranks = 0;
-		for (int n = 2; n < nranks; n *= 2)
-			o->ranks[o->nranks++] = n;
-		o->ranks[o->nranks++] = nranks;
+	if (opts_rank_counts(o->ranks_arg, 2, nranks, o->ranks, TUNE_MAX_RANK_COUNTS, &o->nranks,
+	                     why, sizeof why) != 0) {
+		snprintf(err, len, "tune: %s (the job has %d ranks)", why, nranks);
+		return EXIT_USAGE;
 	}
 	return opts_memory_check_sweep("tune", &o->sweep, nranks, err, len);
 }

@@ -317,6 +317,15 @@ static int no_sample(const struct sweep *s, const struct ar_record *r,
 	return EXIT_RUNTIME;
 }
 
+struct sweep_comm sweep_comm_whole(const struct sweep *s)
+{
+	return (struct sweep_comm){.comm = s->ctx->comm,
+	                           .rank = s->ctx->rank,
+	                           .nranks = s->ctx->nranks,
+	                           .hosts = s->map.nhosts,
+	                           .whole = true};
+}
+
 void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
                        const struct sweep_comm *c, struct ar_record *r)
 {

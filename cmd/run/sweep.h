@@ -111,6 +111,8 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
  * leaves with the worst status.
  */
 int sweep_resync_if_old(struct sweep *s);
+/* Not collective: the whole job as a sweep's communicator (its hosts from s->map). */
+struct sweep_comm sweep_comm_whole(const struct sweep *s);
 /* Not collective: s->plans[v] built for count elements on c (0, or -1 out of memory). */
 int sweep_plan(struct sweep *s, int v, const struct sweep_comm *c, size_t count);
 void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,

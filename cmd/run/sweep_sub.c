@@ -20,11 +20,7 @@ int sweep_on_first_ranks_of(struct sweep *s, const int *order, int n, int hosts,
 	struct sweep_comm c = {.comm = MPI_COMM_NULL, .nranks = n, .hosts = hosts, .world_of = order};
 	int pos = -1, status = EXIT_OK;
 	/* the yardstick's communicator: the whole job, made before anything was forced */
-	struct sweep_comm world = {.comm = s->ctx->comm,
-	                           .rank = s->ctx->rank,
-	                           .nranks = s->ctx->nranks,
-	                           .hosts = s->map.nhosts,
-	                           .whole = true};
+	const struct sweep_comm world = sweep_comm_whole(s);
 	for (int i = 0; i < n; i++)
 		if (order[i] == s->ctx->rank)
 			pos = i;

@@ -159,3 +159,13 @@ void sweep_yardstick_release(struct sweep_yardstick *y)
 	free(y->samples_us);
 	*y = (struct sweep_yardstick){0};
 }
+
+int sweep_yardstick_summary(const struct sweep_yardstick *y, cJSON *summary, bool print)
+{
+	char line[256];
+	if (print) {
+		sweep_yardstick_text(y, line, sizeof line);
+		printf("%s\n", line);
+	}
+	return sweep_yardstick_to_json(y, summary);
+}

@@ -67,6 +67,8 @@ int sweep_yardstick_measure(struct sweep *s, struct sweep_yardstick *y, const st
 int sweep_yardstick_to_json(const struct sweep_yardstick *y, cJSON *summary);
 /* The text line "# yardstick: ..." (rank 0), into buf. */
 void sweep_yardstick_text(const struct sweep_yardstick *y, char *buf, size_t len);
+/* Rank 0: that line on stdout when print, and summary.yardstick: how much the machine moved. */
+int sweep_yardstick_summary(const struct sweep_yardstick *y, cJSON *summary, bool print);
 void sweep_yardstick_release(struct sweep_yardstick *y);
 
 #endif

@@ -177,11 +177,7 @@ int tune_run_measure(struct tune_run *t)
 		    &t->sweep, t->order, world,
 		    scale_hosts_spanned(t->sweep.map.host_of_rank, t->order, world), t->cons_variants);
 	t->consistency = false;
-	struct sweep_comm whole = {.comm = t->sweep.ctx->comm,
-	                           .rank = t->sweep.ctx->rank,
-	                           .nranks = world,
-	                           .hosts = t->sweep.map.nhosts,
-	                           .whole = true};
+	const struct sweep_comm whole = sweep_comm_whole(&t->sweep);
 	if (status == EXIT_OK) /* the burst after the last point */
 		status = sweep_yardstick_measure(&t->sweep, &t->yard, &whole);
 	return status;
