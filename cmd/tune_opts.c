@@ -214,7 +214,12 @@ const struct cmd_spec tune_spec = {
         "coll_tuned_allreduce_algorithm, read when a communicator is made), beside the\n"
         "library's own decision, on communicators of 2, 4, ... ranks and the whole job, at\n"
         "every size; verified as allreduce verifies. Records are named mpi/<algorithm>\n"
-        "(mpi/default: the library's decision).\n",
+        "(mpi/default: the library's decision). Per rank count and size it keeps the\n"
+        "decision unless a forced algorithm is faster by 1.05x or more at p < 0.01\n"
+        "(Mann-Whitney U); --rules writes that as Open MPI's dynamic rules, --prove\n"
+        "measures a rules file in effect. Then, on the whole job, MPI_Allreduce against\n"
+        "MPI_Reduce + MPI_Bcast, MPI_Reduce_scatter + MPI_Allgatherv, collscope's own\n"
+        "variants and itself at the next size: every guideline broken, with its figures.\n",
     .exit_codes = "exit codes: 0 ok, 2 bad usage, 3 wrong results, 4 hang or dead rank,\n"
                   "            5 MPI, memory or I/O error, or nothing the library lets force\n",
     .groups = groups,
