@@ -11,7 +11,7 @@
 #include "reports/io/report_io.h"
 #include "reports/render/fixed.h"
 
-enum { HELP_COLUMN = 27 };
+enum { HELP_COLUMN = 27, HELP_WIDTH = 88 }; /* the text column, and the widest line a default may extend */
 
 static int say(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int say(char *err, size_t len, const char *fmt, ...)
@@ -442,12 +442,17 @@ static void put_option(struct text *t, const struct opt *o)
 		} else {
 			put(t, "%.*s", (int)l, line);
 		}
-		if (!appended) {
-			put(t, " (%s)", deflt);
+		line += l + (nl ? 1 : 0);
+		/* the default closes the text: after its first line it would split a sentence */
+		if (!appended && !*line) {
+			if (HELP_COLUMN + (int)l + 3 + (int)strlen(deflt) > HELP_WIDTH)
+				put(t, "\n%*s", HELP_COLUMN, "");
+			else
+				put(t, " ");
+			put(t, "(%s)", deflt);
 			appended = true;
 		}
 		put(t, "\n");
-		line += l + (nl ? 1 : 0);
 	}
 }
 
