@@ -75,6 +75,22 @@ static bool add_choice(cJSON *choices, const struct tune_choice *c)
 	       cJSON_AddStringToObject(o, SK_TCHOICE_REASON, tune_why_text(c->why));
 }
 
+/* The heap the algorithms were measured with (--heap), as the header and the rules say it. */
+static const char *heap_text(char *buf, size_t len)
+{
+	const char *env;
+	if (tune_heap_state(&env))
+		snprintf(buf, len, "glibc's heap held steady: run the job with %s (mpirun -x)",
+		         heap_steady_env);
+	else if (env)
+		snprintf(buf, len, "glibc's heap as the environment's %s sets it: run the job with "
+		         "the same", env);
+	else
+		snprintf(buf, len, "glibc's adaptive heap (--heap as-is): a job's heap may map, "
+		         "unmap or trim the library's scratch at every call");
+	return buf;
+}
+
 /*
  * --rules (rank 0): Open MPI's rules file of the choices, written atomically.
  * EXIT_OK, EXIT_USAGE (nothing forced, or a file in the way) or EXIT_RUNTIME.
@@ -82,7 +98,7 @@ static bool add_choice(cJSON *choices, const struct tune_choice *c)
 static int write_rules(const struct tune_run *t, const struct tune_choice *c, size_t n)
 {
 	const struct tune_opts *o = t->o;
-	char err[512], head[3][256];
+	char err[512], head[4][256];
 	if (t->lib.n <= 1) {
 		cmd_error(t->sweep.ctx, "tune: --rules '%s' not written: nothing was forced (%s)",
 		          o->rules, t->lib.why);
@@ -94,7 +110,9 @@ static int write_rules(const struct tune_run *t, const struct tune_choice *c, si
 	         "collscope compare the run without against it", o->rules);
 	snprintf(head[2], sizeof head[2], "use it: --mca coll_tuned_use_dynamic_rules 1 --mca "
 	         "coll_tuned_dynamic_rules_filename %s", o->rules);
-	const char *const lines[] = {head[0], head[1], head[2], NULL};
+	char heap[200];
+	snprintf(head[3], sizeof head[3], "measured with %s", heap_text(heap, sizeof heap));
+	const char *const lines[] = {head[0], head[1], head[2], head[3], NULL};
 	long len = rules_ompi_format(NULL, 0, c, n, lines, err, sizeof err);
 	char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
 	if (len < 0 || !text || rules_ompi_format(text, (size_t)len + 1, c, n, lines, err,
@@ -225,6 +243,7 @@ out:
 
 static int add_library(const struct tune_run *t, cJSON *sum)
 {
+	const char *env;
 	cJSON *names = cJSON_AddArrayToObject(sum, SK_TSUM_LIBRARY_ALGORITHMS);
 	for (int a = 0; names && a < t->nalgs; a++)
 		if (!cJSON_AddItemToArray(names, cJSON_CreateString(t->lib.name[t->algs[a]])))
@@ -236,7 +255,8 @@ static int add_library(const struct tune_run *t, cJSON *sum)
 	          (t->lib.n > 1 ? cJSON_AddNullToObject(sum, SK_TSUM_NOT_FORCED)
 	                        : cJSON_AddStringToObject(sum, SK_TSUM_NOT_FORCED, t->lib.why)) &&
 	          (t->o->prove ? cJSON_AddStringToObject(sum, SK_TSUM_PROVE, t->o->prove)
-	                       : cJSON_AddNullToObject(sum, SK_TSUM_PROVE));
+	                       : cJSON_AddNullToObject(sum, SK_TSUM_PROVE)) &&
+	          cJSON_AddBoolToObject(sum, SK_TSUM_HEAP_HELD, tune_heap_state(&env));
 	return ok ? 0 : -1;
 }
 
@@ -277,6 +297,8 @@ static void print_header(const struct tune_run *t)
 		printf(" %s", t->lib.name[t->algs[a]]);
 	printf("\n");
 	cmd_print_collective_header(0, c->mpi_library);
+	char heap[200];
+	printf("# measured with %s\n", heap_text(heap, sizeof heap));
 	fflush(stdout);
 }
 

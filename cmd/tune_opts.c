@@ -86,6 +86,8 @@ static const struct opt step_opt[] = {
      .help = "size multiplier between points, > 1 ({default})"},
 };
 
+static const char *const heap_modes[] = {"steady", "as-is", NULL};
+
 static const struct opt tune_only[] = {
     {.name = "ranks",
      .kind = OPT_CUSTOM,
@@ -117,7 +119,8 @@ static const struct opt tune_only[] = {
      .help = "write the decision for the library to FILE (atomically;\n"
              "--force replaces one): Open MPI's dynamic rules, the\n"
              "fastest algorithm per rank count and size range where it\n"
-             "is significantly faster, the library's own elsewhere"},
+             "is significantly faster, the library's own elsewhere and\n"
+             "outside the sizes measured"},
     {.name = "prove",
      .kind = OPT_STRING,
      .offset = offsetof(struct tune_opts, prove),
@@ -127,6 +130,20 @@ static const struct opt tune_only[] = {
              "--rules wrote it), and only its decision is measured,\n"
              "named mpi/default: `collscope compare` of the run without\n"
              "against this one proves the file (exit 1 on a regression)"},
+    {.name = "heap",
+     .kind = OPT_CHOICE,
+     .offset = offsetof(struct tune_opts, heap),
+     .metavar = "steady|as-is",
+     .def = "steady",
+     .choices = heap_modes,
+     .key = "heap",
+     .help = "steady: glibc's malloc thresholds fixed before MPI_Init\n"
+             "(MALLOC_MMAP_THRESHOLD_=33554432, MALLOC_TRIM_THRESHOLD_=\n"
+             "1073741824, unless the environment sets either), so the\n"
+             "library's per-call scratch stays in the heap whatever ran\n"
+             "before: each forced algorithm, the proof and a job that\n"
+             "exports the same see the same allocator; as-is: glibc's\n"
+             "adaptive thresholds, which depend on what the process freed"},
 };
 
 static const struct opt_group groups[] = {

@@ -9,6 +9,7 @@
 #include "cmd/opts_common.h"
 
 enum { TUNE_MAX_RANK_COUNTS = 64, TUNE_MAX_NAMES = 16, TUNE_NAME_BYTES = 48 };
+enum { TUNE_HEAP_STEADY, TUNE_HEAP_AS_IS }; /* --heap's values, in their order */
 
 struct tune_opts {
 	struct sweep_opts sweep;         /* the mpi variant alone; sizes, iterations, dtype, op */
@@ -24,6 +25,7 @@ struct tune_opts {
 	 */
 	const char *prove;
 	const char *rules; /* --rules FILE: the decision written for the library, or NULL */
+	int heap;          /* --heap: TUNE_HEAP_STEADY or TUNE_HEAP_AS_IS (algorithms/heap_steady.h) */
 	double timeout_s;
 	struct cmd_out out;
 };

@@ -6,14 +6,26 @@
 #include "reports/io/report_schema.h"
 #include "reports/io/scale_report.h"
 
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static bool heap_held;       /* --heap steady took effect */
+static const char *heap_env; /* or the environment's variable that rules instead */
 
 void tune_prepare(const void *opts)
 {
 	const struct tune_opts *o = opts;
 	lib_algs_prepare(o->prove);
+	heap_env = NULL;
+	heap_held = o->heap == TUNE_HEAP_STEADY && heap_hold_steady(&heap_env);
+}
+
+bool tune_heap_state(const char **env_name)
+{
+	*env_name = heap_env;
+	return heap_held;
 }
 
 /* sweep_point_fn (rank 0): the point's samples kept, its record named and marked. */

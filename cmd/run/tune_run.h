@@ -11,6 +11,7 @@
 #ifndef COLLSCOPE_CMD_TUNE_RUN_H
 #define COLLSCOPE_CMD_TUNE_RUN_H
 
+#include "algorithms/heap_steady.h"
 #include "algorithms/lib_algs.h"
 #include "cmd/run/sweep.h"
 
@@ -50,6 +51,9 @@ struct tune_run {
 
 /* Before MPI_Init: the library set up to force algorithms, or to read --prove's rules. */
 void tune_prepare(const void *opts);
+/* What tune_prepare did with --heap: true when held steady; else *env_name is the
+ * environment's variable that rules instead, or NULL (--heap as-is) */
+bool tune_heap_state(const char **env_name);
 
 /*
  * Up to the report's first write: the library's algorithms (names checked

@@ -29,6 +29,9 @@
 	  "why nothing could be forced; null when the algorithms were")                           \
 	F(TSUM, PROVE, "prove", STR, NONE, N, NULL, "",                                            \
 	  "--prove: the rules file the library read; null otherwise")                             \
+	F(TSUM, HEAP_HELD, "heap_held", BOOL, NONE, R, NULL, "",                                   \
+	  "glibc's malloc thresholds were held steady (--heap steady, the environment "           \
+	  "setting neither)")                                                                      \
 	F(TSUM, ALPHA, "alpha", NUM, NONE, R, NULL, "",                                            \
 	  "a change needs the Mann-Whitney U test's p below this")                                \
 	F(TSUM, MIN_GAIN, "min_gain", NUM, NONE, R, NULL, "",                                      \

@@ -251,7 +251,7 @@ int rules_mpich_build(cJSON *root, const struct tune_choice *c, size_t n, const 
 	if (check_choices(c, n, err, errlen))
 		goto out;
 	ranks = malloc(n * sizeof(*ranks));
-	r = malloc(n * sizeof(*r));
+	r = malloc((n + 2) * sizeof(*r)); /* tune_ranges: a range below and above */
 	cJSON *ar = cJSON_AddObjectToObject(root, "collective=allreduce");
 	cJSON *intra = ar ? cJSON_AddObjectToObject(ar, "comm_type=intra") : NULL;
 	if (!ranks || !r || !intra) {

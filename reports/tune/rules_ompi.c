@@ -108,7 +108,7 @@ static int emit(struct sink *s, const struct tune_choice *c, size_t n,
 	if (check_comments(comment_lines, err, errlen) || check_choices(c, n, err, errlen))
 		goto out;
 	ranks = malloc(n * sizeof(*ranks));
-	r = malloc(n * sizeof(*r));
+	r = malloc((n + 2) * sizeof(*r)); /* tune_ranges: a range below and above */
 	if (!ranks || !r) {
 		snprintf(err, errlen, "out of memory");
 		goto out;

@@ -286,6 +286,18 @@ static int cmp_choice_bytes(const void *pa, const void *pb)
 	return (a->bytes > b->bytes) - (a->bytes < b->bytes);
 }
 
+/* Appends a range from `from` with alg, merged into the last one when the algs match. */
+static void range_push(struct tune_range *out, size_t *k, uint64_t from, int alg,
+                       const char *name)
+{
+	if (*k > 0 && out[*k - 1].alg == alg)
+		return;
+	if (*k > 0)
+		out[*k - 1].to_bytes = from;
+	out[(*k)++] = (struct tune_range){
+	    .from_bytes = from, .to_bytes = UINT64_MAX, .alg = alg, .alg_name = name};
+}
+
 int tune_ranges(const struct tune_choice *c, size_t n, int ranks, struct tune_range *out,
                 size_t *nout, char *err, size_t errlen)
 {
@@ -307,24 +319,20 @@ int tune_ranges(const struct tune_choice *c, size_t n, int ranks, struct tune_ra
 		goto out;
 	}
 	qsort(at, m, sizeof(*at), cmp_choice_bytes);
+	/* a decision file starts at 0 bytes: below the sizes measured, the library decides */
+	if (at[0].bytes > 0)
+		range_push(out, &k, 0, 0, NULL);
 	for (size_t i = 0; i < m; i++) {
 		if (i > 0 && at[i].bytes == at[i - 1].bytes) {
 			snprintf(err, errlen, "two choices at %d ranks, %" PRIu64 " bytes", ranks,
 			         at[i].bytes);
 			goto out;
 		}
-		if (k > 0 && out[k - 1].alg == at[i].alg)
-			continue;
-		if (k > 0)
-			out[k - 1].to_bytes = at[i].bytes;
-		out[k] = (struct tune_range){
-		    .from_bytes = k == 0 ? 0 : at[i].bytes,
-		    .to_bytes = UINT64_MAX,
-		    .alg = at[i].alg,
-		    .alg_name = at[i].alg_name,
-		};
-		k++;
+		range_push(out, &k, at[i].bytes, at[i].alg, at[i].alg_name);
 	}
+	/* and above them too (the largest size measured keeps its choice) */
+	if (at[m - 1].bytes < UINT64_MAX)
+		range_push(out, &k, at[m - 1].bytes + 1, 0, NULL);
 	*nout = k;
 	rc = 0;
 out:

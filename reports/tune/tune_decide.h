@@ -125,13 +125,14 @@ struct tune_range {
 };
 
 /*
- * The choices of c at `ranks` as message-size ranges, into out (room for n);
- * *nout receives their number. Sizes ascending: the choice measured at s_i
- * applies from s_i up to the next measured size, the first from 0 bytes
- * (below the smallest size measured, the nearest measurement is the best
- * guess, and a decision file must start at 0). Consecutive choices of the
- * same alg merge. Returns 0, or -1 with err naming the problem: no choice
- * at that rank count, two choices at one size, or out of memory.
+ * The choices of c at `ranks` as message-size ranges, into out (room for
+ * n + 2); *nout receives their number. Sizes ascending: the choice measured
+ * at s_i applies from s_i up to the next measured size. The file changes the
+ * library's decision only where it was measured: below the smallest size and
+ * above the largest, the library decides (alg 0, alg_name NULL; a decision
+ * file must start at 0 bytes). Consecutive ranges of the same alg merge.
+ * Returns 0, or -1 with err naming the problem: no choice at that rank count,
+ * two choices at one size, or out of memory.
  */
 int tune_ranges(const struct tune_choice *c, size_t n, int ranks, struct tune_range *out,
                 size_t *nout, char *err, size_t errlen);

@@ -106,9 +106,32 @@ for c in d["summary"]["choices"]:  # every choice is what the file says at its s
     alg = [r[1] for r in rules if r[0] <= c["bytes"]][-1]
     assert alg == (values[c["choice"]] if c["changed"] else 0), (c, rules)
 assert d["summary"]["rules_file"].endswith("rules.conf")
+# the file changes nothing outside the sizes measured: the library decides there
+smallest, largest = min(c["bytes"] for c in d["summary"]["choices"]), max(c["bytes"] for c in d["summary"]["choices"])
+for size, rules in table.items():
+    if size == 0:
+        continue
+    at = lambda b: [r[1] for r in rules if r[0] <= b][-1]
+    assert at(smallest - 1) == 0 and at(largest + 1) == 0 and at(1 << 40) == 0, rules
+assert d["summary"]["heap_held"] is True and d["config"]["heap"] == "steady"
+text = open(sys.argv[1]).read()
+assert "# measured with glibc's heap held steady: run the job with MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=1073741824" in text, text
 PY
-[ $? = 0 ] && pass "the rules file follows the classic grammar and says every choice" ||
+[ $? = 0 ] && pass "the rules file follows the classic grammar, says every choice, leaves the library outside the sizes measured and names the heap's settings" ||
 	fail "--rules: the file" "$TMP/py"
+# the heap: held steady by default, as-is on request, and the environment's own setting rules
+MALLOC_TRIM_THRESHOLD_=131072 expect_exit 0 "tune with MALLOC_TRIM_THRESHOLD_ set" mpi 2 tune \
+	--library-algorithms ring --sizes 4100 -n 5 -w 1 -o "$TMP/heapenv.json"
+expect_output "^# measured with glibc's heap as the environment's MALLOC_TRIM_THRESHOLD_ sets it" \
+	"the environment's setting rules, and the header says so"
+expect_exit 0 "tune --heap as-is" mpi 2 tune --heap as-is --library-algorithms ring --sizes 4100 \
+	-n 5 -w 1 -o "$TMP/heapasis.json"
+expect_output "^# measured with glibc's adaptive heap \\(--heap as-is\\)" "as-is says what it means"
+expect_exit 0 "neither run held the heap" python3 -c "
+import json,sys
+a, b = (json.load(open('$TMP/' + f + '.json')) for f in ('heapenv', 'heapasis'))
+sys.exit(not (a['summary']['heap_held'] is False and b['summary']['heap_held'] is False
+              and a['config']['heap'] == 'steady' and b['config']['heap'] == 'as-is'))"
 expect_exit 2 "--rules will not replace a file without --force" mpi 2 tune --library-algorithms ring \
 	--sizes 12 -n 12 --rules "$TMP/rules.conf" -o "$TMP/tune2r2.json"
 expect_output "rules.conf" "names it"

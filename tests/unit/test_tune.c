@@ -336,7 +336,7 @@ static struct tune_choice choice(int ranks, uint64_t bytes, int alg, const char 
 	    .ranks = ranks, .bytes = bytes, .alg = alg, .alg_name = name, .changed = alg != 0};
 }
 
-Test(tune_ranges, first_at_zero_and_merged)
+Test(tune_ranges, library_below_and_merged)
 {
 	/* Unsorted, two rank counts mixed. */
 	struct tune_choice c[] = {
@@ -356,9 +356,33 @@ Test(tune_ranges, first_at_zero_and_merged)
 	cr_assert_str_eq(r[2].alg_name, "ring");
 	cr_assert(r[3].from_bytes == 1 << 20 && r[3].to_bytes == UINT64_MAX && r[3].alg == 0);
 
+	/* one choice measured at 8 bytes: the library's below and above it */
 	cr_assert_eq(tune_ranges(c, 7, 2, r, &n, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(n, 1);
-	cr_assert(r[0].from_bytes == 0 && r[0].to_bytes == UINT64_MAX && r[0].alg == 3);
+	cr_assert_eq(n, 3);
+	cr_assert(r[0].from_bytes == 0 && r[0].to_bytes == 8 && r[0].alg == 0);
+	cr_assert(r[1].from_bytes == 8 && r[1].to_bytes == 9 && r[1].alg == 3);
+	cr_assert(r[2].from_bytes == 9 && r[2].to_bytes == UINT64_MAX && r[2].alg == 0);
+}
+
+Test(tune_ranges, only_the_sizes_measured_change)
+{
+	/* 256 KiB .. 8 MiB measured, forced choices at both ends */
+	struct tune_choice c[] = {choice(4, 262144, 2, "nonoverlapping"),
+	                          choice(4, 1 << 20, 4, "ring"), choice(4, 2 << 20, 0, "ignore"),
+	                          choice(4, 8 << 20, 6, "rabenseifner")};
+	struct tune_range r[6];
+	size_t n;
+	char err[128];
+
+	cr_assert_eq(tune_ranges(c, 4, 4, r, &n, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(n, 6);
+	cr_assert(r[0].from_bytes == 0 && r[0].to_bytes == 262144 && r[0].alg == 0);
+	cr_assert_null(r[0].alg_name);
+	cr_assert(r[1].from_bytes == 262144 && r[1].alg == 2);
+	cr_assert(r[2].from_bytes == 1 << 20 && r[2].alg == 4);
+	cr_assert(r[3].from_bytes == 2 << 20 && r[3].to_bytes == 8 << 20 && r[3].alg == 0);
+	cr_assert(r[4].from_bytes == 8 << 20 && r[4].to_bytes == (8 << 20) + 1 && r[4].alg == 6);
+	cr_assert(r[5].from_bytes == (8 << 20) + 1 && r[5].to_bytes == UINT64_MAX && r[5].alg == 0);
 }
 
 Test(tune_ranges, all_equal_is_one_range)

@@ -185,7 +185,7 @@ static const struct tune_choice sample[] = {
 /* The choice measured at the largest rank count and size <= s, as the file means it. */
 static const char *intended(const struct tune_choice *c, size_t n, const struct sig *s)
 {
-	const struct tune_choice *best = NULL, *smallest = NULL;
+	const struct tune_choice *best = NULL, *largest = NULL;
 	int ranks = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -196,14 +196,13 @@ static const char *intended(const struct tune_choice *c, size_t n, const struct 
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].ranks != ranks)
 			continue;
-		if (!smallest || c[i].bytes < smallest->bytes)
-			smallest = &c[i];
+		if (!largest || c[i].bytes > largest->bytes)
+			largest = &c[i];
 		if (c[i].bytes <= s->bytes && (!best || c[i].bytes > best->bytes))
 			best = &c[i];
 	}
-	if (!best)
-		best = smallest; /* the smallest size measured covers down to 0 bytes */
-	if (best->alg == 0)
+	/* below the smallest size measured and above the largest: MPICH's own */
+	if (!best || s->bytes > largest->bytes || best->alg == 0)
 		return mpich_default(s);
 	const char *name = rules_mpich_container(best->alg_name);
 	if (strcmp(name, RSA) == 0 &&
@@ -293,10 +292,20 @@ Test(rules_mpich, chosen_where_measured)
 	cr_assert_str_eq(search(root, &s), SMP);
 	s.parent = false; /* smp needs a parent communicator */
 	cr_assert_str_eq(search(root, &s), RSA);
-	s.size = 3; /* 2 ranks' table: nb from 0 */
+	s.size = 3; /* 2 ranks' table: nb where it was measured, 16 bytes */
+	s.bytes = 16;
+	s.count = 4;
 	cr_assert_str_eq(search(root, &s), NB);
+	s.bytes = 2 << 20; /* MPICH's own above it */
+	s.count = 1 << 19;
+	cr_assert_str_eq(search(root, &s), mpich_default(&s));
+	s.bytes = 15; /* and below it */
+	s.count = 3;
+	cr_assert_str_eq(search(root, &s), mpich_default(&s));
 	s.size = 1; /* below 2 ranks: MPICH's */
-	cr_assert_str_eq(search(root, &s), RSA);
+	s.bytes = 16;
+	s.count = 4;
+	cr_assert_str_eq(search(root, &s), mpich_default(&s));
 	cJSON_Delete(root);
 }
 
@@ -311,7 +320,7 @@ Test(rules_mpich, inter_communicators_keep_mpich_s_algorithm)
 	cJSON_Delete(root);
 }
 
-/* One rank count measured from 1 rank: no "below" entry, one "=any". */
+/* One rank count measured from 1 rank: no "below" entry; MPICH's below and above the size. */
 Test(rules_mpich, single_count_from_one_rank)
 {
 	const struct tune_choice one[] = {CH(1, 8, 1, "recursive_doubling")};
@@ -322,7 +331,10 @@ Test(rules_mpich, single_count_from_one_rank)
 	check_grammar(root);
 	cr_assert_eq(cJSON_GetArraySize(intra), 1);
 	cr_assert_str_eq(intra->child->string, "comm_size=any");
-	cr_assert_str_eq(intra->child->child->string, "avg_msg_size=any");
+	cr_assert_eq(cJSON_GetArraySize(intra->child), 3);
+	cr_assert_str_eq(intra->child->child->string, "avg_msg_size<=7");
+	cr_assert_str_eq(intra->child->child->next->string, "avg_msg_size<=8");
+	cr_assert_str_eq(intra->child->child->next->next->string, "avg_msg_size=any");
 	cJSON_Delete(root);
 }
 
@@ -375,7 +387,7 @@ Test(rules_mpich, errors_named)
 	                                   CH(4, 1ULL << 31, 3, "nb"),
 	                                   CH(4, (1ULL << 31) + 1, 1, "recursive_doubling")};
 	const struct tune_choice fits[] = {CH(4, 8, 1, "recursive_doubling"),
-	                                   CH(4, 1ULL << 31, 3, "nb")};
+	                                   CH(4, (1ULL << 31) - 1, 3, "nb")};
 	const struct tune_choice dup[] = {CH(4, 8, 1, "recursive_doubling"), CH(4, 8, 3, "nb")};
 	cJSON *root = cJSON_CreateObject();
 	char err[256];
@@ -389,7 +401,7 @@ Test(rules_mpich, errors_named)
 	expect_error(sample, NSAMPLE, "{\"collective=bcast\": 1}",
 	             "'collective=bcast' is not an object");
 	expect_error(sample, NSAMPLE, "[1]", "the base is not a JSON object");
-	/* 2^31 - 1 is the largest bound atoi reads: the range [0, 2^31) fits. */
+	/* 2^31 - 1 is the largest bound atoi reads: a choice measured there fits. */
 	cr_assert_eq(rules_mpich_build(root, fits, 2, NULL, err, sizeof(err)), 0, "%s", err);
 	cJSON_Delete(root);
 }

@@ -183,20 +183,26 @@ Test(rules_ompi, grammar_and_round_trip)
 	cr_assert_eq(t.comm[1].n, 3);
 	cr_assert(t.comm[1].rule[1].bytes == 1024 && t.comm[1].rule[1].alg == 4);
 	cr_assert(t.comm[1].rule[2].bytes == 1 << 20 && t.comm[1].rule[2].alg == 0);
-	/* 4 ranks: rd from 0 | rabenseifner from 65536; 8 ranks: one rule. */
-	cr_assert(t.comm[2].n == 2 && t.comm[2].rule[0].alg == 3 &&
-	          t.comm[2].rule[1].bytes == 65536);
+	/* 4 ranks: 0 | rd from 8 | rabenseifner from 65536 | 0 past 1 MiB; 8 ranks: one rule. */
+	cr_assert(t.comm[2].n == 4 && t.comm[2].rule[0].alg == 0 &&
+	          t.comm[2].rule[1].bytes == 8 && t.comm[2].rule[1].alg == 3 &&
+	          t.comm[2].rule[2].bytes == 65536 && t.comm[2].rule[2].alg == 6 &&
+	          t.comm[2].rule[3].bytes == (1 << 20) + 1 && t.comm[2].rule[3].alg == 0);
 	cr_assert_eq(t.comm[3].n, 1);
 
 	for (size_t i = 0; i < NSAMPLE; i++) {
 		const struct tune_choice *c = &sample[i];
 		cr_assert_eq(lookup(&t, c->ranks, (long)c->bytes), c->alg, "%d ranks, %lu bytes",
 		             c->ranks, (unsigned long)c->bytes);
-		/* Up to the next size measured, and up to the next rank count. */
-		cr_assert_eq(lookup(&t, c->ranks, (long)c->bytes + 1), c->alg);
+		/* Up to the next size measured (the largest: itself alone), and up to
+		 * the next rank count. */
+		if (c->bytes < 1 << 20)
+			cr_assert_eq(lookup(&t, c->ranks, (long)c->bytes + 1), c->alg);
 		cr_assert_eq(lookup(&t, c->ranks + 1, (long)c->bytes), c->alg);
 	}
-	cr_assert_eq(lookup(&t, 4, 0), 3, "below the smallest size: the smallest's choice");
+	cr_assert_eq(lookup(&t, 4, 0), 0, "below the smallest size: the library's");
+	cr_assert_eq(lookup(&t, 4, 7), 0);
+	cr_assert_eq(lookup(&t, 4, (1 << 20) + 1), 0, "past the largest size: the library's");
 	cr_assert_eq(lookup(&t, 4, 1023), 3);
 	cr_assert_eq(lookup(&t, 2, 1023), 0);
 	cr_assert_eq(lookup(&t, 1, 1024), 0, "below the smallest rank count: the library's");
@@ -247,7 +253,7 @@ Test(rules_ompi, short_buffer_cut_and_terminated)
 	cr_assert_eq(strlen(small), sizeof(small) - 1);
 }
 
-/* One rank count, one size: the guard and one rule. */
+/* One rank count, one size: the guard, and the choice at that size alone. */
 Test(rules_ompi, single_point)
 {
 	struct tune_choice one[] = {ch(16, 4096, 5, "segmented_ring")};
@@ -255,8 +261,10 @@ Test(rules_ompi, single_point)
 	struct table t;
 
 	cr_assert_null(parse(text, &t));
-	cr_assert(t.ncomm == 2 && t.comm[1].size == 16 && t.comm[1].n == 1);
-	cr_assert(t.comm[1].rule[0].bytes == 0 && t.comm[1].rule[0].alg == 5);
+	cr_assert(t.ncomm == 2 && t.comm[1].size == 16 && t.comm[1].n == 3);
+	cr_assert(t.comm[1].rule[0].bytes == 0 && t.comm[1].rule[0].alg == 0);
+	cr_assert(t.comm[1].rule[1].bytes == 4096 && t.comm[1].rule[1].alg == 5);
+	cr_assert(t.comm[1].rule[2].bytes == 4097 && t.comm[1].rule[2].alg == 0);
 	free(text);
 }
 
