@@ -10,8 +10,10 @@
  * algorithm (the variable's scope is "all").
  *
  * MPICH exposes MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM as a plain integer
- * without the names of its values, so nothing is forced there: `why` says so.
- * Never prints, never exits.
+ * whose values its description lists (lib_alg_names.h); MPICH reads it at
+ * every call. Its device's own all-reduce (MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE,
+ * on by default) ignores it, so a forced algorithm turns the device's off and
+ * the library's decision ("default") turns it back on. Never prints, never exits.
  */
 #ifndef COLLSCOPE_LIB_ALGS_H
 #define COLLSCOPE_LIB_ALGS_H
@@ -31,6 +33,10 @@ struct lib_algs {
 	bool mpi_t;       /* MPI_T_init_thread succeeded: lib_algs_close finalizes it */
 	int index;        /* the control variable's MPI_T index */
 	MPI_T_cvar_handle handle;
+	bool mpich;       /* MPICH's variable: a rules file is its selection JSON */
+	bool has_device;  /* MPICH: the device's all-reduce switch, and its value at start */
+	int device_on;
+	MPI_T_cvar_handle device;
 };
 
 /*
@@ -38,8 +44,13 @@ struct lib_algs {
  * dynamic rules on (the user's own setting wins); with rules (a path, else
  * NULL) it reads that rules file (coll_tuned_dynamic_rules_filename) instead
  * of its fixed decision, and dynamic rules are turned on whatever was set.
+ * MPICH reads rules, its selection JSON (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE),
+ * in its own selection, where the device's all-reduce hands over to it (Debian's
+ * MPICH 4.0, ch4:ucx, on one host: checked by the functions each call ran).
  */
 void lib_algs_prepare(const char *rules);
+/* The rules file this build's library reads is JSON (MPICH's), else Open MPI's classic. */
+bool lib_algs_rules_json(void);
 /* After MPI_Init, on every rank: what this library can force. MPI error code. */
 int lib_algs_open(struct lib_algs *l);
 /* Algorithm k (0: the library's own decision) for every communicator made next. Collective. */

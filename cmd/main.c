@@ -218,8 +218,8 @@ static int dispatch(const struct cmd *cmd, int argc, char **argv, void *opts, st
 		         why);
 		return usage_error(err);
 	}
-	if (cmd->flags & CMD_TUNES_LIBRARY)
-		tune_prepare(opts);
+	if ((cmd->flags & CMD_TUNES_LIBRARY) && tune_prepare(opts, err, sizeof err) != EXIT_OK)
+		return usage_error(err);
 	if (run_mpi_start(ctx, &argc, &argv, (cmd->flags & CMD_NEEDS_THREADS) != 0) != 0)
 		return EXIT_RUNTIME;
 	status = check_world(cmd, opts, ctx);

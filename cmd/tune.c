@@ -11,6 +11,7 @@
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
 #include "reports/tune/consistency.h"
+#include "reports/tune/rules_mpich.h"
 #include "reports/tune/rules_ompi.h"
 #include "reports/tune/tune_decide.h"
 #include "version.h"
@@ -92,25 +93,41 @@ static const char *heap_text(char *buf, size_t len)
 }
 
 /*
- * --rules (rank 0): Open MPI's rules file of the choices, written atomically.
- * EXIT_OK, EXIT_USAGE (nothing forced, or a file in the way) or EXIT_RUNTIME.
+ * --rules under MPICH (rank 0): its selection JSON, MPICH's built-in tree
+ * with the all-reduce entry replaced (reports/tune/rules_mpich.h). JSON has
+ * no comments: how to use it is printed instead. The text, or NULL (printed).
  */
-static int write_rules(const struct tune_run *t, const struct tune_choice *c, size_t n)
+static char *rules_mpich(const struct tune_run *t, const struct tune_choice *c, size_t n)
+{
+	char err[512], heap[200];
+	cJSON *base = NULL, *root = cJSON_CreateObject();
+	char *text = NULL;
+	if (tune_library_tree(&base, err, sizeof err) != 0 || !root ||
+	    rules_mpich_build(root, c, n, base, err, sizeof err) != 0 ||
+	    !(text = rules_mpich_text(root)))
+		cmd_error(t->sweep.ctx, "tune: the rules: %s", root ? err : "out of memory");
+	else
+		printf("# --rules %s: MPICH's selection file, measured with %s; use it: "
+		       "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=%s; prove it: collscope tune "
+		       "--prove %s, then collscope compare the run without against it\n",
+		       t->o->rules, heap_text(heap, sizeof heap), t->o->rules, t->o->rules);
+	cJSON_Delete(base);
+	cJSON_Delete(root);
+	return text;
+}
+
+/* --rules under Open MPI (rank 0): its classic format, with comments. The text, or NULL. */
+static char *rules_ompi(const struct tune_run *t, const struct tune_choice *c, size_t n,
+                        size_t *len_out)
 {
 	const struct tune_opts *o = t->o;
-	char err[512], head[4][256];
-	if (t->lib.n <= 1) {
-		cmd_error(t->sweep.ctx, "tune: --rules '%s' not written: nothing was forced (%s)",
-		          o->rules, t->lib.why);
-		return EXIT_USAGE;
-	}
+	char err[512], head[4][256], heap[200];
 	snprintf(head[0], sizeof head[0], "collscope tune %s: %s %s, the fastest of %s", COLLSCOPE_VERSION,
 	         ar_dtype_name(o->sweep.dtype), ar_op_name(o->sweep.op), t->lib.variable);
 	snprintf(head[1], sizeof head[1], "prove it: mpirun ... collscope tune --prove %s, then "
 	         "collscope compare the run without against it", o->rules);
 	snprintf(head[2], sizeof head[2], "use it: --mca coll_tuned_use_dynamic_rules 1 --mca "
 	         "coll_tuned_dynamic_rules_filename %s", o->rules);
-	char heap[200];
 	snprintf(head[3], sizeof head[3], "measured with %s", heap_text(heap, sizeof heap));
 	const char *const lines[] = {head[0], head[1], head[2], head[3], NULL};
 	long len = rules_ompi_format(NULL, 0, c, n, lines, err, sizeof err);
@@ -119,9 +136,32 @@ static int write_rules(const struct tune_run *t, const struct tune_choice *c, si
 	                                          sizeof err) != len) {
 		cmd_error(t->sweep.ctx, "tune: the rules: %s", len < 0 ? err : "out of memory");
 		free(text);
-		return EXIT_RUNTIME;
+		return NULL;
 	}
-	int rc = report_write_text_atomic(o->rules, text, (size_t)len, o->out.force, err, sizeof err);
+	*len_out = (size_t)len;
+	return text;
+}
+
+/*
+ * --rules (rank 0): the library's rules file of the choices, written atomically.
+ * EXIT_OK, EXIT_USAGE (nothing forced, or a file in the way) or EXIT_RUNTIME.
+ */
+static int write_rules(const struct tune_run *t, const struct tune_choice *c, size_t n)
+{
+	const struct tune_opts *o = t->o;
+	char err[512];
+	size_t len = 0;
+	if (t->lib.n <= 1) {
+		cmd_error(t->sweep.ctx, "tune: --rules '%s' not written: nothing was forced (%s)",
+		          o->rules, t->lib.why);
+		return EXIT_USAGE;
+	}
+	char *text = t->lib.mpich ? rules_mpich(t, c, n) : rules_ompi(t, c, n, &len);
+	if (!text)
+		return EXIT_RUNTIME;
+	if (t->lib.mpich)
+		len = strlen(text);
+	int rc = report_write_text_atomic(o->rules, text, len, o->out.force, err, sizeof err);
 	free(text);
 	if (rc != REPORT_OK) {
 		cmd_error(t->sweep.ctx, "tune: --rules: %s", err);

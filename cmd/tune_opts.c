@@ -117,7 +117,8 @@ static const struct opt tune_only[] = {
      .metavar = "FILE",
      .key = "rules",
      .help = "write the decision for the library to FILE (atomically;\n"
-             "--force replaces one): Open MPI's dynamic rules, the\n"
+             "--force replaces one): Open MPI's dynamic rules or MPICH's\n"
+             "selection JSON (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE), the\n"
              "fastest algorithm per rank count and size range where it\n"
              "is significantly faster, the library's own elsewhere and\n"
              "outside the sizes measured"},
@@ -126,8 +127,9 @@ static const struct opt tune_only[] = {
      .offset = offsetof(struct tune_opts, prove),
      .metavar = "RULES",
      .key = "prove",
-     .help = "Open MPI reads the rules file RULES at MPI_Init (tune's\n"
-             "--rules wrote it), and only its decision is measured,\n"
+     .help = "the library reads the rules file RULES at MPI_Init (tune's\n"
+             "--rules wrote it; its format is refused unless this build's\n"
+             "library reads it), and only its decision is measured,\n"
              "named mpi/default: `collscope compare` of the run without\n"
              "against this one proves the file (exit 1 on a regression)"},
     {.name = "heap",
@@ -226,15 +228,16 @@ const struct cmd_spec tune_spec = {
     .name = "tune",
     .synopsis = "mpirun -np N collscope tune [options]",
     .description =
-        "Measures the MPI library's own all-reduce algorithms, each forced in turn (Open\n"
-        "MPI's coll/tuned, through the MPI_T control variable\n"
-        "coll_tuned_allreduce_algorithm, read when a communicator is made), beside the\n"
-        "library's own decision, on communicators of 2, 4, ... ranks and the whole job, at\n"
-        "every size; verified as allreduce verifies. Records are named mpi/<algorithm>\n"
-        "(mpi/default: the library's decision). Per rank count and size it keeps the\n"
-        "decision unless a forced algorithm is faster by 1.05x or more at p < 0.01\n"
-        "(Mann-Whitney U); --rules writes that as Open MPI's dynamic rules, --prove\n"
-        "measures a rules file in effect. Then, on the whole job, MPI_Allreduce against\n"
+        "Measures the MPI library's own all-reduce algorithms, each forced in turn through\n"
+        "MPI_T (Open MPI's coll_tuned_allreduce_algorithm, read when a communicator is\n"
+        "made; MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM, with its device's all-reduce\n"
+        "off), beside the library's own decision, on communicators of 2, 4, ... ranks and\n"
+        "the whole job, at every size; verified as allreduce verifies. Records are named\n"
+        "mpi/<algorithm> (mpi/default: the library's decision). Per rank count and size\n"
+        "it keeps the decision unless a forced algorithm is faster by 1.05x or more at\n"
+        "p < 0.01 (Mann-Whitney U); --rules writes that as Open MPI's dynamic rules or\n"
+        "MPICH's selection JSON, --prove measures such a file in effect. Then, on the\n"
+        "whole job, MPI_Allreduce against\n"
         "MPI_Reduce + MPI_Bcast, MPI_Reduce_scatter + MPI_Allgatherv, collscope's own\n"
         "variants and itself at the next size: every guideline broken, with its figures.\n",
     .exit_codes = "exit codes: 0 ok, 2 bad usage, 3 wrong results, 4 hang or dead rank,\n"

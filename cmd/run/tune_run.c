@@ -5,21 +5,74 @@
 #include "cmd/tune_opts.h"
 #include "reports/io/report_schema.h"
 #include "reports/io/scale_report.h"
+#include "reports/tune/rules_mpich.h"
 
 
+#include <ctype.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 static bool heap_held;       /* --heap steady took effect */
 static const char *heap_env; /* or the environment's variable that rules instead */
 
-void tune_prepare(const void *opts)
+/* Whether the file at path is JSON (its first character '{'); false when unreadable. */
+static bool file_is_json(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int c = ' ';
+	while (f && (c = fgetc(f)) != EOF && isspace(c))
+		;
+	if (f)
+		fclose(f);
+	return c == '{';
+}
+
+int tune_prepare(const void *opts, char *err, size_t len)
 {
 	const struct tune_opts *o = opts;
+	/* MPICH aborts MPI_Init on a file it cannot parse, Open MPI ignores one quietly */
+	if (o->prove && file_is_json(o->prove) != lib_algs_rules_json()) {
+		snprintf(err, len, "tune: --prove '%s' is %s, and this build's library reads %s",
+		         o->prove, file_is_json(o->prove) ? "MPICH's JSON" : "not JSON",
+		         lib_algs_rules_json() ? "MPICH's selection JSON"
+		                               : "Open MPI's classic rules");
+		return EXIT_USAGE;
+	}
 	lib_algs_prepare(o->prove);
 	heap_env = NULL;
 	heap_held = o->heap == TUNE_HEAP_STEADY && heap_hold_steady(&heap_env);
+	return EXIT_OK;
+}
+
+int tune_library_tree(cJSON **tree, char *err, size_t len)
+{
+	Dl_info info;
+	struct stat st;
+	*tree = NULL;
+	if (!dladdr((void *)MPI_Init, &info) || !info.dli_fname) {
+		snprintf(err, len, "cannot find the MPI library's file");
+		return -1;
+	}
+	int fd = open(info.dli_fname, O_RDONLY);
+	void *image = fd < 0 || fstat(fd, &st) != 0 ? MAP_FAILED
+	              : mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (image == MAP_FAILED) {
+		snprintf(err, len, "cannot read '%s': %s", info.dli_fname, strerror(errno));
+		return -1;
+	}
+	/* the built-in tree is a string in the library's data: read in place, never copied */
+	int rc = rules_mpich_find_default(image, (size_t)st.st_size, tree, err, len);
+	munmap(image, (size_t)st.st_size);
+	return rc;
 }
 
 bool tune_heap_state(const char **env_name)

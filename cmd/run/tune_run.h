@@ -49,8 +49,17 @@ struct tune_run {
 	uint64_t wrong;
 };
 
-/* Before MPI_Init: the library set up to force algorithms, or to read --prove's rules. */
-void tune_prepare(const void *opts);
+/*
+ * Before MPI_Init: the library set up to force algorithms, or to read --prove's
+ * rules (EXIT_USAGE with err when that file is not in the format this build's
+ * library reads), and the heap (--heap).
+ */
+int tune_prepare(const void *opts, char *err, size_t len);
+/*
+ * MPICH's built-in selection tree, found in its library's file (the one that
+ * holds MPI_Init): *tree, which the caller deletes. 0, or -1 with err.
+ */
+int tune_library_tree(cJSON **tree, char *err, size_t len);
 /* What tune_prepare did with --heap: true when held steady; else *env_name is the
  * environment's variable that rules instead, or NULL (--heap as-is) */
 bool tune_heap_state(const char **env_name);

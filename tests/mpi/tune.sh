@@ -52,17 +52,43 @@ need(s["changed"] == sum(c["changed"] for c in s["choices"]), "the count of chan
 PY
 }
 
-# MPICH gives its algorithm variable no names: tune measures its decision alone, says why,
-# and the self-consistency runs as under Open MPI
+# MPICH: its algorithms are the values its control variable's description lists, forced at run
+# time (the device's own all-reduce turned off for them); --rules writes its selection JSON,
+# --prove reads it at MPI_Init; an Open MPI rules file is refused before MPI starts
 if [ "$COLLSCOPE_MPI" = mpich ]; then
-	expect_exit 0 "tune under MPICH at 2 ranks" mpi 2 tune --sizes 12,4100 -n 5 -w 1 -o "$TMP/mpich.json"
-	expect_output "nothing to force: MPICH names its all-reduce algorithms only in" "says why"
-	expect_exit 0 "its report: the decision alone, the self-consistency measured" python3 -c "
-import json,sys; d=json.load(open('$TMP/mpich.json')); s=d['summary']
-sys.exit(not (s['library_algorithms'] == ['default'] and s['not_forced'] and s['library_variable'] is None
-              and s['consistency']['checks'] > 0 and s['changed'] == 0))"
-	expect_exit 2 "--rules under MPICH" mpi 2 tune --sizes 12 -n 5 --rules "$TMP/never.conf" -o "$TMP/never.json"
-	expect_output "not written: nothing was forced" "names why no file is written"
+	algs=default,nb,smp,recursive_doubling,reduce_scatter_allgather
+	for n in 2 3; do
+		expect_exit 0 "tune under MPICH at $n ranks, every algorithm" mpi "$n" tune \
+			--sizes 12,4100 -n 5 -w 1 -o "$TMP/mpich$n.json"
+		check "$TMP/mpich$n.json" "$n" "$algs" && pass "tune under MPICH at $n ranks: records, names, summary" ||
+			fail "tune under MPICH at $n ranks" "$TMP/py"
+	done
+	expect_output "forcing MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM: default nb smp recursive_doubling reduce_scatter_allgather" \
+		"the header names MPICH's algorithms, in its order"
+	expect_exit 0 "tune --rules under MPICH" mpi 2 tune --library-algorithms recursive_doubling \
+		--sizes 12,4100 -n 12 -w 1 --rules "$TMP/mpich.rules.json" -o "$TMP/mpichr.json"
+	expect_output "MPICH's selection file, .*use it: MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=" "says how to use it"
+	expect_exit 0 "the file: MPICH's whole tree, its allreduce entry first, every choice in it" python3 -c "
+import json,sys
+f = json.load(open('$TMP/mpich.rules.json')); d = json.load(open('$TMP/mpichr.json'))
+keys = list(f)
+ok = keys[0] == 'collective=allreduce' and len(keys) > 10 and all(k.startswith('collective=') for k in keys)
+text = json.dumps(f['collective=allreduce'])
+for c in d['summary']['choices']:
+    ok = ok and (not c['changed'] or 'MPIR_Allreduce_intra_' + c['choice'] in text)
+sys.exit(not ok)"
+	expect_exit 0 "tune --prove of it under MPICH" mpi 2 tune --prove "$TMP/mpich.rules.json" \
+		--sizes 12,4100 -n 12 -w 1 -o "$TMP/mpichp.json"
+	"$BIN" compare "$TMP/mpichr.json" "$TMP/mpichp.json" >"$TMP/out" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] && pass "compare judges MPICH's proof (exit $rc)" ||
+		fail "compare of MPICH's proof: exit $rc" "$TMP/out"
+	expect_output "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE: \\(unset\\) -> .*mpich.rules.json" \
+		"and names the file as what differs"
+	printf '1 # collectives\n' >"$TMP/ompi.rules"
+	expect_exit 2 "--prove of an Open MPI rules file under MPICH" mpi 2 tune --prove "$TMP/ompi.rules" \
+		--sizes 12 -o "$TMP/never.json"
+	expect_output "is not JSON, and this build's library reads MPICH's selection JSON" "says why"
 	check_all_schemas
 	finish
 	exit
@@ -154,6 +180,10 @@ rc=$?
 	fail "compare of a tune run and its proof: exit $rc" "$TMP/out"
 expect_output "mpi/default 65540 B .* 2 ranks" "point by point, the decision's records matched"
 expect_output "coll_tuned_dynamic_rules_filename" "and it names the rules file as what differs"
+printf '{"collective=allreduce": {}}\n' >"$TMP/mpich.json"
+expect_exit 2 "--prove of MPICH's JSON under Open MPI" mpi 2 tune --prove "$TMP/mpich.json" \
+	--sizes 12 -o "$TMP/never.json"
+expect_output "is MPICH's JSON, and this build's library reads Open MPI's classic rules" "says why"
 expect_exit 2 "--prove a file that is not there" "$BIN" tune --prove "$TMP/nosuch.conf" -o "$TMP/never.json"
 expect_output "cannot read --prove '.*nosuch.conf'" "names it"
 
