@@ -21,35 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The library's points as the decision takes them (borrowed from t; not the
- * self-consistency's), *n of them; NULL when out of memory.
- */
-static struct tune_set *sets_of(const struct tune_run *t, size_t *n)
-{
-	struct tune_set *sets = calloc(t->nsets + 1, sizeof *sets);
-	*n = 0;
-	for (size_t i = 0; sets && i < t->nsets; i++) {
-		const struct tune_kept *k = &t->sets[i];
-		if (!k->consistency)
-			sets[(*n)++] = (struct tune_set){.ranks = k->ranks,
-			                                 .bytes = k->bytes,
-			                                 .alg = t->lib.value[k->alg],
-			                                 .alg_name = k->alg_name,
-			                                 .samples_us = k->samples_us,
-			                                 .nsamples = k->skipped ? 0 : k->nsamples,
-			                                 .wrong = k->wrong > 0};
-	}
-	return sets;
-}
-
 static void print_choice(const struct tune_choice *c)
 {
-	char p[32];
+	char p[32], again[32], again_p[32];
 	snprintf(p, sizeof p, isnan(c->p_value) ? "-" : "%.2g", c->p_value);
-	printf("%6d %12llu %14.2f  %-20s %14.2f %7.2f %9s  %s%s%s\n", c->ranks,
+	snprintf(again, sizeof again, isnan(c->confirm_gain) ? "-" : "%.2f", c->confirm_gain);
+	snprintf(again_p, sizeof again_p, isnan(c->confirm_p_value) ? "-" : "%.2g",
+	         c->confirm_p_value);
+	printf("%6d %12llu %14.2f  %-20s %14.2f %7.2f %9s %7s %9s  %s%s%s\n", c->ranks,
 	       (unsigned long long)c->bytes, c->default_p50_us,
-	       c->changed ? c->alg_name : "default", c->chosen_p50_us, c->gain, p,
+	       c->changed ? c->alg_name : "default", c->chosen_p50_us, c->gain, p, again, again_p,
 	       tune_why_text(c->why), !c->changed && c->candidate_name ? ": " : "",
 	       !c->changed && c->candidate_name ? c->candidate_name : "");
 }
@@ -73,6 +54,8 @@ static bool add_choice(cJSON *choices, const struct tune_choice *c)
 	       report_add_number(o, SK_TCHOICE_CANDIDATE_P50_US, c->candidate_p50_us) &&
 	       report_add_number(o, SK_TCHOICE_GAIN, c->gain) &&
 	       report_add_number(o, SK_TCHOICE_P_VALUE, c->p_value) &&
+	       report_add_number(o, SK_TCHOICE_CONFIRM_GAIN, c->confirm_gain) &&
+	       report_add_number(o, SK_TCHOICE_CONFIRM_P_VALUE, c->confirm_p_value) &&
 	       cJSON_AddStringToObject(o, SK_TCHOICE_REASON, tune_why_text(c->why));
 }
 
@@ -174,18 +157,26 @@ static int write_rules(const struct tune_run *t, const struct tune_choice *c, si
 static int decide(const struct tune_run *t, cJSON *sum, int *status)
 {
 	char err[256];
-	size_t n = 0, changed = 0, nsets = 0;
-	struct tune_set *sets = sets_of(t, &nsets);
+	size_t n = 0, changed = 0, nsets = 0, nagain = 0;
+	struct tune_set *sets = tune_run_sets(t, false, 0, &nsets);
+	struct tune_set *again = tune_run_sets(t, true, 0, &nagain);
 	struct tune_choice *c = calloc(t->nsets + 1, sizeof *c);
 	struct tune_decide_opts d;
 	tune_decide_opts_init(&d);
 	cJSON *choices = cJSON_AddArrayToObject(sum, SK_TSUM_CHOICES);
-	int rc = sets && c && choices ? tune_decide(sets, nsets, &d, c, &n, err, sizeof err) : -1;
+	int rc = sets && again && c && choices
+	             ? tune_decide(sets, nsets, &d, c, &n, err, sizeof err)
+	             : -1;
+	/* with --prove nothing was chosen, so nothing was measured again */
+	if (rc == 0 && tune_confirm(c, n, again, nagain, &d, err, sizeof err) < 0)
+		rc = -1;
 	if (rc == 0) {
 		printf("# per rank count and size: the library's decision, or a forced algorithm "
-		       "faster by %.2fx or more at p < %g (Mann-Whitney U)\n", d.min_gain, d.alpha);
-		printf("%6s %12s %14s  %-20s %14s %7s %9s  %s\n", "ranks", "size_bytes",
-		       "default_p50_us", "choice", "chosen_p50_us", "gain", "p_value", "why");
+		       "faster by %.2fx or more at p < %g (Mann-Whitney U), and faster again when "
+		       "measured a second time (again, again_p)\n", d.min_gain, d.alpha);
+		printf("%6s %12s %14s  %-20s %14s %7s %9s %7s %9s  %s\n", "ranks", "size_bytes",
+		       "default_p50_us", "choice", "chosen_p50_us", "gain", "p_value", "again",
+		       "again_p", "why");
 	}
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		changed += c[i].changed;
@@ -204,6 +195,7 @@ static int decide(const struct tune_run *t, cJSON *sum, int *status)
 	                ? cJSON_AddStringToObject(sum, SK_TSUM_RULES_FILE, t->o->rules)
 	                : cJSON_AddNullToObject(sum, SK_TSUM_RULES_FILE));
 	free(sets);
+	free(again);
 	free(c);
 	return ok ? 0 : -1;
 }

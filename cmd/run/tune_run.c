@@ -96,6 +96,7 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	}
 	struct tune_kept *set = &t->sets[t->nsets];
 	*set = (struct tune_kept){.consistency = t->consistency,
+	                          .confirmation = t->confirmation,
 	                          .variant = v,
 	                          .ranks = r->ranks,
 	                         .bytes = r->bytes,
@@ -121,9 +122,29 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		return 0;
 	return cJSON_AddStringToObject(rec, SK_TUNE_LIBRARY_ALGORITHM, set->alg_name) &&
 	               cJSON_AddNumberToObject(rec, SK_TUNE_LIBRARY_VALUE,
-	                                       t->lib.value[t->current])
+	                                       t->lib.value[t->current]) &&
+	               cJSON_AddBoolToObject(rec, SK_TUNE_CONFIRMATION, t->confirmation)
 	           ? 0
 	           : -1;
+}
+
+struct tune_set *tune_run_sets(const struct tune_run *t, bool confirmation, int ranks, size_t *n)
+{
+	struct tune_set *sets = calloc(t->nsets + 1, sizeof *sets);
+	*n = 0;
+	for (size_t i = 0; sets && i < t->nsets; i++) {
+		const struct tune_kept *k = &t->sets[i];
+		if (!k->consistency && k->confirmation == confirmation &&
+		    (ranks <= 0 || k->ranks == ranks))
+			sets[(*n)++] = (struct tune_set){.ranks = k->ranks,
+			                                 .bytes = k->bytes,
+			                                 .alg = t->lib.value[k->alg],
+			                                 .alg_name = k->alg_name,
+			                                 .samples_us = k->samples_us,
+			                                 .nsamples = k->skipped ? 0 : k->nsamples,
+			                                 .wrong = k->wrong > 0};
+	}
+	return sets;
 }
 
 /* The positions to measure: the library's decision, then every one asked for. */
@@ -150,8 +171,11 @@ static int pick_algorithms(struct tune_run *t)
 		if (k > 0)
 			t->algs[t->nalgs++] = k;
 	}
-	for (int k = 0; k < t->lib.n; k++)
+	for (int k = 0; k < t->lib.n; k++) {
 		snprintf(t->labels[k], sizeof t->labels[k], "mpi/%s", t->lib.name[k]);
+		snprintf(t->confirm_labels[k], sizeof t->confirm_labels[k], "mpi/%s/confirm",
+		         t->lib.name[k]);
+	}
 	return EXIT_OK;
 }
 
@@ -206,6 +230,68 @@ int tune_run_begin(struct tune_run *t, struct cmd_ctx *ctx, const struct tune_op
 	return EXIT_OK;
 }
 
+/* Position k forced on every rank, then measured on the first n ranks; an exit code. */
+static int measure_alg(struct tune_run *t, int k, int n, int hosts)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	t->current = k;
+	/* forced on every rank before the communicator is made: it reads it then */
+	int rc = lib_algs_force(&t->lib, k);
+	if (run_any(t->sweep.ctx, rc != MPI_SUCCESS)) {
+		cmd_error(t->sweep.ctx, "tune: cannot force %s: %s", t->labels[k],
+		          run_mpi_error_text(rc, msg, sizeof msg));
+		return EXIT_RUNTIME;
+	}
+	t->sweep.label = t->confirmation ? t->confirm_labels[k] : t->labels[k];
+	return sweep_on_first_ranks_of(&t->sweep, t->order, n, hosts, t->lib_variants);
+}
+
+/*
+ * Rank 0's decision at n ranks so far, as the positions in lib it chose
+ * anywhere (bit k), agreed by every rank; -1 on rank 0 when it could not decide.
+ */
+static int chosen_positions(struct tune_run *t, int n, unsigned *mask)
+{
+	*mask = 0;
+	int failed = 0;
+	if (t->sweep.ctx->rank == 0) {
+		char err[256];
+		size_t nsets = 0, nc = 0;
+		struct tune_set *sets = tune_run_sets(t, false, n, &nsets);
+		struct tune_choice *c = calloc(nsets + 1, sizeof *c);
+		failed = !sets || !c || tune_decide(sets, nsets, NULL, c, &nc, err, sizeof err) != 0;
+		for (size_t i = 0; !failed && i < nc; i++)
+			for (int k = 1; c[i].changed && k < t->lib.n; k++)
+				if (t->lib.value[k] == c[i].alg)
+					*mask |= 1u << k;
+		free(sets);
+		free(c);
+	}
+	unsigned word[2] = {*mask, (unsigned)failed};
+	int rc = MPI_Bcast(word, 2, MPI_UNSIGNED, 0, t->sweep.ctx->comm);
+	*mask = word[0];
+	return rc == MPI_SUCCESS && !word[1] ? 0 : -1;
+}
+
+/* The choices at n ranks measured again, beside the library's decision (tune_confirm). */
+static int confirm_choices(struct tune_run *t, int n, int hosts)
+{
+	unsigned mask;
+	if (chosen_positions(t, n, &mask) != 0) {
+		cmd_error(t->sweep.ctx, "tune: cannot decide at %d ranks (out of memory)", n);
+		return EXIT_RUNTIME;
+	}
+	int status = EXIT_OK;
+	t->confirmation = true;
+	/* in the reverse order of the first measurement (the default last): a drift of the
+	 * machine's speed through the run then favours neither side twice */
+	for (int k = t->lib.n - 1; mask && k >= 0 && status == EXIT_OK; k--)
+		if (k == 0 || (mask & (1u << k)))
+			status = measure_alg(t, k, n, hosts);
+	t->confirmation = false;
+	return status;
+}
+
 int tune_run_measure(struct tune_run *t)
 {
 	char msg[MPI_MAX_ERROR_STRING];
@@ -213,18 +299,10 @@ int tune_run_measure(struct tune_run *t)
 	for (int i = 0; i < t->o->nranks && status == EXIT_OK; i++) {
 		int n = t->o->ranks[i];
 		int hosts = scale_hosts_spanned(t->sweep.map.host_of_rank, t->order, n);
-		for (int a = 0; a < t->nalgs && status == EXIT_OK; a++) {
-			t->current = t->algs[a];
-			/* forced on every rank before the communicator is made: it reads it then */
-			int rc = lib_algs_force(&t->lib, t->current);
-			if (run_any(t->sweep.ctx, rc != MPI_SUCCESS)) {
-				cmd_error(t->sweep.ctx, "tune: cannot force %s: %s", t->labels[t->current],
-				          run_mpi_error_text(rc, msg, sizeof msg));
-				return EXIT_RUNTIME;
-			}
-			t->sweep.label = t->labels[t->current];
-			status = sweep_on_first_ranks_of(&t->sweep, t->order, n, hosts, t->lib_variants);
-		}
+		for (int a = 0; a < t->nalgs && status == EXIT_OK; a++)
+			status = measure_alg(t, t->algs[a], n, hosts);
+		if (status == EXIT_OK && !t->o->prove)
+			status = confirm_choices(t, n, hosts);
 	}
 	t->sweep.label = NULL;
 	t->current = 0;

@@ -20,6 +20,7 @@ struct tune_opts; /* cmd/tune_opts.h */
 /* One measured point, kept on rank 0 for the decision: samples_us owned (nsamples). */
 struct tune_kept {
 	bool consistency; /* measured for the self-consistency checks: variant says which */
+	bool confirmation; /* measured again after the choice at its rank count (tune_confirm) */
 	int variant;      /* index into ar_variants */
 	int ranks;
 	uint64_t bytes;
@@ -38,16 +39,25 @@ struct tune_run {
 	int algs[LIB_ALGS_MAX]; /* positions in lib to measure, 0 first */
 	int nalgs;
 	char labels[LIB_ALGS_MAX][LIB_ALG_NAME_BYTES + 8]; /* "mpi/<name>", by position in lib */
+	char confirm_labels[LIB_ALGS_MAX][LIB_ALG_NAME_BYTES + 16]; /* "mpi/<name>/confirm" */
 	int current;                                       /* the position being measured */
 	bool lib_variants[AR_MAX_VARIANTS];  /* mpi alone: the library's algorithms */
 	bool cons_variants[AR_MAX_VARIANTS]; /* the self-consistency's (none with --prove) */
 	bool consistency;                    /* measuring those now */
+	bool confirmation;                   /* measuring the choices again now */
 	struct sweep_yardstick yard; /* the noise control before every point, for compare */
 	int *order; /* world ranks in the order they join a communicator (packed) */
 	struct tune_kept *sets; /* rank 0 */
 	size_t nsets, cap;
 	uint64_t wrong;
 };
+
+/*
+ * The library's points as the decision takes them (borrowed from t; not the
+ * self-consistency's): the first measurement, or (confirmation) the second;
+ * at `ranks` only when > 0. *n of them; NULL when out of memory.
+ */
+struct tune_set *tune_run_sets(const struct tune_run *t, bool confirmation, int ranks, size_t *n);
 
 /*
  * Before MPI_Init: the library set up to force algorithms, or to read --prove's

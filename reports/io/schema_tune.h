@@ -21,6 +21,9 @@
 	  "self-consistency's records")                                                            \
 	F(TUNE, LIBRARY_VALUE, "library_value", INT, NONE, 0, NULL, "",                            \
 	  "the value written to the control variable (0: the library's decision)")                \
+	F(TUNE, CONFIRMATION, "confirmation", BOOL, NONE, 0, NULL, "",                             \
+	  "measured again after the choice at its rank count (named mpi/<algorithm>/confirm): "    \
+	  "the choice stands only if faster here too")                                             \
 	F(TSUM, LIBRARY_VARIABLE, "library_variable", STR, NONE, RN, NULL, "",                     \
 	  "the MPI_T control variable forced; null: none")                                        \
 	F(TSUM, LIBRARY_ALGORITHMS, "library_algorithms", STRS, NONE, R, NULL, "",                 \
@@ -61,6 +64,12 @@
 	F(TCHOICE, GAIN, "gain", NUM, NONE, N, NULL, "", "default p50 / candidate p50")            \
 	F(TCHOICE, P_VALUE, "p_value", NUM, NONE, N, NULL, "",                                     \
 	  "two-sided Mann-Whitney U test, candidate against default")                              \
+	F(TCHOICE, CONFIRM_GAIN, "confirm_gain", NUM, NONE, RN, NULL, "",                          \
+	  "the choice measured again: default p50 / its p50; null where the first "               \
+	  "measurement chose nothing")                                                             \
+	F(TCHOICE, CONFIRM_P_VALUE, "confirm_p_value", NUM, NONE, RN, NULL, "",                    \
+	  "the choice measured again: the Mann-Whitney U test's p; null where the first "         \
+	  "measurement chose nothing")                                                             \
 	F(TCHOICE, REASON, "reason", STR, NONE, R, NULL, "", "why this choice")                    \
 	F(TCONS, RANKS, "ranks", INT, NONE, R, NULL, "", "the job's ranks, all measuring")         \
 	F(TCONS, CHECKS, "checks", INT, NONE, R, NULL, "", "guideline checks tested")              \

@@ -16,6 +16,8 @@ static const char *const why_text[TUNE_WHY_COUNT] = {
     [TUNE_NONE_FASTER] = "no correct forced algorithm with enough samples is faster",
     [TUNE_NOT_SIGNIFICANT] = "the fastest is not significantly faster",
     [TUNE_GAIN_SMALL] = "the fastest gains less than the minimum",
+    [TUNE_NOT_CONFIRMED] = "not confirmed when measured again",
+    [TUNE_WOULD_REGRESS] = "slower than the default when measured again: the file would regress",
 };
 
 /* A set and its p50, sorted by point then alg, so a point's default comes first. */
@@ -198,6 +200,8 @@ static int decide_point(struct entry *e, size_t n, const struct tune_decide_opts
 	    .candidate_p50_us = NAN,
 	    .gain = NAN,
 	    .p_value = NAN,
+	    .confirm_gain = NAN,
+	    .confirm_p_value = NAN,
 	};
 	if (e[0].s->alg != 0) {
 		c->why = TUNE_NO_DEFAULT;

@@ -62,6 +62,8 @@ enum tune_why {
 	TUNE_NONE_FASTER,     /* no correct forced algorithm with enough samples has a lower p50 */
 	TUNE_NOT_SIGNIFICANT, /* the fastest candidate's p >= alpha (and no other passed) */
 	TUNE_GAIN_SMALL,      /* the fastest candidate is significant but below min_gain */
+	TUNE_NOT_CONFIRMED,   /* chosen, then not significantly faster when measured again */
+	TUNE_WOULD_REGRESS,   /* chosen, then significantly slower when measured again */
 	TUNE_WHY_COUNT
 };
 
@@ -91,6 +93,13 @@ struct tune_choice {
 	double p_value; /* two-sided Mann-Whitney, candidate against default */
 	bool changed;   /* alg != 0 */
 	enum tune_why why;
+	/*
+	 * tune_confirm's second measurement of the choice made (the candidate
+	 * chosen, against the default): default p50 / its p50 and the test's p
+	 * there; NAN where no choice was made or nothing was measured again.
+	 */
+	double confirm_gain;
+	double confirm_p_value;
 };
 
 /*
@@ -110,6 +119,22 @@ int tune_choices_check(const struct tune_choice *c, size_t n, char *err, size_t 
 
 int tune_decide(const struct tune_set *sets, size_t nsets, const struct tune_decide_opts *opts,
                 struct tune_choice *out, size_t *nout, char *err, size_t errlen);
+
+/*
+ * The selection's check (the winner of several is biased towards a lucky
+ * draw): `again` holds the default and each chosen algorithm measured once
+ * more, after tune_decide's choices c[0..n) were made. A changed choice
+ * stands when again has it faster than the default at that point, with the
+ * test's p < alpha; significantly slower, the file would regress the point
+ * (TUNE_WOULD_REGRESS); otherwise TUNE_NOT_CONFIRMED. Either way it reverts
+ * to the library's decision (alg 0), its candidate's figures kept. Every
+ * choice gets confirm_gain and confirm_p_value (NAN where unchanged, or
+ * where again lacks either set or enough samples: then it is not confirmed).
+ * Returns the number of choices reverted, or -1 with err (a set of again as
+ * tune_decide refuses one, or out of memory).
+ */
+int tune_confirm(struct tune_choice *c, size_t n, const struct tune_set *again, size_t nagain,
+                 const struct tune_decide_opts *opts, char *err, size_t errlen);
 
 /* The distinct rank counts of c, ascending, into out (room for n); returns their number. */
 size_t tune_ranks(const struct tune_choice *c, size_t n, int *out);

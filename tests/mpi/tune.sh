@@ -20,7 +20,8 @@ need(d["command"] == "tune" and d["complete"] is True, "envelope")
 s = d["summary"]
 need(s["library_algorithms"] == algs, "the algorithms measured: %s" % s["library_algorithms"])
 need(s["verdict"] == "ok" and s["wrong_total"] == 0, "verdict")
-lib = [r for r in d["results"] if "library_algorithm" in r]
+lib = [r for r in d["results"] if "library_algorithm" in r and not r["confirmation"]]
+again = [r for r in d["results"] if r.get("confirmation")]
 cons = [r for r in d["results"] if "library_algorithm" not in r]
 ranks = sorted({r["ranks"] for r in lib})
 want = sorted({n for n in [2, 4, 8] if n < world} | {world})
@@ -49,6 +50,22 @@ for c in s["choices"]:
     if c["changed"]:  # only with support: significant, and a gain past the minimum
         need(c["p_value"] < s["alpha"] and c["gain"] >= s["min_gain"], "support %s" % c)
 need(s["changed"] == sum(c["changed"] for c in s["choices"]), "the count of changes")
+# every choice made was measured again, beside the default, and stands only if faster there too
+for c in s["choices"]:
+    first = c["reason"] not in ("significantly faster than the default", "not confirmed when measured again",
+                                "slower than the default when measured again: the file would regress")
+    if first:
+        need(c["confirm_gain"] is None and c["confirm_p_value"] is None, "nothing to confirm %s" % c)
+        continue
+    named = {r["algorithm"] for r in again if r["ranks"] == c["ranks"] and r["bytes"] == c["bytes"]}
+    need({"mpi/default/confirm", "mpi/%s/confirm" % c["candidate"]} <= named, "measured again %s" % named)
+    if c["changed"]:
+        need(c["confirm_gain"] > 1 and c["confirm_p_value"] < s["alpha"], "confirmed %s" % c)
+    else:
+        need(c["confirm_gain"] is None or c["confirm_gain"] <= 1 or c["confirm_p_value"] >= s["alpha"],
+             "reverted %s" % c)
+for r in again:
+    need(r["algorithm"] == "mpi/%s/confirm" % r["library_algorithm"] and r["wrong"] == 0, "again %s" % r["algorithm"])
 PY
 }
 
@@ -105,7 +122,8 @@ expect_output "forcing coll_tuned_allreduce_algorithm: default ring recursive_do
 	"the header says what is forced"
 expect_output "^# self-consistency on 3 ranks .*: [0-9]+ checks, [0-9]+ untested, [0-9]+ violation" \
 	"the self-consistency's tally"
-expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +([0-9.]+|nan) +[-0-9.e]+  [a-z]" "a row per rank count and size, with its reason"
+expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +([0-9.]+|nan) +[-0-9.e]+ +([0-9.]+|-) +([-0-9.e]+|-)  [a-z]" \
+	"a row per rank count and size, measured again where chosen, with its reason"
 
 # --rules: the decision as Open MPI's dynamic rules (classic format), which --prove then reads
 expect_exit 0 "tune --rules at 2 ranks" mpi 2 tune --library-algorithms ring,recursive_doubling \

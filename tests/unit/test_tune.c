@@ -421,3 +421,75 @@ Test(tune_ranges, ranks_distinct_ascending)
 	cr_assert_eq(tune_ranks(c, 5, r), 3);
 	cr_assert(r[0] == 2 && r[1] == 4 && r[2] == 8);
 }
+
+/* tune_confirm: a second draw holds a real lead, reverts a faded or reversed one. */
+static double fast[20], slow[20], same[20];
+
+static void fill_draws(void)
+{
+	for (int i = 0; i < 20; i++) {
+		fast[i] = 100 + i;
+		slow[i] = 200 + i;
+		same[i] = 100 + (i * 7) % 20;
+	}
+}
+
+static struct tune_set again_set(int alg, const double *samples, size_t n)
+{
+	return (struct tune_set){.ranks = 4, .bytes = 1 << 20, .alg = alg, .alg_name = "x",
+	                         .samples_us = samples, .nsamples = n};
+}
+
+static struct tune_choice chosen(int alg)
+{
+	struct tune_choice c = {.ranks = 4, .bytes = 1 << 20, .alg = alg, .alg_name = "ring",
+	                        .changed = true, .why = TUNE_FASTER, .default_p50_us = 210,
+	                        .chosen_p50_us = 105, .confirm_gain = NAN, .confirm_p_value = NAN};
+	return c;
+}
+
+Test(tune_confirm, a_real_lead_holds)
+{
+	fill_draws();
+	struct tune_set again[] = {again_set(0, slow, 20), again_set(4, fast, 20)};
+	struct tune_choice c = chosen(4);
+	char err[128];
+	cr_assert_eq(tune_confirm(&c, 1, again, 2, NULL, err, sizeof err), 0, "%s", err);
+	cr_assert(c.changed && c.alg == 4 && c.why == TUNE_FASTER);
+	cr_assert_float_eq(c.confirm_gain, 209.5 / 109.5, 1e-9);
+	cr_assert_lt(c.confirm_p_value, 0.01);
+}
+
+Test(tune_confirm, a_lucky_lead_fades_and_a_reversed_one_would_regress)
+{
+	fill_draws();
+	struct tune_set faded[] = {again_set(0, same, 20), again_set(4, fast, 20)};
+	struct tune_set reversed[] = {again_set(0, fast, 20), again_set(4, slow, 20)};
+	struct tune_choice c[2] = {chosen(4), chosen(4)};
+	char err[128];
+	cr_assert_eq(tune_confirm(&c[0], 1, faded, 2, NULL, err, sizeof err), 1, "%s", err);
+	cr_assert(!c[0].changed && c[0].alg == 0 && c[0].why == TUNE_NOT_CONFIRMED);
+	cr_assert_float_eq(c[0].chosen_p50_us, c[0].default_p50_us, 1e-12);
+	cr_assert_eq(tune_confirm(&c[1], 1, reversed, 2, NULL, err, sizeof err), 1, "%s", err);
+	cr_assert(!c[1].changed && c[1].why == TUNE_WOULD_REGRESS);
+	cr_assert_lt(c[1].confirm_gain, 1);
+	cr_assert_str_eq(tune_why_text(TUNE_WOULD_REGRESS),
+	                 "slower than the default when measured again: the file would regress");
+}
+
+Test(tune_confirm, unmeasured_or_thin_is_not_confirmed_and_unchanged_is_left)
+{
+	fill_draws();
+	struct tune_set thin[] = {again_set(0, slow, 20), again_set(4, fast, 3)};
+	struct tune_choice c[2] = {chosen(4), chosen(4)};
+	c[1].changed = false;
+	c[1].alg = 0;
+	c[1].why = TUNE_NOT_SIGNIFICANT;
+	char err[128];
+	cr_assert_eq(tune_confirm(c, 2, thin, 2, NULL, err, sizeof err), 1, "%s", err);
+	cr_assert(c[0].why == TUNE_NOT_CONFIRMED && isnan(c[0].confirm_p_value));
+	cr_assert(c[1].why == TUNE_NOT_SIGNIFICANT && isnan(c[1].confirm_gain));
+	struct tune_choice d = chosen(4);
+	cr_assert_eq(tune_confirm(&d, 1, NULL, 0, NULL, err, sizeof err), 1);
+	cr_assert_eq(d.why, TUNE_NOT_CONFIRMED);
+}
