@@ -7,6 +7,7 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, int max_samples,
@@ -29,9 +30,10 @@ int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, i
 	b->rank_mean_us = calloc((size_t)nranks, sizeof(double));
 	b->rank_late_us = calloc((size_t)nranks, sizeof(double));
 	b->blame_us = calloc(2 * (size_t)nranks, sizeof(double));
+	b->sorted_us = calloc((size_t)max_samples, sizeof(double));
 	if (!b->input || !b->result || !b->scratch || !b->arrive_us || !b->end_us ||
 	    !b->all_arrive_us || !b->all_end_us || !b->max_us || !b->rank_mean_us ||
-	    !b->rank_late_us || !b->blame_us)
+	    !b->rank_late_us || !b->blame_us || !b->sorted_us)
 		return -1;
 	/* touch every page now, so no timed iteration pays a first-touch fault */
 	memset(b->input, 0, bytes);
@@ -87,6 +89,7 @@ void bench_bufs_free(struct bench_bufs *b)
 	free(b->rank_mean_us);
 	free(b->rank_late_us);
 	free(b->blame_us);
+	free(b->sorted_us);
 	memset(b, 0, sizeof *b);
 }
 
@@ -223,6 +226,23 @@ static int attempt(struct point *p, bool poison, int calls, double *arrive, doub
 	return rc == MPI_SUCCESS ? window_adapt(p) : rc;
 }
 
+/*
+ * Adaptive: the warm-up calls after the first fit the point's budget too
+ * (at least one more is no longer needed once a call costs the budget: at
+ * 64 MiB a library call can take 0.4 s, and five of them 2 s of nothing
+ * measured). From the slowest rank's first call, agreed by every rank.
+ */
+static int fit_warmup(const struct ar_call *c, const struct bench_cfg *cfg, double first_us,
+                      int *warmup)
+{
+	double slowest = 0;
+	int rc = MPI_Allreduce(&first_us, &slowest, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+	double fit = slowest > 0 ? cfg->budget_s * 1e6 / slowest : *warmup;
+	if (rc == MPI_SUCCESS && fit < *warmup)
+		*warmup = fit < 1 ? 1 : (int)fit;
+	return rc;
+}
+
 /* Rank 0 decides the adaptive count from the slowest rank's best warm-up, and broadcasts it. */
 static int decide_iterations(const struct ar_call *c, const struct bench_cfg *cfg,
                              double best_warmup_us, int max_samples, int *iters)
@@ -295,6 +315,56 @@ static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
 	return MPI_SUCCESS;
 }
 
+/*
+ * Rank 0: whether the samples of the first `done` attempts converged
+ * (sample_stop.h), agreed by every rank. The stamps are gathered and
+ * analysed as at the point's end, so the rule sees the samples the report will.
+ */
+static int converged(const struct point *p, struct bench_bufs *b, int done,
+                     struct bench_result *out, int *stop)
+{
+	*stop = 0;
+	int rc = analyze(p, b, done, out);
+	if (rc == MPI_SUCCESS && p->c.rank == 0)
+		*stop = sample_stop_converged(b->max_us, (size_t)out->iterations, p->cfg->ci_width,
+		                              b->sorted_us, &out->ci_lo_us, &out->ci_hi_us);
+	return rc == MPI_SUCCESS ? MPI_Bcast(stop, 1, MPI_INT, 0, p->c.comm) : rc;
+}
+
+/*
+ * The timed attempts, *attempts at most: an adaptive point with a width to
+ * reach checks at its floor and then each time its count doubles, and stops
+ * once converged (*attempts then says how many ran). The attempt before a
+ * check poisons its result, so whichever attempt is the last was verifiable.
+ */
+static int timed_attempts(struct point *p, struct bench_bufs *b, struct bench_result *out,
+                          bool adaptive, int *attempts)
+{
+	const struct bench_cfg *cfg = p->cfg;
+	bool check_rule = adaptive && cfg->ci_width > 0;
+	int floor = sample_stop_floor(*attempts, cfg->min_iters);
+	int next = check_rule ? sample_stop_next_check(0, floor, *attempts) : *attempts;
+	bool stall = fault_is(FAULT_STALL, p->c.rank);
+	int rc = MPI_SUCCESS;
+	for (int i = 0; i < *attempts && rc == MPI_SUCCESS; i++) {
+		if (stall && i == ar_fault.after)
+			fault_stall();
+		progress_step(PROGRESS_TIMED, i);
+		bool last = i + 1 == next || i + 1 == *attempts;
+		rc = attempt(p, cfg->check && last, out->calls, &b->arrive_us[i], &b->end_us[i]);
+		if (rc != MPI_SUCCESS || !check_rule || i + 1 != next || next == *attempts)
+			continue;
+		int stop;
+		rc = converged(p, b, i + 1, out, &stop);
+		if (rc == MPI_SUCCESS && stop) {
+			out->stop = SAMPLE_STOP_CONVERGED;
+			*attempts = i + 1;
+		}
+		next = sample_stop_next_check(next, floor, *attempts);
+	}
+	return rc;
+}
+
 /* The point's attempts and calls per attempt, from the decided count of iterations. */
 static void plan_attempts(const struct bench_cfg *cfg, int iters, int *attempts, int *calls)
 {
@@ -315,6 +385,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	double best = -1, a, e;
 	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup, attempts = 0;
 	memset(out, 0, sizeof *out);
+	out->ci_lo_us = out->ci_hi_us = NAN;
 	out->first_bad_rank = -1;
 	bench_bufs_of(b, plan->variant, &mine.input, &mine.result);
 	p.bytes = p.c.count * ar_dtype_bytes(p.c.dtype);
@@ -328,26 +399,25 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	if (p.c.rank == 0)
 		p.origin_s = now_ref(&p);
 	rc = MPI_Bcast(&p.origin_s, 1, MPI_DOUBLE, 0, p.c.comm);
-	if (iters == 0 && warmup == 0)
+	bool adaptive = iters == 0;
+	if (adaptive && warmup == 0)
 		warmup = 1; /* the adaptive count needs one call to go by */
 	for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++) {
 		progress_step(PROGRESS_WARMUP, i);
 		rc = attempt(&p, false, 1, &a, &e);
 		best = best < 0 || e - a < best ? e - a : best;
+		if (rc == MPI_SUCCESS && adaptive && i == 0 && warmup > 1)
+			rc = fit_warmup(&p.c, cfg, e - a, &warmup);
 	}
-	if (rc == MPI_SUCCESS && iters == 0)
+	if (rc == MPI_SUCCESS && adaptive)
 		rc = decide_iterations(&p.c, cfg, best, b->max_samples, &iters);
 	if (iters > b->max_samples)
 		iters = b->max_samples;
 	plan_attempts(cfg, iters, &attempts, &out->calls);
-	bool stall = fault_is(FAULT_STALL, p.c.rank);
-	for (int i = 0; i < attempts && rc == MPI_SUCCESS; i++) {
-		if (stall && i == ar_fault.after)
-			fault_stall();
-		progress_step(PROGRESS_TIMED, i);
-		rc = attempt(&p, cfg->check && i == attempts - 1, out->calls, &b->arrive_us[i],
-		             &b->end_us[i]);
-	}
+	out->stop = !adaptive ? SAMPLE_STOP_FIXED
+	            : iters >= cfg->max_iters || iters >= b->max_samples ? SAMPLE_STOP_SAMPLES
+	                                                                 : SAMPLE_STOP_TIME;
+	rc = rc == MPI_SUCCESS ? timed_attempts(&p, b, out, adaptive, &attempts) : rc;
 	out->iterations = out->attempts = attempts;
 	out->lead_us = p.lead_us;
 	out->timing_method = cfg->timing;
@@ -359,6 +429,9 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, p.c.comm) != MPI_SUCCESS || worst)
 		return out->mpi_rc = rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
 	rc = analyze(&p, b, attempts, out);
+	if (rc == MPI_SUCCESS && p.c.rank == 0) /* the interval of every point, adaptive or not */
+		sample_stop_converged(b->max_us, (size_t)out->iterations, cfg->ci_width, b->sorted_us,
+		                      &out->ci_lo_us, &out->ci_hi_us);
 	if (rc == MPI_SUCCESS && cfg->check)
 		rc = verify(&p.c, out);
 	return out->mpi_rc = rc;

@@ -24,6 +24,7 @@
 #include "algorithms/executor.h"
 #include "algorithms/pattern.h"
 #include "algorithms/shm_arena.h"
+#include "algorithms/sample_stop.h"
 #include "algorithms/timing.h"
 
 struct bench_cfg {
@@ -32,6 +33,7 @@ struct bench_cfg {
 	double budget_s;    /* adaptive: time per point */
 	int min_iters;      /* adaptive bounds */
 	int max_iters;
+	double ci_width;    /* adaptive: stop when the median's 95% interval is within +-this; 0 never */
 	bool check;
 	enum timing_method timing;
 	const struct clock_model *clock; /* this rank's clock against the reference */
@@ -52,6 +54,7 @@ struct bench_bufs {
 	double *rank_mean_us; /* rank 0: nranks, mean time inside one call */
 	double *rank_late_us; /* rank 0: nranks, mean arrival after the start */
 	double *blame_us;     /* rank 0: 2 x nranks, timing_analyze's scratch */
+	double *sorted_us;    /* rank 0: max_samples, the stopping rule's scratch */
 	int max_samples;
 };
 
@@ -90,6 +93,9 @@ struct bench_result {
 	int first_bad_rank;    /* -1 when nothing was wrong */
 	struct ar_mismatch first; /* of first_bad_rank (on rank 0) */
 	int mpi_rc;            /* MPI_SUCCESS, or the first error seen on this rank */
+	/* rank 0: the p50's 95% interval (NAN with too few samples), and why sampling stopped */
+	double ci_lo_us, ci_hi_us;
+	enum sample_stop stop;
 };
 
 /*

@@ -84,7 +84,7 @@ _Static_assert(sizeof(enum timing_method) == sizeof(int), "an OPT_CHOICE is stor
 
 static const char *const sizes_conflicts[] = {"min-bytes", "max-bytes", "step-factor", NULL};
 
-const struct opt opts_sweep_points[4] = {
+const struct opt opts_sweep_points[5] = {
     {.name = "sizes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, sizes),
@@ -127,6 +127,19 @@ const struct opt opts_sweep_points[4] = {
      .range = "must be seconds from 0.001 to 3600",
      .help = "adaptive budget per point in seconds ({default}):\n"
              "at least 10 and up to 1000 iterations"},
+    {.name = "ci-width",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct sweep_opts, ci_width_pct),
+     .metavar = "PCT",
+     .def = "2",
+     .min = 0,
+     .max = 100,
+     .key = "ci_width_pct",
+     .range = "must be a percentage from 0 to 100",
+     .help = "adaptive: a point stops once its p50's 95% confidence\n"
+             "interval lies within +-PCT% of it ({default}; 0: never, the\n"
+             "budget is spent), checked at 100 samples where the budget\n"
+             "allows 100 (p99 needs them), else at 10, then at each doubling"},
 };
 
 const struct opt opts_sweep_collective[1] = {

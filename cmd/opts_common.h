@@ -53,6 +53,7 @@ struct sweep_opts {
 	int iters;           /* 0: adaptive */
 	int warmup;
 	double time_per_size_s;
+	double ci_width_pct; /* --ci-width: adaptive points stop at this interval width; 0 never */
 	enum ar_dtype dtype;
 	enum ar_op op;
 	bool check;
@@ -68,7 +69,7 @@ extern const struct opt opts_sweep_range[2];
 extern const struct opt opts_trace[2];
 /* --sizes, -n, -w, --time-per-size; -d, -r, -c; --timing, --clock-resync (in that order in --help).
  */
-extern const struct opt opts_sweep_points[4];
+extern const struct opt opts_sweep_points[5];
 extern const struct opt opts_sweep_data[3];
 extern const struct opt opts_sweep_timing[2];
 /* --collective (allreduce, scale): the all-reduce or one of its halves. */

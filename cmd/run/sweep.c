@@ -108,6 +108,7 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .budget_s = o->time_per_size_s,
 	                            .min_iters = SWEEP_ADAPTIVE_MIN_ITERS,
 	                            .max_iters = SWEEP_ADAPTIVE_MAX_ITERS,
+	                            .ci_width = o->ci_width_pct / 100,
 	                            .check = o->check,
 	                            .timing = (enum timing_method)o->timing,
 	                            .clock = &s->clock,

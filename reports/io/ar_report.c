@@ -190,6 +190,10 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 	      cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS_RETIMED, r->late_starts_retimed) &&
 	      report_add_number(o, SK_AR_WINDOW_LEAD_US, r->window_lead_us)))
 		return false;
+	if (r->stop && !(report_add_number(o, SK_AR_P50_CI_LOW_US, r->p50_ci_lo_us) &&
+	                 report_add_number(o, SK_AR_P50_CI_HIGH_US, r->p50_ci_hi_us) &&
+	                 cJSON_AddStringToObject(o, SK_AR_STOP, r->stop)))
+		return false;
 	if (r->timing_known && r->timing == TIMING_PIPELINED &&
 	    !cJSON_AddNumberToObject(o, SK_AR_CALLS_PER_SAMPLE, r->calls_per_sample))
 		return false;

@@ -48,6 +48,8 @@ struct ar_record {
 	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
 	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
+	double p50_ci_lo_us, p50_ci_hi_us; /* the p50's 95% interval; NAN: none */
+	const char *stop; /* why sampling stopped (algorithms/sample_stop.h); NULL: not written */
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "algorithms/sample_stop.h"
 #include "algorithms/timing.h"
 #include "algorithms/variant.h"
 #include "reports/diagnose/detect.h"

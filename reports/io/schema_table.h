@@ -204,6 +204,13 @@
 	  "timing window: late attempts kept, timed from their last arrival")                      \
 	F(AR, WINDOW_LEAD_US, "window_lead_us", NUM, NONE, N, NULL, "us",                          \
 	  "timing window: the lead of the last agreed start")                                      \
+	F(AR, P50_CI_LOW_US, "p50_ci_low_us", NUM, NONE, N, NULL, "us",                            \
+	  "the p50's 95% confidence interval, low end (order statistics); null below 6 samples")   \
+	F(AR, P50_CI_HIGH_US, "p50_ci_high_us", NUM, NONE, N, NULL, "us",                          \
+	  "the p50's 95% confidence interval, high end")                                          \
+	F(AR, STOP, "stop", STR, NONE, 0, sample_stop_names, "",                                   \
+	  "why sampling stopped: fixed (-n), converged (the interval within --ci-width), "         \
+	  "samples (the ceiling of 1000) or time (--time-per-size)")                              \
 	F(AR, CALLS_PER_SAMPLE, "calls_per_sample", INT, NONE, 0, NULL, "",                        \
 	  "timing pipelined: back-to-back calls per sample")                                       \
 	F(AR, STRAGGLER_CAUSE, "straggler_cause", STR, NONE, N, timing_cause_names, "",            \

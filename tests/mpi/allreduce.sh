@@ -200,4 +200,33 @@ import json,sys; d=json.load(open('$TMP/ar2.json'))
 sys.exit(d['config']['trace'] is not False or any('trace' in r for r in d['results'])
          or 'slow_hops' in d['summary'])"
 
+# adaptive points stop once the p50's 95% interval is within --ci-width (2%), at 100 samples
+# where the budget allows (p99 keeps its samples) and each doubling after; every record says
+# why it stopped and carries the interval; -n is never cut short, --ci-width 0 never converges
+for n in 2 3; do
+	expect_exit 0 "adaptive sweep at $n ranks" mpi "$n" allreduce -a ring,mpi -b 8 -e 64K -f 16 \
+		--time-per-size 0.05 -o "$TMP/ci$n.json"
+	expect_exit 0 "at $n ranks: every point's interval, and why it stopped" python3 -c "
+import json,sys
+d = json.load(open('$TMP/ci$n.json')); w = d['config']['ci_width_pct'] / 100
+ok = w == 0.02
+for r in d['results']:
+    p, lo, hi, stop = r['time_us']['p50'], r['p50_ci_low_us'], r['p50_ci_high_us'], r['stop']
+    ok = ok and stop in ('converged', 'samples', 'time') and lo <= p <= hi
+    if stop == 'converged':  # within the width, at the floor or a doubling of it
+        ok = ok and hi - p <= w * p * (1 + 1e-9) and p - lo <= w * p * (1 + 1e-9)
+        ok = ok and r['iterations'] in (100, 200, 400, 800) or r['timing'] == 'window'
+    if stop == 'samples':
+        ok = ok and r['iterations'] == 1000
+sys.exit(not ok)"
+done
+expect_exit 0 "-n: a fixed count" mpi 2 allreduce -a ring -b 1K -e 1K -n 30 -o "$TMP/cifix.json"
+expect_exit 0 "--ci-width 0: the budget is spent" mpi 2 allreduce -a ring -b 1K -e 1K \
+	--time-per-size 0.02 --ci-width 0 -o "$TMP/ci0.json"
+expect_exit 0 "fixed says fixed, 0 never converges" python3 -c "
+import json,sys
+f = json.load(open('$TMP/cifix.json'))['results'][0]; z = json.load(open('$TMP/ci0.json'))['results'][0]
+sys.exit(not (f['stop'] == 'fixed' and f['iterations'] == 30 and f['p50_ci_low_us'] is not None
+              and z['stop'] in ('samples', 'time')))"
+
 finish
