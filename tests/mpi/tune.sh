@@ -124,6 +124,10 @@ expect_output "^# self-consistency on 3 ranks .*: [0-9]+ checks, [0-9]+ untested
 	"the self-consistency's tally"
 expect_output "^ +3 +65540 +[0-9.]+  [a-z_]+ +[0-9.]+ +([0-9.]+|nan) +[-0-9.e]+ +([0-9.]+|-) +([-0-9.e]+|-)  [a-z]" \
 	"a row per rank count and size, measured again where chosen, with its reason"
+expect_exit 0 "tune at 4 ranks: 2 and 4, two algorithms" mpi 4 tune --library-algorithms ring,rabenseifner \
+	--sizes 12,65540 -n 5 -w 1 -o "$TMP/tune4.json"
+check "$TMP/tune4.json" 4 default,ring,rabenseifner && pass "tune at 4 ranks: records, names, summary" ||
+	fail "tune at 4 ranks" "$TMP/py"
 
 # --rules: the decision as Open MPI's dynamic rules (classic format), which --prove then reads
 expect_exit 0 "tune --rules at 2 ranks" mpi 2 tune --library-algorithms ring,recursive_doubling \
