@@ -48,6 +48,10 @@ struct ar_record {
 	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
 	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
+	/* a compressed variant's (issue 40): written when compressed is set; NAN: not known */
+	bool compressed;
+	double sent_bytes, compression_ratio, wire_busbw_gbps;
+	double max_abs_error, rel_l2_error, beyond_bound_share;
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */

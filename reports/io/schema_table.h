@@ -217,6 +217,23 @@
 	F(AR, TRACE, "trace", OBJ, TRACE, 0, NULL, "", "where the time went (--trace)")            \
 	F(AR, YARDSTICK_BURST, "yardstick_burst", INT, NONE, 0, NULL, "",                          \
 	  "the yardstick burst just before this point (index in summary.yardstick.samples_us)")    \
+	F(AR, SENT_BYTES, "sent_bytes", NUM, NONE, 0, NULL, "bytes",                               \
+	  "compressed variants: what one call sent, the most of any rank, as the executor counted "\
+	  "it")                                                                                    \
+	F(AR, COMPRESSION_RATIO, "compression_ratio", NUM, NONE, N, NULL, "",                      \
+	  "compressed variants: the float32 bytes the messages carried / the bytes sent, all "     \
+	  "ranks; null: nothing sent (one rank)")                                                  \
+	F(AR, WIRE_BUSBW_GBPS, "wire_busbw_gbps", NUM, NONE, N, NULL, "GB/s",                      \
+	  "compressed variants: busbw / compression_ratio, the bus bandwidth the wire carried "    \
+	  "(busbw_gbps is on the logical, uncompressed size)")                                     \
+	F(AR, MAX_ABS_ERROR, "max_abs_error", NUM, NONE, N, NULL, "",                              \
+	  "compressed variants: the largest |result - exact| over every rank's elements, the "     \
+	  "exact sum taken in float64; null: not checked")                                         \
+	F(AR, REL_L2_ERROR, "rel_l2_error", NUM, NONE, N, NULL, "",                                \
+	  "compressed variants: |result - exact|_2 / |exact|_2; null: not checked")                \
+	F(AR, BEYOND_BOUND_SHARE, "beyond_bound_share", NUM, NONE, N, NULL, "",                    \
+	  "compressed variants: the share of elements outside their format's bound (each one is " \
+	  "wrong); null: not checked")                                                             \
 	F(TIME, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                               \
 	F(TIME, MEAN, "mean", NUM, NONE, N, NULL, "us", "the mean")                                \
 	F(TIME, STDDEV, "stddev", NUM, NONE, N, NULL, "us", "sample standard deviation (n - 1)")   \

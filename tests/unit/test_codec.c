@@ -361,3 +361,84 @@ Test(codec_topk, error_feedback_keeps_the_accumulated_error_bounded)
 	            "1000, %g without feedback", worst_short, worst_long, none);
 	cr_expect_geq(none, 20 * worst_long, "without EF: %g, with: %g", none, worst_long);
 }
+
+/* --- the bound check (codec_accuracy.h) ----------------------------------- */
+
+#include "algorithms/codec_accuracy.h"
+
+Test(codec_accuracy, inputs_are_deterministic_heavy_tailed_and_in_range)
+{
+	enum { N = 5120 };
+	static float a[N], b[N];
+	codec_input_fill(a, 3, N);
+	codec_input_fill(b, 3, N);
+	cr_assert(memcmp(a, b, sizeof a) == 0, "seeded by (rank, index)");
+	codec_input_fill(b, 4, N);
+	cr_assert(memcmp(a, b, sizeof a) != 0, "another rank, other values");
+	int zeros = 0;
+	float most[5] = {0};
+	for (int i = 0; i < N; i++) {
+		cr_assert_leq(fabsf(a[i]), 200.0f);
+		zeros += a[i] == 0;
+		most[(i / 1024) % 5] = fmaxf(most[(i / 1024) % 5], fabsf(a[i]));
+	}
+	cr_expect(zeros > N / 128 && zeros < N / 32, "about 1 in 64 is zero: %d", zeros);
+	for (int s = 1; s < 5; s++) /* five scales, ten times apart */
+		cr_expect(most[s] > 3 * most[s - 1], "scale %d: %g after %g", s, most[s], most[s - 1]);
+}
+
+/*
+ * R ranks through a codec as exec_codec runs them (every input encoded once
+ * to the owner, the float32 sum once back), then the check: within the
+ * bound, until one element is moved past it.
+ */
+static void simulate_and_check(const struct ar_codec *c, const struct codec_cfg *cfg)
+{
+	enum { R = 3, N = 3000 };
+	static float x[R][N], y[N], sum[N];
+	static double exact[N], e1[N], share[N];
+	memset(sum, 0, sizeof sum);
+	memset(exact, 0, sizeof exact);
+	memset(e1, 0, sizeof e1);
+	for (int r = 0; r < R; r++) {
+		codec_input_fill(x[r], r, N);
+		round_trip(c, cfg, x[r], y, N, (uint64_t)r);
+		codec_bound_share(c, cfg, R, x[r], N, 0, N, share);
+		for (int i = 0; i < N; i++) {
+			sum[i] += y[i];
+			exact[i] += x[r][i];
+			e1[i] += share[i];
+		}
+	}
+	round_trip(c, cfg, sum, y, N, 99);
+	struct codec_accuracy acc = {0};
+	codec_check_slice(c, cfg, y, N, 0, N, exact, e1, &acc);
+	cr_assert_eq(acc.beyond, 0, "%s: %llu beyond, first at %zu: %a against %a (bound %g)",
+	             c->name, (unsigned long long)acc.beyond, acc.first_index, acc.first_got,
+	             acc.first_expected, acc.first_bound);
+	cr_expect_eq(acc.checked, N);
+	cr_expect(acc.max_abs_error > 0 && codec_rel_l2(&acc) > 0);
+	y[1234] = (float)(exact[1234] + 1.01 * (e1[1234] * 3 + 1)); /* past any bound */
+	acc = (struct codec_accuracy){0};
+	codec_check_slice(c, cfg, y, N, 0, N, exact, e1, &acc);
+	cr_expect_eq(acc.beyond, 1, "%s", c->name);
+	cr_expect(acc.have_first && acc.first_index == 1234, "%s", c->name);
+}
+
+Test(codec_accuracy, every_codec_within_its_bound_and_a_planted_error_beyond)
+{
+	struct codec_cfg sr = {.stochastic = true}, k = {.topk_ratio = 0.1};
+	simulate_and_check(&codec_bf16, NULL);
+	simulate_and_check(&codec_fp16, NULL);
+	simulate_and_check(&codec_int8, NULL);
+	simulate_and_check(&codec_int8, &sr);
+	simulate_and_check(&codec_topk, &k);
+}
+
+Test(codec_accuracy, relative_l2)
+{
+	struct codec_accuracy a = {.sum_sq_error = 1, .sum_sq_exact = 4};
+	cr_expect_eq(codec_rel_l2(&a), 0.5);
+	a = (struct codec_accuracy){0};
+	cr_expect(isnan(codec_rel_l2(&a)), "0 / 0: undefined");
+}
