@@ -137,9 +137,9 @@ $(UNIT_OBJS): $(BUILD)/%.o: %.c | deps
 	$(call QUIET,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
 $(UNIT_BIN): $(UNIT_OBJS) $(PURE_OBJS)
 	$(call QUIET,LINK,$@)$(CC) $(SANFLAGS) -o $@ $^ $(CRIT_FLAGS) $(LIBS)
-$(BUILD)/bench/membw: tests/bench/membw.c
+$(BUILD)/bench/membw $(BUILD)/bench/codec_rate: $(BUILD)/bench/%: tests/bench/%.c $(filter %/codec_cast.o %/codec_int8.o %/codec_topk.o %/codec_accuracy.o,$(PURE_OBJS))
 	@mkdir -p $(dir $@)
-	$(call QUIET,CC,$<)$(CC) -std=c17 -O2 -Wall -Wextra -pthread -o $@ $<
+	$(call QUIET,CC,$<)$(CC) -std=c17 -O2 -Wall -Wextra -pthread -I. -o $@ $< $(filter %.o,$^) -lm
 
 check-build: | deps # the binary and the unit tests, on every core
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(BIN) $(UNIT_BIN)
@@ -156,10 +156,10 @@ run: $(BIN)
 BENCH_REPEATS ?= 5
 BENCH_CLUSTER ?= 1
 BENCH_VC_RATE ?= 1gbit
-bench: $(BIN) $(BUILD)/bench/membw
+bench: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/codec_rate
 	$(Q)BENCH_CLUSTER=$(BENCH_CLUSTER) BENCH_VC_RATE=$(BENCH_VC_RATE) python3 tests/bench/bench.py \
 		$(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
-bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/scale_analysis
+bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/codec_rate $(BUILD)/bench/scale_analysis
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
 bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts
 	$(Q)bash tests/bench/scale.sh $(BUILD)/bench/scale_analysis $(BUILD)/bench

@@ -38,20 +38,25 @@ int codec_int8_exponent(float m)
 	return e < CODEC_INT8_EXP_MIN ? CODEC_INT8_EXP_MIN : e > CODEC_INT8_EXP_MAX ? CODEC_INT8_EXP_MAX : e;
 }
 
-/* The block's largest magnitude, and whether it holds an infinity or a NaN. */
+/*
+ * The block's largest magnitude, and whether it holds an infinity or a NaN.
+ * On the magnitudes' bit patterns: their unsigned order is the float order,
+ * infinity and NaN lie above every finite value, and an integer maximum
+ * vectorises where a float one (NaN rules) does not.
+ */
 KERNEL static float block_max(const float *restrict x, size_t n, bool *nonfinite)
 {
-	float m = 0;
-	uint32_t bad = 0;
+	uint32_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t b;
 		memcpy(&b, &x[i], sizeof b);
-		bad |= (b & 0x7f800000u) == 0x7f800000u;
-		float a = fabsf(x[i]);
-		m = a > m ? a : m;
+		b &= 0x7fffffffu;
+		m = b > m ? b : m;
 	}
-	*nonfinite = bad != 0;
-	return m;
+	*nonfinite = m >= 0x7f800000u;
+	float f;
+	memcpy(&f, &m, sizeof f);
+	return f;
 }
 
 static inline float clamp127(float r)

@@ -2,12 +2,12 @@
  * Top-k sparsification (codec.h states the format), and what the codecs
  * share: the scratch of an encode and error feedback's residual.
  *
- * The k-th largest magnitude is found by quickselect over the magnitudes'
- * bit patterns (O(count)): for non-negative floats the unsigned order is the
- * float order, and a NaN's pattern lies above infinity's, so NaN and
- * infinities are selected first without a special case. Then one pass takes
- * every value above that threshold in index order and a second the ties
- * until there are k.
+ * The k-th largest magnitude is found on the magnitudes' bit patterns (a
+ * radix pass, then quickselect within one bucket: O(count)): for
+ * non-negative floats the unsigned order is the float order, and a NaN's
+ * pattern lies above infinity's, so NaN and infinities are selected first
+ * without a special case. Then one pass takes, in index order, every value
+ * above that threshold and its first ties until there are k.
  */
 #include "algorithms/codec.h"
 
@@ -22,10 +22,6 @@ size_t codec_topk_count(size_t count, double ratio)
 	return k < 1 ? 1 : k > (double)count ? count : (size_t)k;
 }
 
-size_t codec_work_bytes(size_t count)
-{
-	return count * sizeof(uint32_t);
-}
 
 static double ratio_of(const struct codec_cfg *cfg)
 {
@@ -78,6 +74,56 @@ static inline uint32_t magnitude(float x)
 	return b & 0x7fffffffu;
 }
 
+/*
+ * The k-th largest magnitude of src[0..n): a radix pass first, a histogram
+ * of the top RADIX_BITS of the magnitudes' patterns (the exponent and three
+ * mantissa bits), finds the bucket that holds it; quickselect then runs on
+ * that bucket's keys alone, gathered into key[]. Two streaming passes
+ * instead of quickselect's many over everything. Zeros are not counted (an
+ * all-gather re-encodes a chunk already sparse: mostly zeros, whose counter
+ * would be one long chain of dependent increments), and the counts are
+ * spread over HISTS histograms so neighbouring increments do not wait on
+ * each other.
+ */
+enum { RADIX_BITS = 11, RADIX_SHIFT = 31 - RADIX_BITS, BUCKETS = 1 << RADIX_BITS, HISTS = 4 };
+
+static uint32_t threshold(const float *src, size_t n, size_t k, uint32_t *hist, uint32_t *key,
+                          size_t *greater)
+{
+	memset(hist, 0, sizeof *hist * BUCKETS * HISTS);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t m = magnitude(src[i]);
+		if (m)
+			hist[(i % HISTS) * BUCKETS + (m >> RADIX_SHIFT)]++;
+	}
+	for (size_t h = 1; h < HISTS; h++)
+		for (size_t b = 0; b < BUCKETS; b++)
+			hist[b] += hist[h * BUCKETS + b];
+	size_t above = 0;
+	int b = BUCKETS - 1;
+	while (b >= 0 && above + hist[b] < k)
+		above += hist[b--];
+	*greater = above;
+	if (b < 0) /* fewer than k values are not zero: zeros fill the rest */
+		return 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = magnitude(src[i]);
+		if (v && v >> RADIX_SHIFT == (uint32_t)b)
+			key[m++] = v;
+	}
+	uint32_t t = kth_largest(key, m, k - above);
+	for (size_t i = 0; i < m; i++)
+		*greater += key[i] > t;
+	return t;
+}
+
+size_t codec_work_bytes(size_t count)
+{
+	/* topk's histograms, then the keys of its bucket */
+	return ((size_t)BUCKETS * HISTS + count) * sizeof(uint32_t);
+}
+
 static size_t topk_enc(void *restrict wire, const float *restrict src, size_t count,
                        const struct codec_cfg *cfg, uint64_t seed, void *restrict work)
 {
@@ -85,22 +131,18 @@ static size_t topk_enc(void *restrict wire, const float *restrict src, size_t co
 	size_t k = codec_topk_count(count, ratio_of(cfg));
 	if (k == 0)
 		return 0;
-	uint32_t *key = work, *idx = wire;
+	uint32_t *idx = wire;
 	float *val = (float *)(idx + k);
-	for (size_t i = 0; i < count; i++)
-		key[i] = magnitude(src[i]);
-	uint32_t t = kth_largest(key, count, k);
-	size_t m = 0;
-	for (size_t i = 0; i < count && m < k; i++)
-		if (magnitude(src[i]) > t) {
+	size_t greater;
+	uint32_t *hist = work, t = threshold(src, count, k, hist, hist + BUCKETS * HISTS, &greater);
+	size_t m = 0, ties = k - greater; /* the first ties of the threshold, by position */
+	for (size_t i = 0; i < count && m < k; i++) {
+		uint32_t v = magnitude(src[i]);
+		if (v > t || (v == t && ties && ties--)) {
 			idx[m] = (uint32_t)i;
 			val[m++] = src[i];
 		}
-	for (size_t i = 0; i < count && m < k; i++)
-		if (magnitude(src[i]) == t) {
-			idx[m] = (uint32_t)i;
-			val[m++] = src[i];
-		}
+	}
 	return 8 * k;
 }
 
