@@ -78,6 +78,8 @@ struct run {
 	struct bufs b;
 	float *resid; /* error feedback's residual, or NULL */
 	uint64_t seed;
+	size_t sent;          /* bytes of the last send */
+	struct trace_entry e; /* --trace: the step's entry */
 };
 
 /* x + residual into tmp (error feedback), or x itself. */
@@ -100,6 +102,7 @@ static int send_range(struct run *r, const float *base, bool from_input, size_t 
 	if (r->resid && from_input &&
 	    codec_residual(r->codec, r->resid + off, src, r->b.swire, bytes, n, r->b.tmp2) != 0)
 		return MPI_ERR_INTERN;
+	r->sent = bytes;
 	if (r->c->tally) {
 		r->c->tally->wire_bytes += bytes;
 		r->c->tally->logical_bytes += n * sizeof(float);
@@ -159,6 +162,38 @@ static int round_own(struct run *r)
 	return MPI_SUCCESS;
 }
 
+/* --trace: step k's entry, as executor.c writes them; the bytes are the wire's. */
+static void trace_step(const struct run *r, size_t k, struct trace_entry *e, int recv_bytes)
+{
+	const struct sched *s = &r->p->sched;
+	const struct sched_step *st = &s->steps[k];
+	e->end_ns = trace_now_ns();
+	e->step = (int)k;
+	e->half = !s->halves             ? TRACE_HALF_NONE
+	          : k < s->ag_first_step ? TRACE_HALF_REDUCE_SCATTER
+	                                 : TRACE_HALF_ALLGATHER;
+	e->send_peer = st->send_peer;
+	e->recv_peer = st->recv_peer;
+	e->send_bytes = st->send_peer >= 0 ? r->sent : 0;
+	e->recv_bytes = st->recv_peer >= 0 ? (uint64_t)recv_bytes : 0;
+	trace_write(r->c->trace, e);
+}
+
+/* Receive, decode and reduce step k's range; *bytes: what arrived. */
+static int finish_recv(struct run *r, size_t k, MPI_Request *rreq, int *bytes)
+{
+	const struct sched_step *st = &r->p->sched.steps[k];
+	MPI_Status status;
+	int rc = MPI_Wait(rreq, &status);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Get_count(&status, MPI_BYTE, bytes);
+	if (rc == MPI_SUCCESS && r->c->trace)
+		r->e.recv_done_ns = trace_now_ns();
+	if (rc == MPI_SUCCESS)
+		rc = land(r, st, r->b.rwire[k & 1], *bytes);
+	return rc;
+}
+
 static int run_steps(struct run *r)
 {
 	const struct sched *s = &r->p->sched;
@@ -171,7 +206,8 @@ static int run_steps(struct run *r)
 	for (size_t k = 0; k < s->nsteps && rc == MPI_SUCCESS; k++) {
 		const struct sched_step *st = &s->steps[k];
 		MPI_Request rreq = MPI_REQUEST_NULL, sreq = MPI_REQUEST_NULL;
-		MPI_Status status;
+		int bytes = 0;
+		r->e.start_ns = r->e.end_ns;
 		if (s->halves && k == s->ag_first_step)
 			rc = round_own(r);
 		if (rc == MPI_SUCCESS && st->recv_peer >= 0 && next_posted)
@@ -187,17 +223,16 @@ static int run_steps(struct run *r)
 			next_posted = rc == MPI_SUCCESS;
 		}
 		progress_waiting((int)k, st->recv_peer, PROGRESS_WAIT_RECV);
-		if (rc == MPI_SUCCESS && st->recv_peer >= 0) {
-			int bytes = 0;
-			rc = MPI_Wait(&rreq, &status);
-			if (rc == MPI_SUCCESS)
-				rc = MPI_Get_count(&status, MPI_BYTE, &bytes);
-			if (rc == MPI_SUCCESS)
-				rc = land(r, st, r->b.rwire[k & 1], bytes);
-		}
+		r->e.recv_done_ns = r->e.start_ns;
+		if (rc == MPI_SUCCESS && st->recv_peer >= 0)
+			rc = finish_recv(r, k, &rreq, &bytes);
+		if (c->trace)
+			r->e.reduced_ns = st->recv_peer >= 0 ? trace_now_ns() : r->e.start_ns;
 		progress_waiting((int)k, st->send_peer, PROGRESS_WAIT_SEND);
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && c->trace)
+			trace_step(r, k, &r->e, bytes);
 	}
 	progress_waiting(-1, -1, PROGRESS_WAIT_NONE);
 	return rc;
@@ -219,5 +254,9 @@ int exec_codec_run(const struct exec_plan *p, const struct ar_call *c)
 		       s->copy_count * sizeof(float));
 	if (c->tally)
 		c->tally->calls++;
+	if (c->trace) {
+		r.e = exec_call_entry();
+		r.e.end_ns = trace_now_ns();
+	}
 	return run_steps(&r);
 }

@@ -11,6 +11,8 @@
  *     owns through the codec in place, segment by segment as it will send
  *     them: every codec's decoded values encode to themselves (codec.h), so
  *     the owner keeps exactly what every other rank decodes.
+ * With --trace every step writes one entry as executor.c's do, its bytes
+ * those on the wire.
  * With error feedback (codec_cfg.error_feedback) a rank adds its residual to
  * its input where it sends or reduces it, and keeps what the codec dropped
  * (the residual of its sends and of its rounded chunk) for the next call.

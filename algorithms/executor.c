@@ -106,8 +106,7 @@ static int post_recv(const struct sched_step *st, const struct ar_call *c, char 
 	                 req);
 }
 
-/* The call's identity, from the progress record that the harness keeps (progress.h). */
-static struct trace_entry call_entry(void)
+struct trace_entry exec_call_entry(void)
 {
 	return (struct trace_entry){
 	    .variant = atomic_load_explicit(&ar_progress.variant, memory_order_relaxed),
@@ -140,7 +139,7 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 	if (!in_place && s->copy_input_first && s->copy_count)
 		memcpy(res + s->copy_offset * w, in + s->copy_offset * w, s->copy_count * w);
 	if (traced) {
-		e = call_entry();
+		e = exec_call_entry();
 		e.end_ns = trace_now_ns();
 	}
 	for (size_t k = 0; k < s->nsteps && rc == MPI_SUCCESS; k++) {
@@ -213,7 +212,7 @@ static int run_direct(const struct exec_plan *p, const struct ar_call *c)
 {
 	struct trace_entry e = {0};
 	if (c->trace) {
-		e = call_entry();
+		e = exec_call_entry();
 		e.step = TRACE_WHOLE_CALL;
 		e.send_peer = e.recv_peer = -1;
 		e.start_ns = trace_now_ns();

@@ -80,4 +80,7 @@ size_t exec_scratch_bound_bytes(size_t segment_bytes);
 /* Run one all-reduce; returns MPI_SUCCESS or an MPI error code. */
 int exec_run(const struct exec_plan *p, const struct ar_call *call);
 
+/* --trace: the call's identity, from the progress record that the harness keeps (progress.h). */
+struct trace_entry exec_call_entry(void);
+
 #endif

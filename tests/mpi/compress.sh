@@ -61,6 +61,13 @@ expect_exit 0 "the config records the options" python3 -c "
 import json,sys; c=json.load(open('$TMP/ip.json'))['config']
 sys.exit(not (c['topk_ratio'] == 0.3 and c['error_feedback'] and c['stochastic_rounding']))"
 
+# --trace: every step of the compressed schedule recorded, each message matched by its wire bytes
+expect_exit 0 "traced at 3 ranks" mpi 3 allreduce -a int8,topk --sizes 65540 -n 3 -w 1 --trace -q \
+	-o "$TMP/trace.json"
+expect_exit 0 "every traced message matched" python3 -c "
+import json,sys; d=json.load(open('$TMP/trace.json'))
+sys.exit(not all(r['trace']['messages'] > 0 and r['trace']['unmatched'] == 0 for r in d['results']))"
+
 # other dtypes and ops are skipped, saying why; the exact variants beside them run
 expect_exit 0 "int32: skipped with the reason" mpi 2 allreduce -a ring,int8 -d int32 --sizes 64 -n 2 -q \
 	-o "$TMP/int.json"
