@@ -71,6 +71,8 @@
 	O(SCALE, "scale results[]",                                                                \
 	  "an all-reduce point at one rank count, measured or predicted")                          \
 	O(OVERLAP, "results[].overlapped", "the step model with part of the all-reduce hidden")    \
+	O(SCOMP, "results[].compressed",                                                           \
+	  "the step model with the gradient compressed (--compress-ratio)")                        \
 	O(MODEL, "results[].model", "the cost model's terms at this point")                        \
 	O(SSUM, "scale summary", "fits, sweet spots and verdicts of a scaling sweep")              \
 	O(COST, "summary.cost_model", "how the cost model is built")                               \
@@ -587,6 +589,14 @@
 	F(SCALE, OVERLAPPED, "overlapped", OBJ, OVERLAP, 0, NULL, "",                              \
 	  "the step model with overlap")                                                           \
 	F(SCALE, MODEL, "model", OBJ, MODEL, 0, NULL, "", "the cost model at this point")          \
+	F(SCALE, COMPRESSED, "compressed", OBJ, SCOMP, 0, NULL, "",                                \
+	  "--compress-ratio: the step model with the gradient compressed")                         \
+	F(SCOMP, TAR_US, "tar_us", NUM, NONE, N, NULL, "us",                                       \
+	  "Tar x fit(bytes / compress_ratio) / fit(bytes), plus 2 x grad_bytes / cast_gbps")       \
+	F(SCOMP, EFFICIENCY, "efficiency", NUM, NONE, N, NULL, "", "weak scaling efficiency")      \
+	F(SCOMP, SPEEDUP, "speedup", NUM, NONE, N, NULL, "", "weak scaling speedup")               \
+	F(SCOMP, STRONG_SPEEDUP, "strong_speedup", NUM, NONE, N, NULL, "", "strong speedup")       \
+	F(SCOMP, STRONG_EFFICIENCY, "strong_efficiency", NUM, NONE, N, NULL, "", "strong / n")     \
 	F(OVERLAP, OVERLAP, "overlap", NUM, NONE, RN, NULL, "",                                    \
 	  "the fraction hidden behind compute")                                                    \
 	F(OVERLAP, MEASURED, "measured", BOOL, NONE, 0, NULL, "",                                  \
@@ -628,6 +638,10 @@
 	F(STEP, BUCKET_BYTES, "bucket_bytes", NUM, NONE, 0, NULL, "bytes",                         \
 	  "--overlap measured: the step's buckets")                                                \
 	F(STEP, TAR, "tar", STR, NONE, R, NULL, "", "where Tar comes from")                        \
+	F(STEP, COMPRESS_RATIO, "compress_ratio", NUM, NONE, 0, NULL, "",                          \
+	  "--compress-ratio: the gradient's bytes / the bytes on the wire")                        \
+	F(STEP, CAST_GBPS, "cast_gbps", NUM, NONE, 0, NULL, "GB/s",                                \
+	  "--cast-gbps: one rank encodes and decodes the gradient at this rate")                   \
 	F(SVAR, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                     \
 	F(SVAR, POINTS, "points", INT, NONE, R, NULL, "", "points measured")                       \
 	F(SVAR, SKIPPED, "skipped", INT, NONE, R, NULL, "", "points skipped")                      \

@@ -87,6 +87,20 @@ sys.exit(any(r['algorithm'] in ('bf16','fp16','int8','topk') for r in d['results
 expect_exit 0 "verify named them: skipped" mpi 2 verify -a int8 --counts 5
 expect_output "int8 .* 0 .* 0 .* [1-9]" "verify counts them skipped"
 
+# scale's step model with a compressed gradient: the exact variants' rows gain it, the
+# compressed ones (compressed already) do not
+expect_exit 0 "scale --compress-ratio at 1-3 ranks" mpi 3 scale -a ring,int8 --sizes 65536 -n 3 -w 1 -q \
+	--compute-ms 5 --compress-ratio 3.98 --cast-gbps 10 -o "$TMP/scale.json"
+expect_output "^# compressed: Tar x fit\(bytes / 3.98\)" "scale says how it models the compressed step"
+expect_exit 0 "the compressed step on ring's rows alone, the ratio in the summary" python3 -c "
+import json,sys; d=json.load(open('$TMP/scale.json'))
+sm=d['summary']['step_model']
+rows=[r for r in d['results'] if 'efficiency' in r and r['ranks'] >= 2]
+ring=[r for r in rows if r['algorithm'] == 'ring']
+sys.exit(not (sm['compress_ratio'] == 3.98 and sm['cast_gbps'] == 10 and ring and
+              all('compressed' in r and r['compressed']['tar_us'] > 0 for r in ring) and
+              not any('compressed' in r for r in rows if r['algorithm'] == 'int8')))"
+
 # a result beyond the bound is wrong: one flipped bit (12% of the value) on rank 1
 COLLSCOPE_FAULT=flip:rank=1 expect_exit 3 "a flipped bit beyond bf16's bound is exit 3" \
 	mpi 3 allreduce -a bf16 --sizes 4096 -n 2 -q
