@@ -281,14 +281,17 @@ static int verify_compressed(struct point *p, struct bench_result *out)
 	const float *in = p->mine->input;
 	bool feedback = p->c.codec_cfg && p->c.codec_cfg->error_feedback;
 	float *x = malloc((p->c.count ? p->c.count : 1) * sizeof *x);
-	int rc = x ? MPI_SUCCESS : MPI_ERR_NO_MEM, worst = rc;
-	for (size_t i = 0; x && i < p->c.count; i++)
-		x[i] = in[i] + (feedback ? plan->codec->residual[i] : 0.0f);
-	if (rc == MPI_SUCCESS) {
-		prepare(p, true);
-		p->c.tally = NULL; /* the figures are the timed calls' */
-		rc = exec_run(plan, &p->c);
+	int bad = !x, any = bad, rc, worst;
+	/* the call is collective: no rank may skip it alone */
+	if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, p->c.comm) != MPI_SUCCESS || any) {
+		free(x);
+		return bad ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
 	}
+	for (size_t i = 0; i < p->c.count; i++)
+		x[i] = in[i] + (feedback ? plan->codec->residual[i] : 0.0f);
+	prepare(p, true);
+	p->c.tally = NULL; /* the figures are the timed calls' */
+	rc = worst = exec_run(plan, &p->c);
 	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, p->c.rank))
 		fault_flip(p->c.result, p->c.count, sizeof(float));
 	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, p->c.comm) == MPI_SUCCESS && !worst)

@@ -67,8 +67,12 @@ int codec_check(const struct ar_call *c, const struct ar_codec *codec, const flo
 	int rc = check_slices(c, codec, x, &acc);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (c->rank == 0 && !(all = calloc((size_t)c->nranks, sizeof *all)))
-		return MPI_ERR_NO_MEM; /* the others wait in the gather: the run ends with exit 5 */
+	int bad = c->rank == 0 && !(all = calloc((size_t)c->nranks, sizeof *all)), any = bad;
+	/* every rank learns that rank 0 cannot gather before any waits in the gather */
+	if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, c->comm) != MPI_SUCCESS || any) {
+		free(all);
+		return MPI_ERR_NO_MEM;
+	}
 	rc = MPI_Gather(&acc, sizeof acc, MPI_BYTE, all, sizeof acc, MPI_BYTE, 0, c->comm);
 	double beyond = 0, checked = 0, sse = 0, ssx = 0, most = 0;
 	*first_bad_rank = -1;
