@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "algorithms/codec.h"
+#include "algorithms/codec_accuracy.h"
 #include "algorithms/dtype.h"
 
 /* A reproducible spread of values over many binades, both signs. */
@@ -280,6 +281,60 @@ Test(codec_topk, keeps_the_largest_magnitudes_exactly_and_drops_the_rest)
 	cr_expect_geq(smallest_kept, largest_dropped);
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x < y) - (x > y);
+}
+
+/* The wire against a sort: every value above the k-th largest magnitude, then its first ties. */
+static void check_against_sort(const float *x, size_t n, double ratio)
+{
+	struct codec_cfg cfg = {.topk_ratio = ratio};
+	size_t k = codec_topk_count(n, ratio);
+	float *mag = malloc(n * sizeof *mag);
+	uint32_t *wire = malloc(codec_topk.wire_bound(n, &cfg));
+	void *work = malloc(codec_work_bytes(n));
+	for (size_t i = 0; i < n; i++)
+		mag[i] = fabsf(x[i]);
+	qsort(mag, n, sizeof *mag, cmp_desc);
+	float t = mag[k - 1];
+	size_t greater = 0;
+	while (greater < n && mag[greater] > t)
+		greater++;
+	cr_assert_eq(codec_topk.encode(wire, x, n, &cfg, 0, work), 8 * k);
+	size_t m = 0, ties = k - greater;
+	for (size_t i = 0; i < n && m < k; i++)
+		if (fabsf(x[i]) > t || (fabsf(x[i]) == t && ties && ties--)) {
+			cr_assert_eq(wire[m], i, "n %zu ratio %g: entry %zu", n, ratio, m);
+			cr_assert_eq(((float *)(wire + k))[m], x[i]);
+			m++;
+		}
+	cr_assert_eq(m, k);
+	free(mag);
+	free(wire);
+	free(work);
+}
+
+/* Both ways to the threshold (a sample's estimate, the radix histogram) agree with a sort. */
+Test(codec_topk, selection_agrees_with_a_sort)
+{
+	enum { N = 65536 };
+	static float x[N];
+	codec_input_fill(x, 1, N); /* gradient-like: the sampled path */
+	check_against_sort(x, N, 0.01);
+	check_against_sort(x, N, 0.5);
+	check_against_sort(x, N, 1.0 / N); /* k = 1 */
+	for (int i = 0; i < N; i++) /* three magnitudes: ties everywhere */
+		x[i] = (float)(i % 3) - 1.0f;
+	check_against_sort(x, N, 0.01);
+	memset(x, 0, sizeof x); /* an all-gather's rounded chunk: mostly zeros */
+	for (int i = 0; i < N; i += 211)
+		x[i] = (float)i;
+	check_against_sort(x, N, 0.01);
+	check_against_sort(x, 1031, 0.01); /* too few for a sample */
+}
+
 Test(codec_topk, ties_by_position_non_finite_kept_indices_checked)
 {
 	float x[8] = {1, -1, 1, NAN, 1, -INFINITY, 1, 0}, y[8];
@@ -364,8 +419,6 @@ Test(codec_topk, error_feedback_keeps_the_accumulated_error_bounded)
 }
 
 /* --- the bound check (codec_accuracy.h) ----------------------------------- */
-
-#include "algorithms/codec_accuracy.h"
 
 Test(codec_accuracy, inputs_are_deterministic_heavy_tailed_and_in_range)
 {
