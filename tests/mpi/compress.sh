@@ -53,6 +53,8 @@ for n in 1 2 3 4; do
 	check "$TMP/c$n.json" "$n" 0.01 65536 && pass "$n ranks: within the bound, bytes and figures as the formats say" ||
 		fail "$n ranks" "$TMP/py"
 done
+expect_output "^#   int8 1048580 bytes: wire busbw .* bytes sent \(3.9[0-9]*x less\); error max .*, relative L2 .*, beyond the bound 0$" \
+	"the table puts each compressed point's bytes and error beside it"
 expect_exit 0 "in place, small segments, stochastic rounding, top-k 0.3 with error feedback, 3 ranks" \
 	mpi 3 allreduce -a "$COMPRESSED" --in-place --segment-bytes 1000 --stochastic-rounding \
 	--topk-ratio 0.3 --error-feedback --sizes 12,4100,65540 -n 5 -w 2 -q -o "$TMP/ip.json"
