@@ -37,7 +37,8 @@
 const struct ar_variant ar_variant_bf16 = {
     .name = "bf16",
     .summary = "compressed: direct's pairwise exchange with bfloat16 on the wire, sums in float32",
-    .algorithm = "2(n-1) steps, (n-1)/n x S bytes sent per rank (2x less); |err| <= 2^-8 x (sum|x| + |sum|)",
+    .algorithm =
+        "2(n-1) steps, (n-1)/n x S bytes sent per rank (2x less); |err| <= 2^-8 x (sum|x| + |sum|)",
     .restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_FLOAT32_SUM,
     .build = sched_build_direct,
     .codec = &codec_bf16,

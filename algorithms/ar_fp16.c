@@ -39,8 +39,10 @@
 
 const struct ar_variant ar_variant_fp16 = {
     .name = "fp16",
-    .summary = "compressed: direct's pairwise exchange with IEEE binary16 on the wire, sums in float32",
-    .algorithm = "2(n-1) steps, (n-1)/n x S bytes sent per rank (2x less); |err| <= 2^-11 x (sum|x| + |sum|)",
+    .summary =
+        "compressed: direct's pairwise exchange with IEEE binary16 on the wire, sums in float32",
+    .algorithm = "2(n-1) steps, (n-1)/n x S bytes sent per rank (2x less); |err| <= 2^-11 x "
+                 "(sum|x| + |sum|)",
     .restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_FLOAT32_SUM,
     .build = sched_build_direct,
     .codec = &codec_fp16,

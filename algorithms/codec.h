@@ -78,7 +78,8 @@ size_t codec_work_bytes(size_t count);
 /* The single values, exposed for the tests and the bound check. */
 uint16_t codec_fp16_from_float(float f);
 float codec_fp16_to_float(uint16_t h);
-/* The block's scale exponent for largest magnitude m (a NaN or infinity: CODEC_INT8_EXP_MAX + 1). */
+/* The block's scale exponent for largest magnitude m (a NaN or infinity: CODEC_INT8_EXP_MAX + 1).
+ */
 int codec_int8_exponent(float m);
 /* topk's k for count values: ceil(ratio x count), at least 1 when count >= 1. */
 size_t codec_topk_count(size_t count, double ratio);

@@ -78,7 +78,8 @@ void codec_bound_share(const struct ar_codec *c, const struct codec_cfg *cfg, in
 	for (size_t i = 0; i < n; i++) {
 		double a = fabs((double)x[at + i]);
 		if (is_int8(c))
-			share[i] = (sr ? 2 * window(m, i) / 127 + 0x1p-133 : window(m, i) / 127 + 0x1p-134);
+			share[i] = (sr ? 2 * window(m, i) / 127 + 0x1p-133
+			               : window(m, i) / 127 + 0x1p-134);
 		else if (is_topk(c))
 			share[i] = a;
 		else
@@ -113,9 +114,16 @@ void codec_check_slice(const struct ar_codec *c, const struct codec_cfg *cfg, co
 		if (err <= bound)
 			continue;
 		if (!acc->have_first)
-			*acc = (struct codec_accuracy){acc->max_abs_error, acc->sum_sq_error,
-			                               acc->sum_sq_exact, acc->beyond, acc->checked,
-			                               true, at + i, (float)r, x, bound};
+			*acc = (struct codec_accuracy){acc->max_abs_error,
+			                               acc->sum_sq_error,
+			                               acc->sum_sq_exact,
+			                               acc->beyond,
+			                               acc->checked,
+			                               true,
+			                               at + i,
+			                               (float)r,
+			                               x,
+			                               bound};
 		acc->beyond++;
 	}
 }

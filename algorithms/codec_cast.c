@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
 #define KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define KERNEL

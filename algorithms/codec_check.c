@@ -88,7 +88,8 @@ int codec_check(const struct ar_call *c, const struct ar_codec *codec, const flo
 		}
 	}
 	free(all);
-	struct codec_accuracy total = {.max_abs_error = most, .sum_sq_error = sse, .sum_sq_exact = ssx};
+	struct codec_accuracy total = {
+	    .max_abs_error = most, .sum_sq_error = sse, .sum_sq_exact = ssx};
 	f->checked = true;
 	f->max_abs_error = most;
 	f->rel_l2_error = codec_rel_l2(&total);

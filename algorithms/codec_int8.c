@@ -12,7 +12,8 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
 #define KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define KERNEL
@@ -35,7 +36,9 @@ int codec_int8_exponent(float m)
 	int k;
 	float mant = frexpf(m / 127.0f, &k); /* m / 127 = mant 2^k, mant in [0.5, 1) */
 	int e = mant == 0.5f ? k - 1 : k;
-	return e < CODEC_INT8_EXP_MIN ? CODEC_INT8_EXP_MIN : e > CODEC_INT8_EXP_MAX ? CODEC_INT8_EXP_MAX : e;
+	return e < CODEC_INT8_EXP_MIN   ? CODEC_INT8_EXP_MIN
+	       : e > CODEC_INT8_EXP_MAX ? CODEC_INT8_EXP_MAX
+	                                : e;
 }
 
 /*

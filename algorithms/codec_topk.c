@@ -23,7 +23,6 @@ size_t codec_topk_count(size_t count, double ratio)
 	return k < 1 ? 1 : k > (double)count ? count : (size_t)k;
 }
 
-
 static double ratio_of(const struct codec_cfg *cfg)
 {
 	return cfg && cfg->topk_ratio > 0 ? cfg->topk_ratio : CODEC_TOPK_RATIO_DEFAULT;
@@ -158,7 +157,8 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	size_t rank = (k * ns + count - 1) / count * 3 / 2 + 2;
 	if (ns < SAMPLE_MIN || rank > ns)
 		return -1;
-	/* room for four times the candidates expected, within the scratch (a key and an index each) */
+	/* room for four times the candidates expected, within the scratch (a key and an index each)
+	 */
 	size_t want = (4 * k > 4 * rank * SAMPLE_STRIDE ? 4 * k : 4 * rank * SAMPLE_STRIDE) + 64;
 	size_t room = (count + BUCKETS * HISTS) / 2, cap = want < room ? want : room;
 	uint32_t *ckey = work, *cidx = work + cap;

@@ -97,8 +97,8 @@ static int send_range(struct run *r, const float *base, bool from_input, size_t 
                       int peer, MPI_Request *req)
 {
 	const float *src = from_input ? with_residual(r, base + off, off, n) : base + off;
-	size_t bytes = r->codec->encode(r->b.swire, src, n, r->c->codec_cfg, r->seed ^ off,
-	                                r->b.work);
+	size_t bytes =
+	    r->codec->encode(r->b.swire, src, n, r->c->codec_cfg, r->seed ^ off, r->b.work);
 	if (r->resid && from_input &&
 	    codec_residual(r->codec, r->resid + off, src, r->b.swire, bytes, n, r->b.tmp2) != 0)
 		return MPI_ERR_INTERN;
@@ -110,8 +110,7 @@ static int send_range(struct run *r, const float *base, bool from_input, size_t 
 	return MPI_Isend(r->b.swire, (int)bytes, MPI_BYTE, peer, EXEC_CODEC_TAG, r->c->comm, req);
 }
 
-static int post_recv(const struct run *r, const struct sched_step *st, char *wire,
-                     MPI_Request *req)
+static int post_recv(const struct run *r, const struct sched_step *st, char *wire, MPI_Request *req)
 {
 	size_t cap = r->codec->wire_bound(st->recv_count, r->c->codec_cfg);
 	return MPI_Irecv(wire, (int)cap, MPI_BYTE, st->recv_peer, EXEC_CODEC_TAG, r->c->comm, req);
@@ -248,10 +247,11 @@ int exec_codec_run(const struct exec_plan *p, const struct ar_call *c)
 	                .b = cut(c->scratch, s->segment_count),
 	                .resid = feedback ? p->codec->residual : NULL,
 	                /* a different stream per call and rank */
-	                .seed = (p->codec->calls++ << 20) ^ (uint64_t)s->rank * 0x9e3779b97f4a7c15u};
+	                .seed =
+	                    (p->codec->calls++ << 20) ^ (uint64_t)s->rank * 0x9e3779b97f4a7c15u};
 	if (c->input != c->result && s->copy_input_first && s->copy_count)
-		memcpy((float *)c->result + s->copy_offset, (const float *)c->input + s->copy_offset,
-		       s->copy_count * sizeof(float));
+		memcpy((float *)c->result + s->copy_offset,
+		       (const float *)c->input + s->copy_offset, s->copy_count * sizeof(float));
 	if (c->tally)
 		c->tally->calls++;
 	if (c->trace) {

@@ -10,9 +10,17 @@
 #include "reports/io/report_schema.h"
 
 static const char *const columns[] = {
-    "algorithm",       "bytes",         "ranks",        "busbw_gbps",
-    "wire_busbw_gbps", "sent_bytes",    "compression_ratio", "max_abs_error",
-    "rel_l2_error",    "beyond_bound_share", NULL,
+    "algorithm",
+    "bytes",
+    "ranks",
+    "busbw_gbps",
+    "wire_busbw_gbps",
+    "sent_bytes",
+    "compression_ratio",
+    "max_abs_error",
+    "rel_l2_error",
+    "beyond_bound_share",
+    NULL,
 };
 
 int html_compressed(struct html_buf *b, const cJSON *root)
@@ -36,11 +44,12 @@ int html_compressed(struct html_buf *b, const cJSON *root)
 	}
 	if (n) {
 		html_raw(b, "<h3>Compressed variants: speed beside error</h3>\n");
-		html_para(b, "note",
-		          "busbw is on the logical (float32) size, as the exact variants'; wire busbw "
-		          "is busbw / compression ratio; sent bytes per call, the most of any rank, as "
-		          "the executor counted them. Errors are against the sum taken in float64 over "
-		          "every rank's elements; an element beyond its format's bound is wrong.");
+		html_para(
+		    b, "note",
+		    "busbw is on the logical (float32) size, as the exact variants'; wire busbw "
+		    "is busbw / compression ratio; sent bytes per call, the most of any rank, as "
+		    "the executor counted them. Errors are against the sum taken in float64 over "
+		    "every rank's elements; an element beyond its format's bound is wrong.");
 		html_array_table(b, rows, columns, NULL, NULL);
 	}
 	cJSON_Delete(rows);

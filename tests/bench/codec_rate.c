@@ -135,7 +135,8 @@ int main(int argc, char **argv)
 	struct core *c = calloc((size_t)n, sizeof *c);
 	pthread_t *t = calloc((size_t)n, sizeof *t);
 	pthread_barrier_t go;
-	if (!c || !t || seg == 0 || bytes < sizeof(float) || pthread_barrier_init(&go, NULL, (unsigned)n)) {
+	if (!c || !t || seg == 0 || bytes < sizeof(float) ||
+	    pthread_barrier_init(&go, NULL, (unsigned)n)) {
 		fprintf(stderr, "codec_rate: bad arguments or out of memory\n");
 		return 5;
 	}
@@ -153,8 +154,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "codec_rate: cannot start %d threads\n", n);
 		return 5;
 	}
-	printf("{\"threads\": %d, \"bytes_per_thread\": %zu, \"segment_bytes\": %zu, \"gbps\": {", n,
-	       bytes, seg * sizeof(float));
+	printf("{\"threads\": %d, \"bytes_per_thread\": %zu, \"segment_bytes\": %zu, \"gbps\": {",
+	       n, bytes, seg * sizeof(float));
 	for (int j = 0; j < NJOBS; j++) {
 		qsort(c[0].seconds[j], PASSES, sizeof(double), cmp_double);
 		double s = c[0].seconds[j][PASSES / 2];

@@ -94,8 +94,8 @@ Test(codec_cast, fp16_rounds_to_nearest_even_and_overflows_as_ieee)
 	cr_expect_eq(codec_fp16_from_float(65504.0f), 0x7bff); /* the largest finite */
 	cr_expect_eq(codec_fp16_from_float(65519.0f), 0x7bff);
 	cr_expect_eq(codec_fp16_from_float(65520.0f), 0x7c00); /* past it: infinity */
-	cr_expect_eq(codec_fp16_from_float(0x1p-24f), 0x0001);  /* the smallest subnormal */
-	cr_expect_eq(codec_fp16_from_float(0x1p-26f), 0x0000);  /* below half of it: zero */
+	cr_expect_eq(codec_fp16_from_float(0x1p-24f), 0x0001); /* the smallest subnormal */
+	cr_expect_eq(codec_fp16_from_float(0x1p-26f), 0x0000); /* below half of it: zero */
 	cr_expect_eq(codec_fp16_from_float(-0.0f), 0x8000);
 	cr_expect_eq(codec_fp16_from_float(-INFINITY), 0xfc00);
 	cr_expect(isnan(codec_fp16_to_float(codec_fp16_from_float(NAN))));
@@ -103,8 +103,8 @@ Test(codec_cast, fp16_rounds_to_nearest_even_and_overflows_as_ieee)
 
 Test(codec_cast, edge_values_as_documented)
 {
-	const float x[] = {0.0f,     -0.0f, 0x1p-149f, -0x1p-140f, FLT_MIN, INFINITY,
-	                   -INFINITY, NAN,  0x1.fep127f /* bf16's largest finite */};
+	const float x[] = {0.0f,     -0.0f,     0x1p-149f, -0x1p-140f, FLT_MIN,
+	                   INFINITY, -INFINITY, NAN,       0x1.fep127f /* bf16's largest finite */};
 	float y[sizeof x / sizeof x[0]];
 	round_trip(&codec_bf16, NULL, x, y, sizeof x / sizeof x[0], 0);
 	cr_expect(y[0] == 0 && !signbit(y[0]) && y[1] == 0 && signbit(y[1]));
@@ -170,10 +170,10 @@ Test(codec_int8, edge_blocks_zeros_subnormals_one_sign_largest)
 	enum { B = CODEC_INT8_BLOCK };
 	static float x[5 * B], y[5 * B];
 	for (int i = 0; i < B; i++) {
-		x[i] = 0.0f;                          /* zeros */
-		x[B + i] = (float)(i + 1) * 0x1p-149f; /* subnormals */
-		x[2 * B + i] = 1.0f + (float)i;        /* all positive */
-		x[3 * B + i] = -0.001f * (float)(i + 1); /* all negative */
+		x[i] = 0.0f;                                  /* zeros */
+		x[B + i] = (float)(i + 1) * 0x1p-149f;        /* subnormals */
+		x[2 * B + i] = 1.0f + (float)i;               /* all positive */
+		x[3 * B + i] = -0.001f * (float)(i + 1);      /* all negative */
 		x[4 * B + i] = FLT_MAX - (float)i * 0x1p100f; /* the largest finite */
 	}
 	round_trip(&codec_int8, NULL, x, y, 5 * B, 0);
@@ -230,7 +230,8 @@ Test(codec_int8, stochastic_rounding_is_unbiased)
 			mean[i] += y[i] / CALLS;
 	}
 	for (int i = 0; i < N; i++) /* the standard error is at most 0.5 / sqrt(4000) = 0.008 */
-		cr_expect_leq(fabs(mean[i] - x[i]), 0.04, "index %d: mean %f of %f", i, mean[i], x[i]);
+		cr_expect_leq(fabs(mean[i] - x[i]), 0.04, "index %d: mean %f of %f", i, mean[i],
+		              x[i]);
 }
 
 Test(codec_int8, sizes_and_refusals)
@@ -325,7 +326,7 @@ Test(codec_topk, selection_agrees_with_a_sort)
 	check_against_sort(x, N, 0.01);
 	check_against_sort(x, N, 0.5);
 	check_against_sort(x, N, 1.0 / N); /* k = 1 */
-	for (int i = 0; i < N; i++) /* three magnitudes: ties everywhere */
+	for (int i = 0; i < N; i++)        /* three magnitudes: ties everywhere */
 		x[i] = (float)(i % 3) - 1.0f;
 	check_against_sort(x, N, 0.01);
 	memset(x, 0, sizeof x); /* an all-gather's rounded chunk: mostly zeros */
@@ -414,7 +415,8 @@ Test(codec_topk, error_feedback_keeps_the_accumulated_error_bounded)
 	              worst_short, worst_long);
 	cr_expect_leq(last, worst_long, "EF: %g", last);
 	cr_log_info("top-k error feedback, largest accumulated error: %g after 100 calls, %g after "
-	            "1000, %g without feedback", worst_short, worst_long, none);
+	            "1000, %g without feedback",
+	            worst_short, worst_long, none);
 	cr_expect_geq(none, 20 * worst_long, "without EF: %g, with: %g", none, worst_long);
 }
 
@@ -438,7 +440,8 @@ Test(codec_accuracy, inputs_are_deterministic_heavy_tailed_and_in_range)
 	}
 	cr_expect(zeros > N / 128 && zeros < N / 32, "about 1 in 64 is zero: %d", zeros);
 	for (int s = 1; s < 5; s++) /* five scales, ten times apart */
-		cr_expect(most[s] > 3 * most[s - 1], "scale %d: %g after %g", s, most[s], most[s - 1]);
+		cr_expect(most[s] > 3 * most[s - 1], "scale %d: %g after %g", s, most[s],
+		          most[s - 1]);
 }
 
 /*
