@@ -80,7 +80,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 # One target per suite script: suite/mpi/verify runs tests/mpi/verify.sh.
 MPI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/mpi/*.sh))
 CLI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/cli/*.sh))
-CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign suite/cluster/congestion
+CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign suite/cluster/congestion suite/cluster/compress
 MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing # verdicts on timings
 # make check: provision, build on every core, CHECK_SIDE_BY_SIDE (CHECK_JOBS at once, the longest
 # first; none judges a speed, only reliability runs MPI), then CHECK_ALONE one by one: MPI suites
@@ -125,9 +125,9 @@ $(CMD_OBJS): $(BUILD)/%.o: %.c | deps $(BUILD)/version.h
 	@mkdir -p $(dir $@)
 	$(call QUIET,MPICC,$<)$(MPICC) $(ALL_CFLAGS) -c -o $@ $<
 $(BUILD)/cmd/main.o: $(BUILD)/version.h
-# The reduction kernels: -O3 vectorises loops of unknown length (-O2's cheap
+# The reduction and codec kernels: -O3 vectorises loops of unknown length (-O2's cheap
 # cost model leaves them scalar: 30x slower for float32 here).
-$(BUILD)/algorithms/dtype.o: OPT := -O3 -g
+$(addprefix $(BUILD)/algorithms/,dtype.o codec_cast.o codec_int8.o): OPT := -O3 -g
 ifeq ($(MPI),mpich)
 # MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1: a false -Wstringop-overflow per Waitall.
 $(CMD_OBJS): WARN += -Wno-stringop-overflow
@@ -137,9 +137,9 @@ $(UNIT_OBJS): $(BUILD)/%.o: %.c | deps
 	$(call QUIET,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
 $(UNIT_BIN): $(UNIT_OBJS) $(PURE_OBJS)
 	$(call QUIET,LINK,$@)$(CC) $(SANFLAGS) -o $@ $^ $(CRIT_FLAGS) $(LIBS)
-$(BUILD)/bench/membw: tests/bench/membw.c
+$(BUILD)/bench/membw $(BUILD)/bench/codec_rate: $(BUILD)/bench/%: tests/bench/%.c $(filter %/codec_cast.o %/codec_int8.o %/codec_topk.o %/codec_accuracy.o,$(PURE_OBJS))
 	@mkdir -p $(dir $@)
-	$(call QUIET,CC,$<)$(CC) -std=c17 -O2 -Wall -Wextra -pthread -o $@ $<
+	$(call QUIET,CC,$<)$(CC) -std=c17 -O2 -Wall -Wextra -pthread -I. -o $@ $< $(filter %.o,$^) -lm
 
 check-build: | deps # the binary and the unit tests, on every core
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) $(BIN) $(UNIT_BIN)
@@ -156,10 +156,10 @@ run: # builds on every core first (a fresh machine's single-job build took about
 BENCH_REPEATS ?= 5
 BENCH_CLUSTER ?= 1
 BENCH_VC_RATE ?= 1gbit
-bench: $(BIN) $(BUILD)/bench/membw
+bench: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/codec_rate
 	$(Q)BENCH_CLUSTER=$(BENCH_CLUSTER) BENCH_VC_RATE=$(BENCH_VC_RATE) python3 tests/bench/bench.py \
 		$(BIN) $(BUILD)/bench/membw --repeats $(BENCH_REPEATS) --out bench/results.json
-bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/scale_analysis
+bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/codec_rate $(BUILD)/bench/scale_analysis
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
 bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts
 	$(Q)bash tests/bench/scale.sh $(BUILD)/bench/scale_analysis $(BUILD)/bench

@@ -83,7 +83,7 @@ static int all_gather_reduced(struct sched *s)
 	return all_gather(s, false);
 }
 
-static int build_direct(struct sched *s)
+int sched_build_direct(struct sched *s)
 {
 	return sched_build_halves(s, reduce_scatter, all_gather_reduced);
 }
@@ -106,7 +106,7 @@ const struct ar_variant ar_variant_direct = {
     .summary = "reduce-scatter then all-gather by pairwise exchange with every other rank",
     .algorithm = "2(n-1) steps, 2(n-1)/n x S bytes sent per rank, n-1 partners",
     .restrictions = AR_NEEDS_COMMUTATIVE,
-    .build = build_direct,
+    .build = sched_build_direct,
     .build_reduce_scatter = build_direct_reduce_scatter,
     .build_allgather = build_direct_allgather,
     .halves_restrictions = AR_NEEDS_COMMUTATIVE,

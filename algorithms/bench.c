@@ -2,6 +2,8 @@
 #include <mpi.h>
 
 #include "algorithms/bench.h"
+#include "algorithms/codec_accuracy.h"
+#include "algorithms/exec_codec.h"
 #include "algorithms/fault.h"
 #include "algorithms/progress.h"
 
@@ -288,6 +290,39 @@ static int verify(const struct ar_call *c, struct bench_result *out)
 	return rc;
 }
 
+/*
+ * A compressed variant: one more call, untimed, checked against the float64
+ * sum of every rank's input as that call saw it (with error feedback, plus
+ * the residual it started from).
+ */
+static int verify_compressed(struct point *p, struct bench_result *out)
+{
+	const struct exec_plan *plan = p->plan;
+	const float *in = p->mine->input;
+	bool feedback = p->c.codec_cfg && p->c.codec_cfg->error_feedback;
+	float *x = malloc((p->c.count ? p->c.count : 1) * sizeof *x);
+	int bad = !x, any = bad, rc, worst;
+	/* the call is collective: no rank may skip it alone */
+	if (MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, p->c.comm) != MPI_SUCCESS || any) {
+		free(x);
+		return bad ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+	}
+	for (size_t i = 0; i < p->c.count; i++)
+		x[i] = in[i] + (feedback ? plan->codec->residual[i] : 0.0f);
+	prepare(p, true);
+	p->c.tally = NULL; /* the figures are the timed calls' */
+	rc = worst = exec_run(plan, &p->c);
+	if (rc == MPI_SUCCESS && fault_is(FAULT_FLIP, p->c.rank))
+		fault_flip(p->c.result, p->c.count, sizeof(float));
+	if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, p->c.comm) == MPI_SUCCESS && !worst)
+		rc = codec_check(&p->c, plan->variant->codec, x, &out->codec, &out->wrong,
+		                 &out->first_bad_rank, &out->first);
+	else if (rc == MPI_SUCCESS)
+		rc = MPI_ERR_OTHER;
+	free(x);
+	return rc;
+}
+
 /* The stamps of every rank to rank 0, and there the samples, late starts and straggler. */
 static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
                    struct bench_result *out)
@@ -395,7 +430,14 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	p.delay_us = fault_is(FAULT_DELAY, p.c.rank) ? ar_fault.us : 0;
 	p.slow_us = fault_is(FAULT_SLOW, p.c.rank) ? ar_fault.us : 0;
 	p.slow_pct = fault_is(FAULT_SLOW, p.c.rank) ? ar_fault.pct : 0;
-	ar_pattern_fill(mine.input, p.c.dtype, p.c.op, p.c.rank, p.c.nranks, p.c.count);
+	const struct ar_codec *codec = plan->variant->codec;
+	struct exec_tally tally = {0};
+	if (codec) {
+		codec_input_fill(mine.input, p.c.rank, p.c.count);
+		p.c.tally = &tally;
+	} else {
+		ar_pattern_fill(mine.input, p.c.dtype, p.c.op, p.c.rank, p.c.nranks, p.c.count);
+	}
 	if (p.c.rank == 0)
 		p.origin_s = now_ref(&p);
 	rc = MPI_Bcast(&p.origin_s, 1, MPI_DOUBLE, 0, p.c.comm);
@@ -409,6 +451,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 		if (rc == MPI_SUCCESS && adaptive && i == 0 && warmup > 1)
 			rc = fit_warmup(&p.c, cfg, e - a, &warmup);
 	}
+	tally = (struct exec_tally){0}; /* the timed calls' bytes alone */
 	if (rc == MPI_SUCCESS && adaptive)
 		rc = decide_iterations(&p.c, cfg, best, b->max_samples, &iters);
 	if (iters > b->max_samples)
@@ -432,8 +475,10 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	if (rc == MPI_SUCCESS && p.c.rank == 0) /* the interval of every point, adaptive or not */
 		sample_stop_converged(b->max_us, (size_t)out->iterations, cfg->ci_width, b->sorted_us,
 		                      &out->ci_lo_us, &out->ci_hi_us);
+	if (rc == MPI_SUCCESS && codec)
+		rc = codec_figures_bytes(p.c.comm, &tally, &out->codec);
 	if (rc == MPI_SUCCESS && cfg->check)
-		rc = verify(&p.c, out);
+		rc = codec ? verify_compressed(&p, out) : verify(&p.c, out);
 	return out->mpi_rc = rc;
 }
 

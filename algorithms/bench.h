@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "algorithms/clock_model.h"
+#include "algorithms/codec_check.h"
 #include "algorithms/executor.h"
 #include "algorithms/pattern.h"
 #include "algorithms/shm_arena.h"
@@ -96,11 +97,15 @@ struct bench_result {
 	/* rank 0: the p50's 95% interval (NAN with too few samples), and why sampling stopped */
 	double ci_lo_us, ci_hi_us;
 	enum sample_stop stop;
+	struct codec_figures codec; /* a compressed variant's bytes and accuracy (on rank 0) */
 };
 
 /*
  * Measure one point. call carries comm, ranks, count, dtype, op, and whether
  * it is in place (input == result); its buffers are replaced by b's.
+ * A compressed variant (ar_variant.codec) runs on gradient-like inputs
+ * (codec_accuracy.h), counts the bytes it sends over the timed calls, and is
+ * checked by one more call, untimed, against its format's bound.
  * On rank 0, b->max_us[0..iterations), b->rank_mean_us and b->rank_late_us
  * hold the samples and the per-rank means.
  * Returns MPI_SUCCESS, or an MPI error code (agreed by all ranks).

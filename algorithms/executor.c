@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "algorithms/executor.h"
+#include "algorithms/exec_codec.h"
 #include "algorithms/progress.h"
 
 #include <string.h>
@@ -30,7 +31,10 @@ int exec_plan_init_collective(struct exec_plan *p, const struct ar_variant *v, e
 	p->variant = v;
 	p->collective = c;
 	p->elem_bytes = ar_dtype_bytes(t);
+	p->codec = NULL;
 	sched_init(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
+	if (v->codec && exec_codec_state_resize(&p->codec, count) != 0)
+		return -1;
 	sched_build_fn build = ar_collective_build(v, c);
 	return build ? build(&p->sched) : 0;
 }
@@ -46,6 +50,8 @@ int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, e
 {
 	p->elem_bytes = ar_dtype_bytes(t);
 	sched_reset(&p->sched, rank, nranks, count, segment_count_of(segment_bytes, p->elem_bytes));
+	if (p->variant->codec && exec_codec_state_resize(&p->codec, count) != 0)
+		return -1;
 	sched_build_fn build = ar_collective_build(p->variant, p->collective);
 	return build ? build(&p->sched) : 0;
 }
@@ -53,17 +59,22 @@ int exec_plan_rebuild(struct exec_plan *p, int rank, int nranks, size_t count, e
 void exec_plan_release(struct exec_plan *p)
 {
 	sched_release(&p->sched);
+	exec_codec_state_free(&p->codec);
 }
 
 size_t exec_plan_scratch_bytes(const struct exec_plan *p)
 {
+	if (p->codec)
+		return exec_codec_scratch_bytes(p->sched.segment_count);
 	return 2 * p->sched.max_recv_count * p->elem_bytes;
 }
 
 size_t exec_scratch_bound_bytes(size_t segment_bytes)
 {
-	/* a segment of the widest dtype, rounded up to whole elements, twice */
-	return 2 * (segment_bytes + 8);
+	/* a segment of the widest dtype, rounded up to whole elements, twice; or a codec's */
+	size_t plain = 2 * (segment_bytes + 8);
+	size_t codec = exec_codec_scratch_bytes(segment_bytes / 4 ? segment_bytes / 4 : 1);
+	return plain > codec ? plain : codec;
 }
 
 static bool overlaps(size_t a_off, size_t a_cnt, size_t b_off, size_t b_cnt)
@@ -95,8 +106,7 @@ static int post_recv(const struct sched_step *st, const struct ar_call *c, char 
 	                 req);
 }
 
-/* The call's identity, from the progress record that the harness keeps (progress.h). */
-static struct trace_entry call_entry(void)
+struct trace_entry exec_call_entry(void)
 {
 	return (struct trace_entry){
 	    .variant = atomic_load_explicit(&ar_progress.variant, memory_order_relaxed),
@@ -129,7 +139,7 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 	if (!in_place && s->copy_input_first && s->copy_count)
 		memcpy(res + s->copy_offset * w, in + s->copy_offset * w, s->copy_count * w);
 	if (traced) {
-		e = call_entry();
+		e = exec_call_entry();
 		e.end_ns = trace_now_ns();
 	}
 	for (size_t k = 0; k < s->nsteps && rc == MPI_SUCCESS; k++) {
@@ -202,7 +212,7 @@ static int run_direct(const struct exec_plan *p, const struct ar_call *c)
 {
 	struct trace_entry e = {0};
 	if (c->trace) {
-		e = call_entry();
+		e = exec_call_entry();
 		e.step = TRACE_WHOLE_CALL;
 		e.send_peer = e.recv_peer = -1;
 		e.start_ns = trace_now_ns();
@@ -221,5 +231,7 @@ int exec_run(const struct exec_plan *p, const struct ar_call *call)
 {
 	if (!ar_collective_build(p->variant, p->collective))
 		return run_direct(p, call);
+	if (p->codec)
+		return exec_codec_run(p, call);
 	return run_schedule(p, call);
 }

@@ -21,11 +21,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "algorithms/dtype.h"
 #include "algorithms/schedule.h"
 #include "algorithms/trace.h"
 #include "algorithms/variant.h"
+
+/* Bytes a rank sent through a codec (compressed variants), counted as they are sent. */
+struct exec_tally {
+	uint64_t wire_bytes;    /* what went on the wire */
+	uint64_t logical_bytes; /* the float32 bytes those messages carried */
+	uint64_t calls;
+};
+
+struct exec_codec_state; /* a compressed variant's residual and call count: exec_codec.h */
 
 /* One all-reduce call. input == result means in place. */
 struct ar_call {
@@ -40,6 +50,8 @@ struct ar_call {
 	size_t mpi_max_count;          /* direct variants: elements per MPI call; 0 = INT_MAX */
 	struct trace_ring *trace;      /* NULL: not traced; else one entry per step (borrowed) */
 	enum ar_collective collective; /* what is checked: the all-reduce (0), or a half */
+	const struct codec_cfg *codec_cfg; /* compressed variants: their options; NULL: defaults */
+	struct exec_tally *tally;          /* compressed variants: bytes sent, added to; or NULL */
 };
 
 struct exec_plan {
@@ -47,6 +59,7 @@ struct exec_plan {
 	enum ar_collective collective; /* the all-reduce, or one of its halves */
 	struct sched sched;            /* built when the variant has a builder for it */
 	size_t elem_bytes;
+	struct exec_codec_state *codec; /* compressed variants (owned), else NULL */
 };
 
 /* Returns 0, or -1 when the schedule cannot be allocated. The all-reduce. */
@@ -66,5 +79,8 @@ size_t exec_scratch_bound_bytes(size_t segment_bytes);
 
 /* Run one all-reduce; returns MPI_SUCCESS or an MPI error code. */
 int exec_run(const struct exec_plan *p, const struct ar_call *call);
+
+/* --trace: the call's identity, from the progress record that the harness keeps (progress.h). */
+struct trace_entry exec_call_entry(void);
 
 #endif

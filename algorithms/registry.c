@@ -14,6 +14,10 @@ const struct ar_variant *const ar_variants[] = {
     &ar_variant_mpi,
     &ar_variant_mpi_reduce_bcast,
     &ar_variant_mpi_rs_allgather,
+    &ar_variant_bf16,
+    &ar_variant_fp16,
+    &ar_variant_int8,
+    &ar_variant_topk,
     NULL,
 };
 
@@ -38,7 +42,7 @@ size_t ar_variant_count(void)
 
 bool ar_variant_in_all(const struct ar_variant *v)
 {
-	return !v->guideline;
+	return !v->guideline && !v->codec;
 }
 
 int ar_variant_index(const struct ar_variant *v)
@@ -55,6 +59,15 @@ const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum 
 		return "needs a power-of-two rank count";
 	if ((v->restrictions & AR_NEEDS_COMMUTATIVE) && !ar_op_is_commutative(op))
 		return "needs a commutative operator";
+	if ((v->restrictions & AR_NEEDS_FLOAT32_SUM) && op != AR_SUM)
+		return "a compressed variant: needs op sum";
+	return NULL;
+}
+
+const char *ar_variant_unsupported_dtype(const struct ar_variant *v, enum ar_dtype t)
+{
+	if ((v->restrictions & AR_NEEDS_FLOAT32_SUM) && t != AR_FLOAT32)
+		return "a compressed variant: needs dtype float32";
 	return NULL;
 }
 
@@ -92,6 +105,9 @@ const char *ar_collective_unsupported(const struct ar_variant *v, enum ar_collec
 
 const char *ar_restrictions_text(unsigned restrictions)
 {
+	/* only the compressed variants have it, and no other */
+	if (restrictions & AR_NEEDS_FLOAT32_SUM)
+		return "float32 and op sum only; inexact (within its format's bound)";
 	/* indexed by the bits: commutative 1, power of two 2, one host 4 */
 	static const char *const text[] = {
 	    "none",

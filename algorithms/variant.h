@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "algorithms/codec.h"
 #include "algorithms/dtype.h"
 #include "algorithms/schedule.h"
 
@@ -26,6 +27,7 @@ enum ar_restriction {
 	AR_NEEDS_COMMUTATIVE = 1u << 0, /* reorders operands */
 	AR_NEEDS_POW2 = 1u << 1,        /* power-of-two rank counts only */
 	AR_NEEDS_ONE_HOST = 1u << 2,    /* every rank on one host (shared memory alone) */
+	AR_NEEDS_FLOAT32_SUM = 1u << 3, /* a compressed variant: float32 input, op sum */
 };
 
 /*
@@ -79,6 +81,13 @@ struct ar_variant {
 	 * pay for it. `list` says so.
 	 */
 	bool guideline;
+	/*
+	 * A compressed variant (issue 40): its schedule's messages go through
+	 * this codec (algorithms/exec_codec.h), so its results are inexact and
+	 * checked against the bound of the codec's format. Selected by name
+	 * only, never by 'all', like the guideline mock-ups.
+	 */
+	const struct ar_codec *codec;
 };
 
 /*
@@ -92,12 +101,14 @@ extern const struct ar_variant *const ar_variants[];
 
 const struct ar_variant *ar_variant_find(const char *name);
 size_t ar_variant_count(void);
-/* Whether 'all' selects v: every variant but the guideline mock-ups. */
+/* Whether 'all' selects v: every variant but the guideline mock-ups and the compressed ones. */
 bool ar_variant_in_all(const struct ar_variant *v);
 /* Position of v in ar_variants, or -1. */
 int ar_variant_index(const struct ar_variant *v);
 /* NULL when v can run nranks with op, else why not (a static string). */
 const char *ar_variant_unsupported(const struct ar_variant *v, int nranks, enum ar_op op);
+/* NULL when v can run dtype t, else why not (a static string): compressed variants need float32. */
+const char *ar_variant_unsupported_dtype(const struct ar_variant *v, enum ar_dtype t);
 /*
  * The same for collective c on nranks ranks over hosts hosts: also "no
  * reduce-scatter form" and the halves' restrictions.
@@ -122,5 +133,12 @@ extern const struct ar_variant ar_variant_shm;
 extern const struct ar_variant ar_variant_mpi;
 extern const struct ar_variant ar_variant_mpi_reduce_bcast;
 extern const struct ar_variant ar_variant_mpi_rs_allgather;
+extern const struct ar_variant ar_variant_bf16;
+extern const struct ar_variant ar_variant_fp16;
+extern const struct ar_variant ar_variant_int8;
+extern const struct ar_variant ar_variant_topk;
+
+/* direct's schedule (ar_direct.c), which the compressed variants run. */
+int sched_build_direct(struct sched *s);
 
 #endif

@@ -85,6 +85,20 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 	    !cJSON_AddNumberToObject(rec, SK_AR_YARDSTICK_BURST, (double)(run->yard.nsamples - 1)))
 		return -1;
 	print_row(run, r);
+	/* a compressed variant's point: what went on the wire and what it cost, beside its speed */
+	if (run->o->format != AR_FORMAT_CSV && r->compressed && !r->skipped) {
+		char error[160] = "error not checked (-c 0)";
+		if (!isnan(r->beyond_bound_share))
+			snprintf(error, sizeof error,
+			         "error max %.3g, relative L2 %.3g, beyond the bound %.3g",
+			         r->max_abs_error, r->rel_l2_error, r->beyond_bound_share);
+		char wire[96] = "nothing sent (one rank)";
+		if (r->compression_ratio > 0)
+			snprintf(wire, sizeof wire, "wire busbw %.3g GB/s, %.0f bytes sent (%.3gx less)",
+			         r->wire_busbw_gbps, r->sent_bytes, r->compression_ratio);
+		printf("#   %s %llu bytes: %s; %s\n", r->algorithm, (unsigned long long)r->bytes, wire,
+		       error);
+	}
 	if (run->o->format != AR_FORMAT_CSV && r->late_starts_retimed)
 		printf(
 		    "#   %s %llu bytes: %d of %d starts late (straggler rank %d, %s): timed from "

@@ -23,8 +23,8 @@ static const struct opt variants_opt[] = {
      .parse = opts_parse_variants,
      .echo = opts_echo_variants,
      .help = "variants, comma-separated, or 'all' ({default}); 'all'\n"
-             "is every variant but the guideline mock-ups, which go\n"
-             "by name (see 'list')"},
+             "is every variant but the guideline mock-ups and the\n"
+             "compressed ones, which go by name (see 'list')"},
 };
 
 static const struct opt step_opt[] = {
@@ -78,6 +78,7 @@ static const struct opt_group groups[] = {
     OPT_GROUP(opts_sweep_timing, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(opts_segment, offsetof(struct ar_opts, sweep.segment_bytes)),
     OPT_GROUP(opts_trace, offsetof(struct ar_opts, sweep)),
+    OPT_GROUP(opts_compress, offsetof(struct ar_opts, sweep)),
     OPT_GROUP(allreduce_only, 0),
     OPT_GROUP(opts_timeout, offsetof(struct ar_opts, timeout_s)),
     OPT_GROUP(opts_output, offsetof(struct ar_opts, out)),

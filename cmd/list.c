@@ -27,7 +27,11 @@ int cmd_list(void *opts, struct cmd_ctx *ctx)
 		if (rs || ag)
 			printf("; restrictions: %s", ar_restrictions_text(v->halves_restrictions));
 		printf("\n");
-		if (!ar_variant_in_all(v))
+		if (v->codec)
+			printf("%-20s   selected by name only, never by 'all': compressed, its results "
+			       "checked against its format's bound\n",
+			       "");
+		else if (!ar_variant_in_all(v))
 			printf("%-20s   selected by name only, never by 'all': a guideline mock-up "
 			       "that tune holds mpi against\n",
 			       "");

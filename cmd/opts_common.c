@@ -232,6 +232,34 @@ const struct opt opts_trace[2] = {
              "rank's, and that must fit 256 MiB (about 1.1M / ranks)"},
 };
 
+const struct opt opts_compress[3] = {
+    {.name = "topk-ratio",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct sweep_opts, codec.topk_ratio),
+     .metavar = "R",
+     .def = "0.01",
+     .min = 0,
+     .max = CODEC_TOPK_RATIO_MAX,
+     .flags = OPT_MIN_OPEN,
+     .key = "topk_ratio",
+     .range = "must be a share above 0 and at most 0.5",
+     .help = "topk: the share of each message's values sent, with\n"
+             "their indices ({default}; past 0.5 the indices cost more\n"
+             "than the values dropped save)"},
+    {.name = "error-feedback",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct sweep_opts, codec.error_feedback),
+     .key = "error_feedback",
+     .help = "compressed variants (meant for topk): what a call's codec\n"
+             "dropped is added to the next call's input on that rank"},
+    {.name = "stochastic-rounding",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct sweep_opts, codec.stochastic),
+     .key = "stochastic_rounding",
+     .help = "int8: round stochastically (unbiased, error below one\n"
+             "step) instead of to nearest (half a step)"},
+};
+
 const struct opt opts_segment[1] = {
     {.name = "segment-bytes",
      .kind = OPT_BYTES,

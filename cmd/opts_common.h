@@ -63,6 +63,7 @@ struct sweep_opts {
 	bool trace;                /* --trace: every step of every rank, its slow hops named */
 	int collective;         /* enum ar_collective: --collective (0: the all-reduce) */
 	uint64_t trace_entries; /* per rank */
+	struct codec_cfg codec; /* the compressed variants' options (issue 40) */
 };
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
@@ -72,6 +73,8 @@ extern const struct opt opts_trace[2];
 extern const struct opt opts_sweep_points[5];
 extern const struct opt opts_sweep_data[3];
 extern const struct opt opts_sweep_timing[2];
+/* --topk-ratio, --error-feedback, --stochastic-rounding: the compressed variants' (allreduce). */
+extern const struct opt opts_compress[3];
 /* --collective (allreduce, scale): the all-reduce or one of its halves. */
 extern const struct opt opts_sweep_collective[1];
 

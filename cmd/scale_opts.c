@@ -183,6 +183,32 @@ static const struct opt scale_only[] = {
      .range = "must be milliseconds from 1e-6 to 1e9",
      .help = "compute time of one training step on one rank:\n"
              "turns on the data-parallel step model"},
+    {.name = "compress-ratio",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct scale_opts, compress_ratio),
+     .metavar = "R",
+     .min = 1,
+     .max = 1e6,
+     .flags = OPT_NAN_DEFAULT,
+     .key = "compress_ratio",
+     .range = "must be a ratio from 1 to 1e6",
+     .help = "the step model again with the gradient compressed R times\n"
+             "on the wire (a compressed variant's compression_ratio:\n"
+             "bf16 2, int8 3.98): Tar x fit(bytes / R) / fit(bytes),\n"
+             "each variant's fit, plus the cast's cost (--cast-gbps);\n"
+             "needs --compute-ms"},
+    {.name = "cast-gbps",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct scale_opts, cast_gbps),
+     .metavar = "G",
+     .min = 0,
+     .max = 1e6,
+     .flags = OPT_NAN_DEFAULT | OPT_MIN_OPEN,
+     .key = "cast_gbps",
+     .range = "must be GB/s above 0, at most 1e6",
+     .help = "with --compress-ratio: the rate at which one rank encodes,\n"
+             "and then decodes, its gradient (make bench's codec kernel\n"
+             "rate per core); costs 2 x grad_bytes / G per step"},
     {.name = "grad-bytes",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct scale_opts, grad_bytes),
@@ -257,6 +283,13 @@ static int check_step(struct scale_opts *o, char *err, size_t len)
 		             o->grad_given ? "--grad-bytes" : "--overlap");
 	if (isnan(o->overlap))
 		o->overlap = 0;
+	if (isnan(o->compress_ratio) != isnan(o->cast_gbps))
+		return usage(err, len, "scale: %s needs %s (the compressed step model takes both)",
+		             isnan(o->cast_gbps) ? "--compress-ratio" : "--cast-gbps",
+		             isnan(o->cast_gbps) ? "--cast-gbps" : "--compress-ratio");
+	if (!step && !isnan(o->compress_ratio))
+		return usage(err, len,
+		             "scale: --compress-ratio needs --compute-ms (the step model's compute time)");
 	if (!o->grad_given)
 		o->grad_bytes = o->sweep.max_bytes;
 	if (step && o->grad_bytes < w)
@@ -381,5 +414,7 @@ struct scale_model_in scale_model_input(const struct scale_opts *o)
 	                               .grad_bytes = o->grad_bytes,
 	                               .overlap = o->overlap,
 	                               .overlap_measured = o->overlap_measured,
-	                               .bucket_bytes = o->bucket_bytes};
+	                               .bucket_bytes = o->bucket_bytes,
+	                               .compress_ratio = isnan(o->compress_ratio) ? 0 : o->compress_ratio,
+	                               .cast_gbps = o->cast_gbps};
 }

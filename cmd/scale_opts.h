@@ -38,6 +38,8 @@ struct scale_opts {
 	bool overlap_given;
 	bool overlap_measured; /* --overlap measured: a step measured at each rank count */
 	uint64_t bucket_bytes; /* its buckets, whole elements */
+	double compress_ratio; /* NAN: no compressed step model (issue 40) */
+	double cast_gbps;      /* NAN until given */
 	double timeout_s;      /* watchdog; 0 disables */
 	struct cmd_out out;
 };

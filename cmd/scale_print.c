@@ -121,6 +121,12 @@ static void print_speedups(const struct scale_opts *o, const struct scale_entry 
 		if (!strong && r->overlap_measured && !r->predicted)
 			printf("; step %.2f ms measured, %.2f ms model", r->measured_step_us / 1e3,
 			       r->predicted_step_us / 1e3);
+		if (r->has_compressed) {
+			scale_format_speedup(b, sizeof b, r->ranks,
+			                     strong ? r->compressed.strong_speedup
+			                            : r->compressed.speedup);
+			printf("; compressed: %s", strchr(b, ':') ? strchr(b, ':') + 2 : b);
+		}
 		printf("%s\n", r->predicted ? "  PREDICTED" : "");
 	}
 }
@@ -164,6 +170,10 @@ void scale_print_step(const struct scale_opts *o, const struct scale_results *re
 	    : o->overlap > 0 ? "; overlap: that fraction of the all-reduce hidden behind compute, "
 	                       "never more than the compute"
 	                     : "");
+	if (!isnan(o->compress_ratio))
+		printf("# compressed: Tar x fit(bytes / %g) / fit(bytes) (each variant's fit), plus "
+		       "encoding and decoding the gradient at %g GB/s on every rank (%.2f ms)\n",
+		       o->compress_ratio, o->cast_gbps, 2.0 * (double)o->grad_bytes / (o->cast_gbps * 1e6));
 	printf("# weak scaling (fixed batch per rank): speedup n Tc / (Tc + Tar(n))\n");
 	for (int v = 0; ar_variants[v]; v++)
 		if (o->sweep.variants[v])

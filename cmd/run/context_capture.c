@@ -208,6 +208,16 @@ int run_check_memory(const struct cmd_ctx *ctx, const char *cmd, uint64_t max_by
 void run_describe_wrong(const struct cmd_ctx *ctx, const struct ar_record *r,
                         const struct bench_result *br)
 {
+	if (r->compressed) {
+		cmd_error(ctx,
+		          "wrong result: variant %s, %llu bytes (%llu %s, %s) on %d ranks: %llu "
+		          "elements beyond the bound of its format; rank %d, first at index %zu: got "
+		          "%.9g, the exact sum (float64) is %.17g",
+		          r->algorithm, (unsigned long long)r->bytes, (unsigned long long)r->count,
+		          r->dtype, r->op, r->ranks, (unsigned long long)br->wrong, br->first_bad_rank,
+		          br->first.index, br->first.got, br->first.expected);
+		return;
+	}
 	enum ar_dtype t = AR_FLOAT64;
 	ar_dtype_parse(r->dtype, &t); /* the record carries the canonical name */
 	int hex = (int)(2 * ar_dtype_bytes(t));
@@ -244,5 +254,16 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->p50_ci_lo_us = br->ci_lo_us;
 	r->p50_ci_hi_us = br->ci_hi_us;
 	r->stop = sample_stop_name(br->stop);
-	return ar_record_compute(r);
+	int rc = ar_record_compute(r);
+	const struct codec_figures *f = &br->codec;
+	if (rc == 0 && f->on) {
+		r->compressed = true;
+		r->sent_bytes = f->sent_bytes;
+		r->compression_ratio = f->compression_ratio;
+		r->wire_busbw_gbps = r->busbw_gbps / f->compression_ratio;
+		r->max_abs_error = f->checked ? f->max_abs_error : NAN;
+		r->rel_l2_error = f->checked ? f->rel_l2_error : NAN;
+		r->beyond_bound_share = f->checked ? f->beyond_bound_share : NAN;
+	}
+	return rc;
 }

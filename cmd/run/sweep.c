@@ -238,7 +238,8 @@ int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_
 	                       .dtype = o->dtype,
 	                       .op = o->op,
 	                       .trace = run_trace_ring(&s->trace),
-	                       .collective = (enum ar_collective)o->collective};
+	                       .collective = (enum ar_collective)o->collective,
+	                       .codec_cfg = &o->codec};
 	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
 	if (rc == MPI_SUCCESS) /* outside the timed region: the point's steps to its rank 0 */
 		rc = run_trace_collect(&s->trace, c->comm, v, r->bytes);
@@ -273,12 +274,19 @@ static void progress_line(struct sweep *s, const struct ar_record *r, int hosts,
 	if (r->late_starts_retimed)
 		snprintf(late, sizeof late, " (%d late starts: timed from the last arrival)",
 		         r->late_starts_retimed);
-	char busbw[48];
+	char busbw[48], wire[160] = "";
 	report_fixed(busbw, sizeof busbw, r->busbw_gbps, 3, 3);
+	if (r->compressed)
+		snprintf(wire, sizeof wire,
+		         " (wire %.3g GB/s: %.0f bytes sent, %.3gx less; max error %.3g, relative L2 "
+		         "%.3g)",
+		         r->wire_busbw_gbps, r->sent_bytes, r->compression_ratio, r->max_abs_error,
+		         r->rel_l2_error);
 	cmd_progress(s->ctx, s->quiet,
-	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %s GB/s, %d iterations%s%s",
+	             "%s: [%d/%d] %s %llu bytes%s: p50 %.2f us, busbw %s GB/s%s, %d iterations%s%s",
 	             s->command, ++s->done, s->total, r->algorithm, (unsigned long long)r->bytes,
-	             where, r->time.p50_us, busbw, r->iterations, late, br->wrong ? ", WRONG" : "");
+	             where, r->time.p50_us, busbw, wire, r->iterations, late,
+	             br->wrong ? ", WRONG" : "");
 }
 
 /* Rank 0, under the lock: one measured (br) or skipped (NULL) point into the report. */
@@ -346,6 +354,8 @@ void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
 	r->collective = (enum ar_collective)o->collective;
 	r->skipped = bench_collective_skipped(&s->bufs, ar_variants[v], r->collective, c->nranks,
 	                                      c->hosts, o->op);
+	if (!r->skipped)
+		r->skipped = ar_variant_unsupported_dtype(ar_variants[v], o->dtype);
 	if (!r->skipped && r->count == 0)
 		r->skipped = "message smaller than one element";
 }

@@ -205,6 +205,18 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 	        add_array(o, SK_AR_RANK_LATE_US, r->rank_late_us, (size_t)r->ranks));
 }
 
+/* A compressed variant's bytes and accuracy (issue 40). */
+static bool add_compressed(cJSON *o, const struct ar_record *r)
+{
+	return !r->compressed ||
+	       (report_add_number(o, SK_AR_SENT_BYTES, r->sent_bytes) &&
+	        report_add_number(o, SK_AR_COMPRESSION_RATIO, r->compression_ratio) &&
+	        report_add_number(o, SK_AR_WIRE_BUSBW_GBPS, r->wire_busbw_gbps) &&
+	        report_add_number(o, SK_AR_MAX_ABS_ERROR, r->max_abs_error) &&
+	        report_add_number(o, SK_AR_REL_L2_ERROR, r->rel_l2_error) &&
+	        report_add_number(o, SK_AR_BEYOND_BOUND_SHARE, r->beyond_bound_share));
+}
+
 static bool add_measured(cJSON *o, const struct ar_record *r)
 {
 	return cJSON_AddNumberToObject(o, SK_AR_ITERATIONS, r->iterations) &&
@@ -219,7 +231,8 @@ static bool add_measured(cJSON *o, const struct ar_record *r)
 	            : cJSON_AddNullToObject(o, SK_AR_STRAGGLER_RANK)) &&
 	       add_array(o, SK_AR_RANK_MEAN_US, r->rank_mean_us,
 	                 r->rank_mean_us ? (size_t)r->ranks : 0) &&
-	       add_timing(o, r) && add_array(o, SK_AR_SAMPLES_US, r->samples_us, r->nsamples);
+	       add_timing(o, r) && add_compressed(o, r) &&
+	       add_array(o, SK_AR_SAMPLES_US, r->samples_us, r->nsamples);
 }
 
 cJSON *ar_record_to_json(cJSON *results, const struct ar_record *r)

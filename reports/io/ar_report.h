@@ -50,6 +50,10 @@ struct ar_record {
 	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
 	double p50_ci_lo_us, p50_ci_hi_us; /* the p50's 95% interval; NAN: none */
 	const char *stop; /* why sampling stopped (algorithms/sample_stop.h); NULL: not written */
+	/* a compressed variant's (issue 40): written when compressed is set; NAN: not known */
+	bool compressed;
+	double sent_bytes, compression_ratio, wire_busbw_gbps;
+	double max_abs_error, rel_l2_error, beyond_bound_share;
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */

@@ -122,6 +122,9 @@ void scale_row_derive(struct scale_row *r, const struct scale_step_cfg *cfg)
 	r->overlap = r->overlap_measured ? r->measured_overlap : cfg->overlap;
 	scale_step_at(r->ranks, r->p50_us, cfg->compute_us, 0, &r->step);
 	scale_step_at(r->ranks, r->p50_us, cfg->compute_us, r->overlap, &r->overlapped);
+	r->has_compressed = cfg->compress_ratio > 0 && isfinite(r->compressed_tar_us);
+	if (r->has_compressed)
+		scale_step_at(r->ranks, r->compressed_tar_us, cfg->compute_us, 0, &r->compressed);
 	r->predicted_step_us =
 	    cfg->compute_us + model_exposed_us(r->p50_us, r->overlap, cfg->compute_us);
 }
@@ -226,6 +229,11 @@ cJSON *scale_row_add_json(cJSON *rec, const struct scale_row *r)
 		     (!r->overlap_measured || r->predicted ||
 		      report_add_number(ov, SK_OVERLAP_MEASURED_STEP_US, r->measured_step_us)) &&
 		     add_step(ov, &r->overlapped, r->ranks);
+	}
+	if (ok && r->has_step && r->has_compressed) {
+		cJSON *c = cJSON_AddObjectToObject(rec, SK_SCALE_COMPRESSED);
+		ok = c && report_add_number(c, SK_SCOMP_TAR_US, r->compressed_tar_us) &&
+		     add_step(c, &r->compressed, r->ranks);
 	}
 	if (ok && r->has_model)
 		ok = add_model(rec, r) != NULL;

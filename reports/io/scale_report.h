@@ -26,6 +26,7 @@ struct scale_step_cfg {
 	double compute_us;   /* Tc: one step's compute on one rank */
 	uint64_t grad_bytes; /* the rows of this size carry the step model */
 	double overlap;      /* fraction of the all-reduce hidden behind compute */
+	double compress_ratio; /* the step model with a compressed gradient (issue 40); 0: none */
 };
 
 struct scale_row {
@@ -61,6 +62,14 @@ struct scale_row {
 	struct model_terms terms;
 	bool sampled; /* the terms come from a sample of ranks (algorithms/cost.h) */
 	double model_us;
+	/*
+	 * --compress-ratio: Tar with the gradient compressed (the caller sets
+	 * it: the fit at bytes / ratio plus the cast's cost; NAN: no fit), and
+	 * the step model at it (has_compressed).
+	 */
+	double compressed_tar_us;
+	bool has_compressed;
+	struct scale_step compressed;
 };
 
 /*

@@ -71,6 +71,8 @@
 	O(SCALE, "scale results[]",                                                                \
 	  "an all-reduce point at one rank count, measured or predicted")                          \
 	O(OVERLAP, "results[].overlapped", "the step model with part of the all-reduce hidden")    \
+	O(SCOMP, "results[].compressed",                                                           \
+	  "the step model with the gradient compressed (--compress-ratio)")                        \
 	O(MODEL, "results[].model", "the cost model's terms at this point")                        \
 	O(SSUM, "scale summary", "fits, sweet spots and verdicts of a scaling sweep")              \
 	O(COST, "summary.cost_model", "how the cost model is built")                               \
@@ -224,6 +226,23 @@
 	F(AR, TRACE, "trace", OBJ, TRACE, 0, NULL, "", "where the time went (--trace)")            \
 	F(AR, YARDSTICK_BURST, "yardstick_burst", INT, NONE, 0, NULL, "",                          \
 	  "the yardstick burst just before this point (index in summary.yardstick.samples_us)")    \
+	F(AR, SENT_BYTES, "sent_bytes", NUM, NONE, 0, NULL, "bytes",                               \
+	  "compressed variants: what one call sent, the most of any rank, as the executor counted "\
+	  "it")                                                                                    \
+	F(AR, COMPRESSION_RATIO, "compression_ratio", NUM, NONE, N, NULL, "",                      \
+	  "compressed variants: the float32 bytes the messages carried / the bytes sent, all "     \
+	  "ranks; null: nothing sent (one rank)")                                                  \
+	F(AR, WIRE_BUSBW_GBPS, "wire_busbw_gbps", NUM, NONE, N, NULL, "GB/s",                      \
+	  "compressed variants: busbw / compression_ratio, the bus bandwidth the wire carried "    \
+	  "(busbw_gbps is on the logical, uncompressed size)")                                     \
+	F(AR, MAX_ABS_ERROR, "max_abs_error", NUM, NONE, N, NULL, "",                              \
+	  "compressed variants: the largest |result - exact| over every rank's elements, the "     \
+	  "exact sum taken in float64; null: not checked")                                         \
+	F(AR, REL_L2_ERROR, "rel_l2_error", NUM, NONE, N, NULL, "",                                \
+	  "compressed variants: |result - exact|_2 / |exact|_2; null: not checked")                \
+	F(AR, BEYOND_BOUND_SHARE, "beyond_bound_share", NUM, NONE, N, NULL, "",                    \
+	  "compressed variants: the share of elements outside their format's bound (each one is " \
+	  "wrong); null: not checked")                                                             \
 	F(TIME, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                               \
 	F(TIME, MEAN, "mean", NUM, NONE, N, NULL, "us", "the mean")                                \
 	F(TIME, STDDEV, "stddev", NUM, NONE, N, NULL, "us", "sample standard deviation (n - 1)")   \
@@ -577,6 +596,14 @@
 	F(SCALE, OVERLAPPED, "overlapped", OBJ, OVERLAP, 0, NULL, "",                              \
 	  "the step model with overlap")                                                           \
 	F(SCALE, MODEL, "model", OBJ, MODEL, 0, NULL, "", "the cost model at this point")          \
+	F(SCALE, COMPRESSED, "compressed", OBJ, SCOMP, 0, NULL, "",                                \
+	  "--compress-ratio: the step model with the gradient compressed")                         \
+	F(SCOMP, TAR_US, "tar_us", NUM, NONE, N, NULL, "us",                                       \
+	  "Tar x fit(bytes / compress_ratio) / fit(bytes), plus 2 x grad_bytes / cast_gbps")       \
+	F(SCOMP, EFFICIENCY, "efficiency", NUM, NONE, N, NULL, "", "weak scaling efficiency")      \
+	F(SCOMP, SPEEDUP, "speedup", NUM, NONE, N, NULL, "", "weak scaling speedup")               \
+	F(SCOMP, STRONG_SPEEDUP, "strong_speedup", NUM, NONE, N, NULL, "", "strong speedup")       \
+	F(SCOMP, STRONG_EFFICIENCY, "strong_efficiency", NUM, NONE, N, NULL, "", "strong / n")     \
 	F(OVERLAP, OVERLAP, "overlap", NUM, NONE, RN, NULL, "",                                    \
 	  "the fraction hidden behind compute")                                                    \
 	F(OVERLAP, MEASURED, "measured", BOOL, NONE, 0, NULL, "",                                  \
@@ -618,6 +645,10 @@
 	F(STEP, BUCKET_BYTES, "bucket_bytes", NUM, NONE, 0, NULL, "bytes",                         \
 	  "--overlap measured: the step's buckets")                                                \
 	F(STEP, TAR, "tar", STR, NONE, R, NULL, "", "where Tar comes from")                        \
+	F(STEP, COMPRESS_RATIO, "compress_ratio", NUM, NONE, 0, NULL, "",                          \
+	  "--compress-ratio: the gradient's bytes / the bytes on the wire")                        \
+	F(STEP, CAST_GBPS, "cast_gbps", NUM, NONE, 0, NULL, "GB/s",                                \
+	  "--cast-gbps: one rank encodes and decodes the gradient at this rate")                   \
 	F(SVAR, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                     \
 	F(SVAR, POINTS, "points", INT, NONE, R, NULL, "", "points measured")                       \
 	F(SVAR, SKIPPED, "skipped", INT, NONE, R, NULL, "", "points skipped")                      \

@@ -378,6 +378,9 @@ static int summary(struct model_run *m, cJSON *root, uint64_t wrong)
 		     cJSON_AddNumberToObject(step, SK_STEP_COMPUTE_MS, o->compute_ms) &&
 		     cJSON_AddNumberToObject(step, SK_STEP_GRAD_BYTES, (double)o->grad_bytes) &&
 		     step_overlap_to_json(step, o) &&
+		     (!(o->compress_ratio > 0) ||
+		      (cJSON_AddNumberToObject(step, SK_STEP_COMPRESS_RATIO, o->compress_ratio) &&
+		       cJSON_AddNumberToObject(step, SK_STEP_CAST_GBPS, o->cast_gbps))) &&
 		     cJSON_AddStringToObject(
 		         step, "tar", "measured at grad_bytes (p50); predicted rows from the fit");
 	else if (ok)
@@ -408,6 +411,30 @@ static int fill_results(struct model_run *m, cJSON *root)
 	return 0;
 }
 
+/*
+ * --compress-ratio: the all-reduce of the gradient compressed. The row's
+ * Tar (measured, or the fit's) scaled by what the fit of its variant says
+ * of the same schedule with its bytes divided by the ratio (its messages
+ * and reductions as they are), plus every rank encoding and decoding the
+ * whole gradient at --cast-gbps. NAN without a fit, and for a compressed
+ * variant.
+ */
+static double compressed_tar_us(const struct model_run *m, const struct scale_entry *e)
+{
+	const struct scale_model_in *o = m->o;
+	/* a compressed variant's own figures are compressed already */
+	if (!(o->compress_ratio > 0) || !e->row.has_model || !m->res->fitted[e->variant] ||
+	    ar_variants[e->variant]->codec)
+		return NAN;
+	struct model_terms x = e->row.terms;
+	double whole = model_time_us(&m->res->fit[e->variant], &x);
+	x.bytes /= o->compress_ratio;
+	double part = model_time_us(&m->res->fit[e->variant], &x);
+	if (!(whole > 0))
+		return NAN;
+	return e->row.p50_us * part / whole + 2.0 * (double)e->row.bytes / (o->cast_gbps * 1e3);
+}
+
 /* References and derived fields of every row (the pure code wants the rows side by side). */
 static int derive_all(struct model_run *m)
 {
@@ -428,6 +455,7 @@ static int derive_all(struct model_run *m)
 			e->row.measured_overlap = res->step_overlap[e->variant];
 			e->row.measured_step_us = NAN;
 		}
+		e->row.compressed_tar_us = compressed_tar_us(m, e);
 		scale_row_derive(&e->row, &m->step);
 	}
 	free(rows);
@@ -485,7 +513,8 @@ int scale_model_run(const struct scale_model_in *o, int world, struct scale_resu
 	m.step = (struct scale_step_cfg){.on = !isnan(o->compute_ms),
 	                                 .compute_us = o->compute_ms * 1e3,
 	                                 .grad_bytes = o->grad_bytes,
-	                                 .overlap = o->overlap};
+	                                 .overlap = o->overlap,
+	                                 .compress_ratio = o->compress_ratio};
 	for (int v = 0; v < AR_MAX_VARIANTS; v++)
 		wrong += res->wrong[v];
 	if (model_all(&m) != 0 || fill_results(&m, root) != 0 || summary(&m, root, wrong) != 0)

@@ -36,6 +36,8 @@ struct scale_model_in {
 	double overlap;        /* 0..1 */
 	bool overlap_measured; /* --overlap measured: scale_results.step_overlap, per rank count */
 	uint64_t bucket_bytes; /* its steps' buckets */
+	double compress_ratio; /* 0: no compressed step model; else with cast_gbps */
+	double cast_gbps;
 };
 
 /* One measured or predicted row, with its record in the report. */

@@ -289,6 +289,10 @@ int html_allreduce(struct html_section *s)
 		goto out;
 	}
 	skipped(s->b, &run);
+	if (html_compressed(s->b, s->root) != 0) {
+		snprintf(s->at.err, s->at.errlen, "cannot render the page: out of memory");
+		goto out;
+	}
 	rc = html_halves(s) == 0 ? html_trace(s) : -1;
 out:
 	cmp_run_release(&run);

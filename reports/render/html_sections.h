@@ -54,6 +54,8 @@ int html_allreduce(struct html_section *s);
 void html_collectives(struct html_buf *b, const cJSON *root);
 /* A traced all-reduce's halves (results[].trace.halves) as a table; nothing without. */
 int html_halves(struct html_section *s);
+/* The compressed variants' points, speed beside error (issue 40); -1 when out of memory. */
+int html_compressed(struct html_buf *b, const cJSON *root);
 int html_scale(struct html_section *s);
 int html_congestion(struct html_section *s);
 int html_overlap(struct html_section *s);

@@ -35,13 +35,19 @@ beyond its halves). --halves-only measures that part alone (about 90 s at --repe
 2 cores) and writes it, by default, to bench/halves.json and bench/halves.md, never over the full
 run's files (--render of such a file, too, writes bench/halves.md unless --markdown says otherwise).
 
+The compressed variants (codec_bench.py, issue 40): every codec kernel's rate on all cores beside
+memcpy on all cores in the same run (tests/bench/codec_rate, built beside MEMBW; goal: at least
+half), and each compressed variant's p50 against the exact ring's at 2 ranks, 4 KiB to 64 MiB, with
+the crossover size from which it stays faster. --codecs-only measures that part alone and prints
+it (about 50 s at --repeats 2).
+
 Beside the JSON it writes the same results as Markdown (--markdown FILE, by default
 algorithms/BENCH_RESULTS.md): the date, the machine, the settings and the tables, the one
 place where dated figures live. --render JSON rewrites that Markdown from a results file
 without measuring anything.
 
 usage: bench.py COLLSCOPE MEMBW [--repeats N (default 3)] [--out FILE] [--markdown FILE]
-                [--note TEXT] [--timing-only] [--halves-only] [--build-only]
+                [--note TEXT] [--timing-only] [--halves-only] [--codecs-only] [--build-only]
        bench.py --render RESULTS_JSON [--markdown FILE] [--note TEXT]
 --note adds a line to the Markdown (and the JSON's settings): what the figures do not say.
 --build-only (make bench-build, in make check): the bench's tools build, and the Markdown renders
@@ -57,6 +63,7 @@ import subprocess
 import sys
 import tempfile
 
+import codec_bench
 import halves_bench
 import overlap_bench
 import vcluster_bench
@@ -527,6 +534,7 @@ def render_markdown(doc):
     if "targets" in doc:
         lines += md_targets(doc)
     lines += halves_bench.markdown(doc.get("halves"), human) + overlap_bench.markdown(doc.get("overlap"), human)
+    lines += codec_bench.markdown(doc.get("codecs"), human)
     if "cluster" in doc:
         lines += md_cluster(doc["cluster"])
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -614,6 +622,9 @@ def main():
         sys.exit(0 if build_trace_overhead(binary) and render_check() else 1)
     if "--halves-only" in sys.argv:
         return halves_only(binary, repeats, env, started, load_start)
+    codec_rate = os.path.join(os.path.dirname(membw), "codec_rate")
+    if "--codecs-only" in sys.argv:
+        return codec_bench.report(codec_bench.measure(binary, codec_rate, repeats, env), human)
     rows, memory, traces, timing = [], [], [], None
     tracer = None if timing_only else build_trace_overhead(binary)
     if not tracer and not timing_only:
@@ -641,6 +652,7 @@ def main():
     halves = halves_bench.measure(lambda cfg, args: run_json(mpirun(cfg) + [binary] + args, env), CONFIGS,
                                   repeats, TIME_PER_SIZE_S)
     overlap = overlap_bench.measure(binary, repeats, env)
+    codecs = codec_bench.measure(binary, codec_rate, repeats, env)
     cluster = ({"skipped": "BENCH_CLUSTER=0"} if os.environ.get("BENCH_CLUSTER") == "0"
                else vcluster_bench.measure(binary, repeats, env))
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
@@ -679,12 +691,13 @@ def main():
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
     halves_bench.report(halves, human)
     overlap_bench.report(overlap, human)
+    codec_bench.report(codecs, human)
     vcluster_bench.report(cluster, human)
     doc = {"schema_version": 1, "command": "bench", "started_utc": started, "machine": machine_info(load_start),
            "settings": settings(repeats), "repeats": repeats, "sizes_bytes": SIZES,
            "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
            "trace_overhead": traces, "timing": timing, "targets": checks, "halves": halves, "overlap": overlap,
-           "cluster": cluster, "complete": True}
+           "codecs": codecs, "cluster": cluster, "complete": True}
     write_json(doc, out_path)
     write_markdown(doc, md_path)
 

@@ -15,10 +15,11 @@ expect_exit 0 "list runs without mpirun" "$BIN" list
 for v in naive ring tree recursive-doubling rabenseifner mpi mpi-reduce-bcast mpi-rs-allgather; do
 	expect_output "^$v " "list shows $v"
 done
-# the guideline mock-ups, and they alone, carry the note that 'all' leaves them out
-expect_exit 0 "list notes the two guideline mock-ups, no other variant" sh -c \
+# the guideline mock-ups and the compressed variants, and they alone, carry the note that
+# 'all' leaves them out
+expect_exit 0 "list notes the guideline mock-ups and the compressed variants, no other" sh -c \
 	"'$BIN' list | awk '/^[^ ]/ { v = \$1 } /never by .all./ { print v }' | paste -sd, - |
-	grep -qx mpi-reduce-bcast,mpi-rs-allgather"
+	grep -qx mpi-reduce-bcast,mpi-rs-allgather,bf16,fp16,int8,topk"
 expect_exit 0 "list --names" "$BIN" list --names
 expect_exit 2 "list with an unknown option" "$BIN" list --bogus
 expect_output "'--bogus'" "the unknown option is named"

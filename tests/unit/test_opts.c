@@ -174,11 +174,11 @@ Test(opts, all_leaves_out_the_guideline_mock_ups)
 	cr_assert(guide >= 0 && bcast >= 0);
 	cr_assert_eq(parse(&allreduce_spec, "", &o, err, sizeof err), OPTS_RUN, "%s", err);
 	cr_assert_eq(parse(&verify_spec, "", &vo, err, sizeof err), OPTS_RUN, "%s", err);
+	/* nor the compressed variants (issue 40): inexact, they go by name too */
 	for (int i = 0; ar_variants[i]; i++) {
-		cr_expect_eq(o.sweep.variants[i], !ar_variants[i]->guideline, "%s",
-		             ar_variants[i]->name);
-		cr_expect_eq(vo.variants[i], !ar_variants[i]->guideline, "%s",
-		             ar_variants[i]->name);
+		bool in_all = !ar_variants[i]->guideline && !ar_variants[i]->codec;
+		cr_expect_eq(o.sweep.variants[i], in_all, "%s", ar_variants[i]->name);
+		cr_expect_eq(vo.variants[i], in_all, "%s", ar_variants[i]->name);
 	}
 	cr_expect(!o.sweep.variants[guide] && !o.sweep.variants[bcast]);
 	cr_expect(o.sweep.variants[ar_variant_index(ar_variant_find("mpi"))]);

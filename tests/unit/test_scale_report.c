@@ -98,6 +98,26 @@ Test(scale_report, step_model_on_the_gradient_rows)
 	cr_expect(fabs(r.overlapped.efficiency - 100 / 112.5) < 1e-12);
 }
 
+/* issue 40: --compress-ratio, the step again at the compressed Tar the model set */
+Test(scale_report, compressed_step_at_its_own_tar)
+{
+	struct scale_row r = row("ring", 1 << 20, 4, 25000, 1), none = r;
+	struct scale_step_cfg cfg = {
+	    .on = true, .compute_us = 100000, .grad_bytes = 1 << 20, .compress_ratio = 4};
+	r.compressed_tar_us = 7500; /* 25 ms / 4 on the wire, 1.25 ms of casts */
+	none.compressed_tar_us = NAN; /* no fit */
+	scale_row_derive(&r, &cfg);
+	scale_row_derive(&none, &cfg);
+	cr_assert(r.has_compressed);
+	cr_expect_not(none.has_compressed);
+	cr_expect(fabs(r.step.efficiency - 0.8) < 1e-12, "the uncompressed step unchanged");
+	cr_expect(fabs(r.compressed.efficiency - 100 / 107.5) < 1e-12);
+	cr_expect(fabs(r.compressed.strong_speedup - 100000.0 / 32500) < 1e-12);
+	cfg.compress_ratio = 0;
+	scale_row_derive(&r, &cfg);
+	cr_expect_not(r.has_compressed, "without --compress-ratio, none");
+}
+
 Test(scale_report, measured_overlap_replaces_the_given_one)
 {
 	struct scale_row r = row("ring", 1 << 20, 4, 25000, 1); /* Tar 25 ms */

@@ -1,0 +1,234 @@
+/*
+ * Top-k sparsification (codec.h states the format), and what the codecs
+ * share: the scratch of an encode and error feedback's residual.
+ *
+ * The k-th largest magnitude is found on the magnitudes' bit patterns: for
+ * non-negative floats the unsigned order is the float order, and a NaN's
+ * pattern lies above infinity's, so NaN and infinities are selected first
+ * without a special case. Usually from a sample's estimate and the values
+ * above it (by_sample: one pass); else by a radix pass and quickselect
+ * within one bucket (threshold: O(count) too). Then, in index order, every
+ * value above that threshold and its first ties until there are k.
+ */
+#include "algorithms/codec.h"
+
+#include <math.h>
+#include <string.h>
+
+size_t codec_topk_count(size_t count, double ratio)
+{
+	if (count == 0)
+		return 0;
+	double k = ceil(ratio * (double)count);
+	return k < 1 ? 1 : k > (double)count ? count : (size_t)k;
+}
+
+static double ratio_of(const struct codec_cfg *cfg)
+{
+	return cfg && cfg->topk_ratio > 0 ? cfg->topk_ratio : CODEC_TOPK_RATIO_DEFAULT;
+}
+
+static size_t topk_bound(size_t count, const struct codec_cfg *cfg)
+{
+	return 8 * codec_topk_count(count, ratio_of(cfg));
+}
+
+static void swap(uint32_t *a, uint32_t *b)
+{
+	uint32_t t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* The k-th largest of key[0..n) (1 <= k <= n); reorders key. */
+static uint32_t kth_largest(uint32_t *key, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, want = k - 1; /* position in descending order */
+	while (hi - lo > 1) {
+		/* median of three as the pivot, then a three-way partition: > | == | < */
+		uint32_t a = key[lo], b = key[lo + (hi - lo) / 2], c = key[hi - 1];
+		uint32_t pivot = a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+		size_t gt = lo, i = lo, lt = hi;
+		while (i < lt) {
+			if (key[i] > pivot)
+				swap(&key[gt++], &key[i++]);
+			else if (key[i] < pivot)
+				swap(&key[i], &key[--lt]);
+			else
+				i++;
+		}
+		if (want < gt)
+			hi = gt;
+		else if (want >= lt)
+			lo = lt;
+		else
+			return pivot;
+	}
+	return key[lo];
+}
+
+static inline uint32_t magnitude(float x)
+{
+	uint32_t b;
+	memcpy(&b, &x, sizeof b);
+	return b & 0x7fffffffu;
+}
+
+/*
+ * The k-th largest magnitude of src[0..n): a radix pass first, a histogram
+ * of the top RADIX_BITS of the magnitudes' patterns (the exponent and three
+ * mantissa bits), finds the bucket that holds it; quickselect then runs on
+ * that bucket's keys alone, gathered into key[]. Two streaming passes
+ * instead of quickselect's many over everything. Zeros are not counted (an
+ * all-gather re-encodes a chunk already sparse: mostly zeros, whose counter
+ * would be one long chain of dependent increments), and the counts are
+ * spread over HISTS histograms so neighbouring increments do not wait on
+ * each other.
+ */
+enum { RADIX_BITS = 11, RADIX_SHIFT = 31 - RADIX_BITS, BUCKETS = 1 << RADIX_BITS, HISTS = 4 };
+
+static uint32_t threshold(const float *src, size_t n, size_t k, uint32_t *hist, uint32_t *key,
+                          size_t *greater)
+{
+	memset(hist, 0, sizeof *hist * BUCKETS * HISTS);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t m = magnitude(src[i]);
+		if (m)
+			hist[(i % HISTS) * BUCKETS + (m >> RADIX_SHIFT)]++;
+	}
+	for (size_t h = 1; h < HISTS; h++)
+		for (size_t b = 0; b < BUCKETS; b++)
+			hist[b] += hist[h * BUCKETS + b];
+	size_t above = 0;
+	int b = BUCKETS - 1;
+	while (b >= 0 && above + hist[b] < k)
+		above += hist[b--];
+	*greater = above;
+	if (b < 0) /* fewer than k values are not zero: zeros fill the rest */
+		return 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = magnitude(src[i]);
+		if (v && v >> RADIX_SHIFT == (uint32_t)b)
+			key[m++] = v;
+	}
+	uint32_t t = kth_largest(key, m, k - above);
+	for (size_t i = 0; i < m; i++)
+		*greater += key[i] > t;
+	return t;
+}
+
+size_t codec_work_bytes(size_t count)
+{
+	/* topk's histograms, then the keys of its bucket */
+	return ((size_t)BUCKETS * HISTS + count) * sizeof(uint32_t);
+}
+
+/* The values of src at idx[0..n) (ascending) above t, and its first ties, into the wire. */
+static void emit(const float *src, const uint32_t *cand, size_t n, size_t k, uint32_t t,
+                 size_t ties, uint32_t *idx, float *val)
+{
+	size_t m = 0;
+	for (size_t j = 0; j < n && m < k; j++) {
+		uint32_t i = cand ? cand[j] : (uint32_t)j, v = magnitude(src[i]);
+		if (v > t || (v == t && ties && ties--)) {
+			idx[m] = i;
+			val[m++] = src[i];
+		}
+	}
+}
+
+/*
+ * The fast path: a threshold estimated from every SAMPLE_STRIDE-th value,
+ * set low enough that some more than k values reach it (with a margin),
+ * then one pass gathering those candidates, the exact k-th largest among
+ * them, and the emission from them alone: one pass over the message instead
+ * of the radix path's three. Every value at or above the estimate is a
+ * candidate, so with k of them or more the exact threshold is theirs; with
+ * fewer, or too many for the scratch, the radix path decides. -1: not taken.
+ */
+enum { SAMPLE_STRIDE = 32, SAMPLE_MIN = 64 };
+
+static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, uint32_t *idx,
+                     float *val)
+{
+	size_t ns = count / SAMPLE_STRIDE;
+	/* the sample's rank of the estimate: half again k's share, and two more */
+	size_t rank = (k * ns + count - 1) / count * 3 / 2 + 2;
+	if (ns < SAMPLE_MIN || rank > ns)
+		return -1;
+	/* room for four times the candidates expected, within the scratch (a key and an index each)
+	 */
+	size_t want = (4 * k > 4 * rank * SAMPLE_STRIDE ? 4 * k : 4 * rank * SAMPLE_STRIDE) + 64;
+	size_t room = (count + BUCKETS * HISTS) / 2, cap = want < room ? want : room;
+	uint32_t *ckey = work, *cidx = work + cap;
+	for (size_t j = 0; j < ns; j++)
+		ckey[j] = magnitude(src[j * SAMPLE_STRIDE]);
+	uint32_t est = kth_largest(ckey, ns, rank);
+	size_t c = 0;
+	for (size_t i = 0; i < count; i++) {
+		uint32_t v = magnitude(src[i]);
+		if (v >= est) {
+			if (c == cap)
+				return -1;
+			ckey[c] = v;
+			cidx[c++] = (uint32_t)i;
+		}
+	}
+	if (c < k)
+		return -1;
+	uint32_t t = kth_largest(ckey, c, k);
+	size_t greater = 0;
+	for (size_t j = 0; j < c; j++)
+		greater += ckey[j] > t;
+	emit(src, cidx, c, k, t, k - greater, idx, val);
+	return 0;
+}
+
+static size_t topk_enc(void *restrict wire, const float *restrict src, size_t count,
+                       const struct codec_cfg *cfg, uint64_t seed, void *restrict work)
+{
+	(void)seed;
+	size_t k = codec_topk_count(count, ratio_of(cfg));
+	if (k == 0)
+		return 0;
+	uint32_t *idx = wire;
+	float *val = (float *)(idx + k);
+	if (by_sample(src, count, k, work, idx, val) == 0)
+		return 8 * k;
+	size_t greater;
+	uint32_t *hist = work, t = threshold(src, count, k, hist, hist + BUCKETS * HISTS, &greater);
+	emit(src, NULL, count, k, t, k - greater, idx, val); /* the first ties, by position */
+	return 8 * k;
+}
+
+static int topk_dec(float *out, const float *lhs, const void *wire, size_t bytes, size_t count)
+{
+	size_t k = bytes / 8;
+	if (bytes % 8 || k > count)
+		return -1;
+	const uint32_t *idx = wire;
+	const float *val = (const float *)(idx + k);
+	for (size_t j = 0; j < k; j++)
+		if (idx[j] >= count)
+			return -1;
+	if (!lhs)
+		memset(out, 0, count * sizeof *out);
+	else if (lhs != out)
+		memcpy(out, lhs, count * sizeof *out);
+	for (size_t j = 0; j < k; j++)
+		out[idx[j]] += val[j];
+	return 0;
+}
+
+const struct ar_codec codec_topk = {"topk", topk_bound, topk_enc, topk_dec};
+
+int codec_residual(const struct ar_codec *c, float *resid, const float *x, const void *wire,
+                   size_t wire_bytes, size_t count, float *tmp)
+{
+	if (c->decode(tmp, NULL, wire, wire_bytes, count) != 0)
+		return -1;
+	for (size_t i = 0; i < count; i++)
+		resid[i] = x[i] - tmp[i];
+	return 0;
+}

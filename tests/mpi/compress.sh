@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The compressed variants (issue 40): every one at 1, 2, 3 and 4 ranks, odd
+# counts and awkward sizes, in and out of place; their results within their
+# format's bound, bytes counted against what the format predicts, accuracy
+# figures in the report; other dtypes and ops skipped with the reason; never
+# in 'all'; a result beyond the bound is exit 3 naming rank, index and value.
+set -u
+BIN=$(realpath "${1:-build/collscope}")
+. "$(dirname "$0")/../lib.sh"
+
+COMPRESSED=bf16,fp16,int8,topk
+# 1 element, fewer elements than ranks, a block and a half, odd, past one 256 KiB segment
+SIZES=4,12,1540,65540,1048580
+
+check() {
+	python3 - "$@" >"$TMP/py" 2>&1 <<'PY'
+import json, math, sys
+path, n, ratio, seg = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+d = json.load(open(path))
+seen = set()
+for r in d["results"]:
+    a = r["algorithm"]
+    assert not r.get("skipped"), r
+    assert r["wrong"] == 0 and r["beyond_bound_share"] == 0, r
+    seen.add(a)
+    count = r["count"]
+    # bytes per rank: at most what direct's largest chunk sends, n - 1 times, both halves;
+    # every segment of seg elements is one message
+    chunk = -(-count // n)
+    segs = [min(seg, chunk - o) for o in range(0, chunk, seg)]
+    per_msg = sum({"bf16": 2 * m, "fp16": 2 * m, "int8": m + -(-m // 256),
+                   "topk": 8 * max(1, math.ceil(ratio * m))}[a] for m in segs)
+    if n == 1:
+        assert r["sent_bytes"] == 0 and r["compression_ratio"] is None, r
+        assert r["max_abs_error"] == 0, r  # one rank copies its input
+        continue
+    assert 0 < r["sent_bytes"] <= 2 * (n - 1) * per_msg, (r["sent_bytes"], per_msg, r)
+    want = {"bf16": 2, "fp16": 2, "int8": 3.5}.get(a)
+    if want:
+        assert r["compression_ratio"] >= (want if count >= 256 * n else 1.5), r
+    assert math.isclose(r["wire_busbw_gbps"], r["busbw_gbps"] / r["compression_ratio"], rel_tol=1e-9), r
+    assert r["max_abs_error"] >= 0 and r["rel_l2_error"] >= 0, r
+    bound = {"bf16": 0.01, "fp16": 0.002, "int8": 0.1, "topk": 1.0}[a]
+    # a few elements may sum to almost nothing: their relative error says little
+    assert r["rel_l2_error"] <= bound or count < 1000, r
+assert seen == {"bf16", "fp16", "int8", "topk"}, seen
+PY
+}
+
+for n in 1 2 3 4; do
+	expect_exit 0 "every compressed variant at $n ranks, awkward sizes" mpi "$n" allreduce -a "$COMPRESSED" \
+		--sizes "$SIZES" -n 3 -w 1 -q -o "$TMP/c$n.json"
+	check "$TMP/c$n.json" "$n" 0.01 65536 && pass "$n ranks: within the bound, bytes and figures as the formats say" ||
+		fail "$n ranks" "$TMP/py"
+done
+expect_output "^#   int8 1048580 bytes: wire busbw .* bytes sent \(3.9[0-9]*x less\); error max .*, relative L2 .*, beyond the bound 0$" \
+	"the table puts each compressed point's bytes and error beside it"
+expect_exit 0 "in place, small segments, stochastic rounding, top-k 0.3 with error feedback, 3 ranks" \
+	mpi 3 allreduce -a "$COMPRESSED" --in-place --segment-bytes 1000 --stochastic-rounding \
+	--topk-ratio 0.3 --error-feedback --sizes 12,4100,65540 -n 5 -w 2 -q -o "$TMP/ip.json"
+check "$TMP/ip.json" 3 0.3 250 && pass "in place with the options: within the bound" || fail "in place" "$TMP/py"
+expect_exit 0 "the config records the options" python3 -c "
+import json,sys; c=json.load(open('$TMP/ip.json'))['config']
+sys.exit(not (c['topk_ratio'] == 0.3 and c['error_feedback'] and c['stochastic_rounding']))"
+
+# --trace: every step of the compressed schedule recorded, each message matched by its wire bytes
+expect_exit 0 "traced at 3 ranks" mpi 3 allreduce -a int8,topk --sizes 65540 -n 3 -w 1 --trace -q \
+	-o "$TMP/trace.json"
+expect_exit 0 "every traced message matched" python3 -c "
+import json,sys; d=json.load(open('$TMP/trace.json'))
+sys.exit(not all(r['trace']['messages'] > 0 and r['trace']['unmatched'] == 0 for r in d['results']))"
+
+# other dtypes and ops are skipped, saying why; the exact variants beside them run
+expect_exit 0 "int32: skipped with the reason" mpi 2 allreduce -a ring,int8 -d int32 --sizes 64 -n 2 -q \
+	-o "$TMP/int.json"
+expect_exit 0 "max: skipped with the reason" mpi 2 allreduce -a bf16 -r max --sizes 64 -n 2 -q -o "$TMP/max.json"
+expect_exit 0 "the reasons are in the reports" python3 -c "
+import json,sys
+r={x['algorithm']: x for x in json.load(open('$TMP/int.json'))['results']}
+m=json.load(open('$TMP/max.json'))['results'][0]
+sys.exit(not (r['int8']['skipped'] == 'a compressed variant: needs dtype float32' and
+              not r['ring'].get('skipped') and m['skipped'] == 'a compressed variant: needs op sum'))"
+
+# never in 'all'; verify skips them (they are inexact)
+expect_exit 0 "the default run leaves them out" mpi 2 allreduce --sizes 64 -n 2 -q -o "$TMP/all.json"
+expect_exit 0 "none of them in the default run" python3 -c "
+import json,sys; d=json.load(open('$TMP/all.json'))
+sys.exit(any(r['algorithm'] in ('bf16','fp16','int8','topk') for r in d['results']))"
+expect_exit 0 "verify named them: skipped" mpi 2 verify -a int8 --counts 5
+expect_output "int8 .* 0 .* 0 .* [1-9]" "verify counts them skipped"
+
+# scale's step model with a compressed gradient: the exact variants' rows gain it, the
+# compressed ones (compressed already) do not
+expect_exit 0 "scale --compress-ratio at 1-3 ranks" mpi 3 scale -a ring,int8 --sizes 65536 -n 3 -w 1 -q \
+	--compute-ms 5 --compress-ratio 3.98 --cast-gbps 10 -o "$TMP/scale.json"
+expect_output "^# compressed: Tar x fit\(bytes / 3.98\)" "scale says how it models the compressed step"
+expect_exit 0 "the compressed step on ring's rows alone, the ratio in the summary" python3 -c "
+import json,sys; d=json.load(open('$TMP/scale.json'))
+sm=d['summary']['step_model']
+rows=[r for r in d['results'] if 'efficiency' in r and r['ranks'] >= 2]
+ring=[r for r in rows if r['algorithm'] == 'ring']
+sys.exit(not (sm['compress_ratio'] == 3.98 and sm['cast_gbps'] == 10 and ring and
+              all('compressed' in r and r['compressed']['tar_us'] > 0 for r in ring) and
+              not any('compressed' in r for r in rows if r['algorithm'] == 'int8')))"
+
+# a result beyond the bound is wrong: one flipped bit (12% of the value) on rank 1
+COLLSCOPE_FAULT=flip:rank=1 expect_exit 3 "a flipped bit beyond bf16's bound is exit 3" \
+	mpi 3 allreduce -a bf16 --sizes 4096 -n 2 -q
+expect_output "variant bf16, 4096 bytes .* beyond the bound of its format; rank 1, first at index 512: got" \
+	"it names rank, index and value"
+check_all_schemas
+finish
