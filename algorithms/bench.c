@@ -272,9 +272,13 @@ static int verify(const struct ar_call *c, struct bench_result *out)
 	size_t wrong = ar_pattern_check_collective(c->result, c->dtype, c->op, c->rank, c->nranks,
 	                                           c->count, c->collective, &mine.first);
 	mine.wrong = wrong == SIZE_MAX ? c->count : wrong;
-	if (c->rank == 0 && !(all = calloc((size_t)c->nranks, sizeof *all)))
+	/* rank 0's table, agreed: returning alone would leave the others in the gather */
+	int ok = c->rank != 0 || (all = calloc((size_t)c->nranks, sizeof *all)) != NULL;
+	int rc = MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm);
+	if (rc == MPI_SUCCESS && !ok)
 		return MPI_ERR_NO_MEM;
-	int rc = MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, c->comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Gather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE, 0, c->comm);
 	out->wrong = 0;
 	out->first_bad_rank = -1;
 	for (int r = 0; rc == MPI_SUCCESS && c->rank == 0 && r < c->nranks; r++) {
