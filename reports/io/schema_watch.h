@@ -16,10 +16,11 @@
 	O(WSUM, "watch summary", "the rounds, the duty cycle and the changes found")
 
 #define SCHEMA_FIELDS_WATCH(F)                                                                     \
-	F(WLINE, RECORD, "record", STR, NONE, R, watch_record_names, "", "what the line is")      \
+	F(WLINE, RECORD, "record", STR, NONE, R, watch_record_names, "", "what the line is")       \
 	F(WLINE, TIME_S, "time_s", NUM, NONE, R, NULL, "s",                                        \
 	  "when, on the watch's clock (seconds since the epoch; --clock-factor speeds it)")        \
-	F(WLINE, ROUND, "round", INT, NONE, 0, NULL, "", "sample, event, round: the round, from 1") \
+	F(WLINE, ROUND, "round", INT, NONE, 0, NULL, "",                                           \
+	  "sample, event, round: the round, from 1")                                               \
 	F(WLINE, PID, "pid", INT, NONE, 0, NULL, "", "start: rank 0's process (for SIGHUP)")       \
 	F(WLINE, RANKS, "ranks", INT, NONE, 0, NULL, "", "start: the ranks")                       \
 	F(WLINE, HOSTS, "hosts", STRS, NONE, 0, NULL, "", "start: the hosts, in the job's order")  \
@@ -32,7 +33,7 @@
 	F(WLINE, HOST_B, "host_b", STR, NONE, 0, NULL, "", "link series: the receiving host")      \
 	F(WLINE, LATENCY_US, "latency_us", NUM, NONE, N, NULL, "us",                               \
 	  "sample, latency: the all-reduce's median time")                                         \
-	F(WLINE, BANDWIDTH_GBPS, "bandwidth_gbps", NUM, NONE, N, NULL, "gbps",                     \
+	F(WLINE, BANDWIDTH_GBPS, "bandwidth_gbps", NUM, NONE, N, NULL, "GB/s",                     \
 	  "sample: the all-reduce's bus bandwidth, or the link's (median of its rank pairs)")      \
 	F(WLINE, DETECTED_TIME_S, "detected_time_s", NUM, NONE, 0, NULL, "s",                      \
 	  "event: when the change was confirmed (time_s: its first sample)")                       \
@@ -48,7 +49,7 @@
 	F(WLINE, ATTRIBUTION, "attribution", OBJ, WATTR, 0, NULL, "", "event on a link series")    \
 	F(WLINE, MEASURE_S, "measure_s", NUM, NONE, 0, NULL, "s",                                  \
 	  "round: the time spent measuring, real seconds")                                         \
-	F(WLINE, DUTY_PERCENT, "duty_percent", NUM, NONE, 0, NULL, "percent",                      \
+	F(WLINE, DUTY_PERCENT, "duty_percent", NUM, NONE, 0, NULL, "%",                            \
 	  "round: measuring time over elapsed time since the start, real seconds")                 \
 	F(WLINE, RSS_BYTES, "rss_bytes", NUM, NONE, N, NULL, "bytes",                              \
 	  "round: rank 0's resident memory")                                                       \
@@ -72,12 +73,12 @@
 	F(WSER, SAMPLES_COUNT, "samples_count", INT, NONE, R, NULL, "", "samples taken")           \
 	F(WSER, CHANGES, "changes", INT, NONE, R, NULL, "", "changes found")                       \
 	F(WSER, SLOWDOWN, "slowdown", NUM, NONE, R, NULL, "",                                      \
-	  "the level now against the level before its first change, >= 1 slower")                 \
+	  "the level now against the level before its first change, >= 1 slower")                  \
 	F(WSER, TIME_S, "time_s", NUMS, NONE, R, NULL, "s", "the recent samples' times")           \
 	F(WSER, VALUES, "values", NUMS, NONE, RN, NULL, "", "their values, in unit")               \
 	F(WSUM, ROUNDS, "rounds", INT, NONE, R, NULL, "", "rounds run")                            \
 	F(WSUM, MEASURE_S, "measure_s", NUM, NONE, R, NULL, "s", "measuring, real seconds")        \
-	F(WSUM, DUTY_PERCENT, "duty_percent", NUM, NONE, R, NULL, "percent",                       \
+	F(WSUM, DUTY_PERCENT, "duty_percent", NUM, NONE, R, NULL, "%",                             \
 	  "measuring over elapsed, real time")                                                     \
 	F(WSUM, EVENTS_TOTAL, "events_total", INT, NONE, R, NULL, "", "changes found")             \
 	F(WSUM, EVENTS, "events", OBJS, WLINE, R, NULL, "",                                        \

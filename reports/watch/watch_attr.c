@@ -44,8 +44,10 @@ static void describe(const struct watch_state *s, const struct detect_result *r,
                      const struct detect_suspect *v, struct watch_attribution *out)
 {
 	const char *const *names = (const char *const *)s->host_names;
-	*out = (struct watch_attribution){.by_classifier = true, .kind = v->kind,
-	                                  .direction = v->direction, .host_a = v->host_a,
+	*out = (struct watch_attribution){.by_classifier = true,
+	                                  .kind = v->kind,
+	                                  .direction = v->direction,
+	                                  .host_a = v->host_a,
 	                                  .host_b = v->host_b};
 	if (v->kind == DETECT_HOST) {
 		out->host_a = v->host;
@@ -75,8 +77,10 @@ static void describe(const struct watch_state *s, const struct detect_result *r,
 static void own_link(const struct watch_state *s, const struct watch_series *x,
                      struct watch_attribution *out)
 {
-	*out = (struct watch_attribution){.kind = DETECT_LINK, .direction = DETECT_DIR_AB,
-	                                  .host_a = x->host_a, .host_b = x->host_b};
+	*out = (struct watch_attribution){.kind = DETECT_LINK,
+	                                  .direction = DETECT_DIR_AB,
+	                                  .host_a = x->host_a,
+	                                  .host_b = x->host_b};
 	snprintf(out->who, sizeof out->who, "%s -> %s", s->host_names[x->host_a],
 	         s->host_names[x->host_b]);
 }
@@ -97,7 +101,8 @@ static int attribute_direction(struct watch_state *s, uint64_t round, bool slowe
 	for (size_t i = 0; i < s->nseries; i++) {
 		const struct watch_series *x = &s->series[i];
 		if (x->kind == WATCH_LINK && x->samples > 0)
-			cells[(size_t)x->host_a * nh + (size_t)x->host_b] = cell_step(s, i, round, slower);
+			cells[(size_t)x->host_a * nh + (size_t)x->host_b] =
+			    cell_step(s, i, round, slower);
 	}
 	if (classify_hosts(cells, s->nhosts, p, false, &r, NULL) != 0)
 		rc = -1;

@@ -56,8 +56,8 @@ struct watch_detector {
 
 /* A change found: the level stepped from before to after. */
 struct watch_change {
-	double t_s;          /* the time of the first value of the new level */
-	double detected_t_s; /* the time of the value whose arrival confirmed it */
+	double t_s;           /* the time of the first value of the new level */
+	double detected_t_s;  /* the time of the value whose arrival confirmed it */
 	double before, after; /* the levels, each the median of its side */
 	double step;          /* after / before */
 	double p_value;

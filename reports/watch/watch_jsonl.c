@@ -6,8 +6,8 @@
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
 
-const char *const watch_record_names[WATCH_RECORDS + 1] = {"start", "sample", "event", "round",
-                                                           "stop",  NULL};
+const char *const watch_record_names[WATCH_RECORDS + 1] = {"start", "sample", "event",
+                                                           "round", "stop",   NULL};
 const char *const watch_direction_names[3] = {"slower", "faster", NULL};
 
 static cJSON *line(enum watch_record r, double time_s)
@@ -72,9 +72,9 @@ cJSON *watch_line_sample(const struct watch_state *s, size_t i, uint64_t round)
 	cJSON *o = line(WATCH_SAMPLE, x->last_t_s);
 	bool ok = o && cJSON_AddNumberToObject(o, SK_WLINE_ROUND, (double)round) &&
 	          add_line_series(o, s, x) &&
-	          report_add_number(o, x->kind == WATCH_LATENCY ? SK_WLINE_LATENCY_US
-	                                                        : SK_WLINE_BANDWIDTH_GBPS,
-	                            x->last);
+	          report_add_number(
+	              o, x->kind == WATCH_LATENCY ? SK_WLINE_LATENCY_US : SK_WLINE_BANDWIDTH_GBPS,
+	              x->last);
 	return done(o, ok);
 }
 
@@ -136,14 +136,15 @@ static bool add_result(cJSON *results, const struct watch_state *s, const struct
 		cJSON_Delete(o);
 		return false;
 	}
-	bool ok = add_series(o, s, x, SK_WSER_SERIES, SK_WSER_KIND, SK_WSER_BYTES, SK_WSER_HOST_A,
-	                     SK_WSER_HOST_B) &&
-	          cJSON_AddStringToObject(o, SK_WSER_UNIT, x->kind == WATCH_LATENCY ? "us" : "gbps") &&
-	          cJSON_AddNumberToObject(o, SK_WSER_SAMPLES_COUNT, (double)x->samples) &&
-	          cJSON_AddNumberToObject(o, SK_WSER_CHANGES, (double)x->changes) &&
-	          report_add_number(o, SK_WSER_SLOWDOWN, watch_series_slowdown(x)) &&
-	          (t = cJSON_AddArrayToObject(o, SK_WSER_TIME_S)) &&
-	          (v = cJSON_AddArrayToObject(o, SK_WSER_VALUES));
+	bool ok =
+	    add_series(o, s, x, SK_WSER_SERIES, SK_WSER_KIND, SK_WSER_BYTES, SK_WSER_HOST_A,
+	               SK_WSER_HOST_B) &&
+	    cJSON_AddStringToObject(o, SK_WSER_UNIT, x->kind == WATCH_LATENCY ? "us" : "gbps") &&
+	    cJSON_AddNumberToObject(o, SK_WSER_SAMPLES_COUNT, (double)x->samples) &&
+	    cJSON_AddNumberToObject(o, SK_WSER_CHANGES, (double)x->changes) &&
+	    report_add_number(o, SK_WSER_SLOWDOWN, watch_series_slowdown(x)) &&
+	    (t = cJSON_AddArrayToObject(o, SK_WSER_TIME_S)) &&
+	    (v = cJSON_AddArrayToObject(o, SK_WSER_VALUES));
 	for (size_t k = 0; ok && k < x->history.n; k++) {
 		const struct watch_sample *p = watch_ring_at(&x->history, k);
 		ok = report_add_number_item(t, p->t_s) && report_add_number_item(v, p->value);

@@ -13,7 +13,14 @@
 
 #include "reports/watch/watch_state.h"
 
-enum watch_record { WATCH_START, WATCH_SAMPLE, WATCH_EVENT, WATCH_ROUND, WATCH_STOP, WATCH_RECORDS };
+enum watch_record {
+	WATCH_START,
+	WATCH_SAMPLE,
+	WATCH_EVENT,
+	WATCH_ROUND,
+	WATCH_STOP,
+	WATCH_RECORDS
+};
 /* "start", "sample", "event", "round", "stop", NULL */
 extern const char *const watch_record_names[WATCH_RECORDS + 1];
 /* "slower", "faster", NULL */

@@ -66,8 +66,8 @@ static int per_series(const struct watch_state *s, struct om_text *t)
 		rc = rc ? rc : om_sample(t, faster, 2, (double)(x->changes - x->slower_changes));
 	}
 	rc = rc ? rc
-	        : om_family(t, "collscope_watch_last_change_timestamp_seconds", OM_GAUGE,
-	                    "seconds", "when the series' last change began");
+	        : om_family(t, "collscope_watch_last_change_timestamp_seconds", OM_GAUGE, "seconds",
+	                    "when the series' last change began");
 	for (size_t i = 0; rc == 0 && i < s->nseries; i++) {
 		struct om_label l[] = {{"series", s->series[i].name}};
 		if (!isnan(s->series[i].last_change_t_s))

@@ -118,7 +118,10 @@ int om_family(struct om_text *t, const char *name, enum om_type type, const char
 static int label_value(struct om_text *t, const char *v)
 {
 	for (const char *p = v; *p; p++) {
-		const char *esc = *p == '\\' ? "\\\\" : *p == '"' ? "\\\"" : *p == '\n' ? "\\n" : NULL;
+		const char *esc = *p == '\\'   ? "\\\\"
+		                  : *p == '"'  ? "\\\""
+		                  : *p == '\n' ? "\\n"
+		                               : NULL;
 		if (append(t, esc ? esc : p, esc ? 2 : 1) != 0)
 			return -1;
 	}

@@ -33,8 +33,8 @@ struct om_text {
 	bool failed;   /* a bad name or no memory: everything after is refused */
 	bool finished; /* # EOF written */
 	enum om_type type;
-	char family[128];     /* the current family, "" before the first */
-	char **seen;          /* the families so far, owned */
+	char family[128]; /* the current family, "" before the first */
+	char **seen;      /* the families so far, owned */
 	size_t nseen, capseen;
 };
 

@@ -12,8 +12,8 @@
 struct watch_ring {
 	unsigned char *items; /* cap x elem_bytes, owned */
 	size_t cap, elem_bytes;
-	size_t start; /* index of the oldest */
-	size_t n;     /* held, at most cap */
+	size_t start;   /* index of the oldest */
+	size_t n;       /* held, at most cap */
 	size_t dropped; /* overwritten since init: how much history fell off */
 };
 

@@ -13,13 +13,14 @@ int watch_state_init(struct watch_state *s, const struct watch_detect_params *p,
                      size_t keep_samples, size_t max_series, size_t max_events)
 {
 	struct watch_detector probe;
-	*s = (struct watch_state){.params = *p, .keep_samples = keep_samples,
-	                          .max_series = max_series};
+	*s = (struct watch_state){
+	    .params = *p, .keep_samples = keep_samples, .max_series = max_series};
 	if (keep_samples < 1 || max_series < 1 || watch_detector_init(&probe, p) != 0)
 		return -1;
 	watch_detector_release(&probe);
 	s->series = calloc(max_series, sizeof *s->series);
-	if (!s->series || watch_ring_init(&s->events, max_events, sizeof(struct watch_event)) != 0) {
+	if (!s->series ||
+	    watch_ring_init(&s->events, max_events, sizeof(struct watch_event)) != 0) {
 		free(s->series);
 		s->series = NULL;
 		return -1;
@@ -70,8 +71,8 @@ static const char *host_name(const struct watch_state *s, int h)
 
 static bool same(const struct watch_series *x, enum watch_kind kind, uint64_t bytes, int a, int b)
 {
-	return x->kind == kind && (kind == WATCH_LINK ? x->host_a == a && x->host_b == b
-	                                              : x->bytes == bytes);
+	return x->kind == kind &&
+	       (kind == WATCH_LINK ? x->host_a == a && x->host_b == b : x->bytes == bytes);
 }
 
 long watch_series_get(struct watch_state *s, enum watch_kind kind, uint64_t bytes, int host_a,
@@ -86,9 +87,14 @@ long watch_series_get(struct watch_state *s, enum watch_kind kind, uint64_t byte
 	}
 	struct watch_series *x = &s->series[s->nseries];
 	bool link = kind == WATCH_LINK;
-	*x = (struct watch_series){.kind = kind, .bytes = link ? 0 : bytes,
-	                           .host_a = link ? host_a : -1, .host_b = link ? host_b : -1,
-	                           .last = NAN, .last_t_s = NAN, .reference = NAN, .level = NAN,
+	*x = (struct watch_series){.kind = kind,
+	                           .bytes = link ? 0 : bytes,
+	                           .host_a = link ? host_a : -1,
+	                           .host_b = link ? host_b : -1,
+	                           .last = NAN,
+	                           .last_t_s = NAN,
+	                           .reference = NAN,
+	                           .level = NAN,
 	                           .last_change_t_s = NAN};
 	if (link)
 		snprintf(x->name, sizeof x->name, "link:%s->%s", host_name(s, host_a),
@@ -123,10 +129,16 @@ int watch_add(struct watch_state *s, size_t i, double t_s, double value, uint64_
 	if (rc != 1)
 		return rc;
 	struct watch_event *e = watch_ring_push(&s->events);
-	*e = (struct watch_event){.t_s = c.t_s, .detected_t_s = c.detected_t_s, .series = i,
-	                          .before = c.before, .after = c.after, .step = c.step,
-	                          .p_value = c.p_value, .delay_samples = c.delay_values,
-	                          .slower = is_slower(x->kind, c.step), .round = round};
+	*e = (struct watch_event){.t_s = c.t_s,
+	                          .detected_t_s = c.detected_t_s,
+	                          .series = i,
+	                          .before = c.before,
+	                          .after = c.after,
+	                          .step = c.step,
+	                          .p_value = c.p_value,
+	                          .delay_samples = c.delay_values,
+	                          .slower = is_slower(x->kind, c.step),
+	                          .round = round};
 	if (isnan(x->reference))
 		x->reference = c.before;
 	x->level = c.after;

@@ -32,12 +32,12 @@ struct watch_sample {
 
 /* Who a change on a link series is blamed on. */
 struct watch_attribution {
-	bool by_classifier;       /* false: the series' own link, the classifier named nothing */
-	enum detect_kind kind;    /* link, host or segment */
+	bool by_classifier;    /* false: the series' own link, the classifier named nothing */
+	enum detect_kind kind; /* link, host or segment */
 	enum detect_direction direction;
-	int host_a, host_b;       /* link: its hosts; host: host_a; segment: -1 */
-	char who[128];            /* "h2 -> h3", "h4", "h1 h2 <-> h3 h4" */
-	char reason[256];         /* the classifier's line, or "" */
+	int host_a, host_b; /* link: its hosts; host: host_a; segment: -1 */
+	char who[128];      /* "h2 -> h3", "h4", "h1 h2 <-> h3 h4" */
+	char reason[256];   /* the classifier's line, or "" */
 };
 
 struct watch_event {
@@ -45,9 +45,9 @@ struct watch_event {
 	size_t series;
 	double before, after, step, p_value; /* levels in the series' unit; step = after / before */
 	size_t delay_samples;
-	bool slower;      /* a latency that grew, a bandwidth that fell */
-	uint64_t round;   /* the round that confirmed it */
-	bool attributed;  /* link series: attribution below is set */
+	bool slower;     /* a latency that grew, a bandwidth that fell */
+	uint64_t round;  /* the round that confirmed it */
+	bool attributed; /* link series: attribution below is set */
 	struct watch_attribution attribution;
 };
 
@@ -70,7 +70,7 @@ struct watch_state {
 	size_t keep_samples, max_series;
 	struct watch_series *series; /* max_series slots, nseries used */
 	size_t nseries;
-	uint64_t series_refused; /* values of series past max_series, dropped */
+	uint64_t series_refused;  /* values of series past max_series, dropped */
 	struct watch_ring events; /* struct watch_event: the newest max_events */
 	uint64_t events_total, rounds;
 	char **host_names; /* nhosts, owned */

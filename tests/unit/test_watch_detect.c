@@ -117,11 +117,12 @@ Test(watch_detect, delay_to_detect_a_step)
 			cr_expect(fabs(log(step / factors[k])) < 0.15, "step %g for %g", step,
 			          factors[k]);
 		}
-		fprintf(stderr,
-		        "watch_detect: a step of %.2fx at sigma 0.05: found in %d of %d runs, after "
-		        "%.1f values on average, %.0f at worst (confirm %d)\n",
-		        factors[k], found, runs, found ? total / found : NAN, worst,
-		        WATCH_DEFAULT_CONFIRM);
+		fprintf(
+		    stderr,
+		    "watch_detect: a step of %.2fx at sigma 0.05: found in %d of %d runs, after "
+		    "%.1f values on average, %.0f at worst (confirm %d)\n",
+		    factors[k], found, runs, found ? total / found : NAN, worst,
+		    WATCH_DEFAULT_CONFIRM);
 		if (fabs(log(factors[k])) >= log(1.5) - 1e-9) {
 			cr_expect_eq(found, runs, "%gx", factors[k]);
 			cr_expect_eq(worst, WATCH_DEFAULT_CONFIRM, "%gx", factors[k]);

@@ -108,9 +108,9 @@ static void state(struct watch_state *s, int rounds)
 		for (int a = 0; a < 4; a++)
 			for (int b = 0; b < 4; b++)
 				if (a != b)
-					watch_add(s, (size_t)watch_series_get(s, WATCH_LINK, 0, a, b),
-					          t, 1 + 0.01 * ((r + a + b) % 3), (uint64_t)r + 1,
-					          NULL);
+					watch_add(
+					    s, (size_t)watch_series_get(s, WATCH_LINK, 0, a, b), t,
+					    1 + 0.01 * ((r + a + b) % 3), (uint64_t)r + 1, NULL);
 		s->rounds++;
 	}
 }
@@ -121,13 +121,22 @@ Test(watch_metrics, a_state_renders_every_family)
 	struct om_text t;
 	state(&s, 3);
 	om_text_init(&t);
-	struct watch_figures f = {.start_s = 1000, .last_round_s = 1120, .measure_s = 0.5,
-	                          .duty_ratio = 0.02, .rss_bytes = 1 << 20};
+	struct watch_figures f = {.start_s = 1000,
+	                          .last_round_s = 1120,
+	                          .measure_s = 0.5,
+	                          .duty_ratio = 0.02,
+	                          .rss_bytes = 1 << 20};
 	cr_assert_eq(watch_metrics_render(&s, &f, &t), 0);
-	cr_expect(strstr(t.text, "collscope_watch_allreduce_latency_seconds{size_bytes=\"8\"} 2.2e-05\n"));
-	cr_expect(strstr(t.text, "collscope_watch_allreduce_bus_bandwidth_bytes_per_second{size_bytes=\"1048576\"} 2.02e+09\n"));
-	cr_expect(strstr(t.text, "collscope_watch_link_bandwidth_bytes_per_second{src_host=\"h4\",dst_host=\"h3\"}"));
-	cr_expect(strstr(t.text, "collscope_watch_changes_total{series=\"link:h1->h2\",direction=\"slower\"} 0\n"));
+	cr_expect(strstr(t.text,
+	                 "collscope_watch_allreduce_latency_seconds{size_bytes=\"8\"} 2.2e-05\n"));
+	cr_expect(strstr(t.text, "collscope_watch_allreduce_bus_bandwidth_bytes_per_second{size_"
+	                         "bytes=\"1048576\"} 2.02e+09\n"));
+	cr_expect(strstr(
+	    t.text,
+	    "collscope_watch_link_bandwidth_bytes_per_second{src_host=\"h4\",dst_host=\"h3\"}"));
+	cr_expect(strstr(
+	    t.text,
+	    "collscope_watch_changes_total{series=\"link:h1->h2\",direction=\"slower\"} 0\n"));
 	cr_expect(strstr(t.text, "collscope_watch_series_slowdown_ratio{series=\"latency\"} 1\n"));
 	cr_expect(strstr(t.text, "collscope_watch_rounds_total 3\n"));
 	cr_expect(strstr(t.text, "# UNIT collscope_watch_measure_seconds seconds\n"));
@@ -138,7 +147,6 @@ Test(watch_metrics, a_state_renders_every_family)
 	om_text_release(&t);
 	watch_state_release(&s);
 }
-
 
 Test(watch_metrics, a_slowed_link_and_its_recovery_are_named)
 {
@@ -155,10 +163,11 @@ Test(watch_metrics, a_slowed_link_and_its_recovery_are_named)
 			for (int b = 0; b < 4; b++) {
 				bool hit = (a == 1 && b == 2) || (a == 2 && b == 1);
 				if (a != b)
-					watch_add(&s, (size_t)watch_series_get(&s, WATCH_LINK, 0, a, b),
-					          1000.0 + 60 * r,
-					          (hit ? slow : 1) * (1 + 0.01 * ((r + a + 2 * b) % 3)),
-					          (uint64_t)r + 1, NULL);
+					watch_add(
+					    &s, (size_t)watch_series_get(&s, WATCH_LINK, 0, a, b),
+					    1000.0 + 60 * r,
+					    (hit ? slow : 1) * (1 + 0.01 * ((r + a + 2 * b) % 3)),
+					    (uint64_t)r + 1, NULL);
 			}
 		cr_assert_eq(watch_attribute_links(&s, (uint64_t)r + 1, &dp), 0);
 	}
@@ -185,8 +194,8 @@ Test(watch_metrics, report_and_lines_hold_bounded_history)
 	struct watch_state s;
 	state(&s, 20);
 	cJSON *root = cJSON_CreateObject();
-	struct watch_totals tot = {.rounds = 20, .measure_s = 1, .duty_percent = 2,
-	                           .stopped_by = "duration"};
+	struct watch_totals tot = {
+	    .rounds = 20, .measure_s = 1, .duty_percent = 2, .stopped_by = "duration"};
 	cr_assert(watch_report_add(root, &s, &tot));
 	cJSON *first = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0);
 	cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(first, "values")), 8, "keep 8");
