@@ -8,6 +8,7 @@
 #     two changes on the link series: link:h2->h3 slower, dated between the
 #     fault and two rounds after it, named by the classifier as the link
 #     h2 -> h3; then faster, dated the same way after the restore, named the same.
+# The report of -o is valid and renders as a page with the changes marked.
 # The times of the faults and of the changes are printed; changes of the
 # all-reduce series are printed, not judged (4 ranks on 2 shared cores: the
 # 8-byte all-reduce moves between levels as other work comes and goes).
@@ -74,7 +75,7 @@ watch_fault() {
 	local r
 	rm -f "$TMP/fault.jsonl"
 	vmpi "$BIN" "${WATCH[@]}" --jsonl "$TMP/fault.jsonl" --metrics "$TMP/fault.prom" \
-		>"$TMP/fault.out" 2>&1 &
+		-o "$TMP/fault.json" --force >"$TMP/fault.out" 2>&1 &
 	job=$!
 	until_round "$TMP/fault.jsonl" "$BASE_ROUNDS"
 	bash "$VC" slow-link h2 h3 "$SLOW" oneway >/dev/null 2>&1
@@ -108,4 +109,7 @@ attempt "a clean watch: no change on any link" watch_clean
 attempt "h2 -> h3 slowed to $SLOW, then restored: two changes on link:h2->h3, at the right times, the link named" \
 	watch_fault
 expect_exit 0 "the metrics file is valid OpenMetrics" python3 "$HERE/../openmetrics_check.py" "$TMP/fault.prom"
+check_schema "$TMP/fault.json" -- "the watch's report"
+expect_exit 0 "its HTML page" "$BIN" report "$TMP/fault.json" -o "$TMP/fault.html"
+expect_exit 0 "the page charts link:h2->h3 with its changes" grep -q "change (new level)" "$TMP/fault.html"
 finish
