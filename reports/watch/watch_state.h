@@ -53,7 +53,7 @@ struct watch_event {
 
 struct watch_series {
 	enum watch_kind kind;
-	char name[64];      /* "latency", "bandwidth", "link:h1->h2" */
+	char name[160];     /* "latency", "bandwidth", "link:h1->h2" */
 	uint64_t bytes;     /* latency and bandwidth: the all-reduce's size */
 	int host_a, host_b; /* link: from host_a to host_b; else -1 */
 	double last, last_t_s;

@@ -89,6 +89,9 @@ watch_fault() {
 	stop_watch "$TMP/fault.jsonl"
 	python3 "$HERE/check_watch.py" "$TMP/fault.jsonl" fault h2 h3 "$slowed" "$restored" \
 		>"$TMP/figures" 2>&1
+	local rc=$?
+	grep '^# change' "$TMP/fault.out" >>"$TMP/figures" # what the watch printed
+	return $rc
 }
 
 # attempt NAME FUNCTION: up to $TRIES tries, each failed one printed
