@@ -50,7 +50,8 @@
 	F(WLINE, MEASURE_S, "measure_s", NUM, NONE, 0, NULL, "s",                                  \
 	  "round: the time spent measuring, real seconds")                                         \
 	F(WLINE, DUTY_PERCENT, "duty_percent", NUM, NONE, 0, NULL, "%",                            \
-	  "round: measuring time over elapsed time since the start, real seconds")                 \
+	  "round: measuring over elapsed real time since the start, this round included, before "  \
+	  "its rest")                                                                              \
 	F(WLINE, RSS_BYTES, "rss_bytes", NUM, NONE, N, NULL, "bytes",                              \
 	  "round: rank 0's resident memory")                                                       \
 	F(WLINE, REASON, "reason", STR, NONE, 0, NULL, "",                                         \

@@ -88,6 +88,32 @@ if [ -s "$TMP/s.jsonl" ] && lines "$TMP/s.jsonl.1" "$TMP/s.jsonl" --reason SIGTE
 else fail "SIGHUP and SIGTERM" "$TMP/py"; fi
 expect_exit 0 "the metrics file after SIGTERM is valid" python3 "$OM" "$TMP/s.prom"
 
+# SIGINT to rank 0 ends it the same way.
+mpi 2 watch "${QUICK[@]}" --jsonl "$TMP/i.jsonl" >"$TMP/i.out" 2>&1 &
+job=$!
+for _ in $(seq 300); do [ "$(rounds_in "$TMP/i.jsonl")" -ge 1 ] && break; sleep 0.1; done
+kill -INT "$(head -1 "$TMP/i.jsonl" | python3 -c 'import json, sys; print(json.load(sys.stdin)["pid"])')"
+wait "$job"
+rc=$?
+if [ "$rc" = 0 ] && lines "$TMP/i.jsonl" --reason SIGINT; then pass "SIGINT to rank 0: exit 0, every round and the stop written ($(cat "$TMP/py"))"
+else fail "SIGINT: exit $rc" "$TMP/py"; fi
+
+# The duty cycle: each round's rest is at least its time x (100 / PCT - 1), so up to the
+# start of each round measuring took at most PCT of the time, whatever the machine's speed
+# (a bound the loop keeps by construction, not a timing). A round starts at its line's time
+# less its own measuring.
+expect_exit 0 "--duty-percent 20" mpi 2 watch "${QUICK[@]}" --duty-percent 20 --duration 5 \
+	--jsonl "$TMP/d.jsonl"
+expect_exit 0 "measuring took at most 20% of the time before each round" python3 -c "
+import json
+r = [json.loads(l) for l in open('$TMP/d.jsonl')]
+t0, rounds = r[0]['time_s'], [x for x in r if x['record'] == 'round']
+d = [100 * a['measure_s'] / (b['time_s'] - (b['measure_s'] - a['measure_s']) - t0)
+     for a, b in zip(rounds, rounds[1:])]
+print('measuring before rounds 2..%d: ' % len(rounds) + ', '.join('%.1f%%' % x for x in d))
+assert d and max(d) <= 20.0 + 1e-6, d"
+sed 's/^/  /' "$TMP/out"
+
 # Three days on a clock 25,000 times faster (about 10 s): rounds back to back, a links
 # round every 10th, rings of 100; rank 0's resident memory from a quarter of the run to its end.
 expect_exit 0 "3 days on an accelerated clock" mpi 2 watch "${QUICK[@]}" --duration 72h --period 60 \
