@@ -194,12 +194,13 @@ static double nap_length(const struct watch_run *w, double t0, double round_s)
 
 /*
  * Collective: naps until rank 0's next round, in slices; true when a rank
- * caught a stop signal. Rank 0 says how long is left, so all wake together.
+ * caught a stop signal or rank 0 could not reopen --jsonl after SIGHUP
+ * (w->reopen_failed, named). Rank 0 says how long is left, so all wake together.
  */
 static bool nap(struct watch_run *w, double t0, double round_s)
 {
 	for (int64_t slice = 0;; slice++) {
-		double mine[2] = {watch_stop_signal() != 0, 0}, all[2];
+		double mine[2] = {watch_stop_signal() != 0 || w->reopen_failed, 0}, all[2];
 		if (w->ctx->rank == 0)
 			mine[1] = nap_length(w, t0, round_s);
 		if (MPI_Allreduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, w->ctx->comm) != MPI_SUCCESS)
@@ -207,7 +208,7 @@ static bool nap(struct watch_run *w, double t0, double round_s)
 		if (all[0] > 0)
 			return true;
 		if (w->ctx->rank == 0 && watch_take_reopen() && watch_files_reopen(w) != EXIT_OK)
-			return true; /* named; the loop's end says why it stopped */
+			w->reopen_failed = true; /* the next slice tells every rank */
 		if (all[1] <= 0)
 			return false;
 		progress_point(PROGRESS_NONE, 0);
@@ -243,7 +244,7 @@ static int loop(struct watch_run *w)
 		if (status != EXIT_OK || nap(w, t0, watch_mono_s() - t0))
 			break;
 	}
-	return status;
+	return status == EXIT_OK && w->reopen_failed ? EXIT_RUNTIME : status;
 }
 
 /*

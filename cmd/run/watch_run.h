@@ -33,7 +33,8 @@ struct watch_run {
 	double epoch0_s;  /* the watch's clock at the start: the time of day */
 	double measure_s; /* real seconds measuring, all rounds */
 	uint64_t round;
-	bool expired; /* rank 0: --duration is over */
+	bool expired;       /* rank 0: --duration is over */
+	bool reopen_failed; /* rank 0: --jsonl could not be opened again after SIGHUP */
 };
 
 /* Real seconds, monotonic. */
