@@ -209,3 +209,61 @@ Test(watch_metrics, report_and_lines_hold_bounded_history)
 	cJSON_Delete(line);
 	watch_state_release(&s);
 }
+
+/* Rounds on 5 hosts with slow(a, b) the factor of the cell a -> b from round 10 on. */
+static void rounds_5(struct watch_state *s, double (*slow)(int a, int b))
+{
+	static const char *const five[] = {"h1", "h2", "h3", "h4", "h5"};
+	struct watch_detect_params p;
+	struct detect_params dp;
+	watch_detect_params_default(&p);
+	detect_params_default(&dp);
+	cr_assert_eq(watch_state_init(s, &p, 8, 64, 64), 0);
+	cr_assert_eq(watch_state_set_hosts(s, five, 5), 0);
+	for (int r = 0; r < 20; r++) {
+		for (int a = 0; a < 5; a++)
+			for (int b = 0; b < 5; b++)
+				if (a != b)
+					watch_add(s,
+					          (size_t)watch_series_get(s, WATCH_LINK, 0, a, b),
+					          60.0 * r,
+					          (r >= 10 ? slow(a, b) : 1) *
+					              (1 + 0.01 * ((r + a + 2 * b) % 3)),
+					          (uint64_t)r + 1, NULL);
+		cr_assert_eq(watch_attribute_links(s, (uint64_t)r + 1, &dp), 0);
+	}
+}
+
+static double h4_sends_slowly(int a, int b)
+{
+	(void)b;
+	return a == 3 ? 0.1 : 1;
+}
+
+static double racks_apart(int a, int b)
+{
+	return (a < 2) != (b < 2) ? 0.2 : 1; /* h1 h2 | h3 h4 h5 */
+}
+
+Test(watch_metrics, a_host_and_a_segment_are_named_with_their_direction)
+{
+	struct watch_state s;
+	rounds_5(&s, h4_sends_slowly);
+	cr_assert_eq(s.events.n, 4, "h4's four links out");
+	for (size_t k = 0; k < s.events.n; k++) {
+		const struct watch_event *e = watch_ring_at(&s.events, k);
+		cr_expect_eq(e->attribution.kind, DETECT_HOST);
+		cr_expect_str_eq(e->attribution.who, "h4");
+		cr_expect_str_eq(detect_direction_name(DETECT_HOST, e->attribution.direction),
+		                 "send");
+	}
+	watch_state_release(&s);
+	rounds_5(&s, racks_apart);
+	cr_assert_eq(s.events.n, 12, "every link between the groups, both ways");
+	for (size_t k = 0; k < s.events.n; k++) {
+		const struct watch_event *e = watch_ring_at(&s.events, k);
+		cr_expect_eq(e->attribution.kind, DETECT_SEGMENT, "%s", s.series[e->series].name);
+		cr_expect_str_eq(e->attribution.who, "h1 h2 <-> h3 h4 h5");
+	}
+	watch_state_release(&s);
+}
