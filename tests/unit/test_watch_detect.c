@@ -200,6 +200,6 @@ Test(watch_ring, keeps_the_newest_in_order)
 	cr_expect_eq(*(int *)watch_ring_at(&r, 0), 5);
 	watch_ring_drop(&r, 9);
 	cr_expect_eq(r.n, 0);
-	cr_expect_eq(watch_ring_init(&r, 0, 4), -1);
 	watch_ring_release(&r);
+	cr_expect_eq(watch_ring_init(&r, 0, 4), -1);
 }
