@@ -6,7 +6,7 @@
 #   - a watch during which h2 -> h3 is slowed to $SLOW (htb on h2's eth0, one
 #     way) after $BASE_ROUNDS rounds and restored $HOLD_ROUNDS rounds later finds
 #     two changes on the link series: link:h2->h3 slower, dated between the
-#     fault and two rounds after it, named by the classifier as the link
+#     start of the fault's command and two rounds after its return, named by the classifier as the link
 #     h2 -> h3; then faster, dated the same way after the restore, named the same.
 # The report of -o is valid and renders as a page with the changes marked.
 # The times of the faults and of the changes are printed; changes of the
@@ -78,16 +78,19 @@ watch_fault() {
 		-o "$TMP/fault.json" --force >"$TMP/fault.out" 2>&1 &
 	job=$!
 	until_round "$TMP/fault.jsonl" "$BASE_ROUNDS"
-	bash "$VC" slow-link h2 h3 "$SLOW" oneway >/dev/null 2>&1
+	# each fault's time is a span: from before its command to its return
 	slowed=$(now)
+	bash "$VC" slow-link h2 h3 "$SLOW" oneway >/dev/null 2>&1
+	slowed="$slowed $(now)"
 	r=$(rounds_in "$TMP/fault.jsonl")
 	until_round "$TMP/fault.jsonl" $((r + HOLD_ROUNDS))
-	bash "$VC" exec h2 tc qdisc del dev eth0 root
 	restored=$(now)
+	bash "$VC" exec h2 tc qdisc del dev eth0 root
+	restored="$restored $(now)"
 	r=$(rounds_in "$TMP/fault.jsonl")
 	until_round "$TMP/fault.jsonl" $((r + HOLD_ROUNDS))
 	stop_watch "$TMP/fault.jsonl"
-	python3 "$HERE/check_watch.py" "$TMP/fault.jsonl" fault h2 h3 "$slowed" "$restored" \
+	python3 "$HERE/check_watch.py" "$TMP/fault.jsonl" fault h2 h3 $slowed $restored \
 		>"$TMP/figures" 2>&1
 	local rc=$?
 	grep '^# change' "$TMP/fault.out" >>"$TMP/figures" # what the watch printed
