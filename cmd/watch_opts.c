@@ -66,8 +66,8 @@ static const struct opt loop_opts[] = {
      .min = 1,
      .max = 100000,
      .key = "small_iters",
-     .help = "timed calls of the small all-reduce a round; the\n"
-             "sample is their median"},
+     .help = "timed calls of the small all-reduce a round ({default});\n"
+             "the sample is their median"},
     {.name = "large-iters",
      .kind = OPT_INT,
      .offset = offsetof(struct watch_opts, large_iters),
@@ -76,7 +76,7 @@ static const struct opt loop_opts[] = {
      .min = 1,
      .max = 100000,
      .key = "large_iters",
-     .help = "timed calls of the large all-reduce a round"},
+     .help = "timed calls of the large all-reduce a round ({default})"},
     {.name = "links-every",
      .kind = OPT_INT,
      .offset = offsetof(struct watch_opts, links_every),
@@ -85,8 +85,9 @@ static const struct opt loop_opts[] = {
      .min = 0,
      .max = 1000000,
      .key = "links_every",
-     .help = "a links round (links' auto pattern: screening where it\n"
-             "costs less than all pairs) every N rounds; 0: none"},
+     .help = "a links round every N rounds ({default}; 0: none), in\n"
+             "links' auto pattern: screening where it costs less than\n"
+             "all pairs"},
 };
 
 static const struct opt output_opts[] = {
@@ -104,8 +105,7 @@ static const struct opt output_opts[] = {
      .metavar = "FILE",
      .key = "jsonl",
      .help = "JSON lines appended: start, every sample, every change,\n"
-             "every round, stop; SIGHUP reopens it and --metrics (log\n"
-             "rotation)"},
+             "every round, stop; SIGHUP reopens it (log rotation)"},
 };
 
 static const struct opt detect_opts[] = {
@@ -157,7 +157,8 @@ static const struct opt detect_opts[] = {
      .min = 1,
      .max = 1000000,
      .key = "keep_samples",
-     .help = "recent samples of each series kept for -o (a ring)"},
+     .help = "recent samples of each series kept for -o, a ring\n"
+             "({default})"},
     {.name = "max-series",
      .kind = OPT_INT,
      .offset = offsetof(struct watch_opts, max_series),
@@ -166,7 +167,8 @@ static const struct opt detect_opts[] = {
      .min = 2,
      .max = 1000000,
      .key = "max_series",
-     .help = "series watched at most (host pairs past it are dropped)"},
+     .help = "series watched at most ({default}); host pairs past it\n"
+             "are dropped"},
     {.name = "clock-factor",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct watch_opts, clock_factor),
@@ -177,7 +179,7 @@ static const struct opt detect_opts[] = {
      .key = "clock_factor",
      .range = "must be a factor from 1 to 1e7",
      .help = "testing: the watch's clock (times, --duration, --period)\n"
-             "runs F times faster than real time"},
+             "runs F times faster than real time ({default})"},
 };
 
 static const struct opt_group groups[] = {
@@ -223,7 +225,7 @@ const struct cmd_spec watch_spec = {
         "attribution (host, link or segment, and direction). --metrics is OpenMetrics text for\n"
         "node_exporter's textfile collector, --jsonl every sample and change; memory stays\n"
         "flat (rings). SIGTERM and SIGINT end the watch after the current round, everything\n"
-        "written; SIGHUP reopens --jsonl and --metrics.\n",
+        "written; SIGHUP reopens --jsonl (the metrics file is replaced every round).\n",
     .exit_codes = "exit codes: 0 watched (changes found or not), 2 bad usage, 3 wrong results,\n"
                   "            4 hang or dead rank, 5 MPI, memory or I/O error\n",
     .groups = groups,
