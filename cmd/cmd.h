@@ -73,5 +73,6 @@ int cmd_trend(void *opts, struct cmd_ctx *ctx);
 int cmd_accept(void *opts, struct cmd_ctx *ctx);
 int cmd_congestion(void *opts, struct cmd_ctx *ctx);
 int cmd_overlap(void *opts, struct cmd_ctx *ctx);
+int cmd_watch(void *opts, struct cmd_ctx *ctx);
 
 #endif

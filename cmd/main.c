@@ -22,6 +22,7 @@
 #include "cmd/tune_opts.h"
 #include "cmd/small_opts.h"
 #include "cmd/verify_opts.h"
+#include "cmd/watch_opts.h"
 #include "version.h"
 
 #include <errno.h>
@@ -64,6 +65,8 @@ static const struct cmd commands[] = {
      NULL},
     {&overlap_spec, cmd_overlap, CMD_NEEDS_MPI | CMD_NEEDS_THREADS,
      "how much of a non-blocking all-reduce hides behind compute (OSU's and IMB's overlap)", NULL},
+    {&watch_spec, cmd_watch, CMD_NEEDS_MPI,
+     "soak: fail-slow episodes found as they happen, exported as metrics", NULL},
     {&list_spec, cmd_list, 0, "the all-reduce variants and their restrictions", NULL},
     {&compare_spec, cmd_compare, 0,
      "a report against a baseline: regressions, with statistics; exit 1 on regression", NULL},

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool probe_memory_parse_pss(const char *text, uint64_t *bytes)
 {
@@ -36,4 +37,19 @@ bool probe_memory_pss_bytes(uint64_t *bytes)
 	fclose(f);
 	text[n] = '\0';
 	return probe_memory_parse_pss(text, bytes);
+}
+
+bool probe_memory_rss_bytes(uint64_t *bytes)
+{
+	unsigned long long size = 0, resident = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return false;
+	int k = fscanf(f, "%llu %llu", &size, &resident);
+	fclose(f);
+	if (k != 2 || page <= 0)
+		return false;
+	*bytes = (uint64_t)resident * (uint64_t)page;
+	return true;
 }

@@ -19,4 +19,11 @@ bool probe_memory_parse_pss(const char *text, uint64_t *bytes);
 /* This process's PSS now, in bytes; false when the kernel does not say. */
 bool probe_memory_pss_bytes(uint64_t *bytes);
 
+/*
+ * This process's resident set size now (/proc/self/statm), in bytes; false
+ * when the kernel does not say. What a long watch samples: it moves both
+ * ways, unlike the high-water mark, so a leak shows as growth.
+ */
+bool probe_memory_rss_bytes(uint64_t *bytes);
+
 #endif

@@ -73,12 +73,27 @@ static bool read_value(int index, MPI_Datatype type, int bind, struct ctx_cvar *
 	return true;
 }
 
+/*
+ * The tool interface, opened on the first capture and left open: MPICH 4.0
+ * crashed in MPI_T_cvar_get_num when it was opened again after
+ * MPI_T_finalize within MPI_Init's lifetime, which a second capture in one
+ * process does (watch captures once, then its every links round again).
+ */
+static bool mpit_open(void)
+{
+	static int state; /* 0 not tried, 1 open, -1 unavailable */
+	int provided;
+	if (state == 0)
+		state = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS ? 1 : -1;
+	return state == 1;
+}
+
 /* Rank 0: every wanted control variable in force; MPI_ERR_NO_MEM, else MPI_SUCCESS. */
 static int read_cvars(struct report_context *c)
 {
-	int provided, n = 0, rc = MPI_SUCCESS;
+	int n = 0, rc = MPI_SUCCESS;
 
-	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+	if (!mpit_open())
 		return MPI_SUCCESS; /* no tool interface: nothing to record */
 	if (MPI_T_cvar_get_num(&n) != MPI_SUCCESS)
 		n = 0;
@@ -100,7 +115,6 @@ static int read_cvars(struct report_context *c)
 		if (report_context_add_cvar(c, &v) != 0)
 			rc = MPI_ERR_NO_MEM;
 	}
-	MPI_T_finalize();
 	return rc;
 }
 

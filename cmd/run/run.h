@@ -176,6 +176,19 @@ typedef void (*overlap_print_fn)(const struct overlap_opts *o, const struct over
                                  int n, const struct overlap_step_row *steps, int nsteps);
 int overlap_measure(struct cmd_ctx *ctx, const struct overlap_opts *o, overlap_print_fn print);
 
+/*
+ * collscope watch (cmd/run/watch_run.c): rounds until --duration or a
+ * signal, each change handed to print on rank 0 as it is found (with the
+ * state: its series and host names), the files written as it goes.
+ * Collective; an exit code.
+ */
+struct watch_opts;
+struct watch_state;
+struct watch_event;
+typedef void (*watch_event_fn)(const struct watch_state *s, const struct watch_event *e,
+                               double start_s);
+int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_fn print);
+
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
 /*

@@ -10,6 +10,7 @@
 #include "reports/diagnose/detect.h"
 #include "reports/io/links_compact.h"
 #include "reports/io/links_report.h"
+#include "reports/watch/watch_jsonl.h"
 
 #define SCHEMA_KEY_DEF(obj, id, name, type, child, flags, choices, unit, meaning)                  \
 	const char SK_##obj##_##id[] = name;

@@ -25,6 +25,7 @@
 #include "reports/io/schema_congestion.h"
 #include "reports/io/schema_overlap.h"
 #include "reports/io/schema_tune.h"
+#include "reports/io/schema_watch.h"
 
 #define SCHEMA_OBJECTS(O)                                                                          \
 	O(REPORT, "report", "the document: one per run, written by rank 0")                        \
@@ -87,6 +88,7 @@
 	O(EVENT, "events[]", "something that ended the run early (a hang the watchdog saw)")       \
 	SCHEMA_OBJECTS_CONGESTION(O)                                                               \
 	SCHEMA_OBJECTS_OVERLAP(O)                                                                  \
+	SCHEMA_OBJECTS_WATCH(O)                                                                    \
 	SCHEMA_OBJECTS_TUNE(O)
 
 /* The fields of the envelope and of the context block. */
@@ -703,7 +705,8 @@
 	SCHEMA_FIELDS_SCALE(F)                                                                     \
 	SCHEMA_FIELDS_CONGESTION(F)                                                                \
 	SCHEMA_FIELDS_OVERLAP(F)                                                                   \
-	SCHEMA_FIELDS_TUNE(F)
+	SCHEMA_FIELDS_TUNE(F)                                                                      \
+	SCHEMA_FIELDS_WATCH(F)
 
 /*
  * The commands that write reports, and the objects of their records and
@@ -719,6 +722,7 @@
 	C(CONGESTION, "congestion", AR, CONG, CSUM)                                                \
 	C(OVERLAP, "overlap", OVL, NONE, OVSUM)                                                    \
 	C(TUNE, "tune", AR, TUNE, TSUM)                                                            \
+	C(WATCH, "watch", WSER, NONE, WSUM)                                                        \
 	C(ACCEPT, "accept", NONE, NONE, NONE)                                                      \
 	C(COMPARE, "compare", NONE, NONE, NONE)                                                    \
 	C(TREND, "trend", NONE, NONE, NONE)

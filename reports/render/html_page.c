@@ -159,6 +159,8 @@ static int section(struct html_buf *b, const struct html_input *in, size_t i, ch
 		rc = html_congestion(&s);
 	else if (strcmp(command, "overlap") == 0)
 		rc = html_overlap(&s);
+	else if (strcmp(command, "watch") == 0)
+		rc = html_watch(&s);
 	else if (strcmp(command, "compare") == 0)
 		rc = html_compare(&s);
 	else if (strcmp(command, "trend") == 0)

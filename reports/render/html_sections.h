@@ -59,6 +59,8 @@ int html_compressed(struct html_buf *b, const cJSON *root);
 int html_scale(struct html_section *s);
 int html_congestion(struct html_section *s);
 int html_overlap(struct html_section *s);
+/* collscope watch: each series with its changes marked, then the changes (issue 34). */
+int html_watch(struct html_section *s);
 int html_links(struct html_section *s);
 struct cmp_run;
 /*

@@ -27,8 +27,13 @@ expect_exit 0 "scale at 3 ranks" mpi 3 scale -q -a ring,mpi -b 8 -e 1K -n 10 -w 
 expect_exit 0 "links at 3 ranks" mpi 3 links -q -n 20 -w 2 --bw-iters 2 --bw-warmup 0 \
 	--bw-bytes 64K --window 2 -o "$TMP/links.json"
 expect_exit 0 "topo at 2 ranks" mpi 2 topo -q -o "$TMP/topo.json"
-check_schema "$TMP/ar.json" "$TMP/scale.json" "$TMP/links.json" "$TMP/topo.json" \
-	-- "the reports of allreduce, scale, links and topo"
+expect_exit 0 "watch at 2 ranks, 1 s" mpi 2 watch -q --duration 1 --period 0.2 --duty-percent 100 \
+	--small-iters 5 --large-bytes 64K --large-iters 2 --lat-time 0 -n 20 --bw-time 0 \
+	--bw-iters 2 --bw-bytes 64K --metrics "$TMP/watch.prom" -o "$TMP/watch.json"
+expect_exit 0 "its metrics file is valid OpenMetrics" python3 "$(dirname "$0")/../openmetrics_check.py" \
+	"$TMP/watch.prom"
+check_schema "$TMP/ar.json" "$TMP/scale.json" "$TMP/links.json" "$TMP/topo.json" "$TMP/watch.json" \
+	-- "the reports of allreduce, scale, links, topo and watch"
 
 # Options are parsed before MPI starts: under mpirun a bad one exits 2, said once, not per rank.
 expect_exit 2 "a bad option under mpirun exits 2" mpi 3 allreduce -e 8Gx
