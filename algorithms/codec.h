@@ -91,4 +91,16 @@ size_t codec_topk_count(size_t count, double ratio);
 int codec_residual(const struct ar_codec *c, float *resid, const float *x, const void *wire,
                    size_t wire_bytes, size_t count, float *tmp);
 
+/*
+ * The codec kernels' loops, built for the widest vector unit the machine has
+ * (GCC picks a clone at load time); one build for every x86-64. Not under
+ * AddressSanitizer, whose instrumentation the clones' resolver runs before.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
+    !defined(__SANITIZE_ADDRESS__)
+#define KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define KERNEL
+#endif
+
 #endif

@@ -1,21 +1,13 @@
 /*
  * The 16-bit casts on the wire: bfloat16 and IEEE binary16, both rounded to
  * nearest even (codec.h states their bounds). Branch-free bit arithmetic so
- * the loops vectorise; built with -O3 (Makefile). The binary16 conversions
- * are Marat Dukhan's (the FP16 library, MIT licence): the rounding is done
- * by one float addition in the default rounding mode.
+ * the loops vectorise; built with -O3 (Makefile). Both rely on the default
+ * rounding mode (to nearest even), as the float additions that round do.
  */
 #include "algorithms/codec.h"
 
 #include <math.h>
 #include <string.h>
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
-#define KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define KERNEL
-#endif
 
 static inline uint32_t bits_of(float f)
 {
@@ -44,24 +36,31 @@ static inline uint16_t bf16_of(float f)
 
 uint16_t codec_fp16_from_float(float f)
 {
-	/* scaling by 2^112 then 2^-110 rounds away the bits binary16 cannot hold */
-	float base = (fabsf(f) * 0x1.0p+112f) * 0x1.0p-110f;
-	uint32_t w = bits_of(f), shl1_w = w + w, sign = w & 0x80000000u;
-	uint32_t bias = shl1_w & 0xff000000u;
-	bias = bias < 0x71000000u ? 0x71000000u : bias;
-	base = float_of((bias >> 1) + 0x07800000u) + base;
-	uint32_t b = bits_of(base);
-	uint32_t nonsign = ((b >> 13) & 0x00007c00u) + (b & 0x00000fffu);
-	return (uint16_t)((sign >> 16) | (shl1_w > 0xff000000u ? 0x7e00u : nonsign));
+	uint32_t x = bits_of(f), sign = (x >> 16) & 0x8000u, mag = x & 0x7fffffffu;
+	/* binary16's normal range: the exponent rebased from 127 to 15 (112 << 23 less), the
+	 * 13 mantissa bits it drops rounded to nearest even; a carry steps the exponent */
+	uint32_t rebased = mag - (112u << 23);
+	uint32_t normal = (rebased + 0x0fffu + ((rebased >> 13) & 1u)) >> 13;
+	/* below 2^-14, units of 2^-24: adding 0.5, whose last bit is worth 2^-24, makes the
+	 * float addition itself round the value to a whole number of them, to nearest even */
+	uint32_t tiny = bits_of(float_of(mag) + 0.5f) - bits_of(0.5f);
+	/* 65520 and up round to infinity; a NaN stays a quiet NaN */
+	uint32_t out = mag > 0x7f800000u    ? 0x7e00u
+	               : mag >= 0x477ff000u ? 0x7c00u
+	               : mag >= 0x38800000u ? normal
+	                                    : tiny;
+	return (uint16_t)(sign | out);
 }
 
 float codec_fp16_to_float(uint16_t h)
 {
-	uint32_t w = (uint32_t)h << 16, sign = w & 0x80000000u, two_w = w + w;
-	float normal = float_of((two_w >> 4) + (0xe0u << 23)) * 0x1.0p-112f;
-	float subnormal = float_of((two_w >> 17) | (126u << 23)) - 0.5f;
-	uint32_t mag = two_w < (1u << 27) ? bits_of(subnormal) : bits_of(normal);
-	return float_of(sign | mag);
+	uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, frac = h & 0x3ffu;
+	/* normal: the exponent rebased from 15 to 127; all ones: infinity or NaN, payload kept;
+	 * zero exponent: frac units of 2^-24, exact in a float */
+	uint32_t normal = ((exp + 112u) << 23) | (frac << 13);
+	uint32_t special = 0x7f800000u | (frac << 13);
+	uint32_t small = bits_of((float)frac * 0x1.0p-24f);
+	return float_of(sign | (exp == 0x1fu ? special : exp ? normal : small));
 }
 
 KERNEL static void bf16_encode(uint16_t *restrict out, const float *restrict src, size_t n)

@@ -12,13 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
-#define KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define KERNEL
-#endif
-
 /* every byte is an exponent but the last (121 + 133 = 254) */
 enum { EXP_BIAS = -CODEC_INT8_EXP_MIN, NONFINITE = 255 };
 

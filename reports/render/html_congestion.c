@@ -23,15 +23,6 @@ static const struct factor {
     {"factor_p99", "interference: p99 time together / alone"},
 };
 
-static double number(const cJSON *o, const char *key, size_t *bad)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	*bad += v && !cJSON_IsNull(v);
-	return NAN;
-}
-
 /* One chart: a series per group (points in the report's order: sizes ascending). */
 static int factor_chart(struct html_buf *b, const cJSON *points, const struct factor *f,
                         size_t *bad)
@@ -52,10 +43,10 @@ static int factor_chart(struct html_buf *b, const cJSON *points, const struct fa
 		const cJSON *p;
 		cJSON_ArrayForEach(p, points)
 		{
-			if (number(p, "group", bad) != g)
+			if (html_number(p, "group", bad) != g)
 				continue;
-			x[used] = number(p, "bytes", bad);
-			y[used++] = number(p, f->key, bad);
+			x[used] = html_number(p, "bytes", bad);
+			y[used++] = html_number(p, f->key, bad);
 		}
 		if (used == first)
 			continue;
@@ -116,7 +107,7 @@ static void where(struct html_buf *b, const cJSON *summary, size_t *bad)
 	cJSON_ArrayForEach(w, arr)
 	{
 		const cJSON *verdicts = cJSON_GetObjectItemCaseSensitive(w, "verdicts"), *v;
-		html_rawf(b, "<h4>Where: group %.0f</h4>\n", number(w, "group", bad));
+		html_rawf(b, "<h4>Where: group %.0f</h4>\n", html_number(w, "group", bad));
 		cJSON_ArrayForEach(v, verdicts)
 		{
 			const cJSON *line = cJSON_GetObjectItemCaseSensitive(v, "line");

@@ -18,21 +18,6 @@
 
 #define SERIES_MAX 24
 
-static double number(const cJSON *o, const char *key, size_t *bad)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	*bad += v && !cJSON_IsNull(v);
-	return NAN;
-}
-
-static const char *string(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 struct series_key {
 	const char *algorithm, *progress;
 };
@@ -55,10 +40,10 @@ static int chart(struct html_buf *b, const cJSON *results, const char *compute, 
 	}
 	cJSON_ArrayForEach(r, results) /* the series, in order of first appearance */
 	{
-		const char *a = string(r, "algorithm"), *p = string(r, "progress"),
-		           *c = string(r, "compute");
+		const char *a = html_string(r, "algorithm", NULL), *p = html_string(r, "progress", NULL),
+		           *c = html_string(r, "compute", NULL);
 		bool known = false;
-		if (!a || !p || !c || strcmp(c, compute) != 0 || string(r, "skipped"))
+		if (!a || !p || !c || strcmp(c, compute) != 0 || html_string(r, "skipped", NULL))
 			continue;
 		for (size_t i = 0; i < nkeys; i++)
 			known |=
@@ -70,13 +55,13 @@ static int chart(struct html_buf *b, const cJSON *results, const char *compute, 
 		size_t first = used;
 		cJSON_ArrayForEach(r, results)
 		{
-			const char *a = string(r, "algorithm"), *p = string(r, "progress"),
-			           *c = string(r, "compute");
+			const char *a = html_string(r, "algorithm", NULL), *p = html_string(r, "progress", NULL),
+			           *c = html_string(r, "compute", NULL);
 			if (a && p && c && !strcmp(a, keys[i].algorithm) &&
 			    !strcmp(p, keys[i].progress) && !strcmp(c, compute) &&
-			    !string(r, "skipped")) {
-				x[used] = number(r, "bytes", bad);
-				y[used++] = number(r, "overlap_osu_percent", bad);
+			    !html_string(r, "skipped", NULL)) {
+				x[used] = html_number(r, "bytes", bad);
+				y[used++] = html_number(r, "overlap_osu_percent", bad);
 			}
 		}
 		snprintf(names[i], sizeof names[i], "%s, progress %s", keys[i].algorithm,
@@ -105,10 +90,10 @@ static int chart(struct html_buf *b, const cJSON *results, const char *compute, 
 /* One stacked bar: compute, exposed, hidden, scaled to the widest serial step. */
 static void bar(struct html_buf *b, const cJSON *s, double widest, int row, size_t *bad)
 {
-	const double compute = number(s, "compute_us", bad), exposed = number(s, "exposed_us", bad),
-	             serial = number(s, "serial_us", bad), step = number(s, "step_us", bad);
+	const double compute = html_number(s, "compute_us", bad), exposed = html_number(s, "exposed_us", bad),
+	             serial = html_number(s, "serial_us", bad), step = html_number(s, "step_us", bad);
 	const double hidden = serial - step, scale = 560 / widest, y = 24.0 + 26 * row;
-	const char *a = string(s, "algorithm"), *c = string(s, "compute");
+	const char *a = html_string(s, "algorithm", NULL), *c = html_string(s, "compute", NULL);
 	html_rawf(b, "<text x=\"0\" y=\"%.0f\" font-size=\"11\">", y + 14);
 	html_text(b, a ? a : "?", 24);
 	html_raw(b, " ");
@@ -139,7 +124,7 @@ static void steps(struct html_buf *b, const cJSON *summary, size_t *bad)
 	int rows = 0;
 	cJSON_ArrayForEach(s, arr)
 	{
-		double serial = number(s, "serial_us", bad);
+		double serial = html_number(s, "serial_us", bad);
 		if (isfinite(serial) && serial > widest)
 			widest = serial;
 		rows++;

@@ -21,6 +21,14 @@ struct html_section {
 	struct report_at at; /* where = "" */
 };
 
+/*
+ * Member key of o as a number; NAN when absent, null or of another type (that
+ * last counted in *bad: the page says how many values it could not draw).
+ */
+double html_number(const cJSON *o, const char *key, size_t *bad);
+/* Member key of o as a string, or fallback when it is not one. */
+const char *html_string(const cJSON *o, const char *key, const char *fallback);
+
 /* A JSON value as a table cell's content (escaped; nested values summarised). */
 void html_value(struct html_buf *b, const cJSON *v, int depth);
 /* The scalar members of an object as a two-column table (nested ones summarised). */

@@ -307,3 +307,18 @@ int html_context(struct html_section *s)
 	s->at.where = "";
 	return 0;
 }
+
+double html_number(const cJSON *o, const char *key, size_t *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (cJSON_IsNumber(v))
+		return v->valuedouble;
+	*bad += v && !cJSON_IsNull(v);
+	return NAN;
+}
+
+const char *html_string(const cJSON *o, const char *key, const char *fallback)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : fallback;
+}

@@ -17,21 +17,6 @@
 
 #define WATCH_CHARTS_MAX 48
 
-static double number(const cJSON *o, const char *key, size_t *bad)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	if (cJSON_IsNumber(v))
-		return v->valuedouble;
-	*bad += v && !cJSON_IsNull(v);
-	return NAN;
-}
-
-static const char *string(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /* The numbers of array key of o into a new array of n (NAN where not a number). */
 static double *numbers(const cJSON *o, const char *key, size_t *n, size_t *bad)
 {
@@ -70,10 +55,10 @@ static size_t change_points(const cJSON *events, const char *name, double t0, do
 {
 	const cJSON *e;
 	size_t n = 0;
-	cJSON_ArrayForEach(e, events) if (n + 2 <= max && strcmp(string(e, "series"), name) == 0)
+	cJSON_ArrayForEach(e, events) if (n + 2 <= max && strcmp(html_string(e, "series", ""), name) == 0)
 	{
-		x[n] = (number(e, "time_s", bad) - t0) / 60;
-		y[n++] = number(e, "after", bad);
+		x[n] = (html_number(e, "time_s", bad) - t0) / 60;
+		y[n++] = html_number(e, "after", bad);
 		x[n] = x[n - 1];
 		y[n++] = NAN;
 	}
@@ -85,7 +70,7 @@ static int chart(struct html_buf *b, const cJSON *r, const cJSON *events, double
 	size_t n, nv, ne = (size_t)cJSON_GetArraySize(events) * 2;
 	double *t = numbers(r, "time_s", &n, bad), *v = numbers(r, "values", &nv, bad);
 	double *ex = calloc(ne ? ne : 1, sizeof *ex), *ey = calloc(ne ? ne : 1, sizeof *ey);
-	const char *name = string(r, "series"), *unit = string(r, "unit");
+	const char *name = html_string(r, "series", ""), *unit = html_string(r, "unit", "");
 	int rc = t && v && ex && ey ? 0 : -1;
 	if (rc == 0) {
 		for (size_t i = 0; i < n; i++)
@@ -131,7 +116,7 @@ int html_watch(struct html_section *s)
 	for (int pass = 0; results && pass < 2; pass++)
 		cJSON_ArrayForEach(r, results)
 		{
-			bool changed = number(r, "changes", &bad) > 0;
+			bool changed = html_number(r, "changes", &bad) > 0;
 			if (changed != (pass == 0))
 				continue;
 			if (drawn == WATCH_CHARTS_MAX) {
