@@ -59,8 +59,11 @@ float codec_fp16_to_float(uint16_t h)
 	 * zero exponent: frac units of 2^-24, exact in a float */
 	uint32_t normal = ((exp + 112u) << 23) | (frac << 13);
 	uint32_t special = 0x7f800000u | (frac << 13);
-	uint32_t small = bits_of((float)frac * 0x1.0p-24f);
-	return float_of(sign | (exp == 0x1fu ? special : exp ? normal : small));
+	uint32_t small = bits_of((float)(int32_t)frac * 0x1.0p-24f);
+	/* masks, not branches: the decode loops stay vectorised */
+	uint32_t is_special = 0u - (uint32_t)(exp == 0x1fu), is_small = 0u - (uint32_t)(exp == 0);
+	uint32_t mag = (special & is_special) | (small & is_small) | (normal & ~(is_special | is_small));
+	return float_of(sign | mag);
 }
 
 KERNEL static void bf16_encode(uint16_t *restrict out, const float *restrict src, size_t n)

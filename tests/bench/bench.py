@@ -137,11 +137,14 @@ def measure_allreduce(binary, cfg, env):
 
 def build_trace_overhead(binary):
     """tests/bench/trace_overhead.c, linked against the objects the binary was built from
-    (build/algorithms/*.o). Returns its path, or None when it cannot be built."""
+    (build/algorithms/*.o, build/reports/stats/*.o). Returns its path, or None when it
+    cannot be built."""
     build = os.path.dirname(binary)
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(os.path.dirname(here))
-    objs = sorted(glob.glob(os.path.join(build, "algorithms", "*.o")))
+    # algorithms/ and the statistics its sampling rule uses (reports/stats: pure, no MPI)
+    objs = sorted(glob.glob(os.path.join(build, "algorithms", "*.o")) +
+                  glob.glob(os.path.join(build, "reports", "stats", "*.o")))
     out = os.path.join(build, "bench", "trace_overhead")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     cmd = [os.environ.get("MPICC", "mpicc"), "-std=c17", "-O2", "-D_GNU_SOURCE",
