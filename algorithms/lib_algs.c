@@ -114,12 +114,10 @@ static int handle_of(int index, MPI_T_cvar_handle *h)
  * MPICH: the algorithms named in MPICH_VARIABLE's description, value k the
  * k-th (lib_alg_names.h); forced with the device's all-reduce turned off.
  */
-static int open_mpich(struct lib_algs *l, int index)
+static int open_mpich(struct lib_algs *l, int index, const char *desc)
 {
-	static char desc[4096];
 	char names[LIB_ALGS_MAX][48];
 	MPI_T_enum e;
-	find_cvar_desc(MPICH_VARIABLE, &e, desc, sizeof desc);
 	int n = lib_alg_names_parse(desc, names, LIB_ALGS_MAX);
 	if (n < 2) {
 		l->why = MPICH_VARIABLE "'s description lists no algorithms collscope can read";
@@ -165,9 +163,10 @@ int lib_algs_open(struct lib_algs *l)
 	l->mpi_t = true;
 	l->index = find_cvar(OMPI_VARIABLE, &e);
 	if (l->index < 0) {
-		l->index = find_cvar(MPICH_VARIABLE, &ignored);
+		char desc[4096]; /* its values' names: found with it in one pass over the variables */
+		l->index = find_cvar_desc(MPICH_VARIABLE, &ignored, desc, sizeof desc);
 		if (l->index >= 0)
-			return open_mpich(l, l->index);
+			return open_mpich(l, l->index, desc);
 		l->why = "this MPI library has no control variable that forces its all-reduce "
 		         "algorithm (Open MPI's " OMPI_VARIABLE ", MPICH's " MPICH_VARIABLE ")";
 		return MPI_SUCCESS;

@@ -38,9 +38,10 @@ int tune_prepare(const void *opts, char *err, size_t len)
 {
 	const struct tune_opts *o = opts;
 	/* MPICH aborts MPI_Init on a file it cannot parse, Open MPI ignores one quietly */
-	if (o->prove && file_is_json(o->prove) != lib_algs_rules_json()) {
+	bool json = o->prove && file_is_json(o->prove);
+	if (o->prove && json != lib_algs_rules_json()) {
 		snprintf(err, len, "tune: --prove '%s' is %s, and this build's library reads %s",
-		         o->prove, file_is_json(o->prove) ? "MPICH's JSON" : "not JSON",
+		         o->prove, json ? "MPICH's JSON" : "not JSON",
 		         lib_algs_rules_json() ? "MPICH's selection JSON"
 		                               : "Open MPI's classic rules");
 		return EXIT_USAGE;
