@@ -292,14 +292,27 @@ static const struct opt links_only[] = {
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.tolerance),
      .metavar = "F",
-     .def = "0.3",
+     .def = "0.1",
      .min = 0,
      .max = 1,
      .flags = OPT_MIN_OPEN | OPT_MAX_OPEN,
      .key = "tolerance",
      .range = "must be a fraction between 0 and 1, exclusive",
-     .help = "fraction below the class median that may be accused,\n"
-             "0 < F < 1 ({default})"},
+     .help = "fraction of bandwidth below the class median that may be\n"
+             "accused, 0 < F < 1 ({default})"},
+    {.name = "latency-tolerance",
+     .kind = OPT_NUMBER,
+     .offset = offsetof(struct links_opts, detect.latency_tolerance),
+     .metavar = "F",
+     .def = "0.3",
+     .min = 0,
+     .max = 1,
+     .flags = OPT_MIN_OPEN | OPT_MAX_OPEN,
+     .key = "latency_tolerance",
+     .range = "must be a fraction between 0 and 1, exclusive",
+     .help = "latency's: above median / (1 - F) may be accused; wider,\n"
+             "since paths through more switches take legitimately longer\n"
+             "({default})"},
     {.name = "z-threshold",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.z_threshold),
@@ -356,6 +369,7 @@ static int check(void *opts, char *err, size_t len)
 {
 	struct links_opts *o = opts;
 	double tolerance = o->detect.tolerance, z = o->detect.z_threshold;
+	double latency_tolerance = o->detect.latency_tolerance;
 	detect_params_default(&o->detect);
 	if (!o->plan_only && (o->plan_hosts > 0 || o->plan_ranks_per_host != 1)) {
 		snprintf(err, len, "links: --hosts and --ranks-per-host go with --plan-only");
@@ -367,6 +381,7 @@ static int check(void *opts, char *err, size_t len)
 		return EXIT_USAGE;
 	}
 	o->detect.tolerance = tolerance;
+	o->detect.latency_tolerance = latency_tolerance;
 	o->detect.z_threshold = z;
 	return EXIT_OK;
 }
@@ -418,10 +433,13 @@ const struct cmd_spec links_spec = {
         "different hosts). A link is suspect when its p50 bandwidth is below\n"
         "(1 - tolerance) x the class median AND its robust z-score (from the median and\n"
         "MAD of the logarithms) is below -Z; latency the mirror image (above median /\n"
-        "(1 - tolerance), z above Z). When most links of a host are suspect, the host is\n"
-        "named instead. Across hosts the host x host matrix is judged: a host slow to\n"
-        "send, to receive or both (its NIC), a link between two hosts slow one way or\n"
-        "both, or a segment (the cells between two groups of hosts: a rack's uplink).\n"
+        "(1 - latency tolerance), z above Z). When most links of a host are suspect, the\n"
+        "host is named instead. Across hosts the host x host matrix is judged: a host\n"
+        "slow to send, to receive or both (its NIC), a link between two hosts slow one\n"
+        "way or both, or a segment (the cells between two groups of hosts: a rack's\n"
+        "uplink). A host's row (what it sends) and column (what it receives) are also\n"
+        "judged each as one figure, their median, whose z-score gains sqrt(2k / pi) from\n"
+        "its k cells: a host 15% slow to every partner is named where no one cell is.\n"
         "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
         "or segment; the shift pattern whole), up to " TEXT_OF(LINKS_RETESTS) " re-tests, each of what stood every\n"
         "one before, and only what stays suspect every time is reported (a burst of\n"

@@ -214,6 +214,22 @@ static void print_scheduler_cleared(const struct links_view *v, const struct det
 	       100 * s->cpu_wait_fraction, isnan(w0) ? 0.0 : 100 * w0, ran);
 }
 
+/* A suspect the re-test confirmed and another job's traffic explains (traffic.h). */
+static void print_traffic_cleared(const struct links_view *v, const struct detect_result *r,
+                                  const struct detect_suspect *s)
+{
+	char line[1024], got[32], other[32], want[32];
+	classify_describe(r, s, v->host_names, line, sizeof line);
+	report_fixed(got, sizeof got, s->measured, 0, 3);
+	report_fixed(other, sizeof other, s->other_traffic_gbps, 0, 3);
+	report_fixed(want, sizeof want, s->expected, 0, 3);
+	printf("# cleared, other traffic: ");
+	report_fput_escaped(stdout, line);
+	printf("; while measured again its NICs carried %s GB/s besides it, and %s + %s GB/s "
+	       "is within the tolerance of the class's %s GB/s: busy, not broken\n",
+	       other, got, other, want);
+}
+
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
@@ -239,6 +255,9 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 				w0 = links_typical_cpu_wait_latency(v);
 			print_scheduler_cleared(v, &final->suspects[i], w0);
 		}
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].traffic_cleared)
+			print_traffic_cleared(v, final, &final->suspects[i]);
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

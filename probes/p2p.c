@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "probes/cpu_wait.h"
+#include "probes/nic_bytes.h"
 #include "probes/p2p.h"
 #include "probes/plan.h"
 #include "probes/tournament.h"
@@ -198,6 +199,7 @@ static int one_way(struct probe_links *p, int peer, bool sender)
 		double t = MPI_Wtime() - t0;
 		if (rc != MPI_SUCCESS)
 			break;
+		p->bw_own_bytes += (uint64_t)msgs * (uint64_t)p->opts.bw_bytes;
 		if (sender && kind == PROBE_WINDOW_TIMED)
 			p->window_us[c.timed] = full_window_us(p, t, msgs);
 		if (sender)
@@ -267,21 +269,28 @@ static int run_phase(struct probe_links *p, int peer, enum phase ph)
 static int run_pair(struct probe_links *p, int peer, bool sync)
 {
 	int rc = MPI_SUCCESS;
-	uint64_t waited = 0, waited_lat = 0;
-	double busy = 0, busy_lat = 0;
-	bool known = peer >= 0;
+	uint64_t waited = 0, waited_lat = 0, nic0 = 0, nic1 = 0;
+	double busy = 0, busy_lat = 0, busy_bw = 0;
+	bool known = peer >= 0, nic_known = peer >= 0;
 	p->peer = peer;
+	p->bw_own_bytes = 0;
 	p->one_way = p->bidir = (struct probe_windows){0};
 	p->lat_count = 0;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
 		/* the pair's own time and waits only: the barriers are left out */
 		uint64_t w0 = 0, w1 = 0;
 		known = known && probe_cpu_wait_ns(&w0);
+		if (ph == PH_BW_LO)
+			nic_known = nic_known && probe_nic_bytes(&nic0);
 		double t = MPI_Wtime();
 		if (rc == MPI_SUCCESS && peer >= 0)
 			rc = run_phase(p, peer, (enum phase)ph);
 		t = MPI_Wtime() - t;
 		busy += t;
+		if (ph == PH_BW_LO || ph == PH_BW_HI)
+			busy_bw += t;
+		if (ph == PH_BW_HI)
+			nic_known = nic_known && probe_nic_bytes(&nic1) && nic1 >= nic0;
 		known = known && probe_cpu_wait_ns(&w1) && w1 >= w0;
 		waited += known ? w1 - w0 : 0;
 		if (ph == PH_LAT_LO || ph == PH_LAT_HI) {
@@ -296,6 +305,11 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 	}
 	p->cpu_wait_share = known ? probe_cpu_wait_share(waited, busy) : NAN;
 	p->cpu_wait_share_lat = known ? probe_cpu_wait_share(waited_lat, busy_lat) : NAN;
+	/* in concurrent rounds a barrier sits between the two phases: the other
+	   pairs' bytes are counted too, and only an isolated pair's figure means
+	   another job's traffic (links reads it of re-tests alone) */
+	p->nic_other_gbps =
+	    nic_known ? probe_nic_other_gbps(nic1 - nic0, p->bw_own_bytes, busy_bw) : NAN;
 	return rc;
 }
 

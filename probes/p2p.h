@@ -44,6 +44,7 @@
 #define COLLSCOPE_LINKS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <stdbool.h>
 
@@ -76,6 +77,10 @@ struct probe_links {
 	struct probe_windows one_way, bidir; /* how many of window_us, bidir_us hold samples */
 	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone: what a latency suffers */
+	/* what this host's NICs carried besides the pair during its one-way bandwidth
+	   phases, in GB/s (probes/nic_bytes.h); NAN unknown */
+	double nic_other_gbps;
+	uint64_t bw_own_bytes; /* payload this rank sent and received in those phases */
 	/* the shift step measured last (probe_links_shift): */
 	int shift_dest, shift_source;   /* -1 before any */
 	double *shift_send_us;          /* bw_iters: until this rank's sends completed */

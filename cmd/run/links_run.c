@@ -23,6 +23,7 @@
 #include "reports/io/links_coverage.h"
 #include "reports/diagnose/retest.h"
 #include "reports/diagnose/scheduler.h"
+#include "reports/diagnose/traffic.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/partial.h"
 #include "algorithms/progress.h"
@@ -104,7 +105,8 @@ static int run_alloc(struct links_run *r)
 	}
 	for (int b = 0; r->mine && b < n; b++)
 		r->mine[b] = (struct link_record){
-		    .a = r->ctx->rank, .b = b, .cpu_wait_share = NAN, .cpu_wait_share_lat = NAN};
+		    .a = r->ctx->rank, .b = b, .cpu_wait_share = NAN, .cpu_wait_share_lat = NAN,
+		    .nic_other_gbps = NAN};
 	for (int b = 0; r->shift_mine && b < n; b++)
 		r->shift_mine[b] = (struct shift_cell){.send_us = NAN, .recv_us = NAN};
 	if (failed)
@@ -142,6 +144,7 @@ bool links_summarize(struct links_run *r, bool remeasured)
 	k->remeasured = remeasured;
 	k->cpu_wait_share = p->cpu_wait_share;
 	k->cpu_wait_share_lat = p->cpu_wait_share_lat;
+	k->nic_other_gbps = p->nic_other_gbps;
 	k->nlatency_samples =
 	    link_keep_samples(p->lat_us, (size_t)p->lat_count, k->latency_samples_us);
 	k->nwindow_samples =
@@ -482,6 +485,12 @@ static double wait_of_pair(const void *view, int a, int b, enum detect_metric m)
 	return m == DETECT_LATENCY ? link_cpu_wait_latency(view, a, b) : link_cpu_wait(view, a, b);
 }
 
+/* traffic_clear's view of a suspect. */
+static double other_traffic(const void *view, const struct detect_suspect *s)
+{
+	return links_other_traffic(view, s);
+}
+
 /* Rank 0: the verdict, stdout, the report and the exit code. */
 static int conclude(struct links_run *r)
 {
@@ -497,7 +506,8 @@ static int conclude(struct links_run *r)
 	                           r->ctx->nranks);
 	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(&v),
 	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(&v)};
-	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, typical, r->o->detect.tolerance);
+	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, typical, &r->o->detect);
+	confirmed -= traffic_clear(&r->final, other_traffic, &v, &r->o->detect);
 	run_context_end(&r->c);
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;

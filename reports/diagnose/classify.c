@@ -21,6 +21,8 @@ struct work {
 	int *group;        /* n: the connected part of each host */
 	int *group_size;   /* n */
 	size_t *list;      /* 2n: the cells of one host or link verdict */
+	double *row_z;     /* n: host h's row (what it sends) as one figure: judge_rows */
+	double *col_z;     /* n: its column (what it receives) */
 	double ref_log_median, ref_log_mad, ref_median;
 };
 
@@ -44,7 +46,7 @@ static int cmp_double(const void *pa, const void *pb)
  * Step 1: the logs of the finite cells, sorted, into w->vals; the reference
  * is vals[from .. k). Returns k.
  */
-static size_t reference(struct work *w, const struct detect_params *p, size_t *from)
+static size_t reference(struct work *w, size_t *from)
 {
 	size_t k = 0;
 	for (int i = 0; i < w->n; i++)
@@ -62,7 +64,7 @@ static size_t reference(struct work *w, const struct detect_params *p, size_t *f
 			*from = i;
 		}
 	}
-	if (!(best > -log1p(-p->tolerance)))
+	if (!(best > -log1p(-CLASSIFY_LEVEL_GAP)))
 		*from = 0;
 	return k;
 }
@@ -93,16 +95,120 @@ static double sorted_mad(const double *x, size_t n, double m)
 	return n == 1 ? mid[0] : stats_percentile(mid, 2, n % 2 ? 0.0 : 0.5);
 }
 
+/*
+ * The median of host h's row (dir 0) or column (dir 1) logs at the fast level
+ * (floor_log or above: a cell of a slow segment below it would drag the
+ * median of the rest to their lowest); their count in *k, sorted in vals.
+ */
+static double line_median(struct work *w, int dir, int h, double floor_log, size_t *k)
+{
+	int n = w->n;
+	*k = 0;
+	for (int x = 0; x < n; x++)
+		if (dir == 0 ? finite_cell(w, h, x) : finite_cell(w, x, h)) {
+			double v = log_of(w->cells[dir == 0 ? h * n + x : x * n + h]);
+			if (v >= floor_log)
+				w->vals[(*k)++] = v;
+		}
+	if (*k == 0)
+		return NAN;
+	qsort(w->vals, *k, sizeof *w->vals, cmp_double);
+	return stats_percentile(w->vals, *k, 0.5);
+}
+
+/*
+ * Step 2a: what host h is judged against. Up to CLASSIFY_OWN_REFERENCE_HOSTS
+ * hosts, the cells that do not touch it (of the fast level: at or above
+ * floor_log): with 5 hosts its own row and column are 8 of the 20 cells,
+ * and a host slow by a little both pulls the reference's median towards
+ * itself and widens the MAD it is judged by (the namespace cluster: a host
+ * 17 % slow to send, its row 3.0 MADs out against all cells, 5.6 against
+ * the others'). Past that, one host's cells are a small share and the
+ * reference is everyone's (a pass per host would cost n^3). Returns false
+ * when too few cells remain; *median_log and *mad_log are then the
+ * reference's.
+ */
+static bool own_reference(struct work *w, const struct detect_params *p, int h, double floor_log,
+                          double *median_log, double *mad_log)
+{
+	*median_log = w->ref_log_median;
+	*mad_log = w->ref_log_mad;
+	if (w->n > CLASSIFY_OWN_REFERENCE_HOSTS)
+		return true;
+	size_t k = 0;
+	for (int i = 0; i < w->n; i++)
+		for (int j = 0; j < w->n; j++)
+			if (i != h && j != h && finite_cell(w, i, j) &&
+			    log_of(w->cells[i * w->n + j]) >= floor_log)
+				w->vals[k++] = log_of(w->cells[i * w->n + j]);
+	if ((int)k < p->min_class_links)
+		return false;
+	qsort(w->vals, k, sizeof *w->vals, cmp_double);
+	*median_log = stats_percentile(w->vals, k, 0.5);
+	double mad = sorted_mad(w->vals, k, *median_log), floor = log1p(p->mad_floor_fraction);
+	*mad_log = mad > floor ? mad : floor;
+	return true;
+}
+
+/*
+ * Step 2b: a host whose whole row (or column) is slow by a little. One cell
+ * 15 % slow is within the noise of one measurement; every cell of a host's
+ * row 15 % slow is not. A median of k draws varies about sqrt(pi / 2k) times
+ * as much as one (normal noise, large k; for k = 3 or 4 a little less, so
+ * the gain sqrt(2k / pi) is on the cautious side). When a row's median,
+ * against the host's own reference (step 2a), passes the tolerance and its
+ * z-score, over that reference's MAD and with that gain, passes
+ * -z_threshold, the cells of the row nearer its median than the reference are slow, or all of them when three
+ * quarters are and none of the rest stands clear of the row's level (one
+ * level: a host's NIC, the few above the cut its noise; else two levels: a
+ * rack's cells across its uplink, not those within). One slow link does not
+ * move a row's median; a slow uplink moves each of its rack's rows, and the
+ * groups of step 3 still tell a segment from a host.
+ */
+static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
+{
+	int n = w->n;
+	for (int dir = 0; dir < 2; dir++)
+		for (int h = 0; h < n; h++) {
+			double *z = dir == 0 ? &w->row_z[h] : &w->col_z[h];
+			double ref, mad;
+			size_t k;
+			*z = NAN;
+			if (!own_reference(w, p, h, floor_log, &ref, &mad))
+				continue;
+			double m = line_median(w, dir, h, floor_log, &k);
+			if (k < 3)
+				continue;
+			double gain = sqrt(2.0 * (double)k / M_PI);
+			*z = STATS_MAD_TO_Z * (m - ref) / mad * gain;
+			if (!(exp(m - ref) < 1 - p->tolerance && *z < -p->z_threshold))
+				continue;
+			double cut = 0.5 * (m + ref);
+			size_t below = 0;
+			for (size_t i = 0; i < k; i++)
+				below += w->vals[i] < cut;
+			bool one_level =
+			    4 * below >= 3 * k && STATS_MAD_TO_Z * (w->vals[k - 1] - m) / mad < p->z_threshold;
+			for (int x = 0; x < n; x++) {
+				int c = dir == 0 ? h * n + x : x * n + h;
+				if (x != h && finite_cell(w, dir == 0 ? h : x, dir == 0 ? x : h) &&
+				    log_of(w->cells[c]) >= floor_log && (one_level || log_of(w->cells[c]) < cut))
+					w->slow[c] = true;
+			}
+		}
+}
+
 /* Steps 1 and 2: the reference's spread, then every slow cell. */
 static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info)
 {
-	size_t from = 0, k = reference(w, p, &from);
+	size_t from = 0, k = reference(w, &from);
 	info->cells = (int)k;
 	info->judged = w->n >= 3 && (int)k >= p->min_class_links;
 	if (k == 0)
 		return 0;
 	const double *ref = w->vals + from;
 	size_t nref = k - from;
+	double level = w->vals[from]; /* the lowest cell of the fast level */
 	w->ref_log_median = stats_percentile(ref, nref, 0.5);
 	double mad = sorted_mad(ref, nref, w->ref_log_median);
 	if (isnan(w->ref_log_median) || isnan(mad))
@@ -129,8 +235,11 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 			double z = STATS_MAD_TO_Z * (log_of(v) - w->ref_log_median) / w->ref_log_mad;
 			w->slow[i * w->n + j] = v / w->ref_median < 1 - p->tolerance &&
 			                        z < -p->z_threshold;
-			info->slow_cells += w->slow[i * w->n + j];
 		}
+	if (info->judged)
+		judge_rows(w, p, level);
+	for (size_t c = 0; info->judged && c < (size_t)w->n * (size_t)w->n; c++)
+		info->slow_cells += w->slow[c];
 	return 0;
 }
 
@@ -196,6 +305,7 @@ static struct detect_suspect verdict(struct work *w, enum detect_kind kind, cons
 	    .loaded = loaded,
 	    .first_measured = NAN,
 	    .cpu_wait_fraction = NAN,
+	    .other_traffic_gbps = NAN,
 	    .first_ratio = NAN,
 	    .first_score = NAN,
 	};
@@ -274,6 +384,11 @@ static int name_hosts(struct work *w, bool loaded, struct detect_result *r)
 		s.direction = direction_of(send, receive);
 		s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
 		s.by_majority = true;
+		/* the z the decision used: a row or column as one figure, where that is stronger */
+		double agg = send && receive ? fmax(w->row_z[h], w->col_z[h])
+		                             : send ? w->row_z[h] : w->col_z[h];
+		if (agg < s.score)
+			s.score = agg;
 		for (size_t i = 0; i < k; i++)
 			w->explained[w->list[i]] = true;
 		if (push(r, &s) != 0)
@@ -379,6 +494,8 @@ static void work_free(struct work *w)
 	free(w->group);
 	free(w->group_size);
 	free(w->list);
+	free(w->row_z);
+	free(w->col_z);
 }
 
 int classify_hosts(const double *cells, int nhosts, const struct detect_params *p, bool loaded,
@@ -404,8 +521,11 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	w.group = malloc((size_t)nhosts * sizeof *w.group);
 	w.group_size = malloc((size_t)nhosts * sizeof *w.group_size);
 	w.list = malloc(2 * (size_t)nhosts * sizeof *w.list);
+	w.row_z = malloc((size_t)nhosts * sizeof *w.row_z);
+	w.col_z = malloc((size_t)nhosts * sizeof *w.col_z);
 	pick = calloc(nn, sizeof *pick);
-	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !w.list || !pick)
+	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !w.list || !w.row_z ||
+	    !w.col_z || !pick)
 		goto out;
 	if (judge_cells(&w, p, info) != 0)
 		goto out;

@@ -15,11 +15,14 @@
  *
  * The method:
  * 1. The reference is the fast level, not the median: when the cells split
- *    into two levels (the sorted logs have a gap wider than the tolerance,
- *    log(1 / (1 - tolerance)), with at least a quarter of the cells and 2
+ *    into two levels (the sorted logs have a gap wider than
+ *    CLASSIFY_LEVEL_GAP, 30 %, with at least a quarter of the cells and 2
  *    above it), the cells above the gap are the reference; otherwise all
  *    are. (A slow segment between two racks of equal size holds two thirds
- *    of the cells: their median is the slow level.)
+ *    of the cells: their median is the slow level.) The gap is a constant,
+ *    not the tolerance: in a noisy matrix a gap of 10 % between neighbours
+ *    is chance, and splitting there would judge the cells against their
+ *    upper half.
  * 2. A cell is slow when it passes the detector's two tests (detect.h)
  *    against the reference: value < (1 - tolerance) x its median, and a
  *    modified z-score, over the floored MAD of the reference's logs, below
@@ -38,6 +41,12 @@
 #define COLLSCOPE_CLASSIFY_H
 
 #include "reports/diagnose/detect.h"
+
+/* The smallest gap between two levels of cells that splits them (step 1), as a fraction. */
+#define CLASSIFY_LEVEL_GAP 0.3
+
+/* Up to this many hosts, a host's row and column are judged against the cells that do not touch it. */
+#define CLASSIFY_OWN_REFERENCE_HOSTS 64
 
 /* The reference the cells were judged against, for sensitivity and the report. */
 struct classify_info {

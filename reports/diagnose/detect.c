@@ -45,7 +45,8 @@ struct scratch {
 void detect_params_default(struct detect_params *p)
 {
 	*p = (struct detect_params){
-	    .tolerance = 0.3,
+	    .tolerance = 0.1,
+	    .latency_tolerance = 0.3,
 	    .z_threshold = 3.5,
 	    .min_class_links = 6,
 	    .min_hosts = 3,
@@ -135,6 +136,11 @@ const char *detect_direction_name(enum detect_kind k, enum detect_direction d)
 	return "both";
 }
 
+double detect_tolerance(const struct detect_params *p, enum detect_metric m)
+{
+	return m == DETECT_LATENCY ? p->latency_tolerance : p->tolerance;
+}
+
 double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
                           const struct detect_params *p)
 {
@@ -146,7 +152,7 @@ double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
 		double s = 1 - exp(-by_z);
 		return s > p->tolerance ? s : p->tolerance;
 	}
-	double s = expm1(by_z), by_ratio = 1 / (1 - p->tolerance) - 1;
+	double s = expm1(by_z), by_ratio = 1 / (1 - p->latency_tolerance) - 1;
 	return s > by_ratio ? s : by_ratio;
 }
 
@@ -213,7 +219,7 @@ static bool deviant(double v, const struct spread *sp, enum detect_metric m,
 		return false;
 	if (m == DETECT_BANDWIDTH)
 		return *ratio < 1 - p->tolerance && *z < -p->z_threshold;
-	return *ratio > 1 / (1 - p->tolerance) && *z > p->z_threshold;
+	return *ratio > 1 / (1 - p->latency_tolerance) && *z > p->z_threshold;
 }
 
 static bool usable(const struct detect_link *k, enum detect_locality loc)
@@ -305,15 +311,30 @@ static int host_medians(const struct detect_link *links, size_t n, int nhosts,
 	return 0;
 }
 
-/* Rule (b): the spread of the hosts' medians. */
+/*
+ * Rule (b): the spread of the hosts' medians. Raised to at least what the
+ * links' own spread implies for a median of the fewest links a judged host
+ * has (sqrt(pi / 2k) of one link's, normal noise): the MAD of a handful of
+ * host medians can come out near zero by chance, and then a host 10 % off
+ * would look 4 MADs away.
+ */
 static int host_level_spread(int nhosts, enum detect_metric m, const struct detect_params *p,
                              struct scratch *s, struct spread *out)
 {
 	size_t k = 0;
+	int fewest = 0;
 	for (int h = 0; h < nhosts; h++)
-		if (s->host_total[h] >= p->min_host_links)
+		if (s->host_total[h] >= p->min_host_links) {
 			s->vals[k++] = s->host_med[h];
-	return spread_of(s->vals, k, m, p, out, NULL);
+			if (fewest == 0 || s->host_total[h] < fewest)
+				fewest = s->host_total[h];
+		}
+	if (spread_of(s->vals, k, m, p, out, NULL) != 0)
+		return -1;
+	double implied = s->class_spread.log_mad * sqrt(M_PI / (2.0 * fewest));
+	if (fewest > 0 && implied > out->log_mad)
+		out->log_mad = implied;
+	return 0;
 }
 
 /* Rules (a) and (b) for every host of the class; named hosts are pushed. */
@@ -354,6 +375,7 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		    .side = -1,
 		    .first_measured = NAN,
 		    .cpu_wait_fraction = NAN,
+		    .other_traffic_gbps = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};
@@ -402,6 +424,7 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .side = -1,
 		    .first_measured = NAN,
 		    .cpu_wait_fraction = NAN,
+		    .other_traffic_gbps = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};
@@ -499,6 +522,7 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
 	int rc = -1;
 	if (!p || !r || (n && !links) || nhosts < 0 || (n && nhosts == 0) || metric < 0 ||
 	    metric >= DETECT_METRICS || !(p->tolerance > 0 && p->tolerance < 1) ||
+	    !(p->latency_tolerance > 0 && p->latency_tolerance < 1) ||
 	    !(p->z_threshold > 0) || !links_valid(links, n, nhosts))
 		return -1;
 	if (scratch_alloc(&s, n, nhosts) != 0)

@@ -8,7 +8,11 @@
  * min_class_links judged links, with M the class median:
  *   - bandwidth: suspect when value < (1 - tolerance) M AND the modified
  *     z-score z = 0.6745 (log value - median of logs) / MAD' < -z_threshold;
- *   - latency, the mirror image: value > M / (1 - tolerance) AND z > +z.
+ *   - latency, the mirror image: value > M / (1 - latency_tolerance) AND
+ *     z > +z. Its own tolerance, wider: links of one class are equally wide
+ *     but not equally far (a path through three switches takes longer than
+ *     one through one), so latency has a legitimate skewed tail that
+ *     bandwidth has not.
  * Both tests must hold: the ratio keeps a tight class (tiny MAD) from
  * accusing a link for a 2 % wobble; the z-score keeps a loose class from
  * accusing its ordinary slow tail. The z-score is taken on logarithms
@@ -61,7 +65,8 @@ struct detect_link {
 };
 
 struct detect_params {
-	double tolerance;          /* 0 < t < 1 */
+	double tolerance;          /* bandwidth: 0 < t < 1 */
+	double latency_tolerance;  /* latency: 0 < t < 1 (links differ in hops, not in width) */
 	double z_threshold;        /* > 0 */
 	int min_class_links;       /* fewer judged links: the class is not judged link by link */
 	int min_hosts;             /* fewer hosts with links in a class: no host-level test (b) */
@@ -95,6 +100,10 @@ struct detect_suspect {
 	 * known), and whether that share explains it (then it is not confirmed) */
 	double cpu_wait_fraction;
 	bool scheduler_cleared;
+	/* traffic.h: what else the NICs of its re-tested pairs carried, in GB/s (NAN:
+	   not known), and whether that explains it (then it is not confirmed) */
+	double other_traffic_gbps;
+	bool traffic_cleared;
 };
 
 struct detect_class {
@@ -119,7 +128,7 @@ struct detect_result {
 	signed char *sides;
 };
 
-/* tolerance 0.3, z 3.5, 6 links per class, 3 hosts, majority 0.5, floors 0.02 and 0.05 us. */
+/* tolerance 0.1 (latency 0.3), z 3.5, 6 links per class, 3 hosts, majority 0.5, floors 0.02 and 0.05 us. */
 void detect_params_default(struct detect_params *p);
 void detect_result_init(struct detect_result *r);
 void detect_result_release(struct detect_result *r);
@@ -142,6 +151,9 @@ int detect_metric_parse(const char *name, enum detect_metric *out);
 int detect_kind_parse(const char *name, enum detect_kind *out);
 /* "send", "receive", "both" for a host; "a->b", "b->a", "both" otherwise. */
 const char *detect_direction_name(enum detect_kind k, enum detect_direction d);
+
+/* The tolerance of metric m: tolerance or latency_tolerance. */
+double detect_tolerance(const struct detect_params *p, enum detect_metric m);
 
 /*
  * The smallest slowdown a link of class cls would have been named for, as a

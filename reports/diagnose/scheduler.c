@@ -37,7 +37,7 @@ bool scheduler_explains(const struct detect_suspect *s, double w, double w0, dou
 }
 
 int scheduler_clear(struct detect_result *r, scheduler_wait_fn wait_of, const void *arg,
-                    const double w0[DETECT_METRICS], double tolerance)
+                    const double w0[DETECT_METRICS], const struct detect_params *p)
 {
 	int cleared = 0;
 	for (int i = 0; i < r->nsuspects; i++) {
@@ -46,7 +46,8 @@ int scheduler_clear(struct detect_result *r, scheduler_wait_fn wait_of, const vo
 			continue;
 		s->cpu_wait_fraction = wait_of(arg, s->a, s->b, s->metric);
 		if (s->confirmed &&
-		    scheduler_explains(s, s->cpu_wait_fraction, w0[s->metric], tolerance)) {
+		    scheduler_explains(s, s->cpu_wait_fraction, w0[s->metric],
+		                       detect_tolerance(p, s->metric))) {
 			s->confirmed = false;
 			s->scheduler_cleared = true;
 			cleared++;

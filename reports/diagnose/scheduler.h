@@ -48,10 +48,10 @@ bool scheduler_explains(const struct detect_suspect *s, double w, double w0, dou
  * of their ping-pongs; bandwidth: of the pair's whole time; NAN: unknown,
  * then nothing is cleared) and w0[metric] the typical pair's, and records w
  * in its cpu_wait_fraction and scheduler_cleared. Returns how many it
- * cleared.
+ * cleared. Each suspect is judged with its metric's tolerance (p).
  */
 typedef double (*scheduler_wait_fn)(const void *arg, int a, int b, enum detect_metric m);
 int scheduler_clear(struct detect_result *r, scheduler_wait_fn wait_of, const void *arg,
-                    const double w0[DETECT_METRICS], double tolerance);
+                    const double w0[DETECT_METRICS], const struct detect_params *p);
 
 #endif

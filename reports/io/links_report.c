@@ -28,7 +28,8 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b)
 }
 
 const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1] = {"pairs", "shift", NULL};
-const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {"retest", "scheduler", NULL};
+const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {"retest", "scheduler", "traffic",
+                                                                      NULL};
 
 static double typical(const struct stats_summary *s)
 {
@@ -259,6 +260,47 @@ double links_typical_cpu_wait_latency(const struct links_view *v)
 double links_typical_cpu_wait(const struct links_view *v)
 {
 	return typical_wait(v, link_cpu_wait);
+}
+
+/* Is the pair a-b (a < b) one of suspect s's, across hosts? */
+static bool pair_of(const struct links_view *v, const struct detect_suspect *s, int a, int b)
+{
+	int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+	if (ha == hb)
+		return false;
+	if (s->kind == DETECT_HOST)
+		return ha == s->host || hb == s->host;
+	if (s->kind == DETECT_LINK && s->between_hosts)
+		return (ha == s->host_a && hb == s->host_b) || (ha == s->host_b && hb == s->host_a);
+	if (s->kind == DETECT_LINK)
+		return (a == s->a && b == s->b) || (a == s->b && b == s->a);
+	return false;
+}
+
+double links_other_traffic(const struct links_view *v, const struct detect_suspect *s)
+{
+	size_t k = 0, cap = 0;
+	double *x = NULL, typical = NAN;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = a + 1; b < v->nranks; b++) {
+			if (!record(v, a, b)->remeasured || !pair_of(v, s, a, b))
+				continue;
+			double o = larger_known(record(v, a, b)->nic_other_gbps,
+			                        record(v, b, a)->nic_other_gbps);
+			if (isnan(o))
+				continue;
+			if (k == cap) {
+				double *y = realloc(x, (cap = cap ? 2 * cap : 16) * sizeof *x);
+				if (!y)
+					goto out;
+				x = y;
+			}
+			x[k++] = o;
+		}
+	typical = k ? stats_median(x, k) : NAN;
+out:
+	free(x);
+	return typical;
 }
 
 static bool add_record(cJSON *results, const struct links_view *v, const struct link_record *r)
@@ -492,6 +534,7 @@ cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
 	          report_add_number(o, SK_SUSP_RATIO, s->ratio) &&
 	          report_add_number(o, SK_SUSP_SCORE, s->score) &&
 	          report_add_number(o, SK_SUSP_CPU_WAIT_FRACTION, s->cpu_wait_fraction) &&
+	          report_add_number(o, SK_SUSP_OTHER_TRAFFIC_GBPS, s->other_traffic_gbps) &&
 	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_SUSPECT, s->links_suspect) &&
 	          cJSON_AddNumberToObject(o, SK_SUSP_LINKS_TOTAL, s->links_total) &&
 	          add_retest(o, s) && cJSON_AddStringToObject(o, SK_SUSP_LINE, line) &&
@@ -572,13 +615,21 @@ static bool add_hosts(cJSON *summary, const struct links_view *v)
 	return ok;
 }
 
-/* Did final confirm what f (of first) accused (scheduler: did the scheduler explain it)? */
+/* Was s confirmed (CLEARED_BY_RETEST), or cleared by the scheduler or by traffic? */
+static bool in_state(const struct detect_suspect *s, enum suspect_cleared_by state)
+{
+	return state == CLEARED_BY_SCHEDULER ? s->scheduler_cleared
+	       : state == CLEARED_BY_TRAFFIC ? s->traffic_cleared
+	                                     : s->confirmed;
+}
+
+/* Does final hold what f (of first) accused, in state (confirmed: CLEARED_BY_RETEST)? */
 static bool kept(const struct detect_result *first, const struct detect_suspect *f,
-                 const struct detect_result *final, bool scheduler)
+                 const struct detect_result *final, enum suspect_cleared_by state)
 {
 	for (int j = 0; j < final->nsuspects; j++) {
 		const struct detect_suspect *s = &final->suspects[j];
-		bool wanted = scheduler ? s->scheduler_cleared : s->confirmed;
+		bool wanted = in_state(s, state);
 		if (!wanted || s->kind != f->kind || s->metric != f->metric ||
 		    s->locality != f->locality || s->loaded != f->loaded)
 			continue;
@@ -623,10 +674,14 @@ static bool add_suspects(cJSON *summary, const struct links_view *v,
 		if (s->scheduler_cleared &&
 		    !add_cleared(cleared, v, final, s, CLEARED_BY_SCHEDULER))
 			return false;
+		if (s->traffic_cleared && !add_cleared(cleared, v, final, s, CLEARED_BY_TRAFFIC))
+			return false;
 	}
 	for (int i = 0; first && i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
-		if (!kept(first, f, final, false) && !kept(first, f, final, true) &&
+		if (!kept(first, f, final, CLEARED_BY_RETEST) &&
+		    !kept(first, f, final, CLEARED_BY_SCHEDULER) &&
+		    !kept(first, f, final, CLEARED_BY_TRAFFIC) &&
 		    !add_cleared(cleared, v, first, f, CLEARED_BY_RETEST))
 			return false;
 	}

@@ -35,6 +35,7 @@ struct link_record {
 	double
 	    cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone (not in the report) */
+	double nic_other_gbps;     /* what a's host NICs carried besides the pair (probes/nic_bytes.h) */
 	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
 	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
 	int nlatency_samples, nwindow_samples;
@@ -109,6 +110,14 @@ double links_typical_cpu_wait_latency(const struct links_view *v);
 /* The same of link_cpu_wait, the pair's whole time: what an intra-host bandwidth suffered. */
 double links_typical_cpu_wait(const struct links_view *v);
 
+/*
+ * traffic.h's view of suspect s (a host, or a link between ranks or hosts):
+ * over its re-tested pairs across hosts, the median of the busier end's
+ * nic_other_gbps; NAN when none is known (a segment: its uplink is not
+ * any one host's NIC).
+ */
+double links_other_traffic(const struct links_view *v, const struct detect_suspect *s);
+
 /* The typical one-way latency (p50; the mean when p50 is undefined), or NAN. */
 double link_latency_us(const struct link_record *r);
 /* The typical bandwidth a -> b in GB/s (window bytes over the p50 window time), or NAN. */
@@ -174,7 +183,12 @@ extern const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1];
  * it, or the scheduler explains it (reports/diagnose/scheduler.h).
  * suspect_cleared_by_names ("retest", "scheduler", NULL): the reports' "cleared_by".
  */
-enum suspect_cleared_by { CLEARED_BY_RETEST, CLEARED_BY_SCHEDULER, CLEARED_BY_COUNT };
+enum suspect_cleared_by {
+	CLEARED_BY_RETEST,
+	CLEARED_BY_SCHEDULER,
+	CLEARED_BY_TRAFFIC,
+	CLEARED_BY_COUNT
+};
 extern const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1];
 
 /* The smallest slowdown a class would have had named (detect_sensitivity), with its context. */

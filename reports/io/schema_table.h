@@ -509,8 +509,12 @@
 	F(SUSP, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUM, NONE, N, NULL, "",                    \
 	  "a link of two ranks: the share its ranks waited for a core (latency: of its "           \
 	  "ping-pongs; bandwidth inside a host: of the pair's time)")                              \
+	F(SUSP, OTHER_TRAFFIC_GBPS, "other_traffic_gbps", NUM, NONE, N, NULL, "GB/s",              \
+	  "a bandwidth across hosts: what else the NICs of its re-tested pairs carried "           \
+	  "meanwhile, the median over them of the busier end (null: not known)")                   \
 	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",              \
-	  "cleared[]: retest (not confirmed) or scheduler (the wait for a core explains it)")      \
+	  "cleared[]: retest (not confirmed), scheduler (the wait for a core explains it) or "     \
+	  "traffic (another job's traffic on the NICs explains it)")                               \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \
 	  "its links that stand out")                                                              \
 	F(SUSP, LINKS_TOTAL, "links_total", INT, NONE, R, NULL, "", "its links")                   \

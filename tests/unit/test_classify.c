@@ -65,12 +65,20 @@ Test(classify, clean_matrices_name_nothing)
 		struct classify_info info;
 		rng_state = seed * 0x9E3779B97F4A7C15ULL;
 		int n = 3 + (int)(seed % 10);
-		clean(m, n, 0.2);
-		judge(m, n, &r, &info);
-		cr_assert_eq(r.nsuspects, 0, "seed %llu, %d hosts: %d verdicts",
-		             (unsigned long long)seed, n, r.nsuspects);
-		cr_assert(info.judged && info.cells == n * (n - 1));
-		detect_result_release(&r);
+		/* noise within the tolerance: +-5 % under the default 10 %, +-20 % under 30 % */
+		for (int wide = 0; wide < 2; wide++) {
+			struct detect_params p;
+			detect_params_default(&p);
+			if (wide)
+				p.tolerance = 0.3;
+			clean(m, n, wide ? 0.2 : 0.05);
+			detect_result_init(&r);
+			cr_assert_eq(classify_hosts(m, n, &p, false, &r, &info), 0);
+			cr_assert_eq(r.nsuspects, 0, "seed %llu, %d hosts, +-%d %%: %d verdicts",
+			             (unsigned long long)seed, n, wide ? 20 : 5, r.nsuspects);
+			cr_assert(info.judged && info.cells == n * (n - 1));
+			detect_result_release(&r);
+		}
 	}
 }
 
@@ -83,7 +91,7 @@ Test(classify, a_host_slow_to_send_receive_or_both)
 		rng_state = seed;
 		int n = 3 + (int)(seed % 8), h = pick(n);
 		enum detect_direction d = dirs[seed % 3];
-		clean(m, n, 0.1);
+		clean(m, n, 0.05);
 		for (int x = 0; x < n; x++) {
 			if (x == h)
 				continue;
@@ -101,6 +109,84 @@ Test(classify, a_host_slow_to_send_receive_or_both)
 	}
 }
 
+/* Gaussian noise of sd fraction sd on every cell (a sum of 4 uniforms, variance matched). */
+static void clean_gaussian(double *m, int n, double sd)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			double g = uniform01() + uniform01() + uniform01() + uniform01() - 2;
+			m[i * n + j] = i == j ? NAN : 1.0 * (1 + sd * g * sqrt(3.0));
+		}
+}
+
+/*
+ * A host 15 % slow to every partner, in noise of 5 %: one cell 15 % slow is
+ * about 3.3 sigmas out, short of the z-threshold of 3.5, so the cells alone
+ * mostly do not name it; its row (or column) as one figure does.
+ */
+Test(classify, a_host_slow_by_a_little_is_named_by_its_row)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	const enum detect_direction dirs[] = {DETECT_DIR_AB, DETECT_DIR_BA, DETECT_DIR_BOTH};
+	int named = 0, exact = 0, cells_alone_short = 0, runs = 0, noise_links = 0;
+	for (uint64_t seed = 1; seed <= 90; seed++) {
+		struct detect_result r;
+		struct classify_info info;
+		rng_state = seed * 0x9E3779B97F4A7C15ULL;
+		int n = 5 + (int)(seed % 8), h = pick(n);
+		enum detect_direction d = dirs[seed % 3];
+		clean_gaussian(m, n, 0.05);
+		for (int x = 0; x < n; x++) {
+			if (x == h)
+				continue;
+			if (d != DETECT_DIR_BA)
+				m[h * n + x] *= 0.85;
+			if (d != DETECT_DIR_AB)
+				m[x * n + h] *= 0.85;
+		}
+		judge(m, n, &r, &info);
+		runs++;
+		/* the weakest slowed cell, alone: its z against the reference */
+		double weakest = -INFINITY;
+		for (int x = 0; x < n; x++)
+			if (x != h) {
+				double c = d != DETECT_DIR_BA ? m[h * n + x] : m[x * n + h];
+				double z = 0.6745 * log(c / info.expected) / info.log_mad;
+				weakest = z > weakest ? z : weakest;
+			}
+		cells_alone_short += weakest > -3.5;
+		/* no other host, ever; a noisy cell of a pass, now and then, is what the
+		   re-tests are for (links measures every suspect again) */
+		for (int i = 0; i < r.nsuspects; i++) {
+			const struct detect_suspect *s = &r.suspects[i];
+			cr_assert(s->kind == DETECT_LINK || (s->kind == DETECT_HOST && s->host == h),
+			          "seed %llu: %d hosts, %s %d named", (unsigned long long)seed, n,
+			          detect_kind_name(s->kind), s->host);
+			if (s->kind == DETECT_LINK)
+				noise_links++;
+			else {
+				/* both ways slow and named one way: the right host, half its shape */
+				named++;
+				exact += s->direction == d;
+				cr_assert(s->direction == d || d == DETECT_DIR_BOTH,
+				          "seed %llu, %d hosts: %s named, %s slowed", (unsigned long long)seed,
+				          n, detect_direction_name(DETECT_HOST, s->direction),
+				          detect_direction_name(DETECT_HOST, d));
+				cr_assert(s->score < -3.5);
+			}
+		}
+		detect_result_release(&r);
+	}
+	cr_log_info("a host 15%% slow in 5%% noise: named in %d of %d (%d with its direction), where a "
+	            "slowed cell alone fell short of the z-threshold in %d; noise links named %d",
+	            named, runs, exact, cells_alone_short, noise_links);
+	cr_assert_geq(exact, runs * 85 / 100, "with its direction in %d of %d", exact, runs);
+	cr_assert_leq(noise_links, runs / 10);
+	cr_assert_geq(named, runs * 9 / 10, "named in %d of %d", named, runs);
+	cr_assert_geq(cells_alone_short, runs / 2, "the cells alone: short in %d of %d",
+	              cells_alone_short, runs);
+}
+
 Test(classify, a_link_slow_one_way_or_both)
 {
 	double m[MAX_HOSTS * MAX_HOSTS];
@@ -110,7 +196,7 @@ Test(classify, a_link_slow_one_way_or_both)
 		int n = 3 + (int)(seed % 8), a = pick(n), b = (a + 1 + pick(n - 1)) % n;
 		int lo = a < b ? a : b, hi = a < b ? b : a;
 		bool both = seed % 2;
-		clean(m, n, 0.1);
+		clean(m, n, 0.05);
 		m[a * n + b] /= 20;
 		if (both)
 			m[b * n + a] /= 20;
@@ -134,7 +220,7 @@ Test(classify, a_segment_between_two_racks)
 		rng_state = seed + 2000;
 		int n = 4 + (int)(seed % 7), k = 2 + pick(n - 3); /* both racks of 2 or more */
 		enum detect_direction d = dirs[seed % 3];
-		clean(m, n, 0.1);
+		clean(m, n, 0.05);
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < n; j++) {
 				bool ab = i < k && j >= k, ba = i >= k && j < k;
@@ -230,13 +316,13 @@ Test(classify, sensitivity_follows_the_noise)
 	clean(m, 6, 0.01);
 	judge(m, 6, &r, &tight);
 	detect_result_release(&r);
-	/* 1 % noise: the tolerance decides, 30 % */
-	cr_assert_float_eq(detect_sensitivity(&tight.as_class, DETECT_BANDWIDTH, &p), 0.3, 1e-12);
+	/* 1 % noise: the tolerance decides, 10 % */
+	cr_assert_float_eq(detect_sensitivity(&tight.as_class, DETECT_BANDWIDTH, &p), 0.1, 1e-12);
 	clean(m, 6, 0.6);
 	judge(m, 6, &r, &loose);
 	detect_result_release(&r);
 	double s = detect_sensitivity(&loose.as_class, DETECT_BANDWIDTH, &p);
-	cr_assert(s > 0.3 && s < 1, "60 %% noise: %g", s);
+	cr_assert(s > 0.1 && s < 1, "60 %% noise: %g", s);
 	/* exactly the bound: a cell just past it is named, one just short is not */
 	clean(m, 6, 0.6);
 	judge(m, 6, &r, &loose);
@@ -244,7 +330,7 @@ Test(classify, sensitivity_follows_the_noise)
 	s = detect_sensitivity(&loose.as_class, DETECT_BANDWIDTH, &p);
 	m[1 * 6 + 4] = loose.expected * (1 - s) * 0.9;
 	judge(m, 6, &r, NULL);
-	cr_assert_eq(r.nsuspects, 1, "a cell 10 %% past the bound");
+	cr_assert_eq(r.nsuspects, 1, "a cell 10 %% past the bound: %d verdicts", r.nsuspects);
 	detect_result_release(&r);
 }
 

@@ -123,7 +123,10 @@ Test(scheduler, clear_unconfirms_only_what_the_wait_explains)
 	w[1 * 4 + 2] = 0.05;
 	struct detect_result r = {.nsuspects = 4, .suspects = v};
 	const double typical[DETECT_METRICS] = {0, 0};
-	cr_assert_eq(scheduler_clear(&r, waits, w, typical, 0.3), 1);
+	struct detect_params p;
+	detect_params_default(&p);
+	p.latency_tolerance = 0.3;
+	cr_assert_eq(scheduler_clear(&r, waits, w, typical, &p), 1);
 	cr_assert(!v[0].confirmed && v[0].scheduler_cleared);
 	cr_assert_float_eq(v[0].cpu_wait_fraction, 0.9, 1e-12);
 	cr_assert(v[1].confirmed && !v[1].scheduler_cleared);

@@ -1,0 +1,37 @@
+/*
+ * Another job's traffic, told from a slow link (issue 29). Pure: no MPI, no
+ * I/O.
+ *
+ * A cluster is shared: while links measures a pair again alone, another
+ * job may be moving data through the same host's NIC, and the pair then
+ * gets what is left. That host's links are really slower for this run, but
+ * nothing is wrong with it: pulling it would be a false accusation. Each
+ * rank reads its host's interface counters around the pair's one-way
+ * bandwidth phases (probes/nic_bytes.h) and what they carried besides the
+ * pair's own bytes is the other traffic. A confirmed bandwidth suspect
+ * across hosts is cleared as traffic when its measured bandwidth plus the
+ * other traffic of its re-tested pairs (the median over them, the busier
+ * end of each) reaches what the class allows: measured + other >=
+ * (1 - tolerance) x expected. The room was there; someone else used it.
+ * A NIC that is slow and also shared stays named when the traffic does not
+ * make up the difference.
+ */
+#ifndef COLLSCOPE_TRAFFIC_H
+#define COLLSCOPE_TRAFFIC_H
+
+#include "reports/diagnose/detect.h"
+
+/* Does other_gbps of other traffic explain suspect s (tolerance: the bandwidth's)? */
+bool traffic_explains(const struct detect_suspect *s, double other_gbps, double tolerance);
+
+/*
+ * Un-confirms every confirmed cross-host bandwidth suspect of r that its
+ * other traffic explains, with other_of(arg, s) the other traffic of s's
+ * re-tested pairs in GB/s (NAN: unknown, nothing cleared), recorded in its
+ * other_traffic_gbps, and sets traffic_cleared. Returns how many it cleared.
+ */
+typedef double (*traffic_other_fn)(const void *arg, const struct detect_suspect *s);
+int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void *arg,
+                  const struct detect_params *p);
+
+#endif
