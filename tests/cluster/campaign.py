@@ -86,14 +86,18 @@ def draws(seed, n, hosts=HOSTS, racks=RACKS):
 
 
 def smoke_draws():
-    """The smoke campaign: a clean run of links and two gross faults (90% less
-    bandwidth) it must find, no load; fixed, so that its floors are honest."""
+    """The smoke campaign: a clean run of links, two gross faults (90% less
+    bandwidth) it must find, no load, and a clean run beside another job's
+    stream (h4 -> h5 at 30% of the link), whose hosts it must not accuse: the
+    first pass names them, the interface counters clear them (traffic.h).
+    Fixed, so that its floors are honest."""
     out = []
-    for i, (cls, truth) in enumerate([
-            ("none", {"kind": "none", "direction": "", "hosts": []}),
-            ("host-both", {"kind": "host", "direction": "both", "hosts": ["h2"]}),
-            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h4", "h1"]})]):
-        out.append({"index": i, "seed": 0, "class": cls, "load": "none", "command": "links",
+    for i, (cls, truth, load) in enumerate([
+            ("none", {"kind": "none", "direction": "", "hosts": []}, "none"),
+            ("host-both", {"kind": "host", "direction": "both", "hosts": ["h2"]}, "none"),
+            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h4", "h1"]}, "none"),
+            ("none", {"kind": "none", "direction": "", "hosts": []}, "traffic")]):
+        out.append({"index": i, "seed": 0, "class": cls, "load": load, "command": "links",
                      "magnitude_pct": None if cls == "none" else 90, "latency_us": None, "truth": truth})
     return out
 

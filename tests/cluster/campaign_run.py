@@ -160,6 +160,11 @@ def run_command(d, bin_, fault, work, base_json, np):
         r = mpirun(bin_, fault, ["links"] + LINKS + ["-o", out], np)
         ok = r.returncode in (0, 1) and os.path.exists(out)
         acc = C.links_accusations(json.load(open(out))) if ok else None
+        if ok:  # what the re-tests, the scheduler and other traffic cleared
+            cleared = {}
+            for k in json.load(open(out)).get("summary", {}).get("cleared", []):
+                cleared[k["cleared_by"]] = cleared.get(k["cleared_by"], 0) + 1
+            d["cleared"] = cleared
     elif d["command"] == "trace":
         r = mpirun(bin_, fault, TRACE + ["-o", out], np)
         ok = r.returncode == 0 and os.path.exists(out)
@@ -259,6 +264,8 @@ def run(args):
                     "" if s else ": " + row.get("run_error", "")), flush=True)
                 for a, j in zip(row.get("accusations", []), s.get("judged", [])):
                     print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
+                if row.get("cleared"):
+                    print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
                 C.write_atomic(args.output, result_doc(args, ctx, rows, False, t0))
     finally:
         vc("down", check=False)

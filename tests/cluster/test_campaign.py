@@ -75,6 +75,9 @@ class Generator(unittest.TestCase):
         for d in C.smoke_draws():
             self.assertIn(d["magnitude_pct"], (None, 90))
             self.assertEqual(d["command"], "links")
+            # load only beside a clean draw: its floor is that nothing healthy is accused
+            self.assertTrue(d["load"] == "none" or d["class"] == "none")
+        self.assertIn("traffic", {d["load"] for d in C.smoke_draws()})
 
 
 class Scorer(unittest.TestCase):
