@@ -1,5 +1,6 @@
 /* See memory.h. */
 #include "probes/memory.h"
+#include "probes/proc_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,13 +31,8 @@ bool probe_memory_parse_pss(const char *text, uint64_t *bytes)
 bool probe_memory_pss_bytes(uint64_t *bytes)
 {
 	char text[4096];
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
-	if (!f)
-		return false;
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return probe_memory_parse_pss(text, bytes);
+	return probe_read_file("/proc/self/smaps_rollup", text, sizeof text) &&
+	       probe_memory_parse_pss(text, bytes);
 }
 
 bool probe_memory_rss_bytes(uint64_t *bytes)

@@ -1,5 +1,6 @@
 /* See nic_bytes.h. No MPI. */
 #include "probes/nic_bytes.h"
+#include "probes/proc_file.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -57,13 +58,8 @@ bool probe_nic_bytes_parse(const char *text, uint64_t *bytes)
 bool probe_nic_bytes(uint64_t *bytes)
 {
 	char buf[16384];
-	FILE *f = fopen("/proc/net/dev", "r");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return probe_nic_bytes_parse(buf, bytes);
+	return probe_read_file("/proc/net/dev", buf, sizeof buf) &&
+	       probe_nic_bytes_parse(buf, bytes);
 }
 
 double probe_nic_other_gbps(uint64_t counted, uint64_t own_bytes, double wall_s)
