@@ -107,6 +107,12 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		    r->iterations + r->late_starts, r->straggler_rank,
 		    r->straggler_cause != TIMING_CAUSE_NONE ? timing_cause_name(r->straggler_cause)
 		                                            : "cause not known");
+	if (run->o->format != AR_FORMAT_CSV && r->straggler_persistent)
+		printf("#   straggler: %s %llu bytes: rank %d was the last to arrive in %d of %d calls "
+		       "(p %.2g), %.1f us a call late, %.0f%% of the p50\n",
+		       r->algorithm, (unsigned long long)r->bytes, r->straggler_rank,
+		       r->straggler_count, r->iterations + r->late_starts, r->straggler_p_value,
+		       r->straggler_us, 100 * r->straggler_us / r->time.p50_us);
 	if (!t->gated_seen || r->bytes >= t->gated_bytes) {
 		t->gated_seen = true;
 		t->gated_bytes = r->bytes;

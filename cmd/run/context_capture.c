@@ -254,7 +254,10 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->p50_ci_lo_us = br->ci_lo_us;
 	r->p50_ci_hi_us = br->ci_hi_us;
 	r->stop = sample_stop_name(br->stop);
+	r->straggler_count = br->timing.straggler_count;
+	r->straggler_p_value = br->timing.straggler_p;
 	int rc = ar_record_compute(r);
+	r->straggler_persistent = rc == 0 && timing_straggler_persistent(&br->timing, r->time.p50_us);
 	const struct codec_figures *f = &br->codec;
 	if (rc == 0 && f->on) {
 		r->compressed = true;

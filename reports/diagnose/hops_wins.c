@@ -28,16 +28,6 @@ static int cmp_hop_key(const void *pk, const void *ph)
 	return c ? c : cmp_i64(k->b, h->to_rank);
 }
 
-/* P(X >= k) for X ~ Binomial(n, q), 0 < q < 1. */
-static double binomial_tail(int n, int k, double q)
-{
-	double sum = 0;
-	for (int i = k > 0 ? k : 0; i <= n; i++)
-		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) + i * log(q) +
-		           (n - i) * log1p(-q));
-	return fmin(sum, 1.0);
-}
-
 /*
  * Each iteration's slowest hop of each judged class: the hop whose messages
  * of that iteration took longest (the median of their normalised
@@ -89,7 +79,7 @@ int hops_judge_iterations(struct work *w, struct hops_result *r, const struct ho
 		if (!x->judged)
 			continue;
 		int k = peers[x->locality];
-		x->consistency_p = fmin(1.0, k * binomial_tail(ranked[h], wins[h], 1.0 / k));
+		x->consistency_p = fmin(1.0, k * stats_binomial_tail(ranked[h], wins[h], 1.0 / k));
 		if (!x->slow && x->consistency_p <= p->consistency_alpha &&
 		    x->hop_time_us - x->median_hop_us >= p->min_excess_us && x->share >= p->min_share)
 			x->slow = true;

@@ -201,6 +201,10 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 	return (cause ? cJSON_AddStringToObject(o, SK_AR_STRAGGLER_CAUSE, cause)
 	              : cJSON_AddNullToObject(o, SK_AR_STRAGGLER_CAUSE)) &&
 	       report_add_number(o, SK_AR_STRAGGLER_US, r->straggler_us) &&
+	       (!r->timing_known ||
+	        (cJSON_AddNumberToObject(o, SK_AR_STRAGGLER_COUNT, r->straggler_count) &&
+	         report_add_number(o, SK_AR_STRAGGLER_P_VALUE, r->straggler_p_value) &&
+	         cJSON_AddBoolToObject(o, SK_AR_STRAGGLER_PERSISTENT, r->straggler_persistent))) &&
 	       (!r->rank_late_us ||
 	        add_array(o, SK_AR_RANK_LATE_US, r->rank_late_us, (size_t)r->ranks));
 }

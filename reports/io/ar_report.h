@@ -48,6 +48,9 @@ struct ar_record {
 	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
 	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
+	int straggler_count;       /* iterations it was the last (algorithms/timing.h) */
+	double straggler_p_value;  /* NAN: not known */
+	bool straggler_persistent; /* timing_straggler_persistent */
 	double p50_ci_lo_us, p50_ci_hi_us; /* the p50's 95% interval; NAN: none */
 	const char *stop; /* why sampling stopped (algorithms/sample_stop.h); NULL: not written */
 	/* a compressed variant's (issue 40): written when compressed is set; NAN: not known */

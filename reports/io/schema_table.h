@@ -221,6 +221,14 @@
 	  "why the straggler was last; null: not known")                                           \
 	F(AR, STRAGGLER_US, "straggler_us", NUM, NONE, N, NULL, "us",                              \
 	  "the straggler's own delay per iteration")                                               \
+	F(AR, STRAGGLER_COUNT, "straggler_count", INT, NONE, 0, NULL, "",                          \
+	  "iterations in which the straggler was the last (to arrive, or to end: by its cause)")   \
+	F(AR, STRAGGLER_P_VALUE, "straggler_p_value", NUM, NONE, N, NULL, "",                      \
+	  "window timing, late to arrive: the chance that any rank is the last that often were "   \
+	  "none slower (ranks x binomial tail); else null")                                        \
+	F(AR, STRAGGLER_PERSISTENT, "straggler_persistent", BOOL, NONE, 0, NULL, "",               \
+	  "the straggler is the point's finding: late to a window's start, p at most 0.001 and "   \
+	  "its delay at least 10% of the p50 (algorithms/timing.h)")                               \
 	F(AR, RANK_LATE_US, "rank_late_us", NUMS, NONE, 0, NULL, "us",                             \
 	  "per rank, the mean arrival after the start")                                            \
 	F(AR, SAMPLES_US, "samples_us", NUMS, NONE, 0, NULL, "us",                                 \

@@ -269,3 +269,12 @@ out:
 	free(pool);
 	return rc;
 }
+
+double stats_binomial_tail(int n, int k, double q)
+{
+	double sum = 0;
+	for (int i = k > 0 ? k : 0; i <= n; i++)
+		sum += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) + i * log(q) +
+		           (n - i) * log1p(-q));
+	return fmin(sum, 1.0);
+}

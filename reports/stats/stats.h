@@ -39,6 +39,9 @@ double stats_percentile(const double *x_sorted, size_t n, double q);
  */
 bool stats_percentile_defined(size_t n, double q);
 
+/* P(X >= k) for X ~ Binomial(n, q), 0 < q < 1 (1 for k <= 0, 0 for k > n). */
+double stats_binomial_tail(int n, int k, double q);
+
 /* Median of x (unsorted; sorted in a private copy). NAN for n = 0 or no memory. */
 double stats_median(const double *x, size_t n);
 

@@ -139,6 +139,13 @@ def trace_accusations(report):
         cause = causes.get(k["rank"])
         out.append({"kind": "rank", "direction": {"slow_inside": "compute", "late_arrival": "late"}.get(cause, cause),
                     "hosts": [k["host"]] if k.get("host") else [], "ranks": [k["rank"]]})
+    # a persistent straggler (algorithms/timing.h): late to arrive in more calls than chance allows
+    named = {k["rank"] for k in s.get("slow_ranks", [])}
+    for r in report.get("results", []):
+        x = r.get("straggler_rank")
+        if r.get("straggler_persistent") and x is not None and x not in named:
+            named.add(x)
+            out.append({"kind": "rank", "direction": "late", "hosts": [], "ranks": [x]})
     return out
 
 

@@ -80,6 +80,18 @@ class Generator(unittest.TestCase):
         self.assertIn("traffic", {d["load"] for d in C.smoke_draws()})
 
 
+class TraceAccusations(unittest.TestCase):
+    def test_a_persistent_straggler_is_named_once(self):
+        rep = {"summary": {"slow_hops": [], "slow_ranks": []},
+               "results": [{"straggler_rank": 2, "straggler_cause": "late_arrival", "straggler_persistent": True},
+                           {"straggler_rank": 2, "straggler_cause": "late_arrival", "straggler_persistent": True},
+                           {"straggler_rank": 1, "straggler_cause": "late_arrival", "straggler_persistent": False}]}
+        acc = C.trace_accusations(rep)
+        self.assertEqual(acc, [{"kind": "rank", "direction": "late", "hosts": [], "ranks": [2]}])
+        truth = {"class": "rank-late", "truth": {"kind": "rank", "direction": "late", "rank": 2, "hosts": ["h3"]}}
+        self.assertEqual(C.score(truth, acc)["outcome"], "right")
+
+
 class Scorer(unittest.TestCase):
     host = {"class": "host-send", "truth": {"kind": "host", "direction": "send", "hosts": ["h3"]}}
     link = {"class": "link-oneway", "truth": {"kind": "link", "direction": "oneway", "hosts": ["h4", "h2"]}}

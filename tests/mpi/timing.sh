@@ -56,6 +56,18 @@ got = [(r['algorithm'], r['straggler_rank'], r['straggler_cause']) for r in d['r
 print(got)
 sys.exit(not (got and all(g[1] == $2 and g[2] == '$3' for g in got)))"
 }
+# Persistent (algorithms/timing.h): the last to arrive at a window's common start
+# in more calls than chance allows, by 10% of the p50 or more; the last to end never
+# is (a schedule's shape), nor the last to leave a barrier.
+persistent_is() { # REPORT RANK (-1: none persistent)
+	python3 -c "
+import json, sys
+d = json.load(open('$1'))
+got = [(r['algorithm'], r['straggler_rank'], r['straggler_count'], r['straggler_p_value'], r['straggler_persistent']) for r in d['results']]
+print(got)
+want = $2
+sys.exit(not (got and all((g[4] and g[1] == want) if want >= 0 else not g[4] for g in got)))"
+}
 for n in 2 3; do
 	last=$((n - 1))
 	for t in window barrier pipelined; do
@@ -63,10 +75,17 @@ for n in 2 3; do
 			mpi "$n" allreduce -a mpi,ring --sizes 8 -n 20 -w 2 --timing $t -q -o "$TMP/delay-$t$n.json"
 		expect_exit 0 "the delayed rank 1 is named late_arrival ($t, $n ranks)" \
 			cause_is "$TMP/delay-$t$n.json" 1 late_arrival
+		# only a common start makes arrivals comparable: after a barrier they are its exit order
+		want=-1
+		[ $t = window ] && want=1
+		expect_exit 0 "... persistent with a common start only: $want ($t, $n ranks)" \
+			persistent_is "$TMP/delay-$t$n.json" $want
 		COLLSCOPE_FAULT=slow:rank=$last,us=2000 expect_exit 0 "slow fault, $t, $n ranks" \
 			mpi "$n" allreduce -a mpi,ring --sizes 8 -n 20 -w 2 --timing $t -q -o "$TMP/slow-$t$n.json"
 		expect_exit 0 "the slowed rank $last is named slow_inside ($t, $n ranks)" \
 			cause_is "$TMP/slow-$t$n.json" "$last" slow_inside
+		expect_exit 0 "... and not persistent: the last to end is not judged so ($t, $n ranks)" \
+			persistent_is "$TMP/slow-$t$n.json" -1
 	done
 done
 # Every attempt of a window point late (rank 1 delayed 2 ms): the late rank is
@@ -93,6 +112,8 @@ for n in 2 3; do
 	expect_output "^allreduce: \[1/1\] ring 1024 bytes: p50 [0-9.]+ us, busbw [0-9.]+ GB/s, 60 iterations \([0-9]+ late starts: timed from the last arrival\)" \
 		"the progress line says so too ($n ranks)"
 	expect_output "^#   ring +[0-9.]+ GB/s at 1024 bytes" "the summary names the measured point ($n ranks)"
+	expect_output "^#   straggler: ring 1024 bytes: rank $last was the last to arrive in [0-9]+ of 60 calls \(p [0-9.e+-]+\)" \
+		"the text names the persistent straggler ($n ranks)"
 	cp "$TMP/out" "$TMP/late$n.out" # expect_exit rewrites out before grep could read it
 	expect_exit 1 "no nan, no 0 bytes ($n ranks)" grep -Eqw "nan|at 0 bytes" "$TMP/late$n.out"
 	expect_exit 0 "a measured time, the late rank named, timed from the last arrival ($n ranks)" python3 -c "

@@ -215,3 +215,59 @@ Test(timing, without_synchronised_clocks_the_least_time_inside)
 	in.nranks = 0;
 	cr_expect_eq(timing_analyze(&in, samples, late, inside, blame, &out), -1);
 }
+
+/* n attempts of 4 ranks timed by method; rank `late` arrives `by` us late in `times` of them. */
+static void persistent_case(enum timing_method method, int n, int late, double by, int times,
+                            struct timing_result *out)
+{
+	enum { RR = 4, NN = 40 };
+	double arrive[RR * NN], end[RR * NN], samples[NN], lat[RR], inside[RR], blame[2 * RR];
+	cr_assert(n <= NN);
+	for (int r = 0; r < RR; r++)
+		for (int i = 0; i < n; i++) {
+			/* the others' arrivals a little apart, rotating who is last among them */
+			arrive[r * n + i] = ((r + i) % RR) * 0.5 + (r == late && i < times ? by : 0);
+			/* everyone ends when the late rank's data has gone round */
+			end[r * n + i] = 100.0 + (i < times ? by : 0) + r * 0.01;
+		}
+	struct timing_input in = {.method = method, .nranks = RR, .attempts = n,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = 1};
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, out), 0);
+}
+
+/* A rank late to every call is the finding; one late now and then is noise. */
+Test(timing, a_persistent_late_rank_is_named_with_its_chance)
+{
+	struct timing_result t;
+	persistent_case(TIMING_WINDOW, 20, 2, 30, 20, &t);
+	cr_assert_eq(t.straggler_rank, 2);
+	cr_assert_eq(t.cause, TIMING_CAUSE_LATE_ARRIVAL);
+	cr_assert_eq(t.straggler_count, 20);
+	/* 4 x 0.25^20 */
+	cr_assert_float_eq(t.straggler_p, 4 * pow(0.25, 20), 1e-20);
+	cr_assert(timing_straggler_persistent(&t, 130), "30 us of a 130 us call, every time");
+	cr_assert_not(timing_straggler_persistent(&t, 1000), "3%% of the p50: not the job's problem");
+	/* late in 6 of 20 calls, the others' share: chance (4 x P(X >= 6), X ~ Bin(20, 1/4)) */
+	persistent_case(TIMING_WINDOW, 20, 2, 30, 6, &t);
+	cr_assert(t.straggler_p > TIMING_STRAGGLER_ALPHA, "p %g", t.straggler_p);
+	cr_assert_not(timing_straggler_persistent(&t, 130));
+	/* after a barrier the arrivals are its exit order: counted, not judged */
+	persistent_case(TIMING_BARRIER, 20, 2, 30, 20, &t);
+	cr_assert_eq(t.straggler_rank, 2);
+	cr_assert_eq(t.straggler_count, 20);
+	cr_assert(isnan(t.straggler_p));
+	cr_assert_not(timing_straggler_persistent(&t, 130));
+}
+
+/* The last to end is a schedule's shape as often as a fault: never persistent. */
+Test(timing, the_last_to_end_is_not_judged_persistent)
+{
+	struct timing_result t = {.straggler_rank = 1, .cause = TIMING_CAUSE_SLOW_INSIDE,
+	                          .straggler_us = 50, .straggler_count = 100, .straggler_p = 1e-40};
+	cr_assert_not(timing_straggler_persistent(&t, 100));
+	t.cause = TIMING_CAUSE_LATE_ARRIVAL;
+	cr_assert(timing_straggler_persistent(&t, 100));
+	t.straggler_rank = -1;
+	cr_assert_not(timing_straggler_persistent(&t, 100));
+}
