@@ -95,10 +95,53 @@ static double sorted_mad(const double *x, size_t n, double m)
 	return n == 1 ? mid[0] : stats_percentile(mid, 2, n % 2 ? 0.0 : 0.5);
 }
 
+/* The k-th smallest of x[0 .. n) (0-based), x reordered: Hoare's selection, O(n) on average. */
+static double select_kth(double *x, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		double pivot = x[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = x[i];
+				x[i++] = x[j];
+				x[j] = t;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return x[k];
+	}
+	return x[k];
+}
+
+/* The median of x[0 .. n), n > 0, x reordered (a sort of every row of 4,096 hosts took 3 s). */
+static double median_select(double *x, size_t n)
+{
+	double upper = select_kth(x, n, n / 2);
+	if (n % 2)
+		return upper;
+	double lower = x[0]; /* after the selection x[0 .. n/2) holds the smaller half */
+	for (size_t i = 1; i < n / 2; i++)
+		lower = x[i] > lower ? x[i] : lower;
+	return 0.5 * (lower + upper);
+}
+
 /*
  * The median of host h's row (dir 0) or column (dir 1) logs at the fast level
  * (floor_log or above: a cell of a slow segment below it would drag the
- * median of the rest to their lowest); their count in *k, sorted in vals.
+ * median of the rest to their lowest); their count in *k, in vals (reordered).
  */
 static double line_median(struct work *w, int dir, int h, double floor_log, size_t *k)
 {
@@ -110,10 +153,7 @@ static double line_median(struct work *w, int dir, int h, double floor_log, size
 			if (v >= floor_log)
 				w->vals[(*k)++] = v;
 		}
-	if (*k == 0)
-		return NAN;
-	qsort(w->vals, *k, sizeof *w->vals, cmp_double);
-	return stats_percentile(w->vals, *k, 0.5);
+	return *k ? median_select(w->vals, *k) : NAN;
 }
 
 /*
@@ -185,10 +225,13 @@ static void judge_rows(struct work *w, const struct detect_params *p, double flo
 				continue;
 			double cut = 0.5 * (m + ref);
 			size_t below = 0;
-			for (size_t i = 0; i < k; i++)
+			double top = -INFINITY;
+			for (size_t i = 0; i < k; i++) {
 				below += w->vals[i] < cut;
+				top = w->vals[i] > top ? w->vals[i] : top;
+			}
 			bool one_level =
-			    4 * below >= 3 * k && STATS_MAD_TO_Z * (w->vals[k - 1] - m) / mad < p->z_threshold;
+			    4 * below >= 3 * k && STATS_MAD_TO_Z * (top - m) / mad < p->z_threshold;
 			for (int x = 0; x < n; x++) {
 				int c = dir == 0 ? h * n + x : x * n + h;
 				if (x != h && finite_cell(w, dir == 0 ? h : x, dir == 0 ? x : h) &&
