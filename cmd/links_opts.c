@@ -299,7 +299,8 @@ static const struct opt links_only[] = {
      .key = "tolerance",
      .range = "must be a fraction between 0 and 1, exclusive",
      .help = "fraction of bandwidth below the class median that may be\n"
-             "accused, 0 < F < 1 ({default})"},
+             "accused, 0 < F < 1 ({default}); inside a host 0.3 at least\n"
+             "(memory paths between cores differ by design)"},
     {.name = "latency-tolerance",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.latency_tolerance),

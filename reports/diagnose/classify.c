@@ -264,6 +264,7 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 	info->expected = w->ref_median;
 	info->log_mad = w->ref_log_mad;
 	info->as_class = (struct detect_class){
+	    .locality = DETECT_CROSS_HOST,
 	    .links = (int)k,
 	    .median = w->ref_median,
 	    .mad = NAN,

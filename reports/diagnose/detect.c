@@ -136,9 +136,14 @@ const char *detect_direction_name(enum detect_kind k, enum detect_direction d)
 	return "both";
 }
 
-double detect_tolerance(const struct detect_params *p, enum detect_metric m)
+double detect_tolerance(const struct detect_params *p, enum detect_metric m,
+                        enum detect_locality loc)
 {
-	return m == DETECT_LATENCY ? p->latency_tolerance : p->tolerance;
+	if (m == DETECT_LATENCY)
+		return p->latency_tolerance;
+	if (loc != DETECT_CROSS_HOST && p->tolerance < DETECT_INTRA_HOST_TOLERANCE)
+		return DETECT_INTRA_HOST_TOLERANCE;
+	return p->tolerance;
 }
 
 double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
@@ -149,8 +154,8 @@ double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
 	/* z < -Z needs log(ratio) < -Z x MAD' / 0.6745 */
 	double by_z = p->z_threshold * cls->log_mad / STATS_MAD_TO_Z;
 	if (m == DETECT_BANDWIDTH) {
-		double s = 1 - exp(-by_z);
-		return s > p->tolerance ? s : p->tolerance;
+		double s = 1 - exp(-by_z), t = detect_tolerance(p, m, cls->locality);
+		return s > t ? s : t;
 	}
 	double s = expm1(by_z), by_ratio = 1 / (1 - p->latency_tolerance) - 1;
 	return s > by_ratio ? s : by_ratio;
@@ -211,14 +216,15 @@ static int spread_of(double *vals, size_t k, enum detect_metric m, const struct 
 
 /* The ratio and z tests of detect.h; *z and *ratio are set whatever the verdict. */
 static bool deviant(double v, const struct spread *sp, enum detect_metric m,
-                    const struct detect_params *p, double *z, double *ratio)
+                    enum detect_locality loc, const struct detect_params *p, double *z,
+                    double *ratio)
 {
 	*ratio = sp->median > 0 ? v / sp->median : NAN;
 	*z = sp->log_mad > 0 ? STATS_MAD_TO_Z * (log_of(v) - sp->log_median) / sp->log_mad : NAN;
 	if (!(sp->median > 0) || !(sp->log_mad > 0) || !isfinite(v))
 		return false;
 	if (m == DETECT_BANDWIDTH)
-		return *ratio < 1 - p->tolerance && *z < -p->z_threshold;
+		return *ratio < 1 - detect_tolerance(p, m, loc) && *z < -p->z_threshold;
 	return *ratio > 1 / (1 - p->latency_tolerance) && *z > p->z_threshold;
 }
 
@@ -244,7 +250,8 @@ static int judge_links(const struct detect_link *links, size_t n, enum detect_lo
 		if (usable(&links[i], loc))
 			s->vals[k++] = links[i].value;
 	}
-	*cls = (struct detect_class){.links = (int)k, .median = NAN, .mad = NAN, .log_mad = NAN};
+	*cls = (struct detect_class){
+	    .locality = loc, .links = (int)k, .median = NAN, .mad = NAN, .log_mad = NAN};
 	s->class_spread = (struct spread){NAN, NAN, NAN};
 	if (k == 0)
 		return 0;
@@ -255,7 +262,7 @@ static int judge_links(const struct detect_link *links, size_t n, enum detect_lo
 	cls->judged = (int)k >= p->min_class_links && cls->median > 0;
 	for (size_t i = 0; cls->judged && i < n; i++)
 		s->flagged[i] = usable(&links[i], loc) &&
-		                deviant(links[i].value, &s->class_spread, m, p, &z, &ratio);
+		                deviant(links[i].value, &s->class_spread, m, loc, p, &z, &ratio);
 	return 0;
 }
 
@@ -382,11 +389,11 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		bool majority = s->host_flagged[h] >= 2 && s->host_total[h] >= p->min_host_links &&
 		                s->host_flagged[h] > p->host_majority * s->host_total[h];
 		if (majority) {
-			deviant(s->host_med[h], &s->class_spread, m, p, &z, &ratio);
+			deviant(s->host_med[h], &s->class_spread, m, loc, p, &z, &ratio);
 			sus.expected = s->class_spread.median;
 			sus.by_majority = true;
 		} else if (cls->hosts_judged && s->host_total[h] >= p->min_host_links &&
-		           deviant(s->host_med[h], &hosts, m, p, &z, &ratio)) {
+		           deviant(s->host_med[h], &hosts, m, loc, p, &z, &ratio)) {
 			sus.expected = hosts.median;
 		} else {
 			continue;
@@ -428,7 +435,7 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};
-		deviant(k->value, &s->class_spread, m, p, &sus.score, &sus.ratio);
+		deviant(k->value, &s->class_spread, m, loc, p, &sus.score, &sus.ratio);
 		if (push(out, &sus) != 0)
 			return -1;
 	}

@@ -107,6 +107,7 @@ struct detect_suspect {
 };
 
 struct detect_class {
+	enum detect_locality locality; /* what detect_tolerance it is judged with */
 	int links;          /* judged links with a finite value */
 	double median, mad; /* of the values; NAN when links = 0 */
 	double log_mad;     /* the MAD of their logs, floored: the z-score's unit */
@@ -152,15 +153,23 @@ int detect_kind_parse(const char *name, enum detect_kind *out);
 /* "send", "receive", "both" for a host; "a->b", "b->a", "both" otherwise. */
 const char *detect_direction_name(enum detect_kind k, enum detect_direction d);
 
-/* The tolerance of metric m: tolerance or latency_tolerance. */
-double detect_tolerance(const struct detect_params *p, enum detect_metric m);
+/*
+ * The tolerance of metric m in class loc: latency_tolerance, or for
+ * bandwidth the tolerance, and inside a host at least
+ * DETECT_INTRA_HOST_TOLERANCE: memory paths between cores differ by design
+ * (SMT siblings, the chiplets of one socket), a structure the tolerance of
+ * 10% across hosts was not measured against; 30% is what it was before.
+ */
+#define DETECT_INTRA_HOST_TOLERANCE 0.3
+double detect_tolerance(const struct detect_params *p, enum detect_metric m,
+                        enum detect_locality loc);
 
 /*
  * The smallest slowdown a link of class cls would have been named for, as a
  * fraction: bandwidth below (1 - s) x the median, latency above (1 + s) x.
  * Both tests of the detector must pass: s is the larger of the tolerance's
- * and the z-score's (z_threshold MADs of the class's logs). NAN when the
- * class is not judged.
+ * (detect_tolerance, for cls->locality) and the z-score's (z_threshold MADs
+ * of the class's logs). NAN when the class is not judged.
  */
 double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
                           const struct detect_params *p);

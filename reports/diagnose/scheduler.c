@@ -47,7 +47,7 @@ int scheduler_clear(struct detect_result *r, scheduler_wait_fn wait_of, const vo
 		s->cpu_wait_fraction = wait_of(arg, s->a, s->b, s->metric);
 		if (s->confirmed &&
 		    scheduler_explains(s, s->cpu_wait_fraction, w0[s->metric],
-		                       detect_tolerance(p, s->metric))) {
+		                       detect_tolerance(p, s->metric, s->locality))) {
 			s->confirmed = false;
 			s->scheduler_cleared = true;
 			cleared++;

@@ -460,9 +460,21 @@ Test(detect, sensitivity_is_the_larger_of_both_tests)
 {
 	struct detect_params p;
 	detect_params_default(&p);
-	struct detect_class tight = {.judged = true, .log_mad = log1p(0.02)};
-	struct detect_class loose = {.judged = true, .log_mad = 0.2};
+	struct detect_class tight = {
+	    .locality = DETECT_CROSS_HOST, .judged = true, .log_mad = log1p(0.02)};
+	struct detect_class loose = {.locality = DETECT_CROSS_HOST, .judged = true, .log_mad = 0.2};
 	cr_assert_float_eq(detect_sensitivity(&tight, DETECT_BANDWIDTH, &p), 0.1, 1e-12);
+	/* inside a host the tolerance is 30% at least (detect_tolerance) */
+	struct detect_class inside = tight;
+	inside.locality = DETECT_SAME_NUMA;
+	cr_assert_float_eq(detect_sensitivity(&inside, DETECT_BANDWIDTH, &p), 0.3, 1e-12);
+	cr_assert_float_eq(detect_tolerance(&p, DETECT_BANDWIDTH, DETECT_SAME_HOST), 0.3, 1e-12);
+	cr_assert_float_eq(detect_tolerance(&p, DETECT_BANDWIDTH, DETECT_CROSS_HOST), 0.1, 1e-12);
+	cr_assert_float_eq(detect_tolerance(&p, DETECT_LATENCY, DETECT_SAME_NUMA), 0.3, 1e-12);
+	p.tolerance = 0.5;
+	cr_assert_float_eq(detect_tolerance(&p, DETECT_BANDWIDTH, DETECT_SAME_NUMA), 0.5, 1e-12,
+	                   "a wider tolerance holds everywhere");
+	p.tolerance = 0.1;
 	/* 3.5 x 0.2 / 0.6745 = 1.038 in logs: 1 - e^-1.038 */
 	cr_assert_float_eq(detect_sensitivity(&loose, DETECT_BANDWIDTH, &p), 1 - exp(-1.0378058),
 	                   1e-6);
