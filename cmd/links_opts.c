@@ -448,10 +448,13 @@ const struct cmd_spec links_spec = {
         "slowdown of each class that would have been named is printed. A latency suspect\n"
         "whose ranks waited for a core (the kernel's run delay) so much longer than the\n"
         "typical pair's that, for the time they ran, it answered within the class is\n"
-        "cleared as the scheduler's (cleared_by). Links of an oversubscribed host (more\n"
-        "ranks than cores) are measured and reported but not judged, nor is the latency\n"
-        "of a pair whose ranks waited for a core half of its ping-pongs or more: their\n"
-        "times are the scheduler's as much as the link's.\n",
+        "cleared as the scheduler's (cleared_by). So is a bandwidth across hosts whose\n"
+        "NICs carried other traffic while it was measured again (/proc/net/dev, beyond\n"
+        "the pair's own bytes), enough that with it the pair had its class's bandwidth:\n"
+        "another job's, busy, not broken (cleared_by traffic, other_traffic_gbps). Links\n"
+        "of an oversubscribed host (more ranks than cores) are measured and reported but\n"
+        "not judged, nor is the latency of a pair whose ranks waited for a core half of\n"
+        "its ping-pongs or more: their times are the scheduler's as much as the link's.\n",
     .exit_codes = "exit codes: 0 ok (suspects are reported but do not fail the run unless\n"
                   "            --fail-on-suspect), 1 a suspect confirmed with --fail-on-suspect,\n"
                   "            2 bad usage, 4 hang or dead rank, 5 MPI, memory or I/O error\n",
