@@ -271,7 +271,10 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 	int rc = MPI_SUCCESS;
 	uint64_t waited = 0, waited_lat = 0, nic0 = 0, nic1 = 0;
 	double busy = 0, busy_lat = 0, busy_bw = 0;
-	bool known = peer >= 0, nic_known = peer >= 0;
+	/* the interface counters mean another job's traffic only when this pair runs
+	   alone (isolated, as links' re-tests): in concurrent rounds the other pairs
+	   of the host move their bytes between the two readings */
+	bool known = peer >= 0, nic_known = peer >= 0 && !sync;
 	p->peer = peer;
 	p->bw_own_bytes = 0;
 	p->one_way = p->bidir = (struct probe_windows){0};
@@ -305,9 +308,6 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 	}
 	p->cpu_wait_share = known ? probe_cpu_wait_share(waited, busy) : NAN;
 	p->cpu_wait_share_lat = known ? probe_cpu_wait_share(waited_lat, busy_lat) : NAN;
-	/* in concurrent rounds a barrier sits between the two phases: the other
-	   pairs' bytes are counted too, and only an isolated pair's figure means
-	   another job's traffic (links reads it of re-tests alone) */
 	p->nic_other_gbps =
 	    nic_known ? probe_nic_other_gbps(nic1 - nic0, p->bw_own_bytes, busy_bw) : NAN;
 	return rc;

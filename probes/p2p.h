@@ -78,7 +78,7 @@ struct probe_links {
 	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone: what a latency suffers */
 	/* what this host's NICs carried besides the pair during its one-way bandwidth
-	   phases, in GB/s (probes/nic_bytes.h); NAN unknown */
+	   phases, in GB/s (probes/nic_bytes.h); NAN unknown, and in concurrent rounds */
 	double nic_other_gbps;
 	uint64_t bw_own_bytes; /* payload this rank sent and received in those phases */
 	/* the shift step measured last (probe_links_shift): */

@@ -95,6 +95,22 @@ static double sorted_mad(const double *x, size_t n, double m)
 	return n == 1 ? mid[0] : stats_percentile(mid, 2, n % 2 ? 0.0 : 0.5);
 }
 
+/*
+ * The median and the MAD, floored at log(1 + mad_floor_fraction), of the
+ * sorted logs x[0 .. n): the reference's, or a host's own (step 2a).
+ * Returns -1 when they are not defined.
+ */
+static int sorted_spread(const double *x, size_t n, const struct detect_params *p,
+                         double *median_log, double *mad_log)
+{
+	*median_log = stats_percentile(x, n, 0.5);
+	double mad = sorted_mad(x, n, *median_log), floor = log1p(p->mad_floor_fraction);
+	if (isnan(*median_log) || isnan(mad))
+		return -1;
+	*mad_log = mad > floor ? mad : floor;
+	return 0;
+}
+
 /* The k-th smallest of x[0 .. n) (0-based), x reordered: Hoare's selection, O(n) on average. */
 static double select_kth(double *x, size_t n, size_t k)
 {
@@ -177,17 +193,15 @@ static bool own_reference(struct work *w, const struct detect_params *p, int h, 
 		return true;
 	size_t k = 0;
 	for (int i = 0; i < w->n; i++)
-		for (int j = 0; j < w->n; j++)
-			if (i != h && j != h && finite_cell(w, i, j) &&
-			    log_of(w->cells[i * w->n + j]) >= floor_log)
-				w->vals[k++] = log_of(w->cells[i * w->n + j]);
+		for (int j = 0; j < w->n; j++) {
+			double v = finite_cell(w, i, j) ? log_of(w->cells[i * w->n + j]) : NAN;
+			if (i != h && j != h && v >= floor_log)
+				w->vals[k++] = v;
+		}
 	if ((int)k < p->min_class_links)
 		return false;
 	qsort(w->vals, k, sizeof *w->vals, cmp_double);
-	*median_log = stats_percentile(w->vals, k, 0.5);
-	double mad = sorted_mad(w->vals, k, *median_log), floor = log1p(p->mad_floor_fraction);
-	*mad_log = mad > floor ? mad : floor;
-	return true;
+	return sorted_spread(w->vals, k, p, median_log, mad_log) == 0;
 }
 
 /*
@@ -198,47 +212,57 @@ static bool own_reference(struct work *w, const struct detect_params *p, int h, 
  * the gain sqrt(2k / pi) is on the cautious side). When a row's median,
  * against the host's own reference (step 2a), passes the tolerance and its
  * z-score, over that reference's MAD and with that gain, passes
- * -z_threshold, the cells of the row nearer its median than the reference are slow, or all of them when three
- * quarters are and none of the rest stands clear of the row's level (one
- * level: a host's NIC, the few above the cut its noise; else two levels: a
- * rack's cells across its uplink, not those within). One slow link does not
- * move a row's median; a slow uplink moves each of its rack's rows, and the
- * groups of step 3 still tell a segment from a host.
+ * -z_threshold, the cells of the row nearer its median than the reference
+ * are slow, or all of them when three quarters are and none of the rest
+ * stands clear of the row's level (one level: a host's NIC, the few above
+ * the cut its noise; else two levels: a rack's cells across its uplink, not
+ * those within). One slow link does not move a row's median; a slow uplink
+ * moves each of its rack's rows, and the groups of step 3 still tell a
+ * segment from a host. Here one line of host h: dir 0 its row, 1 its column.
  */
-static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
+static void judge_line(struct work *w, const struct detect_params *p, int dir, int h,
+                       double floor_log, double ref, double mad)
 {
 	int n = w->n;
-	for (int dir = 0; dir < 2; dir++)
-		for (int h = 0; h < n; h++) {
-			double *z = dir == 0 ? &w->row_z[h] : &w->col_z[h];
-			double ref, mad;
-			size_t k;
-			*z = NAN;
-			if (!own_reference(w, p, h, floor_log, &ref, &mad))
-				continue;
-			double m = line_median(w, dir, h, floor_log, &k);
-			if (k < 3)
-				continue;
-			double gain = sqrt(2.0 * (double)k / M_PI);
-			*z = STATS_MAD_TO_Z * (m - ref) / mad * gain;
-			if (!(exp(m - ref) < 1 - p->tolerance && *z < -p->z_threshold))
-				continue;
-			double cut = 0.5 * (m + ref);
-			size_t below = 0;
-			double top = -INFINITY;
-			for (size_t i = 0; i < k; i++) {
-				below += w->vals[i] < cut;
-				top = w->vals[i] > top ? w->vals[i] : top;
-			}
-			bool one_level =
-			    4 * below >= 3 * k && STATS_MAD_TO_Z * (top - m) / mad < p->z_threshold;
-			for (int x = 0; x < n; x++) {
-				int c = dir == 0 ? h * n + x : x * n + h;
-				if (x != h && finite_cell(w, dir == 0 ? h : x, dir == 0 ? x : h) &&
-				    log_of(w->cells[c]) >= floor_log && (one_level || log_of(w->cells[c]) < cut))
-					w->slow[c] = true;
-			}
+	size_t k;
+	double *z = dir == 0 ? &w->row_z[h] : &w->col_z[h];
+	double m = line_median(w, dir, h, floor_log, &k);
+	*z = NAN;
+	if (k < 3)
+		return;
+	double gain = sqrt(2.0 * (double)k / M_PI);
+	*z = STATS_MAD_TO_Z * (m - ref) / mad * gain;
+	if (!(exp(m - ref) < 1 - p->tolerance && *z < -p->z_threshold))
+		return;
+	double cut = 0.5 * (m + ref), top = -INFINITY;
+	size_t below = 0;
+	for (size_t i = 0; i < k; i++) {
+		below += w->vals[i] < cut;
+		top = w->vals[i] > top ? w->vals[i] : top;
+	}
+	bool one_level = 4 * below >= 3 * k && STATS_MAD_TO_Z * (top - m) / mad < p->z_threshold;
+	for (int x = 0; x < n; x++) {
+		int c = dir == 0 ? h * n + x : x * n + h;
+		double v = x != h && finite_cell(w, dir == 0 ? h : x, dir == 0 ? x : h)
+		               ? log_of(w->cells[c])
+		               : NAN;
+		if (v >= floor_log && (one_level || v < cut))
+			w->slow[c] = true;
+	}
+}
+
+/* Step 2b for every host: its own reference once, then its row and its column. */
+static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
+{
+	for (int h = 0; h < w->n; h++) {
+		double ref, mad;
+		if (!own_reference(w, p, h, floor_log, &ref, &mad)) {
+			w->row_z[h] = w->col_z[h] = NAN;
+			continue;
 		}
+		judge_line(w, p, 0, h, floor_log, ref, mad);
+		judge_line(w, p, 1, h, floor_log, ref, mad);
+	}
 }
 
 /* Steps 1 and 2: the reference's spread, then every slow cell. */
@@ -252,12 +276,8 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 	const double *ref = w->vals + from;
 	size_t nref = k - from;
 	double level = w->vals[from]; /* the lowest cell of the fast level */
-	w->ref_log_median = stats_percentile(ref, nref, 0.5);
-	double mad = sorted_mad(ref, nref, w->ref_log_median);
-	if (isnan(w->ref_log_median) || isnan(mad))
+	if (sorted_spread(ref, nref, p, &w->ref_log_median, &w->ref_log_mad) != 0)
 		return -1;
-	double floor = log1p(p->mad_floor_fraction);
-	w->ref_log_mad = mad > floor ? mad : floor;
 	/* the median of the values is the exponential of the logs' median */
 	w->ref_median = exp(w->ref_log_median);
 	info->reference_cells = (int)nref;

@@ -153,11 +153,12 @@ double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
 		return NAN;
 	/* z < -Z needs log(ratio) < -Z x MAD' / 0.6745 */
 	double by_z = p->z_threshold * cls->log_mad / STATS_MAD_TO_Z;
+	double t = detect_tolerance(p, m, cls->locality);
 	if (m == DETECT_BANDWIDTH) {
-		double s = 1 - exp(-by_z), t = detect_tolerance(p, m, cls->locality);
+		double s = 1 - exp(-by_z);
 		return s > t ? s : t;
 	}
-	double s = expm1(by_z), by_ratio = 1 / (1 - p->latency_tolerance) - 1;
+	double s = expm1(by_z), by_ratio = 1 / (1 - t) - 1;
 	return s > by_ratio ? s : by_ratio;
 }
 
@@ -223,9 +224,10 @@ static bool deviant(double v, const struct spread *sp, enum detect_metric m,
 	*z = sp->log_mad > 0 ? STATS_MAD_TO_Z * (log_of(v) - sp->log_median) / sp->log_mad : NAN;
 	if (!(sp->median > 0) || !(sp->log_mad > 0) || !isfinite(v))
 		return false;
+	double t = detect_tolerance(p, m, loc);
 	if (m == DETECT_BANDWIDTH)
-		return *ratio < 1 - detect_tolerance(p, m, loc) && *z < -p->z_threshold;
-	return *ratio > 1 / (1 - p->latency_tolerance) && *z > p->z_threshold;
+		return *ratio < 1 - t && *z < -p->z_threshold;
+	return *ratio > 1 / (1 - t) && *z > p->z_threshold;
 }
 
 static bool usable(const struct detect_link *k, enum detect_locality loc)

@@ -25,7 +25,8 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
 		if (!s->confirmed || !judged_here(s))
 			continue;
 		s->other_traffic_gbps = other_of(arg, s);
-		if (traffic_explains(s, s->other_traffic_gbps, p->tolerance)) {
+		if (traffic_explains(s, s->other_traffic_gbps,
+		                     detect_tolerance(p, s->metric, s->locality))) {
 			s->confirmed = false;
 			s->traffic_cleared = true;
 			cleared++;

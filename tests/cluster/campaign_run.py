@@ -159,10 +159,11 @@ def run_command(d, bin_, fault, work, base_json, np):
     if d["command"] == "links":
         r = mpirun(bin_, fault, ["links"] + LINKS + ["-o", out], np)
         ok = r.returncode in (0, 1) and os.path.exists(out)
-        acc = C.links_accusations(json.load(open(out))) if ok else None
+        report = json.load(open(out)) if ok else None
+        acc = C.links_accusations(report) if ok else None
         if ok:  # what the re-tests, the scheduler and other traffic cleared
             cleared = {}
-            for k in json.load(open(out)).get("summary", {}).get("cleared", []):
+            for k in report.get("summary", {}).get("cleared", []):
                 cleared[k["cleared_by"]] = cleared.get(k["cleared_by"], 0) + 1
             d["cleared"] = cleared
     elif d["command"] == "trace":
