@@ -360,6 +360,49 @@ void sweep_record_init(const struct sweep *s, int v, uint64_t size_bytes,
 		r->skipped = "message smaller than one element";
 }
 
+/*
+ * A traced point whose analysis left suspect hops (reports/diagnose/hops.h,
+ * "Suspects") is measured again, up to the analysis' retests, while one
+ * stands; then its hops are named or cleared and the report written again.
+ * Collective over c->comm; its rank 0 decides. status: the point's so far.
+ */
+static int retest_hops(struct sweep *s, int v, const struct sweep_comm *c, struct ar_record *r,
+                       int status)
+{
+	char what[128];
+	int round = 0;
+	if (!s->trace.on || c->comm == MPI_COMM_NULL || r->skipped)
+		return status;
+	for (;;) {
+		int again = c->rank == 0 && status == EXIT_OK && run_trace_retest_wanted(&s->trace);
+		if (MPI_Bcast(&again, 1, MPI_INT, 0, c->comm) != MPI_SUCCESS)
+			return EXIT_RUNTIME;
+		if (!again)
+			break;
+		if (c->rank == 0) {
+			run_trace_suspect_name(&s->trace, what, sizeof what);
+			cmd_progress(s->ctx, s->quiet, "%s: %s %llu bytes: %s a suspect: measured again (%d)",
+			             s->command, r->algorithm, (unsigned long long)r->bytes, what, ++round);
+		}
+		struct bench_result br;
+		status = sweep_measure(s, v, c, r, &br);
+		if (status == EXIT_OK && c->rank == 0 && run_trace_retest(&s->trace) != 0) {
+			cmd_rank_error(s->ctx, "%s: out of memory while judging a trace", s->command);
+			status = EXIT_RUNTIME;
+		}
+	}
+	if (c->rank == 0 && s->trace.pending) {
+		run_partial_lock(&s->report);
+		int failed = run_trace_settle(&s->trace);
+		run_partial_unlock(&s->report);
+		if (failed)
+			cmd_rank_error(s->ctx, "%s: out of memory while recording results", s->command);
+		if (status == EXIT_OK)
+			status = failed ? EXIT_RUNTIME : run_partial_flush(&s->report);
+	}
+	return status;
+}
+
 int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_comm *c)
 {
 	struct bench_result br;
@@ -383,6 +426,7 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 		if (status == EXIT_OK && !r.skipped && !ar_record_has_time(&r))
 			status = no_sample(s, &r, &br);
 	}
+	status = retest_hops(s, v, c, &r, status);
 	return sweep_agree(s, status);
 }
 

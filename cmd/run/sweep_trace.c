@@ -11,6 +11,7 @@
 #include "algorithms/variant.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,32 @@ int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *
 	return EXIT_OK;
 }
 
+/* Rank 0: a point whose suspects are being measured again, and what naming them needs. */
+struct run_trace_pending {
+	struct hops_result r;
+	struct hops_params p;
+	cJSON *rec; /* the point's record, in the report */
+	int variant, nranks;
+	uint64_t bytes;
+	const char **hosts;
+	int *host_index; /* NULL: hosts not all known */
+	int *world_of;   /* NULL: the same ranks */
+};
+
+static void pending_free(struct run_trace_pending *q)
+{
+	if (!q)
+		return;
+	hops_result_release(&q->r);
+	free(q->hosts);
+	free(q->host_index);
+	free(q->world_of);
+	free(q);
+}
+
 void run_trace_stop(struct run_trace *t)
 {
+	pending_free(t->pending);
 	if (trace_published() == &t->ring)
 		trace_publish(NULL);
 	trace_ring_release(&t->ring);
@@ -177,6 +202,37 @@ static int record_halves(struct run_trace *t, cJSON *rec, const struct hops_step
 	return 0;
 }
 
+/*
+ * Holds r (moved) and the point's names, for its suspects' re-measurement:
+ * the pending point takes hosts and host_index (NULL: hosts not all known).
+ */
+static int hold(struct run_trace *t, struct hops_result *r, const struct hops_params *p,
+                cJSON *rec, int variant, uint64_t bytes, int nranks, const char **hosts,
+                int *host_index, const int *world_of)
+{
+	struct run_trace_pending *q = calloc(1, sizeof *q);
+	int *world = world_of ? malloc((size_t)nranks * sizeof *world) : NULL;
+	if (!q || (world_of && !world)) {
+		free(q);
+		free(world);
+		return -1;
+	}
+	if (world_of)
+		memcpy(world, world_of, (size_t)nranks * sizeof *world);
+	*q = (struct run_trace_pending){.r = *r,
+	                                .p = *p,
+	                                .rec = rec,
+	                                .variant = variant,
+	                                .nranks = nranks,
+	                                .bytes = bytes,
+	                                .hosts = hosts,
+	                                .host_index = host_index,
+	                                .world_of = world};
+	hops_result_init(r);
+	t->pending = q;
+	return 0;
+}
+
 int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of)
 {
@@ -186,6 +242,8 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	if (!t->on)
 		return 0;
 	t->points++;
+	pending_free(t->pending);
+	t->pending = NULL;
 	if (ar_variants[variant]->run)
 		return record_calls(&t->got, rec, nranks);
 	const char **hosts = calloc((size_t)nranks, sizeof *hosts);
@@ -205,16 +263,91 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
 		rc =
 		    hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got), t->got.dropped) &&
-		            keep_findings(t, &r, variant, bytes, nranks, &nm) == 0 &&
 		            record_halves(t, rec, steps, n, variant, bytes, nranks) == 0
 		        ? 0
 		        : -1;
+		if (rc == 0 && r.nsuspects && p.retests > 0) {
+			if (!known) {
+				free(host_index);
+				host_index = NULL;
+			}
+			rc = hold(t, &r, &p, rec, variant, bytes, nranks, hosts, host_index,
+			          world_of);
+			if (rc == 0) { /* the pending point owns them now */
+				hosts = NULL;
+				host_index = NULL;
+			}
+		} else if (rc == 0)
+			rc = keep_findings(t, &r, variant, bytes, nranks, &nm);
 		hops_result_release(&r);
 	}
 	free(steps);
 	free(hosts);
 	free(host_index);
 	return rc;
+}
+
+bool run_trace_retest_wanted(const struct run_trace *t)
+{
+	const struct run_trace_pending *q = t->pending;
+	if (!q || !q->r.nsuspects)
+		return false;
+	for (size_t i = 0; i < q->r.nhops; i++)
+		if (q->r.hops[i].suspect && q->r.hops[i].retests < q->p.retests)
+			return true;
+	return false;
+}
+
+int run_trace_retest(struct run_trace *t)
+{
+	struct run_trace_pending *q = t->pending;
+	struct hops_result again;
+	size_t n = 0;
+	if (!q)
+		return 0;
+	struct hops_step *steps = run_trace_steps(&t->got, &n);
+	int rc = steps && hops_analyse(steps, n, q->nranks, q->host_index, &q->p, &again) == 0
+	             ? 0
+	             : -1;
+	if (rc == 0) {
+		hops_retest(&q->r, &again);
+		hops_result_release(&again);
+	}
+	free(steps);
+	return rc;
+}
+
+int run_trace_settle(struct run_trace *t)
+{
+	struct run_trace_pending *q = t->pending;
+	if (!q)
+		return 0;
+	struct hops_names nm = {.report_rank = q->world_of, .host = q->hosts};
+	int rc = hops_name_confirmed(&q->r, q->p.retests) < 0 ||
+	                 hops_point_update_json(q->rec, &q->r, &nm) != 0 ||
+	                 keep_findings(t, &q->r, q->variant, q->bytes, q->nranks, &nm) != 0
+	             ? -1
+	             : 0;
+	pending_free(q);
+	t->pending = NULL;
+	return rc;
+}
+
+void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len)
+{
+	const struct run_trace_pending *q = t->pending;
+	snprintf(buf, len, "a hop");
+	for (size_t i = 0; q && i < q->r.nhops; i++) {
+		const struct hops_hop *h = &q->r.hops[i];
+		if (!h->suspect)
+			continue;
+		int a = q->world_of ? q->world_of[h->from_rank] : h->from_rank;
+		int b = q->world_of ? q->world_of[h->to_rank] : h->to_rank;
+		const char *ha = q->hosts[h->from_rank], *hb = q->hosts[h->to_rank];
+		snprintf(buf, len, "hop %d->%d (%s -> %s), %.2fx its peers", a, b, ha ? ha : "?",
+		         hb ? hb : "?", h->ratio);
+		return;
+	}
 }
 
 int run_trace_summarize(const struct run_trace *t, cJSON *summary, bool quiet_text)

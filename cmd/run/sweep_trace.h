@@ -35,6 +35,7 @@ struct run_trace {
 	char (*halves)[160]; /* rank 0: a line per point with two halves */
 	size_t nhalves, cap_halves;
 	int points;
+	struct run_trace_pending *pending; /* rank 0: the last point, while its suspects are re-measured */
 };
 
 /*
@@ -63,6 +64,19 @@ int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t 
  */
 int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of);
+/*
+ * Suspect hops (hops.h, "Suspects"): a point whose analysis left suspects
+ * is held by run_trace_record; the caller measures it again and, after
+ * each run_trace_collect, calls run_trace_retest, while
+ * run_trace_retest_wanted says so (rank 0; false on the others). Then
+ * run_trace_settle names those every re-measurement found, writes the
+ * point's hops again and keeps its findings. -1 when out of memory.
+ */
+bool run_trace_retest_wanted(const struct run_trace *t);
+int run_trace_retest(struct run_trace *t);
+int run_trace_settle(struct run_trace *t);
+/* "hop 3->4 (h2 -> h3)" of the first suspect of the held point, for a progress line. */
+void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len);
 /*
  * The schedule steps of a gather, in microseconds from the earliest (owned;
  * NULL when out of memory), and the gather's largest clock error, in us.

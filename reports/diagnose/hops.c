@@ -21,7 +21,9 @@ void hops_params_default(struct hops_params *p)
 	                          .min_wait_fraction = 0.1,
 	                          .min_hops = 3,
 	                          .min_ranks = 3,
-	                          .consistency_alpha = 1e-3};
+	                          .consistency_alpha = 1e-3,
+	                          .retest_share = 0.1,
+	                          .retests = 2};
 }
 
 void hops_result_init(struct hops_result *r)
@@ -496,6 +498,15 @@ out:
 	return rc;
 }
 
+/* Past the score or the wins test with the excess, under min_share: see hops.h. */
+static bool is_suspect(const struct hops_hop *h, const struct hops_params *p)
+{
+	return h->judged && !h->slow &&
+	       (h->score >= p->z_threshold || h->consistency_p <= p->consistency_alpha) &&
+	       h->hop_time_us - h->median_hop_us >= p->min_excess_us &&
+	       h->share >= p->retest_share;
+}
+
 /* Worst first: by score, descending (a handful of entries). */
 static void sort_named(struct hops_result *r)
 {
@@ -575,6 +586,10 @@ static int analyse(const struct hops_step *steps, size_t n, int nranks, const in
 	for (size_t i = 0; i < r->nhops; i++)
 		if (r->hops[i].slow && !covered[i])
 			r->named[r->nnamed++] = i;
+		else if (!covered[i] && is_suspect(&r->hops[i], p)) {
+			r->hops[i].suspect = true;
+			r->nsuspects++;
+		}
 	sort_named(r);
 	if (r->nranks)
 		qsort(r->ranks, r->nranks, sizeof *r->ranks, cmp_rank);
@@ -609,4 +624,49 @@ int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int 
 	if (rc != 0)
 		hops_result_release(r);
 	return rc;
+}
+
+static const struct hops_hop *find_hop(const struct hops_result *r, int from, int to)
+{
+	for (size_t i = 0; i < r->nhops; i++)
+		if (r->hops[i].from_rank == from && r->hops[i].to_rank == to)
+			return &r->hops[i];
+	return NULL;
+}
+
+size_t hops_retest(struct hops_result *first, const struct hops_result *again)
+{
+	first->nsuspects = 0;
+	for (size_t i = 0; i < first->nhops; i++) {
+		struct hops_hop *h = &first->hops[i];
+		if (!h->suspect)
+			continue;
+		const struct hops_hop *a = find_hop(again, h->from_rank, h->to_rank);
+		h->retests++;
+		if (a && (a->slow || a->suspect)) {
+			h->retests_confirmed++;
+			first->nsuspects++;
+		} else
+			h->suspect = false;
+	}
+	return first->nsuspects;
+}
+
+int hops_name_confirmed(struct hops_result *r, int min_retests)
+{
+	int named = 0;
+	for (size_t i = 0; i < r->nhops; i++) {
+		struct hops_hop *h = &r->hops[i];
+		if (!h->suspect || h->retests < min_retests || h->retests_confirmed < h->retests)
+			continue;
+		if (!r->named && !(r->named = calloc(r->nhops, sizeof *r->named)))
+			return -1;
+		h->slow = true;
+		h->suspect = false;
+		r->nsuspects--;
+		r->named[r->nnamed++] = i;
+		named++;
+	}
+	sort_named(r);
+	return named;
 }

@@ -45,7 +45,23 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 	       report_add_number(o, SK_HOP_SHARE, h->share) &&
 	       report_add_number(o, SK_HOP_CONSISTENCY_P, h->consistency_p) &&
 	       cJSON_AddBoolToObject(o, SK_HOP_WAITED, h->waited) &&
-	       cJSON_AddBoolToObject(o, SK_HOP_SLOW, h->slow);
+	       cJSON_AddBoolToObject(o, SK_HOP_SLOW, h->slow) &&
+	       cJSON_AddBoolToObject(o, SK_HOP_SUSPECT, h->suspect) &&
+	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS, h->retests) &&
+	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS_CONFIRMED, h->retests_confirmed);
+}
+
+int hops_point_update_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm)
+{
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, SK_AR_TRACE);
+	cJSON *hops = cJSON_CreateArray();
+	bool ok = t && hops;
+	for (size_t i = 0; ok && i < r->nhops; i++)
+		ok = add_hop(hops, &r->hops[i], nm);
+	if (ok && cJSON_ReplaceItemInObjectCaseSensitive(t, SK_TRACE_HOPS, hops))
+		return 0;
+	cJSON_Delete(hops);
+	return -1;
 }
 
 cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm,
@@ -126,7 +142,8 @@ static bool add_slow_hop(cJSON *o, const struct hops_finding *f)
 	       report_add_number(o, SK_SLOWHOP_RATIO, h->ratio) &&
 	       report_add_number(o, SK_SLOWHOP_SCORE, h->score) &&
 	       report_add_number(o, SK_SLOWHOP_SHARE, h->share) &&
-	       report_add_number(o, SK_SLOWHOP_CONSISTENCY_P, h->consistency_p);
+	       report_add_number(o, SK_SLOWHOP_CONSISTENCY_P, h->consistency_p) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWHOP_RETESTS_CONFIRMED, h->retests_confirmed);
 }
 
 static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
@@ -166,16 +183,20 @@ int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n
 int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
 {
 	const char *a = f->host_a ? f->host_a : "?", *b = f->host_b ? f->host_b : "?";
+	char again[64] = "";
+	if (!f->is_rank && f->hop.retests_confirmed)
+		snprintf(again, sizeof again, ", found again in %d of %d re-measurements",
+		         f->hop.retests_confirmed, f->hop.retests);
 	if (!f->is_rank)
 		return snprintf(buf, len,
 		                "slow hop: %s, %llu bytes: %d->%d (%s -> %s) %.1f us per message, "
-		                "%.1fx the median %shop %.1f us (z %.1f), %.0f%% of an iteration",
+		                "%.1fx the median %shop %.1f us (z %.1f), %.0f%% of an iteration%s",
 		                f->algorithm, (unsigned long long)f->bytes, f->hop.from_rank,
 		                f->hop.to_rank, a, b, f->hop.hop_time_us, f->hop.ratio,
 		                f->hop.locality == HOPS_SAME_HOST    ? "same-host "
 		                : f->hop.locality == HOPS_CROSS_HOST ? "cross-host "
 		                                                     : "",
-		                f->hop.median_hop_us, f->hop.score, 100 * f->hop.share);
+		                f->hop.median_hop_us, f->hop.score, 100 * f->hop.share, again);
 	if (f->rank.reason == HOPS_RANK_HOPS)
 		return snprintf(
 		    buf, len,

@@ -296,6 +296,12 @@
 	  "chance of being its class's slowest as often (null: not judged)")                       \
 	F(HOP, WAITED, "waited", BOOL, NONE, 0, NULL, "", "the receiver waited for it")            \
 	F(HOP, SLOW, "slow", BOOL, NONE, 0, NULL, "", "judged slow")                               \
+	F(HOP, SUSPECT, "suspect", BOOL, NONE, 0, NULL, "",                                        \
+	  "past the score or wins test under the share bar, not confirmed by re-measuring")        \
+	F(HOP, RETESTS, "retests", INT, NONE, 0, NULL, "",                                         \
+	  "the point measured again while this hop was a suspect")                                 \
+	F(HOP, RETESTS_CONFIRMED, "retests_confirmed", INT, NONE, 0, NULL, "",                     \
+	  "of them, those that found it slow or a suspect again")                                  \
 	F(ARSUM, VARIANTS, "variants", OBJS, ARVAR, R, NULL, "",                                   \
 	  "one entry per variant asked for")                                                       \
 	F(ARSUM, BELOW_MIN_BUSBW, "below_min_busbw", STRS, NONE, R, NULL, "",                      \
@@ -328,6 +334,8 @@
 	F(SLOWHOP, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")          \
 	F(SLOWHOP, CONSISTENCY_P, "consistency_p", NUM, NONE, RN, NULL, "",                        \
 	  "chance of being its class's slowest as often (null: not judged)")                       \
+	F(SLOWHOP, RETESTS_CONFIRMED, "retests_confirmed", INT, NONE, R, NULL, "",                 \
+	  "re-measurements that found it again (0: named by the first alone)")                     \
 	F(SLOWRANK, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                 \
 	F(SLOWRANK, BYTES, "bytes", INT, NONE, R, NULL, "bytes", "the message size")               \
 	F(SLOWRANK, RANKS, "ranks", INT, NONE, R, NULL, "", "the ranks of the point")              \

@@ -150,13 +150,14 @@ def trace_accusations(report):
 
 
 def trace_evidence(report):
-    """Every hop of a traced report's points: (from, to, ratio, score, share, slow), rounded."""
+    """Every hop of a traced report's points: (from, to, ratio, score, share, slow, retests,
+    retests_confirmed), rounded."""
     out = []
     for r in report.get("results", []):
         for h in (r.get("trace") or {}).get("hops", []):
             f = [h.get(k) for k in ("ratio", "score", "share")]
             out.append([h["from_rank"], h["to_rank"]] + [None if x is None else round(x, 3) for x in f]
-                       + [bool(h.get("slow"))])
+                       + [bool(h.get("slow")), h.get("retests", 0), h.get("retests_confirmed", 0)])
     return out
 
 

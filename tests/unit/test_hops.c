@@ -396,6 +396,60 @@ Test(hops, a_hop_that_costs_little_is_not_named)
 }
 
 /*
+ * A link 25% slower in a ring (issue 39): the hop 1.25x its peers holds up
+ * every step, about a fifth of an iteration, under the quarter asked of one
+ * run. Its score singles it out, so it is a suspect: named once two more
+ * runs of the point find it again, never when one of them does not (a
+ * core's stall moves; a slow link stays).
+ */
+Test(hops, a_suspect_is_named_only_when_every_re_measurement_finds_it)
+{
+	struct ring_model m;
+	struct hops_result first, again;
+	model_default(&m, 6);
+	m.jitter = 0.04;
+	m.xfer_us[2] = 125; /* 2 -> 3 */
+	run(&m, NULL, &first);
+	const struct hops_hop *h = hop(&first, 2, 3);
+	cr_assert_not(h->slow, "share %.3f is under the bar of one run", h->share);
+	cr_assert(h->suspect, "z %.2f, p %.2g, share %.3f", h->score, h->consistency_p, h->share);
+	cr_assert_geq(h->share, 0.1);
+	cr_assert_eq(first.nnamed, 0);
+	cr_assert_eq(first.nsuspects, 1, "the others are not suspects");
+	cr_assert_eq(hops_name_confirmed(&first, 2), 0, "not re-measured yet: not named");
+
+	for (int k = 1; k <= 2; k++) { /* the same link, new noise */
+		run(&m, NULL, &again);
+		cr_assert_eq(hops_retest(&first, &again), 1, "re-measurement %d finds it", k);
+		hops_result_release(&again);
+	}
+	cr_assert_eq(hops_name_confirmed(&first, 2), 1);
+	cr_assert_eq(first.nnamed, 1);
+	h = &first.hops[first.named[0]];
+	cr_assert_eq(h->from_rank, 2);
+	cr_assert(h->slow);
+	cr_assert_not(h->suspect);
+	cr_assert_eq(h->retests, 2);
+	cr_assert_eq(h->retests_confirmed, 2);
+	hops_result_release(&first);
+
+	/* a re-measurement without it: cleared, and never named */
+	run(&m, NULL, &first);
+	model_default(&m, 6);
+	m.jitter = 0.04;
+	run(&m, NULL, &again);
+	cr_assert_eq(hops_retest(&first, &again), 0);
+	hops_result_release(&again);
+	h = hop(&first, 2, 3);
+	cr_assert_not(h->suspect);
+	cr_assert_eq(h->retests, 1);
+	cr_assert_eq(h->retests_confirmed, 0);
+	cr_assert_eq(hops_name_confirmed(&first, 1), 0);
+	cr_assert_eq(first.nnamed, 0);
+	hops_result_release(&first);
+}
+
+/*
  * A busy machine: the 3 other cross-host hops differ 3x among themselves, a
  * yardstick too loose for the z-score alone; a hop 4x past the slowest of
  * them is still named.
