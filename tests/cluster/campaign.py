@@ -87,18 +87,22 @@ def draws(seed, n, hosts=HOSTS, racks=RACKS):
 
 def smoke_draws():
     """The smoke campaign: a clean run of links, two gross faults (90% less
-    bandwidth) it must find, no load, and a clean run beside another job's
+    bandwidth) it must find, no load, a clean run beside another job's
     stream (h4 -> h5 at 30% of the link), whose hosts it must not accuse: the
-    first pass names them, the interface counters clear them (traffic.h).
-    Fixed, so that its floors are honest."""
+    first pass names them, the interface counters clear them (traffic.h); and
+    a traced ring with one link 35% slower one way, a suspect hop that the
+    re-measurements confirm or clear (hops.h), which must accuse nothing
+    healthy (found or not: printed, not a floor). Fixed, so that its floors
+    are honest."""
     out = []
-    for i, (cls, truth, load) in enumerate([
-            ("none", {"kind": "none", "direction": "", "hosts": []}, "none"),
-            ("host-both", {"kind": "host", "direction": "both", "hosts": ["h2"]}, "none"),
-            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h4", "h1"]}, "none"),
-            ("none", {"kind": "none", "direction": "", "hosts": []}, "traffic")]):
-        out.append({"index": i, "seed": 0, "class": cls, "load": load, "command": "links",
-                     "magnitude_pct": None if cls == "none" else 90, "latency_us": None, "truth": truth})
+    for i, (cls, truth, load, cmd, pct) in enumerate([
+            ("none", {"kind": "none", "direction": "", "hosts": []}, "none", "links", None),
+            ("host-both", {"kind": "host", "direction": "both", "hosts": ["h2"]}, "none", "links", 90),
+            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h4", "h1"]}, "none", "links", 90),
+            ("none", {"kind": "none", "direction": "", "hosts": []}, "traffic", "links", None),
+            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h2", "h3"]}, "none", "trace", 35)]):
+        out.append({"index": i, "seed": 0, "class": cls, "load": load, "command": cmd,
+                     "magnitude_pct": pct, "latency_us": None, "truth": truth})
     return out
 
 

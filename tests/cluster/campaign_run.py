@@ -267,6 +267,11 @@ def run(args):
                     print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
                 if row.get("cleared"):
                     print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
+                top = sorted((h for h in row.get("trace_hops") or [] if h[2] is not None), key=lambda h: -h[2])[:1]
+                for h in top:  # the evidence behind a traced verdict: its slowest hop
+                    print("         slowest hop %d->%d: %.2fx, z %.1f, share %.2f, %s" % (
+                        h[0], h[1], h[2], h[3] or 0, h[4] or 0, "slow" if h[5] else
+                        "re-measured %d, found %d" % (h[6], h[7]) if len(h) > 7 and h[6] else "not a suspect"))
                 C.write_atomic(args.output, result_doc(args, ctx, rows, False, t0))
     finally:
         vc("down", check=False)

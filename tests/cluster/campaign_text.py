@@ -56,10 +56,16 @@ def floors(res):
     print(table([res]), end="")
     rows = [r for r in res["results"] if "score" in r]
     clean = [r for r in rows if r["truth"]["kind"] == "none"]
-    gross = [r for r in rows if r["truth"]["kind"] != "none"]
+    gross = [r for r in rows if r["truth"]["kind"] != "none" and r.get("magnitude_pct") == 90]
+    marginal = [r for r in rows if r["truth"]["kind"] != "none" and r.get("magnitude_pct") != 90]
     bad = []
     if any(r["score"]["healthy_accused"] for r in clean):
         bad.append("a clean draw accused a healthy host or link")
+    for r in marginal:  # its culprit may go unnamed; nothing healthy may be
+        print("marginal fault (%s %d%%, %s): %s" % (r["class"], r["magnitude_pct"], r["command"],
+                                                    r["score"]["outcome"]))
+        if r["score"]["healthy_accused"]:
+            bad.append("a marginal fault's draw accused a healthy hop, host or link")
     if len(rows) < len(res["results"]) or not clean or not gross:
         bad.append("%d of %d draws ran" % (len(rows), len(res["results"])))
     if gross and not any(r["score"]["culprit_found"] for r in gross):

@@ -71,13 +71,19 @@ class Generator(unittest.TestCase):
                 self.assertEqual((t["kind"], t["hosts"]), ("none", []))
         self.assertTrue({"none", "cpu", "traffic", "links", "trace", "compare"} <= seen)
 
-    def test_smoke_draws_are_gross_or_clean(self):
+    def test_smoke_draws_are_gross_or_clean_or_one_traced_link(self):
         for d in C.smoke_draws():
+            if d["command"] == "trace":  # the one marginal fault: its floor is nothing healthy named
+                self.assertEqual((d["class"], d["magnitude_pct"], d["load"]), ("link-oneway", 35, "none"))
+                a, b = (int(h[1:]) for h in d["truth"]["hosts"])
+                self.assertEqual(b, a % C.HOSTS + 1, "a hop of the traced ring")
+                continue
             self.assertIn(d["magnitude_pct"], (None, 90))
             self.assertEqual(d["command"], "links")
             # load only beside a clean draw: its floor is that nothing healthy is accused
             self.assertTrue(d["load"] == "none" or d["class"] == "none")
         self.assertIn("traffic", {d["load"] for d in C.smoke_draws()})
+        self.assertEqual(sum(d["command"] == "trace" for d in C.smoke_draws()), 1)
 
 
 class TraceAccusations(unittest.TestCase):
