@@ -381,8 +381,10 @@ static int retest_hops(struct sweep *s, int v, const struct sweep_comm *c, struc
 			break;
 		if (c->rank == 0) {
 			run_trace_suspect_name(&s->trace, what, sizeof what);
-			cmd_progress(s->ctx, s->quiet, "%s: %s %llu bytes: %s a suspect: measured again (%d)",
-			             s->command, r->algorithm, (unsigned long long)r->bytes, what, ++round);
+			cmd_progress(s->ctx, s->quiet,
+			             "%s: %s %llu bytes: a suspect, %s: measured again (%d of at most %d)",
+			             s->command, r->algorithm, (unsigned long long)r->bytes, what, ++round,
+			             run_trace_retests(&s->trace));
 		}
 		struct bench_result br;
 		status = sweep_measure(s, v, c, r, &br);

@@ -310,7 +310,7 @@ int run_trace_retest(struct run_trace *t)
 	             ? 0
 	             : -1;
 	if (rc == 0) {
-		hops_retest(&q->r, &again);
+		hops_retest(&q->r, &again, &q->p);
 		hops_result_release(&again);
 	}
 	free(steps);
@@ -333,6 +333,11 @@ int run_trace_settle(struct run_trace *t)
 	return rc;
 }
 
+int run_trace_retests(const struct run_trace *t)
+{
+	return t->pending ? t->pending->p.retests : 0;
+}
+
 void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len)
 {
 	const struct run_trace_pending *q = t->pending;
@@ -344,7 +349,7 @@ void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len)
 		int a = q->world_of ? q->world_of[h->from_rank] : h->from_rank;
 		int b = q->world_of ? q->world_of[h->to_rank] : h->to_rank;
 		const char *ha = q->hosts[h->from_rank], *hb = q->hosts[h->to_rank];
-		snprintf(buf, len, "hop %d->%d (%s -> %s), %.2fx its peers", a, b, ha ? ha : "?",
+		snprintf(buf, len, "hop %d->%d (%s -> %s) at %.2fx its peers", a, b, ha ? ha : "?",
 		         hb ? hb : "?", h->ratio);
 		return;
 	}

@@ -75,7 +75,9 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 bool run_trace_retest_wanted(const struct run_trace *t);
 int run_trace_retest(struct run_trace *t);
 int run_trace_settle(struct run_trace *t);
-/* "hop 3->4 (h2 -> h3)" of the first suspect of the held point, for a progress line. */
+/* How many re-measurements the held point may take. */
+int run_trace_retests(const struct run_trace *t);
+/* "hop 3->4 (h2 -> h3) at 1.30x its peers" of the first suspect of the held point, for a progress line. */
 void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len);
 /*
  * The schedule steps of a gather, in microseconds from the earliest (owned;

@@ -23,6 +23,7 @@ void hops_params_default(struct hops_params *p)
 	                          .min_ranks = 3,
 	                          .consistency_alpha = 1e-3,
 	                          .retest_share = 0.1,
+	                          .confirm_alpha = 0.05,
 	                          .retests = 2};
 }
 
@@ -634,16 +635,37 @@ static const struct hops_hop *find_hop(const struct hops_result *r, int from, in
 	return NULL;
 }
 
-size_t hops_retest(struct hops_result *first, const struct hops_result *again)
+/*
+ * Whether a re-measurement finds the suspect h again: slow or a suspect
+ * there, or, the one hop now under test (no search over its k peers, so no
+ * factor k), the slowest of its class in more iterations than chance allows
+ * at confirm_alpha, with the excess and the share of a suspect.
+ */
+static bool found_again(const struct hops_hop *h, const struct hops_result *again,
+                        const struct hops_params *p)
+{
+	const struct hops_hop *a = find_hop(again, h->from_rank, h->to_rank);
+	size_t k = 0;
+	if (!a || !a->judged)
+		return false;
+	if (a->slow || a->suspect)
+		return true;
+	for (size_t i = 0; i < again->nhops; i++)
+		k += again->hops[i].judged && again->hops[i].locality == a->locality;
+	return k > 0 && a->consistency_p / (double)k <= p->confirm_alpha &&
+	       a->hop_time_us - a->median_hop_us >= p->min_excess_us && a->share >= p->retest_share;
+}
+
+size_t hops_retest(struct hops_result *first, const struct hops_result *again,
+                   const struct hops_params *p)
 {
 	first->nsuspects = 0;
 	for (size_t i = 0; i < first->nhops; i++) {
 		struct hops_hop *h = &first->hops[i];
 		if (!h->suspect)
 			continue;
-		const struct hops_hop *a = find_hop(again, h->from_rank, h->to_rank);
 		h->retests++;
-		if (a && (a->slow || a->suspect)) {
+		if (found_again(h, again, p)) {
 			h->retests_confirmed++;
 			first->nsuspects++;
 		} else

@@ -77,7 +77,7 @@
  * score or the wins test, with the excess and at least retest_share of an
  * iteration, is a suspect: the caller measures the point again (retests
  * times, close together) and names it only when every re-measurement finds
- * the same hop slow or a suspect again (hops_retest, hops_name_confirmed).
+ * the same hop again (hops_retest, hops_name_confirmed).
  * A stall moves from run to run; a slow link does not.
  *
  * Ranks. A slow hop means the link a -> b or the progress of a send there.
@@ -124,6 +124,7 @@ struct hops_params {
 	double consistency_alpha; /* 1e-3: a hop the slowest of its class in more iterations
 	                             than chance allows at this level is slow (see below) */
 	double retest_share;      /* 0.1: a suspect's least share (see "Suspects") */
+	double confirm_alpha;     /* 0.05: a re-measurement's wins test of the one suspect */
 	int retests;              /* 2: re-measurements a suspect must pass to be named */
 };
 
@@ -177,7 +178,7 @@ struct hops_result {
 };
 
 /* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks,
- * consistency 1e-3, suspects from a share of 0.1, 2 re-tests. */
+ * consistency 1e-3, suspects from a share of 0.1, 2 re-tests confirming at 0.05. */
 void hops_params_default(struct hops_params *p);
 void hops_result_init(struct hops_result *r);
 void hops_result_release(struct hops_result *r);
@@ -193,11 +194,15 @@ int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int 
 
 /*
  * A re-measurement of the same point (again, from hops_analyse with the same
- * ranks) against first's suspects: each one's retests counts it, and its
- * retests_confirmed when again finds the same hop slow or a suspect; a
- * suspect not found again stops being one. Returns the suspects left.
+ * ranks and p) against first's suspects: each one's retests counts it, and
+ * its retests_confirmed when again finds the same hop slow or a suspect, or
+ * the slowest of its class in more iterations than chance allows at
+ * confirm_alpha (one hop tested, not a search over its peers) with a
+ * suspect's excess and share; a suspect not found again stops being one.
+ * Returns the suspects left.
  */
-size_t hops_retest(struct hops_result *first, const struct hops_result *again);
+size_t hops_retest(struct hops_result *first, const struct hops_result *again,
+                   const struct hops_params *p);
 
 /*
  * Names the suspects of r that passed at least min_retests re-measurements,
