@@ -74,7 +74,7 @@
 	F(OVSTEP, EXPOSED_US, "exposed_us", NUM, NONE, N, NULL, "us",                              \
 	  "step - compute: the communication the step waits for")                                  \
 	F(OVSTEP, HIDDEN_FRACTION, "hidden_fraction", NUM, NONE, N, NULL, "",                      \
-	  "(serial - step) / (serial - compute): the communication hidden")                        \
+	  "(serial - step) / (serial - compute): the communication hidden; null: serial <= compute") \
 	F(OVSTEP, WRONG, "wrong", INT, NONE, N, NULL, "", "wrong elements of the last step")
 
 #endif
