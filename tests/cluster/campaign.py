@@ -128,6 +128,41 @@ def links_accusations(report):
     return out
 
 
+def links_matrix(report):
+    """The host x host bandwidth of a links report (one-way p50, GB/s, rounded; the median of
+    the host pair's rank pairs; None where not measured): {"hosts": [...], "bw_gbps": rows}."""
+    hosts = sorted({r["host"] for r in report.get("context", {}).get("ranks", [])},
+                   key=lambda h: (len(h), h))
+    host = {r["rank"]: r["host"] for r in report.get("context", {}).get("ranks", [])}
+    at = {h: i for i, h in enumerate(hosts)}
+    cells = {}
+    p = report.get("pairs") or {}
+    for a, b, bw in zip(p.get("a", []), p.get("b", []), p.get("bw_p50_gbps", [])):
+        if bw is not None and host.get(a) != host.get(b) and a in host and b in host:
+            cells.setdefault((at[host[a]], at[host[b]]), []).append(bw)
+    rows = [[None] * len(hosts) for _ in hosts]
+    for (i, j), v in cells.items():
+        v = sorted(v)
+        rows[i][j] = round(v[len(v) // 2], 5)
+    return {"hosts": hosts, "bw_gbps": rows}
+
+
+def line_ratios(matrix, name):
+    """How far host name's row (send) and column (receive) stand below the cells that do not
+    touch it: (send, receive), each its line's median over the others' median; None: unknown."""
+    hosts, rows = matrix["hosts"], matrix["bw_gbps"]
+    if name not in hosts:
+        return None, None
+    i = hosts.index(name)
+
+    def med(v):
+        v = sorted(x for x in v if x is not None)
+        return v[len(v) // 2] if v else None
+    rest = med([rows[a][b] for a in range(len(hosts)) for b in range(len(hosts)) if i not in (a, b)])
+    send, recv = med(rows[i]), med([rows[a][i] for a in range(len(hosts))])
+    return tuple(None if x is None or not rest else round(x / rest, 3) for x in (send, recv))
+
+
 def trace_accusations(report):
     """The slow hops and slow ranks of a traced all-reduce, with the straggler's cause per rank."""
     s = report.get("summary", {})

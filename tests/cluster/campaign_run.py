@@ -166,6 +166,7 @@ def run_command(d, bin_, fault, work, base_json, np):
             for k in report.get("summary", {}).get("cleared", []):
                 cleared[k["cleared_by"]] = cleared.get(k["cleared_by"], 0) + 1
             d["cleared"] = cleared
+            d["links_matrix"] = C.links_matrix(report)  # the evidence, judged or not
     elif d["command"] == "trace":
         r = mpirun(bin_, fault, TRACE + ["-o", out], np)
         ok = r.returncode == 0 and os.path.exists(out)
@@ -267,6 +268,9 @@ def run(args):
                     print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
                 if row.get("cleared"):
                     print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
+                for name in row["truth"]["hosts"][:2] if row.get("links_matrix") and row["truth"]["kind"] in ("host", "link") else []:
+                    snd, rcv = C.line_ratios(row["links_matrix"], name)  # the evidence behind a links verdict
+                    print("         %s: sends at %sx, receives at %sx the cells not touching it" % (name, snd, rcv))
                 top = sorted((h for h in row.get("trace_hops") or [] if h[2] is not None), key=lambda h: -h[2])[:1]
                 for h in top:  # the evidence behind a traced verdict: its slowest hop
                     print("         slowest hop %d->%d: %.2fx, z %.1f, share %.2f, %s" % (

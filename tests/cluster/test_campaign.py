@@ -86,6 +86,28 @@ class Generator(unittest.TestCase):
         self.assertEqual(sum(d["command"] == "trace" for d in C.smoke_draws()), 1)
 
 
+class LinksEvidence(unittest.TestCase):
+    def test_matrix_and_line_ratios(self):
+        # 3 hosts, h1 and h10 one rank each, h2 two ranks; h2 sends at half the rate
+        ranks = [{"rank": 0, "host": "h1"}, {"rank": 1, "host": "h2"}, {"rank": 2, "host": "h2"},
+                 {"rank": 3, "host": "h10"}]
+        a, b, bw = [], [], []
+        for x in range(4):
+            for y in range(4):
+                if x != y:
+                    a.append(x)
+                    b.append(y)
+                    bw.append(None if (x, y) == (3, 0) else 9.0 if ranks[x]["host"] == ranks[y]["host"]
+                              else 0.5 if ranks[x]["host"] == "h2" else 1.0)
+        m = C.links_matrix({"context": {"ranks": ranks}, "pairs": {"a": a, "b": b, "bw_p50_gbps": bw}})
+        self.assertEqual(m["hosts"], ["h1", "h2", "h10"], "host order is natural, not lexical")
+        self.assertEqual(m["bw_gbps"][1][0], 0.5, "the median of the host pair's rank pairs")
+        self.assertIsNone(m["bw_gbps"][1][1], "same-host pairs are not cells")
+        self.assertIsNone(m["bw_gbps"][2][0], "an unmeasured pair is None")
+        self.assertEqual(C.line_ratios(m, "h2"), (0.5, 1.0))
+        self.assertEqual(C.line_ratios(m, "h9"), (None, None))
+
+
 class TraceAccusations(unittest.TestCase):
     def test_a_persistent_straggler_is_named_once(self):
         rep = {"summary": {"slow_hops": [], "slow_ranks": []},
