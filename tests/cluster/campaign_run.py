@@ -162,10 +162,13 @@ def run_command(d, bin_, fault, work, base_json, np):
         report = json.load(open(out)) if ok else None
         acc = C.links_accusations(report) if ok else None
         if ok:  # what the re-tests, the scheduler and other traffic cleared
-            cleared = {}
+            cleared, detail = {}, []
             for k in report.get("summary", {}).get("cleared", []):
                 cleared[k["cleared_by"]] = cleared.get(k["cleared_by"], 0) + 1
+                t = k.get("retest") or {}
+                detail.append([k["cleared_by"], k.get("line", ""), t.get("first_ratio"), t.get("ratio")])
             d["cleared"] = cleared
+            d["cleared_detail"] = detail  # what was named first and why it went
             d["links_matrix"] = C.links_matrix(report)  # the evidence, judged or not
     elif d["command"] == "trace":
         r = mpirun(bin_, fault, TRACE + ["-o", out], np)
@@ -268,6 +271,8 @@ def run(args):
                     print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
                 if row.get("cleared"):
                     print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
+                    for by, line, r1, r2 in row.get("cleared_detail", []):
+                        print("           by %s: %s (first ratio %s, re-test %s)" % (by, line, r1, r2))
                 for name in row["truth"]["hosts"][:2] if row.get("links_matrix") and row["truth"]["kind"] in ("host", "link") else []:
                     snd, rcv = C.line_ratios(row["links_matrix"], name)  # the evidence behind a links verdict
                     print("         %s: sends at %sx, receives at %sx the cells not touching it" % (name, snd, rcv))
