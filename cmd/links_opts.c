@@ -406,6 +406,7 @@ static bool echo(cJSON *cfg, const void *opts)
 	cJSON *o = cJSON_AddObjectToObject(cfg, "detector");
 	return o && cJSON_AddNumberToObject(cfg, "retest_pairs_max", LINKS_RETEST_PAIRS) &&
 	       cJSON_AddNumberToObject(cfg, "retests", LINKS_RETESTS) &&
+	       cJSON_AddNumberToObject(cfg, "retest_misses", LINKS_RETEST_MISSES) &&
 	       cJSON_AddNumberToObject(o, "min_class_links", d->min_class_links) &&
 	       cJSON_AddNumberToObject(o, "min_hosts", d->min_hosts) &&
 	       cJSON_AddNumberToObject(o, "min_host_links", d->min_host_links) &&
@@ -442,9 +443,10 @@ const struct cmd_spec links_spec = {
         "judged each as one figure, their median, whose z-score gains sqrt(2k / pi) from\n"
         "its k cells: a host 15% slow to every partner is named where no one cell is.\n"
         "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
-        "or segment; the shift pattern whole), up to " TEXT_OF(LINKS_RETESTS) " re-tests, each of what stood every\n"
-        "one before, and only what stays suspect every time is reported (a burst of\n"
-        "other work that lasts one re-test accuses no one); with none, the smallest\n"
+        "or segment; the shift pattern whole), " TEXT_OF(LINKS_RETESTS) " re-tests, and only what the last of them\n"
+        "and all others but at most " TEXT_OF(LINKS_RETEST_MISSES) " found again is reported, a miss costing one\n"
+        "more re-test (a burst of other work that lasts one re-test accuses no one, and\n"
+        "one that hides a fault for one re-test clears no one); with none, the smallest\n"
         "slowdown of each class that would have been named is printed. A latency suspect\n"
         "whose ranks waited for a core (the kernel's run delay) so much longer than the\n"
         "typical pair's that, for the time they ran, it answered within the class is\n"

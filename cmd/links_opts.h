@@ -24,8 +24,10 @@ enum links_pattern {
 
 /* At most this many pairs of one host, link or segment suspect are measured again. */
 #define LINKS_RETEST_PAIRS 4
-/* Re-tests a suspect must stand, one after another, before it is accused (reports/diagnose/retest.h). */
+/* Re-tests a suspect must stand before it is accused, the last among them (reports/diagnose/retest.h). */
 #define LINKS_RETESTS 5
+/* Rounds a suspect may miss and still stand, each one more round for it (reports/diagnose/retest.h). */
+#define LINKS_RETEST_MISSES 1
 
 struct links_opts {
 	struct probe_link_opts probe;

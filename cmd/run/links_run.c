@@ -340,7 +340,7 @@ static void before_retest(void *arg, int i)
 	cmd_progress(r->ctx, r->o->out.quiet,
 	             "links: measuring %d-%d again, alone (%d of %d, re-test %d of at most %d)",
 	             t->list[i].a, t->list[i].b, i + 1, t->count, r->retest_rounds + 1,
-	             LINKS_RETESTS);
+	             r->retest_limit);
 	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
 	progress_step(PROGRESS_TIMED, i + 1);
 }
@@ -398,7 +398,7 @@ static int narrow_standing(struct links_run *r)
 	if (judge(r, &now, 1) != 0)
 		return -1;
 	detect_confirm(&now, before, r->pairs, r->ctx->nranks);
-	int rc = retest_keep_confirmed(&now, &kept);
+	int rc = retest_keep_standing(&now, before, LINKS_RETEST_MISSES, &kept);
 	detect_result_release(&now);
 	if (rc < 0)
 		return -1;
@@ -408,24 +408,44 @@ static int narrow_standing(struct links_run *r)
 	return 0;
 }
 
+/* Rank 0: the rounds the suspects standing need, LINKS_RETESTS and one per miss. */
+static int rounds_needed(const struct links_run *r)
+{
+	int misses = 0;
+	for (int i = 0; r->has_standing && i < r->standing.nsuspects; i++)
+		if (r->standing.suspects[i].retest_misses > misses)
+			misses = r->standing.suspects[i].retest_misses;
+	return LINKS_RETESTS + misses;
+}
+
 /*
- * Step 3: every suspect's pairs again, alone, up to LINKS_RETESTS rounds, each
- * only what stood every round before (retest.h); then the shift once more.
+ * Step 3: every suspect's pairs again, alone, up to LINKS_RETESTS rounds (one
+ * more for a suspect that missed one), each only what still stands
+ * (retest.h); then the shift once more.
  */
 static int remeasure(struct links_run *r)
 {
 	int status = EXIT_OK, count = 0;
-	for (r->retest_rounds = 0; status == EXIT_OK && r->retest_rounds < LINKS_RETESTS;) {
+	r->retest_limit = LINKS_RETESTS;
+	for (r->retest_rounds = 0; status == EXIT_OK && r->retest_rounds < r->retest_limit;) {
 		status = retest_round(r, r->has_standing ? &r->standing : &r->first, &count);
 		if (status != EXIT_OK || count == 0)
 			break;
 		r->retest_rounds++;
-		bool failed = r->retest_rounds < LINKS_RETESTS && r->ctx->rank == 0 &&
-		              narrow_standing(r) != 0;
+		/* a miss in the round that would have been the last costs one more too */
+		bool more = r->retest_rounds < LINKS_RETESTS + LINKS_RETEST_MISSES;
+		bool failed = more && r->ctx->rank == 0 && narrow_standing(r) != 0;
 		if (failed)
 			cmd_error(r->ctx, "links: out of memory in the detector");
 		if (run_any(r->ctx, failed))
 			status = EXIT_RUNTIME;
+		if (status == EXIT_OK && more) {
+			int limit = r->ctx->rank == 0 ? rounds_needed(r) : 0;
+			int rc = MPI_Bcast(&limit, 1, MPI_INT, 0, r->ctx->comm);
+			if (links_step_failed(r, rc, true, "sharing the re-tests' count"))
+				status = EXIT_RUNTIME;
+			r->retest_limit = limit > r->retest_limit ? limit : r->retest_limit;
+		}
 	}
 	/* the shift pattern once more, whole, when it accused anything */
 	int again = 0;

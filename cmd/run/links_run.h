@@ -61,6 +61,7 @@ struct links_run {
 	struct detect_result standing; /* rank 0: what every re-test round so far confirmed */
 	bool has_standing;             /* a round narrowed the suspects: final is matched to standing */
 	int remeasured, retest_rounds;
+	int retest_limit; /* LINKS_RETESTS, and one more for each miss a suspect standing has */
 	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
 	struct run_partial report; /* writes the skeleton at the start and on a hang */
 	links_outcome_fn hand;     /* inside another command: rank 0 hands it the verdict */

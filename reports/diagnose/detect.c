@@ -632,8 +632,7 @@ static bool same_sides(const struct detect_result *x, const struct detect_suspec
 	return same || mirrored;
 }
 
-/* The suspect of first that accused what s accuses (a rank link also by naming one of its hosts). */
-static const struct detect_suspect *accused_before(const struct detect_result *second,
+const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,
                                                    const struct detect_result *first)
 {
@@ -668,13 +667,14 @@ int detect_confirm(struct detect_result *second, const struct detect_result *fir
 	int confirmed = 0;
 	for (int i = 0; i < second->nsuspects; i++) {
 		struct detect_suspect *s = &second->suspects[i];
-		const struct detect_suspect *f = accused_before(second, s, first);
+		const struct detect_suspect *f = detect_accused_before(second, s, first);
 		bool rank_link = s->kind == DETECT_LINK && !s->between_hosts;
 		s->confirmed = f && (!rank_link || marked(pairs, nranks, s->a, s->b));
 		if (f) {
 			s->first_measured = f->measured;
 			s->first_ratio = f->ratio;
 			s->first_score = f->score;
+			s->retest_misses = f->retest_misses;
 		}
 		confirmed += s->confirmed;
 	}

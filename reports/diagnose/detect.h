@@ -90,6 +90,7 @@ struct detect_suspect {
 	int links_suspect, links_total; /* host: of its judged links in the class */
 	bool by_majority;               /* host: named by rule (a) */
 	bool confirmed;                 /* set by detect_confirm */
+	int retest_misses; /* retest.h: re-test rounds that did not find it again */
 	enum detect_direction direction;
 	bool between_hosts; /* link: all rank pairs of host_a and host_b (a, b: -1) */
 	int side;           /* segment: its row of detect_result.sides; else -1 */
@@ -197,6 +198,15 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
                            int nranks, int max_per_suspect, bool *pairs);
+
+/*
+ * The suspect of first that accused what s (a suspect of second) accuses: the
+ * same kind, metric, class, pattern and link, host pair, host or segment
+ * sides; a rank link also by naming one of its hosts. NULL: none.
+ */
+const struct detect_suspect *detect_accused_before(const struct detect_result *second,
+                                                   const struct detect_suspect *s,
+                                                   const struct detect_result *first);
 
 /*
  * After the pairs have been measured again and detect_run has judged the new

@@ -18,28 +18,55 @@ static struct detect_suspect standing(const struct detect_suspect *s)
 	return k;
 }
 
-int retest_keep_confirmed(const struct detect_result *r, struct detect_result *out)
+/* Was f, a suspect of before, found again by a confirmed suspect of now? */
+static bool found_again(const struct detect_result *now, const struct detect_result *before,
+                        const struct detect_suspect *f)
 {
-	int kept = 0;
-	size_t sides_bytes = (size_t)r->nsides * (size_t)r->nhosts;
+	for (int i = 0; i < now->nsuspects; i++)
+		if (now->suspects[i].confirmed &&
+		    detect_accused_before(now, &now->suspects[i], before) == f)
+			return true;
+	return false;
+}
+
+/* Appends s to out; a segment with its sides row from r (out->sides has room). */
+static void keep(struct detect_result *out, const struct detect_result *r,
+                 const struct detect_suspect *s)
+{
+	struct detect_suspect k = standing(s);
+	const signed char *sides = k.kind == DETECT_SEGMENT ? detect_sides(r, s) : NULL;
+	if (sides) {
+		memcpy(out->sides + (size_t)out->nsides * (size_t)out->nhosts, sides,
+		       (size_t)out->nhosts);
+		k.side = out->nsides++;
+	}
+	out->suspects[out->nsuspects++] = k;
+}
+
+int retest_keep_standing(const struct detect_result *now, const struct detect_result *before,
+                         int max_misses, struct detect_result *out)
+{
+	int nb = before ? before->nsuspects : 0;
+	size_t rows = (size_t)now->nsuspects + (size_t)nb + 1;
 
 	detect_result_init(out);
-	memcpy(out->classes, r->classes, sizeof out->classes);
-	out->nhosts = r->nhosts;
-	for (int i = 0; i < r->nsuspects; i++)
-		kept += r->suspects[i].confirmed;
-	out->suspects = malloc(((size_t)kept + 1) * sizeof *out->suspects);
-	out->sides = r->sides && sides_bytes ? malloc(sides_bytes) : NULL;
-	if (!out->suspects || (r->sides && sides_bytes && !out->sides)) {
+	memcpy(out->classes, now->classes, sizeof out->classes);
+	out->nhosts = now->nhosts;
+	out->suspects = malloc(rows * sizeof *out->suspects);
+	out->sides = now->nhosts > 0 ? malloc(rows * (size_t)now->nhosts) : NULL;
+	if (!out->suspects || (now->nhosts > 0 && !out->sides)) {
 		detect_result_release(out);
 		return -1;
 	}
-	if (out->sides) {
-		memcpy(out->sides, r->sides, sides_bytes);
-		out->nsides = r->nsides;
+	for (int i = 0; i < now->nsuspects; i++)
+		if (now->suspects[i].confirmed)
+			keep(out, now, &now->suspects[i]);
+	for (int i = 0; i < nb; i++) {
+		const struct detect_suspect *f = &before->suspects[i];
+		if (f->retest_misses < max_misses && !found_again(now, before, f)) {
+			keep(out, before, f);
+			out->suspects[out->nsuspects - 1].retest_misses++;
+		}
 	}
-	for (int i = 0; i < r->nsuspects; i++)
-		if (r->suspects[i].confirmed)
-			out->suspects[out->nsuspects++] = standing(&r->suspects[i]);
-	return kept;
+	return out->nsuspects;
 }
