@@ -5,9 +5,8 @@
  * what still stands, and accuses only what the last round found again and no
  * more than max_misses rounds before it did not (as accept's culprit search
  * asks reproductions). A miss is allowed because the load cuts both ways: the
- * campaign (issue 39) saw a host 35% slow to receive and a rack's uplink at
- * half its rate, each named by the first pass and by most re-tests, cleared
- * because one round under CPU load did not find them. Between rounds the
+ * campaign (issue 39) saw a host 35% slow to receive, named by the first pass,
+ * cleared by a re-test under CPU load, and named in the next run. Between rounds the
  * suspects still standing are kept as a detect_result of their own, so that
  * detect_confirm can match the next round against them. Pure: no MPI, no I/O.
  */
