@@ -45,7 +45,10 @@ Test(retest, keeps_the_confirmed_with_the_first_pass_figures)
 	detect_result_release(&out);
 }
 
-/* a segment's sides go along, so the next round can match its sides */
+/*
+ * A segment's sides go along, so the next round can match its sides: one this
+ * round confirmed, and one carried over a miss (from before's own sides).
+ */
 Test(retest, keeps_a_segments_sides)
 {
 	signed char sides[] = {0, 0, 1, 1};
@@ -54,11 +57,17 @@ Test(retest, keeps_a_segments_sides)
 	seg.side = 0;
 	struct detect_result r = {
 	    .nsuspects = 1, .suspects = &seg, .nhosts = 4, .nsides = 1, .sides = sides};
-	struct detect_result out;
-	cr_assert_eq(retest_keep_standing(&r, NULL, 0, &out), 1);
-	const signed char *got = detect_sides(&out, &out.suspects[0]);
-	cr_assert(got && got[0] == 0 && got[3] == 1);
-	detect_result_release(&out);
+	struct detect_result none = {.nsuspects = 0, .nhosts = 4}, out;
+	for (int carried = 0; carried < 2; carried++) {
+		seg.confirmed = !carried;
+		cr_assert_eq(carried ? retest_keep_standing(&none, &r, 1, &out)
+		                     : retest_keep_standing(&r, NULL, 0, &out),
+		             1);
+		const signed char *got = detect_sides(&out, &out.suspects[0]);
+		cr_assert(got && got[0] == 0 && got[1] == 0 && got[2] == 1 && got[3] == 1);
+		cr_assert_eq(out.suspects[0].retest_misses, carried);
+		detect_result_release(&out);
+	}
 }
 
 /* a round that confirmed nothing leaves nothing standing */
@@ -101,23 +110,5 @@ Test(retest, a_suspect_may_miss_one_round)
 	/* with no miss allowed, the chain is as strict as before: only what this round found */
 	cr_assert_eq(retest_keep_standing(&now, &before, 0, &out), 1);
 	cr_assert_eq(out.suspects[0].a, 0);
-	detect_result_release(&out);
-}
-
-/* a segment carried over a miss keeps its own sides */
-Test(retest, a_carried_segment_keeps_its_sides)
-{
-	signed char sides[] = {0, 0, 1, 1};
-	struct detect_suspect seg = link_suspect(-1, -1, false);
-	seg.kind = DETECT_SEGMENT;
-	seg.side = 0;
-	struct detect_result before = {
-	    .nsuspects = 1, .suspects = &seg, .nhosts = 4, .nsides = 1, .sides = sides};
-	struct detect_result now = {.nsuspects = 0, .nhosts = 4};
-	struct detect_result out;
-	cr_assert_eq(retest_keep_standing(&now, &before, 1, &out), 1);
-	const signed char *got = detect_sides(&out, &out.suspects[0]);
-	cr_assert(got && got[0] == 0 && got[1] == 0 && got[2] == 1 && got[3] == 1);
-	cr_assert_eq(out.suspects[0].retest_misses, 1);
 	detect_result_release(&out);
 }
