@@ -51,14 +51,24 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS_CONFIRMED, h->retests_confirmed);
 }
 
+/* The hops of r as the trace's "hops" array; NULL when out of memory. */
+static cJSON *hops_array(const struct hops_result *r, const struct hops_names *nm)
+{
+	cJSON *hops = cJSON_CreateArray();
+	bool ok = hops != NULL;
+	for (size_t i = 0; ok && i < r->nhops; i++)
+		ok = add_hop(hops, &r->hops[i], nm);
+	if (ok)
+		return hops;
+	cJSON_Delete(hops);
+	return NULL;
+}
+
 int hops_point_update_json(cJSON *rec, const struct hops_result *r, const struct hops_names *nm)
 {
 	cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, SK_AR_TRACE);
-	cJSON *hops = cJSON_CreateArray();
-	bool ok = t && hops;
-	for (size_t i = 0; ok && i < r->nhops; i++)
-		ok = add_hop(hops, &r->hops[i], nm);
-	if (ok && cJSON_ReplaceItemInObjectCaseSensitive(t, SK_TRACE_HOPS, hops))
+	cJSON *hops = t ? hops_array(r, nm) : NULL;
+	if (hops && cJSON_ReplaceItemInObjectCaseSensitive(t, SK_TRACE_HOPS, hops))
 		return 0;
 	cJSON_Delete(hops);
 	return -1;
@@ -75,10 +85,11 @@ cJSON *hops_point_to_json(cJSON *rec, const struct hops_result *r, const struct 
 	          cJSON_AddNumberToObject(t, SK_TRACE_DROPPED, (double)dropped) &&
 	          report_add_number(t, SK_TRACE_ITERATION_US, r->iteration_us) &&
 	          report_add_number(t, SK_TRACE_CLOCK_ERROR_US, clock_error_us) &&
-	          (hops = cJSON_AddArrayToObject(t, SK_TRACE_HOPS));
-	for (size_t i = 0; ok && i < r->nhops; i++)
-		ok = add_hop(hops, &r->hops[i], nm);
-	return ok ? t : NULL;
+	          (hops = hops_array(r, nm));
+	if (ok && cJSON_AddItemToObject(t, SK_TRACE_HOPS, hops))
+		return t;
+	cJSON_Delete(hops);
+	return NULL;
 }
 
 cJSON *hops_calls_to_json(cJSON *rec, const double *rank_call_us, int nranks, size_t calls,
