@@ -219,7 +219,9 @@ const struct opt opts_trace[2] = {
      .offset = offsetof(struct sweep_opts, trace),
      .key = "trace",
      .help = "time every step of the schedule on every rank, gathered\n"
-             "after each point, and name the slow hops"},
+             "after each point, and name the slow hops (a point with a\n"
+             "marginal one is measured up to twice more: it is named only\n"
+             "if every re-measurement finds it again)"},
     {.name = "trace-entries",
      .kind = OPT_U64,
      .offset = offsetof(struct sweep_opts, trace_entries),
