@@ -618,18 +618,31 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 	return fresh;
 }
 
-static bool same_sides(const struct detect_result *x, const struct detect_suspect *sx,
-                       const struct detect_result *y, const struct detect_suspect *sy)
+/*
+ * Sides b the cut of sides a (detect_same_segment): no host both name on the
+ * other side, in this orientation, and a host of each side in common, so at
+ * least one pair of hosts crosses both.
+ */
+static bool same_cut(const signed char *a, const signed char *b, int nhosts, bool mirrored)
+{
+	bool shared[2] = {false, false};
+	for (int h = 0; h < nhosts; h++) {
+		if (a[h] < 0 || b[h] < 0)
+			continue;
+		if (b[h] != (mirrored ? 1 - a[h] : a[h]))
+			return false;
+		shared[a[h] != 0] = true;
+	}
+	return shared[0] && shared[1];
+}
+
+bool detect_same_segment(const struct detect_result *x, const struct detect_suspect *sx,
+                         const struct detect_result *y, const struct detect_suspect *sy)
 {
 	const signed char *a = detect_sides(x, sx), *b = detect_sides(y, sy);
 	if (!a || !b || x->nhosts != y->nhosts)
 		return false;
-	bool same = true, mirrored = true;
-	for (int h = 0; h < x->nhosts; h++) {
-		same = same && a[h] == b[h];
-		mirrored = mirrored && (a[h] < 0 ? b[h] < 0 : b[h] == 1 - a[h]);
-	}
-	return same || mirrored;
+	return same_cut(a, b, x->nhosts, false) || same_cut(a, b, x->nhosts, true);
 }
 
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
@@ -643,7 +656,7 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 			continue;
 		if (s->kind == DETECT_HOST && f->host == s->host)
 			return f;
-		if (s->kind == DETECT_SEGMENT && same_sides(second, s, first, f))
+		if (s->kind == DETECT_SEGMENT && detect_same_segment(second, s, first, f))
 			return f;
 		if (s->kind == DETECT_LINK && f->between_hosts == s->between_hosts &&
 		    ((f->a == s->a && f->b == s->b && f->host_a == s->host_a &&

@@ -200,9 +200,19 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
                            int nranks, int max_per_suspect, bool *pairs);
 
 /*
+ * Do two segments (each of its own result) name the same cut: sides that
+ * agree, in one orientation, on every host both name, with a host of each
+ * side in common? A re-test that measured a few of a segment's pairs draws
+ * its cut over fewer hosts.
+ */
+bool detect_same_segment(const struct detect_result *x, const struct detect_suspect *sx,
+                         const struct detect_result *y, const struct detect_suspect *sy);
+
+/*
  * The suspect of first that accused what s (a suspect of second) accuses: the
  * same kind, metric, class, pattern and link, host pair, host or segment
- * sides; a rank link also by naming one of its hosts. NULL: none.
+ * cut (detect_same_segment); a rank link also by naming one of its hosts.
+ * NULL: none.
  */
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,

@@ -634,8 +634,7 @@ static bool kept(const struct detect_result *first, const struct detect_suspect 
 		    s->locality != f->locality || s->loaded != f->loaded)
 			continue;
 		if (s->kind == DETECT_SEGMENT) {
-			const signed char *x = detect_sides(final, s), *y = detect_sides(first, f);
-			if (x && y && memcmp(x, y, (size_t) final->nhosts) == 0)
+			if (detect_same_segment(final, s, first, f))
 				return true;
 			continue;
 		}

@@ -3,7 +3,8 @@
 campaign.py, each as a user would (links, allreduce --trace, compare against a
 clean baseline), and scores each verdict against the truth.
 
-usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--bin B]
+usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--class K]
+                       [--bin B]
                        -o RESULT.json
 
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
@@ -14,7 +15,8 @@ compute, a late start, a slower code path). Background load: CPU burners or a
 paced TCP stream between two hosts the fault does not involve, all under
 `timeout` and inside the cluster's namespaces. The result is rewritten
 atomically after every draw (complete: false until the end).
-Environment: VC_PREFIX (default csvccamp<pid>), BASE_MBIT (default 300).
+Environment: VC_PREFIX (default csvccamp<pid>), BASE_MBIT (default 300), CAMPAIGN_KEEP (a
+folder to keep each draw's report in, as dN.json).
 Exit status: 0 done, 2 bad usage, 5 the cluster could not be made, 77 no namespaces here.
 """
 import argparse
@@ -184,6 +186,10 @@ def run_command(d, bin_, fault, work, base_json, np):
             ok = r.returncode in (0, 1)
         acc = C.compare_accusations(r.returncode) if ok else None
     secs = time.monotonic() - t0
+    keep = os.environ.get("CAMPAIGN_KEEP")  # a folder: each draw's report, to read its evidence
+    if keep and os.path.exists(out):
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy2(out, os.path.join(keep, "d%d.json" % d["index"]))
     err = None if ok else "exit %d: %s" % (r.returncode, (r.stderr or r.stdout).strip()[-300:])
     return acc, secs, err
 
@@ -204,7 +210,8 @@ def result_doc(args, ctx, rows, complete, started_s):
     return {"schema_version": 1, "command": "campaign", "campaign_format_version": C.FORMAT_VERSION,
             "complete": complete, "context": ctx,
             "config": {"seed": 0 if args.smoke else args.seed, "draws": args.draws, "smoke": args.smoke,
-                       "only_command": args.command, "hosts": C.HOSTS,
+                       "only_command": args.command,
+                       "only_class": args.only_class, "hosts": C.HOSTS,
                        "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
                        "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
                        "late_us": C.LATE_US, "command_line": " ".join(sys.argv)},
@@ -238,6 +245,8 @@ def run(args):
     plan = C.smoke_draws() if args.smoke else C.draws(args.seed, args.draws)
     if args.command:  # the draws of one command: a detector's before and after, quickly
         plan = [d for d in plan if d["command"] == args.command]
+    if args.only_class:  # one fault class's draws (and the clean ones, for what it accuses)
+        plan = [d for d in plan if d["class"] in (args.only_class, "none")]
     ctx = context(args.bin, started)
     r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
     if r.returncode != 0:
@@ -322,6 +331,8 @@ def main():
     p.add_argument("--budget-s", type=float, default=0, help="start no draw after this many seconds")
     p.add_argument("--command", choices=["links", "trace", "compare"],
                    help="run only the draws judged by this command")
+    p.add_argument("--class", dest="only_class", choices=C.CLASSES,
+                   help="run only this fault class's draws and the draws without a fault")
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()

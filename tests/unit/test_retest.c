@@ -70,6 +70,42 @@ Test(retest, keeps_a_segments_sides)
 	}
 }
 
+/*
+ * A re-test measures a few of a segment's pairs and may draw its cut over fewer
+ * hosts: found again when the sides agree (either way round) wherever both name
+ * a host and share a host on each side; not when a host changed sides or one
+ * side has no host in common.
+ */
+Test(retest, a_segment_is_found_again_by_its_cut)
+{
+	/* 6 hosts, racks {0,1,2} and {3,4,5} */
+	signed char first_sides[] = {0, 0, 0, 1, 1, 1};
+	struct {
+		signed char sides[6];
+		bool same;
+	} cases[] = {
+	    {{0, 0, 0, 1, 1, 1}, true},      /* the same */
+	    {{1, 1, 1, 0, 0, 0}, true},      /* mirrored */
+	    {{0, -1, -1, 1, 1, -1}, true},   /* fewer hosts */
+	    {{-1, 1, -1, -1, 0, -1}, true},  /* fewer, mirrored */
+	    {{0, 0, 1, 1, 1, 1}, false},     /* host 2 changed sides */
+	    {{0, 0, -1, -1, -1, -1}, false}, /* no host of the second side */
+	    {{-1, -1, 0, 1, 1, 0}, false},   /* host 5 on the first's side */
+	};
+	struct detect_suspect f = link_suspect(-1, -1, false);
+	f.kind = DETECT_SEGMENT;
+	f.side = 0;
+	struct detect_result first = {
+	    .nsuspects = 1, .suspects = &f, .nhosts = 6, .nsides = 1, .sides = first_sides};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct detect_suspect s = f;
+		struct detect_result second = {
+		    .nsuspects = 1, .suspects = &s, .nhosts = 6, .nsides = 1, .sides = cases[i].sides};
+		cr_assert_eq(detect_accused_before(&second, &s, &first) == &f, cases[i].same, "case %zu",
+		             i);
+	}
+}
+
 /* a round that confirmed nothing leaves nothing standing */
 Test(retest, nothing_confirmed_nothing_stands)
 {
