@@ -42,11 +42,40 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* The median of sorted x[0..n), n >= 1. */
+static double sorted_median(const double *x, size_t n)
+{
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/*
+ * Two levels with no wide gap between them (step 1): the slow cells behind an
+ * uplink that a round's pairs share spread over a range (a pair alone on it,
+ * or two at once), and noise on a loaded cluster fills the gap. The fast
+ * level is then the cells within CLASSIFY_LEVEL_GAP of the fastest quarter's
+ * median, taken when at least a quarter of the cells fall below it (a
+ * segment's or a host's share; a few slow cells alone are links, and the
+ * gap finds them). Not under CLASSIFY_TOP_LEVEL_CELLS cells: with 3 hosts a
+ * host's 4 of 6 cells below the fastest 2 is noise of +-30 %. Returns the
+ * split, or 0.
+ */
+static size_t two_levels(const double *v, size_t k, size_t least)
+{
+	size_t top = (k + 3) / 4;
+	if (k < CLASSIFY_TOP_LEVEL_CELLS)
+		return 0;
+	double fast = sorted_median(v + (k - top), top), cut = fast + log1p(-CLASSIFY_LEVEL_GAP);
+	size_t at = 0;
+	while (at < k && v[at] < cut)
+		at++;
+	return 4 * at >= k && at + least <= k ? at : 0;
+}
+
 /*
  * Step 1: the logs of the finite cells, sorted, into w->vals; the reference
  * is vals[from .. k). Returns k.
  */
-static size_t reference(struct work *w, size_t *from)
+static size_t reference(struct work *w, size_t *from, bool top_level)
 {
 	size_t k = 0;
 	for (int i = 0; i < w->n; i++)
@@ -65,7 +94,7 @@ static size_t reference(struct work *w, size_t *from)
 		}
 	}
 	if (!(best > -log1p(-CLASSIFY_LEVEL_GAP)))
-		*from = 0;
+		*from = top_level ? two_levels(w->vals, k, least) : 0;
 	return k;
 }
 
@@ -266,9 +295,15 @@ static void judge_rows(struct work *w, const struct detect_params *p, double flo
 }
 
 /* Steps 1 and 2: the reference's spread, then every slow cell. */
-static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info)
+static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info,
+                       bool top_level)
 {
-	size_t from = 0, k = reference(w, &from);
+	size_t from = 0, k = reference(w, &from, top_level);
+	memset(info, 0, sizeof *info);
+	info->expected = info->log_mad = NAN;
+	info->as_class.median = info->as_class.mad = info->as_class.log_mad = NAN;
+	memset(w->slow, 0, (size_t)w->n * (size_t)w->n * sizeof *w->slow);
+	memset(w->explained, 0, (size_t)w->n * (size_t)w->n * sizeof *w->explained);
 	info->cells = (int)k;
 	info->judged = w->n >= 3 && (int)k >= p->min_class_links;
 	if (k == 0)
@@ -562,6 +597,55 @@ static void work_free(struct work *w)
 	free(w->col_z);
 }
 
+/* Does r name a host or a segment from index `from` on? */
+static bool names_bulk(const struct detect_result *r, int from)
+{
+	for (int i = from; i < r->nsuspects; i++)
+		if (r->suspects[i].kind != DETECT_LINK)
+			return true;
+	return false;
+}
+
+static bool explains(const struct detect_result *r, const struct detect_suspect *v,
+                     const struct detect_suspect *s);
+
+/*
+ * Step 1 again, the fast level read from the fastest quarter (two_levels),
+ * when the gap found no host or segment: the cells of an uplink shared by a
+ * round's pairs, or of a NIC on a loaded cluster, spread down from the fast
+ * level with no gap. Only its hosts and segments are named, and the links of
+ * the first reading they explain dropped: its links would be the noise of a
+ * loaded cluster judged against its fastest cells. info is this reading's
+ * when it names anything.
+ */
+static int judge_top_level(struct work *w, const struct detect_params *p, bool loaded,
+                           bool *pick, struct detect_result *r, int before,
+                           struct classify_info *info)
+{
+	struct classify_info top;
+	int links = r->nsuspects;
+	if (judge_cells(w, p, &top, true) != 0)
+		return -1;
+	if (!top.judged || top.slow_cells == 0 || top.reference_cells == top.cells)
+		return 0;
+	groups(w);
+	if (name_hosts(w, loaded, r) != 0 || name_segments(w, loaded, pick, r) != 0)
+		return -1;
+	if (r->nsuspects == links)
+		return 0;
+	int kept = before;
+	for (int i = before; i < r->nsuspects; i++) {
+		bool gone = false;
+		for (int k = links; i < links && !gone && k < r->nsuspects; k++)
+			gone = explains(r, &r->suspects[k], &r->suspects[i]);
+		if (!gone)
+			r->suspects[kept++] = r->suspects[i];
+	}
+	r->nsuspects = kept;
+	*info = top;
+	return 0;
+}
+
 int classify_hosts(const double *cells, int nhosts, const struct detect_params *p, bool loaded,
                    struct detect_result *r, struct classify_info *info)
 {
@@ -591,16 +675,20 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !w.list || !w.row_z ||
 	    !w.col_z || !pick)
 		goto out;
-	if (judge_cells(&w, p, info) != 0)
+	if (judge_cells(&w, p, info, false) != 0)
 		goto out;
 	rc = 0;
-	if (!info->judged || info->slow_cells == 0)
+	if (!info->judged)
 		goto out;
-	groups(&w);
-	rc = name_hosts(&w, loaded, r) != 0 || name_segments(&w, loaded, pick, r) != 0 ||
-	             name_links(&w, loaded, r) != 0
-	         ? -1
-	         : 0;
+	if (info->slow_cells > 0) {
+		groups(&w);
+		rc = name_hosts(&w, loaded, r) != 0 || name_segments(&w, loaded, pick, r) != 0 ||
+		             name_links(&w, loaded, r) != 0
+		         ? -1
+		         : 0;
+	}
+	if (rc == 0 && !names_bulk(r, before))
+		rc = judge_top_level(&w, p, loaded, pick, r, before, info);
 out:
 	if (rc != 0 && r)
 		r->nsuspects = before;

@@ -23,6 +23,12 @@
  *    not the tolerance: in a noisy matrix a gap of 10 % between neighbours
  *    is chance, and splitting there would judge the cells against their
  *    upper half.
+ *    When that reading names no host or segment, a second one: the fast level
+ *    is the cells within the gap of the fastest quarter's median, when a
+ *    quarter of the cells or more fall below it (an uplink that a round's
+ *    pairs share leaves its cells spread from 0.3x to 0.6x, with no gap,
+ *    and load fills the gap between levels). From it only hosts and
+ *    segments are named, and the first reading's links they explain dropped.
  * 2. A cell is slow when it passes the detector's two tests (detect.h)
  *    against the reference: value < (1 - tolerance) x its median, and a
  *    modified z-score, over the floored MAD of the reference's logs, below
@@ -44,6 +50,8 @@
 
 /* The smallest gap between two levels of cells that splits them (step 1), as a fraction. */
 #define CLASSIFY_LEVEL_GAP 0.3
+/* The fewest cells (4 hosts) for step 1's second reading, from the fastest quarter. */
+#define CLASSIFY_TOP_LEVEL_CELLS 12
 
 /* Up to this many hosts, a host's row and column are judged against the cells that do not touch it. */
 #define CLASSIFY_OWN_REFERENCE_HOSTS 64

@@ -415,3 +415,68 @@ Test(classify, reconcile_drops_after_keeping)
 	cr_assert_eq(r.suspects[1].kind, DETECT_HOST);
 	detect_result_release(&r);
 }
+
+/*
+ * An uplink that a round's pairs share, measured under CPU load (the fault
+ * campaign, uplink at half its rate): its cells spread from 0.17x to 0.55x of
+ * the rack's (one pair alone on it, or two at once) and the racks' own cells
+ * from 0.65x to 1.05x, so no gap of CLASSIFY_LEVEL_GAP parts the levels. The
+ * second reading, from the fastest quarter, names the segment.
+ */
+Test(classify, a_shared_uplink_with_no_gap_is_a_segment)
+{
+	const double m[25] = {NAN,     0.02695, 0.02736, 0.0166,  0.01044, 0.03279, NAN,
+	                      0.03454, 0.00584, 0.00981, 0.02902, 0.03539, NAN,     0.00679,
+	                      0.01596, 0.0164,  0.00546, 0.00799, NAN,     0.03038, 0.01294,
+	                      0.00908, 0.0158,  0.02236, NAN};
+	struct detect_params p;
+	struct detect_result r;
+	struct classify_info info;
+	detect_params_default(&p);
+	detect_result_init(&r);
+	cr_assert_eq(classify_hosts(m, 5, &p, false, &r, &info), 0);
+	cr_assert_eq(r.nsuspects, 1, "%d verdicts", r.nsuspects);
+	cr_assert_eq(r.suspects[0].kind, DETECT_SEGMENT);
+	cr_assert_eq(r.suspects[0].direction, DETECT_DIR_BOTH);
+	const signed char *sides = detect_sides(&r, &r.suspects[0]);
+	for (int h = 0; h < 5; h++)
+		cr_assert_eq(sides[h], h < 3 ? 0 : 1, "host %d", h);
+	cr_assert(info.reference_cells < info.cells, "the fast level is %d of %d cells",
+	          info.reference_cells, info.cells);
+	detect_result_release(&r);
+}
+
+/*
+ * The second reading names nothing in noise alone: a clean cluster under CPU
+ * load (the campaign, 0.50x to 1.0x of its fastest cells with no fault, a
+ * quarter of them more than 30 % below the fastest quarter), and clean
+ * matrices of 4 to 12 hosts with the noise that clean_matrices_name_nothing
+ * allows the first (+-30 % is beyond the first reading's tolerance: it names
+ * hosts now and then, with or without the second).
+ */
+Test(classify, noise_alone_names_nothing_from_the_fastest_quarter)
+{
+	const double loaded[25] = {NAN,     0.03411, 0.02411, 0.0285,  0.02477, 0.02331, NAN,
+	                           0.02582, 0.02674, 0.01996, 0.03208, 0.01726, NAN,     0.03019,
+	                           0.03211, 0.02804, 0.02712, 0.02109, NAN,     0.03056, 0.0199,
+	                           0.02776, 0.02651, 0.02024, NAN};
+	const double noise[] = {0.05, 0.2}, tolerance[] = {0.1, 0.3};
+	double m[MAX_HOSTS * MAX_HOSTS];
+	for (uint64_t seed = 0; seed <= 300; seed++) {
+		struct detect_params p;
+		struct detect_result r;
+		int n = seed ? 4 + (int)(seed % 9) : 5, level = (int)(seed % 2);
+		detect_params_default(&p);
+		rng_state = seed * 0x2545F4914F6CDD1DULL + 1;
+		if (seed) {
+			p.tolerance = tolerance[level];
+			clean(m, n, noise[level]);
+		}
+		detect_result_init(&r);
+		cr_assert_eq(classify_hosts(seed ? m : loaded, n, &p, false, &r, NULL), 0);
+		cr_assert_eq(r.nsuspects, 0, "seed %llu, %d hosts, +-%g: %d verdicts, the first a %s",
+		             (unsigned long long)seed, n, seed ? noise[level] : 0.5, r.nsuspects,
+		             r.nsuspects ? detect_kind_name(r.suspects[0].kind) : "");
+		detect_result_release(&r);
+	}
+}
