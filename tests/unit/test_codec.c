@@ -284,8 +284,16 @@ Test(codec_topk, keeps_the_largest_magnitudes_exactly_and_drops_the_rest)
 
 static int cmp_desc(const void *a, const void *b)
 {
-	float x = *(const float *)a, y = *(const float *)b;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return (x < y) - (x > y);
+}
+
+/* |x|'s bit pattern: codec.h's order of magnitudes, NaN above infinity above every finite value. */
+static uint32_t magnitude_bits(float x)
+{
+	uint32_t b;
+	memcpy(&b, &x, sizeof b);
+	return b & 0x7fffffffu;
 }
 
 /* The wire against a sort: every value above the k-th largest magnitude, then its first ties. */
@@ -293,24 +301,27 @@ static void check_against_sort(const float *x, size_t n, double ratio)
 {
 	struct codec_cfg cfg = {.topk_ratio = ratio};
 	size_t k = codec_topk_count(n, ratio);
-	float *mag = malloc(n * sizeof *mag);
+	uint32_t *mag = malloc(n * sizeof *mag);
 	uint32_t *wire = malloc(codec_topk.wire_bound(n, &cfg));
 	void *work = malloc(codec_work_bytes(n));
 	for (size_t i = 0; i < n; i++)
-		mag[i] = fabsf(x[i]);
+		mag[i] = magnitude_bits(x[i]);
 	qsort(mag, n, sizeof *mag, cmp_desc);
-	float t = mag[k - 1];
+	uint32_t t = mag[k - 1];
 	size_t greater = 0;
 	while (greater < n && mag[greater] > t)
 		greater++;
 	cr_assert_eq(codec_topk.encode(wire, x, n, &cfg, 0, work), 8 * k);
 	size_t m = 0, ties = k - greater;
-	for (size_t i = 0; i < n && m < k; i++)
-		if (fabsf(x[i]) > t || (fabsf(x[i]) == t && ties && ties--)) {
+	for (size_t i = 0; i < n && m < k; i++) {
+		uint32_t v = magnitude_bits(x[i]);
+		if (v > t || (v == t && ties && ties--)) {
 			cr_assert_eq(wire[m], i, "n %zu ratio %g: entry %zu", n, ratio, m);
-			cr_assert_eq(((float *)(wire + k))[m], x[i]);
+			/* the value's bits: a NaN is sent as it is */
+			cr_assert_eq(memcmp(wire + k + m, &x[i], sizeof x[i]), 0);
 			m++;
 		}
+	}
 	cr_assert_eq(m, k);
 	free(mag);
 	free(wire);
@@ -334,6 +345,48 @@ Test(codec_topk, selection_agrees_with_a_sort)
 		x[i] = (float)i;
 	check_against_sort(x, N, 0.01);
 	check_against_sort(x, 1031, 0.01); /* too few for a sample */
+}
+
+/*
+ * The sampled path's edges: NaN and infinities in the sample and outside
+ * it, ties at the threshold among the candidates, counts that are no
+ * multiple of the gather's blocks or the sample's runs, and a sample that
+ * misjudges the rest (far too many candidates: the radix path decides).
+ */
+Test(codec_topk, sampled_path_edges_agree_with_a_sort)
+{
+	enum { N = 65536 + 13 };
+	static float x[N];
+	codec_input_fill(x, 2, N);
+	/* the sample reads runs of 16 values 512 apart: 0 and 512 are in it, 7001 and N - 1 not */
+	x[0] = NAN;
+	x[512] = -INFINITY;
+	x[7001] = INFINITY;
+	x[N - 1] = -NAN;
+	check_against_sort(x, N, 0.01);
+	check_against_sort(x, N, 1.0 / N); /* k = 1: the largest NaN pattern */
+	check_against_sort(x, 4099, 0.01);
+	check_against_sort(x, 4099, 0.5);
+	for (int i = 0; i < N; i++) /* a coarse grid: many ties at the threshold */
+		x[i] = roundf(x[i] * 4) / 4;
+	check_against_sort(x, N, 0.01);
+	check_against_sort(x, N - 13, 0.003);
+	for (int i = 0; i < N; i++) /* large everywhere but in the sample */
+		x[i] = i % 512 < 16 ? (float)(i % 7) : 100.0f + (float)(i % 3);
+	check_against_sort(x, N, 0.01);
+	for (int i = 0; i < N; i++) /* one NaN pattern throughout: all ties */
+		x[i] = NAN;
+	check_against_sort(x, N, 0.01);
+}
+
+Test(codec_topk, tiny_segments_agree_with_a_sort)
+{
+	float x[5] = {-0.0f, 0.0f, 3, -3, NAN};
+	for (size_t n = 1; n <= 5; n++) {
+		check_against_sort(x, n, 0.5);  /* k = ceil(n / 2); k = count at n = 1 */
+		check_against_sort(x, n, 0.01); /* k = 1 */
+		check_against_sort(x + 5 - n, n, 0.5);
+	}
 }
 
 Test(codec_topk, ties_by_position_non_finite_kept_indices_checked)
