@@ -127,7 +127,7 @@ $(CMD_OBJS): $(BUILD)/%.o: %.c | deps $(BUILD)/version.h
 $(BUILD)/cmd/main.o: $(BUILD)/version.h
 # The reduction and codec kernels: -O3 vectorises loops of unknown length (-O2's cheap
 # cost model leaves them scalar: 30x slower for float32 here).
-$(addprefix $(BUILD)/algorithms/,dtype.o codec_cast.o codec_int8.o): OPT := -O3 -g
+$(addprefix $(BUILD)/algorithms/,dtype.o codec_cast.o codec_int8.o codec_topk.o): OPT := -O3 -g
 ifeq ($(MPI),mpich)
 # MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1: a false -Wstringop-overflow per Waitall.
 $(CMD_OBJS): WARN += -Wno-stringop-overflow

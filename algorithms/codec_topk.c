@@ -139,6 +139,50 @@ static void emit(const float *src, const uint32_t *cand, size_t n, size_t k, uin
 }
 
 /*
+ * The candidates: every magnitude of src[0..n) at or above est, with its
+ * index, into ckey/cidx in index order. Blocks of GATHER_BLOCK values are
+ * first tested by their largest magnitude (an unsigned max: vectorised);
+ * only a block holding a candidate is walked, and that walk stores every
+ * value and advances by the comparison, without a branch to mispredict.
+ * It writes up to GATHER_BLOCK past the last candidate, so a block is taken
+ * only with that much room: SIZE_MAX when the candidates may outgrow cap.
+ */
+enum { GATHER_BLOCK = 32 };
+
+static inline size_t compact(const float *src, size_t from, size_t to, uint32_t est, uint32_t *ckey,
+                             uint32_t *cidx, size_t c)
+{
+	for (size_t i = from; i < to; i++) {
+		uint32_t v = magnitude(src[i]);
+		ckey[c] = v;
+		cidx[c] = (uint32_t)i;
+		c += v >= est;
+	}
+	return c;
+}
+
+KERNEL static size_t gather(const float *restrict src, size_t n, uint32_t est,
+                            uint32_t *restrict ckey, uint32_t *restrict cidx, size_t cap)
+{
+	size_t c = 0, i = 0;
+	for (; i + GATHER_BLOCK <= n; i += GATHER_BLOCK) {
+		uint32_t top = 0;
+		for (size_t j = 0; j < GATHER_BLOCK; j++) {
+			uint32_t v = magnitude(src[i + j]);
+			top = v > top ? v : top;
+		}
+		if (top < est)
+			continue;
+		if (cap - c < GATHER_BLOCK)
+			return SIZE_MAX;
+		c = compact(src, i, i + GATHER_BLOCK, est, ckey, cidx, c);
+	}
+	if (cap - c < GATHER_BLOCK)
+		return SIZE_MAX;
+	return compact(src, i, n, est, ckey, cidx, c);
+}
+
+/*
  * The fast path: a threshold estimated from every SAMPLE_STRIDE-th value,
  * set low enough that some more than k values reach it (with a margin),
  * then one pass gathering those candidates, the exact k-th largest among
@@ -165,17 +209,8 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	for (size_t j = 0; j < ns; j++)
 		ckey[j] = magnitude(src[j * SAMPLE_STRIDE]);
 	uint32_t est = kth_largest(ckey, ns, rank);
-	size_t c = 0;
-	for (size_t i = 0; i < count; i++) {
-		uint32_t v = magnitude(src[i]);
-		if (v >= est) {
-			if (c == cap)
-				return -1;
-			ckey[c] = v;
-			cidx[c++] = (uint32_t)i;
-		}
-	}
-	if (c < k)
+	size_t c = gather(src, count, est, ckey, cidx, cap);
+	if (c == SIZE_MAX || c < k)
 		return -1;
 	uint32_t t = kth_largest(ckey, c, k);
 	size_t greater = 0;
