@@ -118,6 +118,54 @@ static uint32_t threshold(const float *src, size_t n, size_t k, uint32_t *hist, 
 	return t;
 }
 
+KERNEL static uint32_t largest(const uint32_t *key, size_t n)
+{
+	uint32_t top = 0;
+	for (size_t i = 0; i < n; i++)
+		top = key[i] > top ? key[i] : top;
+	return top;
+}
+
+/*
+ * The radix step on keys already gathered: the bucket (top RADIX_BITS) of
+ * the k-th largest of key[0..n) (1 <= k <= n), and into *above how many keys
+ * lie in higher buckets. The histogram spans the buckets up to the largest
+ * key's only.
+ */
+static size_t kth_bucket(const uint32_t *key, size_t n, size_t k, size_t *above)
+{
+	uint32_t hist[BUCKETS];
+	size_t b = largest(key, n) >> RADIX_SHIFT, sum = 0;
+	memset(hist, 0, (b + 1) * sizeof *hist);
+	for (size_t i = 0; i < n; i++)
+		hist[key[i] >> RADIX_SHIFT]++;
+	while (sum + hist[b] < k) /* stops: the buckets up to b hold all n >= k keys */
+		sum += hist[b--];
+	*above = sum;
+	return b;
+}
+
+/*
+ * The k-th largest of key[0..n) (1 <= k <= n) and, into *greater, how many
+ * keys exceed it; reorders key. Quickselect's branchy partitions (a
+ * mispredicted branch per key) run on the keys of kth_bucket's bucket
+ * alone, a few dozen here, instead of on all of them.
+ */
+static uint32_t kth_by_radix(uint32_t *key, size_t n, size_t k, size_t *greater)
+{
+	size_t above, b = kth_bucket(key, n, k, &above), m = 0;
+	for (size_t i = 0; i < n; i++) { /* in place: m <= i */
+		uint32_t v = key[i];
+		key[m] = v;
+		m += v >> RADIX_SHIFT == b;
+	}
+	uint32_t t = kth_largest(key, m, k - above);
+	for (size_t j = 0; j < m; j++)
+		above += key[j] > t;
+	*greater = above;
+	return t;
+}
+
 size_t codec_work_bytes(size_t count)
 {
 	/* topk's histograms, then the keys of its bucket */
@@ -208,14 +256,13 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	uint32_t *ckey = work, *cidx = work + cap;
 	for (size_t j = 0; j < ns; j++)
 		ckey[j] = magnitude(src[j * SAMPLE_STRIDE]);
-	uint32_t est = kth_largest(ckey, ns, rank);
+	/* the estimate: the lower edge of the sample's rank-th largest's bucket (no quickselect) */
+	size_t greater;
+	uint32_t est = (uint32_t)kth_bucket(ckey, ns, rank, &greater) << RADIX_SHIFT;
 	size_t c = gather(src, count, est, ckey, cidx, cap);
 	if (c == SIZE_MAX || c < k)
 		return -1;
-	uint32_t t = kth_largest(ckey, c, k);
-	size_t greater = 0;
-	for (size_t j = 0; j < c; j++)
-		greater += ckey[j] > t;
+	uint32_t t = kth_by_radix(ckey, c, k, &greater);
 	emit(src, cidx, c, k, t, k - greater, idx, val);
 	return 0;
 }
