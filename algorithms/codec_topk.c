@@ -231,7 +231,7 @@ KERNEL static size_t gather(const float *restrict src, size_t n, uint32_t est,
 }
 
 /*
- * The fast path: a threshold estimated from every SAMPLE_STRIDE-th value,
+ * The fast path: a threshold estimated from one value in SAMPLE_STRIDE,
  * set low enough that some more than k values reach it (with a margin),
  * then one pass gathering those candidates, the exact k-th largest among
  * them, and the emission from them alone: one pass over the message instead
@@ -239,12 +239,26 @@ KERNEL static size_t gather(const float *restrict src, size_t n, uint32_t est,
  * candidate, so with k of them or more the exact threshold is theirs; with
  * fewer, or too many for the scratch, the radix path decides. -1: not taken.
  */
-enum { SAMPLE_STRIDE = 32, SAMPLE_MIN = 64 };
+enum { SAMPLE_STRIDE = 32, SAMPLE_RUN = 16, SAMPLE_MIN = 64 };
+
+/*
+ * ns magnitudes (a multiple of SAMPLE_RUN), runs of SAMPLE_RUN consecutive
+ * values SAMPLE_RUN x SAMPLE_STRIDE apart: a run fills a cache line, so the
+ * sample misses on one line in SAMPLE_STRIDE instead of one in two (the gather
+ * streams the rest), and a line is one vector load, so many misses are in
+ * flight at once.
+ */
+KERNEL static void sample(const float *restrict src, size_t ns, uint32_t *restrict key)
+{
+	for (size_t r = 0; r < ns; r += SAMPLE_RUN)
+		for (size_t j = 0; j < SAMPLE_RUN; j++)
+			key[r + j] = magnitude(src[r * SAMPLE_STRIDE + j]);
+}
 
 static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, uint32_t *idx,
                      float *val)
 {
-	size_t ns = count / SAMPLE_STRIDE;
+	size_t ns = count / (SAMPLE_RUN * SAMPLE_STRIDE) * SAMPLE_RUN;
 	/* the sample's rank of the estimate: half again k's share, and two more */
 	size_t rank = (k * ns + count - 1) / count * 3 / 2 + 2;
 	if (ns < SAMPLE_MIN || rank > ns)
@@ -254,8 +268,7 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	size_t want = (4 * k > 4 * rank * SAMPLE_STRIDE ? 4 * k : 4 * rank * SAMPLE_STRIDE) + 64;
 	size_t room = (count + BUCKETS * HISTS) / 2, cap = want < room ? want : room;
 	uint32_t *ckey = work, *cidx = work + cap;
-	for (size_t j = 0; j < ns; j++)
-		ckey[j] = magnitude(src[j * SAMPLE_STRIDE]);
+	sample(src, ns, ckey);
 	/* the estimate: the lower edge of the sample's rank-th largest's bucket (no quickselect) */
 	size_t greater;
 	uint32_t est = (uint32_t)kth_bucket(ckey, ns, rank, &greater) << RADIX_SHIFT;
