@@ -172,17 +172,35 @@ size_t codec_work_bytes(size_t count)
 	return ((size_t)BUCKETS * HISTS + count) * sizeof(uint32_t);
 }
 
-/* The values of src at idx[0..n) (ascending) above t, and its first ties, into the wire. */
-static void emit(const float *src, const uint32_t *cand, size_t n, size_t k, uint32_t t,
-                 size_t ties, uint32_t *idx, float *val)
+/* The values of src[0..n) above t, and its first ties, into the wire (k in all). */
+static void emit(const float *src, size_t n, size_t k, uint32_t t, size_t ties, uint32_t *idx,
+                 float *val)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n && m < k; i++) {
+		uint32_t v = magnitude(src[i]);
+		if (v > t || (v == t && ties && ties--)) {
+			idx[m] = (uint32_t)i;
+			val[m++] = src[i];
+		}
+	}
+}
+
+/*
+ * emit for candidates, most of them taken (about k of 1.6 k): every one is
+ * stored and m advances by the test, so no branch is mispredicted.
+ */
+static void emit_candidates(const float *src, const uint32_t *cand, size_t n, size_t k, uint32_t t,
+                            size_t ties, uint32_t *idx, float *val)
 {
 	size_t m = 0;
 	for (size_t j = 0; j < n && m < k; j++) {
-		uint32_t i = cand ? cand[j] : (uint32_t)j, v = magnitude(src[i]);
-		if (v > t || (v == t && ties && ties--)) {
-			idx[m] = i;
-			val[m++] = src[i];
-		}
+		uint32_t i = cand[j], v = magnitude(src[i]);
+		bool tie = (v == t) & (ties != 0);
+		idx[m] = i;
+		val[m] = src[i];
+		m += (v > t) | tie;
+		ties -= tie;
 	}
 }
 
@@ -276,7 +294,7 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	if (c == SIZE_MAX || c < k)
 		return -1;
 	uint32_t t = kth_by_radix(ckey, c, k, &greater);
-	emit(src, cidx, c, k, t, k - greater, idx, val);
+	emit_candidates(src, cidx, c, k, t, k - greater, idx, val);
 	return 0;
 }
 
@@ -293,7 +311,7 @@ static size_t topk_enc(void *restrict wire, const float *restrict src, size_t co
 		return 8 * k;
 	size_t greater;
 	uint32_t *hist = work, t = threshold(src, count, k, hist, hist + BUCKETS * HISTS, &greater);
-	emit(src, NULL, count, k, t, k - greater, idx, val); /* the first ties, by position */
+	emit(src, count, k, t, k - greater, idx, val); /* the first ties, by position */
 	return 8 * k;
 }
 
