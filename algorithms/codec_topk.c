@@ -205,30 +205,28 @@ static void emit_candidates(const float *src, const uint32_t *cand, size_t n, si
 }
 
 /*
- * The candidates: every magnitude of src[0..n) at or above est, with its
- * index, into ckey/cidx in index order. Blocks of GATHER_BLOCK values are
- * first tested by their largest magnitude (an unsigned max: vectorised);
+ * The candidates: the index of every value of src[0..n) whose magnitude is
+ * at or above est, into cidx in index order. Blocks of GATHER_BLOCK values
+ * are first tested by their largest magnitude (an unsigned max: vectorised);
  * only a block holding a candidate is walked, and that walk stores every
- * value and advances by the comparison, without a branch to mispredict.
+ * index and advances by the comparison, without a branch to mispredict.
  * It writes up to GATHER_BLOCK past the last candidate, so a block is taken
  * only with that much room: SIZE_MAX when the candidates may outgrow cap.
  */
 enum { GATHER_BLOCK = 32 };
 
-static inline size_t compact(const float *src, size_t from, size_t to, uint32_t est, uint32_t *ckey,
-                             uint32_t *cidx, size_t c)
+static inline size_t compact(const float *src, size_t from, size_t to, uint32_t est, uint32_t *cidx,
+                             size_t c)
 {
 	for (size_t i = from; i < to; i++) {
-		uint32_t v = magnitude(src[i]);
-		ckey[c] = v;
 		cidx[c] = (uint32_t)i;
-		c += v >= est;
+		c += magnitude(src[i]) >= est;
 	}
 	return c;
 }
 
 KERNEL static size_t gather(const float *restrict src, size_t n, uint32_t est,
-                            uint32_t *restrict ckey, uint32_t *restrict cidx, size_t cap)
+                            uint32_t *restrict cidx, size_t cap)
 {
 	size_t c = 0, i = 0;
 	for (; i + GATHER_BLOCK <= n; i += GATHER_BLOCK) {
@@ -241,11 +239,11 @@ KERNEL static size_t gather(const float *restrict src, size_t n, uint32_t est,
 			continue;
 		if (cap - c < GATHER_BLOCK)
 			return SIZE_MAX;
-		c = compact(src, i, i + GATHER_BLOCK, est, ckey, cidx, c);
+		c = compact(src, i, i + GATHER_BLOCK, est, cidx, c);
 	}
 	if (cap - c < GATHER_BLOCK)
 		return SIZE_MAX;
-	return compact(src, i, n, est, ckey, cidx, c);
+	return compact(src, i, n, est, cidx, c);
 }
 
 /*
@@ -290,9 +288,12 @@ static int by_sample(const float *src, size_t count, size_t k, uint32_t *work, u
 	/* the estimate: the lower edge of the sample's rank-th largest's bucket (no quickselect) */
 	size_t greater;
 	uint32_t est = (uint32_t)kth_bucket(ckey, ns, rank, &greater) << RADIX_SHIFT;
-	size_t c = gather(src, count, est, ckey, cidx, cap);
+	size_t c = gather(src, count, est, cidx, cap);
 	if (c == SIZE_MAX || c < k)
 		return -1;
+	/* their keys read again (in cache): the walk above stores one word a value, not two */
+	for (size_t j = 0; j < c; j++)
+		ckey[j] = magnitude(src[cidx[j]]);
 	uint32_t t = kth_by_radix(ckey, c, k, &greater);
 	emit_candidates(src, cidx, c, k, t, k - greater, idx, val);
 	return 0;
