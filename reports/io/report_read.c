@@ -252,15 +252,20 @@ static void scan_error(const char *path, const char *buf, const struct report_sc
 	}
 }
 
+size_t report_tree_limit_bytes(size_t len_bytes)
+{
+	if (len_bytes <= SIZE_MAX / REPORT_READ_TREE_FACTOR &&
+	    len_bytes * REPORT_READ_TREE_FACTOR > REPORT_READ_TREE_FLOOR_BYTES)
+		return len_bytes * REPORT_READ_TREE_FACTOR;
+	return REPORT_READ_TREE_FLOOR_BYTES;
+}
+
 /* The tree's estimated bytes against the limit of report_read.h; 0 or -1 naming both. */
 static int check_tree_bytes(const char *path, size_t len_bytes, const struct report_scan *scan,
                             char *err, size_t errlen)
 {
-	size_t tree = report_scan_tree_bytes(scan), limit = REPORT_READ_TREE_FLOOR_BYTES;
+	size_t tree = report_scan_tree_bytes(scan), limit = report_tree_limit_bytes(len_bytes);
 
-	if (len_bytes <= SIZE_MAX / REPORT_READ_TREE_FACTOR &&
-	    len_bytes * REPORT_READ_TREE_FACTOR > limit)
-		limit = len_bytes * REPORT_READ_TREE_FACTOR;
 	if (tree <= limit)
 		return 0;
 	set_err(err, errlen,

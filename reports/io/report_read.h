@@ -26,13 +26,20 @@
  * The memory a parsed report may take: its tree (report_scan_tree_bytes,
  * estimated from the counts of the grammar pass before anything is built)
  * at most REPORT_READ_TREE_FACTOR times the text's bytes, or
- * REPORT_READ_TREE_FLOOR_BYTES when that is more (so that no small report is
- * ever refused). With the text itself, a reader's peak stays below about 9
- * times a report's size. collscope's own reports take 3 to 6 times; text that
- * packs a value into every two bytes ("1,1,1,...") would take 40.
+ * REPORT_READ_TREE_FLOOR_BYTES when that is more. With the text itself, a
+ * reader's peak stays below about 9 times a report's size past 256 MiB.
+ * collscope's samples take 3 to 6 times their text; a links report's compact
+ * pairs (five bytes a number) 10 to 16 times, so the floor is what lets a
+ * links report of all pairs of 1,024 ranks (about 75 MB) be read: about 1.2
+ * GiB. (At 256 MiB, the floor before, links reports over about 20 MB were
+ * refused.) Text that packs a value into every two bytes ("1,1,1,...") would
+ * take 40 times.
  */
 #define REPORT_READ_TREE_FACTOR 8
-#define REPORT_READ_TREE_FLOOR_BYTES ((size_t)256 << 20)
+#define REPORT_READ_TREE_FLOOR_BYTES ((size_t)2 << 30)
+
+/* The bytes a report of len_bytes may take once parsed: the larger of the two above. */
+size_t report_tree_limit_bytes(size_t len_bytes);
 
 /*
  * Reads and parses the report at path and checks its envelope: a JSON object

@@ -194,18 +194,33 @@ static char *dense_report(size_t n, size_t *len)
 	return text;
 }
 
+/*
+ * A links report of all pairs of 1,024 ranks in the compact form (about 75 MB,
+ * 14 numbers of five bytes a pair: 15 million values) is read; a 1 GiB file
+ * may take 8 GiB, no more.
+ */
+Test(report_read, a_compact_links_report_of_1024_ranks_fits)
+{
+	size_t text = 75u * 1000 * 1000, values = 15u * 1000 * 1000;
+	size_t tree = values * REPORT_TREE_NODE_BYTES; /* numbers only: no strings */
+	cr_assert_geq(report_tree_limit_bytes(text), tree, "%zu MiB of tree, limit %zu MiB",
+	              tree >> 20, report_tree_limit_bytes(text) >> 20);
+	cr_assert_eq(report_tree_limit_bytes(REPORT_READ_MAX_BYTES), 8 * REPORT_READ_MAX_BYTES);
+	cr_assert_eq(report_tree_limit_bytes(1), REPORT_READ_TREE_FLOOR_BYTES);
+}
+
 /* Refused before cJSON builds anything: the file, its size, its values and the limit are named. */
 Test(report_read, refuses_a_report_whose_tree_would_outgrow_the_limit)
 {
-	size_t len, n = 4u << 20; /* 8 MiB of text, about 320 MiB of tree */
+	size_t len, n = 32u << 20; /* 64 MiB of text, about 2.5 GiB of tree */
 	char *text = dense_report(n, &len);
 	cJSON *root = report_parse("dense.json", text, len, err, sizeof err);
 
 	cr_assert_null(root);
-	cr_assert_not_null(strstr(err, "cannot read 'dense.json' (8.0 MiB)"), "%s", err);
-	cr_assert_not_null(strstr(err, "its 4194308 values would take about 320 MiB"), "%s", err);
-	cr_assert_not_null(strstr(err, "over the limit of 8 times the file's size or 256 MiB"), "%s",
-	                   err);
+	cr_assert_not_null(strstr(err, "cannot read 'dense.json' (64.0 MiB)"), "%s", err);
+	cr_assert_not_null(strstr(err, "its 33554436 values would take about 2560 MiB"), "%s", err);
+	cr_assert_not_null(strstr(err, "over the limit of 8 times the file's size or 2048 MiB"),
+	                   "%s", err);
 	free(text);
 	/* the same values spread over more text are read: the limit is a multiple of the size */
 	text = dense_report(1u << 20, &len);
