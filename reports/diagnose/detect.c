@@ -671,6 +671,21 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 		    f->loaded == s->loaded && (f->host == s->host_a || f->host == s->host_b))
 			return f;
 	}
+	/*
+	 * A segment also by a host on one of its sides: the hosts of a small rack
+	 * behind a slow uplink are each slow with every host of the other rack, and
+	 * a round may read them so (seed 11, an uplink at 35%: the first pass named
+	 * the small rack's two hosts, the re-tests a segment). Not the other way: a
+	 * host read where a segment was would name a healthy host.
+	 */
+	const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(second, s) : NULL;
+	for (int i = 0; sides && i < first->nsuspects; i++) {
+		const struct detect_suspect *f = &first->suspects[i];
+		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
+		    f->loaded == s->loaded && f->host >= 0 && f->host < second->nhosts &&
+		    sides[f->host] >= 0)
+			return f;
+	}
 	return NULL;
 }
 

@@ -211,8 +211,8 @@ bool detect_same_segment(const struct detect_result *x, const struct detect_susp
 /*
  * The suspect of first that accused what s (a suspect of second) accuses: the
  * same kind, metric, class, pattern and link, host pair, host or segment
- * cut (detect_same_segment); a rank link also by naming one of its hosts.
- * NULL: none.
+ * cut (detect_same_segment); a rank link also by naming one of its hosts,
+ * a segment by a host on one of its sides. NULL: none.
  */
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,

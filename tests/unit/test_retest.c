@@ -106,6 +106,30 @@ Test(retest, a_segment_is_found_again_by_its_cut)
 	}
 }
 
+/*
+ * The hosts of a small rack behind a slow uplink, read as hosts by one round
+ * and as a segment by the next: the segment is found again by a host on one
+ * of its sides; a host is never found again by a segment (it would name a
+ * healthy host where an uplink is slow).
+ */
+Test(retest, a_segment_is_found_again_by_a_host_on_its_side)
+{
+	signed char sides[] = {0, 0, 0, 1, 1};
+	struct detect_suspect seg = link_suspect(-1, -1, false), host = link_suspect(-1, -1, false);
+	seg.kind = DETECT_SEGMENT;
+	seg.side = 0;
+	host.kind = DETECT_HOST;
+	host.host = 4;
+	host.host_a = host.host_b = -1;
+	struct detect_result segments = {
+	    .nsuspects = 1, .suspects = &seg, .nhosts = 5, .nsides = 1, .sides = sides};
+	struct detect_result hosts = {.nsuspects = 1, .suspects = &host, .nhosts = 5};
+	cr_assert_eq(detect_accused_before(&segments, &seg, &hosts), &host);
+	cr_assert_null(detect_accused_before(&hosts, &host, &segments));
+	sides[4] = -1; /* host 4 on neither side */
+	cr_assert_null(detect_accused_before(&segments, &seg, &hosts));
+}
+
 /* a round that confirmed nothing leaves nothing standing */
 Test(retest, nothing_confirmed_nothing_stands)
 {
