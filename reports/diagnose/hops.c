@@ -176,6 +176,7 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 		                       .to_rank = w->msgs[i].b,
 		                       .messages = j - i,
 		                       .consistency_p = NAN,
+		                       .wins_p = NAN,
 		                       .median_hop_us = NAN,
 		                       .ratio = NAN,
 		                       .score = NAN,
@@ -645,14 +646,11 @@ static bool found_again(const struct hops_hop *h, const struct hops_result *agai
                         const struct hops_params *p)
 {
 	const struct hops_hop *a = find_hop(again, h->from_rank, h->to_rank);
-	size_t k = 0;
 	if (!a || !a->judged)
 		return false;
 	if (a->slow || a->suspect)
 		return true;
-	for (size_t i = 0; i < again->nhops; i++)
-		k += again->hops[i].judged && again->hops[i].locality == a->locality;
-	return k > 0 && a->consistency_p / (double)k <= p->confirm_alpha &&
+	return a->wins_p <= p->confirm_alpha &&
 	       a->hop_time_us - a->median_hop_us >= p->min_excess_us && a->share >= p->retest_share;
 }
 

@@ -143,6 +143,8 @@ struct hops_hop {
 	double share; /* (hop_time_us - median_hop_us) x its messages per iteration / iteration */
 	double consistency_p; /* chance of being its class's slowest hop in as many iterations
 	                         as it was, were it no slower than its k peers (x k); NAN if not judged */
+	double wins_p; /* the same for this one hop, not multiplied by k (hops_retest's test of the
+	                  one hop under test: consistency_p / k is wrong once that is capped at 1) */
 	bool waited;  /* charged at least min_wait_fraction of its locality's median hop */
 	bool judged, slow;
 	bool suspect;          /* past the evidence, under min_share: to be measured again */

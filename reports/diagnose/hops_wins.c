@@ -79,7 +79,8 @@ int hops_judge_iterations(struct work *w, struct hops_result *r, const struct ho
 		if (!x->judged)
 			continue;
 		int k = peers[x->locality];
-		x->consistency_p = fmin(1.0, k * stats_binomial_tail(ranked[h], wins[h], 1.0 / k));
+		x->wins_p = stats_binomial_tail(ranked[h], wins[h], 1.0 / k);
+		x->consistency_p = fmin(1.0, k * x->wins_p);
 		if (!x->slow && x->consistency_p <= p->consistency_alpha &&
 		    x->hop_time_us - x->median_hop_us >= p->min_excess_us && x->share >= p->min_share)
 			x->slow = true;

@@ -636,3 +636,39 @@ Test(hops, a_clean_summary_has_empty_lists)
 	cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(sum, "slow_ranks")), 0);
 	cJSON_Delete(sum);
 }
+
+/*
+ * A re-measurement's one hop under test is found again by its wins only on
+ * their own chance (wins_p), not by the search's consistency_p divided back
+ * by its k peers: capped at 1, that gave 1/k, under confirm_alpha from 20
+ * peers on, for a hop that won no more often than chance.
+ */
+Test(hops, a_re_measurement_finds_a_hop_by_its_own_wins_only)
+{
+	enum { PEERS = 32 };
+	struct hops_params p;
+	struct hops_hop first_hop = {.from_rank = 5, .to_rank = 6, .judged = true, .suspect = true};
+	struct hops_hop peers[PEERS];
+	hops_params_default(&p);
+	for (int i = 0; i < PEERS; i++)
+		peers[i] = (struct hops_hop){.from_rank = i,
+		                             .to_rank = (i + 1) % PEERS,
+		                             .judged = true,
+		                             .locality = HOPS_ANY,
+		                             .hop_time_us = 100,
+		                             .median_hop_us = 100,
+		                             .share = 0,
+		                             .wins_p = 0.9,
+		                             .consistency_p = 1};
+	/* hop 5 -> 6: a suspect's excess and share, and no more wins than chance */
+	peers[5].hop_time_us = 100 + 2 * p.min_excess_us;
+	peers[5].share = p.retest_share + 0.05;
+	peers[5].wins_p = 0.5;
+	struct hops_result again = {.hops = peers, .nhops = PEERS};
+	struct hops_result first = {.hops = &first_hop, .nhops = 1};
+	cr_assert_eq(hops_retest(&first, &again, &p), 0, "no evidence of wins: not found again");
+	/* the same with wins beyond chance for the one hop tested: found again */
+	first_hop.suspect = true;
+	peers[5].wins_p = p.confirm_alpha / 2;
+	cr_assert_eq(hops_retest(&first, &again, &p), 1);
+}
