@@ -346,11 +346,11 @@ void run_trace_suspect_name(const struct run_trace *t, char *buf, size_t len)
 		const struct hops_hop *h = &q->r.hops[i];
 		if (!h->suspect)
 			continue;
-		int a = q->world_of ? q->world_of[h->from_rank] : h->from_rank;
-		int b = q->world_of ? q->world_of[h->to_rank] : h->to_rank;
-		const char *ha = q->hosts[h->from_rank], *hb = q->hosts[h->to_rank];
-		snprintf(buf, len, "hop %d->%d (%s -> %s) at %.2fx its peers", a, b, ha ? ha : "?",
-		         hb ? hb : "?", h->ratio);
+		const struct hops_names nm = {.report_rank = q->world_of, .host = q->hosts};
+		const char *ha = hops_host_of(&nm, h->from_rank), *hb = hops_host_of(&nm, h->to_rank);
+		snprintf(buf, len, "hop %d->%d (%s -> %s) at %.2fx its peers",
+		         hops_report_rank(&nm, h->from_rank), hops_report_rank(&nm, h->to_rank),
+		         ha ? ha : "?", hb ? hb : "?", h->ratio);
 		return;
 	}
 }

@@ -229,6 +229,10 @@ struct hops_names {
 	const char *const *host; /* borrowed; must outlive the findings */
 };
 
+/* Rank r (of the traced communicator) as the report names it, and its host (NULL: unknown). */
+int hops_report_rank(const struct hops_names *nm, int r);
+const char *hops_host_of(const struct hops_names *nm, int r);
+
 /* One named hop or rank of one point, as the summary lists it. */
 struct hops_finding {
 	const char *algorithm; /* borrowed */

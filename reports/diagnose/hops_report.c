@@ -7,12 +7,12 @@
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
 
-static int report_rank(const struct hops_names *nm, int r)
+int hops_report_rank(const struct hops_names *nm, int r)
 {
 	return nm && nm->report_rank ? nm->report_rank[r] : r;
 }
 
-static const char *host_of(const struct hops_names *nm, int r)
+const char *hops_host_of(const struct hops_names *nm, int r)
 {
 	return nm && nm->host ? nm->host[r] : NULL;
 }
@@ -32,9 +32,9 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 		cJSON_Delete(o);
 		return false;
 	}
-	return cJSON_AddNumberToObject(o, SK_HOP_FROM_RANK, report_rank(nm, h->from_rank)) &&
-	       cJSON_AddNumberToObject(o, SK_HOP_TO_RANK, report_rank(nm, h->to_rank)) &&
-	       add_hosts(o, host_of(nm, h->from_rank), host_of(nm, h->to_rank)) &&
+	return cJSON_AddNumberToObject(o, SK_HOP_FROM_RANK, hops_report_rank(nm, h->from_rank)) &&
+	       cJSON_AddNumberToObject(o, SK_HOP_TO_RANK, hops_report_rank(nm, h->to_rank)) &&
+	       add_hosts(o, hops_host_of(nm, h->from_rank), hops_host_of(nm, h->to_rank)) &&
 	       cJSON_AddStringToObject(o, SK_HOP_LOCALITY, hops_locality_name(h->locality)) &&
 	       cJSON_AddNumberToObject(o, SK_HOP_MESSAGES, (double)h->messages) &&
 	       report_add_number(o, SK_HOP_HOP_TIME_US, h->hop_time_us) &&
@@ -116,10 +116,10 @@ size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_
 		                           .bytes = bytes,
 		                           .ranks = ranks,
 		                           .hop = *h,
-		                           .host_a = host_of(nm, h->from_rank),
-		                           .host_b = host_of(nm, h->to_rank)};
-		f->hop.from_rank = report_rank(nm, h->from_rank);
-		f->hop.to_rank = report_rank(nm, h->to_rank);
+		                           .host_a = hops_host_of(nm, h->from_rank),
+		                           .host_b = hops_host_of(nm, h->to_rank)};
+		f->hop.from_rank = hops_report_rank(nm, h->from_rank);
+		f->hop.to_rank = hops_report_rank(nm, h->to_rank);
 	}
 	for (size_t i = 0; i < r->nranks && n < max; i++) {
 		struct hops_finding *f = &out[n++];
@@ -128,8 +128,8 @@ size_t hops_findings(const struct hops_result *r, const char *algorithm, uint64_
 		                           .ranks = ranks,
 		                           .is_rank = true,
 		                           .rank = r->ranks[i],
-		                           .host_a = host_of(nm, r->ranks[i].rank)};
-		f->rank.rank = report_rank(nm, r->ranks[i].rank);
+		                           .host_a = hops_host_of(nm, r->ranks[i].rank)};
+		f->rank.rank = hops_report_rank(nm, r->ranks[i].rank);
 	}
 	return n;
 }
