@@ -24,6 +24,7 @@ struct work {
 	double *row_z;     /* n: host h's row (what it sends) as one figure: judge_rows */
 	double *col_z;     /* n: its column (what it receives) */
 	double ref_log_median, ref_log_mad, ref_median;
+	size_t top_split; /* step 1's second reading's split (two_levels); 0: it has none, or no other */
 };
 
 static double log_of(double v)
@@ -42,12 +43,6 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* The median of sorted x[0..n), n >= 1. */
-static double sorted_median(const double *x, size_t n)
-{
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 /*
  * Two levels with no wide gap between them (step 1): the slow cells behind an
  * uplink that a round's pairs share spread over a range (a pair alone on it,
@@ -64,7 +59,8 @@ static size_t two_levels(const double *v, size_t k, size_t least)
 	size_t top = (k + 3) / 4;
 	if (k < CLASSIFY_TOP_LEVEL_CELLS)
 		return 0;
-	double fast = sorted_median(v + (k - top), top), cut = fast + log1p(-CLASSIFY_LEVEL_GAP);
+	double fast = stats_percentile(v + (k - top), top, 0.5);
+	double cut = fast + log1p(-CLASSIFY_LEVEL_GAP);
 	size_t at = 0;
 	while (at < k && v[at] < cut)
 		at++;
@@ -73,7 +69,9 @@ static size_t two_levels(const double *v, size_t k, size_t least)
 
 /*
  * Step 1: the logs of the finite cells, sorted, into w->vals; the reference
- * is vals[from .. k). Returns k.
+ * is vals[from .. k), of the first reading or (top_level) the second, whose
+ * split goes into w->top_split (0 when there is a gap: the same reading).
+ * Returns k.
  */
 static size_t reference(struct work *w, size_t *from, bool top_level)
 {
@@ -93,8 +91,12 @@ static size_t reference(struct work *w, size_t *from, bool top_level)
 			*from = i;
 		}
 	}
-	if (!(best > -log1p(-CLASSIFY_LEVEL_GAP)))
-		*from = top_level ? two_levels(w->vals, k, least) : 0;
+	bool gap = best > -log1p(-CLASSIFY_LEVEL_GAP);
+	w->top_split = gap ? 0 : two_levels(w->vals, k, least);
+	if (top_level)
+		*from = w->top_split;
+	else if (!gap)
+		*from = 0;
 	return k;
 }
 
@@ -294,14 +296,20 @@ static void judge_rows(struct work *w, const struct detect_params *p, double flo
 	}
 }
 
+/* An info of nothing judged yet: its figures undefined. */
+static void info_init(struct classify_info *info)
+{
+	memset(info, 0, sizeof *info);
+	info->expected = info->log_mad = NAN;
+	info->as_class.median = info->as_class.mad = info->as_class.log_mad = NAN;
+}
+
 /* Steps 1 and 2: the reference's spread, then every slow cell. */
 static int judge_cells(struct work *w, const struct detect_params *p, struct classify_info *info,
                        bool top_level)
 {
 	size_t from = 0, k = reference(w, &from, top_level);
-	memset(info, 0, sizeof *info);
-	info->expected = info->log_mad = NAN;
-	info->as_class.median = info->as_class.mad = info->as_class.log_mad = NAN;
+	info_init(info);
 	memset(w->slow, 0, (size_t)w->n * (size_t)w->n * sizeof *w->slow);
 	memset(w->explained, 0, (size_t)w->n * (size_t)w->n * sizeof *w->explained);
 	info->cells = (int)k;
@@ -611,7 +619,7 @@ static bool explains(const struct detect_result *r, const struct detect_suspect 
 
 /*
  * Step 1 again, the fast level read from the fastest quarter (two_levels),
- * when the gap found no host or segment: the cells of an uplink shared by a
+ * when the first reading, with no gap, named no host or segment: the cells of an uplink shared by a
  * round's pairs, or of a NIC on a loaded cluster, spread down from the fast
  * level with no gap. Only its hosts and segments are named, and the links of
  * the first reading they explain dropped: its links would be the noise of a
@@ -626,7 +634,7 @@ static int judge_top_level(struct work *w, const struct detect_params *p, bool l
 	int links = r->nsuspects;
 	if (judge_cells(w, p, &top, true) != 0)
 		return -1;
-	if (!top.judged || top.slow_cells == 0 || top.reference_cells == top.cells)
+	if (!top.judged || top.slow_cells == 0)
 		return 0;
 	groups(w);
 	if (name_hosts(w, loaded, r) != 0 || name_segments(w, loaded, pick, r) != 0)
@@ -655,9 +663,7 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	int rc = -1, before = r ? r->nsuspects : 0;
 	if (!info)
 		info = &scratch_info;
-	memset(info, 0, sizeof *info);
-	info->expected = info->log_mad = NAN;
-	info->as_class.median = info->as_class.mad = info->as_class.log_mad = NAN;
+	info_init(info);
 	if (!r || !p || nhosts < 0 || (nhosts > 0 && !cells) || (r->nsides > 0 && r->nhosts != nhosts))
 		return -1;
 	if (nhosts == 0)
@@ -687,7 +693,8 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 		         ? -1
 		         : 0;
 	}
-	if (rc == 0 && !names_bulk(r, before))
+	/* the second reading only where it differs from the first (its split found while sorted) */
+	if (rc == 0 && w.top_split && !names_bulk(r, before))
 		rc = judge_top_level(&w, p, loaded, pick, r, before, info);
 out:
 	if (rc != 0 && r)
