@@ -645,6 +645,24 @@ bool detect_same_segment(const struct detect_result *x, const struct detect_susp
 	return same_cut(a, b, x->nhosts, false) || same_cut(a, b, x->nhosts, true);
 }
 
+/*
+ * Does s (of second) accuse again what a host suspect of the round before,
+ * host, accused? A rank link by one of its hosts; a segment by a host on one
+ * of its sides: the hosts of a small rack behind a slow uplink are each slow
+ * with every host of the other rack, and a round may read them so (seed 11,
+ * an uplink at 35%: the first pass named the small rack's two hosts, the
+ * re-tests a segment). Not a host by a segment: a host read where a segment
+ * stood would name a healthy host.
+ */
+static bool host_names_again(const struct detect_result *second, const struct detect_suspect *s,
+                             int host)
+{
+	if (s->kind == DETECT_LINK && !s->between_hosts)
+		return host == s->host_a || host == s->host_b;
+	const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(second, s) : NULL;
+	return sides && host >= 0 && host < second->nhosts && sides[host] >= 0;
+}
+
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,
                                                    const struct detect_result *first)
@@ -665,25 +683,10 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 		      f->host_a == s->host_b && f->host_b == s->host_a)))
 			return f;
 	}
-	for (int i = 0; s->kind == DETECT_LINK && !s->between_hosts && i < first->nsuspects; i++) {
+	for (int i = 0; i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
 		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
-		    f->loaded == s->loaded && (f->host == s->host_a || f->host == s->host_b))
-			return f;
-	}
-	/*
-	 * A segment also by a host on one of its sides: the hosts of a small rack
-	 * behind a slow uplink are each slow with every host of the other rack, and
-	 * a round may read them so (seed 11, an uplink at 35%: the first pass named
-	 * the small rack's two hosts, the re-tests a segment). Not the other way: a
-	 * host read where a segment was would name a healthy host.
-	 */
-	const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(second, s) : NULL;
-	for (int i = 0; sides && i < first->nsuspects; i++) {
-		const struct detect_suspect *f = &first->suspects[i];
-		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
-		    f->loaded == s->loaded && f->host >= 0 && f->host < second->nhosts &&
-		    sides[f->host] >= 0)
+		    f->loaded == s->loaded && host_names_again(second, s, f->host))
 			return f;
 	}
 	return NULL;
