@@ -87,6 +87,20 @@ static inline uint32_t magnitude(float x)
  */
 enum { RADIX_BITS = 11, RADIX_SHIFT = 31 - RADIX_BITS, BUCKETS = 1 << RADIX_BITS, HISTS = 4 };
 
+/*
+ * The radix steps' last: the k-th largest overall is the (k - above)-th of
+ * the m keys of its bucket, above keys lying in higher buckets; into
+ * *greater how many keys exceed it. Reorders key.
+ */
+static uint32_t kth_in_bucket(uint32_t *key, size_t m, size_t k, size_t above, size_t *greater)
+{
+	uint32_t t = kth_largest(key, m, k - above);
+	for (size_t i = 0; i < m; i++)
+		above += key[i] > t;
+	*greater = above;
+	return t;
+}
+
 static uint32_t threshold(const float *src, size_t n, size_t k, uint32_t *hist, uint32_t *key,
                           size_t *greater)
 {
@@ -112,10 +126,7 @@ static uint32_t threshold(const float *src, size_t n, size_t k, uint32_t *hist, 
 		if (v && v >> RADIX_SHIFT == (uint32_t)b)
 			key[m++] = v;
 	}
-	uint32_t t = kth_largest(key, m, k - above);
-	for (size_t i = 0; i < m; i++)
-		*greater += key[i] > t;
-	return t;
+	return kth_in_bucket(key, m, k, above, greater);
 }
 
 KERNEL static uint32_t largest(const uint32_t *key, size_t n)
@@ -159,11 +170,7 @@ static uint32_t kth_by_radix(uint32_t *key, size_t n, size_t k, size_t *greater)
 		key[m] = v;
 		m += v >> RADIX_SHIFT == b;
 	}
-	uint32_t t = kth_largest(key, m, k - above);
-	for (size_t j = 0; j < m; j++)
-		above += key[j] > t;
-	*greater = above;
-	return t;
+	return kth_in_bucket(key, m, k, above, greater);
 }
 
 size_t codec_work_bytes(size_t count)
