@@ -326,6 +326,11 @@ int probe_links_isolated(struct probe_links *p, int a, int b)
 	return rc != MPI_SUCCESS ? rc : brc;
 }
 
+int probe_links_matched(struct probe_links *p, int peer)
+{
+	return run_pair(p, peer >= 0 && peer < p->nranks && peer != p->rank ? peer : -1, true);
+}
+
 /* The partner of rank in round: the tournament's, or the plan's when there is one. */
 static int partner_of(const struct probe_plan *plan, int nranks, int round, int rank)
 {

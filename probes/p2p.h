@@ -123,6 +123,13 @@ int probe_links_plan_round(struct probe_links *p, const struct probe_plan *plan,
 int probe_links_isolated(struct probe_links *p, int a, int b);
 
 /*
+ * Collective: every rank with its partner peer (-1: none; the partners
+ * agree), all pairs at once with a barrier of all ranks between phases, as a
+ * concurrent round (a re-test of pairs that share a path).
+ */
+int probe_links_matched(struct probe_links *p, int peer);
+
+/*
  * Collective: step d (1 <= d < nranks) of the shift pattern. Afterwards
  * shift_dest and shift_source are this rank's partners and shift_send_us,
  * shift_recv_us hold shift.windows window times (scaled to full windows).

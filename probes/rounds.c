@@ -22,22 +22,35 @@ bool probe_in_time(MPI_Comm comm, double deadline_s, double est_s)
 	return MPI_Bcast(&go, 1, MPI_INT, 0, comm) == MPI_SUCCESS && go;
 }
 
-/* What one step of a loop measures: round, shift step or re-tested pair number k. */
-enum loop_kind { LOOP_ROUNDS, LOOP_SHIFT, LOOP_PAIRS };
+/* What one step of a loop measures: round, shift step or re-test step k. */
+enum loop_kind { LOOP_ROUNDS, LOOP_SHIFT, LOOP_STEPS };
 
 struct loop {
 	enum loop_kind kind;
 	const struct probe_plan *plan;
 	enum probe_mode mode;
 	const struct probe_pair *list;
+	const int *start; /* LOOP_STEPS: step k is list[start[k] .. start[k + 1] - 1] */
 };
+
+/* Re-test step k: its one pair alone, or its pairs at once, each rank with its partner. */
+static int step_of_pairs(struct probe_links *p, const struct loop *l, int k)
+{
+	int from = l->start[k], to = l->start[k + 1], peer = -1;
+	if (to - from == 1)
+		return probe_links_isolated(p, l->list[from].a, l->list[from].b);
+	for (int i = from; i < to; i++)
+		if (l->list[i].a == p->rank || l->list[i].b == p->rank)
+			peer = l->list[i].a == p->rank ? l->list[i].b : l->list[i].a;
+	return probe_links_matched(p, peer);
+}
 
 static int step(struct probe_links *p, const struct loop *l, int k)
 {
 	switch (l->kind) {
 	case LOOP_ROUNDS: return probe_links_plan_round(p, l->plan, k, l->mode);
 	case LOOP_SHIFT: return probe_links_shift(p, k);
-	case LOOP_PAIRS: return probe_links_isolated(p, l->list[k].a, l->list[k].b);
+	case LOOP_STEPS: return step_of_pairs(p, l, k);
 	}
 	return MPI_ERR_ARG;
 }
@@ -81,10 +94,10 @@ int probe_links_shift_steps(struct probe_links *p, double deadline_s, double est
 	return run_loop(p, &l, 1, probe_shift_steps(p->nranks) + 1, deadline_s, est_step_s, h, ran);
 }
 
-int probe_links_pairs(struct probe_links *p, const struct probe_pair *list, int count,
-                      double deadline_s, double est_pair_s, const struct probe_rounds_hooks *h,
-                      int *ran)
+int probe_links_steps(struct probe_links *p, const struct probe_pair *list, const int *start,
+                      int nsteps, double deadline_s, double est_step_s,
+                      const struct probe_rounds_hooks *h, int *ran)
 {
-	const struct loop l = {.kind = LOOP_PAIRS, .list = list};
-	return run_loop(p, &l, 0, count, deadline_s, est_pair_s, h, ran);
+	const struct loop l = {.kind = LOOP_STEPS, .list = list, .start = start};
+	return run_loop(p, &l, 0, nsteps, deadline_s, est_step_s, h, ran);
 }

@@ -44,14 +44,16 @@ int probe_links_shift_steps(struct probe_links *p, double deadline_s, double est
                             const struct probe_rounds_hooks *h, int *ran);
 
 /*
- * The pairs list[0 .. count - 1], each alone while the others wait
- * (probe_links_isolated: the re-test), within the deadline as above; the
- * hooks get the pair's index. The same returns.
+ * The re-test's steps, within the deadline as above: step k is the pairs
+ * list[start[k] .. start[k + 1] - 1], no rank in two of them; one pair is
+ * measured alone while the others wait (probe_links_isolated), more at once
+ * (probe_links_matched). The hooks get k, *ran the steps measured. The same
+ * returns.
  */
 struct probe_pair;
-int probe_links_pairs(struct probe_links *p, const struct probe_pair *list, int count,
-                      double deadline_s, double est_pair_s, const struct probe_rounds_hooks *h,
-                      int *ran);
+int probe_links_steps(struct probe_links *p, const struct probe_pair *list, const int *start,
+                      int nsteps, double deadline_s, double est_step_s,
+                      const struct probe_rounds_hooks *h, int *ran);
 
 /*
  * Collective: does a step of est_s seconds still end before deadline_s

@@ -8,8 +8,10 @@
  *    shift cells.
  * 2. Rank 0 gathers the rows and runs the detector (reports/diagnose/detect.c) and
  *    the classifier of the host x host matrices (reports/diagnose/classify.c).
- * 3. The pairs of every suspect are measured again, one at a time (at most
- *    LINKS_RETEST_PAIRS of a host, link or segment), and the shift pattern
+ * 3. The pairs of every suspect are measured again (at most
+ *    LINKS_RETEST_PAIRS of a host, link or segment): a host's or a link's one
+ *    at a time, a segment's across its cut at once and then as many within
+ *    its sides at once (reports/diagnose/retest.h), and the shift pattern
  *    once more when it accused something; the detector and the classifier
  *    run on the new values: only what they accuse twice is reported, so
  *    noise in the first pass accuses nobody.
@@ -52,6 +54,7 @@ static void run_release(struct links_run *r)
 	free(r->host_judged);
 	free(r->pairs);
 	free(r->dlinks);
+	free(r->retested);
 	detect_result_release(&r->first);
 	detect_result_release(&r->final);
 	detect_result_release(&r->standing);
@@ -298,93 +301,167 @@ static int judge(struct links_run *r, struct detect_result *out, int pass)
 	return 0;
 }
 
+/* A re-test round's pairs, in steps (reports/diagnose/retest.h); every rank has them. */
+/* broadcast as ints */
+#define RETEST_PAIR_INTS 5
+_Static_assert(sizeof(struct retest_pair) == RETEST_PAIR_INTS * sizeof(int), "a pair is 5 ints");
+struct retest_list {
+	struct retest_pair *pairs;
+	int count, nsteps;
+	struct probe_pair *list; /* the pairs, for the probe */
+	int *start;              /* nsteps + 1: step k is list[start[k] .. start[k + 1] - 1] */
+};
+
+static void retest_list_release(struct retest_list *l)
+{
+	free(l->pairs);
+	free(l->list);
+	free(l->start);
+}
+
+/* Everyone's list and steps from the pairs rank 0 planned; false when out of memory. */
+static bool retest_list_steps(struct retest_list *l)
+{
+	l->list = calloc((size_t)l->count + 1, sizeof *l->list);
+	l->start = calloc((size_t)l->count + 2, sizeof *l->start);
+	if (!l->list || !l->start)
+		return false;
+	for (int i = 0; i < l->count; i++) {
+		l->list[i] = (struct probe_pair){.a = l->pairs[i].a, .b = l->pairs[i].b};
+		if (i == 0 || l->pairs[i].step != l->pairs[i - 1].step)
+			l->start[l->nsteps++] = i;
+	}
+	l->start[l->nsteps] = l->count;
+	return true;
+}
+
 /*
- * Rank 0 lists the pairs of what accused names to measure again (r->pairs marks
- * them, this round's only); everyone gets the list (owned by the caller).
+ * Rank 0 plans the pairs of what accused names to measure again (r->pairs
+ * marks them, this round's only); everyone gets the list (released by the caller).
  */
 static int share_pairs(struct links_run *r, const struct detect_result *accused,
-                       struct probe_pair **list, int *count)
+                       struct retest_list *l)
 {
 	const int n = r->ctx->nranks;
 	int k = 0, rc;
+	*l = (struct retest_list){0};
 	if (r->ctx->rank == 0) {
 		struct links_view v = links_view_of(r);
 		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
 		memset(r->pairs, 0, (size_t)n * (size_t)n * sizeof *r->pairs);
-		k = detect_remeasure_pairs(accused, r->dlinks, nl, n, LINKS_RETEST_PAIRS, r->pairs);
+		k = retest_plan(accused, r->dlinks, nl, n, LINKS_RETEST_PAIRS, r->pairs, &l->pairs);
 	}
 	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
-	*count = k;
-	*list = rc == MPI_SUCCESS ? calloc((size_t)k + 1, sizeof **list) : NULL;
-	if (links_step_failed(r, rc, *list != NULL, "sharing the suspects") || !*list)
+	if (links_step_failed(r, rc, true, "sharing the suspects"))
 		return EXIT_RUNTIME;
-	struct probe_pair *out = *list;
-	for (int a = 0, i = 0; r->ctx->rank == 0 && a < n; a++)
-		for (int b = a + 1; b < n && i < k; b++)
-			if (r->pairs[(size_t)a * (size_t)n + (size_t)b])
-				out[i++] = (struct probe_pair){.a = a, .b = b};
-	rc = MPI_Bcast(out, 2 * k, MPI_INT, 0, r->ctx->comm);
-	return links_step_failed(r, rc, true, "sharing the suspects") ? EXIT_RUNTIME : EXIT_OK;
+	if (k < 0) {
+		cmd_error(r->ctx, "links: out of memory in the detector");
+		return EXIT_RUNTIME;
+	}
+	l->count = k;
+	if (r->ctx->rank != 0)
+		l->pairs = calloc((size_t)k + 1, sizeof *l->pairs);
+	else if (!l->pairs)
+		l->pairs = calloc(1, sizeof *l->pairs);
+	if (links_step_failed(r, MPI_SUCCESS, l->pairs != NULL, "sharing the suspects"))
+		return EXIT_RUNTIME;
+	rc = MPI_Bcast(l->pairs, RETEST_PAIR_INTS * k, MPI_INT, 0, r->ctx->comm);
+	return links_step_failed(r, rc, rc != MPI_SUCCESS || retest_list_steps(l),
+	                         "sharing the suspects")
+	           ? EXIT_RUNTIME
+	           : EXIT_OK;
 }
 
 struct retest_hooks {
 	struct links_run *r;
-	const struct probe_pair *list;
-	int count;
+	const struct retest_list *l;
 };
 
-static void before_retest(void *arg, int i)
+static void before_retest(void *arg, int k)
 {
 	const struct retest_hooks *t = arg;
 	const struct links_run *r = t->r;
-	cmd_progress(r->ctx, r->o->out.quiet,
-	             "links: measuring %d-%d again, alone (%d of %d, re-test %d of at most %d)",
-	             t->list[i].a, t->list[i].b, i + 1, t->count, r->retest_rounds + 1,
-	             r->retest_limit);
+	const struct retest_list *l = t->l;
+	int from = l->start[k], pairs = l->start[k + 1] - from;
+	if (pairs == 1)
+		cmd_progress(r->ctx, r->o->out.quiet,
+		             "links: measuring %d-%d again, alone (step %d of %d, re-test %d of at most %d)",
+		             l->list[from].a, l->list[from].b, k + 1, l->nsteps, r->retest_rounds + 1,
+		             r->retest_limit);
+	else
+		cmd_progress(r->ctx, r->o->out.quiet,
+		             "links: measuring %d pairs again, at once (a segment's), %d-%d first (step "
+		             "%d of %d, re-test %d of at most %d)",
+		             pairs, l->list[from].a, l->list[from].b, k + 1, l->nsteps,
+		             r->retest_rounds + 1, r->retest_limit);
 	progress_point(PROGRESS_LINKS_AGAIN, r->o->probe.bw_bytes);
-	progress_step(PROGRESS_TIMED, i + 1);
+	progress_step(PROGRESS_TIMED, k + 1);
 }
 
-static int after_retest(void *arg, int i, int rc)
+static int after_retest(void *arg, int k, int rc)
 {
 	const struct retest_hooks *t = arg;
 	char what[96];
-	snprintf(what, sizeof what, "measuring %d-%d again", t->list[i].a, t->list[i].b);
+	snprintf(what, sizeof what, "measuring step %d of the re-test again", k + 1);
 	return links_step_failed(t->r, rc, rc != MPI_SUCCESS || links_summarize(t->r, true), what)
 	           ? EXIT_RUNTIME
 	           : 0;
 }
 
-/* One round: the pairs of what accused names, measured again, alone; an exit code. */
+/* One round: the pairs of what accused names, measured again in steps; an exit code. */
 static int retest_round(struct links_run *r, const struct detect_result *accused, int *count_out)
 {
-	struct probe_pair *list = NULL;
-	int count = 0;
-	int status = share_pairs(r, accused, &list, &count), ran = 0;
-	struct retest_hooks t = {r, list, count};
+	struct retest_list l;
+	int status = share_pairs(r, accused, &l), ran = 0;
+	struct retest_hooks t = {r, &l};
 	const struct probe_rounds_hooks hooks = {before_retest, after_retest, &t};
 	if (status == EXIT_OK &&
-	    probe_links_pairs(&r->probe, list, count, r->deadline_s,
+	    probe_links_steps(&r->probe, l.list, l.start, l.nsteps, r->deadline_s,
 	                      probe_plan_round_seconds(&r->o->probe), &hooks, &ran) != 0)
 		status = EXIT_RUNTIME;
-	if (status == EXIT_OK && ran < count) {
+	int measured = status == EXIT_OK ? l.start[ran] : 0;
+	if (status == EXIT_OK && ran < l.nsteps) {
 		cmd_progress(
 		    r->ctx, r->o->out.quiet,
 		    "links: --budget: %d of %d re-tests left out (their suspects cannot be "
 		    "confirmed)",
-		    count - ran, count);
+		    l.count - measured, l.count);
 		r->stopped_by_budget = true;
 		/* not measured again: what they accuse cannot be confirmed */
-		for (int i = ran; r->ctx->rank == 0 && i < count; i++)
-			r->pairs[(size_t)list[i].a * (size_t)r->ctx->nranks + (size_t)list[i].b] =
+		for (int i = measured; r->ctx->rank == 0 && i < l.count; i++)
+			r->pairs[(size_t)l.list[i].a * (size_t)r->ctx->nranks + (size_t)l.list[i].b] =
 			    false;
 	}
-	r->remeasured += ran;
+	r->remeasured += measured;
 	if (status == EXIT_OK && ran > 0)
 		status = links_gather_rows(r);
-	free(list);
-	*count_out = count;
+	*count_out = l.count;
+	/* rank 0 keeps what was measured, for the segments' own verdicts (judge_round) */
+	free(r->retested);
+	r->retested = r->ctx->rank == 0 ? l.pairs : NULL;
+	r->nretested = r->retested ? measured : 0;
+	if (r->retested)
+		l.pairs = NULL;
+	retest_list_release(&l);
 	return status;
+}
+
+/*
+ * Rank 0: a re-test round judged into out, the segments of accused by their
+ * own steps (retest_judge_segments), then matched to accused; -1 when out of
+ * memory.
+ */
+static int judge_round(struct links_run *r, const struct detect_result *accused,
+                       struct detect_result *out)
+{
+	if (judge(r, out, 1) != 0)
+		return -1;
+	struct links_view v = links_view_of(r);
+	size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
+	if (r->nretested > 0 && retest_judge_segments(out, accused, r->retested, r->nretested,
+	                                              r->dlinks, nl, &r->o->detect) != 0)
+		return -1;
+	return detect_confirm(out, accused, r->pairs, r->ctx->nranks);
 }
 
 /*
@@ -395,9 +472,10 @@ static int narrow_standing(struct links_run *r)
 {
 	struct detect_result now, kept;
 	const struct detect_result *before = r->has_standing ? &r->standing : &r->first;
-	if (judge(r, &now, 1) != 0)
+	if (judge_round(r, before, &now) < 0) {
+		detect_result_release(&now);
 		return -1;
-	detect_confirm(&now, before, r->pairs, r->ctx->nranks);
+	}
 	int rc = retest_keep_standing(&now, before, LINKS_RETEST_MISSES, &kept);
 	detect_result_release(&now);
 	if (rc < 0)
@@ -419,7 +497,7 @@ static int rounds_needed(const struct links_run *r)
 }
 
 /*
- * Step 3: every suspect's pairs again, alone, up to LINKS_RETESTS rounds (one
+ * Step 3: every suspect's pairs again (retest_plan), up to LINKS_RETESTS rounds (one
  * more for a suspect that missed one), each only what still stands
  * (retest.h); then the shift once more.
  */
@@ -518,12 +596,11 @@ static int conclude(struct links_run *r)
 	struct links_judgement j = judgement_of(r);
 	int status = EXIT_OK, confirmed;
 	detect_result_release(&r->final);
-	if (judge(r, &r->final, 1) != 0) {
+	confirmed = judge_round(r, r->has_standing ? &r->standing : &r->first, &r->final);
+	if (confirmed < 0) {
 		cmd_error(r->ctx, "links: out of memory in the detector");
 		return EXIT_RUNTIME;
 	}
-	confirmed = detect_confirm(&r->final, r->has_standing ? &r->standing : &r->first, r->pairs,
-	                           r->ctx->nranks);
 	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(&v),
 	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(&v)};
 	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, typical, &r->o->detect);

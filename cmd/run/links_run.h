@@ -13,6 +13,7 @@
 #include "probes/topology.h"
 #include "probes/plan.h"
 #include "reports/diagnose/classify.h"
+#include "reports/diagnose/retest.h"
 
 /*
  * The plan of a links run: the pattern in force, the pairs of each round,
@@ -61,6 +62,8 @@ struct links_run {
 	struct detect_result standing; /* rank 0: what every re-test round so far confirmed */
 	bool has_standing;             /* a round narrowed the suspects: final is matched to standing */
 	int remeasured, retest_rounds;
+	struct retest_pair *retested; /* rank 0: the last re-test round's pairs measured */
+	int nretested;
 	int retest_limit; /* LINKS_RETESTS, and one more for each miss a suspect standing has */
 	cJSON *root;               /* rank 0: the report, a skeleton until the verdict */
 	struct run_partial report; /* writes the skeleton at the start and on a hang */

@@ -70,7 +70,9 @@ static size_t two_levels(const double *v, size_t k, size_t least)
 /*
  * Step 1: the logs of the finite cells, sorted, into w->vals; the reference
  * is vals[from .. k), of the first reading or (top_level) the second, whose
- * split goes into w->top_split (0 when there is a gap: the same reading).
+ * split goes into w->top_split (0 when it has none or it is the first's: a
+ * gap below the levels, a few cells far slower than the rest, leaves the
+ * second reading its own split).
  * Returns k.
  */
 static size_t reference(struct work *w, size_t *from, bool top_level)
@@ -92,7 +94,8 @@ static size_t reference(struct work *w, size_t *from, bool top_level)
 		}
 	}
 	bool gap = best > -log1p(-CLASSIFY_LEVEL_GAP);
-	w->top_split = gap ? 0 : two_levels(w->vals, k, least);
+	size_t top = two_levels(w->vals, k, least);
+	w->top_split = gap && top == *from ? 0 : top;
 	if (top_level)
 		*from = w->top_split;
 	else if (!gap)

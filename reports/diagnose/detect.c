@@ -230,7 +230,7 @@ static bool deviant(double v, const struct spread *sp, enum detect_metric m,
 	return *ratio > 1 / (1 - t) && *z > p->z_threshold;
 }
 
-static bool usable(const struct detect_link *k, enum detect_locality loc)
+bool detect_link_usable(const struct detect_link *k, enum detect_locality loc)
 {
 	return k->judged && k->locality == loc && isfinite(k->value) && k->value >= 0;
 }
@@ -249,7 +249,7 @@ static int judge_links(const struct detect_link *links, size_t n, enum detect_lo
 	double z, ratio;
 	for (size_t i = 0; i < n; i++) {
 		s->flagged[i] = false;
-		if (usable(&links[i], loc))
+		if (detect_link_usable(&links[i], loc))
 			s->vals[k++] = links[i].value;
 	}
 	*cls = (struct detect_class){
@@ -263,7 +263,7 @@ static int judge_links(const struct detect_link *links, size_t n, enum detect_lo
 	cls->log_mad = s->class_spread.log_mad;
 	cls->judged = (int)k >= p->min_class_links && cls->median > 0;
 	for (size_t i = 0; cls->judged && i < n; i++)
-		s->flagged[i] = usable(&links[i], loc) &&
+		s->flagged[i] = detect_link_usable(&links[i], loc) &&
 		                deviant(links[i].value, &s->class_spread, m, loc, p, &z, &ratio);
 	return 0;
 }
@@ -278,7 +278,7 @@ static void group_by_host(const struct detect_link *links, size_t n, int nhosts,
 {
 	memset(s->first, 0, ((size_t)nhosts + 1) * sizeof *s->first);
 	for (size_t i = 0; i < n; i++)
-		if (usable(&links[i], loc)) {
+		if (detect_link_usable(&links[i], loc)) {
 			s->first[links[i].host_a + 1]++;
 			if (links[i].host_b != links[i].host_a)
 				s->first[links[i].host_b + 1]++;
@@ -288,7 +288,7 @@ static void group_by_host(const struct detect_link *links, size_t n, int nhosts,
 		s->cursor[h] = s->first[h];
 	}
 	for (size_t i = 0; i < n; i++)
-		if (usable(&links[i], loc)) {
+		if (detect_link_usable(&links[i], loc)) {
 			s->by_host[s->cursor[links[i].host_a]++] = i;
 			if (links[i].host_b != links[i].host_a)
 				s->by_host[s->cursor[links[i].host_b]++] = i;
@@ -575,7 +575,7 @@ static bool covers(const struct detect_result *r, const struct detect_suspect *s
                    const struct detect_link *k)
 {
 	const signed char *sides = detect_sides(r, s);
-	if (!usable(k, s->locality))
+	if (!detect_link_usable(k, s->locality))
 		return false;
 	if (s->kind == DETECT_HOST)
 		return touches(k, s->host);
@@ -594,6 +594,8 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 		const struct detect_suspect *s = &r->suspects[i];
 		if (s->loaded)
 			continue; /* the shift pattern is measured again whole */
+		if (s->kind == DETECT_SEGMENT)
+			continue; /* measured as the rounds did: retest.h plans its pairs */
 		if (s->kind == DETECT_LINK && !s->between_hosts) {
 			fresh += mark(pairs, nranks, s->a, s->b);
 			continue;
@@ -663,6 +665,23 @@ static bool host_names_again(const struct detect_result *second, const struct de
 	return sides && host >= 0 && host < second->nhosts && sides[host] >= 0;
 }
 
+/*
+ * Does segment s (of second) cross link f, a suspect of the round before (its
+ * hosts on the two sides)? Pairs across an uplink are slow together only when
+ * they cross it at once: a round of two pairs across a 50%-slow uplink read
+ * those two as links, and the re-test, measuring the segment's pairs at once,
+ * a segment (seed 11, under CPU load). Not a link by a segment: that would
+ * name one pair where the path of many is slow.
+ */
+static bool crosses(const struct detect_result *second, const struct detect_suspect *s,
+                    const struct detect_suspect *f)
+{
+	const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(second, s) : NULL;
+	int n = second->nhosts;
+	return sides && f->host_a >= 0 && f->host_a < n && f->host_b >= 0 && f->host_b < n &&
+	       sides[f->host_a] >= 0 && sides[f->host_b] >= 0 && sides[f->host_a] != sides[f->host_b];
+}
+
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,
                                                    const struct detect_result *first)
@@ -685,8 +704,11 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 	}
 	for (int i = 0; i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
-		if (f->metric == s->metric && f->locality == s->locality && f->kind == DETECT_HOST &&
-		    f->loaded == s->loaded && host_names_again(second, s, f->host))
+		if (f->metric != s->metric || f->locality != s->locality || f->loaded != s->loaded)
+			continue;
+		if (f->kind == DETECT_HOST && host_names_again(second, s, f->host))
+			return f;
+		if (f->kind == DETECT_LINK && crosses(second, s, f))
 			return f;
 	}
 	return NULL;

@@ -175,6 +175,9 @@ double detect_tolerance(const struct detect_params *p, enum detect_metric m,
 double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
                           const struct detect_params *p);
 
+/* Is k judged in class loc, with a value (what a suspect of that class may be measured by)? */
+bool detect_link_usable(const struct detect_link *k, enum detect_locality loc);
+
 /* A segment's row of sides (nhosts entries), or NULL. */
 const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s);
 
@@ -190,8 +193,8 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
 /*
  * The unordered pairs to measure again before anyone is accused: marks
  * pairs[min(a,b) * nranks + max(a,b)] for every suspect link and for every
- * judged link of a suspect host in the suspect's class, of a link between
- * hosts, or across a segment. links and n are those given to detect_run. At
+ * judged link of a suspect host in the suspect's class or of a link between
+ * hosts (a segment's: retest_plan, retest.h). links and n are those given to detect_run. At
  * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
  * marked; suspects of the shift pattern (loaded) mark none. Returns the
  * number of pairs newly marked.
@@ -212,7 +215,8 @@ bool detect_same_segment(const struct detect_result *x, const struct detect_susp
  * The suspect of first that accused what s (a suspect of second) accuses: the
  * same kind, metric, class, pattern and link, host pair, host or segment
  * cut (detect_same_segment); a rank link also by naming one of its hosts,
- * a segment by a host on one of its sides. NULL: none.
+ * a segment by a host on one of its sides or a link (of ranks or hosts) across
+ * its cut. NULL: none.
  */
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,
                                                    const struct detect_suspect *s,

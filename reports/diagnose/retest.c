@@ -1,5 +1,6 @@
 /* See retest.h. No MPI, no I/O. */
 #include "reports/diagnose/retest.h"
+#include "reports/stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -69,4 +70,259 @@ int retest_keep_standing(const struct detect_result *now, const struct detect_re
 		}
 	}
 	return out->nsuspects;
+}
+
+/* A re-test round's list being built (retest_plan). */
+struct plan {
+	const struct detect_link *links;
+	size_t n;
+	int nranks;
+	bool *pairs;
+	struct retest_pair *list;
+	int count, steps;
+	bool *busy; /* nhosts: a host already in the step being filled */
+	int nhosts;
+};
+
+static bool *cell(const struct plan *p, int a, int b)
+{
+	return &p->pairs[(size_t)(a < b ? a : b) * (size_t)p->nranks + (size_t)(a < b ? b : a)];
+}
+
+/* Can k join the step being filled (a pair not yet listed, its hosts free)? */
+static bool fits(const struct plan *p, const struct detect_link *k, enum detect_locality loc)
+{
+	return k->a < k->b && k->b < p->nranks && detect_link_usable(k, loc) &&
+	       k->host_a >= 0 && k->host_a < p->nhosts && k->host_b >= 0 &&
+	       k->host_b < p->nhosts && k->host_a != k->host_b && !p->busy[k->host_a] &&
+	       !p->busy[k->host_b] && !*cell(p, k->a, k->b);
+}
+
+static void take(struct plan *p, const struct detect_link *k, int suspect, int across)
+{
+	*cell(p, k->a, k->b) = true;
+	p->busy[k->host_a] = p->busy[k->host_b] = true;
+	p->list[p->count++] = (struct retest_pair){
+	    .a = k->a, .b = k->b, .step = p->steps, .suspect = suspect, .across = across};
+}
+
+/* Ends the step being filled from pairs from on: counts it when it has any. */
+static int close_step(struct plan *p, int from)
+{
+	memset(p->busy, 0, (size_t)p->nhosts * sizeof *p->busy);
+	p->steps += p->count > from;
+	return p->count - from;
+}
+
+/* A segment's pairs across its cut, at once: at most want (0: all that fit); the number taken. */
+static int across(struct plan *p, const struct detect_suspect *s, int index,
+                  const signed char *sides, int want)
+{
+	int from = p->count;
+	for (size_t j = 0; j < p->n && (want == 0 || p->count - from < want); j++) {
+		const struct detect_link *k = &p->links[j];
+		if (fits(p, k, s->locality) && sides[k->host_a] >= 0 && sides[k->host_b] >= 0 &&
+		    sides[k->host_a] != sides[k->host_b])
+			take(p, k, index, 1);
+	}
+	return close_step(p, from);
+}
+
+/* Then want pairs within its sides, at once: half on each side, the rest from either. */
+static void within(struct plan *p, const struct detect_suspect *s, int index,
+                   const signed char *sides, int want)
+{
+	int from = p->count, quota[2] = {want - want / 2, want / 2};
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t j = 0; j < p->n && p->count - from < want; j++) {
+			const struct detect_link *k = &p->links[j];
+			int side = fits(p, k, s->locality) ? sides[k->host_a] : -1;
+			if (side < 0 || sides[k->host_b] != side || (pass == 0 && quota[side] == 0))
+				continue;
+			quota[side] -= pass == 0;
+			take(p, k, index, 0);
+		}
+	close_step(p, from);
+}
+
+int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
+                int nranks, int max_per_suspect, bool *pairs, struct retest_pair **out)
+{
+	int alone = detect_remeasure_pairs(r, links, n, nranks, max_per_suspect, pairs);
+	size_t segments = 0;
+	for (int i = 0; i < r->nsuspects; i++)
+		segments += r->suspects[i].kind == DETECT_SEGMENT && !r->suspects[i].loaded;
+	/* a step has at most nhosts / 2 pairs, a segment two steps */
+	size_t cap = (size_t)alone + segments * ((size_t)r->nhosts + 1) + 1;
+	struct plan p = {.links = links, .n = n, .nranks = nranks, .pairs = pairs,
+	                 .nhosts = r->nhosts};
+	p.list = malloc(cap * sizeof *p.list);
+	p.busy = calloc((size_t)r->nhosts + 1, sizeof *p.busy);
+	*out = NULL;
+	if (!p.list || !p.busy) {
+		free(p.list);
+		free(p.busy);
+		return -1;
+	}
+	for (int a = 0; a < nranks && p.count < alone; a++)
+		for (int b = a + 1; b < nranks && p.count < alone; b++)
+			if (pairs[(size_t)a * (size_t)nranks + (size_t)b])
+				p.list[p.count++] =
+				    (struct retest_pair){.a = a, .b = b, .step = p.steps++, .suspect = -1};
+	for (int i = 0; i < r->nsuspects; i++) {
+		const struct detect_suspect *s = &r->suspects[i];
+		const signed char *sides = s->kind == DETECT_SEGMENT && !s->loaded ? detect_sides(r, s)
+		                                                                   : NULL;
+		int crossing = sides ? across(&p, s, i, sides, max_per_suspect) : 0;
+		if (crossing > 0)
+			within(&p, s, i, sides, crossing);
+	}
+	free(p.busy);
+	if (p.count == 0) {
+		free(p.list);
+		return 0;
+	}
+	*out = p.list;
+	return p.count;
+}
+
+/* The link a -> b among links, or NULL. */
+static const struct detect_link *link_of(const struct detect_link *links, size_t n, int a, int b)
+{
+	for (size_t j = 0; j < n; j++)
+		if (links[j].a == a && links[j].b == b)
+			return &links[j];
+	return NULL;
+}
+
+/* What a segment's two steps measured, and whether it holds. */
+struct segment_test {
+	double across, within, score; /* medians in GB/s; z of across among within */
+	int cells;                    /* across */
+	bool holds;
+};
+
+/*
+ * Segment f's cells from its steps into x (across, in its direction) and w
+ * (within, both directions); each has room for 2 x count.
+ */
+static void cells_of(const struct retest_pair *pairs, int count, int index,
+                     const struct detect_suspect *f, const signed char *sides,
+                     const struct detect_link *links, size_t n, double *x, size_t *nx, double *w,
+                     size_t *nw)
+{
+	*nx = *nw = 0;
+	for (int i = 0; i < count; i++) {
+		if (pairs[i].suspect != index)
+			continue;
+		for (int d = 0; d < 2; d++) {
+			int from = d ? pairs[i].b : pairs[i].a, to = d ? pairs[i].a : pairs[i].b;
+			const struct detect_link *k = link_of(links, n, from, to);
+			if (!k || !detect_link_usable(k, f->locality) || !(k->value > 0))
+				continue;
+			double v = k->value;
+			/* a -> b of a segment is side 0 to side 1 */
+			bool wanted = f->direction == DETECT_DIR_BOTH ||
+			              (f->direction == DETECT_DIR_AB) == (sides[k->host_a] == 0);
+			if (!pairs[i].across)
+				w[(*nw)++] = v;
+			else if (wanted)
+				x[(*nx)++] = v;
+		}
+	}
+}
+
+/* False when a step has no value (not measured: the budget); else the test in *t. */
+static bool test_segment(double *x, size_t nx, double *w, size_t nw,
+                         const struct detect_params *p, struct segment_test *t)
+{
+	if (nx == 0 || nw == 0)
+		return false;
+	double top = x[0];
+	for (size_t i = 0; i < nx; i++)
+		top = x[i] > top ? x[i] : top;
+	t->across = stats_median(x, nx);
+	t->within = stats_median(w, nw);
+	t->cells = (int)nx;
+	t->holds = top < t->within && t->across <= (1 - p->tolerance) * t->within;
+	for (size_t i = 0; i < nw; i++)
+		w[i] = log(w[i]);
+	double mad = stats_mad(w, nw), floor = log1p(p->mad_floor_fraction);
+	t->score = STATS_MAD_TO_Z * (log(t->across) - log(t->within)) / (mad > floor ? mad : floor);
+	return isfinite(t->across) && isfinite(t->within);
+}
+
+/* Is s of now a reading of segment f: the segment itself, or (when it holds) a link across it? */
+static bool reading_of(const struct detect_result *now, const struct detect_suspect *s,
+                       const struct detect_result *accused, const struct detect_suspect *f,
+                       const signed char *sides, bool holds)
+{
+	if (s->metric != f->metric || s->locality != f->locality || s->loaded != f->loaded)
+		return false;
+	if (s->kind == DETECT_SEGMENT)
+		return detect_same_segment(now, s, accused, f);
+	int n = accused->nhosts;
+	return holds && s->kind == DETECT_LINK && s->host_a >= 0 && s->host_a < n &&
+	       s->host_b >= 0 && s->host_b < n && sides[s->host_a] >= 0 && sides[s->host_b] >= 0 &&
+	       sides[s->host_a] != sides[s->host_b];
+}
+
+/* Appends f with the test's figures to now; -1 when out of memory. */
+static int put_segment(struct detect_result *now, const struct detect_suspect *f,
+                       const signed char *sides, const struct segment_test *t)
+{
+	size_t nh = (size_t)now->nhosts;
+	struct detect_suspect *s = realloc(now->suspects, (size_t)(now->nsuspects + 1) * sizeof *s);
+	if (!s)
+		return -1;
+	now->suspects = s;
+	signed char *rows = realloc(now->sides, (size_t)(now->nsides + 1) * nh);
+	if (!rows)
+		return -1;
+	now->sides = rows;
+	memcpy(rows + (size_t)now->nsides * nh, sides, nh);
+	struct detect_suspect k = *f;
+	k.side = now->nsides++;
+	k.measured = t->across;
+	k.expected = t->within;
+	k.ratio = t->across / t->within;
+	k.score = t->score;
+	k.links_suspect = k.links_total = t->cells;
+	k.confirmed = false;
+	k.first_measured = k.first_ratio = k.first_score = NAN;
+	k.retest_misses = 0;
+	k.cpu_wait_fraction = k.other_traffic_gbps = NAN;
+	now->suspects[now->nsuspects++] = k;
+	return 0;
+}
+
+int retest_judge_segments(struct detect_result *now, const struct detect_result *accused,
+                          const struct retest_pair *pairs, int count,
+                          const struct detect_link *links, size_t n,
+                          const struct detect_params *p)
+{
+	double *x = malloc(((size_t)count * 2 + 1) * sizeof *x);
+	double *w = malloc(((size_t)count * 2 + 1) * sizeof *w);
+	int rc = x && w ? 0 : -1;
+	for (int i = 0; rc == 0 && i < accused->nsuspects; i++) {
+		const struct detect_suspect *f = &accused->suspects[i];
+		const signed char *sides = f->kind == DETECT_SEGMENT ? detect_sides(accused, f) : NULL;
+		size_t nx, nw;
+		struct segment_test t;
+		if (!sides || now->nhosts != accused->nhosts)
+			continue; /* not a segment, or of another matrix: no sides to compare */
+		cells_of(pairs, count, i, f, sides, links, n, x, &nx, w, &nw);
+		if (!test_segment(x, nx, w, nw, p, &t))
+			continue;
+		int kept = 0;
+		for (int j = 0; j < now->nsuspects; j++)
+			if (!reading_of(now, &now->suspects[j], accused, f, sides, t.holds))
+				now->suspects[kept++] = now->suspects[j];
+		now->nsuspects = kept;
+		if (t.holds)
+			rc = put_segment(now, f, sides, &t);
+	}
+	free(x);
+	free(w);
+	return rc;
 }

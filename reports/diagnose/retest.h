@@ -30,4 +30,67 @@
 int retest_keep_standing(const struct detect_result *now, const struct detect_result *before,
                          int max_misses, struct detect_result *out);
 
+/*
+ * A re-test round's pairs, in the order measured: a step's pairs run at once
+ * (one pair: alone, while every other rank waits).
+ *
+ * A host's or a link's pairs are measured alone, one a step: what is slow is
+ * the pair's own path. A segment's are not: the first pass measured its pairs
+ * in rounds, several crossing the cut at once, and what is slow is the path
+ * they share (an uplink between racks). Alone, one pair has that path to
+ * itself: the campaign (issue 39) measured a cross-rack pair at 0.65x alone
+ * where the rounds had it at 0.33x, and the re-tests cleared an uplink 35% slow
+ * every time. So a segment is measured again as the rounds measured it: one
+ * step of its pairs across the cut at once (at most max_per_suspect, no host
+ * in two of them), then one step of as many pairs within its sides (half on
+ * each side where they have them), the same number of pairs in flight, so that
+ * what it is judged against was measured at the same load moments later.
+ */
+struct retest_pair {
+	int a, b;    /* ranks, a < b */
+	int step;    /* 0, 1, ...: the pairs of a step are consecutive */
+	int suspect; /* the segment of r it re-tests (its index), or -1 */
+	int across;  /* 1: across that segment's cut, 0: within a side (or alone) */
+};
+
+/*
+ * Marks in pairs (nranks x nranks, [min * nranks + max], cleared by the
+ * caller) every pair of r's suspects to measure again (detect_remeasure_pairs,
+ * and a segment's as above; each pair once) and lists them into *out
+ * (malloc'd, the caller frees; NULL when none). links and n are those given to
+ * detect_run. Returns the number of pairs, or -1 when out of memory (*out
+ * NULL).
+ */
+int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
+                int nranks, int max_per_suspect, bool *pairs, struct retest_pair **out);
+
+/*
+ * A segment's own verdict from its two steps, which were measured moments
+ * apart with as many pairs in flight: it holds when the median of its cells
+ * across (in its direction) is at most (1 - tolerance) x the median of those
+ * within (both directions) and no cell across reaches that median. (Not every
+ * cell below every cell within: a pair across whose partner across ended
+ * its window early has the uplink to itself, at 0.65x for one 35% slow,
+ * and a pair within on a busy core falls to 0.63x: seed 11's 35% draw,
+ * with such cells in its last round, lost its segment.) The classifier's reading of
+ * the whole matrix cannot say this: its other cells were measured in other
+ * moments, alone or in rounds, and a slow uplink's cells are 0.35x or 0.67x of
+ * the rest by how many pairs crossed it at once (seed 11, 35%: a round read
+ * links, the next hosts, the next a segment, and nothing stood).
+ *
+ * For each segment of accused (the suspects retest_plan planned pairs[0 ..
+ * count - 1] from) whose steps both have a value: in now (this round's
+ * judgement, before detect_confirm) the classifier's readings of the segment
+ * (detect_same_segment) are removed; a segment that holds is put in their
+ * place, with its sides and these figures (the z of the median across among
+ * the cells within, MAD floored as the detector's), and the links across its
+ * cut (its cells) are removed. links and n give each ordered pair's bandwidth
+ * (detect_run's input of the round). Returns 0, or -1 when out of memory (now
+ * then as it was or with readings removed only).
+ */
+int retest_judge_segments(struct detect_result *now, const struct detect_result *accused,
+                          const struct retest_pair *pairs, int count,
+                          const struct detect_link *links, size_t n,
+                          const struct detect_params *p);
+
 #endif

@@ -415,7 +415,7 @@
 	F(LINK, SKIPPED, "skipped", STR, NONE, 0, NULL, "",                                        \
 	  "why the pair was not measured (compare reads it; links writes only measured pairs)")    \
 	F(LINK, REMEASURED, "remeasured", BOOL, NONE, R, NULL, "",                                 \
-	  "the figures come from the isolated re-test")                                            \
+	  "the figures come from a re-test (a segment's: with its other pairs at once)")           \
 	F(LAT, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                                \
 	F(LAT, MEAN, "mean", NUM, NONE, N, NULL, "us", "the mean")                                 \
 	F(LAT, STDDEV, "stddev", NUM, NONE, N, NULL, "us", "sample standard deviation")            \
@@ -579,7 +579,7 @@
 	F(PAIRS, CPU_WAIT_FRACTION, "cpu_wait_fraction", NUMS, NONE, RN, NULL, "",                 \
 	  "the larger end's share of the pair's time spent waiting for a CPU")                     \
 	F(PAIRS, REMEASURED, "remeasured", INTS, NONE, R, NULL, "",                                \
-	  "1: the figures come from the isolated re-test")                                         \
+	  "1: the figures come from a re-test (a segment's: with its other pairs at once)")        \
 	F(PSAMP, A, "a", INT, NONE, R, NULL, "", "the sender")                                     \
 	F(PSAMP, B, "b", INT, NONE, R, NULL, "", "the receiver")                                   \
 	F(PSAMP, WHY, "why", STR, NONE, R, pair_sample_why_names, "",                              \

@@ -447,6 +447,33 @@ Test(classify, a_shared_uplink_with_no_gap_is_a_segment)
 }
 
 /*
+ * The same uplink with a gap, but not between the levels: two cross pairs at
+ * 0.16x (the rounds that had two pairs on it at once, under CPU load) stand
+ * far below the others, so the first reading's gap sets them apart and names
+ * them as links against a reference that holds the rest of the cross cells
+ * (0.45x-0.55x). The second reading, from the fastest quarter, names the
+ * segment and drops those links (seed 11, uplink 50%, CPU load).
+ */
+Test(classify, an_uplink_under_a_gap_of_its_own_is_a_segment)
+{
+	const double m[25] = {NAN,    0.0297, 0.0286, 0.0147, 0.0172, 0.0321, NAN,    0.0309, 0.0049,
+	                      0.0177, 0.0298, 0.0328, NAN,    0.0054, 0.0181, 0.0145, 0.0057, 0.0053,
+	                      NAN,    0.0329, 0.0174, 0.0178, 0.0182, 0.0333, NAN};
+	struct detect_params p;
+	struct detect_result r;
+	detect_params_default(&p);
+	detect_result_init(&r);
+	cr_assert_eq(classify_hosts(m, 5, &p, false, &r, NULL), 0);
+	cr_assert_eq(r.nsuspects, 1, "%d verdicts, the first a %s", r.nsuspects,
+	             r.nsuspects ? detect_kind_name(r.suspects[0].kind) : "");
+	cr_assert_eq(r.suspects[0].kind, DETECT_SEGMENT);
+	const signed char *sides = detect_sides(&r, &r.suspects[0]);
+	for (int h = 0; h < 5; h++)
+		cr_assert_eq(sides[h], h < 3 ? 0 : 1, "host %d", h);
+	detect_result_release(&r);
+}
+
+/*
  * The second reading names nothing in noise alone: a clean cluster under CPU
  * load (the campaign, 0.50x to 1.0x of its fastest cells with no fault, a
  * quarter of them more than 30 % below the fastest quarter), and clean

@@ -3,6 +3,8 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static struct detect_suspect link_suspect(int a, int b, bool confirmed)
 {
@@ -171,4 +173,248 @@ Test(retest, a_suspect_may_miss_one_round)
 	cr_assert_eq(retest_keep_standing(&now, &before, 0, &out), 1);
 	cr_assert_eq(out.suspects[0].a, 0);
 	detect_result_release(&out);
+}
+
+/* 8 hosts of one rank each, every ordered pair a judged cross-host link of bandwidth 1 */
+#define PLAN_HOSTS 8
+static size_t all_links(struct detect_link *k)
+{
+	size_t n = 0;
+	for (int a = 0; a < PLAN_HOSTS; a++)
+		for (int b = 0; b < PLAN_HOSTS; b++)
+			if (a != b)
+				k[n++] = (struct detect_link){.a = a, .b = b, .host_a = a, .host_b = b,
+				                              .locality = DETECT_CROSS_HOST, .value = 1,
+				                              .judged = true};
+	return n;
+}
+
+/*
+ * A link's pair is measured alone, a step of its own; a segment's 4 pairs
+ * across its cut at once (no host twice), then 4 within its sides at once (2
+ * on each side); every pair listed once, marked, and listed steps in order.
+ */
+Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
+{
+	signed char sides[PLAN_HOSTS] = {0, 0, 0, 0, 1, 1, 1, 1};
+	struct detect_suspect v[2] = {link_suspect(0, 4, false), link_suspect(-1, -1, false)};
+	v[0].metric = DETECT_BANDWIDTH;
+	v[0].host_a = 0, v[0].host_b = 4;
+	v[1].kind = DETECT_SEGMENT;
+	v[1].metric = DETECT_BANDWIDTH;
+	v[1].side = 0;
+	struct detect_result r = {
+	    .nsuspects = 2, .suspects = v, .nhosts = PLAN_HOSTS, .nsides = 1, .sides = sides};
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	bool pairs[PLAN_HOSTS * PLAN_HOSTS] = {false};
+	struct retest_pair *list = NULL;
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, pairs, &list), 9);
+	cr_assert(list[0].a == 0 && list[0].b == 4 && list[0].step == 0, "the link alone, first");
+	int across = 0, within[2] = {0, 0}, listed = 0;
+	for (int step = 1; step <= 2; step++) {
+		bool busy[PLAN_HOSTS] = {false};
+		for (int i = 1; i < 9; i++) {
+			if (list[i].step != step)
+				continue;
+			cr_assert_not(busy[list[i].a] || busy[list[i].b], "host twice in step %d", step);
+			busy[list[i].a] = busy[list[i].b] = true;
+			cr_assert_not(list[i].a == 0 && list[i].b == 4, "0-4 listed twice");
+			bool crossing = sides[list[i].a] != sides[list[i].b];
+			cr_assert_eq(crossing, step == 1, "%d-%d in step %d", list[i].a, list[i].b, step);
+			across += crossing;
+			within[sides[list[i].a]] += !crossing;
+		}
+	}
+	cr_assert_eq(across, 4);
+	cr_assert(within[0] == 2 && within[1] == 2);
+	for (int i = 0; i < PLAN_HOSTS * PLAN_HOSTS; i++)
+		listed += pairs[i];
+	cr_assert_eq(listed, 9, "every pair listed is marked, and no other");
+	free(list);
+}
+
+/*
+ * A side of one host has no pair within it: the pairs within the other side
+ * take its share. No limit (0): every host across the cut at once. A suspect
+ * of the shift pattern is measured again whole: none of its pairs here.
+ */
+Test(retest, a_segment_of_one_host_on_a_side)
+{
+	signed char sides[PLAN_HOSTS] = {0, 1, 1, 1, 1, 1, 1, 1};
+	struct detect_suspect seg = link_suspect(-1, -1, false);
+	seg.kind = DETECT_SEGMENT;
+	seg.metric = DETECT_BANDWIDTH;
+	seg.side = 0;
+	struct detect_result r = {
+	    .nsuspects = 1, .suspects = &seg, .nhosts = PLAN_HOSTS, .nsides = 1, .sides = sides};
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	bool pairs[PLAN_HOSTS * PLAN_HOSTS] = {false};
+	struct retest_pair *list = NULL;
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 0, pairs, &list), 2);
+	cr_assert(list[0].a == 0 && list[0].step == 0, "one pair across: host 0 in it once");
+	cr_assert(list[1].a != 0 && list[1].step == 1, "one within side 1");
+	free(list);
+
+	memset(pairs, 0, sizeof pairs);
+	seg.loaded = true;
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, pairs, &list), 0);
+	cr_assert_null(list);
+}
+
+/*
+ * Two pairs across a slow uplink, measured in one round, read as two links;
+ * the re-test, measuring the segment's pairs at once, reads a segment: found
+ * again by a link across its cut, not by one within a side or to a host on
+ * neither; a link is never found again by a segment.
+ */
+Test(retest, a_segment_is_found_again_by_a_link_across_its_cut)
+{
+	signed char sides[] = {0, 0, 0, 1, 1, -1};
+	struct detect_suspect seg = link_suspect(-1, -1, false), link = link_suspect(1, 3, false);
+	seg.kind = DETECT_SEGMENT;
+	seg.side = 0;
+	struct detect_result segments = {
+	    .nsuspects = 1, .suspects = &seg, .nhosts = 6, .nsides = 1, .sides = sides};
+	struct detect_result links = {.nsuspects = 1, .suspects = &link, .nhosts = 6};
+	struct {
+		int host_a, host_b;
+		bool across;
+	} cases[] = {{1, 3, true}, {4, 0, true}, {0, 2, false}, {3, 4, false}, {1, 5, false}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		link.host_a = cases[i].host_a;
+		link.host_b = cases[i].host_b;
+		cr_assert_eq(detect_accused_before(&segments, &seg, &links) == &link, cases[i].across,
+		             "hosts %d-%d", cases[i].host_a, cases[i].host_b);
+	}
+	link.host_a = 1, link.host_b = 3;
+	cr_assert_null(detect_accused_before(&links, &link, &segments));
+	link.locality = DETECT_SAME_HOST;
+	cr_assert_null(detect_accused_before(&segments, &seg, &links), "another class");
+}
+
+/* Racks {0..3} and {4..7}: their segment accused, its re-test planned over all_links. */
+struct planned {
+	signed char sides[PLAN_HOSTS];
+	struct detect_suspect seg;
+	struct detect_result accused;
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n;
+	bool pairs[PLAN_HOSTS * PLAN_HOSTS];
+	struct retest_pair *list; /* freed by the test */
+	int count;
+};
+
+static void plan_two_racks(struct planned *x)
+{
+	*x = (struct planned){.sides = {0, 0, 0, 0, 1, 1, 1, 1}};
+	x->seg = link_suspect(-1, -1, false);
+	x->seg.kind = DETECT_SEGMENT;
+	x->seg.metric = DETECT_BANDWIDTH;
+	x->seg.side = 0;
+	x->accused = (struct detect_result){.nsuspects = 1, .suspects = &x->seg,
+	                                    .nhosts = PLAN_HOSTS, .nsides = 1, .sides = x->sides};
+	x->n = all_links(x->links);
+	x->count = retest_plan(&x->accused, x->links, x->n, PLAN_HOSTS, 4, x->pairs, &x->list);
+}
+
+/* the links of all_links with the cells of hosts on different sides at `across` */
+static void set_uplink(struct detect_link *links, size_t n, const signed char *sides,
+                       double across)
+{
+	for (size_t j = 0; j < n; j++)
+		links[j].value = sides[links[j].host_a] != sides[links[j].host_b] ? across : 1.0;
+}
+
+/*
+ * The segment's two steps decide it: cells across at 0.35x of those within
+ * hold, replacing what the classifier read (links across it, a segment over
+ * fewer hosts), with the steps' figures; cells across at 0.95x (within the
+ * tolerance) or one cell across above the median within do not, and the classifier's
+ * reading of the segment is removed, its other suspects kept.
+ */
+Test(retest, a_segment_is_judged_by_its_own_steps)
+{
+	signed char read_sides[PLAN_HOSTS] = {0, 0, -1, -1, 1, 1, -1, -1};
+	static struct planned x;
+	struct detect_params p;
+	detect_params_default(&p);
+	plan_two_racks(&x);
+	cr_assert_eq(x.count, 8);
+	struct {
+		double across;
+		bool bump; /* one cell across above the median within */
+		bool holds;
+	} cases[] = {{0.35, false, true}, {0.95, false, false}, {0.35, true, false}};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		set_uplink(x.links, x.n, x.sides, cases[c].across);
+		for (size_t j = 0; cases[c].bump && j < x.n; j++)
+			if (x.links[j].a == x.list[0].a && x.links[j].b == x.list[0].b)
+				x.links[j].value = 1.5;
+		/* what the classifier read: a link across, the segment over fewer hosts, a host */
+		struct detect_result now;
+		detect_result_init(&now);
+		now.nhosts = PLAN_HOSTS;
+		now.suspects = calloc(3, sizeof *now.suspects);
+		now.sides = malloc(PLAN_HOSTS);
+		memcpy(now.sides, read_sides, PLAN_HOSTS);
+		now.nsides = 1;
+		now.suspects[0] = link_suspect(1, 5, false);
+		now.suspects[0].metric = DETECT_BANDWIDTH;
+		now.suspects[0].host_a = 1, now.suspects[0].host_b = 5;
+		now.suspects[1] = x.seg;
+		now.suspects[2] = link_suspect(-1, -1, false);
+		now.suspects[2].kind = DETECT_HOST;
+		now.suspects[2].metric = DETECT_BANDWIDTH;
+		now.suspects[2].host = 2;
+		now.nsuspects = 3;
+		cr_assert_eq(retest_judge_segments(&now, &x.accused, x.list, x.count, x.links, x.n, &p), 0);
+		int segments = 0, links_across = 0, hosts = 0;
+		for (int i = 0; i < now.nsuspects; i++) {
+			const struct detect_suspect *s = &now.suspects[i];
+			segments += s->kind == DETECT_SEGMENT;
+			links_across += s->kind == DETECT_LINK;
+			hosts += s->kind == DETECT_HOST;
+			if (s->kind == DETECT_SEGMENT) {
+				cr_assert_float_eq(s->ratio, 0.35, 1e-9);
+				cr_assert_eq(s->links_suspect, 8, "both directions of 4 pairs");
+				cr_assert_not(s->confirmed);
+				cr_assert(detect_same_segment(&now, s, &x.accused, &x.seg));
+			}
+		}
+		cr_assert_eq(segments, cases[c].holds, "case %zu", c);
+		cr_assert_eq(links_across, !cases[c].holds, "case %zu: the link across", c);
+		cr_assert_eq(hosts, 1, "case %zu: the host is not the segment's", c);
+		detect_result_release(&now);
+	}
+	free(x.list);
+}
+
+/*
+ * A segment slow one way (side 0 to side 1) is judged on those cells only: its
+ * way back, as fast as within, does not clear it; the other way round does.
+ */
+Test(retest, a_segment_one_way_is_judged_on_its_way)
+{
+	static struct planned x;
+	struct detect_params p;
+	detect_params_default(&p);
+	plan_two_racks(&x);
+	for (size_t j = 0; j < x.n; j++) /* side 0 -> side 1 at 0.4x, the rest at 1 */
+		x.links[j].value = x.sides[x.links[j].host_a] == 0 && x.sides[x.links[j].host_b] == 1 ? 0.4 : 1.0;
+	enum detect_direction ways[] = {DETECT_DIR_AB, DETECT_DIR_BA, DETECT_DIR_BOTH};
+	bool holds[] = {true, false, false};
+	for (int d = 0; d < 3; d++) {
+		x.seg.direction = ways[d];
+		struct detect_result now;
+		detect_result_init(&now);
+		now.nhosts = PLAN_HOSTS;
+		cr_assert_eq(retest_judge_segments(&now, &x.accused, x.list, x.count, x.links, x.n, &p), 0);
+		cr_assert_eq(now.nsuspects, holds[d], "direction %d", d);
+		if (holds[d])
+			cr_assert_eq(now.suspects[0].links_suspect, 4, "one way of 4 pairs");
+		detect_result_release(&now);
+	}
+	free(x.list);
 }
