@@ -715,8 +715,7 @@ static bool explains(const struct detect_result *r, const struct detect_suspect 
 	if (v->kind == DETECT_HOST)
 		return v->host == s->host_a || v->host == s->host_b;
 	if (v->kind == DETECT_SEGMENT)
-		return sides && sides[s->host_a] >= 0 && sides[s->host_b] >= 0 &&
-		       sides[s->host_a] != sides[s->host_b];
+		return detect_sides_cross(sides, r->nhosts, s->host_a, s->host_b);
 	return v->between_hosts && ((v->host_a == s->host_a && v->host_b == s->host_b) ||
 	                            (v->host_a == s->host_b && v->host_b == s->host_a));
 }

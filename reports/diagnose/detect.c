@@ -230,6 +230,12 @@ static bool deviant(double v, const struct spread *sp, enum detect_metric m,
 	return *ratio > 1 / (1 - t) && *z > p->z_threshold;
 }
 
+bool detect_sides_cross(const signed char *sides, int nhosts, int ha, int hb)
+{
+	return sides && ha >= 0 && ha < nhosts && hb >= 0 && hb < nhosts && sides[ha] >= 0 &&
+	       sides[hb] >= 0 && sides[ha] != sides[hb];
+}
+
 bool detect_link_usable(const struct detect_link *k, enum detect_locality loc)
 {
 	return k->judged && k->locality == loc && isfinite(k->value) && k->value >= 0;
@@ -580,8 +586,7 @@ static bool covers(const struct detect_result *r, const struct detect_suspect *s
 	if (s->kind == DETECT_HOST)
 		return touches(k, s->host);
 	if (s->kind == DETECT_SEGMENT)
-		return sides && sides[k->host_a] >= 0 && sides[k->host_b] >= 0 &&
-		       sides[k->host_a] != sides[k->host_b];
+		return detect_sides_cross(sides, r->nhosts, k->host_a, k->host_b);
 	return s->between_hosts && ((k->host_a == s->host_a && k->host_b == s->host_b) ||
 	                            (k->host_a == s->host_b && k->host_b == s->host_a));
 }
@@ -677,9 +682,7 @@ static bool crosses(const struct detect_result *second, const struct detect_susp
                     const struct detect_suspect *f)
 {
 	const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(second, s) : NULL;
-	int n = second->nhosts;
-	return sides && f->host_a >= 0 && f->host_a < n && f->host_b >= 0 && f->host_b < n &&
-	       sides[f->host_a] >= 0 && sides[f->host_b] >= 0 && sides[f->host_a] != sides[f->host_b];
+	return detect_sides_cross(sides, second->nhosts, f->host_a, f->host_b);
 }
 
 const struct detect_suspect *detect_accused_before(const struct detect_result *second,

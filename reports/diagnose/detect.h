@@ -178,6 +178,12 @@ double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
 /* Is k judged in class loc, with a value (what a suspect of that class may be measured by)? */
 bool detect_link_usable(const struct detect_link *k, enum detect_locality loc);
 
+/*
+ * Do hosts ha and hb sit on the two sides of a cut (sides: nhosts entries, 0
+ * or 1, -1 for a host on neither)? False without sides or for a host out of range.
+ */
+bool detect_sides_cross(const signed char *sides, int nhosts, int ha, int hb);
+
 /* A segment's row of sides (nhosts entries), or NULL. */
 const signed char *detect_sides(const struct detect_result *r, const struct detect_suspect *s);
 

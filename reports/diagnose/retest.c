@@ -121,8 +121,8 @@ static int across(struct plan *p, const struct detect_suspect *s, int index,
 	int from = p->count;
 	for (size_t j = 0; j < p->n && (want == 0 || p->count - from < want); j++) {
 		const struct detect_link *k = &p->links[j];
-		if (fits(p, k, s->locality) && sides[k->host_a] >= 0 && sides[k->host_b] >= 0 &&
-		    sides[k->host_a] != sides[k->host_b])
+		if (fits(p, k, s->locality) &&
+		    detect_sides_cross(sides, p->nhosts, k->host_a, k->host_b))
 			take(p, k, index, 1);
 	}
 	return close_step(p, from);
@@ -261,10 +261,8 @@ static bool reading_of(const struct detect_result *now, const struct detect_susp
 		return false;
 	if (s->kind == DETECT_SEGMENT)
 		return detect_same_segment(now, s, accused, f);
-	int n = accused->nhosts;
-	return holds && s->kind == DETECT_LINK && s->host_a >= 0 && s->host_a < n &&
-	       s->host_b >= 0 && s->host_b < n && sides[s->host_a] >= 0 && sides[s->host_b] >= 0 &&
-	       sides[s->host_a] != sides[s->host_b];
+	return holds && s->kind == DETECT_LINK &&
+	       detect_sides_cross(sides, accused->nhosts, s->host_a, s->host_b);
 }
 
 /* Appends f with the test's figures to now; -1 when out of memory. */

@@ -483,3 +483,16 @@ Test(detect, sensitivity_is_the_larger_of_both_tests)
 	struct detect_class off = {.judged = false, .log_mad = 0.1};
 	cr_assert(isnan(detect_sensitivity(&off, DETECT_BANDWIDTH, &p)));
 }
+
+/* hosts on the two sides of a cut: not on one side, not on neither, not out of range */
+Test(detect, sides_cross)
+{
+	const signed char sides[] = {0, 0, 1, -1};
+	cr_assert(detect_sides_cross(sides, 4, 0, 2));
+	cr_assert(detect_sides_cross(sides, 4, 2, 1));
+	cr_assert_not(detect_sides_cross(sides, 4, 0, 1), "one side");
+	cr_assert_not(detect_sides_cross(sides, 4, 2, 3), "a host on neither");
+	cr_assert_not(detect_sides_cross(sides, 4, 0, 4), "out of range");
+	cr_assert_not(detect_sides_cross(sides, 4, -1, 2), "out of range");
+	cr_assert_not(detect_sides_cross(NULL, 4, 0, 2), "no sides");
+}
