@@ -79,6 +79,28 @@ int links_gather_rows(struct links_run *r);
 /* links_run.c: this rank's samples of its pair into its row; false when out of memory. */
 bool links_summarize(struct links_run *r, bool remeasured);
 struct links_view links_view_of(const struct links_run *r);
+/* links_run.c: every step of the shift pattern (probes/rounds.c), then the cells to rank 0. */
+int links_measure_shift(struct links_run *r, bool again);
+/*
+ * links_run.c, rank 0: both metrics of the pairs judged into out by the
+ * detector, the cross-host bandwidth by the classifier too (the detector's
+ * verdicts it explains dropped), then the shift pattern's by the classifier;
+ * pass 0 is the first, 1 the final. 0, or -1 when out of memory.
+ */
+int links_judge(struct links_run *r, struct detect_result *out, int pass);
+
+/*
+ * links_retest.c. links_remeasure: step 3, every suspect's pairs again
+ * (retest_plan), up to LINKS_RETESTS rounds (one more for a suspect that
+ * missed one), each only what still stands (retest.h), then the shift once
+ * more; an exit code. links_judge_round: rank 0, the last re-test round
+ * judged into out, the segments of accused by their own steps
+ * (retest_judge_segments), then matched to accused: the number confirmed, or
+ * -1 when out of memory.
+ */
+int links_remeasure(struct links_run *r);
+int links_judge_round(struct links_run *r, const struct detect_result *accused,
+                      struct detect_result *out);
 
 /*
  * links_screen.c. links_choose: the plan for the job (r->map), the pattern
