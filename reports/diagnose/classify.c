@@ -25,6 +25,7 @@ struct work {
 	double *col_z;     /* n: its column (what it receives) */
 	double ref_log_median, ref_log_mad, ref_median;
 	size_t top_split; /* step 1's second reading's split (two_levels); 0: it has none, or no other */
+	bool gap;         /* the first reading found a gap (its levels split there) */
 };
 
 static double log_of(double v)
@@ -96,6 +97,8 @@ static size_t reference(struct work *w, size_t *from, bool top_level)
 	bool gap = best > -log1p(-CLASSIFY_LEVEL_GAP);
 	size_t top = two_levels(w->vals, k, least);
 	w->top_split = gap && top == *from ? 0 : top;
+	if (!top_level)
+		w->gap = gap;
 	if (top_level)
 		*from = w->top_split;
 	else if (!gap)
@@ -640,7 +643,10 @@ static int judge_top_level(struct work *w, const struct detect_params *p, bool l
 	if (!top.judged || top.slow_cells == 0)
 		return 0;
 	groups(w);
-	if (name_hosts(w, loaded, r) != 0 || name_segments(w, loaded, pick, r) != 0)
+	/* under a gap, segments only: the gap's links stand against hosts read in
+	   the spread of a busy machine's cells (4 ranks on 2 cores named the hosts
+	   of a link 100x slow and dropped it) */
+	if ((!w->gap && name_hosts(w, loaded, r) != 0) || name_segments(w, loaded, pick, r) != 0)
 		return -1;
 	if (r->nsuspects == links)
 		return 0;

@@ -474,6 +474,30 @@ Test(classify, an_uplink_under_a_gap_of_its_own_is_a_segment)
 }
 
 /*
+ * Under a gap the second reading names segments only: a link 100x slow
+ * between hosts 1 and 2 stands apart, and the other cells, four ranks on two
+ * cores, spread to 0.3x of the fastest; read from the fastest quarter they
+ * made host 1 slow and dropped the link (tests/mpi/links_screen.sh, 3 tries
+ * of 3 once).
+ */
+Test(classify, a_link_under_a_gap_is_not_read_as_its_host)
+{
+	const double m[16] = {NAN, 5.6, 14.1, 5.7, 5.5, NAN, 0.15, 4.0,
+	                      14.0, 0.18, NAN, 14.3, 5.8, 4.2, 14.5, NAN};
+	struct detect_params p;
+	struct detect_result r;
+	detect_params_default(&p);
+	detect_result_init(&r);
+	cr_assert_eq(classify_hosts(m, 4, &p, false, &r, NULL), 0);
+	cr_assert_eq(r.nsuspects, 1, "%d verdicts, the first a %s", r.nsuspects,
+	             r.nsuspects ? detect_kind_name(r.suspects[0].kind) : "");
+	cr_assert_eq(r.suspects[0].kind, DETECT_LINK);
+	cr_assert(r.suspects[0].host_a + r.suspects[0].host_b == 3, "hosts %d and %d",
+	          r.suspects[0].host_a, r.suspects[0].host_b);
+	detect_result_release(&r);
+}
+
+/*
  * The second reading names nothing in noise alone: a clean cluster under CPU
  * load (the campaign, 0.50x to 1.0x of its fastest cells with no fault, a
  * quarter of them more than 30 % below the fastest quarter), and clean
