@@ -446,6 +446,18 @@ Test(classify, a_shared_uplink_with_no_gap_is_a_segment)
 	detect_result_release(&r);
 }
 
+/* The classifier's verdicts of m (n x n) into r (released by the caller): one, of kind. */
+static void one_verdict(const double *m, int n, enum detect_kind kind, struct detect_result *r)
+{
+	struct detect_params p;
+	detect_params_default(&p);
+	detect_result_init(r);
+	cr_assert_eq(classify_hosts(m, n, &p, false, r, NULL), 0);
+	cr_assert_eq(r->nsuspects, 1, "%d verdicts, the first a %s", r->nsuspects,
+	             r->nsuspects ? detect_kind_name(r->suspects[0].kind) : "");
+	cr_assert_eq(r->suspects[0].kind, kind);
+}
+
 /*
  * The same uplink with a gap, but not between the levels: two cross pairs at
  * 0.16x (the rounds that had two pairs on it at once, under CPU load) stand
@@ -459,14 +471,8 @@ Test(classify, an_uplink_under_a_gap_of_its_own_is_a_segment)
 	const double m[25] = {NAN,    0.0297, 0.0286, 0.0147, 0.0172, 0.0321, NAN,    0.0309, 0.0049,
 	                      0.0177, 0.0298, 0.0328, NAN,    0.0054, 0.0181, 0.0145, 0.0057, 0.0053,
 	                      NAN,    0.0329, 0.0174, 0.0178, 0.0182, 0.0333, NAN};
-	struct detect_params p;
 	struct detect_result r;
-	detect_params_default(&p);
-	detect_result_init(&r);
-	cr_assert_eq(classify_hosts(m, 5, &p, false, &r, NULL), 0);
-	cr_assert_eq(r.nsuspects, 1, "%d verdicts, the first a %s", r.nsuspects,
-	             r.nsuspects ? detect_kind_name(r.suspects[0].kind) : "");
-	cr_assert_eq(r.suspects[0].kind, DETECT_SEGMENT);
+	one_verdict(m, 5, DETECT_SEGMENT, &r);
 	const signed char *sides = detect_sides(&r, &r.suspects[0]);
 	for (int h = 0; h < 5; h++)
 		cr_assert_eq(sides[h], h < 3 ? 0 : 1, "host %d", h);
@@ -484,14 +490,8 @@ Test(classify, a_link_under_a_gap_is_not_read_as_its_host)
 {
 	const double m[16] = {NAN, 5.6, 14.1, 5.7, 5.5, NAN, 0.15, 4.0,
 	                      14.0, 0.18, NAN, 14.3, 5.8, 4.2, 14.5, NAN};
-	struct detect_params p;
 	struct detect_result r;
-	detect_params_default(&p);
-	detect_result_init(&r);
-	cr_assert_eq(classify_hosts(m, 4, &p, false, &r, NULL), 0);
-	cr_assert_eq(r.nsuspects, 1, "%d verdicts, the first a %s", r.nsuspects,
-	             r.nsuspects ? detect_kind_name(r.suspects[0].kind) : "");
-	cr_assert_eq(r.suspects[0].kind, DETECT_LINK);
+	one_verdict(m, 4, DETECT_LINK, &r);
 	cr_assert(r.suspects[0].host_a + r.suspects[0].host_b == 3, "hosts %d and %d",
 	          r.suspects[0].host_a, r.suspects[0].host_b);
 	detect_result_release(&r);
