@@ -14,10 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A re-test round's pairs, in steps (reports/diagnose/retest.h); every rank has them. */
-/* broadcast as ints */
+/* A struct retest_pair is broadcast as ints. */
 #define RETEST_PAIR_INTS 5
 _Static_assert(sizeof(struct retest_pair) == RETEST_PAIR_INTS * sizeof(int), "a pair is 5 ints");
+
+/* A re-test round's pairs, in steps (reports/diagnose/retest.h); every rank has them. */
 struct retest_list {
 	struct retest_pair *pairs;
 	int count, nsteps;

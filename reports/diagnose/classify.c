@@ -625,12 +625,14 @@ static bool explains(const struct detect_result *r, const struct detect_suspect 
 
 /*
  * Step 1 again, the fast level read from the fastest quarter (two_levels),
- * when the first reading, with no gap, named no host or segment: the cells of an uplink shared by a
- * round's pairs, or of a NIC on a loaded cluster, spread down from the fast
- * level with no gap. Only its hosts and segments are named, and the links of
- * the first reading they explain dropped: its links would be the noise of a
- * loaded cluster judged against its fastest cells. info is this reading's
- * when it names anything.
+ * when the first reading named no host or segment and its split differs
+ * (w->top_split): the cells of an uplink shared by a round's pairs, or of a
+ * NIC on a loaded cluster, spread down from the fast level with no gap, or
+ * under a gap of a few cells far slower still. Only its hosts and segments
+ * are named (under a gap, segments only), and the links of the first reading
+ * they explain dropped: its links would be the noise of a loaded cluster
+ * judged against its fastest cells. info is this reading's when it names
+ * anything.
  */
 static int judge_top_level(struct work *w, const struct detect_params *p, bool loaded,
                            bool *pick, struct detect_result *r, int before,
