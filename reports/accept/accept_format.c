@@ -553,9 +553,9 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 		if (iso->role[h] == ACCEPT_ROLE_INCONCLUSIVE) {
 			/* not a failure of this host: skipped, with the evidence */
 			size_t used = (size_t)snprintf(t->message, sizeof t->message,
-			                               "INCONCLUSIVE: suspected by the culprit search "
-			                               "of %s, not separated from the rest",
-			                               r->label);
+			                               "INCONCLUSIVE: %s suspected by the culprit "
+			                               "search of %s, not separated from the rest",
+			                               v->host_names[h], r->label);
 			evidence_text(v, iso, h, t->message, sizeof t->message, used);
 			c->skipped_message = t->message;
 			return;
@@ -563,8 +563,8 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 		if (iso->role[h] != ACCEPT_ROLE_CULPRIT)
 			return;
 		snprintf(t->message, sizeof t->message,
-		         "%s: named by the culprit search of %s (%d runs of the check)",
-		         accept_fault_name(r->fault), r->label, iso->tests);
+		         "%s: %s named by the culprit search of %s (%d runs of the check)",
+		         accept_fault_name(r->fault), v->host_names[h], r->label, iso->tests);
 		snprintf(t->text, sizeof t->text, "%s", t->message);
 	} else {
 		snprintf(t->name, sizeof t->name, "%s [%s]", r->label, who(v, r->host));
@@ -572,10 +572,12 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 		if (r->status == ACCEPT_PASS)
 			return;
 		figures(r, fig, sizeof fig);
-		snprintf(t->message, sizeof t->message, "%s%s: %s%s%s%s",
+		/* the host in the message too: a CI page often shows the message alone */
+		snprintf(t->message, sizeof t->message, "%s%s%s%s: %s%s%s%s",
 		         r->status == ACCEPT_INTERMITTENT ? "INTERMITTENT " : "",
-		         accept_fault_name(r->fault), fig, r->detail[0] ? " (" : "", r->detail,
-		         r->detail[0] ? ")" : "");
+		         accept_fault_name(r->fault), r->host >= 0 ? " on " : "",
+		         r->host >= 0 ? who(v, r->host) : "", fig, r->detail[0] ? " (" : "",
+		         r->detail, r->detail[0] ? ")" : "");
 		accept_format_result(v, i, t->text, sizeof t->text);
 	}
 	c->failure_type = accept_fault_name(r->fault);

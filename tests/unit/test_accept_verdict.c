@@ -607,10 +607,10 @@ Test(accept_verdict, noise_that_does_not_reproduce_names_nobody)
 	html_buf_init(&x);
 	cr_assert_eq(accept_junit(&v, &x), 0);
 	cr_assert_not_null(strstr(x.data, "allreduce ring 4 MiB busbw culprit search [h2]\">\n"
-	                                  "      <skipped message=\"INCONCLUSIVE: suspected"),
+	                                  "      <skipped message=\"INCONCLUSIVE: h2 suspected"),
 	                   "%s", x.data);
 	cr_assert_null(strstr(x.data, "<failure type=\"AR_BUSBW_LOW\" message=\"AR_BUSBW_LOW: "
-	                              "named by"),
+	                              "h2 named by"),
 	               "no host named in a failure");
 	html_buf_release(&x);
 	accept_verdict_release(&v);

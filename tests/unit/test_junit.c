@@ -230,8 +230,9 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	                          "&quot;\xef\xbf\xbd]\">"), /* ESC: U+FFFD, as in the page */
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data,
-	                          "<failure type=\"LINK_BW_LOW\" message=\"LINK_BW_LOW: 1 "
-	                          "GB/s &lt; min 5 GB/s (median of 4 links, 4 below the "
+	                          "<failure type=\"LINK_BW_LOW\" message=\"LINK_BW_LOW on "
+	                          "&lt;evil&amp;host&gt;&quot;\xef\xbf\xbd: 1 GB/s &lt; min 5 GB/s "
+	                          "(median of 4 links, 4 below the "
 	                          "minimum)\">"),
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data, "<testsuite name=\"allreduce\" tests=\"4\" "
@@ -239,7 +240,8 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	                   "the point and its search: %s", out.data);
 	cr_assert_not_null(strstr(out.data, "name=\"allreduce ring 1 MiB busbw culprit search "
 	                                    "[&lt;evil&amp;host&gt;&quot;\xef\xbf\xbd]\">\n      "
-	                                    "<failure type=\"AR_BUSBW_LOW\""),
+	                                    "<failure type=\"AR_BUSBW_LOW\" message=\"AR_BUSBW_LOW: "
+	                                    "&lt;evil&amp;host&gt;&quot;\xef\xbf\xbd named by"),
 	                   "%s", out.data);
 	cr_assert_not_null(strstr(out.data, "<testsuite name=\"verify\" tests=\"0\""));
 	html_buf_release(&out);
