@@ -3,6 +3,7 @@
 #include "reports/stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const timing_method_names[TIMING_METHOD_COUNT + 1] = {"window", "barrier", "pipelined",
@@ -160,6 +161,27 @@ static void count_straggler(const struct timing_input *in, struct timing_result 
 	    fmin(1.0, in->nranks * stats_binomial_tail(in->attempts, out->straggler_count, q));
 }
 
+/*
+ * The latest of the other ranks' median arrival after the start: a median, so that a start
+ * a rank missed once (a stall, a busy NIC) does not raise the bar a persistent late rank
+ * must pass. NAN unsynced, with one rank, or with no memory.
+ */
+static double others_late(const struct timing_input *in, int straggler)
+{
+	int n = in->attempts;
+	double worst = NAN, *x = n > 0 ? malloc((size_t)n * sizeof *x) : NULL;
+	for (int r = 0; x && in->synced && in->nranks > 1 && r < in->nranks; r++) {
+		if (r == straggler)
+			continue;
+		for (int i = 0; i < n; i++)
+			x[i] = in->arrive_us[r * n + i] - origin_of(in, i);
+		double m = stats_median(x, (size_t)n);
+		worst = isnan(worst) ? m : fmax(worst, m);
+	}
+	free(x);
+	return worst;
+}
+
 int timing_analyze(const struct timing_input *in, double *samples_us, double *rank_late_us,
                    double *rank_inside_us, double *blame_us, struct timing_result *out)
 {
@@ -203,6 +225,7 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	}
 	blame(in, late_blame, slow_blame, rank_inside_us, out);
 	count_straggler(in, out);
+	out->others_late_us = others_late(in, out->straggler_rank);
 	return 0;
 }
 
@@ -210,5 +233,6 @@ bool timing_straggler_persistent(const struct timing_result *t, double p50_us)
 {
 	return t->straggler_rank >= 0 && t->cause == TIMING_CAUSE_LATE_ARRIVAL &&
 	       t->straggler_p <= TIMING_STRAGGLER_ALPHA &&
-	       p50_us > 0 && t->straggler_us >= TIMING_STRAGGLER_MIN_SHARE * p50_us;
+	       p50_us > 0 && t->straggler_us >= TIMING_STRAGGLER_MIN_SHARE * p50_us &&
+	       t->straggler_us >= TIMING_STRAGGLER_SPREAD * t->others_late_us;
 }

@@ -187,19 +187,56 @@ const struct opt opts_sweep_data[3] = {
      .help = "verify every result"},
 };
 
+static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* --timing: a method's name, or auto. */
+static int parse_timing(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+{
+	int *field = (int *)((char *)base + o->offset);
+	enum timing_method m;
+	if (strcmp(arg, "auto") == 0) {
+		*field = SWEEP_TIMING_AUTO;
+		return 0;
+	}
+	if (timing_method_parse(arg, &m) != 0)
+		return say(why, len, "must be window, barrier, pipelined or auto");
+	*field = (int)m;
+	return 0;
+}
+
+static bool echo_timing(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+{
+	int m = *(const int *)((const char *)base + o->offset);
+	return cJSON_AddStringToObject(cfg, key,
+	                               m == SWEEP_TIMING_AUTO ? "auto" : timing_method_name(m)) !=
+	       NULL;
+}
+
 const struct opt opts_sweep_timing[2] = {
     {.name = "timing",
-     .kind = OPT_CHOICE,
+     .kind = OPT_CUSTOM,
      .offset = offsetof(struct sweep_opts, timing),
      .metavar = "METHOD",
-     .def = "barrier",
-     .choices = timing_method_names,
+     .def = "auto",
+     .parse = parse_timing,
+     .echo = echo_timing,
      .key = "timing",
      .help = "window: a common start on synchronised clocks, late\n"
              "starts dropped (most late: timed from the last arrival);\n"
              "barrier: each rank times its own call\n"
              "after a barrier; pipelined: calls back to back, as\n"
-             "nccl-tests and OSU time them ({default})"},
+             "nccl-tests and OSU time them; auto: window with --trace\n"
+             "(only a common start names a late rank) where no host has\n"
+             "more ranks than cores, else barrier ({default}; the\n"
+             "report's config says which ran)"},
     {.name = "clock-resync",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct sweep_opts, clock_resync_s),
@@ -276,15 +313,6 @@ const struct opt opts_segment[1] = {
              "1/1000000 of it)"},
 };
 
-static int say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /*
  * Splits a copy of arg (argv itself stays whole: the report records the

@@ -58,13 +58,19 @@ struct sweep_opts {
 	enum ar_op op;
 	bool check;
 	uint64_t segment_bytes;
-	enum timing_method timing; /* --timing (an OPT_CHOICE: stored as an int) */
+	int timing; /* --timing: an enum timing_method, or SWEEP_TIMING_AUTO (settled by sweep_setup) */
 	double clock_resync_s;     /* --clock-resync: a sync this old is redone before a point */
 	bool trace;                /* --trace: every step of every rank, its slow hops named */
 	int collective;         /* enum ar_collective: --collective (0: the all-reduce) */
 	uint64_t trace_entries; /* per rank */
 	struct codec_cfg codec; /* the compressed variants' options (issue 40) */
 };
+/*
+ * --timing auto, the default: window under --trace where no host has more ranks than cores,
+ * else barrier. A late rank is named only from a common start (algorithms/timing.h), which
+ * a trace is run to find; an oversubscribed host cannot start its ranks together.
+ */
+#define SWEEP_TIMING_AUTO TIMING_METHOD_COUNT
 extern const struct opt opts_sweep_range[2];
 /* --trace and --trace-entries (allreduce, scale), at offsets into struct sweep_opts. */
 extern const struct opt opts_trace[2];

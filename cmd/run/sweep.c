@@ -103,6 +103,11 @@ int sweep_setup(struct sweep *s, int total_points)
 	status = run_alloc_shared(s->ctx, s->command, o->variants, &s->bufs);
 	if (status != EXIT_OK)
 		return status;
+	bool oversubscribed = run_host_oversubscribed(s->ctx);
+	bool any_oversubscribed = run_any(s->ctx, oversubscribed);
+	enum timing_method timing = o->timing != SWEEP_TIMING_AUTO ? (enum timing_method)o->timing
+	                            : o->trace && !any_oversubscribed ? TIMING_WINDOW
+	                                                              : TIMING_BARRIER;
 	s->cfg = (struct bench_cfg){.warmup = o->warmup,
 	                            .iters = o->iters,
 	                            .budget_s = o->time_per_size_s,
@@ -110,13 +115,13 @@ int sweep_setup(struct sweep *s, int total_points)
 	                            .max_iters = SWEEP_ADAPTIVE_MAX_ITERS,
 	                            .ci_width = o->ci_width_pct / 100,
 	                            .check = o->check,
-	                            .timing = (enum timing_method)o->timing,
+	                            .timing = timing,
 	                            .clock = &s->clock,
-	                            .yield = run_host_oversubscribed(s->ctx)};
+	                            .yield = oversubscribed};
 	s->total = total_points;
 	/* a start common to all needs every rank on a core at once; the report's late_starts shows
 	 * it */
-	if (run_any(s->ctx, s->cfg.yield) && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
+	if (any_oversubscribed && s->cfg.timing == TIMING_WINDOW && s->ctx->rank == 0)
 		fprintf(stderr,
 		        "%s: warning: --timing window with more ranks than cores on a host: ranks "
 		        "cannot all be running at a common start, so most starts will be late and "
@@ -129,6 +134,19 @@ int sweep_setup(struct sweep *s, int total_points)
 	return sync_clocks(s);
 }
 
+/* The report's config.timing: the method that runs (--timing auto settled by sweep_setup). */
+static bool settled_timing(struct sweep *s)
+{
+	cJSON *cfg = cJSON_GetObjectItemCaseSensitive(s->root, "config");
+	if (!cfg || !cJSON_GetObjectItemCaseSensitive(cfg, "timing"))
+		return cfg != NULL; /* a command without --timing */
+	cJSON *name = cJSON_CreateString(timing_method_name(s->cfg.timing));
+	if (name && cJSON_ReplaceItemInObjectCaseSensitive(cfg, "timing", name))
+		return true;
+	cJSON_Delete(name);
+	return false;
+}
+
 int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
                 const struct cmd_out *out, double timeout_s)
 {
@@ -139,7 +157,7 @@ int sweep_begin(struct sweep *s, const struct cmd_spec *spec, const void *opts,
 	s->context.clock = s->clock_stats;
 	if (ctx->rank == 0) {
 		s->root = run_report_new(s->command, &s->context);
-		if (s->root && opts_to_json(s->root, spec, opts) &&
+		if (s->root && opts_to_json(s->root, spec, opts) && settled_timing(s) &&
 		    run_partial_start(&s->report, s->root, out->output, out->force) == 0)
 			s->results = cJSON_AddArrayToObject(s->root, SK_REPORT_RESULTS);
 	}
@@ -240,6 +258,7 @@ int sweep_measure(struct sweep *s, int v, const struct sweep_comm *c, struct ar_
 	                       .trace = run_trace_ring(&s->trace),
 	                       .collective = (enum ar_collective)o->collective,
 	                       .codec_cfg = &o->codec};
+	run_trace_nic_begin(&s->trace);
 	int rc = bench_point(&s->plans[v], &call, s->in_place, &s->cfg, &s->bufs, br);
 	if (rc == MPI_SUCCESS) /* outside the timed region: the point's steps to its rank 0 */
 		rc = run_trace_collect(&s->trace, c->comm, v, r->bytes);

@@ -7,6 +7,7 @@
 #include "reports/diagnose/halves.h"
 #include "reports/io/report_schema.h"
 #include "reports/stats/stats.h"
+#include "probes/nic_bytes.h"
 #include "probes/topology.h"
 #include "algorithms/variant.h"
 
@@ -34,7 +35,12 @@ int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *
 			int h = map && map->host_of_rank ? map->host_of_rank[r] : -1;
 			t->host_index[r] = h;
 			t->host_of_rank[r] = h >= 0 && h < rc->nhosts ? rc->hosts[h].name : NULL;
+			t->nhosts = h >= t->nhosts ? h + 1 : t->nhosts;
 		}
+		t->nic_bytes = calloc((size_t)ctx->nranks, sizeof *t->nic_bytes);
+		t->nic_gathered = calloc(2 * (size_t)ctx->nranks, sizeof *t->nic_gathered);
+		t->nic_cap = ctx->nranks;
+		failed = failed || !t->nic_bytes || !t->nic_gathered;
 	}
 	if (failed)
 		cmd_rank_error(ctx, "%s: cannot allocate a trace of %llu entries", cmd,
@@ -80,6 +86,8 @@ void run_trace_stop(struct run_trace *t)
 	free(t->scratch);
 	free(t->host_of_rank);
 	free(t->host_index);
+	free(t->nic_bytes);
+	free(t->nic_gathered);
 	free(t->findings);
 	free(t->halves);
 	memset(t, 0, sizeof *t);
@@ -90,10 +98,40 @@ struct trace_ring *run_trace_ring(struct run_trace *t)
 	return t->on ? &t->ring : NULL;
 }
 
+void run_trace_nic_begin(struct run_trace *t)
+{
+	if (!t->on)
+		return;
+	t->nic_known = probe_nic_bytes(&t->nic_begin);
+	t->nic_begin_s = MPI_Wtime();
+}
+
+/* Each rank's NIC bytes since run_trace_nic_begin, to comm's rank 0. */
+static int gather_nic(struct run_trace *t, MPI_Comm comm)
+{
+	uint64_t end;
+	bool known = t->nic_known && probe_nic_bytes(&end) && end >= t->nic_begin;
+	double mine[2] = {known ? (double)(end - t->nic_begin) : NAN, MPI_Wtime() - t->nic_begin_s};
+	int rank, size;
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	/* the communicator's rank 0 is the world's (run_trace_collect), which holds room for all */
+	int rc = MPI_Gather(mine, 2, MPI_DOUBLE, t->nic_gathered, 2, MPI_DOUBLE, 0, comm);
+	t->nic_wall_s = 0;
+	for (int q = 0; rc == MPI_SUCCESS && rank == 0 && q < size && q < t->nic_cap; q++) {
+		t->nic_bytes[q] = t->nic_gathered[2 * q];
+		t->nic_wall_s = fmax(t->nic_wall_s, t->nic_gathered[2 * q + 1]);
+	}
+	return rc;
+}
+
 int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t bytes)
 {
 	if (!t->on)
 		return MPI_SUCCESS;
+	int rc = gather_nic(t, comm);
+	if (rc != MPI_SUCCESS)
+		return rc;
 	uint64_t since = t->collected;
 	t->collected = trace_written(&t->ring);
 	trace_gathered_release(&t->got);
@@ -233,6 +271,26 @@ static int hold(struct run_trace *t, struct hops_result *r, const struct hops_pa
 	return 0;
 }
 
+/* Slow hops and suspects of r that another job's traffic explains, cleared (hops.h). */
+static int clear_traffic(struct run_trace *t, struct hops_result *r, const struct hops_params *p,
+                         const struct hops_step *steps, size_t n, const int *host_index,
+                         int nranks)
+{
+	double *other = malloc((size_t)(t->nhosts ? t->nhosts : 1) * sizeof *other);
+	double *own = malloc((size_t)nranks * sizeof *own);
+	int rc = -1;
+	if (other && own && nranks <= t->nic_cap) {
+		hops_cross_host_bytes(steps, n, host_index, nranks, own);
+		rc = hops_host_other_gbps(t->nic_bytes, own, host_index, nranks, t->nhosts,
+		                          t->nic_wall_s, other) == 0
+		         ? hops_clear_traffic(r, host_index, other, p)
+		         : -1;
+	}
+	free(other);
+	free(own);
+	return rc;
+}
+
 int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t bytes, int nranks,
                      const int *world_of)
 {
@@ -261,11 +319,13 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	hops_params_default(&p);
 	if (hosts && host_index && steps &&
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
-		rc =
-		    hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got), t->got.dropped) &&
-		            record_halves(t, rec, steps, n, variant, bytes, nranks) == 0
-		        ? 0
-		        : -1;
+		rc = known && clear_traffic(t, &r, &p, steps, n, host_index, nranks) < 0 ? -1 : 0;
+		if (rc == 0)
+			rc = hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got),
+			                        t->got.dropped) &&
+			             record_halves(t, rec, steps, n, variant, bytes, nranks) == 0
+			         ? 0
+			         : -1;
 		if (rc == 0 && r.nsuspects && p.retests > 0) {
 			if (!known) {
 				free(host_index);

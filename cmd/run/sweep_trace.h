@@ -36,6 +36,17 @@ struct run_trace {
 	size_t nhalves, cap_halves;
 	int points;
 	struct run_trace_pending *pending; /* rank 0: the last point, while its suspects are re-measured */
+	int nhosts;                        /* rank 0: of the world (host_index below it) */
+	/* this rank: its host's NIC counters when the point began (probes/nic_bytes.h) */
+	uint64_t nic_begin;
+	bool nic_known;
+	double nic_begin_s;
+	/* rank 0: per rank of the last point's communicator, its host's NIC bytes during the
+	   point (NAN: unknown), and the longest rank's wall time of it */
+	double *nic_bytes;
+	double *nic_gathered; /* the gather's: (bytes, wall seconds) per rank */
+	int nic_cap;
+	double nic_wall_s;
 };
 
 /*
@@ -48,13 +59,20 @@ int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *
 /* Withdraws the ring from the watchdog (call after watchdog_stop) and frees everything. */
 void run_trace_stop(struct run_trace *t);
 
+/*
+ * Reads this rank's host's NIC counters as a traced point begins (nothing when not
+ * tracing); run_trace_collect reads them again as it ends, so that run_trace_record can tell
+ * another job's traffic from a slow hop (hops_clear_traffic).
+ */
+void run_trace_nic_begin(struct run_trace *t);
 /* The ring for ar_call.trace: NULL when not tracing. */
 struct trace_ring *run_trace_ring(struct run_trace *t);
 
 /*
  * Collective over comm (the point's communicator, whose rank 0 is the
- * world's): gathers the timed iterations of (variant, bytes). Returns an
- * MPI error code.
+ * world's): gathers the timed iterations of (variant, bytes), and each rank's
+ * NIC bytes since run_trace_nic_begin (read first, before the gather moves
+ * anything). Returns an MPI error code.
  */
 int run_trace_collect(struct run_trace *t, MPI_Comm comm, int variant, uint64_t bytes);
 /*

@@ -24,7 +24,8 @@ void hops_params_default(struct hops_params *p)
 	                          .consistency_alpha = 1e-3,
 	                          .retest_share = 0.1,
 	                          .confirm_alpha = 0.05,
-	                          .retests = 2};
+	                          .retests = 2,
+	                          .traffic_tolerance = 0.1};
 }
 
 void hops_result_init(struct hops_result *r)
@@ -157,7 +158,10 @@ static int normalise(struct work *w, const struct hops_params *p)
 static double median_of(const struct msg *m, size_t n, int field, double *vals)
 {
 	for (size_t i = 0; i < n; i++)
-		vals[i] = field == 0 ? m[i].t_us : field == 1 ? m[i].wait_us : m[i].norm;
+		vals[i] = field == 0   ? m[i].t_us
+		          : field == 1 ? m[i].wait_us
+		          : field == 2 ? m[i].norm
+		                       : (double)m[i].bytes;
 	return stats_median(vals, n);
 }
 
@@ -180,7 +184,8 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 		                       .median_hop_us = NAN,
 		                       .ratio = NAN,
 		                       .score = NAN,
-		                       .share = NAN};
+		                       .share = NAN,
+		                       .other_traffic_gbps = NAN};
 		h->locality = !host_of_rank ? HOPS_ANY
 		              : host_of_rank[h->from_rank] == host_of_rank[h->to_rank]
 		                  ? HOPS_SAME_HOST
@@ -188,6 +193,7 @@ static int build_hops(struct work *w, const int *host_of_rank, struct hops_resul
 		h->hop_time_us = median_of(&w->msgs[i], j - i, 0, w->vals);
 		h->wait_us = median_of(&w->msgs[i], j - i, 1, w->vals);
 		h->value = median_of(&w->msgs[i], j - i, 2, w->vals);
+		h->message_bytes = median_of(&w->msgs[i], j - i, 3, w->vals);
 		if (isnan(h->hop_time_us) || isnan(h->wait_us) || isnan(h->value))
 			return -1;
 	}

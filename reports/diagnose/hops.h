@@ -126,6 +126,7 @@ struct hops_params {
 	double retest_share;      /* 0.1: a suspect's least share (see "Suspects") */
 	double confirm_alpha;     /* 0.05: a re-measurement's wins test of the one suspect */
 	int retests;              /* 2: re-measurements a suspect must pass to be named */
+	double traffic_tolerance; /* 0.1: other traffic explains a hop within this (see below) */
 };
 
 enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
@@ -150,6 +151,9 @@ struct hops_hop {
 	bool suspect;          /* past the evidence, under min_share: to be measured again */
 	int retests;           /* re-measurements of the point while it was a suspect */
 	int retests_confirmed; /* of them, those that found it slow or a suspect again */
+	double message_bytes;  /* the median size of its messages */
+	double other_traffic_gbps; /* its busier host's other traffic (hops_clear_traffic); NAN */
+	bool traffic_cleared;      /* slow or a suspect, explained by that traffic */
 };
 
 enum hops_rank_reason { HOPS_RANK_HOPS, HOPS_RANK_REDUCE };
@@ -212,6 +216,42 @@ size_t hops_retest(struct hops_result *first, const struct hops_result *again,
  * how many it named, or -1 with no memory.
  */
 int hops_name_confirmed(struct hops_result *r, int min_retests);
+
+/*
+ * Another job's traffic (issue 39). On a shared cluster a hop is slow when
+ * another job's stream shares its sender's or its receiver's NIC: the link
+ * is really slower for this run, but nothing is wrong with it (links clears
+ * the same case, reports/diagnose/traffic.h). Every rank reads its host's
+ * interface counters (probes/nic_bytes.h) around the traced point, and the
+ * trace says what each rank itself sent and received across hosts in the
+ * traced calls (own, hops_cross_host_bytes). Counted over own bytes is the
+ * same factor on every host (the calls not traced, the frames' overhead)
+ * unless someone else used the NIC, so with per the median of that factor
+ * over the hosts:
+ *     other_gbps[h] = max(0, counted[h] - per x own[h]) / wall_s / 1e9
+ * (counted[h] the median of its ranks' readings, own[h] its ranks' sum).
+ * Unknown (NAN for every host) when a reading is missing or fewer than 3
+ * hosts move bytes across the network; NAN for a host that moves none.
+ * Returns 0, or -1 for bad arguments or no memory.
+ */
+void hops_cross_host_bytes(const struct hops_step *steps, size_t n, const int *host_of_rank,
+                           int nranks, double *own);
+int hops_host_other_gbps(const double *counted, const double *own, const int *host_of_rank,
+                         int nranks, int nhosts, double wall_s, double *other_gbps);
+/*
+ * Clears each slow hop or suspect across hosts whose busier end's other
+ * traffic makes up its deficit, as links does: its rate (message_bytes /
+ * hop_time_us) plus that traffic reaches (1 - traffic_tolerance) x its
+ * peers' (message_bytes / median_hop_us). Such a hop is no longer slow nor a
+ * suspect (traffic_cleared, other_traffic_gbps recorded), leaves the named
+ * hops, and a rank named for its hops is named no longer once they are not
+ * most of its hops (its hops still slow are then named apart). other_gbps
+ * per host (indexed by host_of_rank); NAN: unknown, nothing cleared. A hop
+ * that is slow and also shared stays named when the traffic does not make up
+ * the difference. Returns how many it cleared, or -1 with no memory.
+ */
+int hops_clear_traffic(struct hops_result *r, const int *host_of_rank, const double *other_gbps,
+                       const struct hops_params *p);
 
 /* "same_host", "cross_host", "any"; "hops", "reduce". */
 const char *hops_locality_name(enum hops_locality l);

@@ -48,7 +48,10 @@ static bool add_hop(cJSON *hops, const struct hops_hop *h, const struct hops_nam
 	       cJSON_AddBoolToObject(o, SK_HOP_SLOW, h->slow) &&
 	       cJSON_AddBoolToObject(o, SK_HOP_SUSPECT, h->suspect) &&
 	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS, h->retests) &&
-	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS_CONFIRMED, h->retests_confirmed);
+	       cJSON_AddNumberToObject(o, SK_HOP_RETESTS_CONFIRMED, h->retests_confirmed) &&
+	       report_add_number(o, SK_HOP_MESSAGE_BYTES, h->message_bytes) &&
+	       report_add_number(o, SK_HOP_OTHER_TRAFFIC_GBPS, h->other_traffic_gbps) &&
+	       cJSON_AddBoolToObject(o, SK_HOP_TRAFFIC_CLEARED, h->traffic_cleared);
 }
 
 /* The hops of r as the trace's "hops" array; NULL when out of memory. */

@@ -227,8 +227,8 @@
 	  "window timing, late to arrive: the chance that any rank is the last that often were "   \
 	  "none slower (ranks x binomial tail); else null")                                        \
 	F(AR, STRAGGLER_PERSISTENT, "straggler_persistent", BOOL, NONE, 0, NULL, "",               \
-	  "the straggler is the point's finding: late to a window's start, p at most 0.001 and "   \
-	  "its delay at least 10% of the p50 (algorithms/timing.h)")                               \
+	  "the straggler is the point's finding: late to a window's start, p at most 0.001, its "  \
+	  "delay at least 3x the other ranks' lateness and 1% of the p50 (algorithms/timing.h)")   \
 	F(AR, RANK_LATE_US, "rank_late_us", NUMS, NONE, 0, NULL, "us",                             \
 	  "per rank, the mean arrival after the start")                                            \
 	F(AR, SAMPLES_US, "samples_us", NUMS, NONE, 0, NULL, "us",                                 \
@@ -302,6 +302,14 @@
 	  "the point measured again while this hop was a suspect")                                 \
 	F(HOP, RETESTS_CONFIRMED, "retests_confirmed", INT, NONE, 0, NULL, "",                     \
 	  "of them, those that found it slow or a suspect again")                                  \
+	F(HOP, MESSAGE_BYTES, "message_bytes", NUM, NONE, N, NULL, "bytes",                        \
+	  "the median size of its messages")                                                       \
+	F(HOP, OTHER_TRAFFIC_GBPS, "other_traffic_gbps", NUM, NONE, N, NULL, "GB/s",               \
+	  "slow or a suspect across hosts: what its busier host's NIC carried past the median "    \
+	  "host's during the point (another job's; null: not known or not judged)")                \
+	F(HOP, TRAFFIC_CLEARED, "traffic_cleared", BOOL, NONE, 0, NULL, "",                        \
+	  "slow or a suspect, and that traffic makes up its deficit: another job's, not the "      \
+	  "link's (reports/diagnose/hops.h)")                                                      \
 	F(ARSUM, VARIANTS, "variants", OBJS, ARVAR, R, NULL, "",                                   \
 	  "one entry per variant asked for")                                                       \
 	F(ARSUM, BELOW_MIN_BUSBW, "below_min_busbw", STRS, NONE, R, NULL, "",                      \

@@ -57,7 +57,7 @@ print(got)
 sys.exit(not (got and all(g[1] == $2 and g[2] == '$3' for g in got)))"
 }
 # Persistent (algorithms/timing.h): the last to arrive at a window's common start
-# in more calls than chance allows, by 10% of the p50 or more; the last to end never
+# in more calls than chance allows, by 3x the others' lateness and 1% of the p50; the last to end never
 # is (a schedule's shape), nor the last to leave a barrier.
 persistent_is() { # REPORT RANK (-1: none persistent)
 	python3 -c "

@@ -672,3 +672,119 @@ Test(hops, a_re_measurement_finds_a_hop_by_its_own_wins_only)
 	peers[5].wins_p = p.confirm_alpha / 2;
 	cr_assert_eq(hops_retest(&first, &again, &p), 1);
 }
+
+/*
+ * Another job's traffic (issue 39). A NIC carries the collective's bytes times one factor on
+ * every host (the calls not traced, the frames); what one host carried past that is someone
+ * else's.
+ */
+Test(hops, other_traffic_is_what_a_host_carried_past_the_others_factor)
+{
+	const int hosts[4] = {0, 1, 2, 3};
+	const double own[4] = {100, 100, 100, 100};
+	double counted[4] = {220, 220, 220 + 2e9, 220}, other[5];
+	cr_assert_eq(hops_host_other_gbps(counted, own, hosts, 4, 5, 2.0, other), 0);
+	cr_assert_float_eq(other[2], 1.0, 1e-9, "2e9 bytes more in 2 s: %g GB/s", other[2]);
+	cr_assert_float_eq(other[0], 0, 1e-12);
+	cr_assert(isnan(other[4]), "a host with no rank here");
+	/* a missing reading: nothing known */
+	counted[1] = NAN;
+	cr_assert_eq(hops_host_other_gbps(counted, own, hosts, 4, 4, 2.0, other), 0);
+	for (int h = 0; h < 4; h++)
+		cr_assert(isnan(other[h]));
+	/* two hosts: no median to stand on */
+	counted[1] = 220;
+	cr_assert_eq(hops_host_other_gbps(counted, own, hosts, 2, 4, 2.0, other), 0);
+	cr_assert(isnan(other[0]) && isnan(other[1]));
+	/* two ranks a host read the same counters; their own bytes add up */
+	const int two[6] = {0, 0, 1, 1, 2, 2};
+	const double own2[6] = {50, 50, 100, 0, 60, 40};
+	const double counted2[6] = {330, 330, 330, 330, 330 + 4e9, 330 + 4e9};
+	cr_assert_eq(hops_host_other_gbps(counted2, own2, two, 6, 3, 4.0, other), 0);
+	cr_assert_float_eq(other[2], 1.0, 1e-9);
+	cr_assert_float_eq(other[0], 0, 1e-12);
+}
+
+Test(hops, own_bytes_count_the_messages_across_hosts_only)
+{
+	struct ring_model m;
+	size_t n;
+	double own[4];
+	const int hosts[4] = {0, 0, 1, 1};
+	model_default(&m, 4);
+	m.iterations = 2;
+	struct hops_step *steps = play(&m, &n);
+	hops_cross_host_bytes(steps, n, hosts, 4, own);
+	/* rank 1 sends to rank 2 (another host), receives from rank 0 (its own): 6 steps x 2 */
+	cr_assert_float_eq(own[1], 2 * 6 * 262144.0, 1e-6);
+	cr_assert_float_eq(own[0], 2 * 6 * 262144.0, 1e-6, "receives from rank 3");
+	free(steps);
+}
+
+static void run_hosts(struct ring_model *m, const int *hosts, struct hops_result *r,
+                      struct hops_params *p)
+{
+	size_t n;
+	struct hops_step *steps = play(m, &n);
+	hops_params_default(p);
+	cr_assert_eq(hops_analyse(steps, n, m->nranks, hosts, p, r), 0);
+	free(steps);
+}
+
+/*
+ * A hop 6x its peers (262144 bytes in 600 us against 100: 0.44 GB/s against
+ * 2.6) is another job's when its host's NIC carried 2 GB/s more, and stays
+ * named at 1 GB/s: the traffic must make up the difference.
+ */
+Test(hops, a_slow_hop_is_cleared_when_other_traffic_makes_up_its_deficit)
+{
+	struct ring_model m;
+	struct hops_result r;
+	struct hops_params p;
+	const int hosts[6] = {0, 1, 2, 3, 4, 5};
+	double other[6] = {0, 0, 1.0, 0, 0, 0};
+	model_default(&m, 6);
+	m.xfer_us[2] = 600; /* 2 -> 3 */
+	run_hosts(&m, hosts, &r, &p);
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_float_eq(hop(&r, 2, 3)->message_bytes, 262144, 1e-9);
+	cr_assert_eq(hops_clear_traffic(&r, hosts, other, &p), 0, "1 GB/s leaves 0.9 unexplained");
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_float_eq(hop(&r, 2, 3)->other_traffic_gbps, 1.0, 1e-12);
+	cr_assert_not(hop(&r, 2, 3)->traffic_cleared);
+	other[3] = 2.0; /* the receiver's NIC: the busier end counts */
+	cr_assert_eq(hops_clear_traffic(&r, hosts, other, &p), 1);
+	cr_assert_eq(r.nnamed, 0);
+	cr_assert_not(hop(&r, 2, 3)->slow);
+	cr_assert(hop(&r, 2, 3)->traffic_cleared);
+	cr_assert_float_eq(hop(&r, 2, 3)->other_traffic_gbps, 2.0, 1e-12);
+	cr_assert(isnan(hop(&r, 3, 4)->other_traffic_gbps), "only slow hops and suspects");
+	hops_result_release(&r);
+	/* unknown traffic clears nothing */
+	run_hosts(&m, hosts, &r, &p);
+	double unknown[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+	cr_assert_eq(hops_clear_traffic(&r, hosts, unknown, &p), 0);
+	cr_assert_eq(r.nnamed, 1);
+	hops_result_release(&r);
+}
+
+/* A rank named for its two slow hops, one of them another job's: its other hop named apart. */
+Test(hops, a_rank_named_for_hops_that_traffic_explains_is_named_no_longer)
+{
+	struct ring_model m;
+	struct hops_result r;
+	struct hops_params p;
+	const int hosts[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+	double other[8] = {0, 0, 3.0, 0, 0, 0, 0, 0};
+	model_default(&m, 8);
+	m.xfer_us[2] = 500; /* 2 -> 3 */
+	m.xfer_us[3] = 500; /* 3 -> 4 */
+	run_hosts(&m, hosts, &r, &p);
+	cr_assert_eq(r.nranks, 1);
+	cr_assert_eq(hops_clear_traffic(&r, hosts, other, &p), 1, "2 -> 3: host 2 was busy");
+	cr_assert_eq(r.nranks, 0, "rank 3 has one slow hop of two left");
+	cr_assert_eq(r.nnamed, 1);
+	cr_assert_eq(r.hops[r.named[0]].from_rank, 3);
+	cr_assert_eq(r.hops[r.named[0]].to_rank, 4);
+	hops_result_release(&r);
+}

@@ -247,7 +247,15 @@ Test(timing, a_persistent_late_rank_is_named_with_its_chance)
 	/* 4 x 0.25^20 */
 	cr_assert_float_eq(t.straggler_p, 4 * pow(0.25, 20), 1e-20);
 	cr_assert(timing_straggler_persistent(&t, 130), "30 us of a 130 us call, every time");
-	cr_assert_not(timing_straggler_persistent(&t, 1000), "3%% of the p50: not the job's problem");
+	cr_assert(timing_straggler_persistent(&t, 600), "5%% of the p50: the job's problem");
+	cr_assert_not(timing_straggler_persistent(&t, 4000), "0.75%% of the p50: not the job's problem");
+	/* the others' start error: 0 to 1.5 us late (median 0.75), so 30 us stands out; 2 does not */
+	cr_assert_float_eq(t.others_late_us, 0.75, 1e-9);
+	persistent_case(TIMING_WINDOW, 20, 2, 2, 20, &t);
+	cr_assert_eq(t.straggler_rank, 2);
+	cr_assert(t.straggler_p <= TIMING_STRAGGLER_ALPHA);
+	cr_assert_not(timing_straggler_persistent(&t, 100), "%g us against the others' %g",
+	              t.straggler_us, t.others_late_us);
 	/* late in 6 of 20 calls, the others' share: chance (4 x P(X >= 6), X ~ Bin(20, 1/4)) */
 	persistent_case(TIMING_WINDOW, 20, 2, 30, 6, &t);
 	cr_assert(t.straggler_p > TIMING_STRAGGLER_ALPHA, "p %g", t.straggler_p);
@@ -260,11 +268,34 @@ Test(timing, a_persistent_late_rank_is_named_with_its_chance)
 	cr_assert_not(timing_straggler_persistent(&t, 130));
 }
 
+/* A start another rank missed once (a stall) does not raise the bar a late rank must pass. */
+Test(timing, a_missed_start_of_another_rank_does_not_hide_a_late_one)
+{
+	enum { RR = 4, NN = 20 };
+	double arrive[RR * NN], end[RR * NN], samples[NN], lat[RR], inside[RR], blame[2 * RR];
+	for (int r = 0; r < RR; r++)
+		for (int i = 0; i < NN; i++) {
+			arrive[r * NN + i] = ((r + i) % RR) * 0.5 + (r == 2 ? 60 : 0) +
+			                     (r == 1 && i == 7 ? 1000 : 0);
+			end[r * NN + i] = 200.0 + r * 0.01;
+		}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = RR, .attempts = NN,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = 1};
+	struct timing_result t;
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	cr_assert_eq(t.straggler_rank, 2);
+	cr_assert_gt(lat[1], 50, "rank 1's mean: %g us", lat[1]);
+	cr_assert_leq(t.others_late_us, 1.5, "its median: %g us", t.others_late_us);
+	cr_assert(timing_straggler_persistent(&t, 200));
+}
+
 /* The last to end is a schedule's shape as often as a fault: never persistent. */
 Test(timing, the_last_to_end_is_not_judged_persistent)
 {
 	struct timing_result t = {.straggler_rank = 1, .cause = TIMING_CAUSE_SLOW_INSIDE,
-	                          .straggler_us = 50, .straggler_count = 100, .straggler_p = 1e-40};
+	                          .straggler_us = 50, .straggler_count = 100, .straggler_p = 1e-40,
+	                          .others_late_us = 1};
 	cr_assert_not(timing_straggler_persistent(&t, 100));
 	t.cause = TIMING_CAUSE_LATE_ARRIVAL;
 	cr_assert(timing_straggler_persistent(&t, 100));
