@@ -61,6 +61,17 @@ static int check_comparable(const struct cmd_ctx *ctx, const struct compare_opts
 	return EXIT_OK;
 }
 
+/* config.runs: every report, in the order given (--paired: pair by pair). */
+static bool add_runs(cJSON *root, const struct compare_opts *o)
+{
+	cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "config");
+	cJSON *runs = cfg ? cJSON_AddArrayToObject(cfg, "runs") : NULL;
+	for (int i = 0; runs && i < o->files.count; i++)
+		if (!cJSON_AddItemToArray(runs, cJSON_CreateString(o->files.items[i])))
+			return false;
+	return runs != NULL;
+}
+
 static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
                       const struct cmp_run *base, const struct cmp_run *cur,
                       const struct cmp_result *r)
@@ -77,7 +88,7 @@ static int write_json(const struct cmd_ctx *ctx, const struct compare_opts *o,
 	report_utc_now(c.started_utc, sizeof c.started_utc);
 	report_utc_now(c.finished_utc, sizeof c.finished_utc);
 	root = run_report_new("compare", &c);
-	if (!root || !cmp_to_json(root, base, cur, r, &o->cmp)) {
+	if (!root || !cmp_to_json(root, base, cur, r, &o->cmp) || !add_runs(root, o)) {
 		cmd_error(ctx, "compare: out of memory while building the JSON report");
 		goto out;
 	}
@@ -91,21 +102,28 @@ out:
 int cmd_compare(void *opts, struct cmd_ctx *ctx)
 {
 	const struct compare_opts *o = opts;
-	struct cmp_run runs[2] = {0};
+	int n = o->files.count;
+	struct cmp_run *runs = calloc((size_t)n, sizeof *runs);
+	cJSON **roots = calloc((size_t)n, sizeof *roots);
 	struct cmp_result result = {0};
-	cJSON *roots[2] = {NULL, NULL};
 	/* -o -: the JSON on standard output, alone (the table would break it) */
 	bool to_stdout = o->out.output && strcmp(o->out.output, "-") == 0;
 	int rc = to_stdout ? EXIT_OK : run_check_output(ctx, "compare", &o->out);
 
-	for (int i = 0; i < 2 && rc == EXIT_OK; i++)
+	if (!runs || !roots) {
+		cmd_error(ctx, "compare: out of memory");
+		rc = EXIT_RUNTIME;
+	}
+	for (int i = 0; i < n && rc == EXIT_OK; i++)
 		rc = load(ctx, o->files.items[i], &roots[i], &runs[i]);
-	if (rc == EXIT_OK)
-		rc = check_comparable(ctx, o, &runs[0], &runs[1]);
+	/* every run against the first baseline: the pairs must compare with each other too */
+	for (int i = 1; i < n && rc == EXIT_OK; i++)
+		rc = check_comparable(ctx, o, &runs[0], &runs[i]);
 	if (rc != EXIT_OK)
 		goto out;
 	rc = EXIT_RUNTIME;
-	if (cmp_compare(&runs[0], &runs[1], &o->cmp, &result) != 0) {
+	if ((o->cmp.pairs ? cmp_compare_paired(runs, o->cmp.pairs, &o->cmp, &result)
+	                  : cmp_compare(&runs[0], &runs[1], &o->cmp, &result)) != 0) {
 		cmd_error(ctx, "compare: out of memory");
 		goto out;
 	}
@@ -118,9 +136,11 @@ int cmd_compare(void *opts, struct cmd_ctx *ctx)
 		rc = EXIT_CHECK_FAILED;
 out:
 	cmp_result_release(&result);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; runs && roots && i < n; i++) {
 		cmp_run_release(&runs[i]);
 		cJSON_Delete(roots[i]);
 	}
+	free(runs);
+	free(roots);
 	return rc;
 }

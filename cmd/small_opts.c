@@ -173,6 +173,14 @@ static const struct opt compare_only[] = {
      .help = "a point whose noise is wider than --threshold (its\n"
              "samples, or the yardstick around it): printed and\n"
              "counted (pass), or a failure, exit 1 (fail)"},
+    {.name = "paired",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct compare_opts, paired),
+     .help = "the reports are pairs measured one after the other,\n"
+             "BASELINE1 CURRENT1 BASELINE2 CURRENT2 ... (2 to 64 pairs):\n"
+             "each point judged on its median change over the pairs and\n"
+             "a rank-sum test stratified by pair, which the load's drift\n"
+             "between minutes does not move (no point is untestable)"},
     {.name = "allow-mismatch",
      .kind = OPT_FLAG,
      .offset = offsetof(struct compare_opts, allow_mismatch),
@@ -223,7 +231,23 @@ static int outputs_apart(const char *cmd, const struct cmd_out *out, const struc
 
 static int compare_check(void *opts, char *err, size_t len)
 {
-	const struct compare_opts *o = opts;
+	struct compare_opts *o = opts;
+	int n = o->files.count;
+	if (!o->paired && n != 2) {
+		snprintf(err, len,
+		         "compare: %d reports given: BASELINE and CURRENT, or with --paired the "
+		         "pairs measured one after the other",
+		         n);
+		return EXIT_USAGE;
+	}
+	if (o->paired && (n % 2 || n < 4 || n > 2 * CMP_MAX_PAIRS)) {
+		snprintf(err, len,
+		         "compare: --paired takes 2 to %d pairs, BASELINE1 CURRENT1 BASELINE2 "
+		         "CURRENT2 ...: %d report%s given%s",
+		         CMP_MAX_PAIRS, n, n == 1 ? "" : "s", n % 2 ? ", an odd count" : "");
+		return EXIT_USAGE;
+	}
+	o->cmp.pairs = o->paired ? (size_t)n / 2 : 0;
 	if (!stdin_twice(&o->files))
 		return outputs_apart("compare", &o->out, &o->files, "the input", err, len);
 	snprintf(err, len, "compare: only one of BASELINE and CURRENT can be '-' (standard input)");
@@ -232,7 +256,9 @@ static int compare_check(void *opts, char *err, size_t len)
 
 const struct cmd_spec compare_spec = {
     .name = "compare",
-    .synopsis = "collscope compare [options] BASELINE.json CURRENT.json",
+    .synopsis = "collscope compare [options] BASELINE.json CURRENT.json\n"
+                "       collscope compare --paired [options] BASELINE1.json CURRENT1.json "
+                "BASELINE2.json CURRENT2.json ...",
     .description =
         "Compares a report with a baseline, point by point: allreduce and scale records\n"
         "by (algorithm, dtype, op, bytes, ranks), links records by ordered pair. For each\n"
@@ -259,9 +285,9 @@ const struct cmd_spec compare_spec = {
         "            report that cannot be read or compared, 5 I/O error or out of memory\n",
     .groups = compare_groups,
     .size = sizeof(struct compare_opts),
-    .args_name = "two reports, BASELINE and CURRENT",
+    .args_name = "reports (BASELINE and CURRENT; --paired: 2 to 64 pairs)",
     .min_args = 2,
-    .max_args = 2,
+    .max_args = 2 * CMP_MAX_PAIRS,
     .args_offset = offsetof(struct compare_opts, files),
     .check = compare_check,
 };

@@ -22,9 +22,10 @@ struct compare_opts {
 	struct cmp_options cmp;
 	int format; /* enum cmp_format */
 	bool allow_mismatch;
+	bool paired; /* --paired: files are (baseline, current) pairs, cmp.pairs of them */
 	const char *metric; /* --metric as given (NULL: the default); must fit the reports' kind */
 	struct cmd_out out;
-	struct opt_args files; /* baseline, current */
+	struct opt_args files; /* baseline, current; --paired: baseline1, current1, ... */
 };
 
 struct trend_opts {

@@ -144,9 +144,7 @@ static void changes(struct cmp_row *r)
 	}
 }
 
-/* The samples the gate's test uses: a link's bandwidth gate its window times, else the call times.
- */
-static void tested_samples(const struct cmp_point *p, bool windows, const double **x, size_t *n)
+void cmp_tested_samples(const struct cmp_point *p, bool windows, const double **x, size_t *n)
 {
 	*x = windows ? p->window_samples_us : p->samples_us;
 	*n = windows ? p->nwindow_samples : p->nsamples;
@@ -165,8 +163,8 @@ static void test(struct cmp_row *r, enum cmp_metric gate)
 	const double *bs, *cs;
 	size_t nb, nc;
 
-	tested_samples(b, windows, &bs, &nb);
-	tested_samples(c, windows, &cs, &nc);
+	cmp_tested_samples(b, windows, &bs, &nb);
+	cmp_tested_samples(c, windows, &cs, &nc);
 	r->tested = nb >= CMP_MIN_SAMPLES && nc >= CMP_MIN_SAMPLES &&
 	            stats_mann_whitney(cs, nc, bs, nb, &r->u, &r->p_value) == 0;
 	r->tested_base = nb;
@@ -194,8 +192,8 @@ static void sensitivity(struct cmp_row *r, enum cmp_metric gate, double alpha, d
 	size_t nb, nc;
 	double sb, sc, sigma, d;
 
-	tested_samples(r->base, windows, &bs, &nb);
-	tested_samples(r->cur, windows, &cs, &nc);
+	cmp_tested_samples(r->base, windows, &bs, &nb);
+	cmp_tested_samples(r->cur, windows, &cs, &nc);
 	sb = stats_log_spread(bs, nb);
 	sc = stats_log_spread(cs, nc);
 	sigma = sqrt((sb * sb + sc * sc) / 2);
@@ -274,8 +272,7 @@ static void judge(struct cmp_row *r, const struct cmp_options *o)
 	                                  : "the change is within the noise of the samples";
 }
 
-/* q of every tested row, adjusted together; -1 when out of memory. */
-static int adjust_family(struct cmp_result *out, enum cmp_correction correction)
+int cmp_adjust_family(struct cmp_result *out, enum cmp_correction correction)
 {
 	double *p = malloc((out->nrows + 1) * sizeof *p);
 	int rc = 0;
@@ -301,9 +298,12 @@ static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct 
 	r->base = b;
 	r->cur = c;
 	r->u = r->p_value = r->q_value = r->mde_pct = r->worse_pct = NAN;
-	r->spread_pct = r->yardstick_pct = r->bar_pct = NAN;
-	for (int m = 0; m < CMP_METRICS; m++)
+	r->spread_pct = r->yardstick_pct = r->bar_pct = r->z = NAN;
+	for (int m = 0; m < CMP_METRICS; m++) {
 		r->ratio[m] = r->change_pct[m] = NAN;
+		r->base_value[m] = b ? b->value[m] : NAN;
+		r->cur_value[m] = c ? c->value[m] : NAN;
+	}
 	cmp_point_label(run, b ? b : c, r->label, sizeof r->label);
 	if (!b)
 		r->verdict = CMP_CURRENT_ONLY;
@@ -311,8 +311,7 @@ static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct 
 		r->verdict = CMP_BASELINE_ONLY;
 }
 
-/* Worst first: by verdict, then by how much worse (undefined last), then by name. */
-static int row_order(const void *pa, const void *pb)
+int cmp_row_order(const void *pa, const void *pb)
 {
 	const struct cmp_row *x = pa, *y = pb;
 	bool fx = isfinite(x->worse_pct), fy = isfinite(y->worse_pct);
@@ -348,7 +347,7 @@ int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const str
 			measure(r, o);
 		out->tested += r->tested;
 	}
-	if (adjust_family(out, o->correction) != 0) {
+	if (cmp_adjust_family(out, o->correction) != 0) {
 		cmp_result_release(out);
 		return -1;
 	}
@@ -368,7 +367,7 @@ int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const str
 		out->untestable_yardstick +=
 		    r->verdict == CMP_UNTESTABLE && r->yardstick_pct > o->threshold_pct;
 	}
-	qsort(out->rows, out->nrows, sizeof *out->rows, row_order);
+	qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row_order);
 	if (cmp_context_diff(base->root, cur->root, &out->diffs, &out->ndiffs) != 0) {
 		cmp_result_release(out);
 		return -1;

@@ -120,6 +120,7 @@ struct cmp_run {
 enum cmp_correction { CMP_CORRECT_BH, CMP_CORRECT_HOLM, CMP_CORRECT_NONE, CMP_CORRECTIONS };
 
 struct cmp_options {
+	size_t pairs; /* --paired: the runs are this many (baseline, current) pairs; 0: two runs */
 	double threshold_pct;
 	double alpha;
 	enum cmp_metric gate;
@@ -130,6 +131,10 @@ struct cmp_options {
 
 struct cmp_row {
 	const struct cmp_point *base, *cur; /* one of them NULL for a one-sided point */
+	size_t pairs;                       /* --paired: the pairs that held the point; 0 otherwise */
+	/* the values the row shows: its points' own; --paired, the medians over the pairs */
+	double base_value[CMP_METRICS], cur_value[CMP_METRICS];
+	double z; /* --paired: the stratified rank sum's z, positive when current is slower; NAN */
 	double ratio[CMP_METRICS];          /* current / baseline; NAN when undefined */
 	double change_pct[CMP_METRICS];     /* (ratio - 1) x 100 */
 	double worse_pct;                   /* of the gate metric; positive is worse */
@@ -221,10 +226,48 @@ struct cmp_result;
  */
 bool cmp_diffs_to_json(cJSON *root, const struct cmp_result *r);
 
+/*
+ * Internal to reports/compare/: the samples the gate's test uses (a link's bandwidth gate its
+ * window times when windows, else the call times); q of every tested row adjusted together (0,
+ * or -1 when out of memory); the rows' order, worst first (by verdict, then by how much worse,
+ * undefined last, then by name).
+ */
+void cmp_tested_samples(const struct cmp_point *p, bool windows, const double **x, size_t *n);
+int cmp_adjust_family(struct cmp_result *out, enum cmp_correction correction);
+int cmp_row_order(const void *pa, const void *pb);
+
 /* Matches, tests and orders, and lists the context differences; 0, or -1 when out of memory. */
 int cmp_compare(const struct cmp_run *base, const struct cmp_run *cur, const struct cmp_options *o,
                 struct cmp_result *out);
 void cmp_result_release(struct cmp_result *r);
+
+/*
+ * compare --paired (compare_paired.c, issue 29). On a busy machine the load
+ * moves between the minutes of a baseline and those of the current run, by
+ * more than the change a gate looks for, and no test of two runs' samples
+ * can tell the two apart. Measured alternately (baseline, current,
+ * baseline, current, ...: runs[2i] and runs[2i+1] are pair i, measured one
+ * after the other), each pair shares its minutes, and a real change shows
+ * in every pair while the load's drift does not. Per point, with every pair
+ * holding it:
+ *   - the change of each metric is the median over the pairs of current /
+ *     baseline (a pair caught in a burst of load moves the median little);
+ *   - the test is van Elteren's stratified rank sum: each pair's
+ *     Mann-Whitney U of current against baseline, centred and weighted by
+ *     1 / (n + m + 1), summed over the pairs, against its normal
+ *     approximation; p values adjusted over the points as in cmp_compare.
+ * A point regresses when its median change is worse than the threshold and
+ * the test finds a shift that way at q < alpha; it improves likewise. Its
+ * own spread and the yardstick (which measure the noise between moments,
+ * what pairing removes) are not applied: a point is never untestable. It is
+ * untested when a pair has fewer than CMP_MIN_SAMPLES samples a side, and
+ * not compared when a pair lacks it or skipped it. Rows name pair 1's
+ * points; their figures are the pairs'. npairs >= 2; 0, or -1 when out of
+ * memory.
+ */
+#define CMP_MAX_PAIRS 64
+int cmp_compare_paired(const struct cmp_run *runs, size_t npairs, const struct cmp_options *o,
+                       struct cmp_result *out);
 /* Any regression. */
 bool cmp_failed(const struct cmp_result *r);
 /* Exit status material: any regression, or with untestable_fails any untestable point. */

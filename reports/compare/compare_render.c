@@ -22,6 +22,8 @@ enum field_kind {
 	F_NCUR,
 	F_SAMPLES,
 	F_U,
+	F_PAIRS,
+	F_Z,
 	F_P,
 	F_Q,
 	F_MDE,
@@ -63,6 +65,8 @@ static const struct cmp_field fields[] = {
     {"current_samples", 0, F_NCUR, 0, IN_JSON},
     {"samples", 9, F_SAMPLES, 0, IN_TABLE},
     {"mann_whitney_u", 0, F_U, 0, IN_JSON},
+    {"pairs", 0, F_PAIRS, 0, IN_JSON},
+    {"stratified_z", 0, F_Z, 0, IN_JSON},
     {"p_value", 9, F_P, 0, IN_BOTH},
     {"q_value", 9, F_Q, 0, IN_BOTH},
     {"mde_pct", 7, F_MDE, 0, IN_BOTH},
@@ -98,11 +102,6 @@ static void field_name(const struct cmp_field *f, enum cmp_kind kind, char *buf,
 	snprintf(buf, len, "%.*s%s%s", (int)(pct - f->name), f->name, key, pct + 2);
 }
 
-static double metric_value(const struct cmp_point *p, enum cmp_metric m)
-{
-	return p ? p->value[m] : NAN;
-}
-
 /* The text column's width: the field's, widened to its header; negative is left-aligned. */
 static int width(const struct cmp_field *f, enum cmp_kind kind)
 {
@@ -120,14 +119,16 @@ static int width(const struct cmp_field *f, enum cmp_kind kind)
 static double field_number(const struct cmp_field *f, const struct cmp_row *r)
 {
 	switch (f->kind) {
-	case F_BASE: return metric_value(r->base, f->metric);
-	case F_CUR: return metric_value(r->cur, f->metric);
+	case F_BASE: return r->base_value[f->metric];
+	case F_CUR: return r->cur_value[f->metric];
 	case F_RATIO: return r->ratio[f->metric];
 	case F_PCT: return r->change_pct[f->metric];
 	/* both sides: the samples the test was given (window times for a link's bandwidth) */
 	case F_NBASE: return !r->base ? NAN : r->cur ? (double)r->tested_base : (double)r->base->nsamples;
 	case F_NCUR: return !r->cur ? NAN : r->base ? (double)r->tested_cur : (double)r->cur->nsamples;
 	case F_U: return r->u;
+	case F_PAIRS: return r->pairs ? (double)r->pairs : NAN;
+	case F_Z: return r->z;
 	case F_P: return r->p_value;
 	case F_Q: return r->q_value;
 	case F_MDE: return r->mde_pct;
@@ -290,6 +291,21 @@ static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
 	put(f, md, cur->path);
 	metric_key(o->gate, cur->kind, key, sizeof key);
 	fprintf(f, "' (%s reports).%s", cur->command, md ? "\n" : "\n# ");
+	if (o->pairs) {
+		fprintf(f,
+		        "Paired: %zu pairs of a baseline and a current run measured one after the "
+		        "other (the first pair named above). A point regresses when %s, the median "
+		        "over the pairs of current / baseline, is worse by more than %g%% and van "
+		        "Elteren's stratified rank-sum test (each pair's Mann-Whitney U of the raw "
+		        "samples) finds a shift that way at q < %g, %s the %zu tested points (at least "
+		        "%d samples a side in every pair); pairing removes the load's drift between "
+		        "moments, so no point is untestable.\n",
+		        o->pairs, key, o->threshold_pct, o->alpha, correction_text[o->correction],
+		        r->tested, CMP_MIN_SAMPLES);
+		if (md)
+			fputc('\n', f);
+		return;
+	}
 	fprintf(f,
 	        "A point regresses when %s is worse by more than %g%% and the two-sided "
 	        "Mann-Whitney U test of the raw samples finds a shift that way at q < %g, %s "
@@ -337,6 +353,12 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_run *ba
 		fprintf(f, "%s%zu %s", v ? ", " : "", r->count[v],
 		        cmp_verdict_name((enum cmp_verdict)v));
 	fputc('\n', f);
+	if (o->pairs) {
+		fprintf(f, "%s%zu tested point%s over %zu pairs, correction %s\n", md ? "\n" : "# ",
+		        r->tested, r->tested == 1 ? "" : "s", o->pairs,
+		        cmp_correction_name(o->correction));
+		return;
+	}
 	fprintf(f,
 	        "%s%zu tested point%s, correction %s; detectable effects (mde_pct) at alpha %.2g "
 	        "and %.0f%% power; %zu point%s too noisy to judge %g%%\n",
@@ -458,7 +480,8 @@ static bool add_config(cJSON *root, const struct cmp_run *base, const struct cmp
 	       cJSON_AddBoolToObject(c, "untestable_fails", o->untestable_fails) &&
 	       cJSON_AddStringToObject(c, "correction", cmp_correction_name(o->correction)) &&
 	       cJSON_AddNumberToObject(c, "mde_power", CMP_MDE_POWER) &&
-	       cJSON_AddNumberToObject(c, "min_samples", CMP_MIN_SAMPLES);
+	       cJSON_AddNumberToObject(c, "min_samples", CMP_MIN_SAMPLES) &&
+	       cJSON_AddNumberToObject(c, "pairs", (double)o->pairs);
 }
 
 cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,

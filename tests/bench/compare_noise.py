@@ -16,6 +16,10 @@ Prints one line per pair and then the counts: false alarms (no-change pairs that
 detections (slowed pairs that exit 1), and the pairs that were untestable only. --keep DIR keeps
 the reports; --rejudge DIR judges the kept reports again (after a change to compare) without
 measuring anything.
+
+--paired K: each trial is K pairs of runs made one after the other (baseline, current,
+baseline, current, ...), under the same load, judged by `compare --paired`: the way to gate a
+build on a busy machine (reports/compare/README.md). Trials of both kinds alternate.
 """
 import argparse
 import glob
@@ -80,11 +84,13 @@ def mpirun(args, env_extra):
 
 
 def judge(binary, base, cur, out):
-    """compare's exit code and its summary counts."""
-    r = subprocess.run([binary, "compare", "-q", "-o", out, "--force", base, cur],
+    """compare's exit code and its summary counts (base, cur: lists of runs with --paired)."""
+    files = [f for pair in zip(base, cur) for f in pair] if isinstance(base, list) else [base, cur]
+    paired = ["--paired"] if isinstance(base, list) else []
+    r = subprocess.run([binary, "compare", "-q", "-o", out, "--force"] + paired + files,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode > 1:
-        sys.exit("compare_noise: compare %s %s exited %d:\n%s" % (base, cur, r.returncode, r.stdout))
+        sys.exit("compare_noise: compare %s exited %d:\n%s" % (" ".join(files), r.returncode, r.stdout))
     with open(out) as f:
         counts = json.load(f)["summary"]["counts"]
     return r.returncode, counts
@@ -106,7 +112,7 @@ def yardstick_spread(path):
 
 
 def line(kind, k, rc, counts, base, cur):
-    ys = [yardstick_spread(p) for p in (base, cur)]
+    ys = [yardstick_spread(p) for p in ((base[0], cur[0]) if isinstance(base, list) else (base, cur))]
     ys_text = "/".join("-" if s is None else "%.1f%%" % s for s in ys)
     print("%-9s pair %2d: exit %d  regression %2d  untestable %2d  unchanged %2d  "
           "not-significant %2d  yardstick spread %s" %
@@ -114,7 +120,25 @@ def line(kind, k, rc, counts, base, cur):
            counts.get("unchanged", 0), counts.get("not-significant", 0), ys_text), flush=True)
 
 
+def measure_paired(args, d):
+    """Trials of args.paired pairs, each pair a baseline run and a current run, in turn."""
+    for k in range(1, args.pairs + 1):
+        for kind in ("no-change", "slowed"):
+            base, cur = [], []
+            with Load(args.load, 600, args.seed * 1000 + k * 2 + (kind == "slowed")):
+                for i in range(args.paired):
+                    base.append(os.path.join(d, "%s-%02d-a%d.json" % (kind, k, i)))
+                    cur.append(os.path.join(d, "%s-%02d-b%d.json" % (kind, k, i)))
+                    mpirun([args.bin] + SWEEP + ["-o", base[-1], "--force"], {})
+                    mpirun([args.bin] + SWEEP + ["-o", cur[-1], "--force"],
+                           {"COLLSCOPE_FAULT": SLOW} if kind == "slowed" else {})
+            yield kind, k, base, cur
+
+
 def measure(args, d):
+    if args.paired:
+        yield from measure_paired(args, d)
+        return
     for k in range(1, args.pairs + 1):
         for kind in ("no-change", "slowed"):
             base = os.path.join(d, "%s-%02d-a.json" % (kind, k))
@@ -127,6 +151,12 @@ def measure(args, d):
 
 
 def kept(d):
+    for base in sorted(glob.glob(os.path.join(d, "*-a0.json"))):  # --paired trials
+        stem = base[:-len("a0.json")]
+        n = len(glob.glob(stem + "a*.json"))
+        name = os.path.basename(base)
+        yield name.rsplit("-", 2)[0], int(name.rsplit("-", 2)[1]), \
+            ["%sa%d.json" % (stem, i) for i in range(n)], ["%sb%d.json" % (stem, i) for i in range(n)]
     for base in sorted(glob.glob(os.path.join(d, "*-a.json"))):
         name = os.path.basename(base)
         kind, k = name.rsplit("-", 2)[0], int(name.rsplit("-", 2)[1])
@@ -141,6 +171,8 @@ def main():
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("--keep", help="keep the reports in this directory")
     p.add_argument("--rejudge", help="judge the reports kept in this directory again")
+    p.add_argument("--paired", type=int, default=0, metavar="K",
+                   help="each trial K pairs made in turn, judged by compare --paired (0: off)")
     args = p.parse_args()
     # a TERM stops the busy loops too (Load.__exit__), as an interrupt does
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("compare_noise: terminated"))
@@ -164,6 +196,8 @@ def main():
     else:
         print("# measured: %d busy loops, load average %.1f at the start and %.1f at the end, "
               "%.0f s" % (args.load, load0, os.getloadavg()[0], time.time() - started))
+    if args.paired:
+        print("# each trial: %d pairs made in turn, judged by compare --paired" % args.paired)
     print("# no-change pairs: %d of %d failed (false alarms, %.0f%%); %d more passed with "
           "untestable points" % (nc[1], nc[0], 100.0 * nc[1] / max(nc[0], 1), nc[2]))
     print("# 25%% slower (%s): %d of %d caught (exit 1); %d passed with untestable points" %

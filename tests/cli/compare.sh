@@ -130,7 +130,7 @@ expect_output "adir.*is a directory" "the directory is named"
 
 # Bad usage.
 expect_exit 2 "one report only: exit 2" "$BIN" compare "$TMP/base.json"
-expect_output "expected two reports" "it says what it expected"
+expect_output "expected at least 2 reports" "it says what it expected"
 expect_exit 2 "--metric of links reports on allreduce reports: exit 2" "$BIN" compare --metric latency_p50 \
 	"$TMP/base.json" "$TMP/same.json"
 expect_output "compare: --metric latency_p50 is a metric of links reports; these are allreduce or scale reports" \
@@ -148,6 +148,31 @@ for bad in "--threshold -1" "--threshold x" "--alpha 0" "--alpha 1" "--metric p9
 	expect_exit 2 "compare $bad: exit 2" "$BIN" compare $bad "$TMP/base.json" "$TMP/same.json"
 	expect_output "'${bad#* }'|'${bad}'" "compare $bad names the value"
 done
+
+# --paired: baseline and current measured one after the other, the load moving between pairs
+# (every time x1.5 in the second pair): plain compare across pairs cries wolf, paired does not
+fake scaled "$TMP/base_p2.json" --from "$TMP/base.json" --factor 1.5 --jitter 0.02 --seed 5
+fake scaled "$TMP/same_p2.json" --from "$TMP/same.json" --factor 1.5 --jitter 0.02 --seed 6
+fake scaled "$TMP/slow_p2.json" --from "$TMP/slow.json" --factor 1.5 --jitter 0.02 --seed 7
+expect_exit 1 "the load between pairs, compared two at a time: exit 1" "$BIN" compare -q "$TMP/base.json" "$TMP/same_p2.json"
+expect_exit 0 "--paired, no change: exit 0" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json" "$TMP/same_p2.json"
+expect_output '^# Paired: 2 pairs of a baseline and a current run' "the rule says the runs are pairs"
+expect_output '^# ok: 0 regression, 0 untestable, 0 untested, 0 not-significant, 9 unchanged' "paired: every point unchanged"
+expect_exit 1 "--paired, +30% on one point in both pairs: exit 1" "$BIN" compare --paired -o "$TMP/paired.json" "$TMP/base.json" "$TMP/slow.json" "$TMP/base_p2.json" "$TMP/slow_p2.json"
+expect_output '^regression +tree 65536 B float32 sum 4 ranks' "paired: the regression names the point"
+expect_output '^# regression: 1 regression' "paired: exactly one"
+expect_exit 0 "paired JSON: config.pairs, config.runs, and per row its pairs and z" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d['config']
+rows = [r for r in d['results'] if r['verdict'] == 'regression']
+sys.exit(not (c['pairs'] == 2 and len(c['runs']) == 4 and rows and rows[0]['pairs'] == 2 and rows[0]['stratified_z'] > 3))" "$TMP/paired.json"
+expect_exit 2 "--paired with an odd count: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json"
+expect_output '3 reports given, an odd count' "it names the count"
+expect_exit 2 "--paired with one pair: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json"
+expect_output '2 to 64 pairs' "it says how many it takes"
+expect_exit 2 "three reports without --paired: exit 2" "$BIN" compare "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json"
+expect_output 'with --paired' "it names the way"
 
 # A real run against itself.
 if mpi 2 allreduce -q -a ring,mpi -b 1K -e 4K -n 20 -o "$TMP/real.json" >"$TMP/out" 2>&1; then

@@ -1,0 +1,185 @@
+/* compare --paired: baseline and current measured alternately, judged pair by pair (compare.h). */
+#include "reports/compare/compare_points.h"
+
+#include "reports/stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The point of run with p's key, or NULL. */
+static const struct cmp_point *find(const struct cmp_run *run, const struct cmp_point *p)
+{
+	size_t lo = 0, hi = run->npoints;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_point_order(&run->points[mid], p);
+		if (c == 0)
+			return &run->points[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The median over the pairs of what f gives of pair i; NAN when a pair has none. */
+static double median_over(const struct cmp_point *const *b, const struct cmp_point *const *c,
+                          size_t n, int m, int what, double *scratch)
+{
+	for (size_t i = 0; i < n; i++) {
+		double x = b[i]->value[m], y = c[i]->value[m];
+		double v = what == 0 ? x : what == 1 ? y : x > 0 ? y / x : NAN;
+		if (!isfinite(v))
+			return NAN;
+		scratch[i] = v;
+	}
+	return stats_median(scratch, n);
+}
+
+/* Each metric's baseline, current and current / baseline: medians over the pairs. */
+static void median_changes(struct cmp_row *r, const struct cmp_point *const *b,
+                           const struct cmp_point *const *c, size_t n, double *scratch)
+{
+	for (int m = 0; m < CMP_METRICS; m++) {
+		r->base_value[m] = median_over(b, c, n, m, 0, scratch);
+		r->cur_value[m] = median_over(b, c, n, m, 1, scratch);
+		r->ratio[m] = median_over(b, c, n, m, 2, scratch);
+		r->change_pct[m] = (r->ratio[m] - 1.0) * 100.0;
+	}
+}
+
+/*
+ * van Elteren's stratified rank sum over the pairs: z > 0 when current tends to be larger.
+ * false when a pair has fewer than CMP_MIN_SAMPLES samples a side (or no memory).
+ */
+static bool stratified(const struct cmp_point *const *b, const struct cmp_point *const *c,
+                       size_t n, enum cmp_metric gate, double *z, double *p, size_t *fewest)
+{
+	double t = 0, var = 0;
+	*fewest = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const bool windows = gate == CMP_BW && b[i]->window_samples_us &&
+		                     c[i]->window_samples_us;
+		const double *bs, *cs;
+		size_t nb, nc;
+		double u, ignored;
+		cmp_tested_samples(b[i], windows, &bs, &nb);
+		cmp_tested_samples(c[i], windows, &cs, &nc);
+		*fewest = nb < *fewest ? nb : *fewest;
+		*fewest = nc < *fewest ? nc : *fewest;
+		if (!bs || !cs || nb < CMP_MIN_SAMPLES || nc < CMP_MIN_SAMPLES ||
+		    stats_mann_whitney(cs, nc, bs, nb, &u, &ignored) != 0)
+			return false;
+		double w = 1.0 / ((double)(nb + nc) + 1.0), mn = (double)nb * (double)nc;
+		t += w * (u - mn / 2.0);
+		var += w * w * mn * (double)(nb + nc + 1) / 12.0;
+	}
+	*z = var > 0 ? t / sqrt(var) : 0;
+	*p = erfc(fabs(*z) / sqrt(2.0));
+	return true;
+}
+
+/* Pair 1's row measured again over every pair; no verdict yet. */
+static void measure(struct cmp_row *r, const struct cmp_run *runs, size_t npairs,
+                    const struct cmp_options *o, const struct cmp_point **b,
+                    const struct cmp_point **c, double *scratch)
+{
+	size_t held = 0;
+	for (size_t i = 0; i < npairs; i++) {
+		b[i] = find(&runs[2 * i], r->base);
+		c[i] = find(&runs[2 * i + 1], r->base);
+		if (!b[i] || !c[i] || b[i]->skipped || c[i]->skipped)
+			break;
+		held++;
+	}
+	r->pairs = held;
+	r->u = r->p_value = r->q_value = r->mde_pct = NAN;
+	r->spread_pct = r->yardstick_pct = r->bar_pct = NAN;
+	r->tested = false;
+	r->too_noisy = false;
+	r->samples_needed = 0;
+	if (held < npairs) {
+		r->verdict = CMP_NOT_COMPARED;
+		r->note = "not measured in every pair";
+		return;
+	}
+	median_changes(r, b, c, npairs, scratch);
+	r->worse_pct = o->gate == CMP_BW ? -r->change_pct[o->gate] : r->change_pct[o->gate];
+	if (!isfinite(r->worse_pct)) {
+		r->verdict = CMP_NOT_COMPARED;
+		r->note = "the gate metric is undefined in a pair";
+		return;
+	}
+	double z;
+	size_t fewest;
+	r->tested = stratified(b, c, npairs, o->gate, &z, &r->p_value, &fewest);
+	r->tested_base = r->tested_cur = fewest == SIZE_MAX ? 0 : fewest;
+	r->z = r->tested ? z : NAN;
+	if (!r->tested)
+		r->note = "fewer than 9 samples a side in a pair: no significance verdict";
+}
+
+static void judge(struct cmp_row *r, const struct cmp_options *o)
+{
+	if (r->verdict == CMP_NOT_COMPARED)
+		return;
+	bool worse = r->worse_pct > 0;
+	r->bar_pct = o->threshold_pct;
+	if (fabs(r->worse_pct) <= o->threshold_pct) {
+		r->verdict = CMP_UNCHANGED;
+		return;
+	}
+	if (!r->tested) {
+		r->verdict = worse && o->untested_fails ? CMP_REGRESSION : CMP_UNTESTED;
+		return;
+	}
+	bool slower = r->z > 0;
+	if (r->q_value < o->alpha && slower == worse) {
+		r->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
+		return;
+	}
+	r->verdict = CMP_NOT_SIGNIFICANT;
+	r->note = r->q_value < o->alpha ? "the test finds a shift the other way"
+	                                : "the change is not the same across the pairs";
+}
+
+int cmp_compare_paired(const struct cmp_run *runs, size_t npairs, const struct cmp_options *o,
+                       struct cmp_result *out)
+{
+	if (npairs < 2 || npairs > CMP_MAX_PAIRS || cmp_compare(&runs[0], &runs[1], o, out) != 0)
+		return -1;
+	const struct cmp_point **b = calloc(npairs, sizeof *b), **c = calloc(npairs, sizeof *c);
+	double *scratch = calloc(npairs, sizeof *scratch);
+	int rc = b && c && scratch ? 0 : -1;
+	out->tested = 0;
+	for (size_t k = 0; rc == 0 && k < out->nrows; k++) {
+		struct cmp_row *r = &out->rows[k];
+		if (!r->base || !r->cur)
+			continue;
+		r->verdict = CMP_UNCHANGED;
+		r->note = NULL;
+		measure(r, runs, npairs, o, b, c, scratch);
+		out->tested += r->tested;
+	}
+	if (rc == 0)
+		rc = cmp_adjust_family(out, o->correction);
+	out->mde_alpha = NAN; /* no detectable effect is worked out for pairs */
+	out->too_noisy = out->untestable_own = out->untestable_yardstick = 0;
+	for (int v = 0; v < CMP_VERDICTS; v++)
+		out->count[v] = 0;
+	for (size_t k = 0; rc == 0 && k < out->nrows; k++) {
+		struct cmp_row *r = &out->rows[k];
+		if (r->base && r->cur)
+			judge(r, o);
+		out->count[r->verdict]++;
+	}
+	if (rc == 0)
+		qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row_order);
+	free(b);
+	free(c);
+	free(scratch);
+	if (rc != 0)
+		cmp_result_release(out);
+	return rc;
+}
