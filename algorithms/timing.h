@@ -142,7 +142,9 @@ struct timing_result {
  * late too, and named: the OS is its cause. The last to end is not judged so: a schedule ends on some
  * ranks a step after the others by design (the ring at 64 KiB on 3 ranks:
  * rank 0 the last in 100 of 100 calls, by 29% of the p50, with no fault),
- * and slowness inside the call is the hop judge's (reports/diagnose/hops.h).
+ * and slowness inside the call is the hop judge's (reports/diagnose/hops.h);
+ * so a late rank that passes the count and spread rules is the straggler
+ * even where another rank's end was blamed more.
  * Nor can a loop that starts every call together see a rank whose work
  * between calls is slow: the start waits for it (COLLSCOPE_FAULT=slow).
  */

@@ -179,8 +179,9 @@ static const struct opt compare_only[] = {
      .help = "the reports are pairs measured one after the other,\n"
              "BASELINE1 CURRENT1 BASELINE2 CURRENT2 ... (2 to 64 pairs):\n"
              "each point judged on its median change over the pairs and\n"
-             "a rank-sum test stratified by pair, which the load's drift\n"
-             "between minutes does not move (no point is untestable)"},
+             "a paired t-test of the pairs' log ratios, which the load's\n"
+             "drift between minutes does not move (no point is\n"
+             "untestable; 4 pairs or more, or the test is weak)"},
     {.name = "allow-mismatch",
      .kind = OPT_FLAG,
      .offset = offsetof(struct compare_opts, allow_mismatch),

@@ -298,7 +298,7 @@ static void init_row(struct cmp_row *r, const struct cmp_run *run, const struct 
 	r->base = b;
 	r->cur = c;
 	r->u = r->p_value = r->q_value = r->mde_pct = r->worse_pct = NAN;
-	r->spread_pct = r->yardstick_pct = r->bar_pct = r->z = NAN;
+	r->spread_pct = r->yardstick_pct = r->bar_pct = r->t = NAN;
 	for (int m = 0; m < CMP_METRICS; m++) {
 		r->ratio[m] = r->change_pct[m] = NAN;
 		r->base_value[m] = b ? b->value[m] : NAN;

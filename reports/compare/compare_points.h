@@ -134,7 +134,7 @@ struct cmp_row {
 	size_t pairs;                       /* --paired: the pairs that held the point; 0 otherwise */
 	/* the values the row shows: its points' own; --paired, the medians over the pairs */
 	double base_value[CMP_METRICS], cur_value[CMP_METRICS];
-	double z; /* --paired: the stratified rank sum's z, positive when current is slower; NAN */
+	double t; /* --paired: Student's t of the pairs' log ratios, > 0 when current is larger; NAN */
 	double ratio[CMP_METRICS];          /* current / baseline; NAN when undefined */
 	double change_pct[CMP_METRICS];     /* (ratio - 1) x 100 */
 	double worse_pct;                   /* of the gate metric; positive is worse */
@@ -248,22 +248,23 @@ void cmp_result_release(struct cmp_result *r);
  * can tell the two apart. Measured alternately (baseline, current,
  * baseline, current, ...: runs[2i] and runs[2i+1] are pair i, measured one
  * after the other), each pair shares its minutes, and a real change shows
- * in every pair while the load's drift does not. Per point, with every pair
- * holding it:
+ * in every pair while the load's drift does not. The pair is the unit of
+ * the test, not the sample: the load moves all of a run's samples together.
+ * Per point, with every pair holding it:
  *   - the change of each metric is the median over the pairs of current /
  *     baseline (a pair caught in a burst of load moves the median little);
- *   - the test is van Elteren's stratified rank sum: each pair's
- *     Mann-Whitney U of current against baseline, centred and weighted by
- *     1 / (n + m + 1), summed over the pairs, against its normal
- *     approximation; p values adjusted over the points as in cmp_compare.
+ *   - the test is Student's paired t of d = log(current / baseline) of the
+ *     gate metric over the pairs (npairs - 1 degrees of freedom), its p
+ *     values adjusted over the points as in cmp_compare.
  * A point regresses when its median change is worse than the threshold and
  * the test finds a shift that way at q < alpha; it improves likewise. Its
- * own spread and the yardstick (which measure the noise between moments,
- * what pairing removes) are not applied: a point is never untestable. It is
- * untested when a pair has fewer than CMP_MIN_SAMPLES samples a side, and
- * not compared when a pair lacks it or skipped it. Rows name pair 1's
- * points; their figures are the pairs'. npairs >= 2; 0, or -1 when out of
- * memory.
+ * own spread and the yardstick (noise between moments, which the pairs'
+ * spread measures) are not applied: a point is never untestable. It is not
+ * compared when a pair lacks it or skipped it, untested when its gate
+ * metric is not positive in a pair. With few pairs the test is weak (2
+ * pairs: |t| above 64 at 0.01; 4: above 5.8): more pairs, more power. Rows
+ * name pair 1's points; their figures are the pairs'. npairs from 2 to
+ * CMP_MAX_PAIRS; 0, or -1 for another npairs or when out of memory.
  */
 #define CMP_MAX_PAIRS 64
 int cmp_compare_paired(const struct cmp_run *runs, size_t npairs, const struct cmp_options *o,

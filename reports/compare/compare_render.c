@@ -23,7 +23,7 @@ enum field_kind {
 	F_SAMPLES,
 	F_U,
 	F_PAIRS,
-	F_Z,
+	F_T,
 	F_P,
 	F_Q,
 	F_MDE,
@@ -66,7 +66,7 @@ static const struct cmp_field fields[] = {
     {"samples", 9, F_SAMPLES, 0, IN_TABLE},
     {"mann_whitney_u", 0, F_U, 0, IN_JSON},
     {"pairs", 0, F_PAIRS, 0, IN_JSON},
-    {"stratified_z", 0, F_Z, 0, IN_JSON},
+    {"paired_t", 0, F_T, 0, IN_JSON},
     {"p_value", 9, F_P, 0, IN_BOTH},
     {"q_value", 9, F_Q, 0, IN_BOTH},
     {"mde_pct", 7, F_MDE, 0, IN_BOTH},
@@ -128,7 +128,7 @@ static double field_number(const struct cmp_field *f, const struct cmp_row *r)
 	case F_NCUR: return !r->cur ? NAN : r->base ? (double)r->tested_cur : (double)r->cur->nsamples;
 	case F_U: return r->u;
 	case F_PAIRS: return r->pairs ? (double)r->pairs : NAN;
-	case F_Z: return r->z;
+	case F_T: return r->t;
 	case F_P: return r->p_value;
 	case F_Q: return r->q_value;
 	case F_MDE: return r->mde_pct;
@@ -295,13 +295,12 @@ static void print_rule(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
 		fprintf(f,
 		        "Paired: %zu pairs of a baseline and a current run measured one after the "
 		        "other (the first pair named above). A point regresses when %s, the median "
-		        "over the pairs of current / baseline, is worse by more than %g%% and van "
-		        "Elteren's stratified rank-sum test (each pair's Mann-Whitney U of the raw "
-		        "samples) finds a shift that way at q < %g, %s the %zu tested points (at least "
-		        "%d samples a side in every pair); pairing removes the load's drift between "
-		        "moments, so no point is untestable.\n",
-		        o->pairs, key, o->threshold_pct, o->alpha, correction_text[o->correction],
-		        r->tested, CMP_MIN_SAMPLES);
+		        "over the pairs of current / baseline, is worse by more than %g%% and "
+		        "Student's paired t of the pairs' log ratios (%zu degrees of freedom) finds a "
+		        "shift that way at q < %g, %s the %zu tested points; the pairs' spread is "
+		        "the noise, so no point is untestable.\n",
+		        o->pairs, key, o->threshold_pct, o->pairs - 1, o->alpha,
+		        correction_text[o->correction], r->tested);
 		if (md)
 			fputc('\n', f);
 		return;

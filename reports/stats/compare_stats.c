@@ -95,6 +95,35 @@ double stats_norm_cdf(double z)
 	return 0.5 * erfc(-z / sqrt(2.0));
 }
 
+double stats_t_two_sided(double t, int df)
+{
+	if (df < 1 || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	double th = atan(fabs(t) / sqrt((double)df)), c = cos(th), s = sin(th), c2 = c * c;
+	double sum, term, inside; /* inside: P(|T| < |t|) */
+	if (df % 2) { /* odd: (2 / pi) (theta + sin cos (1 + 2/3 cos^2 + 2.4/3.5 cos^4 ...)) */
+		sum = 0;
+		term = c;
+		for (int k = 1; k <= (df - 3) / 2 + 1 && df > 1; k++) {
+			sum += term;
+			term *= c2 * (2.0 * k) / (2.0 * k + 1);
+		}
+		inside = 2 / M_PI * (th + s * sum);
+	} else { /* even: sin (1 + 1/2 cos^2 + 1.3/2.4 cos^4 ...) */
+		sum = 0;
+		term = 1;
+		for (int k = 1; k <= df / 2; k++) {
+			sum += term;
+			term *= c2 * (2.0 * k - 1) / (2.0 * k);
+		}
+		inside = s * sum;
+	}
+	double p = 1 - inside;
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
 /*
  * Acklam's rational approximation (relative error 1.2e-9), then one step of
  * Halley's method on erfc, which brings it to about machine precision.

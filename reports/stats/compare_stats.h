@@ -36,6 +36,12 @@ int stats_adjust_holm(const double *p, size_t n, double *q);
 
 /* The standard normal distribution function. */
 double stats_norm_cdf(double z);
+/*
+ * P(|T| >= |t|) for T ~ Student's t with df degrees of freedom (df >= 1): the exact finite
+ * series of Abramowitz & Stegun 26.7.3-4 in theta = atan(|t| / sqrt(df)). NAN for df < 1 or
+ * t NAN; 0 for an infinite t.
+ */
+double stats_t_two_sided(double t, int df);
 /* Its inverse, for 0 < prob < 1 (NAN otherwise); accurate to about 1e-12. */
 double stats_norm_quantile(double prob);
 

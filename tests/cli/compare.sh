@@ -154,19 +154,22 @@ done
 fake scaled "$TMP/base_p2.json" --from "$TMP/base.json" --factor 1.5 --jitter 0.02 --seed 5
 fake scaled "$TMP/same_p2.json" --from "$TMP/same.json" --factor 1.5 --jitter 0.02 --seed 6
 fake scaled "$TMP/slow_p2.json" --from "$TMP/slow.json" --factor 1.5 --jitter 0.02 --seed 7
+fake scaled "$TMP/base_p3.json" --from "$TMP/base.json" --factor 0.8 --jitter 0.02 --seed 8
+fake scaled "$TMP/same_p3.json" --from "$TMP/same.json" --factor 0.8 --jitter 0.02 --seed 9
+fake scaled "$TMP/slow_p3.json" --from "$TMP/slow.json" --factor 0.8 --jitter 0.02 --seed 10
 expect_exit 1 "the load between pairs, compared two at a time: exit 1" "$BIN" compare -q "$TMP/base.json" "$TMP/same_p2.json"
-expect_exit 0 "--paired, no change: exit 0" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json" "$TMP/same_p2.json"
-expect_output '^# Paired: 2 pairs of a baseline and a current run' "the rule says the runs are pairs"
+expect_exit 0 "--paired, no change: exit 0" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json" "$TMP/same_p2.json" "$TMP/base_p3.json" "$TMP/same_p3.json"
+expect_output '^# Paired: 3 pairs of a baseline and a current run' "the rule says the runs are pairs"
 expect_output '^# ok: 0 regression, 0 untestable, 0 untested, 0 not-significant, 9 unchanged' "paired: every point unchanged"
-expect_exit 1 "--paired, +30% on one point in both pairs: exit 1" "$BIN" compare --paired -o "$TMP/paired.json" "$TMP/base.json" "$TMP/slow.json" "$TMP/base_p2.json" "$TMP/slow_p2.json"
+expect_exit 1 "--paired, +30% on one point in every pair: exit 1" "$BIN" compare --paired -o "$TMP/paired.json" "$TMP/base.json" "$TMP/slow.json" "$TMP/base_p2.json" "$TMP/slow_p2.json" "$TMP/base_p3.json" "$TMP/slow_p3.json"
 expect_output '^regression +tree 65536 B float32 sum 4 ranks' "paired: the regression names the point"
 expect_output '^# regression: 1 regression' "paired: exactly one"
-expect_exit 0 "paired JSON: config.pairs, config.runs, and per row its pairs and z" python3 -c "
+expect_exit 0 "paired JSON: config.pairs, config.runs, and per row its pairs and t" python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 c = d['config']
 rows = [r for r in d['results'] if r['verdict'] == 'regression']
-sys.exit(not (c['pairs'] == 2 and len(c['runs']) == 4 and rows and rows[0]['pairs'] == 2 and rows[0]['stratified_z'] > 3))" "$TMP/paired.json"
+sys.exit(not (c['pairs'] == 3 and len(c['runs']) == 6 and rows and rows[0]['pairs'] == 3 and rows[0]['paired_t'] > 9.9))" "$TMP/paired.json"
 expect_exit 2 "--paired with an odd count: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json"
 expect_output '3 reports given, an odd count' "it names the count"
 expect_exit 2 "--paired with one pair: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json"

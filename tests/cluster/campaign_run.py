@@ -47,7 +47,7 @@ TRACE = ["allreduce", "-a", "ring", "--sizes", "1M", "-n", "10", "-w", "2", "--t
 COMPARE_RUN = ["allreduce", "-a", "ring", "--sizes", "256K", "-n", "30", "-w", "3", "-q"]
 # compare: a clean baseline run and the draw's run, in turn, this many times, judged by
 # compare --paired (the way to gate a build on a busy cluster: reports/compare/README.md)
-COMPARE_PAIRS = 3
+COMPARE_PAIRS = 4
 TRAFFIC_SHARE = 0.3  # of BASE_MBIT, the background stream's pace
 os.environ["PATH"] += ":/usr/sbin:/sbin"
 

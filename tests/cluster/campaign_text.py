@@ -193,7 +193,7 @@ def markdown(results, paths):
            "Written by `make campaign-results` from the results of `make campaign` "
            "(tests/cluster/campaign_run.py; issue 39). Every draw plants one fault or none on the virtual "
            "cluster, runs the command a user would (`links`; `allreduce -a ring --trace`; `compare --paired` "
-           "of a clean baseline run and the draw's run made in turn, 3 times), and scores its verdict: right culprit and class; right culprit, wrong class or "
+           "of a clean baseline run and the draw's run made in turn, 4 times), and scores its verdict: right culprit and class; right culprit, wrong class or "
            "direction; missed; a healthy host, link or rank accused (that cell wins when a draw has both). "
            "Precision: of the draws that named something, those that named nothing healthy. Recall: of the "
            "faults, those whose culprit was named. Attribution: of those, named with the right class. "

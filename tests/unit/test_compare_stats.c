@@ -263,3 +263,26 @@ Test(mde, samples_needed_matches_a_simulation)
 	cr_assert(rate > 0.70 && rate < 0.90, "%.3f with %zu a side", rate, n);
 	cr_assert_lt(rejection_rate(sigma, d, n / 4, 0.01, 500), 0.45);
 }
+
+/* Student's t, two-sided, against the tables' critical values and the normal limit. */
+Test(student_t, two_sided_tails_match_the_tables)
+{
+	const struct {
+		double t;
+		int df;
+		double p;
+	} known[] = {{63.657, 1, 0.01}, {12.706, 1, 0.05}, {9.925, 2, 0.01}, {4.303, 2, 0.05},
+	             {3.182, 3, 0.05}, {5.841, 3, 0.01}, {2.776, 4, 0.05}, {4.604, 4, 0.01},
+	             {2.571, 5, 0.05}, {2.228, 10, 0.05}, {3.169, 10, 0.01}, {2.042, 30, 0.05}};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+		double p = stats_t_two_sided(known[i].t, known[i].df);
+		cr_assert_float_eq(p, known[i].p, known[i].p * 0.002, "t %g df %d: p %g",
+		                   known[i].t, known[i].df, p);
+		cr_assert_float_eq(stats_t_two_sided(-known[i].t, known[i].df), p, 1e-15);
+	}
+	cr_assert_float_eq(stats_t_two_sided(0, 7), 1, 1e-12);
+	cr_assert_float_eq(stats_t_two_sided(1.96, 2000), 2 * (1 - stats_norm_cdf(1.96)), 5e-4);
+	cr_assert_eq(stats_t_two_sided(INFINITY, 3), 0);
+	cr_assert(isnan(stats_t_two_sided(1, 0)));
+	cr_assert(isnan(stats_t_two_sided(NAN, 3)));
+}

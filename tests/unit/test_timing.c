@@ -290,6 +290,42 @@ Test(timing, a_missed_start_of_another_rank_does_not_hide_a_late_one)
 	cr_assert(timing_straggler_persistent(&t, 200));
 }
 
+/*
+ * A rank late to every call is the straggler even where another rank ends last by more (the
+ * receiver of a hop another job's stream slows): the last to end is never the finding.
+ */
+Test(timing, a_persistent_late_rank_outranks_a_later_end)
+{
+	enum { RR = 4, NN = 20 };
+	double arrive[RR * NN], end[RR * NN], samples[NN], lat[RR], inside[RR], blame[2 * RR];
+	for (int r = 0; r < RR; r++)
+		for (int i = 0; i < NN; i++) {
+			arrive[r * NN + i] = ((r + i) % RR) * 0.5 + (r == 2 ? 60 : 0);
+			end[r * NN + i] = 300.0 + (r == 1 ? 200 : r * 0.01);
+		}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = RR, .attempts = NN,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = 1};
+	struct timing_result t;
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	cr_assert_eq(t.straggler_rank, 2);
+	cr_assert_eq(t.cause, TIMING_CAUSE_LATE_ARRIVAL);
+	cr_assert_eq(t.straggler_count, NN);
+	cr_assert(timing_straggler_persistent(&t, 500));
+	/* after a barrier no arrival is judged: the later end stays the straggler */
+	in.method = TIMING_BARRIER;
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	cr_assert_eq(t.straggler_rank, 1);
+	cr_assert_eq(t.cause, TIMING_CAUSE_SLOW_INSIDE);
+	/* a late rank that is not persistent (late in 3 calls of 20) does not take it */
+	in.method = TIMING_WINDOW;
+	for (int i = 3; i < NN; i++)
+		arrive[2 * NN + i] = ((2 + i) % RR) * 0.5;
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	cr_assert_eq(t.straggler_rank, 1);
+	cr_assert_eq(t.cause, TIMING_CAUSE_SLOW_INSIDE);
+}
+
 /* The last to end is a schedule's shape as often as a fault: never persistent. */
 Test(timing, the_last_to_end_is_not_judged_persistent)
 {
