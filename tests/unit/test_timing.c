@@ -268,26 +268,40 @@ Test(timing, a_persistent_late_rank_is_named_with_its_chance)
 	cr_assert_not(timing_straggler_persistent(&t, 130));
 }
 
+/*
+ * Four ranks, twenty calls: the others' arrivals a little apart, rotating who is last among
+ * them, plus extra[r][i]; every end at 300 us plus end_extra[r]. t from method's analysis; lat:
+ * each rank's mean lateness.
+ */
+enum { RR4 = 4, NN20 = 20 };
+static void analyze4(enum timing_method method, const double extra[RR4][NN20],
+                     const double end_extra[RR4], struct timing_result *t, double *lat)
+{
+	double arrive[RR4 * NN20], end[RR4 * NN20], samples[NN20], inside[RR4], blame[2 * RR4];
+	for (int r = 0; r < RR4; r++)
+		for (int i = 0; i < NN20; i++) {
+			arrive[r * NN20 + i] = ((r + i) % RR4) * 0.5 + extra[r][i];
+			end[r * NN20 + i] = 300.0 + end_extra[r] + r * 0.01;
+		}
+	struct timing_input in = {.method = method, .nranks = RR4, .attempts = NN20,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = 1};
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, t), 0);
+}
+
 /* A start another rank missed once (a stall) does not raise the bar a late rank must pass. */
 Test(timing, a_missed_start_of_another_rank_does_not_hide_a_late_one)
 {
-	enum { RR = 4, NN = 20 };
-	double arrive[RR * NN], end[RR * NN], samples[NN], lat[RR], inside[RR], blame[2 * RR];
-	for (int r = 0; r < RR; r++)
-		for (int i = 0; i < NN; i++) {
-			arrive[r * NN + i] = ((r + i) % RR) * 0.5 + (r == 2 ? 60 : 0) +
-			                     (r == 1 && i == 7 ? 1000 : 0);
-			end[r * NN + i] = 200.0 + r * 0.01;
-		}
-	struct timing_input in = {.method = TIMING_WINDOW, .nranks = RR, .attempts = NN,
-	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
-	                          .slack_us = 1};
+	double extra[RR4][NN20] = {{0}}, end_extra[RR4] = {0}, lat[RR4];
 	struct timing_result t;
-	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	for (int i = 0; i < NN20; i++)
+		extra[2][i] = 60;
+	extra[1][7] = 1000;
+	analyze4(TIMING_WINDOW, extra, end_extra, &t, lat);
 	cr_assert_eq(t.straggler_rank, 2);
 	cr_assert_gt(lat[1], 50, "rank 1's mean: %g us", lat[1]);
 	cr_assert_leq(t.others_late_us, 1.5, "its median: %g us", t.others_late_us);
-	cr_assert(timing_straggler_persistent(&t, 200));
+	cr_assert(timing_straggler_persistent(&t, 300));
 }
 
 /*
@@ -296,32 +310,23 @@ Test(timing, a_missed_start_of_another_rank_does_not_hide_a_late_one)
  */
 Test(timing, a_persistent_late_rank_outranks_a_later_end)
 {
-	enum { RR = 4, NN = 20 };
-	double arrive[RR * NN], end[RR * NN], samples[NN], lat[RR], inside[RR], blame[2 * RR];
-	for (int r = 0; r < RR; r++)
-		for (int i = 0; i < NN; i++) {
-			arrive[r * NN + i] = ((r + i) % RR) * 0.5 + (r == 2 ? 60 : 0);
-			end[r * NN + i] = 300.0 + (r == 1 ? 200 : r * 0.01);
-		}
-	struct timing_input in = {.method = TIMING_WINDOW, .nranks = RR, .attempts = NN,
-	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
-	                          .slack_us = 1};
+	double extra[RR4][NN20] = {{0}}, end_extra[RR4] = {0, 200, 0, 0}, lat[RR4];
 	struct timing_result t;
-	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	for (int i = 0; i < NN20; i++)
+		extra[2][i] = 60;
+	analyze4(TIMING_WINDOW, extra, end_extra, &t, lat);
 	cr_assert_eq(t.straggler_rank, 2);
 	cr_assert_eq(t.cause, TIMING_CAUSE_LATE_ARRIVAL);
-	cr_assert_eq(t.straggler_count, NN);
+	cr_assert_eq(t.straggler_count, NN20);
 	cr_assert(timing_straggler_persistent(&t, 500));
 	/* after a barrier no arrival is judged: the later end stays the straggler */
-	in.method = TIMING_BARRIER;
-	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	analyze4(TIMING_BARRIER, extra, end_extra, &t, lat);
 	cr_assert_eq(t.straggler_rank, 1);
 	cr_assert_eq(t.cause, TIMING_CAUSE_SLOW_INSIDE);
 	/* a late rank that is not persistent (late in 3 calls of 20) does not take it */
-	in.method = TIMING_WINDOW;
-	for (int i = 3; i < NN; i++)
-		arrive[2 * NN + i] = ((2 + i) % RR) * 0.5;
-	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, &t), 0);
+	for (int i = 3; i < NN20; i++)
+		extra[2][i] = 0;
+	analyze4(TIMING_WINDOW, extra, end_extra, &t, lat);
 	cr_assert_eq(t.straggler_rank, 1);
 	cr_assert_eq(t.cause, TIMING_CAUSE_SLOW_INSIDE);
 }
