@@ -24,7 +24,8 @@ static const struct cmp_point *find(const struct cmp_run *run, const struct cmp_
 	return NULL;
 }
 
-/* The median over the pairs of what f gives of pair i; NAN when a pair has none. */
+/* The median over the pairs of metric m's baseline (what 0), current (1) or current / baseline
+ * (2); NAN when a pair has none. */
 static double median_over(const struct cmp_point *const *b, const struct cmp_point *const *c,
                           size_t n, int m, int what, double *scratch)
 {
@@ -54,7 +55,7 @@ static void median_changes(struct cmp_row *r, const struct cmp_point *const *b,
  * Student's paired t over the pairs of d = log(current / baseline) of the gate metric: t > 0
  * when current is larger. The pair is the unit: the load moves the samples of a run together,
  * so their count says nothing of the next pair (a test of the samples, van Elteren's
- * stratified rank sum, failed 1 of 1 no-change trial of 4 pairs under busy loops).
+ * stratified rank sum, failed 6 of 8 no-change trials of 4 pairs under busy loops).
  */
 static bool paired_t(const struct cmp_point *const *b, const struct cmp_point *const *c,
                      size_t n, enum cmp_metric gate, double *scratch, double *t, double *p)
