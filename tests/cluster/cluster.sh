@@ -164,7 +164,9 @@ sys.exit(h != ['h1', 'h2'])"
 # and look slow beside the other hosts' ranks, which run under daemonized orteds.
 MYSID=$(ps -o sid= -p $$ | tr -d ' ')
 vmpi sh -c 'ps -o sid= -p $$' >"$TMP/sids" 2>&1
-if [ "$(grep -c '[0-9]' "$TMP/sids")" = "$NP" ] && ! grep -qx " *$MYSID" "$TMP/sids"; then
+# the ranks' session ids, one a line; mpirun's own warnings (a setpgid race of its rsh
+# launcher: "[h1:11844] plm:rsh: Warning: setpgid(...)") are not ranks
+if [ "$(grep -cx ' *[0-9][0-9]*' "$TMP/sids")" = "$NP" ] && ! grep -qx " *$MYSID" "$TMP/sids"; then
 	pass "no rank runs in the suite's own session"
 else
 	echo "the suite's session: $MYSID" >>"$TMP/sids"
