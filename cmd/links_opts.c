@@ -329,9 +329,9 @@ static const struct opt links_only[] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct links_opts, judge_oversubscribed),
      .key = "judge_oversubscribed",
-     .help = "judge the links of oversubscribed hosts too, and the\n"
-             "latency of pairs whose ranks waited for a core half the\n"
-             "time or more"},
+     .help = "judge the links of oversubscribed hosts too, and pairs\n"
+             "whose ranks waited for a core half the time or more\n"
+             "(their latency; inside a host, their bandwidth)"},
     {.name = "fail-on-suspect",
      .kind = OPT_FLAG,
      .offset = offsetof(struct links_opts, fail_on_suspect),

@@ -148,6 +148,12 @@ static void print_not_judged(const struct links_view *v)
 		       "their ping-pongs or more: their latency is the scheduler's "
 		       "(--judge-oversubscribed judges them anyway)\n",
 		       waiting, v->nranks * (v->nranks - 1) / 2);
+	waiting = links_bandwidth_unjudged(v);
+	if (waiting > 0)
+		printf("# bandwidth not judged: %zu of %d pairs, inside a host, whose ranks waited "
+		       "for a core half their time or more: a rank off its core holds its peer's "
+		       "copy too (--judge-oversubscribed judges them anyway)\n",
+		       waiting, v->nranks * (v->nranks - 1) / 2);
 }
 
 /* A share of waiting for a CPU worth a word: the scheduler, not only the link, is in the figures. */

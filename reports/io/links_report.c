@@ -80,7 +80,8 @@ size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
 			                 : link_latency_us(r),
 			    .judged =
 			        (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])) &&
-			        (metric != DETECT_LATENCY || link_latency_judged(v, a, b)),
+			        (metric == DETECT_LATENCY ? link_latency_judged(v, a, b)
+			                                  : link_bandwidth_judged(v, a, b)),
 			};
 		}
 	return k;
@@ -223,13 +224,30 @@ bool link_latency_judged(const struct links_view *v, int a, int b)
 	return v->judge_waiting || !(link_cpu_wait_latency(v, a, b) >= LINK_LATENCY_WAIT_UNJUDGED);
 }
 
-size_t links_latency_unjudged(const struct links_view *v)
+bool link_bandwidth_judged(const struct links_view *v, int a, int b)
+{
+	return v->judge_waiting || v->host_of_rank[a] != v->host_of_rank[b] ||
+	       !(link_cpu_wait(v, a, b) >= LINK_LATENCY_WAIT_UNJUDGED);
+}
+
+static size_t unjudged(const struct links_view *v,
+                       bool (*judged)(const struct links_view *, int, int))
 {
 	size_t k = 0;
 	for (int a = 0; a < v->nranks; a++)
 		for (int b = a + 1; b < v->nranks; b++)
-			k += record(v, a, b)->measured && !link_latency_judged(v, a, b);
+			k += record(v, a, b)->measured && !judged(v, a, b);
 	return k;
+}
+
+size_t links_latency_unjudged(const struct links_view *v)
+{
+	return unjudged(v, link_latency_judged);
+}
+
+size_t links_bandwidth_unjudged(const struct links_view *v)
+{
+	return unjudged(v, link_bandwidth_judged);
 }
 
 /* The median of one of the two waits over the pairs (a sample of them past LINKS_WAIT_SAMPLE). */
@@ -744,6 +762,8 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_SUSPECTS_COUNT, confirmed) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_LATENCY_NOT_JUDGED_PAIRS,
 	                             (double)links_latency_unjudged(v)) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_BANDWIDTH_NOT_JUDGED_PAIRS,
+	                             (double)links_bandwidth_unjudged(v)) ||
 	    !add_classes(summary, final) || !add_hosts(summary, v) ||
 	    !add_suspects(summary, v, first, final) || !add_sensitivity(summary, j) ||
 	    !add_not_judged(summary, v))

@@ -459,6 +459,9 @@
 	  "hosts whose links are not judged (oversubscribed)")                                     \
 	F(LSUM, LATENCY_NOT_JUDGED_PAIRS, "latency_not_judged_pairs", INT, NONE, 0, NULL, "",      \
 	  "pairs whose ranks waited for a core half their ping-pongs or more: no latency verdict") \
+	F(LSUM, BANDWIDTH_NOT_JUDGED_PAIRS, "bandwidth_not_judged_pairs", INT, NONE, 0, NULL, "",  \
+	  "pairs inside a host whose ranks waited for a core half their time or more: no "         \
+	  "bandwidth verdict")                                                                     \
 	F(LSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "", "what was measured (--pattern)")    \
 	F(COVER, PATTERN, "pattern", STR, NONE, R, NULL, "", "screen, pairs, shift or both")       \
 	F(COVER, ROUNDS, "rounds", INT, NONE, R, NULL, "", "rounds measured, every kind")          \

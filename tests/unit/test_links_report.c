@@ -112,6 +112,36 @@ Test(links_report, a_latency_the_scheduler_held_is_not_judged)
 	cr_assert_eq(links_latency_unjudged(&v), 0);
 }
 
+/* Inside a host a pair whose ranks waited half its time has no bandwidth verdict; across hosts it has. */
+Test(links_report, a_bandwidth_the_scheduler_held_inside_a_host_is_not_judged)
+{
+	struct links_view v = make_view();
+	struct detect_link out[N * N];
+	for (int i = 0; i < N * N; i++)
+		records[i].cpu_wait_share = records[i].cpu_wait_share_lat = NAN;
+	records[0 * N + 1].cpu_wait_share = 0.1;
+	records[1 * N + 0].cpu_wait_share = 0.5; /* the larger end's counts */
+	records[2 * N + 3].cpu_wait_share = 0.49;
+	records[0 * N + 2].cpu_wait_share = 0.9; /* across hosts: judged whatever the wait */
+	cr_assert_not(link_bandwidth_judged(&v, 0, 1));
+	cr_assert_not(link_bandwidth_judged(&v, 1, 0));
+	cr_assert(link_bandwidth_judged(&v, 2, 3));
+	cr_assert(link_bandwidth_judged(&v, 0, 2));
+	cr_assert_eq(links_bandwidth_unjudged(&v), 1);
+	cr_assert_eq(links_latency_unjudged(&v), 0, "the ping-pongs' own wait is unknown");
+	size_t k = links_to_detect(&v, DETECT_BANDWIDTH, out);
+	for (size_t i = 0; i < k; i++) {
+		bool pair01 = (out[i].a == 0 && out[i].b == 1) || (out[i].a == 1 && out[i].b == 0);
+		cr_assert_eq(out[i].judged, !pair01, "%d->%d", out[i].a, out[i].b);
+	}
+	k = links_to_detect(&v, DETECT_LATENCY, out);
+	for (size_t i = 0; i < k; i++)
+		cr_assert(out[i].judged, "latency %d->%d", out[i].a, out[i].b);
+	v.judge_waiting = true; /* --judge-oversubscribed */
+	cr_assert(link_bandwidth_judged(&v, 0, 1));
+	cr_assert_eq(links_bandwidth_unjudged(&v), 0);
+}
+
 Test(links_report, typical_values)
 {
 	struct links_view v = make_view();
