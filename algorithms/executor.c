@@ -12,6 +12,7 @@
 
 #include "algorithms/executor.h"
 #include "algorithms/exec_codec.h"
+#include "algorithms/fault.h"
 #include "algorithms/progress.h"
 
 #include <string.h>
@@ -106,6 +107,15 @@ static int post_recv(const struct sched_step *st, const struct ar_call *c, char 
 	                 req);
 }
 
+/* A reduction that takes pct percent longer than it did (COLLSCOPE_FAULT=compute): it spins. */
+static void slow_reduce(void *out, const void *lhs, const void *rhs, size_t count,
+                        const struct ar_call *c, int64_t pct)
+{
+	uint64_t t0 = trace_now_ns();
+	ar_reduce(out, lhs, rhs, count, c->dtype, c->op);
+	fault_spin_ns((trace_now_ns() - t0) * (uint64_t)pct / 100);
+}
+
 struct trace_entry exec_call_entry(void)
 {
 	return (struct trace_entry){
@@ -135,6 +145,8 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 	bool next_posted = false;
 	int rc = MPI_SUCCESS;
 	struct trace_entry e = {0};
+	/* COLLSCOPE_FAULT=compute (testing only): this rank's core is slower at its reductions */
+	const int64_t compute_pct = fault_is(FAULT_COMPUTE, c->rank) ? ar_fault.pct : 0;
 
 	if (!in_place && s->copy_input_first && s->copy_count)
 		memcpy(res + s->copy_offset * w, in + s->copy_offset * w, s->copy_count * w);
@@ -179,7 +191,10 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 				rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
 			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
 			char *out = res + st->recv_offset * w;
-			ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
+			if (compute_pct > 0)
+				slow_reduce(out, lhs, tmp[k & 1], st->recv_count, c, compute_pct);
+			else
+				ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
 			if (traced)
 				e.reduced_ns = trace_now_ns();
 		}

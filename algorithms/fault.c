@@ -53,12 +53,14 @@ static int parse_args(char *args, struct fault *f, const char **why)
 		} else if (strcmp(kv, "us") == 0 && timed) {
 			f->us = (int64_t)v;
 			have_us = true;
-		} else if (strcmp(kv, "pct") == 0 && f->kind == FAULT_SLOW) {
+		} else if (strcmp(kv, "pct") == 0 &&
+		           (f->kind == FAULT_SLOW || f->kind == FAULT_COMPUTE)) {
 			f->pct = (int64_t)v;
 			have_pct = true;
 		} else {
-			return fail(why, "unknown key (rank=; after= for stall; us= for delay and slow; "
-			                 "pct= for slow)");
+			return fail(why,
+			            "unknown key (rank=; after= for stall; us= for delay and slow; "
+			            "pct= for slow and compute)");
 		}
 	}
 	if (!have_rank)
@@ -69,6 +71,8 @@ static int parse_args(char *args, struct fault *f, const char **why)
 		return fail(why, "delay needs us=N");
 	if (f->kind == FAULT_SLOW && have_us == have_pct)
 		return fail(why, "slow needs one of us=N and pct=P");
+	if (f->kind == FAULT_COMPUTE && !have_pct)
+		return fail(why, "compute needs pct=P");
 	return 0;
 }
 
@@ -79,7 +83,7 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 		enum fault_kind kind;
 	} kinds[] = {{"flip", FAULT_FLIP}, {"stall", FAULT_STALL}, {"nomem", FAULT_NOMEM},
 	             {"stranger", FAULT_STRANGER}, {"delay", FAULT_DELAY}, {"slow", FAULT_SLOW},
-	             {"rendezvous", FAULT_RENDEZVOUS}};
+	             {"rendezvous", FAULT_RENDEZVOUS}, {"compute", FAULT_COMPUTE}};
 	char buf[256];
 	*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
 	if (!spec || !*spec)
@@ -89,13 +93,13 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 	strcpy(buf, spec);
 	char *colon = strchr(buf, ':');
 	if (!colon)
-		return fail(why, "expected KIND:rank=R[,after=K|,us=N|,pct=P] (flip, stall, nomem, stranger, delay, slow, rendezvous)");
+		return fail(why, "expected KIND:rank=R[,after=K|,us=N|,pct=P] (flip, stall, nomem, stranger, delay, slow, compute, rendezvous)");
 	*colon = '\0';
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(buf, kinds[i].name) == 0)
 			out->kind = kinds[i].kind;
 	if (out->kind == FAULT_NONE)
-		return fail(why, "unknown kind (flip, stall, nomem, stranger, delay, slow, rendezvous)");
+		return fail(why, "unknown kind (flip, stall, nomem, stranger, delay, slow, compute, rendezvous)");
 	int rc = parse_args(colon + 1, out, why);
 	if (rc != 0)
 		*out = (struct fault){.kind = FAULT_NONE, .rank = -1};
@@ -128,4 +132,13 @@ void fault_stall(void)
 		struct timespec ts = {.tv_sec = 3600};
 		nanosleep(&ts, NULL);
 	}
+}
+
+void fault_spin_ns(uint64_t ns)
+{
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec) < ns);
 }

@@ -13,6 +13,10 @@
  *                          all-reduce and before its end is stamped (slow_inside)
  *   slow:rank=R,pct=P      the same, P percent of the call's own time: a run made
  *                          P% slower at every size (compare must catch it)
+ *   compute:rank=R,pct=P   every reduction of rank R's schedules takes P percent
+ *                          longer (it spins that share of the reduction's own time
+ *                          after it): a core slower at its own work, as a throttled
+ *                          or shared one is (--trace judges ranks by reduction rate)
  *   stranger:rank=0        before the ranks reach the watchdog's port, two connections
  *                          that are not ranks come first (one silent, one with the wrong
  *                          answer): the rendezvous must drop them and go on
@@ -36,7 +40,8 @@ enum fault_kind {
 	FAULT_STRANGER,
 	FAULT_DELAY,
 	FAULT_SLOW,
-	FAULT_RENDEZVOUS
+	FAULT_RENDEZVOUS,
+	FAULT_COMPUTE
 };
 
 struct fault {
@@ -44,7 +49,7 @@ struct fault {
 	int rank;
 	int64_t after;
 	int64_t us;  /* delay and slow */
-	int64_t pct; /* slow: percent of the call's time, instead of us */
+	int64_t pct; /* slow: percent of the call's time, instead of us; compute: of a reduction's */
 };
 
 /* The process's fault, parsed once by fault_load. */
@@ -60,6 +65,8 @@ bool fault_is(enum fault_kind kind, int rank);
 void fault_flip(void *buf, size_t count, size_t elem_bytes);
 /* Sleeps us microseconds (delay and slow). */
 void fault_wait_us(int64_t us);
+/* Spins (no sleep: a slow core is busy) for ns nanoseconds of CLOCK_MONOTONIC (compute). */
+void fault_spin_ns(uint64_t ns);
 /* Never returns: the stalled rank sleeps until something kills it. */
 void fault_stall(void);
 

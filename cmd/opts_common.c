@@ -256,9 +256,10 @@ const struct opt opts_trace[2] = {
      .offset = offsetof(struct sweep_opts, trace),
      .key = "trace",
      .help = "time every step of the schedule on every rank, gathered\n"
-             "after each point, and name the slow hops (a point with a\n"
-             "marginal one is measured up to twice more: it is named only\n"
-             "if every re-measurement finds it again)"},
+             "after each point, and name the slow hops and the ranks slow\n"
+             "at their reductions (a point with a marginal one is measured\n"
+             "up to twice more: it is named only if every re-measurement\n"
+             "finds it again)"},
     {.name = "trace-entries",
      .kind = OPT_U64,
      .offset = offsetof(struct sweep_opts, trace_entries),

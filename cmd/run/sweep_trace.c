@@ -7,6 +7,7 @@
 #include "reports/diagnose/halves.h"
 #include "reports/io/report_schema.h"
 #include "reports/stats/stats.h"
+#include "probes/cpu_wait.h"
 #include "probes/nic_bytes.h"
 #include "probes/topology.h"
 #include "algorithms/variant.h"
@@ -38,9 +39,10 @@ int run_trace_start(struct run_trace *t, const struct cmd_ctx *ctx, const char *
 			t->nhosts = h >= t->nhosts ? h + 1 : t->nhosts;
 		}
 		t->nic_bytes = calloc((size_t)ctx->nranks, sizeof *t->nic_bytes);
-		t->nic_gathered = calloc(2 * (size_t)ctx->nranks, sizeof *t->nic_gathered);
+		t->cpu_wait_share = calloc((size_t)ctx->nranks, sizeof *t->cpu_wait_share);
+		t->nic_gathered = calloc(3 * (size_t)ctx->nranks, sizeof *t->nic_gathered);
 		t->nic_cap = ctx->nranks;
-		failed = failed || !t->nic_bytes || !t->nic_gathered;
+		failed = failed || !t->nic_bytes || !t->cpu_wait_share || !t->nic_gathered;
 	}
 	if (failed)
 		cmd_rank_error(ctx, "%s: cannot allocate a trace of %llu entries", cmd,
@@ -87,6 +89,7 @@ void run_trace_stop(struct run_trace *t)
 	free(t->host_of_rank);
 	free(t->host_index);
 	free(t->nic_bytes);
+	free(t->cpu_wait_share);
 	free(t->nic_gathered);
 	free(t->findings);
 	free(t->halves);
@@ -103,24 +106,31 @@ void run_trace_nic_begin(struct run_trace *t)
 	if (!t->on)
 		return;
 	t->nic_known = probe_nic_bytes(&t->nic_begin);
+	t->wait_known = probe_cpu_wait_ns(&t->wait_begin_ns);
 	t->nic_begin_s = MPI_Wtime();
 }
 
-/* Each rank's NIC bytes since run_trace_nic_begin, to comm's rank 0. */
+/* Each rank's NIC bytes and wait for a core since run_trace_nic_begin, to comm's rank 0. */
 static int gather_nic(struct run_trace *t, MPI_Comm comm)
 {
-	uint64_t end;
+	uint64_t end, waited;
 	bool known = t->nic_known && probe_nic_bytes(&end) && end >= t->nic_begin;
-	double mine[2] = {known ? (double)(end - t->nic_begin) : NAN, MPI_Wtime() - t->nic_begin_s};
+	bool wait_known = t->wait_known && probe_cpu_wait_ns(&waited) && waited >= t->wait_begin_ns;
+	double mine[3] = {known ? (double)(end - t->nic_begin) : NAN, MPI_Wtime() - t->nic_begin_s,
+	                  wait_known ? (double)(waited - t->wait_begin_ns) * 1e-9 : NAN};
 	int rank, size;
 	MPI_Comm_rank(comm, &rank);
 	MPI_Comm_size(comm, &size);
 	/* the communicator's rank 0 is the world's (run_trace_collect), which holds room for all */
-	int rc = MPI_Gather(mine, 2, MPI_DOUBLE, t->nic_gathered, 2, MPI_DOUBLE, 0, comm);
+	int rc = MPI_Gather(mine, 3, MPI_DOUBLE, t->nic_gathered, 3, MPI_DOUBLE, 0, comm);
 	t->nic_wall_s = 0;
 	for (int q = 0; rc == MPI_SUCCESS && rank == 0 && q < size && q < t->nic_cap; q++) {
-		t->nic_bytes[q] = t->nic_gathered[2 * q];
-		t->nic_wall_s = fmax(t->nic_wall_s, t->nic_gathered[2 * q + 1]);
+		const double *g = &t->nic_gathered[3 * q];
+		t->nic_bytes[q] = g[0];
+		t->cpu_wait_share[q] = probe_cpu_wait_share((uint64_t)(g[2] * 1e9), g[1]);
+		if (isnan(g[2]))
+			t->cpu_wait_share[q] = NAN;
+		t->nic_wall_s = fmax(t->nic_wall_s, g[1]);
 	}
 	return rc;
 }
@@ -285,6 +295,10 @@ static int clear_traffic(struct run_trace *t, struct hops_result *r, const struc
 		                          t->nic_wall_s, other) == 0
 		         ? hops_clear_traffic(r, host_index, other, p)
 		         : -1;
+		if (rc >= 0)
+			hops_clear_busy_reducers(r, host_index, other, own, nranks, t->nic_wall_s,
+			                         p);
+
 	}
 	free(other);
 	free(own);
@@ -320,6 +334,7 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	if (hosts && host_index && steps &&
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
 		rc = known && clear_traffic(t, &r, &p, steps, n, host_index, nranks) < 0 ? -1 : 0;
+		hops_clear_waiting_reducers(&r, t->cpu_wait_share, nranks, &p);
 		if (rc == 0)
 			rc = hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got),
 			                        t->got.dropped) &&
@@ -354,6 +369,9 @@ bool run_trace_retest_wanted(const struct run_trace *t)
 		return false;
 	for (size_t i = 0; i < q->r.nhops; i++)
 		if (q->r.hops[i].suspect && q->r.hops[i].retests < q->p.retests)
+			return true;
+	for (size_t i = 0; i < q->r.nrank_suspects; i++)
+		if (q->r.rank_suspects[i].retests < q->p.retests)
 			return true;
 	return false;
 }

@@ -41,10 +41,15 @@ struct run_trace {
 	uint64_t nic_begin;
 	bool nic_known;
 	double nic_begin_s;
+	/* this rank: how long it had waited for a core when the point began (probes/cpu_wait.h) */
+	uint64_t wait_begin_ns;
+	bool wait_known;
 	/* rank 0: per rank of the last point's communicator, its host's NIC bytes during the
-	   point (NAN: unknown), and the longest rank's wall time of it */
+	   point (NAN: unknown), the share of the point it waited for a core (NAN: unknown), and
+	   the longest rank's wall time of it */
 	double *nic_bytes;
-	double *nic_gathered; /* the gather's: (bytes, wall seconds) per rank */
+	double *cpu_wait_share;
+	double *nic_gathered; /* the gather's: (bytes, wall seconds, waited seconds) per rank */
 	int nic_cap;
 	double nic_wall_s;
 };

@@ -25,7 +25,9 @@ void hops_params_default(struct hops_params *p)
 	                          .retest_share = 0.1,
 	                          .confirm_alpha = 0.05,
 	                          .retests = 2,
-	                          .traffic_tolerance = 0.1};
+	                          .traffic_tolerance = 0.1,
+	                          .reduce_min_ratio = 1.25,
+	                          .reduce_suspect_alpha = 0.05};
 }
 
 void hops_result_init(struct hops_result *r)
@@ -38,6 +40,8 @@ void hops_result_release(struct hops_result *r)
 	free(r->hops);
 	free(r->named);
 	free(r->ranks);
+	free(r->rank_suspects);
+	free(r->reducers);
 	hops_result_init(r);
 }
 
@@ -234,8 +238,8 @@ static double median_from(const struct item *x, size_t j, size_t lo, size_t k)
  * keeps the fast tail (a hop whose receiver never waited: 0) from widening
  * it. top[at]: the largest of the others. -1 when out of memory.
  */
-static int loo_scores(const double *x, size_t n, const struct hops_params *p, double *med,
-                      double *z, double *top)
+int hops_loo_scores(const double *x, size_t n, const struct hops_params *p, double *med, double *z,
+                    double *top)
 {
 	struct item *it = malloc(n * sizeof *it);
 	double floor = log1p(p->mad_floor_fraction);
@@ -260,7 +264,7 @@ static int loo_scores(const double *x, size_t n, const struct hops_params *p, do
 }
 
 /* The median of the others, for each of n values (n >= 2). -1 when out of memory. */
-static int loo_medians(const double *x, size_t n, double *med)
+int hops_loo_medians(const double *x, size_t n, double *med)
 {
 	struct item *it = malloc(n * sizeof *it);
 	if (!it)
@@ -274,7 +278,7 @@ static int loo_medians(const double *x, size_t n, double *med)
 	return 0;
 }
 
-static double log_of(double v)
+double hops_log_of(double v)
 {
 	return log(v > 1e-12 ? v : 1e-12);
 }
@@ -323,11 +327,11 @@ static int judge_locality(struct hops_result *r, enum hops_locality loc,
 		goto out;
 	for (size_t i = 0; i < k; i++)
 		vals[i] = r->hops[idx[i]].hop_time_us;
-	rc = loo_medians(vals, k, med_time);
+	rc = hops_loo_medians(vals, k, med_time);
 	for (size_t i = 0; i < k; i++)
-		vals[i] = log_of(r->hops[idx[i]].value);
+		vals[i] = hops_log_of(r->hops[idx[i]].value);
 	if (rc == 0)
-		rc = loo_scores(vals, k, p, med, z, top);
+		rc = hops_loo_scores(vals, k, p, med, z, top);
 	for (size_t i = 0; rc == 0 && i < k; i++) {
 		struct hops_hop *h = &r->hops[idx[i]];
 		/* min_ratio past the slowest other: with 2 or 3 others a spread is one ratio */
@@ -357,7 +361,7 @@ out:
 	return rc;
 }
 
-static int add_rank(struct hops_result *r, const struct hops_rank *k, int nranks)
+int hops_add_rank(struct hops_result *r, const struct hops_rank *k, int nranks)
 {
 	if (!r->ranks && !(r->ranks = calloc(2 * (size_t)nranks, sizeof *r->ranks)))
 		return -1;
@@ -390,120 +394,13 @@ static int name_ranks_by_hops(struct hops_result *r, int nranks, bool *covered)
 		}
 		if (k.hops_total < 2 || 2 * k.hops_slow <= k.hops_total)
 			continue;
-		if (add_rank(r, &k, nranks) != 0)
+		if (hops_add_rank(r, &k, nranks) != 0)
 			return -1;
 		for (size_t i = 0; i < r->nhops; i++)
 			if (r->hops[i].from_rank == q || r->hops[i].to_rank == q)
 				covered[i] = true;
 	}
 	return 0;
-}
-
-/* Per rank: median over iterations of its reduction rate (bytes/us) and reduce time (us). */
-struct rank_reduce {
-	double rate, time_us;
-	bool reduces;
-};
-
-/* One reduce step: its rank, iteration, time and bytes. */
-struct reduce_step {
-	int rank;
-	int64_t iteration;
-	double t_us, bytes;
-};
-
-static int cmp_reduce_step(const void *pa, const void *pb)
-{
-	const struct reduce_step *x = pa, *y = pb;
-	int c = cmp_i64(x->rank, y->rank);
-	return c ? c : cmp_i64(x->iteration, y->iteration);
-}
-
-static int reduce_rates(const struct hops_step *steps, size_t n, int nranks,
-                        struct rank_reduce *out, double *vals)
-{
-	struct reduce_step *rs = malloc((n ? n : 1) * sizeof *rs);
-	double *times = malloc((n ? n : 1) * sizeof *times);
-	size_t k = 0;
-	int rc = rs && times ? 0 : -1;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		const struct hops_step *s = &steps[i];
-		/* a copy leaves its two times equal: only reductions take time between them */
-		if (s->recv_peer >= 0 && s->reduced_us > s->recv_done_us)
-			rs[k++] = (struct reduce_step){s->rank, s->iteration,
-			                               s->reduced_us - s->recv_done_us,
-			                               (double)s->recv_bytes};
-	}
-	if (rc == 0)
-		qsort(rs, k, sizeof *rs, cmp_reduce_step);
-	for (int q = 0; q < nranks; q++)
-		out[q] = (struct rank_reduce){NAN, NAN, false};
-	for (size_t i = 0, j; rc == 0 && i < k; i = j) {
-		size_t iters = 0;
-		for (j = i; j < k && rs[j].rank == rs[i].rank;) {
-			double t = 0, bytes = 0;
-			size_t first = j;
-			for (; j < k && rs[j].rank == rs[i].rank &&
-			       rs[j].iteration == rs[first].iteration;
-			     j++) {
-				t += rs[j].t_us;
-				bytes += rs[j].bytes;
-			}
-			vals[iters] = bytes / t;
-			times[iters++] = t;
-		}
-		struct rank_reduce *o = &out[rs[i].rank];
-		*o = (struct rank_reduce){stats_median(vals, iters), stats_median(times, iters),
-		                          true};
-		rc = isnan(o->rate) || isnan(o->time_us) ? -1 : 0;
-	}
-	free(rs);
-	free(times);
-	return rc;
-}
-
-static int name_ranks_by_reduce(const struct hops_step *steps, size_t n, int nranks,
-                                const struct hops_params *p, struct hops_result *r, double *vals)
-{
-	struct rank_reduce *rr = calloc((size_t)nranks, sizeof *rr);
-	double *x = calloc(5 * (size_t)nranks, sizeof *x);
-	double *med_time = x + nranks, *med = med_time + nranks, *z = med + nranks,
-	       *top = z + nranks;
-	int *who = calloc((size_t)nranks, sizeof *who);
-	size_t k = 0;
-	int rc = rr && x && who ? reduce_rates(steps, n, nranks, rr, vals) : -1;
-	for (int q = 0; rc == 0 && q < nranks; q++)
-		if (rr[q].reduces)
-			who[k++] = q;
-	if (rc != 0 || k == 0 || (int)k < p->min_ranks)
-		goto out;
-	for (size_t i = 0; i < k; i++)
-		x[i] = rr[who[i]].time_us;
-	rc = loo_medians(x, k, med_time);
-	/* slower is a lower rate: the test runs on the logs of its inverse */
-	for (size_t i = 0; i < k; i++)
-		x[i] = -log_of(rr[who[i]].rate);
-	if (rc == 0)
-		rc = loo_scores(x, k, p, med, z, top);
-	for (size_t i = 0; rc == 0 && i < k; i++) {
-		const struct rank_reduce *q = &rr[who[i]];
-		struct hops_rank v = {.rank = who[i],
-		                      .reason = HOPS_RANK_REDUCE,
-		                      .reduce_gbps = q->rate * 1e-3,
-		                      .median_reduce_gbps = exp(-med[i]) * 1e-3,
-		                      .ratio = exp(x[i] - med[i]),
-		                      .score = z[i],
-		                      .share = (q->time_us - med_time[i]) / r->iteration_us};
-		bool dominant = x[i] - top[i] >= log(p->min_ratio);
-		if (v.ratio >= p->min_ratio && (v.score >= p->z_threshold || dominant) &&
-		    q->time_us - med_time[i] >= p->min_excess_us && v.share >= p->min_share)
-			rc = add_rank(r, &v, nranks);
-	}
-out:
-	free(rr);
-	free(x);
-	free(who);
-	return rc;
 }
 
 /* Past the score or the wins test with the excess, under min_share: see hops.h. */
@@ -527,7 +424,7 @@ static void sort_named(struct hops_result *r)
 		}
 }
 
-static int cmp_rank(const void *pa, const void *pb)
+int hops_cmp_rank(const void *pa, const void *pb)
 {
 	const struct hops_rank *x = pa, *y = pb;
 	return (x->ratio < y->ratio) - (x->ratio > y->ratio);
@@ -589,7 +486,7 @@ static int analyse(const struct hops_step *steps, size_t n, int nranks, const in
 	if (!(covered = calloc(r->nhops ? r->nhops : 1, sizeof *covered)) ||
 	    !(r->named = calloc(r->nhops ? r->nhops : 1, sizeof *r->named)) ||
 	    name_ranks_by_hops(r, nranks, covered) != 0 ||
-	    name_ranks_by_reduce(steps, n, nranks, p, r, w->vals) != 0)
+	    hops_name_ranks_by_reduce(steps, n, nranks, p, r, w->vals) != 0)
 		goto out;
 	for (size_t i = 0; i < r->nhops; i++)
 		if (r->hops[i].slow && !covered[i])
@@ -600,7 +497,7 @@ static int analyse(const struct hops_step *steps, size_t n, int nranks, const in
 		}
 	sort_named(r);
 	if (r->nranks)
-		qsort(r->ranks, r->nranks, sizeof *r->ranks, cmp_rank);
+		qsort(r->ranks, r->nranks, sizeof *r->ranks, hops_cmp_rank);
 	rc = 0;
 out:
 	free(covered);
@@ -664,6 +561,7 @@ size_t hops_retest(struct hops_result *first, const struct hops_result *again,
                    const struct hops_params *p)
 {
 	first->nsuspects = 0;
+	hops_retest_ranks(first, again, p);
 	for (size_t i = 0; i < first->nhops; i++) {
 		struct hops_hop *h = &first->hops[i];
 		if (!h->suspect)
@@ -694,5 +592,6 @@ int hops_name_confirmed(struct hops_result *r, int min_retests)
 		named++;
 	}
 	sort_named(r);
-	return named;
+	int ranks = hops_name_confirmed_ranks(r, min_retests);
+	return ranks < 0 ? -1 : named + ranks;
 }

@@ -84,13 +84,40 @@
  * When more than half of a rank's hops (in and out, at least 2) are slow, the
  * rank is named instead ("hops": its network interface or its progress is
  * slow both ways) and its hops are not listed apart. A rank that is slow at
- * its own work (a starved core) delays its sends, which the attribution
- * above takes away from its hops, so it is judged on its reduction rate:
- * bytes reduced per second of reduce time (reduced_us - recv_done_us of its
- * reduce steps: a step whose two times are equal copied), the median over
- * iterations, against the other ranks' with the same ratio, z, excess and
- * share tests, each rank against the others ("reduce"). Ranks that reduce nothing
- * (naive's leaves) are not judged.
+ * its own work (a starved or throttled core) delays its sends, which the
+ * attribution above takes away from its hops, so it is judged on its
+ * reduction rate: bytes reduced per second of reduce time (reduced_us -
+ * recv_done_us of its reduce steps: a step whose two times are equal
+ * copied), the median over iterations, each rank against the others
+ * ("reduce"). It is named at once with the hops' ratio, z, excess and share
+ * tests. Short of them, it is a suspect when that rate is reduce_min_ratio
+ * (1.25) or more below the others' median, its reduce time per iteration
+ * min_excess_us above theirs (microsecond differences are the caches' and the
+ * clock's: at 64 KiB on 4 ranks sharing 2 cores a clean rank reduced 1.6x
+ * slower in 13-17 of 20 iterations, 1-2 us), and it stands out: its score passes
+ * z_threshold, or its rate is min_ratio below every other's, or it reduced
+ * slowest of all ranks in more iterations than chance allows at
+ * reduce_suspect_alpha (consistency_p, as the hops' wins test, over every
+ * rank: 0.05, as the re-tests guard the name; at the hops' 0.001 the first
+ * pass suspected 2 of 8 reducers 35-50% slow on 5 namespace hosts with 10
+ * iterations, their scores 0.8-2.2 and chances 0.004-1 on a cluster whose
+ * ranks share 2 cores); the point is measured again as for a hop suspect,
+ * and the rank is named when every re-measurement finds it again, as slow
+ * and with the one-rank test at confirm_alpha (hops_retest). A re-test that
+ * asked the first pass's bar again (a search over every rank) named 2 of 22
+ * reducers 5-90% slow on the campaign's seed 3, against 8 of 22 with no re-test. On the campaign's first run of this rule without re-tests it
+ * named a healthy rank in 6 of 124 traced draws, one with no load at all: one
+ * point's 10 iterations are not enough. No share of the iteration is asked, as
+ * it is of a hop: where
+ * the network is slow the reductions are a sliver of the all-reduce (on
+ * namespace hosts at 300 Mbit/s, 0.1-0.5% of a 1 MiB ring's iteration), yet
+ * a core 1.5x slower at its own work slows the training step's compute as
+ * much; the share is reported. Measured on 5 such hosts, one rank each, 1 MiB,
+ * 10 iterations, idle and under 2 CPU burners (2026-12-06): 20 clean ranks
+ * reached ratio 1.18 and score 2.1 at most, chance 0.6 at least; a rank whose
+ * reductions were made 35% slower (COLLSCOPE_FAULT=compute) stood at 0.94-1.64x,
+ * one 90% slower at 1.65-2.19x. Ranks that reduce nothing (naive's leaves)
+ * are not judged.
  */
 #ifndef COLLSCOPE_HOPS_H
 #define COLLSCOPE_HOPS_H
@@ -127,6 +154,8 @@ struct hops_params {
 	double confirm_alpha;     /* 0.05: a re-measurement's wins test of the one suspect */
 	int retests;              /* 2: re-measurements a suspect must pass to be named */
 	double traffic_tolerance; /* 0.1: other traffic explains a hop within this (see below) */
+	double reduce_min_ratio;  /* 1.25: a rank named for its reductions is this much slower */
+	double reduce_suspect_alpha; /* 0.05: a slower reducer's consistency_p to be a suspect */
 };
 
 enum hops_locality { HOPS_SAME_HOST, HOPS_CROSS_HOST, HOPS_ANY /* hosts not known */ };
@@ -165,6 +194,11 @@ struct hops_rank {
 	double reduce_gbps, median_reduce_gbps; /* REDUCE: its rate and the other ranks' median */
 	double ratio, score; /* HOPS: its slow hops' largest; REDUCE: median / rate */
 	double share; /* HOPS: its slow hops' shares, added; REDUCE: its excess reduce time's */
+	int wins, ranked;     /* REDUCE: iterations it reduced slowest of all ranks, of those it reduced */
+	double consistency_p; /* REDUCE: chance of as many wins, were it no slower than its peers */
+	double wins_p;        /* REDUCE: the same for this one rank, not multiplied by the peers */
+	int retests;           /* REDUCE: re-measurements of the point while it was a suspect */
+	int retests_confirmed; /* of them, those that found it again */
 };
 
 /* What hops_analyse found; owned, hops_result_release frees it. */
@@ -175,7 +209,11 @@ struct hops_result {
 	size_t nnamed;
 	struct hops_rank *ranks; /* ranks named, worst first */
 	size_t nranks;
-	size_t nsuspects; /* hops with suspect set */
+	struct hops_rank *reducers;      /* every rank judged on its reductions, by rank */
+	size_t nreducers;
+	struct hops_rank *rank_suspects; /* slow reducers to be measured again (see "Ranks") */
+	size_t nrank_suspects;           /* of them, those still standing come first */
+	size_t nsuspects; /* hops with suspect set, and rank suspects standing */
 	size_t messages;  /* paired */
 	size_t unmatched; /* sends or receives left without a partner */
 	size_t iterations;
@@ -184,7 +222,8 @@ struct hops_result {
 };
 
 /* ratio 2, z 3.5, excess 20 us, share 0.25, floor 1 us, MAD floor 0.05, wait 0.1, 3 hops, 3 ranks,
- * consistency 1e-3, suspects from a share of 0.1, 2 re-tests confirming at 0.05. */
+ * consistency 1e-3, suspects from a share of 0.1, 2 re-tests confirming at 0.05, traffic 0.1,
+ * a slow reducer 1.25x, suspected at 0.05. */
 void hops_params_default(struct hops_params *p);
 void hops_result_init(struct hops_result *r);
 void hops_result_release(struct hops_result *r);
@@ -204,16 +243,21 @@ int hops_analyse(const struct hops_step *steps, size_t n, int nranks, const int 
  * its retests_confirmed when again finds the same hop slow or a suspect, or
  * the slowest of its class in more iterations than chance allows at
  * confirm_alpha (one hop tested, not a search over its peers) with a
- * suspect's excess and share; a suspect not found again stops being one.
- * Returns the suspects left.
+ * suspect's excess and share; a rank suspect, when again names the same rank
+ * for its reductions or suspects it again, or finds its rate reduce_min_ratio
+ * below the others' median again with a score past z_threshold or the slowest
+ * reducer in more iterations than chance allows at confirm_alpha (one rank
+ * tested: wins_p). A suspect not found again stops being one. Returns the
+ * suspects left.
  */
 size_t hops_retest(struct hops_result *first, const struct hops_result *again,
                    const struct hops_params *p);
 
 /*
  * Names the suspects of r that passed at least min_retests re-measurements,
- * every one of them: slow, and among the named hops, worst first. Returns
- * how many it named, or -1 with no memory.
+ * every one of them: slow, and among the named hops, worst first; a rank
+ * suspect among the named ranks. Returns how many it named, or -1 with no
+ * memory.
  */
 int hops_name_confirmed(struct hops_result *r, int min_retests);
 
@@ -252,6 +296,34 @@ int hops_host_other_gbps(const double *counted, const double *own, const int *ho
  */
 int hops_clear_traffic(struct hops_result *r, const int *host_of_rank, const double *other_gbps,
                        const struct hops_params *p);
+
+/*
+ * Drops each rank suspect (a slow reducer) whose host carried another job's
+ * traffic (other_gbps, as above) of at least traffic_tolerance x its own
+ * ranks' cross-host bytes (own_bytes per rank, hops_cross_host_bytes) over
+ * wall_s: the host's cores spend time on those packets (their interrupts and
+ * copies), which slows its reductions with nothing wrong with its core. On
+ * the campaign's 5 namespace hosts sharing 2 cores, 5 of 124 traced draws named
+ * a healthy rank whose host received another job's stream at 30% of the link.
+ * Returns how many it dropped.
+ */
+int hops_clear_busy_reducers(struct hops_result *r, const int *host_of_rank,
+                             const double *other_gbps, const double *own_bytes, int nranks,
+                             double wall_s, const struct hops_params *p);
+
+/*
+ * Drops each rank suspect whose wait for a core explains its slowness:
+ * wait_share[q] the share of the point rank q waited in the run queue
+ * (probes/cpu_wait.h; NAN unknown), w0 the median rank's; a suspect that
+ * waited more than w0, with its ratio times (1 - its share) / (1 - w0) under
+ * reduce_min_ratio, reduced slowly because it was off its core, as links'
+ * scheduler rule reads a pair (scheduler.h), not because its core is slow. On
+ * 4 ranks sharing 2 cores a clean traced ring named a rank reducing 2.2x
+ * slower than the others in every iteration. Returns the ranks whose wait was
+ * known, or -1 with no memory.
+ */
+int hops_clear_waiting_reducers(struct hops_result *r, const double *wait_share, int nranks,
+                                const struct hops_params *p);
 
 /* "same_host", "cross_host", "any"; "hops", "reduce". */
 const char *hops_locality_name(enum hops_locality l);

@@ -173,7 +173,10 @@ static bool add_slow_rank(cJSON *o, const struct hops_finding *f)
 	       report_add_number(o, SK_SLOWRANK_MEDIAN_REDUCE_GBPS, k->median_reduce_gbps) &&
 	       report_add_number(o, SK_SLOWRANK_RATIO, k->ratio) &&
 	       report_add_number(o, SK_SLOWRANK_SCORE, k->score) &&
-	       report_add_number(o, SK_SLOWRANK_SHARE, k->share);
+	       report_add_number(o, SK_SLOWRANK_SHARE, k->share) &&
+	       report_add_number(o, SK_SLOWRANK_CONSISTENCY_P,
+	                         k->reason == HOPS_RANK_REDUCE ? k->consistency_p : NAN) &&
+	       cJSON_AddNumberToObject(o, SK_SLOWRANK_RETESTS_CONFIRMED, k->retests_confirmed);
 }
 
 int hops_findings_to_json(cJSON *summary, const struct hops_finding *f, size_t n)
@@ -201,6 +204,9 @@ int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
 	if (!f->is_rank && f->hop.retests_confirmed)
 		snprintf(again, sizeof again, ", found again in %d of %d re-measurements",
 		         f->hop.retests_confirmed, f->hop.retests);
+	if (f->is_rank && f->rank.retests_confirmed)
+		snprintf(again, sizeof again, "; found again in %d of %d re-measurements",
+		         f->rank.retests_confirmed, f->rank.retests);
 	if (!f->is_rank)
 		return snprintf(buf, len,
 		                "slow hop: %s, %llu bytes: %d->%d (%s -> %s) %.1f us per message, "
@@ -219,9 +225,11 @@ int hops_finding_describe(const struct hops_finding *f, char *buf, size_t len)
 		    f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a, f->rank.hops_slow,
 		    f->rank.hops_total, f->rank.ratio, f->rank.score);
 	return snprintf(buf, len,
-	                "slow rank: %s, %llu bytes: rank %d (%s) reduces at %.2f GB/s, %.1fx below "
-	                "the median rank's %.2f GB/s (z %.1f): its own work, not its hops",
+	                "slow rank: %s, %llu bytes: rank %d (%s) reduces at %.2f GB/s, %.2fx below "
+	                "the median rank's %.2f GB/s (z %.1f; the slowest in %d of %d iterations): "
+	                "its core is slow at its own work, not its hops (%.1f%% of an iteration "
+	                "here, more of a training step's compute%s)",
 	                f->algorithm, (unsigned long long)f->bytes, f->rank.rank, a,
 	                f->rank.reduce_gbps, f->rank.ratio, f->rank.median_reduce_gbps,
-	                f->rank.score);
+	                f->rank.score, f->rank.wins, f->rank.ranked, 100 * f->rank.share, again);
 }

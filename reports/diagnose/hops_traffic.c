@@ -167,3 +167,58 @@ int hops_clear_traffic(struct hops_result *r, const int *host_of_rank, const dou
 	r->nnamed = kept;
 	return cleared && recount_ranks(r) != 0 ? -1 : cleared;
 }
+
+int hops_clear_busy_reducers(struct hops_result *r, const int *host_of_rank,
+                             const double *other_gbps, const double *own_bytes, int nranks,
+                             double wall_s, const struct hops_params *p)
+{
+	if (!host_of_rank || !other_gbps || !own_bytes || !(wall_s > 0))
+		return 0;
+	size_t kept = 0;
+	int cleared = 0;
+	for (size_t i = 0; i < r->nrank_suspects; i++) {
+		const struct hops_rank *k = &r->rank_suspects[i];
+		int h = host_of_rank[k->rank];
+		double own = 0;
+		for (int q = 0; q < nranks; q++)
+			own += host_of_rank[q] == h ? own_bytes[q] : 0;
+		double other = other_gbps[h], own_gbps = own / wall_s * 1e-9;
+		if (other >= p->traffic_tolerance * own_gbps && other > 0) {
+			r->nsuspects--;
+			cleared++;
+			continue;
+		}
+		r->rank_suspects[kept++] = *k;
+	}
+	r->nrank_suspects = kept;
+	return cleared;
+}
+
+int hops_clear_waiting_reducers(struct hops_result *r, const double *wait_share, int nranks,
+                                const struct hops_params *p)
+{
+	double *w = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof *w);
+	size_t k = 0;
+	if (!w || !wait_share)
+		goto out;
+	for (int q = 0; q < nranks; q++)
+		if (wait_share[q] >= 0 && wait_share[q] < 1)
+			w[k++] = wait_share[q];
+	double w0 = k ? stats_median(w, k) : NAN;
+	size_t kept = 0;
+	for (size_t i = 0; i < r->nrank_suspects; i++) {
+		const struct hops_rank *s = &r->rank_suspects[i];
+		double wq = wait_share[s->rank];
+		/* its rate had it run as the typical rank ran: its time x (1 - wq) / (1 - w0) */
+		if (k && wq > w0 && wq < 1 &&
+		    s->ratio * (1 - wq) / (1 - w0) < p->reduce_min_ratio) {
+			r->nsuspects--;
+			continue;
+		}
+		r->rank_suspects[kept++] = *s;
+	}
+	r->nrank_suspects = kept;
+out:
+	free(w);
+	return w ? (int)k : -1;
+}

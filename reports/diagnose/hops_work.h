@@ -43,4 +43,19 @@ static inline int cmp_i64(int64_t x, int64_t y)
  */
 int hops_judge_iterations(struct work *w, struct hops_result *r, const struct hops_params *p);
 
+/* Shared by hops.c and hops_reduce.c (see hops.c for each). */
+int hops_loo_scores(const double *x, size_t n, const struct hops_params *p, double *med,
+                    double *z, double *top);
+int hops_loo_medians(const double *x, size_t n, double *med);
+double hops_log_of(double v);
+int hops_add_rank(struct hops_result *r, const struct hops_rank *k, int nranks);
+int hops_cmp_rank(const void *pa, const void *pb);
+
+/* hops_reduce.c: ranks judged on their reductions; suspects re-tested and named. */
+int hops_name_ranks_by_reduce(const struct hops_step *steps, size_t n, int nranks,
+                              const struct hops_params *p, struct hops_result *r, double *vals);
+void hops_retest_ranks(struct hops_result *first, const struct hops_result *again,
+                       const struct hops_params *p);
+int hops_name_confirmed_ranks(struct hops_result *r, int min_retests);
+
 #endif

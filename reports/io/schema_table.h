@@ -359,6 +359,10 @@
 	F(SLOWRANK, RATIO, "ratio", NUM, NONE, RN, NULL, "", "its figure / the median")            \
 	F(SLOWRANK, SCORE, "score", NUM, NONE, RN, NULL, "", "modified z-score")                   \
 	F(SLOWRANK, SHARE, "share", NUM, NONE, RN, NULL, "", "its share of the iteration")         \
+	F(SLOWRANK, CONSISTENCY_P, "consistency_p", NUM, NONE, RN, NULL, "",                       \
+	  "reduce: the chance of reducing slowest as often, were it no slower; null for hops")     \
+	F(SLOWRANK, RETESTS_CONFIRMED, "retests_confirmed", INT, NONE, R, NULL, "",                 \
+	  "re-measurements that found it again (0: named by the first alone)")                     \
 	F(ARVAR, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                    \
 	F(ARVAR, PEAK_BUSBW_GBPS, "peak_busbw_gbps", NUM, NONE, RN, NULL, "GB/s",                  \
 	  "its best busbw")                                                                        \

@@ -175,7 +175,8 @@ def trace_accusations(report):
         out.append({"kind": "hop", "direction": "oneway", "hosts": list(h["hosts"]),
                     "ranks": [h["from_rank"], h["to_rank"]]})
     for k in s.get("slow_ranks", []):
-        cause = causes.get(k["rank"])
+        # named for its reduction rate: its core is slow at its own work; else the straggler's cause
+        cause = "slow_inside" if k.get("reason") == "reduce" else causes.get(k["rank"])
         out.append({"kind": "rank", "direction": {"slow_inside": "compute", "late_arrival": "late"}.get(cause, cause),
                     "hosts": [k["host"]] if k.get("host") else [], "ranks": [k["rank"]]})
     # a persistent straggler (algorithms/timing.h): late to arrive in more calls than chance allows

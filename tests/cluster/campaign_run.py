@@ -11,8 +11,8 @@ usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--comman
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
 a host, every host shaped to BASE_MBIT both ways (so that a loss of 5% is one of
 5% and not of the machine's mood); a fault reshapes a host, one direction of a
-link or the uplink between the racks, or sets COLLSCOPE_FAULT for one rank (slow
-compute, a late start, a slower code path). Background load: CPU burners or a
+link or the uplink between the racks, or sets COLLSCOPE_FAULT for one rank (its
+reductions slower: compute; a late start: delay; a slower code path: slow). Background load: CPU burners or a
 paced TCP stream between two hosts the fault does not involve, all under
 `timeout` and inside the cluster's namespaces. The result is rewritten
 atomically after every draw (complete: false until the end).
@@ -105,7 +105,9 @@ def inject(d):
         slow_link(t["hosts"][0], t["hosts"][1], rate)
     elif cls == "uplink":
         vc("slow-uplink", t["rack"], rate)
-    elif cls in ("rank-compute", "regression"):
+    elif cls == "rank-compute":
+        return "compute:rank=%d,pct=%d" % (t["rank"], pct)
+    elif cls == "regression":
         return "slow:rank=%d,pct=%d" % (t["rank"], pct)
     elif cls == "rank-late":
         return "delay:rank=%d,us=%d" % (t["rank"], d["latency_us"])

@@ -178,6 +178,9 @@ class Scorer(unittest.TestCase):
         self.assertEqual(self.outcome(self.rank, C.trace_accusations(rep)), "right")
         rep["results"][0]["straggler_cause"] = "late_arrival"
         self.assertEqual(self.outcome(self.rank, C.trace_accusations(rep)), "wrong_class")
+        # named for its reduction rate: its core is slow, whatever the straggler's cause says
+        rep["summary"]["slow_ranks"][0]["reason"] = "reduce"
+        self.assertEqual(self.outcome(self.rank, C.trace_accusations(rep)), "right")
         hop = {"summary": {"slow_hops": [{"from_rank": 1, "to_rank": 2, "hosts": ["h2", "h3"]}], "slow_ranks": []}}
         self.assertEqual(self.outcome(self.rank, C.trace_accusations(hop)), "wrong_class")
         link = {"class": "link-oneway", "truth": {"kind": "link", "direction": "oneway", "hosts": ["h2", "h3"]}}

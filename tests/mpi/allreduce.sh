@@ -191,6 +191,21 @@ for r in json.load(open('$TMP/trace$n.json'))['results']:
     else:
         assert h is None, r"
 done
+# A core slower at its own work (COLLSCOPE_FAULT=compute: rank 1's reductions take 3x as long)
+# is named by its reduction rate, after the two re-measurements, and none of its hops is.
+COLLSCOPE_FAULT=compute:rank=1,pct=200 expect_exit 0 "--trace, rank 1 3x slower at its reductions" \
+	mpi 3 allreduce -a ring --sizes 4M -n 20 -w 2 --trace -q -o "$TMP/trace-compute.json"
+expect_output "^# slow rank: ring, 4194304 bytes: rank 1 .* reduces at .*its core is slow at its own work" \
+	"--trace names rank 1 for its reductions"
+expect_exit 0 "the report's one slow rank: rank 1, reason reduce, found again" python3 -c "
+import json
+d = json.load(open('$TMP/trace-compute.json'))
+s = d['summary']
+assert [(k['rank'], k['reason']) for k in s['slow_ranks']] == [(1, 'reduce')], s['slow_ranks']
+k = s['slow_ranks'][0]
+assert k['ratio'] > 1.25 and 0 <= k['consistency_p'] <= 1 and s['slow_hops'] == [], s
+assert k['retests_confirmed'] in (0, 2), k  # named at once, or found again by both"
+
 # A ring far smaller than a point: the oldest steps are overwritten, what remains still pairs.
 expect_exit 0 "allreduce --trace-entries 16" mpi 3 allreduce -a ring,mpi -b 1M -e 1M -n 10 \
 	--trace --trace-entries 16 -q -o "$TMP/trace-small.json"

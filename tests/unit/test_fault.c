@@ -1,6 +1,7 @@
 /* The fault-injection switch (testing only) parses strictly and flips exactly one bit. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <time.h>
 
 #include "algorithms/fault.h"
 
@@ -20,6 +21,8 @@ Test(fault, parses_each_kind)
 	cr_expect(f.kind == FAULT_SLOW && f.rank == 0 && f.us == 500 && f.pct == 0);
 	cr_expect_eq(fault_parse("slow:rank=1,pct=25", &f, &why), 0);
 	cr_expect(f.kind == FAULT_SLOW && f.rank == 1 && f.pct == 25 && f.us == 0);
+	cr_expect_eq(fault_parse("compute:rank=2,pct=50", &f, &why), 0);
+	cr_expect(f.kind == FAULT_COMPUTE && f.rank == 2 && f.pct == 50 && f.us == 0);
 	cr_expect_eq(fault_parse("", &f, &why), 0);
 	cr_expect(f.kind == FAULT_NONE);
 	cr_expect_eq(fault_parse(NULL, &f, &why), 0);
@@ -31,7 +34,8 @@ Test(fault, rejects_bad_specs)
 	                     "stall:rank=1", "melt:rank=1",    "flip:node=1", "flip:rank=1,after=2",
 	                     "flip:rank=1x", "stall:after=3", "flip:rank=99999999999",
 	                     "delay:rank=1", "slow:rank=1,us=", "flip:rank=1,us=5", "delay:us=5",
-	                     "slow:rank=1",  "slow:rank=1,us=5,pct=5", "delay:rank=1,pct=5"};
+	                     "slow:rank=1",  "slow:rank=1,us=5,pct=5", "delay:rank=1,pct=5",
+	                     "compute:rank=1", "compute:rank=1,us=5", "compute:pct=5"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct fault f;
 		const char *why = NULL;
@@ -39,6 +43,17 @@ Test(fault, rejects_bad_specs)
 		cr_expect(why != NULL, "%s has a reason", bad[i]);
 		cr_expect(f.kind == FAULT_NONE);
 	}
+}
+
+/* A slow core is busy, not asleep: the spin lasts at least what it was asked. */
+Test(fault, spins_at_least_the_time_asked)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fault_spin_ns(2000000);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+	cr_expect_geq(ns, 2e6);
 }
 
 Test(fault, flips_one_bit_of_the_middle_element)
