@@ -192,7 +192,7 @@ static double others_late(const struct timing_input *in, int straggler)
  * late arrives (issue 39's campaign: 3 such late ranks unnamed in 6 draws).
  */
 static void prefer_persistent_late(const struct timing_input *in, const double *late_blame,
-                                   double p50_us, struct timing_result *out)
+                                   const double *samples_us, struct timing_result *out)
 {
 	if (in->method != TIMING_WINDOW || !in->synced || out->cause != TIMING_CAUSE_SLOW_INSIDE)
 		return;
@@ -211,6 +211,7 @@ static void prefer_persistent_late(const struct timing_input *in, const double *
 	alt.straggler_us = most / in->attempts;
 	count_straggler(in, &alt);
 	alt.others_late_us = others_late(in, late);
+	double p50_us = out->nsamples ? stats_median(samples_us, out->nsamples) : NAN;
 	if (timing_straggler_persistent(&alt, p50_us))
 		*out = alt;
 }
@@ -259,8 +260,7 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	blame(in, late_blame, slow_blame, rank_inside_us, out);
 	count_straggler(in, out);
 	out->others_late_us = others_late(in, out->straggler_rank);
-	prefer_persistent_late(in, late_blame,
-	                       out->nsamples ? stats_median(samples_us, out->nsamples) : NAN, out);
+	prefer_persistent_late(in, late_blame, samples_us, out);
 	return 0;
 }
 

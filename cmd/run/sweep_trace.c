@@ -116,8 +116,9 @@ static int gather_nic(struct run_trace *t, MPI_Comm comm)
 	uint64_t end, waited;
 	bool known = t->nic_known && probe_nic_bytes(&end) && end >= t->nic_begin;
 	bool wait_known = t->wait_known && probe_cpu_wait_ns(&waited) && waited >= t->wait_begin_ns;
-	double mine[3] = {known ? (double)(end - t->nic_begin) : NAN, MPI_Wtime() - t->nic_begin_s,
-	                  wait_known ? (double)(waited - t->wait_begin_ns) * 1e-9 : NAN};
+	double wall_s = MPI_Wtime() - t->nic_begin_s;
+	double mine[3] = {known ? (double)(end - t->nic_begin) : NAN, wall_s,
+	                  wait_known ? probe_cpu_wait_share(waited - t->wait_begin_ns, wall_s) : NAN};
 	int rank, size;
 	MPI_Comm_rank(comm, &rank);
 	MPI_Comm_size(comm, &size);
@@ -127,9 +128,7 @@ static int gather_nic(struct run_trace *t, MPI_Comm comm)
 	for (int q = 0; rc == MPI_SUCCESS && rank == 0 && q < size && q < t->nic_cap; q++) {
 		const double *g = &t->nic_gathered[3 * q];
 		t->nic_bytes[q] = g[0];
-		t->cpu_wait_share[q] = probe_cpu_wait_share((uint64_t)(g[2] * 1e9), g[1]);
-		if (isnan(g[2]))
-			t->cpu_wait_share[q] = NAN;
+		t->cpu_wait_share[q] = g[2];
 		t->nic_wall_s = fmax(t->nic_wall_s, g[1]);
 	}
 	return rc;
@@ -334,7 +333,8 @@ int run_trace_record(struct run_trace *t, cJSON *rec, int variant, uint64_t byte
 	if (hosts && host_index && steps &&
 	    hops_analyse(steps, n, nranks, known ? host_index : NULL, &p, &r) == 0) {
 		rc = known && clear_traffic(t, &r, &p, steps, n, host_index, nranks) < 0 ? -1 : 0;
-		hops_clear_waiting_reducers(&r, t->cpu_wait_share, nranks, &p);
+		if (rc == 0 && hops_clear_waiting_reducers(&r, t->cpu_wait_share, nranks, &p) < 0)
+			rc = -1;
 		if (rc == 0)
 			rc = hops_point_to_json(rec, &r, &nm, run_trace_error_us(&t->got),
 			                        t->got.dropped) &&

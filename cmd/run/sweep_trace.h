@@ -49,7 +49,7 @@ struct run_trace {
 	   the longest rank's wall time of it */
 	double *nic_bytes;
 	double *cpu_wait_share;
-	double *nic_gathered; /* the gather's: (bytes, wall seconds, waited seconds) per rank */
+	double *nic_gathered; /* the gather's: (bytes, wall seconds, share waited) per rank */
 	int nic_cap;
 	double nic_wall_s;
 };

@@ -105,12 +105,13 @@
  * and the rank is named when every re-measurement finds it again, as slow
  * and with the one-rank test at confirm_alpha (hops_retest). A re-test that
  * asked the first pass's bar again (a search over every rank) named 2 of 22
- * reducers 5-90% slow on the campaign's seed 3, against 8 of 22 with no re-test. On the campaign's first run of this rule without re-tests it
- * named a healthy rank in 6 of 124 traced draws, one with no load at all: one
+ * reducers 5-90% slow on the campaign's seed 3, against 8 of 22 with no
+ * re-test. On the campaign's first run of this rule without re-tests it named
+ * a healthy rank in 6 of 124 traced draws, one with no load at all: one
  * point's 10 iterations are not enough. No share of the iteration is asked, as
- * it is of a hop: where
- * the network is slow the reductions are a sliver of the all-reduce (on
- * namespace hosts at 300 Mbit/s, 0.1-0.5% of a 1 MiB ring's iteration), yet
+ * it is of a hop: where the network is slow the reductions are a sliver of
+ * the all-reduce (on namespace hosts at 300 Mbit/s, 0.1-0.5% of a 1 MiB
+ * ring's iteration), yet
  * a core 1.5x slower at its own work slows the training step's compute as
  * much; the share is reported. Measured on 5 such hosts, one rank each, 1 MiB,
  * 10 iterations, idle and under 2 CPU burners (2026-12-06): 20 clean ranks
@@ -320,7 +321,7 @@ int hops_clear_busy_reducers(struct hops_result *r, const int *host_of_rank,
  * scheduler rule reads a pair (scheduler.h), not because its core is slow. On
  * 4 ranks sharing 2 cores a clean traced ring named a rank reducing 2.2x
  * slower than the others in every iteration. Returns the ranks whose wait was
- * known, or -1 with no memory.
+ * known (0 when there is no suspect: nothing is read), or -1 with no memory.
  */
 int hops_clear_waiting_reducers(struct hops_result *r, const double *wait_share, int nranks,
                                 const struct hops_params *p);

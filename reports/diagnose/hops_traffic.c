@@ -197,6 +197,8 @@ int hops_clear_busy_reducers(struct hops_result *r, const int *host_of_rank,
 int hops_clear_waiting_reducers(struct hops_result *r, const double *wait_share, int nranks,
                                 const struct hops_params *p)
 {
+	if (!r->nrank_suspects)
+		return 0;
 	double *w = malloc((size_t)(nranks > 0 ? nranks : 1) * sizeof *w);
 	size_t k = 0;
 	if (!w || !wait_share)
