@@ -453,7 +453,10 @@ const struct cmd_spec links_spec = {
         "cleared as the scheduler's (cleared_by). So is a bandwidth across hosts whose\n"
         "NICs carried other traffic while it was measured again (/proc/net/dev, beyond\n"
         "the pair's own bytes), enough that with it the pair had its class's bandwidth:\n"
-        "another job's, busy, not broken (cleared_by traffic, other_traffic_gbps). Links\n"
+        "another job's, busy, not broken (cleared_by traffic, other_traffic_gbps); and a\n"
+        "host or host link that the host matrix with each pair's other traffic that way\n"
+        "added no longer names (a stream beside an uplink slows its rack's hosts' other\n"
+        "cells), a segment that matrix names being confirmed in their place. Links\n"
         "of an oversubscribed host (more ranks than cores) are measured and reported but\n"
         "not judged, nor is the latency of a pair whose ranks waited for a core half of\n"
         "its ping-pongs or more: their times are the scheduler's as much as the link's.\n",

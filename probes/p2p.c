@@ -200,6 +200,8 @@ static int one_way(struct probe_links *p, int peer, bool sender)
 		if (rc != MPI_SUCCESS)
 			break;
 		p->bw_own_bytes += (uint64_t)msgs * (uint64_t)p->opts.bw_bytes;
+		*(sender ? &p->bw_sent_bytes : &p->bw_received_bytes) +=
+		    (uint64_t)msgs * (uint64_t)p->opts.bw_bytes;
 		if (sender && kind == PROBE_WINDOW_TIMED)
 			p->window_us[c.timed] = full_window_us(p, t, msgs);
 		if (sender)
@@ -264,19 +266,22 @@ static int run_phase(struct probe_links *p, int peer, enum phase ph)
 
 /*
  * All phases with peer (none when peer < 0); with sync, a barrier of all
- * ranks after each phase, made even after an error.
+ * ranks after each phase, made even after an error. nic: the interface
+ * counters are read around the bandwidth phases, which mean another job's
+ * traffic only when no other pair of this host runs meanwhile (alone, or in
+ * a re-test step, whose pairs are on distinct hosts: reports/diagnose/retest.h);
+ * in concurrent rounds the other pairs of the host move their bytes between
+ * the two readings.
  */
-static int run_pair(struct probe_links *p, int peer, bool sync)
+static int run_pair(struct probe_links *p, int peer, bool sync, bool nic)
 {
 	int rc = MPI_SUCCESS;
-	uint64_t waited = 0, waited_lat = 0, nic0 = 0, nic1 = 0;
+	uint64_t waited = 0, waited_lat = 0;
+	struct probe_nic_count nic0 = {0, 0}, nic1 = {0, 0};
 	double busy = 0, busy_lat = 0, busy_bw = 0;
-	/* the interface counters mean another job's traffic only when this pair runs
-	   alone (isolated, as links' re-tests): in concurrent rounds the other pairs
-	   of the host move their bytes between the two readings */
-	bool known = peer >= 0, nic_known = peer >= 0 && !sync;
+	bool known = peer >= 0, nic_known = peer >= 0 && nic;
 	p->peer = peer;
-	p->bw_own_bytes = 0;
+	p->bw_own_bytes = p->bw_sent_bytes = p->bw_received_bytes = 0;
 	p->one_way = p->bidir = (struct probe_windows){0};
 	p->lat_count = 0;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
@@ -284,7 +289,7 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 		uint64_t w0 = 0, w1 = 0;
 		known = known && probe_cpu_wait_ns(&w0);
 		if (ph == PH_BW_LO)
-			nic_known = nic_known && probe_nic_bytes(&nic0);
+			nic_known = nic_known && probe_nic_count(&nic0);
 		double t = MPI_Wtime();
 		if (rc == MPI_SUCCESS && peer >= 0)
 			rc = run_phase(p, peer, (enum phase)ph);
@@ -293,7 +298,8 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 		if (ph == PH_BW_LO || ph == PH_BW_HI)
 			busy_bw += t;
 		if (ph == PH_BW_HI)
-			nic_known = nic_known && probe_nic_bytes(&nic1) && nic1 >= nic0;
+			nic_known = nic_known && probe_nic_count(&nic1) && nic1.rx >= nic0.rx &&
+			            nic1.tx >= nic0.tx;
 		known = known && probe_cpu_wait_ns(&w1) && w1 >= w0;
 		waited += known ? w1 - w0 : 0;
 		if (ph == PH_LAT_LO || ph == PH_LAT_HI) {
@@ -308,8 +314,15 @@ static int run_pair(struct probe_links *p, int peer, bool sync)
 	}
 	p->cpu_wait_share = known ? probe_cpu_wait_share(waited, busy) : NAN;
 	p->cpu_wait_share_lat = known ? probe_cpu_wait_share(waited_lat, busy_lat) : NAN;
+	uint64_t rx = nic1.rx - nic0.rx, tx = nic1.tx - nic0.tx;
 	p->nic_other_gbps =
-	    nic_known ? probe_nic_other_gbps(nic1 - nic0, p->bw_own_bytes, busy_bw) : NAN;
+	    nic_known ? probe_nic_other_gbps(rx + tx, p->bw_own_bytes, busy_bw) : NAN;
+	p->nic_other_sent_gbps = nic_known ? probe_nic_other_way_gbps(tx, p->bw_sent_bytes,
+	                                                              p->bw_received_bytes, busy_bw)
+	                                   : NAN;
+	p->nic_other_received_gbps = nic_known ? probe_nic_other_way_gbps(rx, p->bw_received_bytes,
+	                                                                  p->bw_sent_bytes, busy_bw)
+	                                       : NAN;
 	return rc;
 }
 
@@ -321,14 +334,14 @@ int probe_links_isolated(struct probe_links *p, int a, int b)
 		peer = -1;
 	p->peer = peer;
 	if (peer >= 0)
-		rc = run_pair(p, peer, false);
+		rc = run_pair(p, peer, false, true);
 	int brc = MPI_Barrier(p->comm);
 	return rc != MPI_SUCCESS ? rc : brc;
 }
 
 int probe_links_matched(struct probe_links *p, int peer)
 {
-	return run_pair(p, peer >= 0 && peer < p->nranks && peer != p->rank ? peer : -1, true);
+	return run_pair(p, peer >= 0 && peer < p->nranks && peer != p->rank ? peer : -1, true, true);
 }
 
 /* The partner of rank in round: the tournament's, or the plan's when there is one. */
@@ -343,7 +356,7 @@ static int any_round(struct probe_links *p, const struct probe_plan *plan, int r
 {
 	int rc = MPI_SUCCESS, me = -1;
 	if (mode == PROBE_CONCURRENT)
-		return run_pair(p, partner_of(plan, p->nranks, round, p->rank), true);
+		return run_pair(p, partner_of(plan, p->nranks, round, p->rank), true, false);
 	/* isolated: the pairs of the round one after the other, in order of lo */
 	for (int lo = 0; lo < p->nranks; lo++) {
 		int hi = partner_of(plan, p->nranks, round, lo);

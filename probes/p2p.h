@@ -80,7 +80,11 @@ struct probe_links {
 	/* what this host's NICs carried besides the pair during its one-way bandwidth
 	   phases, in GB/s (probes/nic_bytes.h); NAN unknown, and in concurrent rounds */
 	double nic_other_gbps;
+	/* the same of what the NICs sent and what they received (another job's stream
+	   out of a host takes its sending side only) */
+	double nic_other_sent_gbps, nic_other_received_gbps;
 	uint64_t bw_own_bytes; /* payload this rank sent and received in those phases */
+	uint64_t bw_sent_bytes, bw_received_bytes; /* the same, each way */
 	/* the shift step measured last (probe_links_shift): */
 	int shift_dest, shift_source;   /* -1 before any */
 	double *shift_send_us;          /* bw_iters: until this rank's sends completed */
@@ -125,7 +129,9 @@ int probe_links_isolated(struct probe_links *p, int a, int b);
 /*
  * Collective: every rank with its partner peer (-1: none; the partners
  * agree), all pairs at once with a barrier of all ranks between phases, as a
- * concurrent round (a re-test of pairs that share a path).
+ * concurrent round (a re-test of pairs that share a path). The pairs are on
+ * distinct hosts, as a re-test step's are: each reads its hosts' interface
+ * counters (nic_other_gbps) as a pair alone does.
  */
 int probe_links_matched(struct probe_links *p, int peer);
 

@@ -108,7 +108,8 @@ static int run_alloc(struct links_run *r)
 	for (int b = 0; r->mine && b < n; b++)
 		r->mine[b] = (struct link_record){
 		    .a = r->ctx->rank, .b = b, .cpu_wait_share = NAN, .cpu_wait_share_lat = NAN,
-		    .nic_other_gbps = NAN};
+		    .nic_other_gbps = NAN, .nic_other_sent_gbps = NAN,
+		    .nic_other_received_gbps = NAN};
 	for (int b = 0; r->shift_mine && b < n; b++)
 		r->shift_mine[b] = (struct shift_cell){.send_us = NAN, .recv_us = NAN};
 	if (failed)
@@ -147,6 +148,8 @@ bool links_summarize(struct links_run *r, bool remeasured)
 	k->cpu_wait_share = p->cpu_wait_share;
 	k->cpu_wait_share_lat = p->cpu_wait_share_lat;
 	k->nic_other_gbps = p->nic_other_gbps;
+	k->nic_other_sent_gbps = p->nic_other_sent_gbps;
+	k->nic_other_received_gbps = p->nic_other_received_gbps;
 	k->nlatency_samples =
 	    link_keep_samples(p->lat_us, (size_t)p->lat_count, k->latency_samples_us);
 	k->nwindow_samples =
@@ -343,6 +346,31 @@ static double other_traffic(const void *view, const struct detect_suspect *s)
 	return links_other_traffic(view, s);
 }
 
+/*
+ * Rank 0: un-confirms the final suspects that the scheduler or another job's
+ * traffic explains (scheduler.h, traffic.h); how many, or -1 when out of memory.
+ */
+static int clear_busy(struct links_run *r, const struct links_view *v)
+{
+	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(v),
+	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(v)};
+	int cleared = scheduler_clear(&r->final, wait_of_pair, v, typical, &r->o->detect);
+	cleared += traffic_clear(&r->final, other_traffic, v, &r->o->detect);
+	/* then cell by cell, each pattern: a host beside a fault and a stream (traffic.h) */
+	for (int shift = 0; shift < 2; shift++) {
+		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
+			continue;
+		if (links_room_host_matrix(v, shift, r->cells) != 0)
+			return -1;
+		int by_cells =
+		    traffic_clear_cells(&r->final, r->cells, v->nhosts, shift, &r->o->detect);
+		if (by_cells < 0)
+			return -1;
+		cleared += by_cells;
+	}
+	return cleared;
+}
+
 /* Rank 0: the verdict, stdout, the report and the exit code. */
 static int conclude(struct links_run *r)
 {
@@ -355,10 +383,14 @@ static int conclude(struct links_run *r)
 		cmd_error(r->ctx, "links: out of memory in the detector");
 		return EXIT_RUNTIME;
 	}
-	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(&v),
-	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(&v)};
-	confirmed -= scheduler_clear(&r->final, wait_of_pair, &v, typical, &r->o->detect);
-	confirmed -= traffic_clear(&r->final, other_traffic, &v, &r->o->detect);
+	if (clear_busy(r, &v) < 0) {
+		cmd_error(r->ctx, "links: out of memory in the detector");
+		return EXIT_RUNTIME;
+	}
+	/* counted again: a clearing may also confirm a segment the traffic had hidden */
+	confirmed = 0;
+	for (int i = 0; i < r->final.nsuspects; i++)
+		confirmed += r->final.suspects[i].confirmed;
 	run_context_end(&r->c);
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;

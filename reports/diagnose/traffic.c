@@ -1,7 +1,10 @@
 /* See traffic.h. */
 #include "reports/diagnose/traffic.h"
+#include "reports/diagnose/classify.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static bool judged_here(const struct detect_suspect *s)
 {
@@ -33,4 +36,120 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
 		}
 	}
 	return cleared;
+}
+
+/* A verdict of many cells that the NIC counters speak for: a host, or a link between hosts. */
+static bool cells_verdict(const struct detect_suspect *s, bool loaded)
+{
+	return judged_here(s) && s->loaded == loaded &&
+	       (s->kind == DETECT_HOST || (s->kind == DETECT_LINK && s->between_hosts));
+}
+
+/* Does room name what s names: the same host, or the same pair of hosts? */
+static bool named_again(const struct detect_result *room, const struct detect_suspect *s)
+{
+	for (int i = 0; i < room->nsuspects; i++) {
+		const struct detect_suspect *x = &room->suspects[i];
+		if (x->kind != s->kind)
+			continue;
+		if (s->kind == DETECT_HOST ? x->host == s->host
+		                           : (x->host_a == s->host_a && x->host_b == s->host_b) ||
+		                                 (x->host_a == s->host_b && x->host_b == s->host_a))
+			return true;
+	}
+	return false;
+}
+
+/* The index of r's segment of s's pattern that cuts where s of room does, or -1. */
+static int same_segment(const struct detect_result *r, const struct detect_result *room,
+                        const struct detect_suspect *s)
+{
+	for (int i = 0; i < r->nsuspects; i++)
+		if (r->suspects[i].kind == DETECT_SEGMENT && r->suspects[i].loaded == s->loaded &&
+		    detect_same_segment(r, &r->suspects[i], room, s))
+			return i;
+	return -1;
+}
+
+/*
+ * r's segment x takes the sides and figures of the room's s, the same cut
+ * with its hosts all placed: a host the stream slowed was left out of its rack.
+ */
+static void refit_segment(struct detect_result *r, struct detect_suspect *x,
+                          const struct detect_result *room, const struct detect_suspect *s)
+{
+	const signed char *sides = detect_sides(room, s);
+	if (!sides || x->side < 0 || x->side >= r->nsides || r->nhosts != room->nhosts)
+		return;
+	signed char *mine = r->sides + (size_t)x->side * (size_t)r->nhosts;
+	if (memcmp(mine, sides, (size_t)r->nhosts) == 0)
+		return;
+	memcpy(mine, sides, (size_t)r->nhosts);
+	x->direction = s->direction;
+	x->measured = s->measured;
+	x->expected = s->expected;
+	x->ratio = s->ratio;
+	x->score = s->score;
+	x->links_suspect = s->links_suspect;
+}
+
+/* Appends segment s of room to r, confirmed, with its sides; -1 when out of memory. */
+static int adopt_segment(struct detect_result *r, const struct detect_result *room,
+                         const struct detect_suspect *s)
+{
+	const signed char *sides = detect_sides(room, s);
+	size_t row = (size_t)room->nhosts;
+	if (!sides || (r->nsides > 0 && r->nhosts != room->nhosts))
+		return 0;
+	struct detect_suspect *v = realloc(r->suspects, (size_t)(r->nsuspects + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	r->suspects = v;
+	signed char *w = realloc(r->sides, (size_t)(r->nsides + 1) * row);
+	if (!w)
+		return -1;
+	r->sides = w;
+	r->nhosts = room->nhosts;
+	memcpy(w + (size_t)r->nsides * row, sides, row);
+	v[r->nsuspects] = *s;
+	v[r->nsuspects].side = r->nsides++;
+	v[r->nsuspects++].confirmed = true;
+	return 0;
+}
+
+int traffic_clear_cells(struct detect_result *r, const double *room, int nhosts, bool loaded,
+                        const struct detect_params *p)
+{
+	int cleared = 0, rc = 0;
+	bool asked = false;
+	for (int i = 0; i < r->nsuspects; i++)
+		asked |= r->suspects[i].confirmed && cells_verdict(&r->suspects[i], loaded) &&
+		         r->suspects[i].other_traffic_gbps > 0;
+	if (!asked)
+		return 0;
+	struct detect_result again;
+	detect_result_init(&again);
+	if (classify_hosts(room, nhosts, p, loaded, &again, NULL) != 0) {
+		detect_result_release(&again);
+		return -1;
+	}
+	for (int i = 0; i < r->nsuspects; i++) {
+		struct detect_suspect *s = &r->suspects[i];
+		if (s->confirmed && cells_verdict(s, loaded) && s->other_traffic_gbps > 0 &&
+		    !named_again(&again, s)) {
+			s->confirmed = false;
+			s->traffic_cleared = true;
+			cleared++;
+		}
+	}
+	for (int i = 0; cleared > 0 && rc == 0 && i < again.nsuspects; i++) {
+		const struct detect_suspect *s = &again.suspects[i];
+		int k = s->kind == DETECT_SEGMENT ? same_segment(r, &again, s) : -2;
+		if (k >= 0)
+			refit_segment(r, &r->suspects[k], &again, s);
+		else if (k == -1)
+			rc = adopt_segment(r, &again, s);
+	}
+	detect_result_release(&again);
+	return rc == 0 ? cleared : -1;
 }

@@ -34,4 +34,26 @@ typedef double (*traffic_other_fn)(const void *arg, const struct detect_suspect 
 int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void *arg,
                   const struct detect_params *p);
 
+/*
+ * The same told cell by cell, for the verdicts of many cells (classify.h):
+ * another job's stream through one host's NIC slows every cell of that host,
+ * and beside a real fault (an uplink, a slow link) the classifier then reads
+ * a host whose cells are part the fault's and part the stream's as slow
+ * itself (the fault campaign: an uplink at 30 % beside a stream named the
+ * segment and the three hosts of its rack). room: the host matrix with what
+ * each pair's NICs carried besides it that way added to its bandwidth
+ * (links_room_host_matrix), of the isolated pairs or (loaded) of the shift
+ * pattern. It is classified again, and every confirmed host or link between
+ * hosts of r from that pattern with other traffic known (other_traffic_gbps
+ * > 0, set by traffic_clear) that the room's verdicts do not name again is
+ * cleared as traffic. Segments stay: an uplink is no one host's NIC. When it
+ * cleared any, a segment the room names and r does not is added, confirmed:
+ * the stream had hidden it behind its hosts (an uplink at 10 % read as its
+ * rack's hosts); and r's segment of the same cut takes the room's sides when
+ * they differ (the stream's host had been left out of its rack). Returns how
+ * many it cleared, or -1 when out of memory.
+ */
+int traffic_clear_cells(struct detect_result *r, const double *room, int nhosts, bool loaded,
+                        const struct detect_params *p);
+
 #endif

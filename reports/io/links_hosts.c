@@ -34,29 +34,14 @@ static int cell_value_order(const void *pa, const void *pb)
  * host i to host j, in one pass over the pairs and one sort: a pass over every
  * pair for every host cell cost hosts^2 x ranks^2 (10^12 steps at 1,024
  * hosts). judged: NAN on the diagonal and for hosts not judged; shift: the
- * shift pattern's receives.
+ * shift pattern's receives; room: each pair's bandwidth plus what its NICs
+ * carried besides it that way when it was measured alone.
  */
-static int host_cells(const struct links_view *v, bool judged, bool shift, double *out)
+enum cell_kind { CELLS_ALL, CELLS_JUDGED, CELLS_SHIFT, CELLS_ROOM, CELLS_SHIFT_ROOM };
+
+/* The median of each run of equal cells of cv[0..k) (sorted) into out[cell]. */
+static void cell_medians(const struct cell_value *cv, size_t k, double *out)
 {
-	size_t nh = (size_t)v->nhosts, cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
-	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
-	if (!cv)
-		return -1;
-	for (size_t c = 0; c < nh * nh; c++)
-		out[c] = NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			int i = v->host_of_rank[a], j = v->host_of_rank[b];
-			if (a == b ||
-			    (judged && (i == j || (v->host_judged &&
-			                           (!v->host_judged[i] || !v->host_judged[j])))))
-				continue;
-			double g = shift ? shift_bandwidth_gbps(v, a, b, false)
-			                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
-			if (isfinite(g))
-				cv[k++] = (struct cell_value){(size_t)i * nh + (size_t)j, g};
-		}
-	qsort(cv, k, sizeof *cv, cell_value_order);
 	for (size_t x = 0, y; x < k; x = y) {
 		for (y = x; y < k && cv[y].cell == cv[x].cell; y++)
 			;
@@ -65,18 +50,97 @@ static int host_cells(const struct links_view *v, bool judged, bool shift, doubl
 		double lo = cv[mid - (n % 2 ? 0 : 1)].value, hi = cv[mid].value;
 		out[cv[x].cell] = n % 2 ? hi : hi - (hi - lo) * 0.5;
 	}
+}
+
+/*
+ * Each host's other traffic out (ways[2h]) and in (ways[2h + 1]) while its
+ * pairs across hosts were measured again alone: the medians over them, NAN
+ * where none was. The shift's pairs run at once, so its room is the hosts'.
+ */
+static int host_other_ways(const struct links_view *v, double *ways)
+{
+	size_t cap = 2 * (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
+	if (!cv)
+		return -1;
+	for (int h = 0; h < 2 * v->nhosts; h++)
+		ways[h] = NAN;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			const struct link_record *r = record(v, a, b);
+			size_t h = (size_t)v->host_of_rank[a];
+			if (a == b || !r->remeasured || h == (size_t)v->host_of_rank[b])
+				continue;
+			double out = r->nic_other_sent_gbps, in = r->nic_other_received_gbps;
+			if (isfinite(out))
+				cv[k++] = (struct cell_value){2 * h, out};
+			if (isfinite(in))
+				cv[k++] = (struct cell_value){2 * h + 1, in};
+		}
+	qsort(cv, k, sizeof *cv, cell_value_order);
+	cell_medians(cv, k, ways);
 	free(cv);
+	return 0;
+}
+
+/* The larger of two figures, either of which may be NAN; NAN when both are. */
+static double larger_known(double x, double y)
+{
+	return isnan(x) ? y : isnan(y) || x >= y ? x : y;
+}
+
+static int host_cells(const struct links_view *v, enum cell_kind kind, double *out)
+{
+	size_t nh = (size_t)v->nhosts, cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
+	double *ways = kind == CELLS_SHIFT_ROOM ? malloc((2 * nh + 1) * sizeof *ways) : NULL;
+	if (!cv || (kind == CELLS_SHIFT_ROOM && (!ways || host_other_ways(v, ways) != 0))) {
+		free(cv);
+		free(ways);
+		return -1;
+	}
+	for (size_t c = 0; c < nh * nh; c++)
+		out[c] = NAN;
+	for (int a = 0; a < v->nranks; a++)
+		for (int b = 0; b < v->nranks; b++) {
+			int i = v->host_of_rank[a], j = v->host_of_rank[b];
+			if (a == b || (kind != CELLS_ALL &&
+			               (i == j || (v->host_judged &&
+			                           (!v->host_judged[i] || !v->host_judged[j])))))
+				continue;
+			bool shift = kind == CELLS_SHIFT || kind == CELLS_SHIFT_ROOM;
+			double g = shift ? shift_bandwidth_gbps(v, a, b, false)
+			                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
+			double other = NAN;
+			if (kind == CELLS_ROOM)
+				other = link_other_way(v, a, b);
+			else if (kind == CELLS_SHIFT_ROOM) /* i's traffic out, j's in */
+				other = larger_known(ways[2 * (size_t)i], ways[2 * (size_t)j + 1]);
+			if (other > 0)
+				g += other;
+			if (isfinite(g))
+				cv[k++] = (struct cell_value){(size_t)i * nh + (size_t)j, g};
+		}
+	qsort(cv, k, sizeof *cv, cell_value_order);
+	cell_medians(cv, k, out);
+	free(cv);
+	free(ways);
 	return 0;
 }
 
 int links_host_matrix(const struct links_view *v, double *out)
 {
-	return host_cells(v, false, false, out);
+	return host_cells(v, CELLS_ALL, out);
 }
 
 int links_judged_host_matrix(const struct links_view *v, bool shift, double *out)
 {
-	return host_cells(v, true, shift, out);
+	return host_cells(v, shift ? CELLS_SHIFT : CELLS_JUDGED, out);
+}
+
+int links_room_host_matrix(const struct links_view *v, bool shift, double *out)
+{
+	return host_cells(v, shift ? CELLS_SHIFT_ROOM : CELLS_ROOM, out);
 }
 
 /*

@@ -208,6 +208,21 @@ static double larger_known(double x, double y)
 	return isnan(y) || x >= y ? x : y;
 }
 
+double link_other_traffic(const struct links_view *v, int a, int b)
+{
+	if (!record(v, a, b)->remeasured)
+		return NAN;
+	return larger_known(record(v, a, b)->nic_other_gbps, record(v, b, a)->nic_other_gbps);
+}
+
+double link_other_way(const struct links_view *v, int a, int b)
+{
+	if (!record(v, a, b)->remeasured)
+		return NAN;
+	return larger_known(record(v, a, b)->nic_other_sent_gbps,
+	                    record(v, b, a)->nic_other_received_gbps);
+}
+
 double link_cpu_wait(const struct links_view *v, int a, int b)
 {
 	return larger_known(record(v, a, b)->cpu_wait_share, record(v, b, a)->cpu_wait_share);
@@ -301,10 +316,9 @@ double links_other_traffic(const struct links_view *v, const struct detect_suspe
 	double *x = NULL, typical = NAN;
 	for (int a = 0; a < v->nranks; a++)
 		for (int b = a + 1; b < v->nranks; b++) {
-			if (!record(v, a, b)->remeasured || !pair_of(v, s, a, b))
+			if (!pair_of(v, s, a, b))
 				continue;
-			double o = larger_known(record(v, a, b)->nic_other_gbps,
-			                        record(v, b, a)->nic_other_gbps);
+			double o = link_other_traffic(v, a, b);
 			if (isnan(o))
 				continue;
 			if (k == cap) {

@@ -36,6 +36,8 @@ struct link_record {
 	    cpu_wait_share; /* a's share of the pair's time spent waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone (not in the report) */
 	double nic_other_gbps;     /* what a's host NICs carried besides the pair (probes/nic_bytes.h) */
+	/* the same of what they sent and what they received (not in the report) */
+	double nic_other_sent_gbps, nic_other_received_gbps;
 	double latency_samples_us[LINK_KEPT_SAMPLES]; /* one-way latencies a -> b */
 	double window_samples_us[LINK_KEPT_SAMPLES];  /* times of one window a -> b */
 	int nlatency_samples, nwindow_samples;
@@ -169,6 +171,22 @@ double shift_bandwidth_gbps(const struct links_view *v, int a, int b, bool send)
  * Returns 0, or -1 when out of memory.
  */
 int links_judged_host_matrix(const struct links_view *v, bool shift, double *out);
+/*
+ * The same with the room each pair had (traffic.h's traffic_clear_cells): a
+ * pair measured again alone counts what its hosts' NICs carried besides it
+ * that way (link_other_way, another job's traffic) as its own. The shift's
+ * pairs run at once, so there a cell i -> j gains the larger of host i's
+ * other traffic out and host j's in, each the median over its pairs measured
+ * again alone.
+ */
+int links_room_host_matrix(const struct links_view *v, bool shift, double *out);
+/* The larger of both ends' nic_other_gbps of a-b when it was measured again alone, or NAN. */
+double link_other_traffic(const struct links_view *v, int a, int b);
+/*
+ * The other traffic in the way of a -> b when the pair was measured again
+ * alone: the larger of what a's host sent and b's host received besides it, or NAN.
+ */
+double link_other_way(const struct links_view *v, int a, int b);
 
 /* What the summary says besides the view. Borrowed; any pointer but final may be NULL. */
 struct links_judgement {

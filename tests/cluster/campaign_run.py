@@ -5,7 +5,7 @@ clean baseline runs and the draw's runs made in turn), and scores each verdict
 against the truth.
 
 usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--class K]
-                       [--bin B]
+                       [--load L] [--bin B]
                        -o RESULT.json
 
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
@@ -263,6 +263,8 @@ def run(args):
         plan = [d for d in plan if d["command"] == args.command]
     if args.only_class:  # one fault class's draws (and the clean ones, for what it accuses)
         plan = [d for d in plan if d["class"] in (args.only_class, "none")]
+    if args.load:  # one background load's draws: what it costs a detector
+        plan = [d for d in plan if d["load"] == args.load]
     ctx = context(args.bin, started)
     r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
     if r.returncode != 0:
@@ -344,6 +346,8 @@ def main():
                    help="run only the draws judged by this command")
     p.add_argument("--class", dest="only_class", choices=C.CLASSES,
                    help="run only this fault class's draws and the draws without a fault")
+    p.add_argument("--load", choices=C.LOADS,
+                   help="run only the draws under this background load")
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()

@@ -426,6 +426,51 @@ Test(links_report, judged_host_matrix_and_shift)
 	cJSON_Delete(root);
 }
 
+/*
+ * The room matrix: a pair measured again alone gains what its NICs carried
+ * besides it that way: what the sender's host sent, or the receiver's received.
+ */
+Test(links_report, room_host_matrix_adds_other_traffic_of_retested_pairs)
+{
+	struct links_view v = make_view();
+	double m[4];
+	for (int i = 0; i < N * N; i++)
+		records[i].nic_other_sent_gbps = records[i].nic_other_received_gbps = NAN;
+	/* every cross pair at 2 GB/s; 0-2 re-tested while host b received 0.4 GB/s else */
+	records[0 * N + 2].remeasured = records[2 * N + 0].remeasured = true;
+	records[0 * N + 2].nic_other_sent_gbps = 0.05;
+	records[2 * N + 0].nic_other_received_gbps = 0.4;
+	cr_assert_float_eq(link_other_way(&v, 0, 2), 0.4, 1e-12, "the busier end that way");
+	cr_assert(isnan(link_other_way(&v, 2, 0)), "nothing known of b's sending, a's receiving");
+	cr_assert_eq(links_room_host_matrix(&v, false, m), 0);
+	cr_assert(isnan(m[0]) && isnan(m[3]));
+	/* host a -> b: pairs 0->2 (2.4), 0->3, 1->2, 1->3 (2.0): the median 2.0 */
+	cr_assert_float_eq(m[1], 2.0, 1e-12);
+	for (int a = 0; a < 2; a++)
+		for (int b = 2; b < 4; b++) {
+			records[a * N + b].remeasured = records[b * N + a].remeasured = true;
+			records[b * N + a].nic_other_received_gbps = 0.4;
+		}
+	cr_assert_eq(links_room_host_matrix(&v, false, m), 0);
+	cr_assert_float_eq(m[1], 2.4, 1e-12, "what b received besides added to a -> b");
+	cr_assert_float_eq(m[2], 2.0, 1e-12, "b -> a: b's sending and a's receiving were free");
+	cr_assert_eq(links_judged_host_matrix(&v, false, m), 0);
+	cr_assert_float_eq(m[1], 2.0, 1e-12, "the judged matrix stays as measured");
+	/* the shift: its pairs at once, so a cell gains its hosts' medians: a sent nothing else
+	   known, b received 0.4 */
+	struct shift_cell cells[N * N];
+	for (int a = 0; a < N; a++)
+		for (int x = 0; x < N; x++)
+			cells[a * N + x] = (struct shift_cell){
+			    .send_us = 800, .recv_us = 1600, .send_windows = 3, .recv_windows = 3};
+	v.shift = cells;
+	cr_assert_eq(links_room_host_matrix(&v, true, m), 0);
+	cr_assert_float_eq(m[1], 5.4, 1e-12, "a -> b: 5 GB/s and b's 0.4 in");
+	cr_assert_float_eq(m[2], 5.0, 1e-12, "b -> a: nothing else known");
+	records[0 * N + 2].remeasured = false;
+	cr_assert(isnan(link_other_way(&v, 0, 2)), "measured with the others: not known");
+}
+
 Test(links_report, sensitivity_per_class_and_pattern)
 {
 	struct detect_params p;

@@ -50,3 +50,21 @@ Test(nic_bytes, other_traffic_is_what_exceeds_our_own_frames)
 	cr_assert_float_eq(probe_nic_other_gbps(300000000, 0, 1.0), 0.3, 1e-9);
 	cr_assert(isnan(probe_nic_other_gbps(1, 1, 0)));
 }
+
+Test(nic_bytes, each_way_apart)
+{
+	struct probe_nic_count c = {0, 0};
+	cr_assert(probe_nic_count_parse(DEV, &c));
+	cr_assert_eq(c.rx, 1000 + 7);
+	cr_assert_eq(c.tx, 250 + 3);
+	cr_assert(probe_nic_count(&c), "/proc/net/dev is there on Linux");
+	/* 1 GB sent in 1 s, 1.2 GB counted out while 1 GB came in: 1.2 - 1.1 - 0.1 = 0 */
+	cr_assert_float_eq(probe_nic_other_way_gbps(1200000000, 1000000000, 1000000000, 1.0), 0,
+	                   1e-9);
+	/* a stream of 0.3 GB/s out beside it */
+	cr_assert_float_eq(probe_nic_other_way_gbps(1500000000, 1000000000, 1000000000, 1.0), 0.3,
+	                   1e-9);
+	/* receiving only: our acknowledgements out are no one else's */
+	cr_assert_float_eq(probe_nic_other_way_gbps(50000000, 0, 1000000000, 1.0), 0, 1e-9);
+	cr_assert(isnan(probe_nic_other_way_gbps(1, 1, 1, 0)));
+}
