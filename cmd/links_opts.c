@@ -456,7 +456,9 @@ const struct cmd_spec links_spec = {
         "another job's, busy, not broken (cleared_by traffic, other_traffic_gbps); and a\n"
         "host or host link that the host matrix with each pair's other traffic that way\n"
         "added no longer names (a stream beside an uplink slows its rack's hosts' other\n"
-        "cells), a segment that matrix names being confirmed in their place. Links\n"
+        "cells), a segment that matrix names being confirmed in their place. A link\n"
+        "only the shift pattern names, whose pair alone runs within its class, is\n"
+        "cleared too (cleared_by alone): the pattern's load slowed it, not the link. Links\n"
         "of an oversubscribed host (more ranks than cores) are measured and reported but\n"
         "not judged, nor is the latency of a pair whose ranks waited for a core half of\n"
         "its ping-pongs or more: their times are the scheduler's as much as the link's.\n",

@@ -236,6 +236,18 @@ static void print_traffic_cleared(const struct links_view *v, const struct detec
 	       other, got, other, want);
 }
 
+/* A link of the shift pattern that is fine alone (alone.h). */
+static void print_alone_cleared(const struct links_view *v, const struct detect_result *r,
+                                const struct detect_suspect *s)
+{
+	char line[1024];
+	classify_describe(r, s, v->host_names, line, sizeof line);
+	printf("# cleared, fine alone: ");
+	report_fput_escaped(stdout, line);
+	printf("; its pair measured alone runs within the tolerance of its class: the pattern's "
+	       "load slowed it, not the link\n");
+}
+
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
@@ -264,6 +276,9 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].traffic_cleared)
 			print_traffic_cleared(v, final, &final->suspects[i]);
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].alone_cleared)
+			print_alone_cleared(v, final, &final->suspects[i]);
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

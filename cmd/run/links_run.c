@@ -25,6 +25,7 @@
 #include "reports/io/links_coverage.h"
 #include "reports/diagnose/scheduler.h"
 #include "reports/diagnose/traffic.h"
+#include "reports/diagnose/alone.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/partial.h"
 #include "algorithms/progress.h"
@@ -367,6 +368,13 @@ static int clear_busy(struct links_run *r, const struct links_view *v)
 		if (by_cells < 0)
 			return -1;
 		cleared += by_cells;
+	}
+	/* a link only the shift names, fine alone (alone.h) */
+	if (v->shift && r->o->pattern & LINKS_PAIRS) {
+		if (links_judged_host_matrix(v, false, r->cells) != 0)
+			return -1;
+		cleared += alone_clear(&r->final, r->cells, v->nhosts, r->info_pairs[1].expected,
+		                       &r->o->detect);
 	}
 	return cleared;
 }

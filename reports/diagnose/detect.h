@@ -105,6 +105,8 @@ struct detect_suspect {
 	   not known), and whether that explains it (then it is not confirmed) */
 	double other_traffic_gbps;
 	bool traffic_cleared;
+	/* alone.h: a link of the shift pattern whose pair alone runs within its class */
+	bool alone_cleared;
 };
 
 struct detect_class {

@@ -544,8 +544,9 @@
 	  "a bandwidth across hosts: what else the NICs of its re-tested pairs carried "           \
 	  "meanwhile, the median over them of the busier end (null: not known)")                   \
 	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",              \
-	  "cleared[]: retest (not confirmed), scheduler (the wait for a core explains it) or "     \
-	  "traffic (another job's traffic on the NICs explains it)")                               \
+	  "cleared[]: retest (not confirmed), scheduler (the wait for a core explains it), "       \
+	  "traffic (another job's traffic on the NICs explains it) or alone (a link of the "       \
+	  "shift pattern whose pair alone runs within its class)")                                 \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \
 	  "its links that stand out")                                                              \
 	F(SUSP, LINKS_TOTAL, "links_total", INT, NONE, R, NULL, "", "its links")                   \

@@ -1,0 +1,34 @@
+/*
+ * A link the shift pattern names that is fine alone (issue 39). Pure: no
+ * MPI, no I/O.
+ *
+ * The shift pattern (mpiGraph's) loads every host at once: every rank sends
+ * and receives in each step. What it names that the isolated pairs do not
+ * is what load does: a segment two flows share, a host's NIC that cannot
+ * send and receive at full rate together. But a single link named by the
+ * shift alone, whose pair measured alone runs within its class, is no slow
+ * link: in each step one flow crosses it, and the same flow alone was fine,
+ * so something else of the step slowed it (on a host under CPU load, its
+ * ranks waiting for a core while five flows share two; the fault campaign
+ * named such links at 0.81-0.88x under CPU burners, their pairs alone at
+ * 0.94-1.00x). Such a confirmed link is cleared (alone_cleared; cleared_by
+ * alone) when every cell it names of the isolated pairs' host matrix is at
+ * least (1 - tolerance) x that matrix's reference. A cell not measured
+ * alone keeps the verdict.
+ */
+#ifndef COLLSCOPE_ALONE_H
+#define COLLSCOPE_ALONE_H
+
+#include "reports/diagnose/detect.h"
+
+/*
+ * Un-confirms the confirmed links between hosts of r found in the shift
+ * pattern (loaded) whose cells of pairs (nhosts x nhosts, the isolated
+ * pairs' host matrix, NAN unknown) are all at least (1 - tolerance) x
+ * expected (that matrix's reference, classify_info.expected), and sets their
+ * alone_cleared. Returns how many; 0 when expected is not a positive number.
+ */
+int alone_clear(struct detect_result *r, const double *pairs, int nhosts, double expected,
+                const struct detect_params *p);
+
+#endif
