@@ -107,15 +107,31 @@ static int count_kind(const struct detect_result *r, enum detect_kind k, bool co
 	return n;
 }
 
+/* The campaign's matrices, and what the classifier names of the measured one (loaded: the shift). */
+static void classified(double *measured, double *room, bool loaded, struct detect_params *p,
+                       struct detect_result *r)
+{
+	uplink_and_stream(measured, room);
+	detect_params_default(p);
+	detect_result_init(r);
+	cr_assert_eq(classify_hosts(measured, H, p, loaded, r, NULL), 0);
+}
+
+/* Every verdict of r confirmed by its re-tests, with other_gbps known beside it (traffic_clear). */
+static void confirm_all(struct detect_result *r, double other_gbps)
+{
+	for (int i = 0; i < r->nsuspects; i++) {
+		r->suspects[i].confirmed = true;
+		r->suspects[i].other_traffic_gbps = other_gbps;
+	}
+}
+
 Test(traffic, cells_beside_an_uplink_and_a_stream_clear_the_hosts_not_the_segment)
 {
 	double measured[H * H], room[H * H];
-	uplink_and_stream(measured, room);
 	struct detect_params p;
-	detect_params_default(&p);
 	struct detect_result r;
-	detect_result_init(&r);
-	cr_assert_eq(classify_hosts(measured, H, &p, false, &r, NULL), 0);
+	classified(measured, room, false, &p, &r);
 	/* as measured: h0 slow to send, h1 to receive, h2 both ways, and 4 links across */
 	cr_assert_eq(count_kind(&r, DETECT_HOST, false), 3);
 	cr_assert_eq(count_kind(&r, DETECT_LINK, false), 4);
@@ -185,10 +201,7 @@ Test(traffic, a_segment_the_stream_hid_is_named_once_its_hosts_are_cleared)
 	cr_assert_eq(classify_hosts(measured, H, &p, false, &r, NULL), 0);
 	cr_assert_eq(count_kind(&r, DETECT_SEGMENT, false), 0);
 	int named = r.nsuspects;
-	for (int i = 0; i < r.nsuspects; i++) {
-		r.suspects[i].confirmed = true;
-		r.suspects[i].other_traffic_gbps = 0.3;
-	}
+	confirm_all(&r, 0.3);
 	cr_assert_eq(traffic_clear_cells(&r, room, H, false, &p), named);
 	cr_assert_eq(r.nsuspects, named + 1);
 	const struct detect_suspect *s = &r.suspects[named];
@@ -207,16 +220,10 @@ Test(traffic, a_segment_the_stream_hid_is_named_once_its_hosts_are_cleared)
 Test(traffic, each_pattern_on_its_own_room)
 {
 	double measured[H * H], room[H * H];
-	uplink_and_stream(measured, room);
 	struct detect_params p;
-	detect_params_default(&p);
 	struct detect_result r;
-	detect_result_init(&r);
-	cr_assert_eq(classify_hosts(measured, H, &p, true, &r, NULL), 0);
-	for (int i = 0; i < r.nsuspects; i++) {
-		r.suspects[i].confirmed = true;
-		r.suspects[i].other_traffic_gbps = 0.3;
-	}
+	classified(measured, room, true, &p, &r);
+	confirm_all(&r, 0.3);
 	cr_assert_eq(traffic_clear_cells(&r, room, H, false, &p), 0, "no isolated pair's verdict");
 	cr_assert_eq(traffic_clear_cells(&r, room, H, true, &p), r.nsuspects - 1);
 	cr_assert(r.suspects[r.nsuspects - 1].loaded, "the segment adopted, of the shift");
@@ -227,13 +234,10 @@ Test(traffic, each_pattern_on_its_own_room)
 Test(traffic, a_segment_missing_the_streams_host_gets_its_rack_back)
 {
 	double measured[H * H], room[H * H];
-	uplink_and_stream(measured, room);
 	struct detect_params p;
-	detect_params_default(&p);
 	struct detect_result r;
-	detect_result_init(&r);
+	classified(measured, room, false, &p, &r);
 	/* as measured: h0 slow to send, and a segment h1 h2 <-> h3 h4 without it */
-	cr_assert_eq(classify_hosts(measured, H, &p, false, &r, NULL), 0);
 	r.nsuspects = 1; /* h0's verdict, the worst host first */
 	cr_assert_eq(r.suspects[0].kind, DETECT_HOST);
 	signed char cut[H] = {-1, 0, 0, 1, 1};
@@ -246,10 +250,7 @@ Test(traffic, a_segment_missing_the_streams_host_gets_its_rack_back)
 	r.nsides = 1;
 	r.nhosts = H;
 	r.suspects[r.nsuspects++] = seg;
-	for (int i = 0; i < r.nsuspects; i++) {
-		r.suspects[i].confirmed = true;
-		r.suspects[i].other_traffic_gbps = 0.3;
-	}
+	confirm_all(&r, 0.3);
 	cr_assert_eq(traffic_clear_cells(&r, room, H, false, &p), 1);
 	cr_assert_eq(r.nsuspects, 2, "no second segment");
 	const signed char *sides = detect_sides(&r, &r.suspects[1]);
