@@ -5,7 +5,7 @@ clean baseline runs and the draw's runs made in turn), and scores each verdict
 against the truth.
 
 usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--class K]
-                       [--load L] [--bin B]
+                       [--load L] [--magnitude PCT]... [--bin B]
                        -o RESULT.json
 
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
@@ -17,7 +17,8 @@ paced TCP stream between two hosts the fault does not involve, all under
 `timeout` and inside the cluster's namespaces. The result is rewritten
 atomically after every draw (complete: false until the end).
 Environment: VC_PREFIX (default csvccamp<pid>), BASE_MBIT (default 300), CAMPAIGN_KEEP (a
-folder to keep each draw's report in, as dN.json).
+folder to keep each draw's report in, as dN.json), CAMPAIGN_LINKS_MORE (options appended to
+links').
 Exit status: 0 done, 2 bad usage, 5 the cluster could not be made, 77 no namespaces here.
 """
 import argparse
@@ -43,6 +44,9 @@ BASE_MBIT = int(os.environ.get("BASE_MBIT", "300"))
 CMD_TIMEOUT_S = 240
 LINKS = ["-q", "-n", "300", "-w", "30", "--bw-iters", "5", "--bw-warmup", "0", "--bw-bytes", "256K",
          "--window", "8", "--bw-time", "0.2", "--lat-time", "0.05", "--pattern", "both", "--fail-on-suspect"]
+# CAMPAIGN_LINKS_MORE: options appended to links' (the later wins), to measure what a
+# setting costs and buys on the same draws, e.g. "--bw-iters 20 --bw-time 0.8"
+LINKS_MORE = os.environ.get("CAMPAIGN_LINKS_MORE", "").split()
 TRACE = ["allreduce", "-a", "ring", "--sizes", "1M", "-n", "10", "-w", "2", "--trace", "-q"]
 COMPARE_RUN = ["allreduce", "-a", "ring", "--sizes", "256K", "-n", "30", "-w", "3", "-q"]
 # compare: a clean baseline run and the draw's run, in turn, this many times, judged by
@@ -165,7 +169,7 @@ def run_command(d, bin_, fault, work, np):
     out = os.path.join(work, "d%d.json" % d["index"])
     t0 = time.monotonic()
     if d["command"] == "links":
-        r = mpirun(bin_, fault, ["links"] + LINKS + ["-o", out], np)
+        r = mpirun(bin_, fault, ["links"] + LINKS + LINKS_MORE + ["-o", out], np)
         ok = r.returncode in (0, 1) and os.path.exists(out)
         report = json.load(open(out)) if ok else None
         acc = C.links_accusations(report) if ok else None
@@ -230,7 +234,8 @@ def result_doc(args, ctx, rows, complete, started_s):
                        "only_class": args.only_class, "hosts": C.HOSTS,
                        "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
                        "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
-                       "late_us": C.LATE_US, "command_line": " ".join(sys.argv)},
+                       "late_us": C.LATE_US, "command_line": " ".join(sys.argv),
+                       "links_options": LINKS + LINKS_MORE},
             "summary": dict(C.figures(rows), runs_failed=len(failed)), "results": rows}
 
 
@@ -265,6 +270,8 @@ def run(args):
         plan = [d for d in plan if d["class"] in (args.only_class, "none")]
     if args.load:  # one background load's draws: what it costs a detector
         plan = [d for d in plan if d["load"] == args.load]
+    if args.magnitude:  # the small faults, say, and the clean draws
+        plan = [d for d in plan if d["magnitude_pct"] in args.magnitude or d["class"] == "none"]
     ctx = context(args.bin, started)
     r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
     if r.returncode != 0:
@@ -348,6 +355,8 @@ def main():
                    help="run only this fault class's draws and the draws without a fault")
     p.add_argument("--load", choices=C.LOADS,
                    help="run only the draws under this background load")
+    p.add_argument("--magnitude", type=int, action="append", choices=C.LADDER_PCT,
+                   help="run only the draws of this magnitude (repeatable) and those without a fault")
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()
