@@ -14,7 +14,11 @@
  * 0.94-1.00x). Such a confirmed link is cleared (alone_cleared; cleared_by
  * alone) when every cell it names of the isolated pairs' host matrix is at
  * least (1 - tolerance) x that matrix's reference. A cell not measured
- * alone keeps the verdict.
+ * alone keeps the verdict. So do such links that together run between two
+ * groups of two hosts or more (every link from one group to the other, none
+ * within one): that is a segment's shape, flows of a step sharing an uplink
+ * that one flow alone fills (the campaign's uplink at 95% of a host's rate:
+ * four links across it at 0.46x in the shift, each fine alone).
  */
 #ifndef COLLSCOPE_ALONE_H
 #define COLLSCOPE_ALONE_H
@@ -25,8 +29,9 @@
  * Un-confirms the confirmed links between hosts of r found in the shift
  * pattern (loaded) whose cells of pairs (nhosts x nhosts, the isolated
  * pairs' host matrix, NAN unknown) are all at least (1 - tolerance) x
- * expected (that matrix's reference, classify_info.expected), and sets their
- * alone_cleared. Returns how many; 0 when expected is not a positive number.
+ * expected (that matrix's reference, classify_info.expected), but those of a
+ * segment's shape, and sets their alone_cleared. Returns how many; 0 when
+ * expected is not a positive number or out of memory.
  */
 int alone_clear(struct detect_result *r, const double *pairs, int nhosts, double expected,
                 const struct detect_params *p);

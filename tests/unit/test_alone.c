@@ -25,6 +25,16 @@ static struct detect_suspect shift_link(int from, int to, enum detect_direction 
 	                               .ratio = 0.84};
 }
 
+static struct detect_suspect ab(int from, int to)
+{
+	return shift_link(from, to, DETECT_DIR_AB);
+}
+
+static struct detect_suspect both(int from, int to)
+{
+	return shift_link(from, to, DETECT_DIR_BOTH);
+}
+
 /* The isolated pairs' matrix: every cell 1.0 but 2 -> 0 at 0.6. */
 static void pairs_matrix(double *m)
 {
@@ -39,8 +49,7 @@ Test(alone, a_shift_link_fine_alone_is_cleared_one_slow_alone_stays)
 	double m[H * H];
 	pairs_matrix(m);
 	m[3 * H + 0] = 0.94;
-	struct detect_suspect v[] = {shift_link(3, 0, DETECT_DIR_AB), shift_link(0, 2, DETECT_DIR_BA),
-	                             shift_link(1, 3, DETECT_DIR_BOTH)};
+	struct detect_suspect v[] = {ab(3, 0), shift_link(0, 2, DETECT_DIR_BA), both(1, 3)};
 	struct detect_result r = {.nsuspects = 3, .suspects = v};
 	struct detect_params p;
 	detect_params_default(&p);
@@ -54,9 +63,8 @@ Test(alone, what_it_leaves_alone)
 {
 	double m[H * H];
 	pairs_matrix(m);
-	struct detect_suspect v[] = {shift_link(3, 0, DETECT_DIR_AB), shift_link(3, 0, DETECT_DIR_AB),
-	                             shift_link(3, 0, DETECT_DIR_AB), shift_link(1, 0, DETECT_DIR_AB)};
-	v[0].loaded = false; /* the isolated pairs' own verdict */
+	struct detect_suspect v[] = {ab(3, 0), ab(3, 0), ab(3, 0), ab(1, 0)};
+	v[0].loaded = false;     /* the isolated pairs' own verdict */
 	v[1].kind = DETECT_HOST; /* a host of the shift: its NIC under load is the point */
 	v[1].between_hosts = false;
 	v[2].confirmed = false;
@@ -68,4 +76,50 @@ Test(alone, what_it_leaves_alone)
 	cr_assert(v[0].confirmed && v[1].confirmed && v[3].confirmed);
 	cr_assert_eq(alone_clear(&r, m, H, NAN, &p), 0, "no reference");
 	cr_assert_eq(alone_clear(&r, NULL, H, 1.0, &p), 0);
+}
+
+/*
+ * Links fine alone that run between two groups of two hosts or more are an
+ * uplink the step's flows share: kept. One host's links, or a group with an
+ * odd cycle of links, are not a segment's shape: cleared.
+ */
+Test(alone, links_of_a_segments_shape_stay)
+{
+	enum { N = 5 };
+	double m[N * N];
+	for (int i = 0; i < N * N; i++)
+		m[i] = i / N == i % N ? NAN : 1.0;
+	struct detect_params p;
+	detect_params_default(&p);
+	/* the campaign's quiet 5% uplink: h0 h1 | h3 h4, four links across at 0.46x */
+	struct detect_suspect up[] = {both(0, 3), both(1, 3), both(1, 4), both(0, 4)};
+	struct detect_result r = {.nsuspects = 4, .suspects = up};
+	cr_assert_eq(alone_clear(&r, m, N, 1.0, &p), 0);
+	for (int i = 0; i < 4; i++)
+		cr_assert(up[i].confirmed && !up[i].alone_cleared);
+	/* one sender's links (seed 3 draw 30: h4 -> h0, h4 -> h1): a group of one */
+	struct detect_suspect one[] = {ab(4, 0), ab(4, 1)};
+	r = (struct detect_result){.nsuspects = 2, .suspects = one};
+	cr_assert_eq(alone_clear(&r, m, N, 1.0, &p), 2);
+	/* a triangle has no two sides */
+	struct detect_suspect tri[] = {ab(0, 1), ab(1, 2), ab(2, 0), ab(2, 3)};
+	r = (struct detect_result){.nsuspects = 4, .suspects = tri};
+	cr_assert_eq(alone_clear(&r, m, N, 1.0, &p), 4);
+}
+
+/* Parts are judged apart: a segment's links stay beside one host's links cleared. */
+Test(alone, each_part_on_its_own)
+{
+	enum { N = 7 };
+	double m[N * N];
+	for (int i = 0; i < N * N; i++)
+		m[i] = i / N == i % N ? NAN : 1.0;
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_suspect v[] = {ab(0, 1), ab(1, 2), ab(2, 0), ab(3, 5),
+	                             ab(4, 5), ab(4, 6), ab(3, 6)};
+	struct detect_result r = {.nsuspects = 7, .suspects = v};
+	cr_assert_eq(alone_clear(&r, m, N, 1.0, &p), 3, "the triangle only");
+	for (int i = 3; i < 7; i++)
+		cr_assert(v[i].confirmed, "h3 h4 <-> h5 h6 stays");
 }
