@@ -251,9 +251,7 @@ static void print_alone_cleared(const struct links_view *v, const struct detect_
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
-	int confirmed = 0;
-	for (int i = 0; i < final->nsuspects; i++)
-		confirmed += final->suspects[i].confirmed;
+	int confirmed = detect_confirmed_count(final);
 	if (confirmed == 0)
 		printf("# suspects: none");
 	else

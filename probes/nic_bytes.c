@@ -84,10 +84,7 @@ bool probe_nic_bytes(uint64_t *bytes)
 
 double probe_nic_other_gbps(uint64_t counted, uint64_t own_bytes, double wall_s)
 {
-	if (!(wall_s > 0))
-		return NAN;
-	double other = (double)counted - NIC_WIRE_OVERHEAD * (double)own_bytes;
-	return other > 0 ? other / wall_s / 1e9 : 0;
+	return probe_nic_other_way_gbps(counted, own_bytes, 0, wall_s);
 }
 
 double probe_nic_other_way_gbps(uint64_t counted, uint64_t own_this_way, uint64_t own_other_way,

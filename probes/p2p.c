@@ -199,7 +199,6 @@ static int one_way(struct probe_links *p, int peer, bool sender)
 		double t = MPI_Wtime() - t0;
 		if (rc != MPI_SUCCESS)
 			break;
-		p->bw_own_bytes += (uint64_t)msgs * (uint64_t)p->opts.bw_bytes;
 		*(sender ? &p->bw_sent_bytes : &p->bw_received_bytes) +=
 		    (uint64_t)msgs * (uint64_t)p->opts.bw_bytes;
 		if (sender && kind == PROBE_WINDOW_TIMED)
@@ -281,7 +280,7 @@ static int run_pair(struct probe_links *p, int peer, bool sync, bool nic)
 	double busy = 0, busy_lat = 0, busy_bw = 0;
 	bool known = peer >= 0, nic_known = peer >= 0 && nic;
 	p->peer = peer;
-	p->bw_own_bytes = p->bw_sent_bytes = p->bw_received_bytes = 0;
+	p->bw_sent_bytes = p->bw_received_bytes = 0;
 	p->one_way = p->bidir = (struct probe_windows){0};
 	p->lat_count = 0;
 	for (int ph = 0; ph < PH_COUNT; ph++) {
@@ -316,7 +315,9 @@ static int run_pair(struct probe_links *p, int peer, bool sync, bool nic)
 	p->cpu_wait_share_lat = known ? probe_cpu_wait_share(waited_lat, busy_lat) : NAN;
 	uint64_t rx = nic1.rx - nic0.rx, tx = nic1.tx - nic0.tx;
 	p->nic_other_gbps =
-	    nic_known ? probe_nic_other_gbps(rx + tx, p->bw_own_bytes, busy_bw) : NAN;
+	    nic_known ? probe_nic_other_gbps(rx + tx, p->bw_sent_bytes + p->bw_received_bytes,
+	                                     busy_bw)
+	              : NAN;
 	p->nic_other_sent_gbps = nic_known ? probe_nic_other_way_gbps(tx, p->bw_sent_bytes,
 	                                                              p->bw_received_bytes, busy_bw)
 	                                   : NAN;
@@ -341,7 +342,8 @@ int probe_links_isolated(struct probe_links *p, int a, int b)
 
 int probe_links_matched(struct probe_links *p, int peer)
 {
-	return run_pair(p, peer >= 0 && peer < p->nranks && peer != p->rank ? peer : -1, true, true);
+	int partner = peer >= 0 && peer < p->nranks && peer != p->rank ? peer : -1;
+	return run_pair(p, partner, true, true);
 }
 
 /* The partner of rank in round: the tournament's, or the plan's when there is one. */

@@ -83,8 +83,8 @@ struct probe_links {
 	/* the same of what the NICs sent and what they received (another job's stream
 	   out of a host takes its sending side only) */
 	double nic_other_sent_gbps, nic_other_received_gbps;
-	uint64_t bw_own_bytes; /* payload this rank sent and received in those phases */
-	uint64_t bw_sent_bytes, bw_received_bytes; /* the same, each way */
+	/* payload this rank sent and received in those phases */
+	uint64_t bw_sent_bytes, bw_received_bytes;
 	/* the shift step measured last (probe_links_shift): */
 	int shift_dest, shift_source;   /* -1 before any */
 	double *shift_send_us;          /* bw_iters: until this rank's sends completed */

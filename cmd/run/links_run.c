@@ -396,9 +396,7 @@ static int conclude(struct links_run *r)
 		return EXIT_RUNTIME;
 	}
 	/* counted again: a clearing may also confirm a segment the traffic had hidden */
-	confirmed = 0;
-	for (int i = 0; i < r->final.nsuspects; i++)
-		confirmed += r->final.suspects[i].confirmed;
+	confirmed = detect_confirmed_count(&r->final);
 	run_context_end(&r->c);
 	if (r->hand) /* inside another command, which says what it makes of it */
 		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;

@@ -74,6 +74,14 @@ void detect_result_release(struct detect_result *r)
 	detect_result_init(r);
 }
 
+int detect_confirmed_count(const struct detect_result *r)
+{
+	int n = 0;
+	for (int i = 0; i < r->nsuspects; i++)
+		n += r->suspects[i].confirmed;
+	return n;
+}
+
 const char *const detect_locality_names[DETECT_LOCALITIES + 1] = {"same_numa", "same_host",
                                                                   "cross_host", NULL};
 const char *const detect_metric_names[DETECT_METRICS + 1] = {"bandwidth", "latency", NULL};

@@ -136,6 +136,8 @@ struct detect_result {
 void detect_params_default(struct detect_params *p);
 void detect_result_init(struct detect_result *r);
 void detect_result_release(struct detect_result *r);
+/* How many suspects of r are confirmed. */
+int detect_confirmed_count(const struct detect_result *r);
 
 /*
  * The names of the enums, in their order and NULL-terminated: the one table

@@ -83,12 +83,6 @@ static int host_other_ways(const struct links_view *v, double *ways)
 	return 0;
 }
 
-/* The larger of two figures, either of which may be NAN; NAN when both are. */
-static double larger_known(double x, double y)
-{
-	return isnan(x) ? y : isnan(y) || x >= y ? x : y;
-}
-
 static int host_cells(const struct links_view *v, enum cell_kind kind, double *out)
 {
 	size_t nh = (size_t)v->nhosts, cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
@@ -114,8 +108,8 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, double *o
 			double other = NAN;
 			if (kind == CELLS_ROOM)
 				other = link_other_way(v, a, b);
-			else if (kind == CELLS_SHIFT_ROOM) /* i's traffic out, j's in */
-				other = larger_known(ways[2 * (size_t)i], ways[2 * (size_t)j + 1]);
+			else if (kind == CELLS_SHIFT_ROOM) /* i's out, j's in; fmax skips a NAN */
+				other = fmax(ways[2 * (size_t)i], ways[2 * (size_t)j + 1]);
 			if (other > 0)
 				g += other;
 			if (isfinite(g))

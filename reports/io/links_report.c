@@ -28,8 +28,8 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b)
 }
 
 const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1] = {"pairs", "shift", NULL};
-const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {"retest", "scheduler", "traffic",
-                                                                      "alone", NULL};
+const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {
+    "retest", "scheduler", "traffic", "alone", NULL};
 
 static double typical(const struct stats_summary *s)
 {
@@ -200,38 +200,29 @@ static bool add_samples(cJSON *o, const char *name, const double *x, int n)
 	return a != NULL;
 }
 
-/* The larger of both ends' shares, either of which may be unknown (NAN). */
-static double larger_known(double x, double y)
-{
-	if (isnan(x))
-		return y;
-	return isnan(y) || x >= y ? x : y;
-}
-
+/* Both ends' figures of a pair: fmax, which takes the one known when the other is NAN. */
 double link_other_traffic(const struct links_view *v, int a, int b)
 {
 	if (!record(v, a, b)->remeasured)
 		return NAN;
-	return larger_known(record(v, a, b)->nic_other_gbps, record(v, b, a)->nic_other_gbps);
+	return fmax(record(v, a, b)->nic_other_gbps, record(v, b, a)->nic_other_gbps);
 }
 
 double link_other_way(const struct links_view *v, int a, int b)
 {
 	if (!record(v, a, b)->remeasured)
 		return NAN;
-	return larger_known(record(v, a, b)->nic_other_sent_gbps,
-	                    record(v, b, a)->nic_other_received_gbps);
+	return fmax(record(v, a, b)->nic_other_sent_gbps, record(v, b, a)->nic_other_received_gbps);
 }
 
 double link_cpu_wait(const struct links_view *v, int a, int b)
 {
-	return larger_known(record(v, a, b)->cpu_wait_share, record(v, b, a)->cpu_wait_share);
+	return fmax(record(v, a, b)->cpu_wait_share, record(v, b, a)->cpu_wait_share);
 }
 
 double link_cpu_wait_latency(const struct links_view *v, int a, int b)
 {
-	return larger_known(record(v, a, b)->cpu_wait_share_lat,
-	                    record(v, b, a)->cpu_wait_share_lat);
+	return fmax(record(v, a, b)->cpu_wait_share_lat, record(v, b, a)->cpu_wait_share_lat);
 }
 
 bool link_latency_judged(const struct links_view *v, int a, int b)
@@ -764,9 +755,7 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
                                 const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
-	int confirmed = 0, links = 0;
-	for (int i = 0; i < final->nsuspects; i++)
-		confirmed += final->suspects[i].confirmed;
+	int confirmed = detect_confirmed_count(final), links = 0;
 	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
 		links += v->records[i].measured;
 	int pairs = links / 2; /* both directions of every pair are measured */
