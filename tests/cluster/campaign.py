@@ -364,6 +364,38 @@ def figures(rows):
             "trace_evidence": trace_spread(done)}
 
 
+def goals(rows):
+    """Issue 39's goals, each measured over the given draws (pooled seeds): the
+    figure, its interval and whether it is met. Recall at 20% and up, and at
+    10%, counts the magnitude faults (bandwidth or compute); a late start is no
+    slowdown of a percentage."""
+    done = [r for r in rows if "score" in r]
+    faults = [r for r in done if r["truth"]["kind"] != "none" and r["magnitude_pct"] is not None]
+    overall = block(done)
+
+    def found(sub):
+        return _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))
+
+    loaded_clean = [r for r in done if r["truth"]["kind"] == "none" and r["load"] != "none"]
+    sens = curve(faults)
+    smallest = figures(done)["smallest_pct_with_recall_0_9"]
+    out = [{"goal": "precision >= 0.99", "figure": overall["precision"], "met": None},
+           {"goal": "recall >= 0.99 at 20% or more", "figure": found([r for r in faults if r["magnitude_pct"] >= 20]),
+            "met": None},
+           {"goal": "recall >= 0.95 at 10%", "figure": found([r for r in faults if r["magnitude_pct"] == 10]),
+            "met": None},
+           {"goal": "attribution >= 0.97", "figure": overall["attribution"], "met": None},
+           {"goal": "no healthy host, link or rank accused in a clean draw under load",
+            "figure": _prop(sum(1 for r in loaded_clean if r["score"]["healthy_accused"]), len(loaded_clean)),
+            "met": None}]
+    for g, floor in zip(out, (0.99, 0.99, 0.95, 0.97)):
+        g["met"] = g["figure"]["value"] is not None and g["figure"]["value"] >= floor
+    out[4]["met"] = out[4]["figure"]["of"] > 0 and out[4]["figure"]["count"] == 0
+    out.append({"goal": "the smallest slowdown caught with recall 0.9 stated (aim: 5%)",
+                "smallest_pct": smallest, "sensitivity": sens, "met": smallest == 5})
+    return out
+
+
 def curve(rows):
     """Recall by magnitude over the given fault draws."""
     out = []

@@ -187,6 +187,26 @@ def before_after(results):
     return out
 
 
+def pooled(results):
+    """The seeds' draws together: issue 39's goals, each with its figure and interval."""
+    import campaign as C
+    rows = [r for res in results for r in res["results"]]
+    seeds = ", ".join(str(res["config"]["seed"]) for res in results)
+    out = ["## Seeds %s together: the goals" % seeds, "",
+           "%d draws. The goals are issue 39's; each figure is over every draw of these seeds." % len(
+               [r for r in rows if "score" in r]), "",
+           "| goal | measured [95%] | met |", "|---|---|---|"]
+    for g in C.goals(rows):
+        if "figure" in g:
+            fig = _mp(g["figure"])
+        else:
+            fig = "%s (recall by magnitude: %s)" % (
+                "%d%%" % g["smallest_pct"] if g["smallest_pct"] else "none", "; ".join(
+                    "%d%% %.2f" % (x["magnitude_pct"], x["recall"]["value"]) for x in g["sensitivity"]))
+        out.append("| %s | %s | %s |" % (g["goal"], fig, "yes" if g["met"] else "**no**"))
+    return out + [""]
+
+
 def markdown(results, paths):
     """CAMPAIGN_RESULTS.md: each seed's figures, the seeds side by side, where collscope is blind."""
     out = ["# How far to trust a verdict: campaign results", "",
@@ -217,6 +237,7 @@ def markdown(results, paths):
                 out.append("| %s | %s | %s | %s |" % (c["class"], _mp(c["recall"]), _mp(other["recall"]),
                                                     _overlap(c["recall"], other["recall"])))
         out.append("")
+        out += pooled(results)
     out += ["## Where collscope is still blind", ""]
     for res in results:
         out.append("Seed %s:" % res["config"]["seed"])

@@ -221,6 +221,26 @@ class Figures(unittest.TestCase):
         self.assertIsNone(f["smallest_pct_with_recall_0_9"])
         self.assertEqual(o["time_to_verdict"]["p50_s"], 35)
 
+    def test_goals(self):
+        rows = self.rows()
+        for r, load in zip(rows, ["none", "cpu", "none", "none", "none", "cpu"]):
+            r["load"] = load
+        g = {x["goal"]: x for x in C.goals(rows)}
+        self.assertEqual(len(g), 6)
+        p = g["precision >= 0.99"]
+        self.assertEqual((p["figure"]["count"], p["figure"]["of"], p["met"]), (2, 4, False))
+        r20 = g["recall >= 0.99 at 20% or more"]["figure"]
+        self.assertEqual((r20["count"], r20["of"]), (2, 3))  # the 5% draw is not counted
+        self.assertEqual(g["recall >= 0.95 at 10%"]["figure"]["of"], 0)
+        self.assertFalse(g["recall >= 0.95 at 10%"]["met"])  # no draw: not met
+        clean = g["no healthy host, link or rank accused in a clean draw under load"]
+        self.assertEqual((clean["figure"]["count"], clean["figure"]["of"], clean["met"]), (1, 1, False))
+        rows[5]["load"] = "none"  # the accusing clean draw was quiet: no loaded clean draw left
+        clean = {x["goal"]: x for x in C.goals(rows)}[clean["goal"]]
+        self.assertEqual((clean["figure"]["of"], clean["met"]), (0, False))
+        smallest = g["the smallest slowdown caught with recall 0.9 stated (aim: 5%)"]
+        self.assertEqual((smallest["smallest_pct"], smallest["met"]), (None, False))
+
     def test_wilson(self):
         v, lo, hi = C.wilson(0, 10)
         self.assertEqual((v, lo), (0, 0))
@@ -282,6 +302,8 @@ class Text(unittest.TestCase):
         self.assertIn("| host-send | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | yes |", md)
         self.assertIn("## Where collscope is still blind", md)
         self.assertIn("load average (1 min)", md)
+        self.assertIn("## Seeds 1, 2 together: the goals", md)
+        self.assertIn("| precision >= 0.99 | 0.67 [0.21, 0.94], 2/3 | **no** |", md)
 
 
 if __name__ == "__main__":
