@@ -327,6 +327,50 @@ static int verify_compressed(struct point *p, struct bench_result *out)
 	return rc;
 }
 
+/*
+ * Error feedback's drift (codec_check.h's codec_drift): from a zero residual,
+ * FEEDBACK_CALLS_MIN to FEEDBACK_CALLS_MAX more calls on the same input,
+ * untimed, their results summed in float64; past FEEDBACK_TIME_S the calls
+ * stop at the next power of two (rank 0 decides, so every rank makes the same
+ * calls). What one call drops joins the residual and goes out in a later
+ * one, so the summed error is the last residual's however many calls: it
+ * stays bounded, and the relative figure falls as the calls grow.
+ */
+enum { FEEDBACK_CALLS_MIN = 8, FEEDBACK_CALLS_MAX = 64 };
+#define FEEDBACK_TIME_S 1.0
+
+static int feedback_drift(struct point *p, struct bench_result *out)
+{
+	struct exec_codec_state *st = p->plan->codec;
+	size_t n = p->c.count;
+	double *acc = calloc(n ? n : 1, sizeof *acc), t0 = MPI_Wtime();
+	int bad = !acc, flags[2] = {bad, 0}, rc = MPI_SUCCESS, calls = 0;
+	memset(st->residual, 0, n * sizeof *st->residual);
+	while (rc == MPI_SUCCESS && !flags[0] && !flags[1]) {
+		if (!bad) {
+			prepare(p, true);
+			rc = exec_run(p->plan, &p->c);
+			const float *res = p->c.result;
+			for (size_t i = 0; rc == MPI_SUCCESS && i < n; i++)
+				acc[i] += res[i];
+		}
+		calls++;
+		bool pow2 = (calls & (calls - 1)) == 0;
+		int mine[2] = {bad || rc != MPI_SUCCESS,
+		               calls >= FEEDBACK_CALLS_MAX ||
+		                   (calls >= FEEDBACK_CALLS_MIN && pow2 && p->c.rank == 0 &&
+		                    MPI_Wtime() - t0 >= FEEDBACK_TIME_S)};
+		if (MPI_Allreduce(mine, flags, 2, MPI_INT, MPI_MAX, p->c.comm) != MPI_SUCCESS)
+			flags[0] = 1;
+	}
+	if (flags[0])
+		rc = bad ? MPI_ERR_NO_MEM : rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER;
+	else
+		rc = codec_drift(&p->c, p->mine->input, acc, calls, &out->codec);
+	free(acc);
+	return rc;
+}
+
 /* The stamps of every rank to rank 0, and there the samples, late starts and straggler. */
 static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
                    struct bench_result *out)
@@ -483,6 +527,8 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 		rc = codec_figures_bytes(p.c.comm, &tally, &out->codec);
 	if (rc == MPI_SUCCESS && cfg->check)
 		rc = codec ? verify_compressed(&p, out) : verify(&p.c, out);
+	if (rc == MPI_SUCCESS && cfg->check && codec && p.c.codec_cfg && p.c.codec_cfg->error_feedback)
+		rc = feedback_drift(&p, out);
 	return out->mpi_rc = rc;
 }
 

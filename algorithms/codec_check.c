@@ -99,3 +99,33 @@ int codec_check(const struct ar_call *c, const struct ar_codec *codec, const flo
 		rc = MPI_Bcast(wrong, 1, MPI_UINT64_T, 0, c->comm);
 	return rc;
 }
+
+int codec_drift(const struct ar_call *c, const float *input, const double *acc, int calls,
+                struct codec_figures *f)
+{
+	const size_t L = CODEC_CHECK_SLICE;
+	double *mine = malloc(L * sizeof *mine), *sum = malloc(L * sizeof *sum), sq[2] = {0, 0};
+	int bad = !mine || !sum, any = bad;
+	int rc = MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, c->comm);
+	if (rc == MPI_SUCCESS && any)
+		rc = MPI_ERR_NO_MEM;
+	for (size_t at = 0; rc == MPI_SUCCESS && at < c->count; at += L) {
+		size_t n = c->count - at < L ? c->count - at : L;
+		for (size_t i = 0; i < n; i++)
+			mine[i] = input[at + i];
+		rc = MPI_Allreduce(mine, sum, (int)n, MPI_DOUBLE, MPI_SUM, c->comm);
+		for (size_t i = 0; rc == MPI_SUCCESS && i < n; i++) {
+			double want = (double)calls * sum[i], e = acc[at + i] - want;
+			sq[0] += e * e;
+			sq[1] += want * want;
+		}
+	}
+	free(mine);
+	free(sum);
+	double all[2] = {0, 0};
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Allreduce(sq, all, 2, MPI_DOUBLE, MPI_SUM, c->comm);
+	f->feedback_calls = calls;
+	f->feedback_rel_l2_error = all[1] > 0 ? sqrt(all[0] / all[1]) : all[0] > 0 ? INFINITY : 0;
+	return rc;
+}

@@ -21,6 +21,8 @@ struct codec_figures {
 	double max_abs_error;     /* over every rank's elements */
 	double rel_l2_error;      /* |R - X|_2 / |X|_2 over every rank's elements */
 	double beyond_bound_share; /* elements outside the bound / elements checked */
+	int feedback_calls;          /* error feedback's drift: the calls summed (0: not run) */
+	double feedback_rel_l2_error; /* |sum of results - calls x exact|_2 / |calls x exact|_2 */
 };
 
 /* Every rank's tally of calls (its bytes per call) into f on every rank. */
@@ -35,5 +37,14 @@ int codec_figures_bytes(MPI_Comm comm, const struct exec_tally *t, struct codec_
 int codec_check(const struct ar_call *c, const struct ar_codec *codec, const float *x,
                 struct codec_figures *f, uint64_t *wrong, int *first_bad_rank,
                 struct ar_mismatch *first);
+
+/*
+ * Error feedback's drift (issue 40, item 3): acc[0..count) is the float64 sum
+ * of calls results of this rank, each from the same input; against calls x
+ * the float64 sum over ranks of input, over every rank's elements, into
+ * f->feedback_rel_l2_error on every rank. Returns an MPI error code.
+ */
+int codec_drift(const struct ar_call *c, const float *input, const double *acc, int calls,
+                struct codec_figures *f);
 
 #endif

@@ -96,8 +96,12 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		if (r->compression_ratio > 0)
 			snprintf(wire, sizeof wire, "wire busbw %.3g GB/s, %.0f bytes sent (%.3gx less)",
 			         r->wire_busbw_gbps, r->sent_bytes, r->compression_ratio);
-		printf("#   %s %llu bytes: %s; %s\n", r->algorithm, (unsigned long long)r->bytes, wire,
-		       error);
+		char drift[96] = "";
+		if (r->feedback_calls)
+			snprintf(drift, sizeof drift, "; error feedback over %d calls: relative L2 %.3g",
+			         r->feedback_calls, r->feedback_rel_l2_error);
+		printf("#   %s %llu bytes: %s; %s%s\n", r->algorithm, (unsigned long long)r->bytes,
+		       wire, error, drift);
 	}
 	if (run->o->format != AR_FORMAT_CSV && r->late_starts_retimed)
 		printf(

@@ -291,7 +291,9 @@ const struct opt opts_compress[3] = {
      .offset = offsetof(struct sweep_opts, codec.error_feedback),
      .key = "error_feedback",
      .help = "compressed variants (meant for topk): what a call's codec\n"
-             "dropped is added to the next call's input on that rank"},
+             "dropped is added to the next call's input on that rank;\n"
+             "with -c, each point then makes 8-64 more calls from a zero\n"
+             "residual and reports their summed error (feedback_rel_l2_error)"},
     {.name = "stochastic-rounding",
      .kind = OPT_FLAG,
      .offset = offsetof(struct sweep_opts, codec.stochastic),

@@ -267,6 +267,8 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 		r->max_abs_error = f->checked ? f->max_abs_error : NAN;
 		r->rel_l2_error = f->checked ? f->rel_l2_error : NAN;
 		r->beyond_bound_share = f->checked ? f->beyond_bound_share : NAN;
+		r->feedback_calls = f->feedback_calls;
+		r->feedback_rel_l2_error = f->feedback_calls ? f->feedback_rel_l2_error : NAN;
 	}
 	return rc;
 }

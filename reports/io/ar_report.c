@@ -218,7 +218,9 @@ static bool add_compressed(cJSON *o, const struct ar_record *r)
 	        report_add_number(o, SK_AR_WIRE_BUSBW_GBPS, r->wire_busbw_gbps) &&
 	        report_add_number(o, SK_AR_MAX_ABS_ERROR, r->max_abs_error) &&
 	        report_add_number(o, SK_AR_REL_L2_ERROR, r->rel_l2_error) &&
-	        report_add_number(o, SK_AR_BEYOND_BOUND_SHARE, r->beyond_bound_share));
+	        report_add_number(o, SK_AR_BEYOND_BOUND_SHARE, r->beyond_bound_share) &&
+	        cJSON_AddNumberToObject(o, SK_AR_FEEDBACK_CALLS, r->feedback_calls) &&
+	        report_add_number(o, SK_AR_FEEDBACK_REL_L2_ERROR, r->feedback_rel_l2_error));
 }
 
 static bool add_measured(cJSON *o, const struct ar_record *r)

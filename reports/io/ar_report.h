@@ -57,6 +57,8 @@ struct ar_record {
 	bool compressed;
 	double sent_bytes, compression_ratio, wire_busbw_gbps;
 	double max_abs_error, rel_l2_error, beyond_bound_share;
+	int feedback_calls; /* error feedback's drift: the calls summed; 0: not run */
+	double feedback_rel_l2_error; /* NAN: not run */
 };
 
 /* algbw = bytes / time; NAN for a time that is not positive. */

@@ -253,6 +253,13 @@
 	F(AR, BEYOND_BOUND_SHARE, "beyond_bound_share", NUM, NONE, N, NULL, "",                    \
 	  "compressed variants: the share of elements outside their format's bound (each one is " \
 	  "wrong); null: not checked")                                                             \
+	F(AR, FEEDBACK_CALLS, "feedback_calls", INT, NONE, 0, NULL, "",                            \
+	  "compressed variants with --error-feedback: the calls of the drift check, made after "   \
+	  "the timed ones on the same input from a zero residual; 0: not run")                     \
+	F(AR, FEEDBACK_REL_L2_ERROR, "feedback_rel_l2_error", NUM, NONE, N, NULL, "",              \
+	  "compressed variants with --error-feedback: |sum of those calls' results - calls x "     \
+	  "exact|_2 / |calls x exact|_2; bounded feedback keeps the summed error at one "          \
+	  "residual's, so this falls as the calls grow; null: not run")                            \
 	F(TIME, MIN, "min", NUM, NONE, N, NULL, "us", "the fastest")                               \
 	F(TIME, MEAN, "mean", NUM, NONE, N, NULL, "us", "the mean")                                \
 	F(TIME, STDDEV, "stddev", NUM, NONE, N, NULL, "us", "sample standard deviation (n - 1)")   \

@@ -63,6 +63,38 @@ expect_exit 0 "the config records the options" python3 -c "
 import json,sys; c=json.load(open('$TMP/ip.json'))['config']
 sys.exit(not (c['topk_ratio'] == 0.3 and c['error_feedback'] and c['stochastic_rounding']))"
 
+# error feedback over many calls (issue 40, item 3): the summed error of the drift check's calls
+# stays at a few calls' worth (a bounded residual), where without feedback it would be every
+# call's; the points without feedback make no such calls
+drift() {
+	python3 - "$1" "$2" >"$TMP/py" 2>&1 <<'PY'
+import json, sys
+d, feedback = json.load(open(sys.argv[1])), sys.argv[2] == "1"
+for r in d["results"]:
+    if not feedback:
+        assert r["feedback_calls"] == 0 and r["feedback_rel_l2_error"] is None, r
+        continue
+    calls, e = r["feedback_calls"], r["feedback_rel_l2_error"]
+    assert 8 <= calls <= 64 and e is not None and e >= 0, r
+    if r["count"] < 1000:  # a few elements: one call's error may be near nothing by chance
+        continue
+    # in calls' worth of one call's error: 1-5 measured (topk at 0.1), 64 with no feedback
+    assert e * calls <= 8 * r["rel_l2_error"] + 1e-6, (r["algorithm"], r["count"], e * calls / r["rel_l2_error"])
+print("ok")
+PY
+}
+for n in 2 3 4; do
+	expect_exit 0 "error feedback at $n ranks: the drift check" mpi "$n" allreduce -a topk,int8,fp16 \
+		--topk-ratio 0.1 --error-feedback --sizes 4100,65540 -n 3 -w 1 -q -o "$TMP/ef$n.json"
+	drift "$TMP/ef$n.json" 1 && pass "$n ranks: with feedback the summed error stays bounded" ||
+		fail "$n ranks: feedback drift" "$TMP/py"
+done
+expect_output "^#   topk 65540 bytes: .*; error feedback over [0-9]+ calls: relative L2 " \
+	"the table gives the drift beside the point's error"
+drift "$TMP/ip.json" 1 && pass "in place, segments of 250 values, top-k 0.3: bounded too" ||
+	fail "in place: feedback drift" "$TMP/py"
+drift "$TMP/c3.json" 0 && pass "without feedback no drift check is made" || fail "no feedback" "$TMP/py"
+
 # --trace: every step of the compressed schedule recorded, each message matched by its wire bytes
 expect_exit 0 "traced at 3 ranks" mpi 3 allreduce -a int8,topk --sizes 65540 -n 3 -w 1 --trace -q \
 	-o "$TMP/trace.json"

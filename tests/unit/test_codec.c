@@ -118,6 +118,39 @@ Test(codec_cast, edge_values_as_documented)
 	cr_expect(isinf(out), "beyond bf16's largest finite IEEE rounding gives infinity");
 }
 
+/*
+ * fp16's edges through the codec's own kernels, each value at every lane
+ * of the vector body and in the scalar tail (the pattern repeated, odd
+ * total): signed zeros, subnormals of both formats, the smallest normal,
+ * the largest finite value and the ties around it, infinities and NaN.
+ */
+Test(codec_cast, fp16_codec_edges_in_every_lane)
+{
+	const float e[] = {0.0f,     -0.0f,    0x1p-24f /* smallest subnormal */,
+	                   0x1p-25f /* a tie: to even, 0 */, -0x1p-140f, 0x1p-14f /* smallest normal */,
+	                   65504.0f, 65519.0f /* to 65504 */, 65520.0f /* a tie: to infinity */,
+	                   -65520.0f, FLT_MAX,  INFINITY, -INFINITY, NAN};
+	enum { E = sizeof e / sizeof e[0], N = 3 * 64 + 5 };
+	float x[N], y[N];
+	for (int i = 0; i < N; i++)
+		x[i] = e[(i + i / E) % E]; /* every value meets every lane in turn */
+	round_trip(&codec_fp16, NULL, x, y, N, 0);
+	for (int i = 0; i < N; i++) {
+		float v = x[i];
+		if (isnan(v))
+			cr_expect(isnan(y[i]), "[%d] NaN stays NaN, got %a", i, y[i]);
+		else if (fabsf(v) >= 65520.0f)
+			cr_expect(isinf(y[i]) && signbit(y[i]) == signbit(v),
+			          "[%d] %a beyond the largest finite: an infinity, got %a", i, v, y[i]);
+		else if (v == 0x1p-25f || v == -0x1p-140f || v == 0.0f)
+			cr_expect(y[i] == 0 && signbit(y[i]) == signbit(v), "[%d] %a -> %a", i, v, y[i]);
+		else if (v == 65519.0f)
+			cr_expect_eq(y[i], 65504.0f, "[%d] 65519 -> %a", i, y[i]);
+		else
+			cr_expect_eq(y[i], v, "[%d] %a is exact in binary16, got %a", i, v, y[i]);
+	}
+}
+
 Test(codec_cast, decode_accumulates_in_float32)
 {
 	float x[3] = {1.0f, 2.0f, -3.0f}, lhs[3] = {0x1p-20f, 1.0f, 3.0f}, out[3];

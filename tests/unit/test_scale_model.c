@@ -71,6 +71,62 @@ static void measure(const struct scale_opts *o, struct scale_results *res, cJSON
 		}
 }
 
+/*
+ * `scale -a ring -b 8 -e 1M --ranks 2,4,8 --compute-ms 1 --compress-ratio R --cast-gbps 10
+ * --extrapolate 64` (the default's larger counts cost seconds of schedules here)
+ */
+static void options_compressed(struct scale_opts *o, const char *ratio)
+{
+	char cmd[] = "scale", a[] = "-a", ring[] = "ring", b[] = "-b", eight[] = "8", e[] = "-e",
+	     mib[] = "1M", r[] = "--ranks", counts[] = "2,4,8", c[] = "--compute-ms", ms[] = "1",
+	     cr[] = "--compress-ratio", rv[16], cg[] = "--cast-gbps", gv[] = "10",
+	     x[] = "--extrapolate", sixty_four[] = "64";
+	snprintf(rv, sizeof rv, "%s", ratio);
+	char *argv[] = {cmd, a, ring, b, eight, e, mib, r, counts, c, ms, cr, rv, cg, gv, x, sixty_four};
+	char err[256];
+	cr_assert_eq(opts_parse(&scale_spec, 17, argv, o, err, sizeof err), OPTS_RUN, "%s", err);
+	cr_assert_eq(scale_spec.check_world(o, 8, err, sizeof err), EXIT_OK, "%s", err);
+}
+
+/* Each measured row's compressed Tar with the ratio given, checked against its p50 and bytes. */
+static void check_compressed_tar(const char *ratio)
+{
+	struct scale_opts o;
+	struct scale_results res = {0};
+	options_compressed(&o, ratio);
+	cJSON *root = cJSON_CreateObject();
+	measure(&o, &res, cJSON_AddArrayToObject(root, "results"));
+	cr_assert_eq(run_model(&o, 8, &res, root), EXIT_OK);
+	int rows = 0;
+	for (size_t i = 0; i < res.n; i++) {
+		const struct scale_row *w = &res.e[i].row;
+		cJSON *c = cJSON_GetObjectItem(res.e[i].rec, "compressed");
+		if (w->predicted || w->ranks < 2 || w->bytes != 1 << 20)
+			continue; /* the step is the gradient's: 1 MiB here */
+		cr_assert(c, "%d ranks: no compressed step", w->ranks);
+		double tar = cJSON_GetObjectItem(c, "tar_us")->valuedouble;
+		double cast = 2.0 * (double)w->bytes / 10e3; /* encode and decode at 10 GB/s */
+		if (strcmp(ratio, "1") == 0) /* nothing saved: the row's own Tar plus the casts */
+			cr_expect_float_eq(tar, w->p50_us + cast, 1e-9 * tar, "%g vs %g", tar,
+			                   w->p50_us + cast);
+		else /* between every byte a quarter (messages free) and nothing saved */
+			cr_expect(tar >= w->p50_us / 4 + cast - 1e-9 && tar <= w->p50_us + cast + 1e-9,
+			          "%d ranks, %llu bytes: %g outside [%g, %g]", w->ranks,
+			          (unsigned long long)w->bytes, tar, w->p50_us / 4 + cast,
+			          w->p50_us + cast);
+		rows++;
+	}
+	cr_expect_eq(rows, 3, "the gradient's row at 2, 4 and 8 ranks");
+	cJSON_Delete(root);
+	scale_results_release(&res);
+}
+
+Test(scale_model, a_compressed_step_scales_the_rows_tar_and_adds_the_casts)
+{
+	check_compressed_tar("1");
+	check_compressed_tar("4");
+}
+
 Test(scale_model, fits_back_the_times_it_was_given)
 {
 	struct scale_opts o;
