@@ -42,7 +42,8 @@ const struct ar_variant ar_variant_int8 = {
     .summary = "compressed: direct's pairwise exchange with int8 blocks of 256 on the wire, "
                "each value rounded twice whatever n (the ring would round at every hop)",
     .algorithm = "2(n-1) steps, (n-1)/n x S x 257/1024 bytes sent per rank (3.98x less); "
-                 "|err| <= (sum_j M_j + M_sum) / 127, M the blocks' largest magnitudes",
+                 "|err| <= (sum_j M_j + M_sum) / 127, M the blocks' largest magnitudes "
+                 "(twice that with --stochastic-rounding)",
     .restrictions = AR_NEEDS_COMMUTATIVE | AR_NEEDS_FLOAT32_SUM,
     .build = sched_build_direct,
     .codec = &codec_int8,
