@@ -9,6 +9,7 @@
 #include "reports/io/ar_report.h"
 #include "reports/io/report_io.h"
 #include "reports/io/report_schema.h"
+#include "reports/model/crossover.h"
 #include "reports/render/fixed.h"
 #include "cmd/run/run.h"
 
@@ -47,6 +48,8 @@ struct ar_run {
 	struct variant_tally tally[AR_MAX_VARIANTS];
 	struct cliff *cliffs; /* grows: a long sweep may have many */
 	size_t ncliffs, capcliffs;
+	struct crossover_point *timed; /* every timed point, for the compressed variants' crossover */
+	size_t ntimed, captimed;
 	struct run_peak_memory peak; /* rank 0: the largest of any rank's */
 	struct sweep_yardstick yard; /* the noise control, measured between the points */
 };
@@ -74,7 +77,21 @@ static int add_cliff(struct ar_run *run, int v, uint64_t from, uint64_t to, doub
 	return 0;
 }
 
-/* sweep_point_fn: the row on stdout, the tally and the cliffs. */
+static int add_timed(struct ar_run *run, int v, const struct ar_record *r)
+{
+	if (run->ntimed == run->captimed) {
+		size_t cap = run->captimed ? 2 * run->captimed : 64;
+		struct crossover_point *grown = realloc(run->timed, cap * sizeof *grown);
+		if (!grown)
+			return -1;
+		run->timed = grown;
+		run->captimed = cap;
+	}
+	run->timed[run->ntimed++] = (struct crossover_point){v, r->bytes, r->time.p50_us};
+	return 0;
+}
+
+/* sweep_point_fn: the row on stdout, the tally, the cliffs and the timed points. */
 static int on_point(void *arg, int v, const struct ar_record *r, const struct bench_result *br,
                     cJSON *rec)
 {
@@ -132,6 +149,8 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 		return -1;
 	t->last_bytes = r->bytes;
 	t->last_p50_us = r->time.p50_us;
+	if (ar_record_has_time(r) && add_timed(run, v, r) != 0)
+		return -1;
 	t->measured++;
 	t->wrong += br->wrong;
 	/* the first figure is the peak so far, even at 0 GB/s (one rank moves no data) */
@@ -240,6 +259,39 @@ static int add_memory(const struct ar_run *run, cJSON *sum)
 	           : -1;
 }
 
+/*
+ * A compressed variant measured beside the ring: the size from which it stays
+ * faster (issue 40, item 4), printed and in its summary record; nothing when
+ * either is missing. -1 when out of memory.
+ */
+static int add_crossover(const struct ar_run *run, int v, cJSON *e)
+{
+	const struct ar_variant *ring = ar_variant_find("ring");
+	int r = ring ? ar_variant_index(ring) : -1;
+	struct crossover c;
+	if (!ar_variants[v]->codec || r < 0 || !run->o->sweep.variants[r])
+		return 0;
+	if (crossover_find(run->timed, run->ntimed, v, r, &c) != 0)
+		return -1;
+	if (c.sizes == 0)
+		return 0;
+	bool text = run->o->format != AR_FORMAT_CSV;
+	if (text && c.from_bytes)
+		printf("#   crossover: %s beats ring from %llu bytes (%.2fx at %llu bytes)\n",
+		       ar_variants[v]->name, (unsigned long long)c.from_bytes, c.speedup_at_max,
+		       (unsigned long long)c.max_bytes);
+	else if (text)
+		printf("#   crossover: %s does not beat ring at %llu bytes (%.2fx)\n",
+		       ar_variants[v]->name, (unsigned long long)c.max_bytes, c.speedup_at_max);
+	return (c.from_bytes ? cJSON_AddNumberToObject(e, SK_ARVAR_CROSSOVER_VS_RING_BYTES,
+	                                               (double)c.from_bytes)
+	                     : cJSON_AddNullToObject(e, SK_ARVAR_CROSSOVER_VS_RING_BYTES)) &&
+	               cJSON_AddNumberToObject(e, SK_ARVAR_SPEEDUP_VS_RING_AT_MAX,
+	                                       c.speedup_at_max)
+	           ? 0
+	           : -1;
+}
+
 /* One variant's line of the peak table and its summary record; -1 when out of memory. */
 static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool low)
 {
@@ -260,7 +312,7 @@ static int summarize_variant(const struct ar_run *run, int v, cJSON *vars, bool 
 		printf("#   %-20s not measured%s\n", ar_variants[v]->name,
 		       low ? "  BELOW --min-busbw" : "");
 	cJSON *e = cJSON_CreateObject();
-	return e && cJSON_AddItemToArray(vars, e) &&
+	return e && cJSON_AddItemToArray(vars, e) && add_crossover(run, v, e) == 0 &&
 	               cJSON_AddStringToObject(e, SK_ARVAR_ALGORITHM, ar_variants[v]->name) &&
 	               report_add_number(e, SK_ARVAR_PEAK_BUSBW_GBPS,
 	                                 t->measured ? t->peak_busbw_gbps : NAN) &&
@@ -397,5 +449,6 @@ int cmd_allreduce(void *opts, struct cmd_ctx *ctx)
 	sweep_yardstick_release(&run.yard);
 	sweep_release(s);
 	free(run.cliffs);
+	free(run.timed);
 	return status;
 }

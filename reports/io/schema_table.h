@@ -380,6 +380,11 @@
 	F(ARVAR, POINTS, "points", INT, NONE, R, NULL, "", "points measured")                      \
 	F(ARVAR, SKIPPED, "skipped", INT, NONE, R, NULL, "", "points skipped")                     \
 	F(ARVAR, WRONG, "wrong", INT, NONE, R, NULL, "", "wrong elements")                         \
+	F(ARVAR, CROSSOVER_VS_RING_BYTES, "crossover_vs_ring_bytes", INT, NONE, N, NULL, "bytes",  \
+	  "a compressed variant measured beside ring: the smallest size from which its p50 stays " \
+	  "below ring's at every larger size both measured; null: slower at the largest")          \
+	F(ARVAR, SPEEDUP_VS_RING_AT_MAX, "speedup_vs_ring_at_max", NUM, NONE, 0, NULL, "",         \
+	  "the same: ring's p50 / its p50 at the largest size both measured")                      \
 	F(CLIFF, ALGORITHM, "algorithm", STR, NONE, R, NULL, "", "the variant")                    \
 	F(CLIFF, FROM_BYTES, "from_bytes", INT, NONE, R, NULL, "bytes", "the smaller size")        \
 	F(CLIFF, TO_BYTES, "to_bytes", INT, NONE, R, NULL, "bytes", "the next size measured")      \

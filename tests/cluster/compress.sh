@@ -5,7 +5,8 @@
 # veth pairs: a fast link on this machine). Each compressed variant beside
 # the exact ring from 16 KiB to 4 MiB: every result within its format's
 # bound, the bytes sent as its format says; the suite PRINTS the crossover
-# size from which each variant stays faster than the ring, and judges none:
+# size from which each variant stays faster than the ring (the report's
+# summary's, checked against its points), and judges none:
 # timings on two shared cores are no assertion.
 #
 # Needs root (network namespaces); prints a SKIP line and passes otherwise.
@@ -36,7 +37,9 @@ crossovers() {
 	python3 - "$@" <<'PY'
 import json, sys
 path, title = sys.argv[1], sys.argv[2]
-res = {(r["algorithm"], r["bytes"]): r for r in json.load(open(path))["results"]}
+d = json.load(open(path))
+res = {(r["algorithm"], r["bytes"]): r for r in d["results"]}
+summary = {v["algorithm"]: v for v in d["summary"]["variants"]}
 sizes = sorted({b for _, b in res})
 print(f"  note  {title}: ring p50 / variant p50 per size; crossover: the smallest size from which the variant stays faster")
 for a in ("bf16", "fp16", "int8", "topk"):
@@ -46,6 +49,8 @@ for a in ("bf16", "fp16", "int8", "topk"):
         assert r["compression_ratio"] >= (1.9 if a in ("bf16", "fp16") else 3.5), r
     speed = [res[("ring", s)]["time_us"]["p50"] / res[(a, s)]["time_us"]["p50"] for s in sizes]
     cross = next((s for i, s in enumerate(sizes) if all(x > 1 for x in speed[i:])), None)
+    # the report's own crossover (what a user reads) is the one the points give
+    assert summary[a]["crossover_vs_ring_bytes"] == cross, (a, summary[a], cross)
     cells = "  ".join(f"{s >> 10} KiB {x:.2f}x" for s, x in zip(sizes, speed))
     print(f"  note    {a:<5} crossover {str(cross >> 10) + ' KiB' if cross else 'none':>9}: {cells}; "
           f"rel L2 {res[(a, sizes[-1])]['rel_l2_error']:.2g}")

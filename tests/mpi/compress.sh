@@ -104,6 +104,27 @@ drift "$TMP/ip.json" 1 && pass "in place, segments of 250 values, top-k 0.3: bou
 	fail "in place: feedback drift" "$TMP/py"
 drift "$TMP/c3.json" 0 && pass "without feedback no drift check is made" || fail "no feedback" "$TMP/py"
 
+# beside the ring, each compressed variant's crossover in the summary and on the screen: the
+# smallest size from which its p50 stays below the ring's, as its points say
+expect_exit 0 "beside the ring at 2 ranks" mpi 2 allreduce -a ring,bf16,topk --sizes 4K,64K,256K -n 5 \
+	-w 1 -o "$TMP/xo.json"
+expect_output "^#   crossover: topk (beats ring from [0-9]+ bytes|does not beat ring at 262144 bytes) " \
+	"the crossover is printed under the variant's peak"
+expect_exit 0 "the summary's crossover is the one the points give; none without the ring" python3 -c "
+import json,sys
+d=json.load(open('$TMP/xo.json'))
+p={(r['algorithm'], r['bytes']): r['time_us']['p50'] for r in d['results']}
+v={x['algorithm']: x for x in d['summary']['variants']}
+sizes=sorted({b for _, b in p})
+for a in ('bf16', 'topk'):
+    faster=[p[('ring', s)] > p[(a, s)] for s in sizes]
+    cross=next((s for i, s in enumerate(sizes) if all(faster[i:])), None)
+    assert v[a]['crossover_vs_ring_bytes'] == cross, (a, v[a], cross)
+    assert abs(v[a]['speedup_vs_ring_at_max'] - p[('ring', sizes[-1])] / p[(a, sizes[-1])]) < 1e-9
+assert 'crossover_vs_ring_bytes' not in v['ring']
+c=json.load(open('$TMP/c2.json'))['summary']['variants']
+sys.exit(any('crossover_vs_ring_bytes' in x for x in c))"
+
 # --trace: every step of the compressed schedule recorded, each message matched by its wire bytes
 expect_exit 0 "traced at 3 ranks" mpi 3 allreduce -a int8,topk --sizes 65540 -n 3 -w 1 --trace -q \
 	-o "$TMP/trace.json"
