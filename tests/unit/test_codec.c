@@ -209,14 +209,17 @@ Test(codec_int8, edge_blocks_zeros_subnormals_one_sign_largest)
 		x[3 * B + i] = -0.001f * (float)(i + 1);      /* all negative */
 		x[4 * B + i] = FLT_MAX - (float)i * 0x1p100f; /* the largest finite */
 	}
-	round_trip(&codec_int8, NULL, x, y, 5 * B, 0);
-	check_int8_blocks(x, y, 5 * B, false);
-	for (int i = 0; i < B; i++) {
-		cr_expect_eq(y[i], 0.0f);
-		cr_expect(y[2 * B + i] >= 0 && y[3 * B + i] <= 0, "one sign stays one sign");
-		cr_expect(isfinite(y[4 * B + i]), "the largest finite stays finite");
+	for (int stochastic = 0; stochastic < 2; stochastic++) { /* to nearest, then stochastically */
+		struct codec_cfg cfg = {.stochastic = stochastic};
+		round_trip(&codec_int8, &cfg, x, y, 5 * B, 77);
+		check_int8_blocks(x, y, 5 * B, stochastic);
+		for (int i = 0; i < B; i++) {
+			cr_expect_eq(y[i], 0.0f);
+			cr_expect(y[2 * B + i] >= 0 && y[3 * B + i] <= 0, "one sign stays one sign");
+			cr_expect(isfinite(y[4 * B + i]), "the largest finite stays finite");
+		}
+		cr_expect_eq(y[2 * B + B - 1], 256.0f, "the block's largest is exact at a power of two");
 	}
-	cr_expect_eq(y[2 * B + B - 1], 256.0f, "the block's largest is exact at a power of two");
 }
 
 Test(codec_int8, a_non_finite_value_poisons_its_block_alone)
@@ -227,10 +230,13 @@ Test(codec_int8, a_non_finite_value_poisons_its_block_alone)
 		x[i] = (float)(i % 7) - 3.0f;
 	x[B + 5] = INFINITY;
 	x[2 * B + 9] = NAN;
-	round_trip(&codec_int8, NULL, x, y, 3 * B, 0);
-	for (int i = 0; i < B; i++) {
-		cr_expect_eq(y[i], x[i]);
-		cr_expect(isnan(y[B + i]) && isnan(y[2 * B + i]));
+	for (int stochastic = 0; stochastic < 2; stochastic++) {
+		struct codec_cfg cfg = {.stochastic = stochastic};
+		round_trip(&codec_int8, &cfg, x, y, 3 * B, 5);
+		for (int i = 0; i < B; i++) {
+			cr_expect_eq(y[i], x[i]);
+			cr_expect(isnan(y[B + i]) && isnan(y[2 * B + i]));
+		}
 	}
 }
 
