@@ -64,7 +64,7 @@ static void print_rank_matrix(const struct links_view *v)
 		printf("  %3d", a);
 		for (int b = 0; b < v->nranks; b++)
 			print_cell(a == b ? NAN
-			                  : link_bandwidth_gbps(&v->records[a * v->nranks + b],
+			                  : link_bandwidth_gbps(links_view_record(v, a, b),
 			                                        v->window_bytes));
 		printf("\n");
 	}

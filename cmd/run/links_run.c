@@ -46,7 +46,7 @@ static void run_release(struct links_run *r)
 	topo_map_release(&r->map);
 	report_context_release(&r->c);
 	free(r->mine);
-	free(r->all);
+	link_table_release(&r->table);
 	free(r->shift_mine);
 	free(r->shift_all);
 	free(r->cells);
@@ -91,15 +91,16 @@ static int run_alloc(struct links_run *r)
 	bool failed = !(r->mine = calloc((size_t)n, sizeof *r->mine)) ||
 	              !(r->shift_mine = calloc((size_t)n, sizeof *r->shift_mine));
 	if (r->ctx->rank == 0) {
-		r->all = calloc(nn, sizeof *r->all);
+		r->table = (struct link_table){.nranks = n,
+		                               .row = calloc((size_t)n + 1, sizeof(size_t))};
 		r->shift_all = calloc(nn ? nn : 1, sizeof *r->shift_all);
 		r->cells = calloc((size_t)nh * (size_t)nh + 1, sizeof *r->cells);
 		r->host_names = calloc((size_t)nh, sizeof *r->host_names);
 		r->host_judged = calloc((size_t)nh, sizeof *r->host_judged);
 		r->pairs = calloc(nn, sizeof *r->pairs);
 		r->dlinks = calloc(nn ? nn : 1, sizeof *r->dlinks);
-		failed |= !r->all || !r->host_names || !r->host_judged || !r->pairs || !r->dlinks ||
-		          !r->shift_all || !r->cells;
+		failed |= !r->table.row || !r->host_names || !r->host_judged || !r->pairs ||
+		          !r->dlinks || !r->shift_all || !r->cells;
 		for (int h = 0; !failed && h < nh; h++) {
 			r->host_names[h] = r->c.hosts[h].name;
 			r->host_judged[h] =
@@ -238,13 +239,76 @@ int links_measure_shift(struct links_run *r, bool again)
 	                                                                     : EXIT_OK;
 }
 
-/* Every row to rank 0. */
+enum { LINKS_ROW_TAG = 7411 };
+
+/*
+ * This rank's measured records, packed; rank 0 then takes them rank by rank
+ * into its table (a stream: it holds what was measured, never nranks^2
+ * records, and no message is larger than one row).
+ */
+static int pack_row(const struct links_run *r, struct link_record *out)
+{
+	int k = 0;
+	for (int b = 0; b < r->ctx->nranks; b++)
+		if (r->mine[b].measured && b != r->ctx->rank)
+			out[k++] = r->mine[b];
+	return k;
+}
+
+static int receive_rows(struct links_run *r, const struct link_record *own, const int *counts)
+{
+	struct link_table *t = &r->table;
+	for (int q = 0; q < r->ctx->nranks; q++) {
+		struct link_record *to = t->recs + t->row[q];
+		size_t bytes = (size_t)counts[q] * sizeof *to;
+		if (q == 0) {
+			if (bytes)
+				memcpy(to, own, bytes);
+			continue;
+		}
+		int rc = MPI_Recv(to, (int)bytes, MPI_BYTE, q, LINKS_ROW_TAG, r->ctx->comm,
+		                  MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS)
+			return rc;
+	}
+	return MPI_SUCCESS;
+}
+
+/* Every row's measured records to rank 0's table. */
 int links_gather_rows(struct links_run *r)
 {
 	const int n = r->ctx->nranks;
-	int bytes = n * (int)sizeof *r->mine;
-	int rc = MPI_Gather(r->mine, bytes, MPI_BYTE, r->all, bytes, MPI_BYTE, 0, r->ctx->comm);
-	return links_step_failed(r, rc, true, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
+	struct link_record *own = malloc((size_t)n * sizeof *own);
+	int *counts = r->ctx->rank == 0 ? calloc((size_t)n, sizeof *counts) : NULL;
+	int k = own ? pack_row(r, own) : 0;
+	bool ready = own && (r->ctx->rank != 0 || counts);
+	int rc = MPI_Gather(&k, 1, MPI_INT, counts, 1, MPI_INT, 0, r->ctx->comm);
+	if (rc == MPI_SUCCESS && ready && r->ctx->rank == 0) {
+		size_t total = 0;
+		for (int q = 0; q < n; q++)
+			total += (size_t)counts[q];
+		link_table_release(&r->table);
+		r->table = (struct link_table){.nranks = n,
+		                               .row = malloc(((size_t)n + 1) * sizeof(size_t)),
+		                               .recs = malloc((total ? total : 1) * sizeof *own)};
+		ready = r->table.row && r->table.recs;
+		for (int q = 0; ready && q <= n; q++) /* where each rank's row lands */
+			r->table.row[q] = q ? r->table.row[q - 1] + (size_t)counts[q - 1] : 0;
+	}
+	if (links_step_failed(r, rc, ready, "gathering the results")) {
+		free(own);
+		free(counts);
+		return EXIT_RUNTIME;
+	}
+	if (r->ctx->rank == 0)
+		rc = receive_rows(r, own, counts);
+	else
+		rc = MPI_Send(own, k * (int)sizeof *own, MPI_BYTE, 0, LINKS_ROW_TAG, r->ctx->comm);
+	bool valid = rc != MPI_SUCCESS || r->ctx->rank != 0 ||
+	             link_table_index(&r->table, counts) == 0;
+	free(own);
+	free(counts);
+	return links_step_failed(r, rc, valid, "gathering the results") ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* A small job keeps every pair's samples, so that compare can test every pair. */
@@ -259,7 +323,7 @@ struct links_view links_view_of(const struct links_run *r)
 	return (struct links_view){
 	    .nranks = r->ctx->nranks,
 	    .nhosts = r->map.nhosts,
-	    .records = r->all,
+	    .table = &r->table,
 	    .host_of_rank = r->map.host_of_rank,
 	    .numa_of_rank = r->map.numa_of_rank,
 	    .host_names = r->host_names,

@@ -48,7 +48,7 @@ struct links_run {
 	struct probe_links probe;
 	bool probe_ready;
 	struct link_record *mine;      /* nranks: this rank's row, mine[b] = rank -> b */
-	struct link_record *all;       /* rank 0: nranks x nranks */
+	struct link_table table;       /* rank 0: the measured records (links_gather_rows) */
 	struct shift_cell *shift_mine; /* nranks: this rank's cells of the shift pattern */
 	struct shift_cell *shift_all;  /* rank 0: nranks x nranks, when the shift ran */
 	double *cells;                 /* rank 0: nhosts x nhosts, the classifier's input */

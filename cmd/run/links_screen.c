@@ -294,8 +294,8 @@ void links_coverage_of(const struct links_run *r, struct links_coverage *out)
 	};
 	for (int a = 0; a < n; a++)
 		for (int b = a + 1; b < n; b++)
-			out->pairs_measured += r->all[(size_t)a * (size_t)n + (size_t)b].measured ||
-			                       r->all[(size_t)b * (size_t)n + (size_t)a].measured;
+			out->pairs_measured += links_view_record(&v, a, b)->measured ||
+			                       links_view_record(&v, b, a)->measured;
 	int covered = 0;
 	if (nh > 1 && links_judged_host_matrix(&v, false, r->cells) == 0)
 		host_partners(r, &out->min_partners, &covered, &out->host_pairs_measured);

@@ -145,8 +145,7 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 {
 	for (int a = 0; a < v->nranks; a++)
 		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r =
-			    &v->records[(size_t)a * (size_t)v->nranks + b];
+			const struct link_record *r = links_view_record(v, a, b);
 			if (a == b || !r->measured)
 				continue;
 			struct accept_link_figures l = {

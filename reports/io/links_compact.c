@@ -105,7 +105,7 @@ static double gbps(double bytes, double t_us)
 /* The larger of both ends' shares; without a dense view (a list), this end's alone. */
 static double cpu_wait(const struct links_view *v, const struct link_record *r)
 {
-	return v->records ? link_cpu_wait(v, r->a, r->b) : r->cpu_wait_share;
+	return v->records || v->table ? link_cpu_wait(v, r->a, r->b) : r->cpu_wait_share;
 }
 
 static void put_pair(struct jtext *col, const struct links_view *v, const struct link_record *r)
@@ -219,14 +219,9 @@ static cJSON *add_pairs(cJSON *root, const struct links_view *v,
 
 cJSON *links_report_add_pairs(cJSON *root, const struct links_view *v)
 {
-	size_t nn = (size_t)v->nranks * (size_t)v->nranks, n = 0;
-	const struct link_record **recs = malloc((nn ? nn : 1) * sizeof *recs);
-	if (!recs)
-		return NULL;
-	for (size_t i = 0; i < nn; i++)
-		if (v->records[i].measured && v->records[i].a != v->records[i].b)
-			recs[n++] = &v->records[i];
-	cJSON *pairs = add_pairs(root, v, recs, n);
+	const struct link_record **recs = NULL;
+	long n = links_view_measured(v, &recs);
+	cJSON *pairs = n < 0 ? NULL : add_pairs(root, v, recs, (size_t)n);
 	free(recs);
 	return pairs;
 }

@@ -12,7 +12,7 @@
 
 static const struct link_record *record(const struct links_view *v, int a, int b)
 {
-	return &v->records[(size_t)a * (size_t)v->nranks + (size_t)b];
+	return links_view_record(v, a, b);
 }
 
 /* A value of the host cell it falls in, for sorting the cells' values together. */

@@ -56,7 +56,7 @@ double link_bandwidth_gbps(const struct link_record *r, double window_bytes)
 
 static const struct link_record *record(const struct links_view *v, int a, int b)
 {
-	return &v->records[(size_t)a * (size_t)v->nranks + (size_t)b];
+	return links_view_record(v, a, b);
 }
 
 size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
@@ -755,10 +755,13 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
                                 const struct links_judgement *j)
 {
 	const struct detect_result *first = j->first, *final = j->final;
-	int confirmed = detect_confirmed_count(final), links = 0;
-	for (size_t i = 0; i < (size_t)v->nranks * (size_t)v->nranks; i++)
-		links += v->records[i].measured;
-	int pairs = links / 2; /* both directions of every pair are measured */
+	int confirmed = detect_confirmed_count(final);
+	const struct link_record **measured = NULL;
+	long links = links_view_measured(v, &measured);
+	free(measured);
+	if (links < 0)
+		return NULL;
+	int pairs = (int)(links / 2); /* both directions of every pair are measured */
 	cJSON *summary = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
 	if (!summary || !cJSON_AddNumberToObject(summary, SK_LSUM_RANKS, v->nranks) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_HOSTS_COUNT, v->nhosts) ||

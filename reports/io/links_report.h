@@ -48,6 +48,13 @@ struct link_record {
 	bool stopped_by_time, bidir_stopped_by_time;
 };
 
+struct links_view;
+/* The record a -> b of v: its own, or one not measured (NAN figures) when the table lacks it. */
+const struct link_record *links_view_record(const struct links_view *v, int a, int b);
+/* The measured records a -> b, a != b, in order of (a, b), into out (malloc'd); their count,
+   or -1 when out of memory. */
+long links_view_measured(const struct links_view *v, const struct link_record ***out);
+
 /* Keep at most LINK_KEPT_SAMPLES of x[0..n), evenly spaced; returns how many. */
 int link_keep_samples(const double *x, size_t n, double *kept);
 
@@ -64,10 +71,28 @@ struct shift_cell {
 	bool stopped_by_time;           /* that step's budget ran out before the count */
 };
 
+/*
+ * The measured records of a job row by row, as rank 0 gathers them (issue 28:
+ * its memory grows with the pairs measured, not with nranks^2): row a is
+ * recs[row[a] .. row[a + 1]), its peers b in increasing order.
+ */
+struct link_table {
+	int nranks;
+	size_t *row;              /* nranks + 1 */
+	struct link_record *recs; /* row[nranks] */
+};
+
+/* recs[0 .. n) of each rank's row in turn, peers increasing, into t's rows; -1: a bad order. */
+int link_table_index(struct link_table *t, const int *counts);
+void link_table_release(struct link_table *t);
+
 /* Everything the report needs, borrowed from the caller. */
 struct links_view {
 	int nranks, nhosts;
-	const struct link_record *records; /* nranks x nranks, [a * nranks + b] */
+	/* the records: a table of the measured ones, or (table NULL) every pair's, dense,
+	   [a * nranks + b]; read them through links_view_record */
+	const struct link_table *table;
+	const struct link_record *records;
 	const int *host_of_rank;           /* nranks */
 	const int *numa_of_rank;           /* nranks, -1 unknown */
 	const char *const *host_names;     /* nhosts */

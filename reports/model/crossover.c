@@ -37,8 +37,7 @@ static long of_variant(const struct crossover_point *p, size_t n, int v,
 	return (long)m;
 }
 
-int crossover_find(const struct crossover_point *p, size_t n, int v, int ref,
-                   struct crossover *out)
+int crossover_find(const struct crossover_point *p, size_t n, int v, int ref, struct crossover *out)
 {
 	struct crossover_point *a = NULL, *b = NULL;
 	long na = of_variant(p, n, v, &a), nb = na < 0 ? -1 : of_variant(p, n, ref, &b);

@@ -18,10 +18,10 @@ struct crossover_point {
 };
 
 struct crossover {
-	int sizes;          /* sizes both measured (0: nothing to compare) */
-	uint64_t from_bytes; /* the smallest size from which v is faster at every larger one; 0:
-	                        not faster at the largest */
-	uint64_t max_bytes;  /* the largest size both measured */
+	int sizes;             /* sizes both measured (0: nothing to compare) */
+	uint64_t from_bytes;   /* the smallest size from which v is faster at every larger one; 0:
+	                          not faster at the largest */
+	uint64_t max_bytes;    /* the largest size both measured */
 	double speedup_at_max; /* the reference's p50 / v's p50 there */
 };
 

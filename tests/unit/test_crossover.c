@@ -9,9 +9,9 @@ Test(crossover, the_smallest_size_from_which_it_stays_faster)
 {
 	/* faster at 1K (by chance), slower at 4K, then faster from 16K on */
 	const struct crossover_point p[] = {
-	    {RING, 1024, 10},  {V, 1024, 9},     {RING, 4096, 20},   {V, 4096, 25},
-	    {RING, 16384, 50}, {V, 16384, 40},   {V, 65536, 60},     {RING, 65536, 150},
-	    {V, 262144, 100},  /* ring not measured there: not compared */
+	    {RING, 1024, 10},  {V, 1024, 9},   {RING, 4096, 20}, {V, 4096, 25},
+	    {RING, 16384, 50}, {V, 16384, 40}, {V, 65536, 60},   {RING, 65536, 150},
+	    {V, 262144, 100}, /* ring not measured there: not compared */
 	};
 	struct crossover c;
 	cr_assert_eq(crossover_find(p, sizeof p / sizeof p[0], V, RING, &c), 0);
@@ -39,8 +39,8 @@ Test(crossover, never_faster_at_the_largest_and_nothing_to_compare)
 
 Test(crossover, a_size_measured_twice_counts_its_last_point_and_no_time_is_left_out)
 {
-	const struct crossover_point p[] = {{RING, 1024, 10}, {V, 1024, 20}, {V, 1024, 5},
-	                                    {RING, 2048, 0},  {V, 2048, 1}};
+	const struct crossover_point p[] = {
+	    {RING, 1024, 10}, {V, 1024, 20}, {V, 1024, 5}, {RING, 2048, 0}, {V, 2048, 1}};
 	struct crossover c;
 	cr_assert_eq(crossover_find(p, 5, V, RING, &c), 0);
 	cr_expect_eq(c.sizes, 1, "the ring's 2048 has no time");

@@ -447,3 +447,67 @@ Test(links_compact, the_page_shows_hosts_and_opens_suspects)
 	cJSON_Delete(root);
 	job_release(&j);
 }
+
+/*
+ * Rank 0's table of the measured records (issue 28: it grows with the pairs
+ * measured): the same report as the dense form it replaces, lookups of pairs
+ * not measured, and rows out of order refused.
+ */
+Test(links_compact, the_table_of_measured_records_reads_as_the_dense_form)
+{
+	enum { N = 7 };
+	struct job j;
+	job_init(&j, N, 2, 5);
+	int counts[N] = {0};
+	struct link_record recs[N * N];
+	size_t row[N + 1], k = 0;
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			struct link_record *r = &j.records[a * N + b];
+			/* screening left these out, and rank 6 measured none: as links_run.c
+			   starts a row */
+			if ((a + b) % 3 == 0 || a == 6)
+				*r = (struct link_record){.a = a,
+				                          .b = b,
+				                          .cpu_wait_share = NAN,
+				                          .cpu_wait_share_lat = NAN,
+				                          .nic_other_gbps = NAN,
+				                          .nic_other_sent_gbps = NAN,
+				                          .nic_other_received_gbps = NAN};
+			if (r->measured) {
+				recs[k++] = *r;
+				counts[a]++;
+			}
+		}
+	struct link_table t = {.nranks = N, .row = row, .recs = recs};
+	cr_assert_eq(link_table_index(&t, counts), 0);
+	cr_assert_eq(row[N], k);
+	struct links_view tv = j.v;
+	tv.records = NULL;
+	tv.table = &t;
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			const struct link_record *d = links_view_record(&j.v, a, b),
+			                         *s = links_view_record(&tv, a, b);
+			cr_assert_eq(s->measured, d->measured, "%d -> %d", a, b);
+			if (d->measured)
+				cr_assert_eq(memcmp(s, d, sizeof *s), 0, "%d -> %d", a, b);
+			else
+				cr_assert(isnan(s->cpu_wait_share) && isnan(s->nic_other_gbps));
+		}
+	cJSON *dense = envelope(&j, "2026-12-06T09:00:00Z");
+	cJSON *table = envelope(&j, "2026-12-06T09:00:00Z");
+	cr_assert(links_report_add_pairs(dense, &j.v) && links_report_add_pairs(table, &tv));
+	char *x = cJSON_PrintUnformatted(dense), *y = cJSON_PrintUnformatted(table);
+	cr_assert_str_eq(x, y, "the same pairs, figures and samples");
+	free(x);
+	free(y);
+	cJSON_Delete(dense);
+	cJSON_Delete(table);
+	/* a row out of order (its peers must increase) is refused */
+	struct link_record swap = recs[0];
+	recs[0] = recs[1];
+	recs[1] = swap;
+	cr_assert_eq(link_table_index(&t, counts), -1);
+	job_release(&j);
+}
