@@ -48,7 +48,7 @@ struct ar_run {
 	struct variant_tally tally[AR_MAX_VARIANTS];
 	struct cliff *cliffs; /* grows: a long sweep may have many */
 	size_t ncliffs, capcliffs;
-	struct crossover_point *timed; /* every timed point, for the compressed variants' crossover */
+	struct crossover_point *timed; /* every timed point: the compressed variants' crossover */
 	size_t ntimed, captimed;
 	struct run_peak_memory peak; /* rank 0: the largest of any rank's */
 	struct sweep_yardstick yard; /* the noise control, measured between the points */
@@ -115,8 +115,9 @@ static int on_point(void *arg, int v, const struct ar_record *r, const struct be
 			         r->wire_busbw_gbps, r->sent_bytes, r->compression_ratio);
 		char drift[96] = "";
 		if (r->feedback_calls)
-			snprintf(drift, sizeof drift, "; error feedback over %d calls: relative L2 %.3g",
-			         r->feedback_calls, r->feedback_rel_l2_error);
+			snprintf(drift, sizeof drift,
+			         "; error feedback over %d calls: relative L2 %.3g", r->feedback_calls,
+			         r->feedback_rel_l2_error);
 		printf("#   %s %llu bytes: %s; %s%s\n", r->algorithm, (unsigned long long)r->bytes,
 		       wire, error, drift);
 	}
