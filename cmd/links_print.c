@@ -163,15 +163,19 @@ static void print_not_judged(const struct links_view *v)
 static double worst_cpu_wait(const struct links_view *v, int *pa, int *pb)
 {
 	double worst = NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = a + 1; b < v->nranks; b++) {
-			double w = link_cpu_wait(v, a, b);
-			if (!isnan(w) && (isnan(worst) || w > worst)) {
-				worst = w;
-				*pa = a;
-				*pb = b;
-			}
+	size_t at = 0;
+	int a, b;
+	while (links_next_measured(v, &at, &a, &b)) {
+		int lo = a < b ? a : b, hi = a < b ? b : a;
+		double w = link_cpu_wait(v, lo, hi);
+		/* a tie goes to the first pair in order of (a, b), as a pass over all pairs gives */
+		bool first = !isnan(worst) && w == worst && (lo < *pa || (lo == *pa && hi < *pb));
+		if (!isnan(w) && (isnan(worst) || w > worst || first)) {
+			worst = w;
+			*pa = lo;
+			*pb = hi;
 		}
+	}
 	return worst;
 }
 

@@ -93,12 +93,13 @@ static int run_alloc(struct links_run *r)
 	if (r->ctx->rank == 0) {
 		r->table = (struct link_table){.nranks = n,
 		                               .row = calloc((size_t)n + 1, sizeof(size_t))};
-		r->shift_all = calloc(nn ? nn : 1, sizeof *r->shift_all);
+		/* nranks^2 only where the shift pattern runs (every pair of it is measured) */
+		r->shift_all = calloc(r->o->pattern & LINKS_SHIFT ? nn : 1, sizeof *r->shift_all);
 		r->cells = calloc((size_t)nh * (size_t)nh + 1, sizeof *r->cells);
 		r->host_names = calloc((size_t)nh, sizeof *r->host_names);
 		r->host_judged = calloc((size_t)nh, sizeof *r->host_judged);
 		r->pairs = calloc(nn, sizeof *r->pairs);
-		r->dlinks = calloc(nn ? nn : 1, sizeof *r->dlinks);
+		r->dlinks = calloc(1, sizeof *r->dlinks); /* grown to the measured records */
 		failed |= !r->table.row || !r->host_names || !r->host_judged || !r->pairs ||
 		          !r->dlinks || !r->shift_all || !r->cells;
 		for (int h = 0; !failed && h < nh; h++) {
@@ -291,7 +292,9 @@ int links_gather_rows(struct links_run *r)
 		r->table = (struct link_table){.nranks = n,
 		                               .row = malloc(((size_t)n + 1) * sizeof(size_t)),
 		                               .recs = malloc((total ? total : 1) * sizeof *own)};
-		ready = r->table.row && r->table.recs;
+		struct detect_link *d = realloc(r->dlinks, (total ? total : 1) * sizeof *d);
+		r->dlinks = d ? d : r->dlinks;
+		ready = r->table.row && r->table.recs && d;
 		for (int q = 0; ready && q <= n; q++) /* where each rank's row lands */
 			r->table.row[q] = q ? r->table.row[q - 1] + (size_t)counts[q - 1] : 0;
 	}

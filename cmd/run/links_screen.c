@@ -292,10 +292,9 @@ void links_coverage_of(const struct links_run *r, struct links_coverage *out)
 	    .elapsed_s = MPI_Wtime() - r->start_s,
 	    .stopped_by_budget = r->stopped_by_budget,
 	};
-	for (int a = 0; a < n; a++)
-		for (int b = a + 1; b < n; b++)
-			out->pairs_measured += links_view_record(&v, a, b)->measured ||
-			                       links_view_record(&v, b, a)->measured;
+	size_t at = 0;
+	for (int a, b; links_next_measured(&v, &at, &a, &b);) /* each pair once */
+		out->pairs_measured += a < b || !links_view_record(&v, b, a)->measured;
 	int covered = 0;
 	if (nh > 1 && links_judged_host_matrix(&v, false, r->cells) == 0)
 		host_partners(r, &out->min_partners, &covered, &out->host_pairs_measured);

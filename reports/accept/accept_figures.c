@@ -143,23 +143,21 @@ static int add_view_suspect(struct accept_figures *f, const struct links_view *v
 int accept_figures_add_links_view(struct accept_figures *f, const struct links_view *v,
                                   const struct detect_result *final)
 {
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = links_view_record(v, a, b);
-			if (a == b || !r->measured)
-				continue;
-			struct accept_link_figures l = {
-			    .a = a,
-			    .b = b,
-			    .host_a = view_host(f, v, v->host_of_rank[a]),
-			    .host_b = view_host(f, v, v->host_of_rank[b]),
-			    .locality = links_locality(v, a, b),
-			    .bandwidth_gbps = link_bandwidth_gbps(r, v->window_bytes),
-			    .latency_us = link_latency_us(r),
-			};
-			if (accept_figures_add_link(f, &l) != 0)
-				return -1;
-		}
+	size_t at = 0;
+	int a, b;
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));) {
+		struct accept_link_figures l = {
+		    .a = a,
+		    .b = b,
+		    .host_a = view_host(f, v, v->host_of_rank[a]),
+		    .host_b = view_host(f, v, v->host_of_rank[b]),
+		    .locality = links_locality(v, a, b),
+		    .bandwidth_gbps = link_bandwidth_gbps(r, v->window_bytes),
+		    .latency_us = link_latency_us(r),
+		};
+		if (accept_figures_add_link(f, &l) != 0)
+			return -1;
+	}
 	for (int i = 0; final && i < final->nsuspects; i++)
 		if (final->suspects[i].confirmed &&
 		    add_view_suspect(f, v, &final->suspects[i]) != 0)

@@ -59,33 +59,53 @@ static void cell_medians(const struct cell_value *cv, size_t k, double *out)
  */
 static int host_other_ways(const struct links_view *v, double *ways)
 {
-	size_t cap = 2 * (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	size_t cap = 2 * links_count_measured(v), k = 0, at = 0;
 	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
+	int a, b;
 	if (!cv)
 		return -1;
 	for (int h = 0; h < 2 * v->nhosts; h++)
 		ways[h] = NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			size_t h = (size_t)v->host_of_rank[a];
-			if (a == b || !r->remeasured || h == (size_t)v->host_of_rank[b])
-				continue;
-			double out = r->nic_other_sent_gbps, in = r->nic_other_received_gbps;
-			if (isfinite(out))
-				cv[k++] = (struct cell_value){2 * h, out};
-			if (isfinite(in))
-				cv[k++] = (struct cell_value){2 * h + 1, in};
-		}
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));) {
+		size_t h = (size_t)v->host_of_rank[a];
+		if (!r->remeasured || h == (size_t)v->host_of_rank[b])
+			continue;
+		double out = r->nic_other_sent_gbps, in = r->nic_other_received_gbps;
+		if (isfinite(out))
+			cv[k++] = (struct cell_value){2 * h, out};
+		if (isfinite(in))
+			cv[k++] = (struct cell_value){2 * h + 1, in};
+	}
 	qsort(cv, k, sizeof *cv, cell_value_order);
 	cell_medians(cv, k, ways);
 	free(cv);
 	return 0;
 }
 
+/*
+ * The next pair of host_cells' pass: every pair of the shift pattern (dense:
+ * all of them ran), else the measured records alone. False at the end.
+ */
+static bool next_pair(const struct links_view *v, bool shift, size_t *at, int *a, int *b)
+{
+	size_t n = (size_t)v->nranks;
+	if (!shift)
+		return links_next_measured(v, at, a, b) != NULL;
+	for (; *at < n * n; (*at)++)
+		if (*at / n != *at % n) {
+			*a = (int)(*at / n);
+			*b = (int)(*at % n);
+			(*at)++;
+			return true;
+		}
+	return false;
+}
+
 static int host_cells(const struct links_view *v, enum cell_kind kind, double *out)
 {
-	size_t nh = (size_t)v->nhosts, cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	bool shift = kind == CELLS_SHIFT || kind == CELLS_SHIFT_ROOM;
+	size_t nh = (size_t)v->nhosts, n = (size_t)v->nranks, k = 0, at = 0;
+	size_t cap = shift ? n * n : links_count_measured(v);
 	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
 	double *ways = kind == CELLS_SHIFT_ROOM ? malloc((2 * nh + 1) * sizeof *ways) : NULL;
 	if (!cv || (kind == CELLS_SHIFT_ROOM && (!ways || host_other_ways(v, ways) != 0))) {
@@ -95,26 +115,23 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, double *o
 	}
 	for (size_t c = 0; c < nh * nh; c++)
 		out[c] = NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			int i = v->host_of_rank[a], j = v->host_of_rank[b];
-			if (a == b || (kind != CELLS_ALL &&
-			               (i == j || (v->host_judged &&
-			                           (!v->host_judged[i] || !v->host_judged[j])))))
-				continue;
-			bool shift = kind == CELLS_SHIFT || kind == CELLS_SHIFT_ROOM;
-			double g = shift ? shift_bandwidth_gbps(v, a, b, false)
-			                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
-			double other = NAN;
-			if (kind == CELLS_ROOM)
-				other = link_other_way(v, a, b);
-			else if (kind == CELLS_SHIFT_ROOM) /* i's out, j's in; fmax skips a NAN */
-				other = fmax(ways[2 * (size_t)i], ways[2 * (size_t)j + 1]);
-			if (other > 0)
-				g += other;
-			if (isfinite(g))
-				cv[k++] = (struct cell_value){(size_t)i * nh + (size_t)j, g};
-		}
+	for (int a, b; next_pair(v, shift, &at, &a, &b);) {
+		int i = v->host_of_rank[a], j = v->host_of_rank[b];
+		if (kind != CELLS_ALL &&
+		    (i == j || (v->host_judged && (!v->host_judged[i] || !v->host_judged[j]))))
+			continue;
+		double g = shift ? shift_bandwidth_gbps(v, a, b, false)
+		                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
+		double other = NAN;
+		if (kind == CELLS_ROOM)
+			other = link_other_way(v, a, b);
+		else if (kind == CELLS_SHIFT_ROOM) /* i's out, j's in; fmax skips a NAN */
+			other = fmax(ways[2 * (size_t)i], ways[2 * (size_t)j + 1]);
+		if (other > 0)
+			g += other;
+		if (isfinite(g))
+			cv[k++] = (struct cell_value){(size_t)i * nh + (size_t)j, g};
+	}
 	qsort(cv, k, sizeof *cv, cell_value_order);
 	cell_medians(cv, k, out);
 	free(cv);
@@ -144,31 +161,27 @@ int links_room_host_matrix(const struct links_view *v, bool shift, double *out)
  */
 int links_host_classes(const struct links_view *v, struct host_class_agg *agg)
 {
-	size_t cap = 2 * DETECT_METRICS * (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	size_t cap = 2 * DETECT_METRICS * links_count_measured(v), k = 0, at = 0;
 	struct cell_value *cv = malloc((cap ? cap : 1) * sizeof *cv);
+	int a, b;
 	if (!cv)
 		return -1;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			if (a == b || !r->measured)
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));) {
+		size_t loc = (size_t)links_locality(v, a, b);
+		int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+		for (int m = 0; m < DETECT_METRICS; m++) {
+			double x = m == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
+			                                 : link_latency_us(r);
+			if (!isfinite(x))
 				continue;
-			size_t loc = (size_t)links_locality(v, a, b);
-			int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
-			for (int m = 0; m < DETECT_METRICS; m++) {
-				double x = m == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
-				                                 : link_latency_us(r);
-				if (!isfinite(x))
-					continue;
-				/* the key: host, class, metric */
+			/* the key: host, class, metric */
+			cv[k++] = (struct cell_value){
+			    ((size_t)ha * DETECT_LOCALITIES + loc) * DETECT_METRICS + (size_t)m, x};
+			if (hb != ha)
 				cv[k++] = (struct cell_value){
-				    ((size_t)ha * DETECT_LOCALITIES + loc) * DETECT_METRICS + (size_t)m, x};
-				if (hb != ha)
-					cv[k++] = (struct cell_value){
-					    ((size_t)hb * DETECT_LOCALITIES + loc) * DETECT_METRICS + (size_t)m,
-					    x};
-			}
+				    ((size_t)hb * DETECT_LOCALITIES + loc) * DETECT_METRICS + (size_t)m, x};
 		}
+	}
 	qsort(cv, k, sizeof *cv, cell_value_order);
 	for (size_t x = 0, y; x < k; x = y) {
 		for (y = x; y < k && cv[y].cell == cv[x].cell; y++)

@@ -62,28 +62,23 @@ static const struct link_record *record(const struct links_view *v, int a, int b
 size_t links_to_detect(const struct links_view *v, enum detect_metric metric,
                        struct detect_link *out)
 {
-	size_t k = 0;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			if (a == b || !r->measured)
-				continue;
-			int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
-			out[k++] = (struct detect_link){
-			    .a = a,
-			    .b = b,
-			    .host_a = ha,
-			    .host_b = hb,
-			    .locality = links_locality(v, a, b),
-			    .value = metric == DETECT_BANDWIDTH
-			                 ? link_bandwidth_gbps(r, v->window_bytes)
-			                 : link_latency_us(r),
-			    .judged =
-			        (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])) &&
-			        (metric == DETECT_LATENCY ? link_latency_judged(v, a, b)
-			                                  : link_bandwidth_judged(v, a, b)),
-			};
-		}
+	size_t k = 0, at = 0;
+	int a, b;
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));) {
+		int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+		out[k++] = (struct detect_link){
+		    .a = a,
+		    .b = b,
+		    .host_a = ha,
+		    .host_b = hb,
+		    .locality = links_locality(v, a, b),
+		    .value = metric == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
+		                                        : link_latency_us(r),
+		    .judged = (!v->host_judged || (v->host_judged[ha] && v->host_judged[hb])) &&
+		              (metric == DETECT_LATENCY ? link_latency_judged(v, a, b)
+		                                        : link_bandwidth_judged(v, a, b)),
+		};
+	}
 	return k;
 }
 
@@ -132,19 +127,18 @@ int links_sensitivity(const struct links_judgement *j, struct links_sensitivity 
 double links_class_median(const struct links_view *v, enum detect_metric m, enum detect_locality l,
                           int *links)
 {
-	size_t cap = (size_t)v->nranks * (size_t)v->nranks, k = 0;
+	size_t cap = links_count_measured(v), k = 0, at = 0;
 	double *vals = malloc((cap ? cap : 1) * sizeof *vals);
+	int a, b;
 	*links = 0;
 	if (!vals)
 		return NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			double x = m == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
-			                                 : link_latency_us(r);
-			if (a != b && links_locality(v, a, b) == l && isfinite(x))
-				vals[k++] = x;
-		}
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));) {
+		double x = m == DETECT_BANDWIDTH ? link_bandwidth_gbps(r, v->window_bytes)
+		                                 : link_latency_us(r);
+		if (links_locality(v, a, b) == l && isfinite(x))
+			vals[k++] = x;
+	}
 	double med = k ? stats_median(vals, k) : NAN;
 	*links = (int)k;
 	free(vals);
@@ -239,10 +233,10 @@ bool link_bandwidth_judged(const struct links_view *v, int a, int b)
 static size_t unjudged(const struct links_view *v,
                        bool (*judged)(const struct links_view *, int, int))
 {
-	size_t k = 0;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = a + 1; b < v->nranks; b++)
-			k += record(v, a, b)->measured && !judged(v, a, b);
+	size_t k = 0, at = 0;
+	int a, b;
+	while (links_next_measured(v, &at, &a, &b))
+		k += a < b && !judged(v, a, b);
 	return k;
 }
 
@@ -256,21 +250,27 @@ size_t links_bandwidth_unjudged(const struct links_view *v)
 	return unjudged(v, link_bandwidth_judged);
 }
 
-/* The median of one of the two waits over the pairs (a sample of them past LINKS_WAIT_SAMPLE). */
+/*
+ * The median of one of the two waits over the measured pairs (a sample of
+ * them past LINKS_WAIT_SAMPLE records), each pair once: from a -> b with
+ * a < b, or from b -> a when a -> b was not measured.
+ */
 static double typical_wait(const struct links_view *v,
                            double (*wait)(const struct links_view *, int, int))
 {
-	size_t n = (size_t)v->nranks, pairs = n * (n > 0 ? n - 1 : 0) / 2, k = 0, i = 0;
-	size_t step = pairs > LINKS_WAIT_SAMPLE ? pairs / LINKS_WAIT_SAMPLE + 1 : 1;
-	double *w = malloc((pairs / step + 1) * sizeof *w), typical;
+	size_t records = links_count_measured(v), k = 0, i = 0, at = 0;
+	size_t step = records > LINKS_WAIT_SAMPLE ? records / LINKS_WAIT_SAMPLE + 1 : 1;
+	double *w = malloc((records / step + 1) * sizeof *w), typical;
+	int a, b;
 	if (!w)
 		return NAN;
-	for (size_t a = 0; a < n; a++)
-		for (size_t b = a + 1; b < n; b++, i++) {
-			double x = i % step == 0 ? wait(v, (int)a, (int)b) : NAN;
-			if (!isnan(x))
-				w[k++] = x;
-		}
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b)); i++) {
+		if (i % step || (a > b && links_view_record(v, b, a)->measured))
+			continue;
+		double x = r ? wait(v, a < b ? a : b, a < b ? b : a) : NAN;
+		if (!isnan(x))
+			w[k++] = x;
+	}
 	typical = k ? stats_median(w, k) : NAN;
 	free(w);
 	return typical;
@@ -303,23 +303,27 @@ static bool pair_of(const struct links_view *v, const struct detect_suspect *s, 
 
 double links_other_traffic(const struct links_view *v, const struct detect_suspect *s)
 {
-	size_t k = 0, cap = 0;
+	size_t k = 0, cap = 0, at = 0;
 	double *x = NULL, typical = NAN;
-	for (int a = 0; a < v->nranks; a++)
-		for (int b = a + 1; b < v->nranks; b++) {
-			if (!pair_of(v, s, a, b))
-				continue;
-			double o = link_other_traffic(v, a, b);
-			if (isnan(o))
-				continue;
-			if (k == cap) {
-				double *y = realloc(x, (cap = cap ? 2 * cap : 16) * sizeof *x);
-				if (!y)
-					goto out;
-				x = y;
-			}
-			x[k++] = o;
+	int a, b;
+	while (links_next_measured(v, &at, &a, &b)) {
+		/* each pair once: from a -> b with a < b, or from b -> a alone */
+		if (a > b && links_view_record(v, b, a)->measured)
+			continue;
+		int lo = a < b ? a : b, hi = a < b ? b : a;
+		if (!pair_of(v, s, lo, hi))
+			continue;
+		double o = link_other_traffic(v, lo, hi);
+		if (isnan(o))
+			continue;
+		if (k == cap) {
+			double *y = realloc(x, (cap = cap ? 2 * cap : 16) * sizeof *x);
+			if (!y)
+				goto out;
+			x = y;
 		}
+		x[k++] = o;
+	}
 	typical = k ? stats_median(x, k) : NAN;
 out:
 	free(x);
@@ -354,12 +358,11 @@ static bool add_record(cJSON *results, const struct links_view *v, const struct 
 cJSON *links_report_add_results_v1(cJSON *root, const struct links_view *v)
 {
 	cJSON *results = cJSON_AddArrayToObject(root, SK_REPORT_RESULTS);
-	for (int a = 0; results && a < v->nranks; a++)
-		for (int b = 0; b < v->nranks; b++) {
-			const struct link_record *r = record(v, a, b);
-			if (a != b && r->measured && !add_record(results, v, r))
-				return NULL;
-		}
+	size_t at = 0;
+	int a, b;
+	for (const struct link_record *r; results && (r = links_next_measured(v, &at, &a, &b));)
+		if (!add_record(results, v, r))
+			return NULL;
 	return results;
 }
 

@@ -67,3 +67,31 @@ long links_view_measured(const struct links_view *v, const struct link_record **
 	}
 	return (long)k;
 }
+
+const struct link_record *links_next_measured(const struct links_view *v, size_t *at, int *a,
+                                              int *b)
+{
+	size_t n = (size_t)v->nranks, total = v->table ? v->table->row[n] : n * n;
+	for (; *at < total; (*at)++) {
+		const struct link_record *r = v->table ? &v->table->recs[*at] : &v->records[*at];
+		int x = v->table ? r->a : (int)(*at / n), y = v->table ? r->b : (int)(*at % n);
+		if (r->measured && x != y) {
+			(*at)++;
+			*a = x;
+			*b = y;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+size_t links_count_measured(const struct links_view *v)
+{
+	size_t at = 0, k = 0;
+	int a, b;
+	if (v->table) /* its records are the measured ones, off the diagonal */
+		return v->table->row[v->nranks];
+	while (links_next_measured(v, &at, &a, &b))
+		k++;
+	return k;
+}

@@ -8,6 +8,7 @@
 #include "reports/compare/compare_points.h"
 #include "reports/compare/trend_series.h"
 #include "reports/io/links_compact.h"
+#include "reports/io/links_hosts.h"
 #include "reports/io/report_read.h"
 #include "reports/render/html.h"
 
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define OLD_FIXTURE "tests/fixtures/links_v1.json"
 
@@ -510,4 +512,84 @@ Test(links_compact, the_table_of_measured_records_reads_as_the_dense_form)
 	recs[1] = swap;
 	cr_assert_eq(link_table_index(&t, counts), -1);
 	job_release(&j);
+}
+
+/*
+ * Rank 0's analysis of a screened 8,192-rank job (1,024 hosts x 8) under an
+ * address-space limit of 512 MiB: every pass goes over the measured records,
+ * none allocates nranks^2 entries (a host matrix is 1,024^2 doubles, 8 MB; a
+ * scratch of nranks^2 values was 0.5-4 GB). Each rank measures four peers, one
+ * in its host and three across (rank ^ 1, ^ 8, ^ 64, ^ 512).
+ */
+Test(links_compact, a_screened_8192_rank_job_is_judged_in_what_it_measured)
+{
+#ifdef __SANITIZE_ADDRESS__
+	cr_skip_test("AddressSanitizer reserves terabytes of address space");
+#endif
+	enum { N = 8192, PER_HOST = 8, PEERS = 4 };
+	static const int mask[PEERS] = {1, 8, 64, 512}; /* in increasing order of peer for a = 0 */
+	struct rlimit lim = {512ul << 20, 512ul << 20};
+	cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	struct link_table t = {.nranks = N,
+	                       .row = malloc((N + 1) * sizeof(size_t)),
+	                       .recs = calloc((size_t)N * PEERS, sizeof(struct link_record))};
+	int *counts = malloc(N * sizeof *counts), *host_of = malloc(N * sizeof *host_of);
+	cr_assert(t.row && t.recs && counts && host_of);
+	size_t k = 0;
+	for (int a = 0; a < N; a++) {
+		int peers[PEERS];
+		for (int i = 0; i < PEERS; i++)
+			peers[i] = a ^ mask[i];
+		for (int i = 1; i < PEERS; i++) /* sorted: insertion, four of them */
+			for (int j = i; j > 0 && peers[j - 1] > peers[j]; j--) {
+				int x = peers[j];
+				peers[j] = peers[j - 1];
+				peers[j - 1] = x;
+			}
+		for (int i = 0; i < PEERS; i++) {
+			struct link_record *r = &t.recs[k++];
+			*r = (struct link_record){.a = a, .b = peers[i], .measured = true,
+			                          .cpu_wait_share = 0.01, .cpu_wait_share_lat = 0.01,
+			                          .nic_other_gbps = NAN, .nic_other_sent_gbps = NAN,
+			                          .nic_other_received_gbps = NAN};
+			/* the slow host 17 sends at half the rate */
+			double us = a / PER_HOST == 17 && peers[i] / PER_HOST != 17 ? 2000 : 1000;
+			r->window_us = (struct stats_summary){.n = 5, .min_us = us, .p50_us = us,
+			                                      .mean_us = us, .max_us = us, .p90_us = us};
+			r->latency_us = (struct stats_summary){.n = 50, .p50_us = 20, .min_us = 20,
+			                                       .mean_us = 20, .max_us = 20};
+		}
+		counts[a] = PEERS;
+		host_of[a] = a / PER_HOST;
+	}
+	cr_assert_eq(link_table_index(&t, counts), 0);
+	int nh = N / PER_HOST;
+	struct links_view v = {.nranks = N, .nhosts = nh, .table = &t, .host_of_rank = host_of,
+	                       .window_bytes = 1 << 20};
+	cr_assert_eq(links_count_measured(&v), (size_t)N * PEERS);
+	double *cells = malloc((size_t)nh * nh * sizeof *cells);
+	struct host_class_agg *agg = calloc((size_t)nh * DETECT_LOCALITIES, sizeof *agg);
+	struct detect_link *links = malloc((size_t)N * PEERS * sizeof *links);
+	cr_assert(cells && agg && links);
+	cr_assert_eq(links_host_matrix(&v, cells), 0);
+	cr_expect_float_eq(cells[17 * nh + (17 ^ 1)], 0.5 * cells[16 * nh + (16 ^ 1)], 1e-9,
+	                   "host 17 sends at half the rate");
+	cr_assert_eq(links_room_host_matrix(&v, false, cells), 0);
+	cr_assert_eq(links_host_classes(&v, agg), 0);
+	cr_expect_eq(links_to_detect(&v, DETECT_BANDWIDTH, links), (size_t)N * PEERS);
+	int counted;
+	cr_expect(isfinite(links_class_median(&v, DETECT_BANDWIDTH, DETECT_CROSS_HOST, &counted)));
+	cr_expect_eq(counted, N * (PEERS - 1));
+	cr_expect_float_eq(links_typical_cpu_wait(&v), 0.01, 1e-12);
+	cr_expect_eq(links_bandwidth_unjudged(&v), 0);
+	cJSON *root = cJSON_CreateObject();
+	cr_expect(links_report_add_pairs(root, &v), "the compact pairs of 16,384 pairs");
+	cJSON_Delete(root);
+	free(cells);
+	free(agg);
+	free(links);
+	free(counts);
+	free(host_of);
+	free(t.row);
+	free(t.recs);
 }
