@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RANK_MATRIX_MAX = 16 };
+/* Matrices past these sizes stay in the report (`collscope report` draws them): a screen's
+   width, and 1,024 hosts would print 8 MB */
+enum { RANK_MATRIX_MAX = 16, HOST_MATRIX_MAX = 32 };
 
 static void print_bytes(char *buf, size_t len, double bytes)
 {
@@ -73,6 +75,11 @@ static void print_rank_matrix(const struct links_view *v)
 /* The host x host matrix: of the pairs (all links), or of the shift's receives (judged ones). */
 static void print_host_matrix(const struct links_view *v, bool shift)
 {
+	if (v->nhosts > HOST_MATRIX_MAX) {
+		printf("# the host matrix%s of %d hosts is in the report (collscope report draws it)\n",
+		       shift ? " of the shift pattern" : "", v->nhosts);
+		return;
+	}
 	double *m = malloc(((size_t)v->nhosts * (size_t)v->nhosts + 1) * sizeof *m);
 	if (!m || (shift ? links_judged_host_matrix(v, true, m) : links_host_matrix(v, m)) != 0) {
 		printf("# (no memory for the host matrix)\n");
