@@ -63,30 +63,32 @@ static void print_row(const struct ar_run *run, const struct ar_record *r)
 	fflush(stdout);
 }
 
+/* Room for one more item of size bytes after n in *items (capacity *cap); -1: no memory. */
+static int grow(void **items, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return 0;
+	size_t more = *cap ? 2 * *cap : 16;
+	void *grown = realloc(*items, more * size);
+	if (!grown)
+		return -1;
+	*items = grown;
+	*cap = more;
+	return 0;
+}
+
 static int add_cliff(struct ar_run *run, int v, uint64_t from, uint64_t to, double ratio)
 {
-	if (run->ncliffs == run->capcliffs) {
-		size_t cap = run->capcliffs ? 2 * run->capcliffs : 16;
-		struct cliff *grown = realloc(run->cliffs, cap * sizeof *grown);
-		if (!grown)
-			return -1;
-		run->cliffs = grown;
-		run->capcliffs = cap;
-	}
+	if (grow((void **)&run->cliffs, &run->capcliffs, run->ncliffs, sizeof *run->cliffs) != 0)
+		return -1;
 	run->cliffs[run->ncliffs++] = (struct cliff){v, from, to, ratio};
 	return 0;
 }
 
 static int add_timed(struct ar_run *run, int v, const struct ar_record *r)
 {
-	if (run->ntimed == run->captimed) {
-		size_t cap = run->captimed ? 2 * run->captimed : 64;
-		struct crossover_point *grown = realloc(run->timed, cap * sizeof *grown);
-		if (!grown)
-			return -1;
-		run->timed = grown;
-		run->captimed = cap;
-	}
+	if (grow((void **)&run->timed, &run->captimed, run->ntimed, sizeof *run->timed) != 0)
+		return -1;
 	run->timed[run->ntimed++] = (struct crossover_point){v, r->bytes, r->time.p50_us};
 	return 0;
 }
