@@ -409,9 +409,9 @@ static double wait_of_pair(const void *view, int a, int b, enum detect_metric m)
 }
 
 /* traffic_clear's view of a suspect. */
-static double other_traffic(const void *view, const struct detect_suspect *s)
+static double other_traffic(const void *view, const struct detect_suspect *s, double *most)
 {
-	return links_other_traffic(view, s);
+	return links_other_traffic(view, s, most);
 }
 
 /*

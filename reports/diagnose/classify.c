@@ -419,6 +419,7 @@ static struct detect_suspect verdict(struct work *w, enum detect_kind kind, cons
 	    .first_measured = NAN,
 	    .cpu_wait_fraction = NAN,
 	    .other_traffic_gbps = NAN,
+		    .other_traffic_most_gbps = NAN,
 	    .first_ratio = NAN,
 	    .first_score = NAN,
 	};

@@ -399,6 +399,7 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		    .first_measured = NAN,
 		    .cpu_wait_fraction = NAN,
 		    .other_traffic_gbps = NAN,
+		    .other_traffic_most_gbps = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};
@@ -448,6 +449,7 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .first_measured = NAN,
 		    .cpu_wait_fraction = NAN,
 		    .other_traffic_gbps = NAN,
+		    .other_traffic_most_gbps = NAN,
 		    .first_ratio = NAN,
 		    .first_score = NAN,
 		};

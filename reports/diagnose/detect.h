@@ -104,6 +104,9 @@ struct detect_suspect {
 	/* traffic.h: what else the NICs of its re-tested pairs carried, in GB/s (NAN:
 	   not known), and whether that explains it (then it is not confirmed) */
 	double other_traffic_gbps;
+	/* the most one of those pairs had in its way (NAN: not known): whether any did, which
+	   asks traffic_clear_cells to judge it again on the room matrix */
+	double other_traffic_most_gbps;
 	bool traffic_cleared;
 	/* alone.h: a link of the shift pattern whose pair alone runs within its class */
 	bool alone_cleared;

@@ -289,7 +289,7 @@ static int put_segment(struct detect_result *now, const struct detect_suspect *f
 	k.confirmed = false;
 	k.first_measured = k.first_ratio = k.first_score = NAN;
 	k.retest_misses = 0;
-	k.cpu_wait_fraction = k.other_traffic_gbps = NAN;
+	k.cpu_wait_fraction = k.other_traffic_gbps = k.other_traffic_most_gbps = NAN;
 	now->suspects[now->nsuspects++] = k;
 	return 0;
 }

@@ -27,7 +27,7 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
 		struct detect_suspect *s = &r->suspects[i];
 		if (!s->confirmed || !judged_here(s))
 			continue;
-		s->other_traffic_gbps = other_of(arg, s);
+		s->other_traffic_gbps = other_of(arg, s, &s->other_traffic_most_gbps);
 		if (traffic_explains(s, s->other_traffic_gbps,
 		                     detect_tolerance(p, s->metric, s->locality))) {
 			s->confirmed = false;
@@ -124,7 +124,7 @@ int traffic_clear_cells(struct detect_result *r, const double *room, int nhosts,
 	bool asked = false;
 	for (int i = 0; i < r->nsuspects; i++)
 		asked |= r->suspects[i].confirmed && cells_verdict(&r->suspects[i], loaded) &&
-		         r->suspects[i].other_traffic_gbps > 0;
+		         r->suspects[i].other_traffic_most_gbps > 0;
 	if (!asked)
 		return 0;
 	struct detect_result again;
@@ -135,7 +135,7 @@ int traffic_clear_cells(struct detect_result *r, const double *room, int nhosts,
 	}
 	for (int i = 0; i < r->nsuspects; i++) {
 		struct detect_suspect *s = &r->suspects[i];
-		if (s->confirmed && cells_verdict(s, loaded) && s->other_traffic_gbps > 0 &&
+		if (s->confirmed && cells_verdict(s, loaded) && s->other_traffic_most_gbps > 0 &&
 		    !named_again(&again, s)) {
 			s->confirmed = false;
 			s->traffic_cleared = true;

@@ -10,8 +10,9 @@
  * bandwidth phases (probes/nic_bytes.h) and what they carried besides the
  * pair's own bytes is the other traffic. A confirmed bandwidth suspect
  * across hosts is cleared as traffic when its measured bandwidth plus the
- * other traffic of its re-tested pairs (the median over them, the busier
- * end of each) reaches what the class allows: measured + other >=
+ * other traffic of its re-tested pairs (the median over them, each the way
+ * the suspect is slow in: the sender's host's other traffic out, the
+ * receiver's in) reaches what the class allows: measured + other >=
  * (1 - tolerance) x expected. The room was there; someone else used it.
  * A NIC that is slow and also shared stays named when the traffic does not
  * make up the difference.
@@ -27,10 +28,12 @@ bool traffic_explains(const struct detect_suspect *s, double other_gbps, double 
 /*
  * Un-confirms every confirmed cross-host bandwidth suspect of r that its
  * other traffic explains, with other_of(arg, s) the other traffic of s's
- * re-tested pairs in GB/s (NAN: unknown, nothing cleared), recorded in its
- * other_traffic_gbps, and sets traffic_cleared. Returns how many it cleared.
+ * re-tested pairs in GB/s (NAN: unknown, nothing cleared) and into *most the
+ * most of one pair, recorded in its other_traffic_gbps and
+ * other_traffic_most_gbps, and sets traffic_cleared. Returns how many it cleared.
  */
-typedef double (*traffic_other_fn)(const void *arg, const struct detect_suspect *s);
+typedef double (*traffic_other_fn)(const void *arg, const struct detect_suspect *s,
+                                   double *most);
 int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void *arg,
                   const struct detect_params *p);
 
@@ -44,9 +47,10 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
  * each pair's NICs carried besides it that way added to its bandwidth
  * (links_room_host_matrix), of the isolated pairs or (loaded) of the shift
  * pattern. It is classified again, and every confirmed host or link between
- * hosts of r from that pattern with other traffic known (other_traffic_gbps
- * > 0, set by traffic_clear) that the room's verdicts do not name again is
- * cleared as traffic. Segments stay: an uplink is no one host's NIC. When it
+ * hosts of r from that pattern with other traffic in the way of one of its
+ * pairs at least (other_traffic_most_gbps > 0, set by traffic_clear: its
+ * median may be nothing, a host beside an uplink whose one pair met a
+ * stream) that the room's verdicts do not name again is cleared as traffic. Segments stay: an uplink is no one host's NIC. When it
  * cleared any, a segment the room names and r does not is added, confirmed:
  * the stream had hidden it behind its hosts (an uplink at 10 % read as its
  * rack's hosts); and r's segment of the same cut takes the room's sides when

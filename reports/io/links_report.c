@@ -195,13 +195,6 @@ static bool add_samples(cJSON *o, const char *name, const double *x, int n)
 }
 
 /* Both ends' figures of a pair: fmax, which takes the one known when the other is NAN. */
-double link_other_traffic(const struct links_view *v, int a, int b)
-{
-	if (!record(v, a, b)->remeasured)
-		return NAN;
-	return fmax(record(v, a, b)->nic_other_gbps, record(v, b, a)->nic_other_gbps);
-}
-
 double link_other_way(const struct links_view *v, int a, int b)
 {
 	if (!record(v, a, b)->remeasured)
@@ -286,34 +279,34 @@ double links_typical_cpu_wait(const struct links_view *v)
 	return typical_wait(v, link_cpu_wait);
 }
 
-/* Is the pair a-b (a < b) one of suspect s's, across hosts? */
-static bool pair_of(const struct links_view *v, const struct detect_suspect *s, int a, int b)
+/* Is a -> b across hosts one of suspect s's, in a direction it is slow in? */
+static bool slow_way_of(const struct links_view *v, const struct detect_suspect *s, int a, int b)
 {
 	int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+	bool out = s->direction != DETECT_DIR_BA, in = s->direction != DETECT_DIR_AB;
 	if (ha == hb)
 		return false;
-	if (s->kind == DETECT_HOST)
-		return ha == s->host || hb == s->host;
+	if (s->kind == DETECT_HOST) /* AB: it sends slowly, BA: it receives slowly */
+		return (out && ha == s->host) || (in && hb == s->host);
 	if (s->kind == DETECT_LINK && s->between_hosts)
-		return (ha == s->host_a && hb == s->host_b) || (ha == s->host_b && hb == s->host_a);
+		return (out && ha == s->host_a && hb == s->host_b) ||
+		       (in && ha == s->host_b && hb == s->host_a);
 	if (s->kind == DETECT_LINK)
-		return (a == s->a && b == s->b) || (a == s->b && b == s->a);
+		return (out && a == s->a && b == s->b) || (in && a == s->b && b == s->a);
 	return false;
 }
 
-double links_other_traffic(const struct links_view *v, const struct detect_suspect *s)
+double links_other_traffic(const struct links_view *v, const struct detect_suspect *s,
+                           double *most)
 {
 	size_t k = 0, cap = 0, at = 0;
 	double *x = NULL, typical = NAN;
+	*most = NAN;
 	int a, b;
 	while (links_next_measured(v, &at, &a, &b)) {
-		/* each pair once: from a -> b with a < b, or from b -> a alone */
-		if (a > b && links_view_record(v, b, a)->measured)
+		if (!slow_way_of(v, s, a, b))
 			continue;
-		int lo = a < b ? a : b, hi = a < b ? b : a;
-		if (!pair_of(v, s, lo, hi))
-			continue;
-		double o = link_other_traffic(v, lo, hi);
+		double o = link_other_way(v, a, b);
 		if (isnan(o))
 			continue;
 		if (k == cap) {
@@ -323,6 +316,7 @@ double links_other_traffic(const struct links_view *v, const struct detect_suspe
 			x = y;
 		}
 		x[k++] = o;
+		*most = fmax(*most, o);
 	}
 	typical = k ? stats_median(x, k) : NAN;
 out:

@@ -330,25 +330,75 @@ Test(links_report, a_suspect_other_traffic_explains_is_cleared_by_it)
 	cJSON_Delete(root);
 }
 
-/* The other traffic of a suspect: the median over its re-tested pairs of the busier end. */
+/*
+ * The other traffic of a suspect: over its re-tested pairs, the way it is
+ * slow in, the median of what the sender's host sent and the receiver's
+ * received besides each pair.
+ */
 Test(links_report, other_traffic_of_a_suspect_from_its_retested_pairs)
 {
 	struct links_view v = make_view();
+	double most;
 	for (int i = 0; i < N * N; i++)
-		records[i].nic_other_gbps = NAN;
+		records[i].nic_other_sent_gbps = records[i].nic_other_received_gbps = NAN;
 	struct detect_suspect s = link_0_to_2(DETECT_BANDWIDTH, 0.7, 1.0, -6);
-	cr_assert(isnan(links_other_traffic(&v, &s)), "not re-tested: not known");
+	cr_assert(isnan(links_other_traffic(&v, &s, &most)), "not re-tested: not known");
 	records[0 * N + 2].remeasured = records[2 * N + 0].remeasured = true;
-	records[0 * N + 2].nic_other_gbps = 0.05;
-	records[2 * N + 0].nic_other_gbps = 0.4;
-	cr_assert_float_eq(links_other_traffic(&v, &s), 0.4, 1e-12, "the busier end");
-	/* a host: every re-tested pair across hosts that touches it */
+	records[0 * N + 2].nic_other_sent_gbps = 0.05;     /* 0's host sent besides 0 -> 2 */
+	records[2 * N + 0].nic_other_received_gbps = 0.4;  /* 2's host received besides 0 -> 2 */
+	records[2 * N + 0].nic_other_sent_gbps = 0.9;      /* 2's host sent besides 2 -> 0 */
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.4, 1e-12, "the receiver's way in");
+	s.direction = DETECT_DIR_BA; /* slow 2 -> 0: 2's way out */
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.9, 1e-12);
+	/* a host slow to send: its pairs out alone, not what its partners sent */
 	s.kind = DETECT_HOST;
 	s.host = host_of[0];
 	s.a = s.b = -1;
-	cr_assert_float_eq(links_other_traffic(&v, &s), 0.4, 1e-12);
+	s.direction = DETECT_DIR_AB;
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.4, 1e-12);
+	s.host = host_of[2];
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.9, 1e-12);
+	s.direction = DETECT_DIR_BA; /* slow to receive: 2's pairs in */
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.4, 1e-12);
 	s.kind = DETECT_SEGMENT;
-	cr_assert(isnan(links_other_traffic(&v, &s)), "a segment: no one NIC");
+	cr_assert(isnan(links_other_traffic(&v, &s, &most)), "a segment: no one NIC");
+}
+
+/*
+ * The campaign's seed 3 draw 96: 5 hosts of one rank, h3 slow to send,
+ * another job's stream h0 -> h1 beside it. Of h3's pairs out only the one
+ * into h1 had traffic in its way, so the median is nothing and h3 stays
+ * named; counted whole at both ends, the stream made two of its four busy.
+ * h0 itself, slow to send for the stream, is explained by it.
+ */
+Test(links_report, a_host_slow_to_send_beside_a_stream_into_a_partner_keeps_its_traffic_low)
+{
+	enum { H = 5 };
+	static struct link_record recs[H * H];
+	static const int one_each[H] = {0, 1, 2, 3, 4};
+	for (int a = 0; a < H; a++)
+		for (int b = 0; b < H; b++)
+			recs[a * H + b] = (struct link_record){
+			    .a = a,
+			    .b = b,
+			    .measured = a != b,
+			    .remeasured = a != b,
+			    /* the stream: out of h0, into h1 (its acknowledgements aside) */
+			    .nic_other_sent_gbps = a == 0 ? 0.0105 : 0,
+			    .nic_other_received_gbps = a == 1 ? 0.0105 : 0,
+			};
+	struct links_view v = {.nranks = H, .nhosts = H, .records = recs, .host_of_rank = one_each};
+	double most;
+	struct detect_suspect s = {.kind = DETECT_HOST, .host = 3, .a = -1, .b = -1,
+	                           .metric = DETECT_BANDWIDTH, .direction = DETECT_DIR_AB};
+	double other = links_other_traffic(&v, &s, &most);
+	cr_assert_float_eq(other, 0, 1e-12, "%g: one of its four pairs out met the stream", other);
+	cr_assert_float_eq(most, 0.0105, 1e-12, "that one: judged again on the room matrix");
+	s.host = 0;
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.0105, 1e-12, "the stream's own sender");
+	s.host = 1;
+	s.direction = DETECT_DIR_BA;
+	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.0105, 1e-12, "and its receiver");
 }
 
 /* A segment names its two sides, their hosts and their ranks. */

@@ -44,9 +44,10 @@ Test(traffic, only_bandwidth_across_hosts)
 	cr_assert_not(traffic_explains(&s, 10, 0.1), "inside a host: no NIC");
 }
 
-static double fixed_other(const void *arg, const struct detect_suspect *s)
+static double fixed_other(const void *arg, const struct detect_suspect *s, double *most)
 {
 	(void)s;
+	*most = *(const double *)arg;
 	return *(const double *)arg;
 }
 
@@ -122,7 +123,7 @@ static void confirm_all(struct detect_result *r, double other_gbps)
 {
 	for (int i = 0; i < r->nsuspects; i++) {
 		r->suspects[i].confirmed = true;
-		r->suspects[i].other_traffic_gbps = other_gbps;
+		r->suspects[i].other_traffic_gbps = r->suspects[i].other_traffic_most_gbps = other_gbps;
 	}
 }
 
@@ -142,7 +143,8 @@ Test(traffic, cells_beside_an_uplink_and_a_stream_clear_the_hosts_not_the_segmen
 	for (int i = 0; i < r.nsuspects; i++) {
 		r.suspects[i].confirmed = true;
 		/* what traffic_clear records: known wherever the verdict has a busy end */
-		r.suspects[i].other_traffic_gbps = r.suspects[i].kind == DETECT_SEGMENT ? NAN : 0.3;
+		r.suspects[i].other_traffic_gbps = r.suspects[i].other_traffic_most_gbps =
+		    r.suspects[i].kind == DETECT_SEGMENT ? NAN : 0.3;
 	}
 	int hosts_and_links = r.nsuspects - count_kind(&r, DETECT_SEGMENT, false);
 	cr_assert_eq(traffic_clear_cells(&r, room, H, false, &p), hosts_and_links);
@@ -171,11 +173,11 @@ Test(traffic, cells_keep_a_slow_host_that_the_stream_does_not_explain)
 	cr_assert_eq(classify_hosts(measured, H, &p, false, &r, NULL), 0);
 	cr_assert_eq(r.nsuspects, 1);
 	r.suspects[0].confirmed = true;
-	r.suspects[0].other_traffic_gbps = 0.2;
+	r.suspects[0].other_traffic_gbps = r.suspects[0].other_traffic_most_gbps = 0.2;
 	cr_assert_eq(traffic_clear_cells(&r, room, H, false, &p), 0);
 	cr_assert(r.suspects[0].confirmed && !r.suspects[0].traffic_cleared);
 	/* unknown traffic: nothing is classified again */
-	r.suspects[0].other_traffic_gbps = NAN;
+	r.suspects[0].other_traffic_gbps = r.suspects[0].other_traffic_most_gbps = NAN;
 	cr_assert_eq(traffic_clear_cells(&r, measured, H, false, &p), 0);
 	detect_result_release(&r);
 }
