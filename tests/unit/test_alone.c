@@ -35,11 +35,17 @@ static struct detect_suspect both(int from, int to)
 	return shift_link(from, to, DETECT_DIR_BOTH);
 }
 
+/* An isolated pairs' matrix of n hosts: every cell 1.0, the diagonal not measured. */
+static void all_fine(double *m, int n)
+{
+	for (int i = 0; i < n * n; i++)
+		m[i] = i / n == i % n ? NAN : 1.0;
+}
+
 /* The isolated pairs' matrix: every cell 1.0 but 2 -> 0 at 0.6. */
 static void pairs_matrix(double *m)
 {
-	for (int i = 0; i < H * H; i++)
-		m[i] = i / H == i % H ? NAN : 1.0;
+	all_fine(m, H);
 	m[2 * H + 0] = 0.6;
 }
 
@@ -87,8 +93,7 @@ Test(alone, links_of_a_segments_shape_stay)
 {
 	enum { N = 5 };
 	double m[N * N];
-	for (int i = 0; i < N * N; i++)
-		m[i] = i / N == i % N ? NAN : 1.0;
+	all_fine(m, N);
 	struct detect_params p;
 	detect_params_default(&p);
 	/* the campaign's quiet 5% uplink: h0 h1 | h3 h4, four links across at 0.46x */
@@ -112,8 +117,7 @@ Test(alone, each_part_on_its_own)
 {
 	enum { N = 7 };
 	double m[N * N];
-	for (int i = 0; i < N * N; i++)
-		m[i] = i / N == i % N ? NAN : 1.0;
+	all_fine(m, N);
 	struct detect_params p;
 	detect_params_default(&p);
 	struct detect_suspect v[] = {ab(0, 1), ab(1, 2), ab(2, 0), ab(3, 5),
