@@ -753,16 +753,12 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
 {
 	const struct detect_result *first = j->first, *final = j->final;
 	int confirmed = detect_confirmed_count(final);
-	const struct link_record **measured = NULL;
-	long links = links_view_measured(v, &measured);
-	free(measured);
-	if (links < 0)
-		return NULL;
+	size_t links = links_count_measured(v);
 	int pairs = (int)(links / 2); /* both directions of every pair are measured */
 	cJSON *summary = cJSON_AddObjectToObject(root, SK_REPORT_SUMMARY);
 	if (!summary || !cJSON_AddNumberToObject(summary, SK_LSUM_RANKS, v->nranks) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_HOSTS_COUNT, v->nhosts) ||
-	    !cJSON_AddNumberToObject(summary, SK_LSUM_LINKS, links) ||
+	    !cJSON_AddNumberToObject(summary, SK_LSUM_LINKS, (double)links) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_PAIRS, pairs) ||
 	    !cJSON_AddNumberToObject(summary, SK_LSUM_REMEASURED_PAIRS, j->remeasured_pairs) ||
 	    !cJSON_AddBoolToObject(summary, SK_LSUM_SHIFT_RETESTED, j->shift_retested) ||

@@ -56,15 +56,13 @@ const struct link_record *links_view_record(const struct links_view *v, int a, i
 
 long links_view_measured(const struct links_view *v, const struct link_record ***out)
 {
-	size_t n = (size_t)v->nranks, total = v->table ? v->table->row[n] : n * n, k = 0;
+	size_t total = links_count_measured(v), k = 0, at = 0;
 	const struct link_record **recs = malloc((total ? total : 1) * sizeof *recs);
+	int a, b;
 	if (!(*out = recs))
 		return -1;
-	for (size_t i = 0; i < total; i++) {
-		const struct link_record *r = v->table ? &v->table->recs[i] : &v->records[i];
-		if (r->measured && r->a != r->b)
-			recs[k++] = r;
-	}
+	for (const struct link_record *r; (r = links_next_measured(v, &at, &a, &b));)
+		recs[k++] = r;
 	return (long)k;
 }
 
