@@ -39,6 +39,14 @@ double watch_mono_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The wall clock to the nanosecond: time() would drop up to a second from every stamp. */
+static double epoch_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 double watch_now_s(const struct watch_run *w)
 {
 	return w->epoch0_s + (watch_mono_s() - w->mono0_s) * w->o->clock_factor;
@@ -324,7 +332,7 @@ int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_f
 	topo_map_init(&w.map);
 	watch_signals_install();
 	w.mono0_s = watch_mono_s();
-	w.epoch0_s = (double)time(NULL);
+	w.epoch0_s = epoch_s();
 	int status = setup(&w);
 	if (status == EXIT_OK && watchdog_start(ctx, "watch", o->timeout_s, NULL, NULL) != 0)
 		status = EXIT_RUNTIME;

@@ -49,8 +49,14 @@ expect_output "SIGHUP reopens" "and what the signals do"
 
 for n in 1 2 3; do
 	rm -f "$TMP/m$n.prom"
+	launched=$(date +%s.%N)
 	expect_exit 0 "$n ranks, 2 s" mpi "$n" watch "${QUICK[@]}" --duration 2 --metrics "$TMP/m$n.prom" \
 		--jsonl "$TMP/w$n.jsonl" -o "$TMP/w$n.json"
+	# the stamps are the wall clock's, not whole seconds (a fault's time is compared with them)
+	expect_exit 0 "$n ranks: the start line is stamped between launch and exit, to the sub-second" \
+		python3 -c "
+import json; t = json.loads(open('$TMP/w$n.jsonl').readline())['time_s']
+assert $launched <= t <= $(date +%s.%N) and t != int(t), t"
 	expect_exit 0 "$n ranks: the metrics file is valid OpenMetrics" python3 "$OM" "$TMP/m$n.prom" \
 		--prefix collscope_watch_
 	expect_output "valid" "the checker read it"
