@@ -42,6 +42,11 @@ static int parse_args(char *args, struct fault *f, const char **why)
 		if (!eq)
 			return fail(why, "expected key=value");
 		*eq = '\0';
+		if (strcmp(kv, "rank") == 0 && strcmp(eq + 1, "all") == 0 && f->kind == FAULT_SLOW) {
+			f->rank = FAULT_EVERY_RANK;
+			have_rank = true;
+			continue;
+		}
 		if (parse_small(eq + 1, &v, why) != 0)
 			return -1;
 		if (strcmp(kv, "rank") == 0) {
@@ -59,7 +64,8 @@ static int parse_args(char *args, struct fault *f, const char **why)
 			have_pct = true;
 		} else {
 			return fail(why,
-			            "unknown key (rank=; after= for stall; us= for delay and slow; "
+			            "unknown key (rank=, or rank=all for slow; after= for stall; us= for "
+			            "delay and slow; "
 			            "pct= for slow and compute)");
 		}
 	}
@@ -108,7 +114,10 @@ int fault_parse(const char *spec, struct fault *out, const char **why)
 
 int fault_load(const char **why) { return fault_parse(getenv("COLLSCOPE_FAULT"), &ar_fault, why); }
 
-bool fault_is(enum fault_kind kind, int rank) { return ar_fault.kind == kind && ar_fault.rank == rank; }
+bool fault_is(enum fault_kind kind, int rank)
+{
+	return ar_fault.kind == kind && (ar_fault.rank == rank || ar_fault.rank == FAULT_EVERY_RANK);
+}
 
 void fault_flip(void *buf, size_t count, size_t elem_bytes)
 {

@@ -13,6 +13,10 @@
  *                          all-reduce and before its end is stamped (slow_inside)
  *   slow:rank=R,pct=P      the same, P percent of the call's own time: a run made
  *                          P% slower at every size (compare must catch it)
+ *   slow:rank=all,...      the same on every rank: a regression of the code path is
+ *                          in every rank's build, and one rank's slack can hide it
+ *                          (a rank whose part ends early spins while the others wait
+ *                          on a busy link: 35% of its time cost the point 0%)
  *   compute:rank=R,pct=P   every reduction of rank R's schedules takes P percent
  *                          longer (it spins that share of the reduction's own time
  *                          after it): a core slower at its own work, as a throttled
@@ -44,9 +48,11 @@ enum fault_kind {
 	FAULT_COMPUTE
 };
 
+enum { FAULT_EVERY_RANK = -2 }; /* slow:rank=all */
+
 struct fault {
 	enum fault_kind kind;
-	int rank;
+	int rank; /* or FAULT_EVERY_RANK */
 	int64_t after;
 	int64_t us;  /* delay and slow */
 	int64_t pct; /* slow: percent of the call's time, instead of us; compute: of a reduction's */

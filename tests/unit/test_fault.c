@@ -21,6 +21,11 @@ Test(fault, parses_each_kind)
 	cr_expect(f.kind == FAULT_SLOW && f.rank == 0 && f.us == 500 && f.pct == 0);
 	cr_expect_eq(fault_parse("slow:rank=1,pct=25", &f, &why), 0);
 	cr_expect(f.kind == FAULT_SLOW && f.rank == 1 && f.pct == 25 && f.us == 0);
+	cr_expect_eq(fault_parse("slow:rank=all,pct=35", &f, &why), 0);
+	cr_expect(f.kind == FAULT_SLOW && f.rank == FAULT_EVERY_RANK && f.pct == 35);
+	ar_fault = f; /* every rank is the faulty one */
+	cr_expect(fault_is(FAULT_SLOW, 0) && fault_is(FAULT_SLOW, 7) && !fault_is(FAULT_DELAY, 0));
+	ar_fault = (struct fault){.kind = FAULT_NONE, .rank = -1};
 	cr_expect_eq(fault_parse("compute:rank=2,pct=50", &f, &why), 0);
 	cr_expect(f.kind == FAULT_COMPUTE && f.rank == 2 && f.pct == 50 && f.us == 0);
 	cr_expect_eq(fault_parse("", &f, &why), 0);
@@ -35,7 +40,8 @@ Test(fault, rejects_bad_specs)
 	                     "flip:rank=1x", "stall:after=3", "flip:rank=99999999999",
 	                     "delay:rank=1", "slow:rank=1,us=", "flip:rank=1,us=5", "delay:us=5",
 	                     "slow:rank=1",  "slow:rank=1,us=5,pct=5", "delay:rank=1,pct=5",
-	                     "compute:rank=1", "compute:rank=1,us=5", "compute:pct=5"};
+	                     "compute:rank=1", "compute:rank=1,us=5", "compute:pct=5",
+	                     "flip:rank=all", "delay:rank=all,us=5", "slow:rank=al,pct=5"};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct fault f;
 		const char *why = NULL;
