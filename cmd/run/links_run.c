@@ -415,6 +415,31 @@ static double other_traffic(const void *view, const struct detect_suspect *s, do
 }
 
 /*
+ * traffic_clear_cells on each pattern's room; the isolated pairs say which
+ * cells were alone (the shift's ran at once). How many, or -1 out of memory.
+ */
+static int clear_by_cells(struct links_run *r, const struct links_view *v)
+{
+	size_t nh = (size_t)v->nhosts;
+	double *other = malloc((nh * nh + 1) * sizeof *other);
+	int cleared = other ? 0 : -1;
+	for (int shift = 0; cleared >= 0 && shift < 2; shift++) {
+		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
+			continue;
+		if (links_room_host_matrix(v, shift, r->cells) != 0 ||
+		    (!shift && links_other_host_matrix(v, other) != 0)) {
+			cleared = -1;
+			break;
+		}
+		int n = traffic_clear_cells(&r->final, r->cells, shift ? NULL : other, v->nhosts,
+		                            shift, &r->o->detect);
+		cleared = n < 0 ? -1 : cleared + n;
+	}
+	free(other);
+	return cleared;
+}
+
+/*
  * Rank 0: un-confirms the final suspects that the scheduler or another job's
  * traffic explains (scheduler.h, traffic.h); how many, or -1 when out of memory.
  */
@@ -425,17 +450,10 @@ static int clear_busy(struct links_run *r, const struct links_view *v)
 	int cleared = scheduler_clear(&r->final, wait_of_pair, v, typical, &r->o->detect);
 	cleared += traffic_clear(&r->final, other_traffic, v, &r->o->detect);
 	/* then cell by cell, each pattern: a host beside a fault and a stream (traffic.h) */
-	for (int shift = 0; shift < 2; shift++) {
-		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
-			continue;
-		if (links_room_host_matrix(v, shift, r->cells) != 0)
-			return -1;
-		int by_cells =
-		    traffic_clear_cells(&r->final, r->cells, v->nhosts, shift, &r->o->detect);
-		if (by_cells < 0)
-			return -1;
-		cleared += by_cells;
-	}
+	int by_cells = clear_by_cells(r, v);
+	if (by_cells < 0)
+		return -1;
+	cleared += by_cells;
 	/* a link only the shift names, fine alone (alone.h) */
 	if (v->shift && r->o->pattern & LINKS_PAIRS) {
 		if (links_judged_host_matrix(v, false, r->cells) != 0)

@@ -50,14 +50,20 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
  * hosts of r from that pattern with other traffic in the way of one of its
  * pairs at least (other_traffic_most_gbps > 0, set by traffic_clear: its
  * median may be nothing, a host beside an uplink whose one pair met a
- * stream) that the room's verdicts do not name again is cleared as traffic. Segments stay: an uplink is no one host's NIC. When it
+ * stream) that the room's verdicts do not name again is cleared as traffic:
+ * the same host or link, or a host's links its way, at least
+ * TRAFFIC_QUIET_LINKS of them on cells where other (nhosts x nhosts, may be
+ * NULL: none counts) has at most TRAFFIC_QUIET_SHARE of the reference in the
+ * way. Segments stay: an uplink is no one host's NIC. When it
  * cleared any, a segment the room names and r does not is added, confirmed:
  * the stream had hidden it behind its hosts (an uplink at 10 % read as its
  * rack's hosts); and r's segment of the same cut takes the room's sides when
  * they differ (the stream's host had been left out of its rack). Returns how
  * many it cleared, or -1 when out of memory.
  */
-int traffic_clear_cells(struct detect_result *r, const double *room, int nhosts, bool loaded,
-                        const struct detect_params *p);
+enum { TRAFFIC_QUIET_LINKS = 2 };
+#define TRAFFIC_QUIET_SHARE 0.05
+int traffic_clear_cells(struct detect_result *r, const double *room, const double *other,
+                        int nhosts, bool loaded, const struct detect_params *p);
 
 #endif

@@ -35,9 +35,10 @@ static int cell_value_order(const void *pa, const void *pb)
  * pair for every host cell cost hosts^2 x ranks^2 (10^12 steps at 1,024
  * hosts). judged: NAN on the diagonal and for hosts not judged; shift: the
  * shift pattern's receives; room: each pair's bandwidth plus what its NICs
- * carried besides it that way when it was measured alone.
+ * carried besides it that way when it was measured alone; other: that
+ * traffic alone (the pairs measured again alone, NAN where none was).
  */
-enum cell_kind { CELLS_ALL, CELLS_JUDGED, CELLS_SHIFT, CELLS_ROOM, CELLS_SHIFT_ROOM };
+enum cell_kind { CELLS_ALL, CELLS_JUDGED, CELLS_SHIFT, CELLS_ROOM, CELLS_SHIFT_ROOM, CELLS_OTHER };
 
 /* The median of each run of equal cells of cv[0..k) (sorted) into out[cell]. */
 static void cell_medians(const struct cell_value *cv, size_t k, double *out)
@@ -120,8 +121,9 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, double *o
 		if (kind != CELLS_ALL &&
 		    (i == j || (v->host_judged && (!v->host_judged[i] || !v->host_judged[j]))))
 			continue;
-		double g = shift ? shift_bandwidth_gbps(v, a, b, false)
-		                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
+		double g = kind == CELLS_OTHER ? link_other_way(v, a, b)
+		           : shift ? shift_bandwidth_gbps(v, a, b, false)
+		                   : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
 		double other = NAN;
 		if (kind == CELLS_ROOM)
 			other = link_other_way(v, a, b);
@@ -152,6 +154,11 @@ int links_judged_host_matrix(const struct links_view *v, bool shift, double *out
 int links_room_host_matrix(const struct links_view *v, bool shift, double *out)
 {
 	return host_cells(v, shift ? CELLS_SHIFT_ROOM : CELLS_ROOM, out);
+}
+
+int links_other_host_matrix(const struct links_view *v, double *out)
+{
+	return host_cells(v, CELLS_OTHER, out);
 }
 
 /*

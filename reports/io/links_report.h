@@ -222,6 +222,12 @@ int links_judged_host_matrix(const struct links_view *v, bool shift, double *out
  */
 int links_room_host_matrix(const struct links_view *v, bool shift, double *out);
 /*
+ * Of the isolated pairs, what was in each one's way alone (link_other_way):
+ * the median over the pairs of a host pair measured again alone, NAN where
+ * none was. Which cells of the room were quiet (traffic_clear_cells).
+ */
+int links_other_host_matrix(const struct links_view *v, double *out);
+/*
  * The other traffic in the way of a -> b when the pair was measured again
  * alone: the larger of what a's host sent and b's host received besides it, or NAN.
  */

@@ -399,6 +399,16 @@ Test(links_report, a_host_slow_to_send_beside_a_stream_into_a_partner_keeps_its_
 	s.host = 1;
 	s.direction = DETECT_DIR_BA;
 	cr_assert_float_eq(links_other_traffic(&v, &s, &most), 0.0105, 1e-12, "and its receiver");
+	/* cell by cell: what was in each host pair's way, the stream's row and column */
+	double cells[H * H];
+	cr_assert_eq(links_other_host_matrix(&v, cells), 0);
+	for (int a = 0; a < H; a++)
+		for (int b = 0; b < H; b++)
+			if (a == b)
+				cr_assert(isnan(cells[a * H + b]));
+			else
+				cr_assert_float_eq(cells[a * H + b], a == 0 || b == 1 ? 0.0105 : 0, 1e-12,
+				                   "%d -> %d", a, b);
 }
 
 /* A segment names its two sides, their hosts and their ranks. */
