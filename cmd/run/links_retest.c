@@ -62,8 +62,8 @@ static int share_pairs(struct links_run *r, const struct detect_result *accused,
 	if (r->ctx->rank == 0) {
 		struct links_view v = links_view_of(r);
 		size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
-		memset(r->pairs, 0, (size_t)n * (size_t)n * sizeof *r->pairs);
-		k = retest_plan(accused, r->dlinks, nl, n, LINKS_RETEST_PAIRS, r->pairs, &l->pairs);
+		pair_set_clear(&r->pairs);
+		k = retest_plan(accused, r->dlinks, nl, n, LINKS_RETEST_PAIRS, &r->pairs, &l->pairs);
 	}
 	rc = MPI_Bcast(&k, 1, MPI_INT, 0, r->ctx->comm);
 	if (links_step_failed(r, rc, true, "sharing the suspects"))
@@ -143,8 +143,7 @@ static int retest_round(struct links_run *r, const struct detect_result *accused
 		r->stopped_by_budget = true;
 		/* not measured again: what they accuse cannot be confirmed */
 		for (int i = measured; r->ctx->rank == 0 && i < l.count; i++)
-			r->pairs[(size_t)l.list[i].a * (size_t)r->ctx->nranks + (size_t)l.list[i].b] =
-			    false;
+			pair_set_remove(&r->pairs, l.list[i].a, l.list[i].b);
 	}
 	r->remeasured += measured;
 	if (status == EXIT_OK && ran > 0)
@@ -170,7 +169,7 @@ int links_judge_round(struct links_run *r, const struct detect_result *accused,
 	if (r->nretested > 0 && retest_judge_segments(out, accused, r->retested, r->nretested,
 	                                              r->dlinks, nl, &r->o->detect) != 0)
 		return -1;
-	return detect_confirm(out, accused, r->pairs, r->ctx->nranks);
+	return detect_confirm(out, accused, &r->pairs);
 }
 
 /*

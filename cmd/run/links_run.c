@@ -52,7 +52,7 @@ static void run_release(struct links_run *r)
 	free(r->cells);
 	free(r->host_names);
 	free(r->host_judged);
-	free(r->pairs);
+	pair_set_release(&r->pairs);
 	free(r->dlinks);
 	free(r->retested);
 	detect_result_release(&r->first);
@@ -98,9 +98,8 @@ static int run_alloc(struct links_run *r)
 		r->cells = calloc((size_t)nh * (size_t)nh + 1, sizeof *r->cells);
 		r->host_names = calloc((size_t)nh, sizeof *r->host_names);
 		r->host_judged = calloc((size_t)nh, sizeof *r->host_judged);
-		r->pairs = calloc(nn, sizeof *r->pairs);
 		r->dlinks = calloc(1, sizeof *r->dlinks); /* grown to the measured records */
-		failed |= !r->table.row || !r->host_names || !r->host_judged || !r->pairs ||
+		failed |= !r->table.row || !r->host_names || !r->host_judged ||
 		          !r->dlinks || !r->shift_all || !r->cells;
 		for (int h = 0; !failed && h < nh; h++) {
 			r->host_names[h] = r->c.hosts[h].name;

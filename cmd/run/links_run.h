@@ -56,7 +56,7 @@ struct links_run {
 	bool shift_retested;
 	const char **host_names;    /* rank 0: nhosts, into c.hosts */
 	bool *host_judged;          /* rank 0: nhosts */
-	bool *pairs;                /* rank 0: the pairs measured again, as detect.h marks them */
+	struct pair_set pairs;      /* rank 0: the pairs measured again, as detect.h marks them */
 	struct detect_link *dlinks; /* rank 0: scratch of the detector */
 	struct detect_result first, final;
 	struct detect_result standing; /* rank 0: what every re-test round so far confirmed */

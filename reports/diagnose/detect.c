@@ -569,21 +569,10 @@ out:
 	return rc;
 }
 
-static bool mark(bool *pairs, int nranks, int a, int b)
+/* 1 when {a, b} is new to pairs, 0 when not or out of range, -1 out of memory. */
+static int mark(struct pair_set *pairs, int nranks, int a, int b)
 {
-	if (a < 0 || b < 0 || a >= nranks || b >= nranks || a == b)
-		return false;
-	size_t i = (size_t)(a < b ? a : b) * (size_t)nranks + (size_t)(a < b ? b : a);
-	bool fresh = !pairs[i];
-	pairs[i] = true;
-	return fresh;
-}
-
-static bool marked(const bool *pairs, int nranks, int a, int b)
-{
-	if (a < 0 || b < 0 || a >= nranks || b >= nranks || a == b)
-		return false;
-	return pairs[(size_t)(a < b ? a : b) * (size_t)nranks + (size_t)(a < b ? b : a)];
+	return a < nranks && b < nranks ? pair_set_add(pairs, a, b) : 0;
 }
 
 /* Does link k belong to suspect s (its host, its hosts' pair, across its segment)? */
@@ -602,17 +591,18 @@ static bool covers(const struct detect_result *r, const struct detect_suspect *s
 }
 
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
-                           int nranks, int max_per_suspect, bool *pairs)
+                           int nranks, int max_per_suspect, struct pair_set *pairs)
 {
 	int fresh = 0;
-	for (int i = 0; i < r->nsuspects; i++) {
+	for (int i = 0; fresh >= 0 && i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
 		if (s->loaded)
 			continue; /* the shift pattern is measured again whole */
 		if (s->kind == DETECT_SEGMENT)
 			continue; /* measured as the rounds did: retest.h plans its pairs */
 		if (s->kind == DETECT_LINK && !s->between_hosts) {
-			fresh += mark(pairs, nranks, s->a, s->b);
+			int m = mark(pairs, nranks, s->a, s->b);
+			fresh = m < 0 ? -1 : fresh + m;
 			continue;
 		}
 		/* both directions of a pair are one pair: count a -> b with a < b */
@@ -627,7 +617,10 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 				continue;
 			/* the seen-th of total, evenly spaced: take it when it starts a new share */
 			if (seen++ * want / total == taken) {
-				fresh += mark(pairs, nranks, links[j].a, links[j].b);
+				int m = mark(pairs, nranks, links[j].a, links[j].b);
+				if (m < 0)
+					return -1;
+				fresh += m;
 				taken++;
 			}
 		}
@@ -728,14 +721,14 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 }
 
 int detect_confirm(struct detect_result *second, const struct detect_result *first,
-                   const bool *pairs, int nranks)
+                   const struct pair_set *pairs)
 {
 	int confirmed = 0;
 	for (int i = 0; i < second->nsuspects; i++) {
 		struct detect_suspect *s = &second->suspects[i];
 		const struct detect_suspect *f = detect_accused_before(second, s, first);
 		bool rank_link = s->kind == DETECT_LINK && !s->between_hosts;
-		s->confirmed = f && (!rank_link || marked(pairs, nranks, s->a, s->b));
+		s->confirmed = f && (!rank_link || pair_set_has(pairs, s->a, s->b));
 		if (f) {
 			s->first_measured = f->measured;
 			s->first_ratio = f->ratio;

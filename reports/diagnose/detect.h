@@ -40,6 +40,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "reports/diagnose/pair_set.h"
+
 /* Locality classes, in the order of enum topo_locality (probes/topology.h). */
 enum detect_locality { DETECT_SAME_NUMA, DETECT_SAME_HOST, DETECT_CROSS_HOST, DETECT_LOCALITIES };
 
@@ -204,16 +206,16 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
                const struct detect_params *p, struct detect_result *r);
 
 /*
- * The unordered pairs to measure again before anyone is accused: marks
- * pairs[min(a,b) * nranks + max(a,b)] for every suspect link and for every
+ * The unordered pairs to measure again before anyone is accused: adds to
+ * pairs (ranks under nranks) every suspect link and every
  * judged link of a suspect host in the suspect's class or of a link between
  * hosts (a segment's: retest_plan, retest.h). links and n are those given to detect_run. At
  * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
  * marked; suspects of the shift pattern (loaded) mark none. Returns the
- * number of pairs newly marked.
+ * number of pairs newly marked, or -1 when out of memory.
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
-                           int nranks, int max_per_suspect, bool *pairs);
+                           int nranks, int max_per_suspect, struct pair_set *pairs);
 
 /*
  * Do two segments (each of its own result) name the same cut: sides that
@@ -245,7 +247,7 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
  * A suspect of first that is not confirmed was noise.
  */
 int detect_confirm(struct detect_result *second, const struct detect_result *first,
-                   const bool *pairs, int nranks);
+                   const struct pair_set *pairs);
 
 /*
  * The reason of a suspect in words, e.g. "bandwidth 1.20 GB/s is 0.21x the

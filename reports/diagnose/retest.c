@@ -77,17 +77,14 @@ struct plan {
 	const struct detect_link *links;
 	size_t n;
 	int nranks;
-	bool *pairs;
+	struct pair_set *pairs;
 	struct retest_pair *list;
 	int count, steps;
 	bool *busy; /* nhosts: a host already in the step being filled */
 	int nhosts;
+	bool failed; /* out of memory */
 };
 
-static bool *cell(const struct plan *p, int a, int b)
-{
-	return &p->pairs[(size_t)(a < b ? a : b) * (size_t)p->nranks + (size_t)(a < b ? b : a)];
-}
 
 /* Can k join the step being filled (a pair not yet listed, its hosts free)? */
 static bool fits(const struct plan *p, const struct detect_link *k, enum detect_locality loc)
@@ -95,12 +92,15 @@ static bool fits(const struct plan *p, const struct detect_link *k, enum detect_
 	return k->a < k->b && k->b < p->nranks && detect_link_usable(k, loc) &&
 	       k->host_a >= 0 && k->host_a < p->nhosts && k->host_b >= 0 &&
 	       k->host_b < p->nhosts && k->host_a != k->host_b && !p->busy[k->host_a] &&
-	       !p->busy[k->host_b] && !*cell(p, k->a, k->b);
+	       !p->busy[k->host_b] && !pair_set_has(p->pairs, k->a, k->b);
 }
 
 static void take(struct plan *p, const struct detect_link *k, int suspect, int across)
 {
-	*cell(p, k->a, k->b) = true;
+	if (pair_set_add(p->pairs, k->a, k->b) < 0) {
+		p->failed = true;
+		return;
+	}
 	p->busy[k->host_a] = p->busy[k->host_b] = true;
 	p->list[p->count++] = (struct retest_pair){
 	    .a = k->a, .b = k->b, .step = p->steps, .suspect = suspect, .across = across};
@@ -119,7 +119,7 @@ static int across(struct plan *p, const struct detect_suspect *s, int index,
                   const signed char *sides, int want)
 {
 	int from = p->count;
-	for (size_t j = 0; j < p->n && (want == 0 || p->count - from < want); j++) {
+	for (size_t j = 0; !p->failed && j < p->n && (want == 0 || p->count - from < want); j++) {
 		const struct detect_link *k = &p->links[j];
 		if (fits(p, k, s->locality) &&
 		    detect_sides_cross(sides, p->nhosts, k->host_a, k->host_b))
@@ -134,7 +134,7 @@ static void within(struct plan *p, const struct detect_suspect *s, int index,
 {
 	int from = p->count, quota[2] = {want - want / 2, want / 2};
 	for (int pass = 0; pass < 2; pass++)
-		for (size_t j = 0; j < p->n && p->count - from < want; j++) {
+		for (size_t j = 0; !p->failed && j < p->n && p->count - from < want; j++) {
 			const struct detect_link *k = &p->links[j];
 			int side = fits(p, k, s->locality) ? sides[k->host_a] : -1;
 			if (side < 0 || sides[k->host_b] != side || (pass == 0 && quota[side] == 0))
@@ -146,9 +146,12 @@ static void within(struct plan *p, const struct detect_suspect *s, int index,
 }
 
 int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
-                int nranks, int max_per_suspect, bool *pairs, struct retest_pair **out)
+                int nranks, int max_per_suspect, struct pair_set *pairs, struct retest_pair **out)
 {
+	*out = NULL;
 	int alone = detect_remeasure_pairs(r, links, n, nranks, max_per_suspect, pairs);
+	if (alone < 0)
+		return -1;
 	size_t segments = 0;
 	for (int i = 0; i < r->nsuspects; i++)
 		segments += r->suspects[i].kind == DETECT_SEGMENT && !r->suspects[i].loaded;
@@ -158,18 +161,20 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 	                 .nhosts = r->nhosts};
 	p.list = malloc(cap * sizeof *p.list);
 	p.busy = calloc((size_t)r->nhosts + 1, sizeof *p.busy);
-	*out = NULL;
-	if (!p.list || !p.busy) {
+	int(*held)[2] = malloc((pairs->count + 1) * sizeof *held);
+	if (!p.list || !p.busy || !held) {
 		free(p.list);
 		free(p.busy);
+		free(held);
 		return -1;
 	}
-	for (int a = 0; a < nranks && p.count < alone; a++)
-		for (int b = a + 1; b < nranks && p.count < alone; b++)
-			if (pairs[(size_t)a * (size_t)nranks + (size_t)b])
-				p.list[p.count++] =
-				    (struct retest_pair){.a = a, .b = b, .step = p.steps++, .suspect = -1};
-	for (int i = 0; i < r->nsuspects; i++) {
+	/* the pairs alone, one a step, in rank order (the set held only these so far) */
+	size_t nheld = pair_set_sorted(pairs, held);
+	for (size_t i = 0; i < nheld && p.count < alone; i++)
+		p.list[p.count++] = (struct retest_pair){
+		    .a = held[i][0], .b = held[i][1], .step = p.steps++, .suspect = -1};
+	free(held);
+	for (int i = 0; !p.failed && i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
 		const signed char *sides = s->kind == DETECT_SEGMENT && !s->loaded ? detect_sides(r, s)
 		                                                                   : NULL;
@@ -178,9 +183,9 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 			within(&p, s, i, sides, crossing);
 	}
 	free(p.busy);
-	if (p.count == 0) {
+	if (p.count == 0 || p.failed) {
 		free(p.list);
-		return 0;
+		return p.failed ? -1 : 0;
 	}
 	*out = p.list;
 	return p.count;

@@ -54,15 +54,15 @@ struct retest_pair {
 };
 
 /*
- * Marks in pairs (nranks x nranks, [min * nranks + max], cleared by the
- * caller) every pair of r's suspects to measure again (detect_remeasure_pairs,
- * and a segment's as above; each pair once) and lists them into *out
+ * Adds to pairs (emptied by the caller) every pair of r's suspects to
+ * measure again (detect_remeasure_pairs, and a segment's as above; each pair
+ * once) and lists them into *out
  * (malloc'd, the caller frees; NULL when none). links and n are those given to
  * detect_run. Returns the number of pairs, or -1 when out of memory (*out
  * NULL).
  */
 int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
-                int nranks, int max_per_suspect, bool *pairs, struct retest_pair **out);
+                int nranks, int max_per_suspect, struct pair_set *pairs, struct retest_pair **out);
 
 /*
  * A segment's own verdict from its two steps, which were measured moments

@@ -321,7 +321,8 @@ Test(detect, remeasured_suspects_are_confirmed_or_cleared)
 {
 	struct cluster c;
 	struct detect_result first, second;
-	bool pairs[MAX_RANKS * MAX_RANKS] = {0};
+	struct pair_set pairs;
+	pair_set_init(&pairs);
 	struct detect_params p;
 	detect_params_default(&p);
 	rng_state = 8;
@@ -331,26 +332,29 @@ Test(detect, remeasured_suspects_are_confirmed_or_cleared)
 	c.value[4][1] = 3;
 	run(&c, DETECT_BANDWIDTH, &first);
 	cr_assert_eq(first.nsuspects, 2);
-	cr_assert_eq(detect_remeasure_pairs(&first, c.links, c.nlinks, c.nranks, 0, pairs), 2);
-	cr_assert(pairs[2 * c.nranks + 5] && pairs[1 * c.nranks + 4]);
+	cr_assert_eq(detect_remeasure_pairs(&first, c.links, c.nlinks, c.nranks, 0, &pairs), 2);
+	cr_assert(pair_set_has(&pairs, 2, 5) && pair_set_has(&pairs, 1, 4));
+	cr_assert_eq(pairs.count, 2);
 	/* measured again: 2->5 is still slow, 4->1 was noise, and 6->7 is new */
 	c.value[4][1] = 20;
 	c.value[6][7] = 3;
 	run(&c, DETECT_BANDWIDTH, &second);
 	cr_assert_eq(second.nsuspects, 2);
-	cr_assert_eq(detect_confirm(&second, &first, pairs, c.nranks), 1);
+	cr_assert_eq(detect_confirm(&second, &first, &pairs), 1);
 	for (int i = 0; i < second.nsuspects; i++)
 		cr_assert_eq(second.suspects[i].confirmed, second.suspects[i].a == 2, "%d->%d",
 		             second.suspects[i].a, second.suspects[i].b);
 	detect_result_release(&first);
 	detect_result_release(&second);
+	pair_set_release(&pairs);
 }
 
 Test(detect, a_named_host_marks_all_its_links_for_remeasuring)
 {
 	struct cluster c;
 	struct detect_result r;
-	bool pairs[MAX_RANKS * MAX_RANKS] = {0};
+	struct pair_set pairs;
+	pair_set_init(&pairs);
 	rng_state = 9;
 	layout(&c, 7, 1, 1);
 	fill(&c, BW, 0.02);
@@ -359,8 +363,11 @@ Test(detect, a_named_host_marks_all_its_links_for_remeasuring)
 			c.value[3][o] = c.value[o][3] = 0.4;
 	run(&c, DETECT_BANDWIDTH, &r);
 	cr_assert_eq(r.nsuspects, 1);
-	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 0, pairs), 6);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 0, &pairs), 6);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 0, &pairs), 0,
+	             "each pair once");
 	detect_result_release(&r);
+	pair_set_release(&pairs);
 }
 
 Test(detect, bad_arguments)

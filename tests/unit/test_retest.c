@@ -207,9 +207,10 @@ Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 	    .nsuspects = 2, .suspects = v, .nhosts = PLAN_HOSTS, .nsides = 1, .sides = sides};
 	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
 	size_t n = all_links(links);
-	bool pairs[PLAN_HOSTS * PLAN_HOSTS] = {false};
+	struct pair_set pairs;
+	pair_set_init(&pairs);
 	struct retest_pair *list = NULL;
-	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, pairs, &list), 9);
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 9);
 	cr_assert(list[0].a == 0 && list[0].b == 4 && list[0].step == 0, "the link alone, first");
 	int across = 0, within[2] = {0, 0}, listed = 0;
 	for (int step = 1; step <= 2; step++) {
@@ -228,10 +229,12 @@ Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 	}
 	cr_assert_eq(across, 4);
 	cr_assert(within[0] == 2 && within[1] == 2);
-	for (int i = 0; i < PLAN_HOSTS * PLAN_HOSTS; i++)
-		listed += pairs[i];
-	cr_assert_eq(listed, 9, "every pair listed is marked, and no other");
+	for (int i = 0; i < 9; i++)
+		listed += pair_set_has(&pairs, list[i].a, list[i].b);
+	cr_assert_eq(listed, 9, "every pair listed is marked");
+	cr_assert_eq(pairs.count, 9, "and no other");
 	free(list);
+	pair_set_release(&pairs);
 }
 
 /*
@@ -250,17 +253,19 @@ Test(retest, a_segment_of_one_host_on_a_side)
 	    .nsuspects = 1, .suspects = &seg, .nhosts = PLAN_HOSTS, .nsides = 1, .sides = sides};
 	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
 	size_t n = all_links(links);
-	bool pairs[PLAN_HOSTS * PLAN_HOSTS] = {false};
+	struct pair_set pairs;
+	pair_set_init(&pairs);
 	struct retest_pair *list = NULL;
-	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 0, pairs, &list), 2);
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 0, &pairs, &list), 2);
 	cr_assert(list[0].a == 0 && list[0].step == 0, "one pair across: host 0 in it once");
 	cr_assert(list[1].a != 0 && list[1].step == 1, "one within side 1");
 	free(list);
 
-	memset(pairs, 0, sizeof pairs);
+	pair_set_clear(&pairs);
 	seg.loaded = true;
-	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, pairs, &list), 0);
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 0);
 	cr_assert_null(list);
+	pair_set_release(&pairs);
 }
 
 /*
@@ -301,7 +306,6 @@ struct planned {
 	struct detect_result accused;
 	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
 	size_t n;
-	bool pairs[PLAN_HOSTS * PLAN_HOSTS];
 	struct retest_pair *list; /* freed by the test */
 	int count;
 };
@@ -316,7 +320,10 @@ static void plan_two_racks(struct planned *x)
 	x->accused = (struct detect_result){.nsuspects = 1, .suspects = &x->seg,
 	                                    .nhosts = PLAN_HOSTS, .nsides = 1, .sides = x->sides};
 	x->n = all_links(x->links);
-	x->count = retest_plan(&x->accused, x->links, x->n, PLAN_HOSTS, 4, x->pairs, &x->list);
+	struct pair_set pairs;
+	pair_set_init(&pairs);
+	x->count = retest_plan(&x->accused, x->links, x->n, PLAN_HOSTS, 4, &pairs, &x->list);
+	pair_set_release(&pairs);
 }
 
 /* the links of all_links with the cells of hosts on different sides at `across` */
