@@ -118,7 +118,13 @@
  * reached ratio 1.18 and score 2.1 at most, chance 0.6 at least; a rank whose
  * reductions were made 35% slower (COLLSCOPE_FAULT=compute) stood at 0.94-1.64x,
  * one 90% slower at 1.65-2.19x. Ranks that reduce nothing (naive's leaves)
- * are not judged.
+ * are not judged. Tried and dropped (2026-12-06): a re-test that found the
+ * rank 1.25x slower without the score or the wins, its wins pooled over the
+ * re-tests at 0.01. On seed 5's 55 traced draws it found 18 of 45 slow
+ * reducers against 12 (7 of 7 at 90%), but named a healthy rank twice under
+ * load (a clean draw beside a stream at 0.05, another rank beside a fault at
+ * 0.01): under load a rank stays slower for seconds, its iterations and
+ * points are not independent, and no wins count says so.
  */
 #ifndef COLLSCOPE_HOPS_H
 #define COLLSCOPE_HOPS_H
