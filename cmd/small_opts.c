@@ -181,7 +181,10 @@ static const struct opt compare_only[] = {
              "each point judged on its median change over the pairs and\n"
              "a paired t-test of the pairs' log ratios, which the load's\n"
              "drift between minutes does not move (no point is\n"
-             "untestable; 4 pairs or more, or the test is weak)"},
+             "untestable; 4 pairs or more, or the test is weak); and the\n"
+             "run as a whole: each pair's median change over its points,\n"
+             "t-tested over the pairs (summary.whole_run; a build slower\n"
+             "everywhere fails it where a burst of load hid each point)"},
     {.name = "allow-mismatch",
      .kind = OPT_FLAG,
      .offset = offsetof(struct compare_opts, allow_mismatch),

@@ -387,7 +387,8 @@ void cmp_result_release(struct cmp_result *r)
 
 bool cmp_failed(const struct cmp_result *r)
 {
-	return r->count[CMP_REGRESSION] > 0;
+	return r->count[CMP_REGRESSION] > 0 ||
+	       (r->whole.judged && r->whole.verdict == CMP_REGRESSION);
 }
 
 bool cmp_fails(const struct cmp_result *r, const struct cmp_options *o)

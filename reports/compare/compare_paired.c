@@ -111,6 +111,51 @@ static void measure(struct cmp_row *r, const struct cmp_run *runs, size_t npairs
 		r->note = "the gate metric is not positive in a pair: no significance verdict";
 }
 
+/* Row k's log ratios, worse positive, into d[i * nrows + k] for every pair i. */
+static void keep_ratios(const struct cmp_point *const *b, const struct cmp_point *const *c,
+                        size_t npairs, enum cmp_metric gate, size_t k, size_t nrows, double *d)
+{
+	for (size_t i = 0; i < npairs; i++) {
+		double x = log(c[i]->value[gate] / b[i]->value[gate]);
+		d[i * nrows + k] = gate == CMP_BW ? -x : x;
+	}
+}
+
+/* struct cmp_whole from d (npairs rows of nrows, NAN where a point was not tested). */
+static void judge_whole(struct cmp_whole *w, double *d, size_t npairs, size_t nrows,
+                        const struct cmp_options *o)
+{
+	double fig[CMP_MAX_PAIRS], sorted[CMP_MAX_PAIRS];
+	*w = (struct cmp_whole){.t = NAN, .p_value = NAN, .change_pct = NAN};
+	for (size_t i = 0; i < npairs; i++) {
+		double *row = d + i * nrows;
+		size_t n = 0;
+		for (size_t k = 0; k < nrows; k++)
+			if (isfinite(row[k]))
+				row[n++] = row[k];
+		w->points = n;
+		fig[i] = n ? stats_median(row, n) : NAN;
+		w->pair_change_pct[i] = 100 * expm1(fig[i]);
+		sorted[i] = fig[i];
+	}
+	if (w->points < 2)
+		return;
+	w->judged = true;
+	w->change_pct = 100 * expm1(stats_median(sorted, npairs));
+	double mean = stats_mean(fig, npairs), sd = stats_stddev(fig, npairs);
+	w->t = sd > 0 ? mean / (sd / sqrt((double)npairs)) : mean == 0 ? 0 : copysign(INFINITY, mean);
+	/* one-sided, the way the median moved: a gate asks "worse?" (and "better?") alone */
+	bool worse = w->change_pct > 0;
+	double two = stats_t_two_sided(w->t, (int)npairs - 1);
+	w->p_value = (w->t > 0) == worse ? two / 2 : 1 - two / 2;
+	if (fabs(w->change_pct) <= o->threshold_pct)
+		w->verdict = CMP_UNCHANGED;
+	else if (w->p_value < o->alpha)
+		w->verdict = worse ? CMP_REGRESSION : CMP_IMPROVED;
+	else
+		w->verdict = CMP_NOT_SIGNIFICANT;
+}
+
 static void judge(struct cmp_row *r, const struct cmp_options *o)
 {
 	if (r->verdict == CMP_NOT_COMPARED)
@@ -143,17 +188,25 @@ int cmp_compare_paired(const struct cmp_run *runs, size_t npairs, const struct c
 		return -1;
 	const struct cmp_point **b = calloc(npairs, sizeof *b), **c = calloc(npairs, sizeof *c);
 	double *scratch = calloc(npairs, sizeof *scratch);
-	int rc = b && c && scratch ? 0 : -1;
+	double *d = malloc((npairs * out->nrows + 1) * sizeof *d); /* the whole run's ratios */
+	int rc = b && c && scratch && d ? 0 : -1;
 	out->tested = 0;
 	for (size_t k = 0; rc == 0 && k < out->nrows; k++) {
 		struct cmp_row *r = &out->rows[k];
+		for (size_t i = 0; i < npairs; i++)
+			d[i * out->nrows + k] = NAN;
 		if (!r->base || !r->cur)
 			continue;
 		r->verdict = CMP_UNCHANGED;
 		r->note = NULL;
 		measure(r, runs, npairs, o, b, c, scratch);
+		if (r->tested)
+			keep_ratios(b, c, npairs, o->gate, k, out->nrows, d);
 		out->tested += r->tested;
 	}
+	if (rc == 0)
+		judge_whole(&out->whole, d, npairs, out->nrows, o);
+	free(d);
 	if (rc == 0)
 		rc = cmp_adjust_family(out, o->correction);
 	out->mde_alpha = NAN; /* no detectable effect is worked out for pairs */

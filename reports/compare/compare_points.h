@@ -171,7 +171,30 @@ struct cmp_diff {
 	bool base_absent, cur_absent;
 };
 
+#define CMP_MAX_PAIRS 64
+
+/*
+ * compare --paired, the run as a whole: a build that regressed slowed every
+ * point, so each pair's figure is the median over the points tested in every
+ * pair of log(current / baseline) of the gate metric, worse positive (a burst
+ * of load that hit a few points of a pair moves it little), and Student's t
+ * over the pairs' figures tests it, one-sided the way the median moved. It
+ * regresses when the median over the pairs is worse than the threshold and
+ * p < alpha. On compare_noise.py's kept runs (8 trials of 4 pairs under 3
+ * busy loops, every rank 25% slower in half of them, 2026-12-06): 6 of 8
+ * slowed trials caught and no false alarm, where the points alone caught 3.
+ */
+struct cmp_whole {
+	bool judged;                           /* --paired, with 2 points or more */
+	size_t points;                         /* tested in every pair */
+	double pair_change_pct[CMP_MAX_PAIRS]; /* each pair's figure, as a change; worse positive */
+	double change_pct;                     /* the median over the pairs; worse positive */
+	double t, p_value;                     /* t > 0: worse; p one-sided */
+	enum cmp_verdict verdict; /* regression, improved, unchanged or not-significant */
+};
+
 struct cmp_result {
+	struct cmp_whole whole; /* --paired only (judged false otherwise) */
 	struct cmp_diff *diffs; /* owned: what differs between the runs' contexts */
 	size_t ndiffs;
 	struct cmp_row *rows; /* owned, worst first */
@@ -263,13 +286,13 @@ void cmp_result_release(struct cmp_result *r);
  * compared when a pair lacks it or skipped it, untested when its gate
  * metric is not positive in a pair. With few pairs the test is weak (2
  * pairs: |t| above 64 at 0.01; 4: above 5.8): more pairs, more power. Rows
- * name pair 1's points; their figures are the pairs'. npairs from 2 to
- * CMP_MAX_PAIRS; 0, or -1 for another npairs or when out of memory.
+ * name pair 1's points; their figures are the pairs'. The run as a whole is
+ * judged too (struct cmp_whole). npairs from 2 to CMP_MAX_PAIRS; 0, or -1 for
+ * another npairs or when out of memory.
  */
-#define CMP_MAX_PAIRS 64
 int cmp_compare_paired(const struct cmp_run *runs, size_t npairs, const struct cmp_options *o,
                        struct cmp_result *out);
-/* Any regression. */
+/* Any regression, of a point or (--paired) of the run as a whole. */
 bool cmp_failed(const struct cmp_result *r);
 /* Exit status material: any regression, or with untestable_fails any untestable point. */
 bool cmp_fails(const struct cmp_result *r, const struct cmp_options *o);

@@ -339,6 +339,19 @@ static void print_yardstick(FILE *f, const char *side, const struct cmp_run *run
 		        run->yardstick_spread_pct, run->nyardstick);
 }
 
+/* --paired: the run as a whole (struct cmp_whole), each pair's figure, t and p. */
+static void print_whole(FILE *f, bool md, const struct cmp_whole *w, const struct cmp_options *o)
+{
+	if (!w->judged)
+		return;
+	fprintf(f, "%sthe run as a whole, each pair's median over its %zu points: %+.1f%% (worse "
+	        "positive; pairs",
+	        md ? "\n" : "# ", w->points, w->change_pct);
+	for (size_t i = 0; i < o->pairs; i++)
+		fprintf(f, "%s%+.0f%%", i ? ", " : " ", w->pair_change_pct[i]);
+	fprintf(f, "), t %.2f, p %.2g: %s\n", w->t, w->p_value, cmp_verdict_name(w->verdict));
+}
+
 static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_run *base,
                           const struct cmp_run *cur, const struct cmp_result *r,
                           const struct cmp_options *o)
@@ -356,6 +369,7 @@ static void print_summary(FILE *f, enum cmp_format fmt, const struct cmp_run *ba
 		fprintf(f, "%s%zu tested point%s over %zu pairs, correction %s\n", md ? "\n" : "# ",
 		        r->tested, r->tested == 1 ? "" : "s", o->pairs,
 		        cmp_correction_name(o->correction));
+		print_whole(f, md, &r->whole, o);
 		return;
 	}
 	fprintf(f,
@@ -483,6 +497,27 @@ static bool add_config(cJSON *root, const struct cmp_run *base, const struct cmp
 	       cJSON_AddNumberToObject(c, "pairs", (double)o->pairs);
 }
 
+/* summary.whole_run (--paired, 2 points or more): struct cmp_whole. */
+static bool add_whole(cJSON *summary, const struct cmp_whole *w, const struct cmp_options *o)
+{
+	if (!w->judged)
+		return true;
+	cJSON *x = cJSON_AddObjectToObject(summary, "whole_run"), *pairs;
+	if (!x || !cJSON_AddStringToObject(x, "verdict", cmp_verdict_name(w->verdict)) ||
+	    !cJSON_AddNumberToObject(x, "points", (double)w->points) ||
+	    !report_add_number(x, "change_pct", w->change_pct) || !report_add_number(x, "t", w->t) ||
+	    !report_add_number(x, "p_value", w->p_value) ||
+	    !(pairs = cJSON_AddArrayToObject(x, "pair_change_pct")))
+		return false;
+	for (size_t i = 0; i < o->pairs; i++) {
+		cJSON *v = isfinite(w->pair_change_pct[i]) ? cJSON_CreateNumber(w->pair_change_pct[i])
+		                                           : cJSON_CreateNull();
+		if (!v || !cJSON_AddItemToArray(pairs, v))
+			return false;
+	}
+	return true;
+}
+
 cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run *cur,
                    const struct cmp_result *r, const struct cmp_options *o)
 {
@@ -513,7 +548,8 @@ cJSON *cmp_to_json(cJSON *root, const struct cmp_run *base, const struct cmp_run
 	    !cJSON_AddNumberToObject(summary, "too_noisy_points", (double)r->too_noisy) ||
 	    !report_add_number(summary, "mde_alpha", r->mde_alpha) ||
 	    !cJSON_AddNumberToObject(summary, "context_differences", (double)r->ndiffs) ||
-	    !cmp_diffs_to_json(root, r) || !cJSON_AddBoolToObject(root, "complete", true))
+	    !add_whole(summary, &r->whole, o) || !cmp_diffs_to_json(root, r) ||
+	    !cJSON_AddBoolToObject(root, "complete", true))
 		return NULL;
 	return root;
 }

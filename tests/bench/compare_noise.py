@@ -6,11 +6,12 @@ Run by hand (not in make check: a few minutes of a loaded machine):
     python3 tests/bench/compare_noise.py [--pairs N] [--load K] [--bin build/collscope]
 
 Runs N no-change pairs of quick sweeps and N pairs whose second run is made slower by the fault
-switch (COLLSCOPE_FAULT=slow:rank=1,pct=25: every timed call of rank 1 spins a further 25% of its
-own time), each run `allreduce -a ring,mpi -b 8 -e 256K -f 4 --time-per-size 0.05` on 2 ranks,
-while K busy loops load the CPUs (each busy for 50-500 ms, idle for 0-300 ms, at random, until
-the pair is done: load that comes and goes, as other jobs do). The two kinds of pair alternate,
-so both see the same machine. Each pair is judged by `collscope compare` with its defaults.
+switch (COLLSCOPE_FAULT=slow:rank=all,pct=25: every timed call of every rank spins a further 25%
+of its own time, a regression of the build; one rank's spin can hide in the other's waits), each
+run `allreduce -a ring,mpi -b 8 -e 256K -f 4 --time-per-size 0.05` on 2 ranks, while K busy
+loops load the CPUs (each busy for 50-500 ms, idle for 0-300 ms, at random, until the pair is
+done: load that comes and goes, as other jobs do). The two kinds of pair alternate, so both see
+the same machine. Each pair is judged by `collscope compare` with its defaults.
 
 Prints one line per pair and then the counts: false alarms (no-change pairs that exit 1),
 detections (slowed pairs that exit 1), and the pairs that were untestable only. --keep DIR keeps
@@ -34,7 +35,7 @@ import time
 
 SWEEP = ["allreduce", "-q", "-a", "ring,mpi", "-b", "8", "-e", "256K", "-f", "4",
          "--time-per-size", "0.05"]
-SLOW = "slow:rank=1,pct=25"
+SLOW = "slow:rank=all,pct=25"
 
 
 def busy_loop(deadline, seed):

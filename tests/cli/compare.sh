@@ -170,6 +170,20 @@ d = json.load(open(sys.argv[1]))
 c = d['config']
 rows = [r for r in d['results'] if r['verdict'] == 'regression']
 sys.exit(not (c['pairs'] == 3 and len(c['runs']) == 6 and rows and rows[0]['pairs'] == 3 and rows[0]['paired_t'] > 9.9))" "$TMP/paired.json"
+expect_exit 0 "paired JSON: one point of 9 worse leaves the run as a whole unchanged" python3 -c "
+import json, sys
+w = json.load(open(sys.argv[1]))['summary']['whole_run']
+sys.exit(not (w['verdict'] == 'unchanged' and w['points'] == 9 and abs(w['change_pct']) < 5 and len(w['pair_change_pct']) == 3))" "$TMP/paired.json"
+# a build 30% slower at every point, in every pair: the run as a whole regresses
+fake scaled "$TMP/all_p1.json" --from "$TMP/base.json" --factor 1.3 --jitter 0.02 --seed 11
+fake scaled "$TMP/all_p2.json" --from "$TMP/base.json" --factor 1.95 --jitter 0.02 --seed 12
+fake scaled "$TMP/all_p3.json" --from "$TMP/base.json" --factor 1.04 --jitter 0.02 --seed 13
+expect_exit 1 "--paired, every point +30%: exit 1" "$BIN" compare --paired -o "$TMP/paired_all.json" "$TMP/base.json" "$TMP/all_p1.json" "$TMP/base_p2.json" "$TMP/all_p2.json" "$TMP/base_p3.json" "$TMP/all_p3.json"
+expect_output '^# the run as a whole, each pair.s median over its 9 points: \+3[0-9]\.[0-9]% .*: regression' "the run as a whole, printed"
+expect_exit 0 "its JSON: summary.whole_run a regression of about 30%" python3 -c "
+import json, sys
+w = json.load(open(sys.argv[1]))['summary']['whole_run']
+sys.exit(not (w['verdict'] == 'regression' and 25 < w['change_pct'] < 35 and w['t'] > 0 and w['p_value'] < 0.01))" "$TMP/paired_all.json"
 expect_exit 2 "--paired with an odd count: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json" "$TMP/base_p2.json"
 expect_output '3 reports given, an odd count' "it names the count"
 expect_exit 2 "--paired with one pair: exit 2" "$BIN" compare --paired "$TMP/base.json" "$TMP/same.json"

@@ -160,3 +160,89 @@ Test(compare_paired, a_point_missing_from_a_pair_is_not_compared)
 	cr_assert_eq(cmp_compare_paired(p.runs, 1, &p.opts, &p.result), -1, "one pair: refused");
 	release(&p);
 }
+
+/*
+ * The run as a whole (struct cmp_whole): 8 points, each pair with a burst
+ * of load that slowed two of its points 50x, as a descheduled rank does,
+ * each point in one pair. A build 25% slower everywhere: every point's own
+ * test loses the pair a burst hit, the median over each pair's points does not.
+ */
+enum { POINTS = 4 };
+static const double sizes[POINTS] = {8, 1024, 65536, 1048576};
+
+static cJSON *sweep(double load, double factor, unsigned burst_mask, unsigned seed)
+{
+	cJSON *root = fx_report("allreduce", 4, 1);
+	for (int k = 0; k < 2 * POINTS; k++) {
+		double us = (10.0 + sizes[k % POINTS] / 1000) * load * factor;
+		fx_measured(root, k < POINTS ? "mpi" : "ring", sizes[k % POINTS],
+		            burst_mask & (1u << k) ? 50 * us : us, 0.05, 20, seed + (unsigned)k);
+	}
+	return root;
+}
+
+static void measure_sweeps(struct paired *p, double factor)
+{
+	static const unsigned bursts[PAIRS] = {0x03, 0x0c, 0x30, 0xc0}; /* each point in one pair */
+	memset(p, 0, sizeof *p);
+	cmp_options_init(&p->opts);
+	p->opts.pairs = PAIRS;
+	for (int i = 0; i < PAIRS; i++) {
+		p->roots[2 * i] = sweep(drift[i], 1.0, 0, 100u * (unsigned)i);
+		p->roots[2 * i + 1] = sweep(drift[i], factor, bursts[i], 100u * (unsigned)i + 50);
+	}
+	for (int k = 0; k < 2 * PAIRS; k++)
+		cr_assert_eq(cmp_run_load(&p->runs[k], "r.json", p->roots[k], err, sizeof err), 0,
+		             "%s", err);
+	cr_assert_eq(cmp_compare_paired(p->runs, PAIRS, &p->opts, &p->result), 0);
+}
+
+Test(compare_paired, a_build_slower_everywhere_regresses_the_run_as_a_whole)
+{
+	struct paired p;
+	measure_sweeps(&p, 1.25);
+	const struct cmp_whole *w = &p.result.whole;
+	cr_assert(w->judged);
+	cr_assert_eq(w->points, 2 * POINTS);
+	cr_assert_float_eq(w->change_pct, 25, 3, "%g", w->change_pct);
+	for (int i = 0; i < PAIRS; i++)
+		cr_assert_float_eq(w->pair_change_pct[i], 25, 5, "pair %d: %g", i,
+		                   w->pair_change_pct[i]);
+	cr_assert_eq(w->verdict, CMP_REGRESSION, "%s, t %g, p %g", cmp_verdict_name(w->verdict),
+	             w->t, w->p_value);
+	cr_assert_eq(p.result.count[CMP_REGRESSION], 0, "a burst in one pair hid every point: %zu",
+	             p.result.count[CMP_REGRESSION]);
+	cr_assert(cmp_failed(&p.result));
+	cr_assert_str_eq(cmp_status(&p.result), "regression");
+	release(&p);
+}
+
+Test(compare_paired, bursts_without_a_change_are_no_regression_of_the_whole)
+{
+	struct paired p;
+	measure_sweeps(&p, 1.0);
+	const struct cmp_whole *w = &p.result.whole;
+	cr_assert(w->judged);
+	cr_assert_float_eq(w->change_pct, 0, 3, "%g", w->change_pct);
+	cr_assert_eq(w->verdict, CMP_UNCHANGED, "%s", cmp_verdict_name(w->verdict));
+	cr_assert(!cmp_failed(&p.result));
+	release(&p);
+	/* faster everywhere: improved, not a failure */
+	measure_sweeps(&p, 0.75);
+	cr_assert_eq(p.result.whole.verdict, CMP_IMPROVED);
+	cr_assert_lt(p.result.whole.change_pct, -20);
+	cr_assert(!cmp_failed(&p.result));
+	release(&p);
+}
+
+/* Two runs, not pairs: no whole-run verdict. */
+Test(compare_paired, two_runs_judge_no_whole)
+{
+	struct paired p;
+	measure_sweeps(&p, 1.25);
+	struct cmp_result plain;
+	cr_assert_eq(cmp_compare(&p.runs[0], &p.runs[1], &p.opts, &plain), 0);
+	cr_assert(!plain.whole.judged);
+	cmp_result_release(&plain);
+	release(&p);
+}
