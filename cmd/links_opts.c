@@ -255,6 +255,15 @@ static const struct opt links_only[] = {
              "every rank sends to rank+d and receives from rank-d at\n"
              "once, loading every link as an all-reduce does (a\n"
              "shared segment shows there); both: pairs, then shift"},
+    {.name = "rails",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct links_opts, rails),
+     .key = "rails",
+     .help = "screen: each cross-host round pairs every rank with the\n"
+             "rank of its position on the partner host, all at once\n"
+             "(a NIC per rank, as rail-optimised clusters are wired:\n"
+             "every rail measured); without it a host's first rank\n"
+             "stands for the host"},
     {.name = "budget",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct links_opts, budget_s),

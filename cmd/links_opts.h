@@ -33,6 +33,7 @@ struct links_opts {
 	struct probe_link_opts probe;
 	int mode; /* enum probe_mode */
 	enum links_pattern pattern;
+	bool rails; /* --rails: screening pairs every rank with its partner host's of its position */
 	struct detect_params detect;
 	bool judge_oversubscribed, fail_on_suspect;
 	bool keep_samples; /* every pair's raw samples in the report, not a bounded sample */

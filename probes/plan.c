@@ -258,8 +258,10 @@ int probe_plan_partner(const struct probe_plan *p, int round, int rank)
 		return probe_tournament_partner(p->nranks, round, rank);
 	int h = p->host_of_rank[rank];
 	if (round < p->cross_rounds) {
-		int q = row(p, round)[h];
-		return q >= 0 && p->local[rank] == 0 ? probe_plan_host_rank(p, q) : -1;
+		int q = row(p, round)[h], k = p->local[rank];
+		if (q < 0 || k >= (p->rails ? p->host_size[q] : 1))
+			return -1;
+		return p->by_host[p->host_start[q] + k]; /* rank k of q: its rail, or its first */
 	}
 	int mate =
 	    probe_tournament_partner(p->host_size[h], round - p->cross_rounds, p->local[rank]);
@@ -291,8 +293,13 @@ int64_t probe_plan_round_pairs(const struct probe_plan *p, int round)
 		return probe_tournament_pairs_per_round(p->nranks);
 	int64_t k = 0;
 	if (round < p->cross_rounds) {
-		for (int h = 0; h < p->nhosts; h++)
-			k += row(p, round)[h] > h;
+		for (int h = 0; h < p->nhosts; h++) {
+			int q = row(p, round)[h];
+			if (q > h)
+				k += !p->rails ? 1
+				     : p->host_size[h] < p->host_size[q] ? p->host_size[h]
+				                                         : p->host_size[q];
+		}
 		return k;
 	}
 	for (int h = 0; h < p->nhosts; h++)
@@ -441,7 +448,8 @@ int probe_plan_describe(const struct probe_plan *p, const struct probe_link_opts
 	bytes_text(c.bytes, bytes, sizeof bytes);
 	time_text(c.seconds, time, sizeof time);
 	put(&t, "# plan: %s, %d host%s, %d rank%s: %d round%s",
-	    p->pattern == PROBE_PLAN_SCREEN ? "screen" : "pairs", p->nhosts,
+	    p->pattern != PROBE_PLAN_SCREEN ? "pairs" : p->rails ? "screen by rail" : "screen",
+	    p->nhosts,
 	    p->nhosts == 1 ? "" : "s", p->nranks, p->nranks == 1 ? "" : "s", c.rounds,
 	    c.rounds == 1 ? "" : "s");
 	kinds(p, &t);

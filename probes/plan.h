@@ -7,7 +7,10 @@
  *   - pairs: the round-robin tournament over all ranks (tournament.h),
  *     N - 1 rounds (N odd: N), every unordered pair of ranks once.
  *   - screen: cross-host links host to host, through each host's first rank
- *     (one pair of ranks per host pair), then intra-host links, every host
+ *     (one pair of ranks per host pair; with rails, every rank of a host with
+ *     the rank of the same position on its partner, all at once: a host with
+ *     a NIC per rank, as rail-optimised clusters are wired, has every rail
+ *     measured), then intra-host links, every host
  *     at once. The cross-host rounds are matchings of hosts:
  *       1. recursive doubling: round k pairs host h with h XOR 2^k, for
  *          2^k < H; the hosts whose partner does not exist (H not a power of
@@ -59,6 +62,7 @@ struct probe_plan {
 	int *host_start;   /* nhosts + 1: host h's ranks are by_host[host_start[h] ..] */
 	int *by_host;      /* nranks: the ranks sorted by host, then rank */
 	int max_host_ranks;
+	bool rails; /* screen: set after probe_plan_build (see the top); false: first ranks only */
 	int cross_rounds;            /* screen: host matchings, screening and follow-up */
 	int screen_rounds;           /* screen: of them, screening (the rest are follow-up) */
 	int intra_rounds;            /* screen: the tournament within hosts */

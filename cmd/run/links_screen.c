@@ -31,6 +31,7 @@ int links_plan_make(const struct links_opts *o, int nranks, int nhosts, const in
 	if (probe_plan_build(&out->plan, screen ? PROBE_PLAN_SCREEN : PROBE_PLAN_PAIRS, nranks,
 	                     nhosts, host_of_rank) != 0)
 		return -1;
+	out->plan.rails = screen && o->rails;
 	int rounds = out->pattern & LINKS_PAIRS ? probe_plan_rounds(&out->plan) : 0;
 	if (out->pattern & LINKS_SHIFT)
 		rounds += probe_shift_steps(nranks);

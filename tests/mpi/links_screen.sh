@@ -40,13 +40,15 @@ expect_exit 0 "plan of a 4-host job" mpi 4 links --plan-only -o "$TMP/none.json"
 expect_output "^# plan: pairs, 4 hosts, 4 ranks: 3 rounds" "auto measures all pairs of 4 hosts"
 expect_exit 0 "--plan-only writes no report" test ! -e "$TMP/none.json"
 
-# check_screen FILE HOSTS PER_HOST NAME: the records are the plan's pairs,
-# every host meets 3 partners both ways (or all there are), coverage adds up.
+# check_screen FILE HOSTS PER_HOST NAME [rails]: the records are the plan's pairs,
+# every host meets 3 partners both ways (or all there are), coverage adds up;
+# cross-host pairs through the first ranks, or with rails every rank's position.
 check_screen() {
-	python3 - "$1" "$2" "$3" >"$TMP/py" 2>&1 <<'PY'
+	python3 - "$1" "$2" "$3" "${5:-}" >"$TMP/py" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 hosts, per = int(sys.argv[2]), int(sys.argv[3])
+rails = sys.argv[4] == "rails"
 n = hosts * per
 def need(cond, what):
     if not cond:
@@ -56,16 +58,23 @@ cov = s["coverage"]
 need(cfg["pattern"] == "screen" and cov["pattern"] == "screen", "pattern screen")
 host = {r["rank"]: r["host"] for r in d["context"]["ranks"]}
 need(len(set(host.values())) == hosts, "%d hosts" % hosts)
-first = {}
+first, position = {}, {}
 for r in sorted(host):
     first.setdefault(host[r], r)
+    position[r] = sum(host[q] == host[r] for q in host if q < r)
 pairs = set(zip(d["pairs"]["a"], d["pairs"]["b"]))
 partners = {h: set() for h in first}
+crossing = set()
 for a, b in pairs:
     need((b, a) in pairs, "%d->%d without %d->%d" % (a, b, b, a))
     if host[a] != host[b]:
-        need(first[host[a]] == a and first[host[b]] == b, "%d-%d: cross-host through first ranks" % (a, b))
+        if rails:
+            need(position[a] == position[b], "%d-%d: cross-host rank by rank of a position" % (a, b))
+        else:
+            need(first[host[a]] == a and first[host[b]] == b, "%d-%d: cross-host through first ranks" % (a, b))
         partners[host[a]].add(host[b])
+        crossing.add(a)
+need(not rails or len(crossing) == n, "with rails every rank crosses hosts")
 for h, p in partners.items():
     need(len(p) >= min(3, hosts - 1), "%s meets %d partners" % (h, len(p)))
 for a in range(n):
@@ -96,6 +105,9 @@ check_schema "$TMP/s9.json"
 export COLLSCOPE_TEST_HOSTS=4
 expect_exit 0 "screening 4 hosts x 2 ranks" mpi 8 links -q "${FAST[@]}" --pattern screen -o "$TMP/s8.json"
 check_screen "$TMP/s8.json" 4 2 "4 hosts x 2: every host pair once, the intra-host pairs too"
+expect_exit 0 "screening 4 hosts x 2 ranks by rail" mpi 8 links -q "${FAST[@]}" --pattern screen --rails \
+	-o "$TMP/rails.json"
+check_screen "$TMP/rails.json" 4 2 "by rail: every rank meets the rank of its position on each partner host" rails
 export COLLSCOPE_TEST_HOSTS=5
 expect_exit 0 "screening 5 hosts, isolated mode" mpi 5 links -q "${FAST[@]}" --pattern screen \
 	--mode isolated -o "$TMP/s5.json"

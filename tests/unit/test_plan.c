@@ -169,6 +169,53 @@ Test(plan, follow_up_rounds_go_before_the_intra_host_ones)
 	free(host);
 }
 
+/*
+ * By rail: every cross-host round pairs each host's rank k with its partner's
+ * rank k, all at once (a host of 3 ranks beside hosts of 4: its fourth rail
+ * waits), still a matching; the host pairs and partners are the same.
+ */
+Test(plan, rails_pair_each_rank_with_its_partners_of_the_same_position)
+{
+	enum { H = 10, R = 4 };
+	int host[H * R - 1];
+	for (int r = 0; r < H * R - 1; r++)
+		host[r] = r % H; /* host 9 has 3 ranks */
+	struct probe_plan first, rails;
+	cr_assert_eq(probe_plan_build(&first, PROBE_PLAN_SCREEN, H * R - 1, H, host), 0);
+	cr_assert_eq(probe_plan_build(&rails, PROBE_PLAN_SCREEN, H * R - 1, H, host), 0);
+	rails.rails = true;
+	free(check_matchings(&rails));
+	cr_assert_eq(probe_plan_rounds(&rails), probe_plan_rounds(&first));
+	for (int r = 0; r < rails.cross_rounds; r++) {
+		int64_t want = 0;
+		for (int h = 0; h < H; h++) {
+			int q = rails.host_partner[r * H + h];
+			want += q > h ? (h == 9 || q == 9 ? R - 1 : R) : 0;
+			int a = probe_plan_host_rank(&rails, h);
+			cr_assert_eq(probe_plan_partner(&first, r, a), probe_plan_partner(&rails, r, a),
+			             "the first ranks meet as before");
+			for (int k = 0; k < rails.host_size[h]; k++) {
+				int x = rails.by_host[rails.host_start[h] + k];
+				int y = probe_plan_partner(&rails, r, x);
+				if (q < 0 || k >= rails.host_size[q]) {
+					cr_assert_eq(y, -1, "round %d: rank %d has no rail on host %d", r, x, q);
+					continue;
+				}
+				cr_assert_eq(rails.host_of_rank[y], q);
+				cr_assert_eq(rails.local[y], k, "rail %d meets rail %d", k, rails.local[y]);
+				if (k > 0)
+					cr_assert_eq(probe_plan_partner(&first, r, x), -1, "first ranks only");
+			}
+		}
+		cr_assert_eq(probe_plan_round_pairs(&rails, r), want, "round %d", r);
+		cr_assert_lt(probe_plan_round_pairs(&first, r), want);
+	}
+	for (int h = 0; h < H; h++)
+		cr_assert_eq(probe_plan_host_partners(&rails, h), probe_plan_host_partners(&first, h));
+	probe_plan_release(&first);
+	probe_plan_release(&rails);
+}
+
 Test(plan, bad_arguments)
 {
 	struct probe_plan p;
