@@ -163,7 +163,7 @@ bench-build: $(BIN) $(BUILD)/bench/membw $(BUILD)/bench/codec_rate $(BUILD)/benc
 	$(Q)python3 tests/bench/bench.py $(BIN) $(BUILD)/bench/membw --build-only && echo "bench-build: the bench's tools build"
 bench-scale: $(BUILD)/bench/scale_analysis # the links analysis at 1,024 and 4,096 hosts
 	$(Q)bash tests/bench/scale.sh $(BUILD)/bench/scale_analysis $(BUILD)/bench
-$(BUILD)/bench/scale_analysis: tests/bench/scale_analysis.c $(filter-out %/scale_model.o,$(filter $(PURE_BUILD)/reports/% $(PURE_BUILD)/algorithms/timing.o $(PURE_BUILD)/algorithms/collective.o $(PURE_BUILD)/algorithms/sample_stop.o,$(PURE_OBJS)))
+$(BUILD)/bench/scale_analysis: tests/bench/scale_analysis.c $(filter-out %/scale_model.o,$(filter $(PURE_BUILD)/reports/% $(PURE_BUILD)/algorithms/timing.o $(PURE_BUILD)/algorithms/collective.o $(PURE_BUILD)/algorithms/sample_stop.o $(PURE_BUILD)/probes/plan.o $(PURE_BUILD)/probes/tournament.o,$(PURE_OBJS)))
 	$(call QUIET,LINK,$@)mkdir -p $(dir $@) && $(CC) $(ALL_CFLAGS) -o $@ $^ $(LIBS)
 
 # --- Testing (make check's phases are listed above) ------------------------------

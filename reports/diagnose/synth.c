@@ -79,11 +79,13 @@ int synth_links(const struct synth_job *j, enum detect_metric metric, struct det
 	int doubling = 0;
 	*out = NULL;
 	*n = 0;
-	if (nh < 2 || j->culprit < 0 || j->culprit >= nh || (j->culprit ^ 1) >= nh)
+	if (nh < 2 || j->culprit < 0 || j->culprit >= nh || (j->culprit ^ 1) >= nh ||
+	    (j->partner && j->rounds < 0))
 		return -1;
 	while ((1 << doubling) < nh)
 		doubling++;
-	size_t cap = j->all_pairs ? (size_t)nh * (size_t)(nh - 1) : (size_t)nh * (size_t)(doubling + 3) * 2;
+	int rounds = j->partner ? j->rounds : doubling + 3;
+	size_t cap = j->all_pairs ? (size_t)nh * (size_t)(nh - 1) : (size_t)nh * (size_t)rounds * 2;
 	struct detect_link *v = malloc(cap * sizeof *v);
 	size_t k = 0;
 	if (!v)
@@ -95,10 +97,11 @@ int synth_links(const struct synth_job *j, enum detect_metric metric, struct det
 					add(j, metric, a, b, v, &k);
 	} else {
 		/* each host's row of every round: both directions come from both ends */
-		for (int r = 0; r < doubling + 3; r++)
+		for (int r = 0; r < rounds; r++)
 			for (int h = 0; h < nh; h++) {
-				int p = partner(h, nh, r, doubling);
-				if (p >= 0 && p != h) {
+				int p = j->partner ? j->partner[(size_t)r * (size_t)nh + (size_t)h]
+				                   : partner(h, nh, r, doubling);
+				if (p >= 0 && p < nh && p != h) {
 					add(j, metric, h, p, v, &k);
 					add(j, metric, p, h, v, &k);
 				}

@@ -9,7 +9,9 @@
  *   - screening: the pairings of recursive doubling (h with h xor 2^k, for
  *     every k below log2 of the hosts rounded up) and 3 shifted matchings
  *     (h with h + s mod n, both ways): every host against ceil(log2 n) + 3
- *     partners or so, both directions, O(n log n) pairs in all.
+ *     partners or so, both directions, O(n log n) pairs in all; or the
+ *     rounds of host matchings a caller gives (the benchmark gives
+ *     probes/plan.c's screening plan, what links measures).
  * Bandwidth is 10 GB/s and latency 20 us, each times (1 +- 5 %) of noise;
  * a slow cell runs at slow_factor of that.
  */
@@ -40,6 +42,9 @@ struct synth_job {
 	double slow_factor; /* of the bandwidth of a slow cell, e.g. 0.2 */
 	bool all_pairs;     /* false: the screening pairs */
 	unsigned seed;
+	/* screening from a plan: partner[r * nhosts + h], host h's in round r (-1 none), or NULL */
+	const int *partner;
+	int rounds;
 };
 
 /*

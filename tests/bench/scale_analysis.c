@@ -5,7 +5,7 @@
  * pure code collscope runs, and prints its time and the peak resident size
  * of the process during it (VmHWM, reset before each stage through
  * /proc/self/clear_refs):
- *   synth     the screening's pairs (O(n log n)), both metrics
+ *   synth     the screening's pairs (probes/plan.c's plan, O(n log n)), both metrics
  *   detect    detect_run, bandwidth and latency
  *   classify  the host x host matrix, classify_hosts, classify_reconcile
  *   write     the links report in the compact form (links_compact.h), as text
@@ -29,6 +29,7 @@
 #include "reports/io/report_read.h"
 #include "reports/io/report_schema.h"
 #include "reports/render/html.h"
+#include "probes/plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -465,19 +466,41 @@ static void dense_classify(int n)
 	detect_result_release(&r);
 }
 
+/* The screening plan of n hosts of one rank each, as links makes it; 0 or -1. */
+static int screening_plan(int n, struct probe_plan *plan)
+{
+	int *host = malloc((size_t)n * sizeof *host);
+	if (!host)
+		return -1;
+	for (int h = 0; h < n; h++)
+		host[h] = h;
+	int rc = probe_plan_build(plan, PROBE_PLAN_SCREEN, n, n, host);
+	free(host);
+	return rc;
+}
+
 static int run_size(int n, const char *page_dir)
 {
 	struct job j;
 	struct run_out healthy = {0};
+	struct probe_plan plan;
 	int rc = 0;
-	if (job_init(&j, n) != 0)
+	if (screening_plan(n, &plan) != 0)
 		return -1;
+	if (job_init(&j, n) != 0) {
+		probe_plan_release(&plan);
+		return -1;
+	}
+	printf("%d hosts: screening as links plans it, %d rounds of host matchings\n", n,
+	       plan.screen_rounds);
 	for (int f = 0; f < SYNTH_FAULTS; f++) {
 		struct synth_job sj = {.nhosts = n,
 		                       .fault = (enum synth_fault)f,
 		                       .culprit = n / 3,
 		                       .slow_factor = 0.2,
-		                       .seed = 7};
+		                       .seed = 7,
+		                       .partner = plan.host_partner,
+		                       .rounds = plan.screen_rounds};
 		struct run_out o = {0};
 		char page[512];
 		snprintf(page, sizeof page, "%s/scale-%d-%s.html", page_dir ? page_dir : ".", n,
@@ -500,6 +523,7 @@ static int run_size(int n, const char *page_dir)
 	free(healthy.text);
 	dense_classify(n);
 	job_release(&j);
+	probe_plan_release(&plan);
 	return rc;
 }
 
