@@ -37,6 +37,8 @@ def table(results):
         o = s["overall"]
         out.append("  attribution %s; clean draws with a healthy host, link or rank accused %s" % (
             _p(o["attribution"]), _p(o["clean_false_accusation"])))
+        out.append("  clean draws that failed, by command (compare: its no-change false alarms): " + "; ".join(
+            "%s %s" % (b["command"], _p(b["clean_false_accusation"])) for b in s["commands"]))
         out.append("  recall by magnitude: " + "; ".join(
             "%d%% %s" % (x["magnitude_pct"], _p(x["recall"])) for x in s["sensitivity"]))
         if s["late_start"]:
@@ -132,8 +134,9 @@ def _seed_section(res, path):
     out += ["", "Clean draws in which a healthy host, link or rank was accused: %s." % _mp(o["clean_false_accusation"]),
             "", "By command:", ""]
     for b in s["commands"]:
-        out.append("- `%s`: %d draws, recall %s, precision %s, time p50 / p90 %s s" % (
-            b["command"], b["draws"], _mp(b["recall"]), _mp(b["precision"]), _t(b["time_to_verdict"])))
+        out.append("- `%s`: %d draws, recall %s, precision %s, clean draws that failed %s, time p50 / p90 %s s" % (
+            b["command"], b["draws"], _mp(b["recall"]), _mp(b["precision"]),
+            _mp(b["clean_false_accusation"]), _t(b["time_to_verdict"])))
     lk = {m["magnitude_pct"]: m for m in s.get("sensitivity_links_bandwidth", [])}
     out += ["", "Recall by magnitude (the sensitivity curve): every class with a magnitude, and the "
             "bandwidth faults (host, link, uplink) judged by `links` alone:", "",

@@ -272,6 +272,8 @@ class Figures(unittest.TestCase):
         text = T.table([res])
         self.assertIn("host-send", text)
         self.assertIn("0.50 [", text)
+        # the clean draws that failed, per command: compare's are its no-change false alarms
+        self.assertRegex(text, r"clean draws that failed, by command .*links 0\.50 \[[0-9., ]+\] \(1/2\)")
 
 
 class Text(unittest.TestCase):
@@ -298,6 +300,7 @@ class Text(unittest.TestCase):
 
     def test_markdown_side_by_side_and_blind(self):
         md = T.markdown([self.result(False, 1), self.result(True, 2)], ["a.json", "b.json"])
+        self.assertIn("clean draws that failed 1.00 [", md)  # seed 2's clean links draw
         self.assertIn("## Seed 1 beside seed 2", md)
         self.assertIn("| host-send | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | yes |", md)
         self.assertIn("## Where collscope is still blind", md)
