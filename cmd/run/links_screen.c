@@ -299,12 +299,19 @@ void links_coverage_of(const struct links_run *r, struct links_coverage *out)
 	int covered = 0;
 	if (nh > 1 && links_judged_host_matrix(&v, false, r->cells) == 0)
 		host_partners(r, &out->min_partners, &covered, &out->host_pairs_measured);
-	/* a slow cell is named from this slowdown on (the classifier's reference, both tests) */
+	/*
+	 * A slow cell is named from this slowdown on (the classifier's reference,
+	 * both tests): a link, and a segment, whose cells each must pass. A host
+	 * is judged on its whole row or column at once (its median, step 2b of
+	 * classify.h), so less slows it enough, with as few cells as the host
+	 * with the fewest partners has; under 3 its cells are judged one by one.
+	 */
 	const struct classify_info *ci = &r->info_pairs[1];
 	double s =
 	    ci->judged ? detect_sensitivity(&ci->as_class, DETECT_BANDWIDTH, &r->o->detect) : NAN;
+	double host = classify_host_sensitivity(ci, &r->o->detect, out->min_partners);
 	for (int k = 0; k < DETECT_KINDS; k++) {
-		out->rules_out[k].slowdown_percent = 100 * s;
+		out->rules_out[k].slowdown_percent = 100 * (k == DETECT_HOST && isfinite(host) ? host : s);
 		out->rules_out[k].covered =
 		    k == DETECT_LINK ? (int)out->host_pairs_measured : covered;
 		out->rules_out[k].of = k == DETECT_LINK ? (int)out->host_pairs_total : nh;
@@ -323,9 +330,12 @@ void links_print_coverage(const struct links_run *r)
 	       c.pattern, c.rounds, c.rounds == 1 ? "" : "s", c.followup_rounds,
 	       (long long)c.pairs_measured, (long long)c.pairs_total,
 	       (long long)c.host_pairs_measured, (long long)c.host_pairs_total, c.min_partners);
-	double s = c.rules_out[DETECT_HOST].slowdown_percent;
-	if (isfinite(s))
-		printf("; a host, segment or measured host pair %.0f%% slower would have been named", s);
+	double host = c.rules_out[DETECT_HOST].slowdown_percent,
+	       cell = c.rules_out[DETECT_LINK].slowdown_percent;
+	if (isfinite(host) && isfinite(cell))
+		printf("; a host %.0f%% slower, a segment or measured host pair %.0f%% slower would have "
+		       "been named",
+		       host, cell);
 	if (c.stopped_by_budget)
 		printf("; --budget %g s cut the run short", c.budget_s);
 	printf(" (%.0f s)\n", c.elapsed_s);

@@ -288,6 +288,17 @@ static void judge_line(struct work *w, const struct detect_params *p, int dir, i
 	}
 }
 
+double classify_host_sensitivity(const struct classify_info *info, const struct detect_params *p,
+                                 int cells)
+{
+	if (!info->judged || cells < 3 || !(info->log_mad > 0))
+		return NAN;
+	double gain = sqrt(2.0 * (double)cells / M_PI);
+	double by_z = 1 - exp(-p->z_threshold * info->log_mad / (STATS_MAD_TO_Z * gain));
+	double t = detect_tolerance(p, DETECT_BANDWIDTH, DETECT_CROSS_HOST);
+	return by_z > t ? by_z : t;
+}
+
 /* Step 2b for every host: its own reference once, then its row and its column. */
 static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
 {

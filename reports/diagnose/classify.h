@@ -78,6 +78,19 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
                    struct detect_result *r, struct classify_info *info);
 
 /*
+ * The smallest slowdown (a fraction) of a host's whole row or column of
+ * cells cells that step 2b names, against the reference info was judged by:
+ * the tolerance, or the z-score of the row's median with its gain
+ * sqrt(2k / pi), whichever asks more. Below a single cell's figure
+ * (detect_sensitivity of info->as_class) from 3 cells on: a host is judged
+ * on all its cells at once. NAN when info was not judged or cells < 3.
+ * (Up to CLASSIFY_OWN_REFERENCE_HOSTS hosts each host is judged against the
+ * cells that do not touch it, whose spread is near everyone's.)
+ */
+double classify_host_sensitivity(const struct classify_info *info, const struct detect_params *p,
+                                 int cells);
+
+/*
  * After detect_run and classify_hosts judged the same pass into r (from
  * index `from` on, the verdicts of classify_hosts): the detector's own host
  * suspects of cross_host bandwidth are dropped (the classifier judged those

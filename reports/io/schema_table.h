@@ -501,7 +501,8 @@
 	F(COVER, RULES_OUT, "rules_out", OBJS, RULES, R, NULL, "", "link, host and segment")       \
 	F(RULES, KIND, "kind", STR, NONE, R, detect_kind_names, "", "the verdict class")           \
 	F(RULES, SLOWDOWN_PERCENT, "slowdown_percent", NUM, NONE, RN, NULL, "%",                   \
-	  "the smallest slowdown of a covered one that would be named; null: not judged")          \
+	  "the smallest slowdown of a covered one that would be named (a link or segment: each "   \
+	  "cell; a host: its whole row, with the fewest partners); null: not judged")              \
 	F(RULES, COVERED, "covered", INT, NONE, R, NULL, "",                                       \
 	  "link: host pairs measured; host, segment: hosts with 3 partners or more")               \
 	F(RULES, OF, "of", INT, NONE, R, NULL, "", "all host pairs; all hosts")                    \

@@ -334,6 +334,57 @@ Test(classify, sensitivity_follows_the_noise)
 	detect_result_release(&r);
 }
 
+/*
+ * classify_host_sensitivity: a host's whole row at 1.4x the figure below
+ * the reference is named (as a host, slow to send), at 0.6x it is not, in
+ * noise wide enough that the z-score decides (sd 25 %: the figure near 0.2
+ * at 12-16 hosts, a single cell's near 0.5), so a report's host rules_out
+ * is what the classifier does, and well under a link's.
+ */
+Test(classify, a_host_is_named_from_its_row_figure_on)
+{
+	double m[MAX_HOSTS * MAX_HOSTS];
+	struct detect_params p;
+	detect_params_default(&p);
+	int runs = 0, above = 0, below = 0;
+	for (uint64_t seed = 1; seed <= 60; seed++) {
+		struct detect_result r;
+		struct classify_info info;
+		rng_state = seed * 0x2545F4914F6CDD1DULL;
+		int n = 12 + (int)(seed % 5), h = pick(n);
+		clean_gaussian(m, n, 0.25);
+		judge(m, n, &r, &info);
+		detect_result_release(&r);
+		double s = classify_host_sensitivity(&info, &p, n - 1);
+		double cell = detect_sensitivity(&info.as_class, DETECT_BANDWIDTH, &p);
+		cr_assert(s > p.tolerance && s < 0.6 * cell, "seed %llu: host %g, cell %g",
+		          (unsigned long long)seed, s, cell);
+		for (int k = 0; k < 2; k++) {
+			double f = k ? 1 - 0.6 * s : 1 - 1.4 * s, row[MAX_HOSTS];
+			for (int x = 0; x < n; x++)
+				row[x] = m[h * n + x], m[h * n + x] *= f;
+			judge(m, n, &r, NULL);
+			bool named = false;
+			for (int i = 0; i < r.nsuspects; i++)
+				named |= r.suspects[i].kind == DETECT_HOST && r.suspects[i].host == h &&
+				         r.suspects[i].direction != DETECT_DIR_BA;
+			if (k)
+				below += named;
+			else
+				above += named;
+			detect_result_release(&r);
+			for (int x = 0; x < n; x++)
+				m[h * n + x] = row[x];
+		}
+		runs++;
+	}
+	cr_log_info("a host's row at 1.4x its figure named in %d of %d, at 0.6x in %d", above, runs,
+	            below);
+	cr_assert_geq(above, runs * 80 / 100, "1.4x: named in %d of %d", above, runs);
+	cr_assert_leq(below, runs * 15 / 100, "0.6x: named in %d of %d", below, runs);
+	cr_assert(isnan(classify_host_sensitivity(&(struct classify_info){0}, &p, 10)));
+}
+
 Test(classify, reconcile_drops_what_a_verdict_explains_and_merges_directions)
 {
 	struct detect_result r;
