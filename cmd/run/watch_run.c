@@ -32,19 +32,16 @@
 
 enum { NAP_SLICE_MS = 100, WATCH_MAX_EVENTS = 1024 };
 
-double watch_mono_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The wall clock to the nanosecond: time() would drop up to a second from every stamp. */
-static double epoch_s(void)
+double watch_mono_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 double watch_now_s(const struct watch_run *w)
@@ -332,7 +329,7 @@ int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_f
 	topo_map_init(&w.map);
 	watch_signals_install();
 	w.mono0_s = watch_mono_s();
-	w.epoch0_s = epoch_s();
+	w.epoch0_s = clock_s(CLOCK_REALTIME); /* to the nanosecond: time() lagged up to 1 s */
 	int status = setup(&w);
 	if (status == EXIT_OK && watchdog_start(ctx, "watch", o->timeout_s, NULL, NULL) != 0)
 		status = EXIT_RUNTIME;

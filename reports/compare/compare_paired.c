@@ -51,6 +51,13 @@ static void median_changes(struct cmp_row *r, const struct cmp_point *const *b,
 	}
 }
 
+/* Student's t of x[0 .. n-1] against 0: > 0 when their mean is; +-inf when they agree exactly. */
+static double student_t(const double *x, size_t n)
+{
+	double mean = stats_mean(x, n), sd = stats_stddev(x, n);
+	return sd > 0 ? mean / (sd / sqrt((double)n)) : mean == 0 ? 0 : copysign(INFINITY, mean);
+}
+
 /*
  * Student's paired t over the pairs of d = log(current / baseline) of the gate metric: t > 0
  * when current is larger. The pair is the unit: the load moves the samples of a run together,
@@ -66,8 +73,7 @@ static bool paired_t(const struct cmp_point *const *b, const struct cmp_point *c
 			return false;
 		scratch[i] = log(y / x);
 	}
-	double mean = stats_mean(scratch, n), sd = stats_stddev(scratch, n);
-	*t = sd > 0 ? mean / (sd / sqrt((double)n)) : mean == 0 ? 0 : copysign(INFINITY, mean);
+	*t = student_t(scratch, n);
 	*p = stats_t_two_sided(*t, (int)n - 1);
 	return true;
 }
@@ -142,8 +148,7 @@ static void judge_whole(struct cmp_whole *w, double *d, size_t npairs, size_t nr
 		return;
 	w->judged = true;
 	w->change_pct = 100 * expm1(stats_median(sorted, npairs));
-	double mean = stats_mean(fig, npairs), sd = stats_stddev(fig, npairs);
-	w->t = sd > 0 ? mean / (sd / sqrt((double)npairs)) : mean == 0 ? 0 : copysign(INFINITY, mean);
+	w->t = student_t(fig, npairs);
 	/* one-sided, the way the median moved: a gate asks "worse?" (and "better?") alone */
 	bool worse = w->change_pct > 0;
 	double two = stats_t_two_sided(w->t, (int)npairs - 1);

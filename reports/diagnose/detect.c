@@ -594,7 +594,7 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
                            int nranks, int max_per_suspect, struct pair_set *pairs)
 {
 	int fresh = 0;
-	for (int i = 0; fresh >= 0 && i < r->nsuspects; i++) {
+	for (int i = 0; i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
 		if (s->loaded)
 			continue; /* the shift pattern is measured again whole */
@@ -602,7 +602,9 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 			continue; /* measured as the rounds did: retest.h plans its pairs */
 		if (s->kind == DETECT_LINK && !s->between_hosts) {
 			int m = mark(pairs, nranks, s->a, s->b);
-			fresh = m < 0 ? -1 : fresh + m;
+			if (m < 0)
+				return -1;
+			fresh += m;
 			continue;
 		}
 		/* both directions of a pair are one pair: count a -> b with a < b */
