@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include "algorithms/bench.h"
+#include "algorithms/clock_id.h"
 #include "algorithms/codec_accuracy.h"
 #include "algorithms/exec_codec.h"
 #include "algorithms/fault.h"
@@ -95,6 +96,9 @@ void bench_bufs_free(struct bench_bufs *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* Attempts between two decisions on the window's lead (the size of point.slack_us). */
+enum { LEAD_BATCH = 8 };
+
 /* What the attempts of one point share. */
 struct point {
 	const struct exec_plan *plan;
@@ -107,17 +111,14 @@ struct point {
 	int64_t slow_pct;          /* slow by a share of the call's own time, 0 without */
 	double origin_s;           /* barrier, pipelined: a reference time every rank shares */
 	double lead_us;            /* window: how far ahead rank 0 sets the start */
-	bool missed;               /* window: the start had passed when this rank learnt it */
-	unsigned late_mask;        /* window: this rank's missed starts of the batch */
+	double slack_us[LEAD_BATCH]; /* window: time left to each start of the batch when learnt */
 	int batch;
 };
 
-/* Attempts between two decisions on the window's lead. */
-enum { LEAD_BATCH = 8 };
-
 static double now_ref(const struct point *p)
 {
-	return p->cfg->clock ? clock_to_ref(p->cfg->clock, MPI_Wtime()) : MPI_Wtime();
+	double t = clock_local_s();
+	return p->cfg->clock ? clock_to_ref(p->cfg->clock, t) : t;
 }
 
 /*
@@ -169,13 +170,16 @@ static int window_attempt(struct point *p, bool poison, double *arrive, double *
 	 * yield can give the core away for milliseconds.
 	 */
 	double t = now_ref(p);
-	p->missed = t >= start;
+	p->slack_us[p->batch] = (start - t) * 1e6;
 	for (; t < start; t = now_ref(p))
 		if (p->cfg->yield)
 			sched_yield();
-	if (p->delay_us)
+	if (p->delay_us) {
 		fault_wait_us(p->delay_us);
-	double a = now_ref(p);
+		t = now_ref(p);
+	}
+	/* the spin's last reading is the arrival: one clock read less before the call */
+	double a = t;
 	rc = timed_call(p);
 	double e = now_ref(p);
 	*arrive = (a - start) * 1e6;
@@ -184,20 +188,18 @@ static int window_attempt(struct point *p, bool poison, double *arrive, double *
 }
 
 /*
- * Every LEAD_BATCH attempts the ranks agree how many starts a rank learnt too
- * late to make, and the lead may grow. Only those count: a rank that came
- * late after spinning was preempted or busy, which a longer spin would make
- * likelier, not rarer.
+ * Every LEAD_BATCH attempts the ranks agree, attempt by attempt, on the least
+ * time any rank had left when it learnt the start, and the lead follows
+ * (timing_next_lead_us).
  */
 static int window_adapt(struct point *p)
 {
-	p->late_mask |= (unsigned)p->missed << p->batch;
 	if (++p->batch < LEAD_BATCH)
 		return MPI_SUCCESS;
-	unsigned any = 0;
-	int rc = MPI_Allreduce(&p->late_mask, &any, 1, MPI_UNSIGNED, MPI_BOR, p->c.comm);
-	p->lead_us = timing_next_lead_us(p->lead_us, __builtin_popcount(any), p->batch);
-	p->late_mask = 0;
+	double least[LEAD_BATCH];
+	int rc = MPI_Allreduce(p->slack_us, least, LEAD_BATCH, MPI_DOUBLE, MPI_MIN, p->c.comm);
+	if (rc == MPI_SUCCESS)
+		p->lead_us = timing_next_lead_us(p->lead_us, least, LEAD_BATCH);
 	p->batch = 0;
 	return rc;
 }
@@ -211,10 +213,10 @@ static int barrier_attempt(struct point *p, bool poison, int calls, double *arri
 		return rc;
 	if (p->delay_us)
 		fault_wait_us(p->delay_us);
-	double t0 = MPI_Wtime();
+	double t0 = clock_local_s();
 	for (int k = 0; k < calls && rc == MPI_SUCCESS; k++)
 		rc = timed_call(p);
-	double t1 = MPI_Wtime();
+	double t1 = clock_local_s();
 	*arrive = ((p->cfg->clock ? clock_to_ref(p->cfg->clock, t0) : t0) - p->origin_s) * 1e6;
 	*end = *arrive + (t1 - t0) * 1e6;
 	return rc;

@@ -2,9 +2,12 @@
 #include <mpi.h>
 
 #include "algorithms/clock_sync.h"
+#include "algorithms/clock_id.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 enum { TAG_GO = 0x7c10, TAG_PING, TAG_PONG };
@@ -12,6 +15,7 @@ enum { TAG_GO = 0x7c10, TAG_PING, TAG_PONG };
 /* What each rank sends rank 0 after its turn. */
 struct rank_stats {
 	double residual_s, rtt_s, offset_s, drift, jump_s;
+	int shared; /* reads rank 0's clock */
 };
 
 /* Waits for rank 0's go, napping between polls. */
@@ -35,7 +39,7 @@ static int serve(MPI_Comm comm, int r, int pings)
 	for (int i = 0; i < pings && rc == MPI_SUCCESS; i++) {
 		double x;
 		rc = MPI_Recv(&x, 1, MPI_DOUBLE, r, TAG_PING, comm, MPI_STATUS_IGNORE);
-		double t = MPI_Wtime();
+		double t = clock_local_s();
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Send(&t, 1, MPI_DOUBLE, r, TAG_PONG, comm);
 	}
@@ -49,14 +53,37 @@ static int round_best(MPI_Comm comm, struct clock_point *best)
 	int rc = MPI_SUCCESS;
 	for (int i = 0; i < CLOCK_SYNC_PINGS && rc == MPI_SUCCESS; i++) {
 		double x = 0;
-		p[i].send_s = MPI_Wtime();
+		p[i].send_s = clock_local_s();
 		rc = MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_PING, comm);
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Recv(&p[i].ref_s, 1, MPI_DOUBLE, 0, TAG_PONG, comm, MPI_STATUS_IGNORE);
-		p[i].recv_s = MPI_Wtime();
+		p[i].recv_s = clock_local_s();
 	}
 	if (rc == MPI_SUCCESS && clock_best(p, CLOCK_SYNC_PINGS, best) != 0)
 		rc = MPI_ERR_INTERN;
+	return rc;
+}
+
+/*
+ * A rank that reads rank 0's clock: its model stays the identity, and the
+ * ping-pongs only confirm it. On one clock a ping-pong's offset is within
+ * half its round trip of 0 by construction, so any excess is an error the
+ * identity leaves (clock_id was wrong), and is reported as such. As many
+ * rounds as a measured sync, though the checks' would do: with only those,
+ * the library's 8 B calls measured after the sync ran 20% slower (pipelined
+ * mean 0.73 against 0.60 us, 6 runs each way alternating, 2 ranks on shared
+ * memory, Open MPI 4.1), for a reason not found.
+ */
+static int check_shared(MPI_Comm comm, struct clock_model *m, struct rank_stats *s)
+{
+	struct clock_point check;
+	int rc = wait_turn(comm);
+	*s = (struct rank_stats){.jump_s = m->syncs ? 0 : NAN, .shared = 1};
+	m->syncs++;
+	for (int i = 0; i < CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS && rc == MPI_SUCCESS; i++) {
+		rc = round_best(comm, &check);
+		s->residual_s = fmax(s->residual_s, fabs(check.offset_s) - check.rtt_s / 2);
+	}
 	return rc;
 }
 
@@ -88,6 +115,7 @@ static void summarize(const struct rank_stats *all, int nranks, double t0,
 {
 	*out = (struct clock_sync_stats){.jump_us = NAN};
 	for (int r = 1; r < nranks; r++) {
+		out->shared_ranks += all[r].shared;
 		out->error_us = fmax(out->error_us, all[r].residual_s * 1e6);
 		out->bound_us = fmax(out->bound_us, all[r].rtt_s / 2 * 1e6);
 		out->max_offset_us = fmax(out->max_offset_us, fabs(all[r].offset_s) * 1e6);
@@ -96,22 +124,33 @@ static void summarize(const struct rank_stats *all, int nranks, double t0,
 			out->jump_us = isnan(out->jump_us) ? all[r].jump_s * 1e6
 			                                   : fmax(out->jump_us, all[r].jump_s * 1e6);
 	}
-	out->duration_us = (MPI_Wtime() - t0) * 1e6;
+	out->shared_ranks++; /* rank 0 itself */
+	out->duration_us = (clock_local_s() - t0) * 1e6;
+}
+
+/* Every rank: whether it reads rank 0's clock. */
+static int reads_ref_clock(MPI_Comm comm, int rank, int *shared)
+{
+	char mine[CLOCK_ID_BYTES], ref[CLOCK_ID_BYTES];
+	clock_id(mine);
+	memcpy(ref, mine, sizeof ref);
+	int rc = MPI_Bcast(ref, CLOCK_ID_BYTES, MPI_CHAR, 0, comm);
+	*shared = rank != 0 && ref[0] && memcmp(ref, mine, CLOCK_ID_BYTES) == 0;
+	return rc;
 }
 
 int clock_sync_run(MPI_Comm comm, int rank, int nranks, struct clock_model *m,
                    struct clock_sync_stats *out)
 {
 	struct rank_stats mine = {.jump_s = NAN}, *all = NULL;
-	double t0 = MPI_Wtime();
-	int rc = MPI_SUCCESS;
-	int pings = (CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS) * CLOCK_SYNC_PINGS;
-	if (rank == 0) {
+	double t0 = clock_local_s();
+	int shared = 0, rc = reads_ref_clock(comm, rank, &shared);
+	if (rc == MPI_SUCCESS && rank == 0) {
 		for (int r = 1; r < nranks && rc == MPI_SUCCESS; r++)
-			rc = serve(comm, r, pings);
+			rc = serve(comm, r, (CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS) * CLOCK_SYNC_PINGS);
 		m->syncs++;
-	} else {
-		rc = sync_rank(comm, m, &mine);
+	} else if (rc == MPI_SUCCESS) {
+		rc = shared ? check_shared(comm, m, &mine) : sync_rank(comm, m, &mine);
 	}
 	/* everyone learns of a failure before the gather */
 	int failed = rc != MPI_SUCCESS, worst = failed;

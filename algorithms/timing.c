@@ -49,11 +49,20 @@ int timing_pipe_calls(int iters)
 	return k < 1 ? 1 : k > TIMING_PIPE_MAX_CALLS ? TIMING_PIPE_MAX_CALLS : k;
 }
 
-double timing_next_lead_us(double lead_us, int missed, int attempts)
+double timing_next_lead_us(double lead_us, const double *slack_us, int attempts)
 {
-	if (attempts <= 0 || 2 * missed < attempts)
+	int missed = 0, roomy = 0;
+	for (int i = 0; i < attempts; i++) {
+		missed += slack_us[i] <= 0;
+		roomy += slack_us[i] > lead_us / 2;
+	}
+	if (attempts <= 0)
 		return lead_us;
-	return 2 * lead_us < TIMING_LEAD_MAX_US ? 2 * lead_us : TIMING_LEAD_MAX_US;
+	if (2 * missed >= attempts)
+		return 2 * lead_us < TIMING_LEAD_MAX_US ? 2 * lead_us : TIMING_LEAD_MAX_US;
+	if (roomy == attempts)
+		return lead_us / 2 > TIMING_LEAD_MIN_US ? lead_us / 2 : TIMING_LEAD_MIN_US;
+	return lead_us;
 }
 
 /* The largest of x[r * stride + i] over r, its rank, and the runner-up's value. */

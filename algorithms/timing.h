@@ -71,8 +71,16 @@ bool timing_window_retime(int late, int attempts);
 
 /* A window arrival later than this after the start makes the attempt late. */
 #define TIMING_LATE_SLACK_US 0.5
-/* The window's lead: from the first, doubled while too many arrive late, up to the last. */
+/*
+ * The window's lead: from the first, doubled while too many arrive late, up
+ * to the most; halved while every rank learns the start with over half of it
+ * to spare, down to the least. A spin to a start far off makes the call after
+ * it slower (8 B, 2 ranks on shared memory: window p50 1.07x the pipelined
+ * mean with a lead of 5 us, 1.14x at 20, 1.31x at 100), so the lead is kept
+ * near what the agreement on the start needs.
+ */
 #define TIMING_LEAD_FIRST_US 20.0
+#define TIMING_LEAD_MIN_US 2.0
 #define TIMING_LEAD_MAX_US 500.0
 /* Pipelined: calls per sample, n / TIMING_PIPE_SAMPLES, from 1 to TIMING_PIPE_MAX_CALLS. */
 #define TIMING_PIPE_SAMPLES 16
@@ -81,12 +89,15 @@ bool timing_window_retime(int late, int attempts);
 /* Calls per pipelined sample for a count of iters timed calls. */
 int timing_pipe_calls(int iters);
 /*
- * The window lead after a batch of attempts of which missed had a rank learn
- * the start only after it had passed: the same, or doubled (up to
- * TIMING_LEAD_MAX_US) when half or more did. A longer lead helps only
- * those: a rank that spins longer is likelier to be preempted, not less.
+ * The window lead after a batch of attempts, from slack_us[i]: the least
+ * time any rank had left before attempt i's start when it learnt it (0 or
+ * less: a rank learnt it only after it had passed). Doubled (up to
+ * TIMING_LEAD_MAX_US) when half or more were missed: a longer lead helps only
+ * those, while a rank that spins longer is likelier to be preempted, not
+ * less. Halved (down to TIMING_LEAD_MIN_US) when none was missed and every
+ * attempt's slack exceeded half the lead. Else the same.
  */
-double timing_next_lead_us(double lead_us, int missed, int attempts);
+double timing_next_lead_us(double lead_us, const double *slack_us, int attempts);
 
 struct timing_input {
 	enum timing_method method;

@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include "algorithms/trace_gather.h"
+#include "algorithms/clock_id.h"
 
 #include <limits.h>
 #include <math.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CLOCK_TAG = 7302, CLOCK_ID_BYTES = 96 };
+enum { CLOCK_TAG = 7302 };
 
 void trace_gathered_init(struct trace_gathered *g)
 {
@@ -38,32 +39,6 @@ static void pack_in_place(struct trace_entry *e, size_t n)
 		trace_pack(&one, w);
 		memcpy((char *)e + i * sizeof w, w, sizeof w);
 	}
-}
-
-/*
- * What names this process's CLOCK_MONOTONIC: the kernel's boot id and the
- * time namespace's monotonic offset. Two processes with the same id read
- * the same clock (one machine, whatever its network namespaces or
- * containers); "" when unknown (the clock is then measured).
- */
-static void clock_id(char id[CLOCK_ID_BYTES])
-{
-	char boot[40] = "", line[96];
-	long long sec = 0, nsec = 0;
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-	memset(id, 0, CLOCK_ID_BYTES);
-	if (!f)
-		return;
-	bool ok = fscanf(f, "%39s", boot) == 1;
-	fclose(f);
-	if ((f = fopen("/proc/self/timens_offsets", "r"))) {
-		while (fgets(line, sizeof line, f))
-			if (sscanf(line, "monotonic %lld %lld", &sec, &nsec) == 2)
-				break;
-		fclose(f);
-	}
-	if (ok)
-		snprintf(id, CLOCK_ID_BYTES, "%s %lld %lld", boot, sec, nsec);
 }
 
 /*

@@ -35,6 +35,7 @@ static void tally_sync(struct ctx_clock_sync *t, const struct clock_sync_stats *
 		t->max_jump_us =
 		    isnan(t->max_jump_us) ? st->jump_us : fmax(t->max_jump_us, st->jump_us);
 	t->last_duration_us = st->duration_us;
+	t->shared_clock_ranks = st->shared_ranks;
 	t->syncs++;
 	t->done = true;
 }

@@ -61,6 +61,7 @@ struct ctx_clock_sync {
 	int syncs;            /* the first and every resync */
 	double interval_s;    /* a sync older than this is redone before the next point */
 	double last_duration_us;
+	int shared_clock_ranks; /* ranks reading rank 0's own clock, rank 0 included */
 };
 
 struct report_context {

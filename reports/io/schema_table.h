@@ -169,7 +169,9 @@
 	F(CLOCK, INTERVAL_S, "interval_s", NUM, NONE, RN, NULL, "s",                               \
 	  "a sync older than this is redone before the next point")                                \
 	F(CLOCK, LAST_DURATION_US, "last_duration_us", NUM, NONE, RN, NULL, "us",                  \
-	  "how long the last sync took")
+	  "how long the last sync took")                                                           \
+	F(CLOCK, SHARED_CLOCK_RANKS, "shared_clock_ranks", INT, NONE, 0, NULL, "",                 \
+	  "ranks that read rank 0's own clock (one kernel), rank 0 included: offset 0, not measured")
 
 /* allreduce: the record of a point (scale's records are these too) and the summary. */
 #define SCHEMA_FIELDS_ALLREDUCE(F)                                                                 \

@@ -88,6 +88,46 @@ for n in 2 3; do
 			persistent_is "$TMP/slow-$t$n.json" -1
 	done
 done
+# Ranks of one kernel read rank 0's own clock: offset exactly 0, nothing measured.
+for n in 2 3; do
+	expect_exit 0 "one host, $n ranks: every rank reads rank 0's clock, offset and error 0" python3 -c "
+import json, sys
+cs = json.load(open('$TMP/window$n.json'))['context']['clock_sync']
+print(cs)
+sys.exit(not (cs['shared_clock_ranks'] == $n and cs['max_offset_us'] == 0 and cs['error_us'] == 0
+              and cs['bound_us'] == 0 and 'CLOCK_MONOTONIC' in cs['method']))"
+done
+# A clock that is not rank 0's: rank 1 in a time namespace whose monotonic
+# clock runs 1,000 s ahead (unshare --time, root, Linux 5.6 and later). The
+# sync measures that offset by ping-pong, and the window's times stay those
+# of one clock (a model 1 s off would make every time a second).
+if [ "${MPIRUN##*/}" = mpirun ] && unshare --time --fork --monotonic 1000 true 2>/dev/null; then
+	expect_exit 0 "window with rank 1's clock 1,000 s ahead (a time namespace)" \
+		timeout 600 "$MPIRUN" $MPIRUN_FLAGS -n 1 "$BIN" allreduce -a mpi --sizes 8 -n 200 -w 2 \
+		--timing window -q -o "$TMP/timens.json" : -n 1 env COLLSCOPE_FAULT=delay:rank=1,us=2000 \
+		unshare --time --fork --monotonic 1000 "$BIN" allreduce -a mpi --sizes 8 -n 200 -w 2 \
+		--timing window -q -o "$TMP/timens.json"
+	expect_exit 0 "... its offset is measured, and the delayed rank is 2 ms late on rank 0's clock" python3 -c "
+import json, sys
+d = json.load(open('$TMP/timens.json'))
+cs, r = d['context']['clock_sync'], d['results'][0]
+print(cs, r['rank_late_us'], r['time_us']['p50'])
+sys.exit(not (cs['shared_clock_ranks'] == 1 and abs(cs['max_offset_us'] - 1e9) < 1000
+              and 0 <= cs['error_us'] < 100 and r['rank_late_us'][1] >= 2000 - cs['error_us']
+              and r['rank_late_us'][0] < 100 and r['time_us']['p50'] < 1000))"
+else
+	skip_check "a rank on another clock" "unshare --time is not available here (root and Linux 5.6 or later)"
+fi
+# A known delay through the window: rank 1 sleeps 2 ms before every call, so it
+# arrives at least 2 ms after the common start (less only by the clock's error),
+# and rank 0, which spins to the start, at most a preemption after it.
+expect_exit 0 "window: the delayed rank is measured at least its 2 ms late, the other on time" python3 -c "
+import json, sys
+d = json.load(open('$TMP/delay-window2.json'))
+err = d['context']['clock_sync']['error_us']
+late = [r['rank_late_us'] for r in d['results']]
+print('clock error', err, 'us; lateness by rank', late)
+sys.exit(not all(l[1] >= 2000 - err and l[0] < 100 for l in late))"
 # Every attempt of a window point late (rank 1 delayed 2 ms): the late rank is
 # the finding, not a reason to drop every sample. Every attempt is kept, timed
 # from its last arrival, and the record says so.

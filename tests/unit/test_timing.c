@@ -41,10 +41,34 @@ Test(timing, pipelined_batches_and_the_lead)
 	cr_expect_eq(timing_pipe_calls(10), 1);
 	cr_expect_eq(timing_pipe_calls(160), 10);
 	cr_expect_eq(timing_pipe_calls(100000), TIMING_PIPE_MAX_CALLS);
-	cr_expect_float_eq(timing_next_lead_us(20, 3, 8), 20, 1e-12);
-	cr_expect_float_eq(timing_next_lead_us(20, 4, 8), 40, 1e-12);
-	cr_expect_float_eq(timing_next_lead_us(TIMING_LEAD_MAX_US, 8, 8), TIMING_LEAD_MAX_US, 1e-12);
-	cr_expect_float_eq(timing_next_lead_us(20, 0, 0), 20, 1e-12);
+}
+
+/* A batch of 8 attempts' least slacks: `missed` of them at -1 us, the rest at `spare` us. */
+static double lead_after(double lead, int missed, double spare)
+{
+	double slack[8];
+	for (int i = 0; i < 8; i++)
+		slack[i] = i < missed ? -1 : spare;
+	return timing_next_lead_us(lead, slack, 8);
+}
+
+Test(timing, the_lead_grows_on_misses_and_shrinks_with_room_to_spare)
+{
+	cr_expect_float_eq(lead_after(20, 3, 5), 20, 1e-12, "3 of 8 missed: kept");
+	cr_expect_float_eq(lead_after(20, 4, 5), 40, 1e-12, "half missed: doubled");
+	cr_expect_float_eq(lead_after(TIMING_LEAD_MAX_US, 8, 0), TIMING_LEAD_MAX_US, 1e-12);
+	cr_expect_float_eq(lead_after(20, 0, 10.5), 10, 1e-12, "all over half spare: halved");
+	cr_expect_float_eq(lead_after(20, 0, 9.5), 20, 1e-12, "one under half spare: kept");
+	cr_expect_float_eq(lead_after(20, 1, 15), 20, 1e-12, "one missed: never halved");
+	cr_expect_float_eq(lead_after(3, 0, 2.9), TIMING_LEAD_MIN_US, 1e-12, "down to the least");
+	cr_expect_float_eq(lead_after(TIMING_LEAD_MIN_US, 0, 1.9), TIMING_LEAD_MIN_US, 1e-12);
+	double none[1] = {0};
+	cr_expect_float_eq(timing_next_lead_us(20, none, 0), 20, 1e-12, "no attempt: kept");
+	/* from the first lead, room to spare every batch reaches the least in a few batches */
+	double lead = TIMING_LEAD_FIRST_US;
+	for (int b = 0; b < 4; b++)
+		lead = lead_after(lead, 0, lead);
+	cr_expect_float_eq(lead, TIMING_LEAD_MIN_US, 1e-12);
 }
 
 /* Every rank arrives at the start (0) and ends at end[r]; attempt 2 has rank 1 arrive 5 us late. */
