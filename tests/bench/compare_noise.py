@@ -20,11 +20,15 @@ measuring anything.
 
 --paired K: each trial is K pairs of runs made one after the other (baseline, current,
 baseline, current, ...), under the same load, judged by `compare --paired`: the way to gate a
-build on a busy machine (reports/compare/README.md). Trials of both kinds alternate.
+build on a busy machine (reports/compare/README.md). Trials of both kinds alternate; --slowed M
+makes M slowed ones (default: as many as --pairs), so a false-alarm rate can be bounded on many
+no-change trials without as many slowed ones. The false-alarm line gives the rate's one-sided
+95% upper bound (Clopper-Pearson): 0 false alarms in 60 trials bound it at 4.9%.
 """
 import argparse
 import glob
 import json
+import math
 import os
 import random
 import signal
@@ -121,34 +125,52 @@ def line(kind, k, rc, counts, base, cur):
            counts.get("unchanged", 0), counts.get("not-significant", 0), ys_text), flush=True)
 
 
+def kinds(args):
+    """(k, kind) in turn: args.pairs no-change trials and args.slowed slowed ones, alternating."""
+    for k in range(1, max(args.pairs, args.slowed) + 1):
+        for kind, n in (("no-change", args.pairs), ("slowed", args.slowed)):
+            if k <= n:
+                yield k, kind
+
+
+def upper_95(failed, n):
+    """The one-sided 95% upper bound of a rate seen failed times in n (Clopper-Pearson)."""
+    if n == 0:
+        return 1.0
+    lo, hi = failed / n, 1.0
+    for _ in range(60):  # bisection on P(X <= failed | p) = 0.05
+        mid = (lo + hi) / 2
+        tail = sum(math.comb(n, i) * mid ** i * (1 - mid) ** (n - i) for i in range(failed + 1))
+        lo, hi = (mid, hi) if tail > 0.05 else (lo, mid)
+    return hi
+
+
 def measure_paired(args, d):
     """Trials of args.paired pairs, each pair a baseline run and a current run, in turn."""
-    for k in range(1, args.pairs + 1):
-        for kind in ("no-change", "slowed"):
-            base, cur = [], []
-            with Load(args.load, 600, args.seed * 1000 + k * 2 + (kind == "slowed")):
-                for i in range(args.paired):
-                    base.append(os.path.join(d, "%s-%02d-a%d.json" % (kind, k, i)))
-                    cur.append(os.path.join(d, "%s-%02d-b%d.json" % (kind, k, i)))
-                    mpirun([args.bin] + SWEEP + ["-o", base[-1], "--force"], {})
-                    mpirun([args.bin] + SWEEP + ["-o", cur[-1], "--force"],
-                           {"COLLSCOPE_FAULT": SLOW} if kind == "slowed" else {})
-            yield kind, k, base, cur
+    for k, kind in kinds(args):
+        base, cur = [], []
+        with Load(args.load, 600, args.seed * 1000 + k * 2 + (kind == "slowed")):
+            for i in range(args.paired):
+                base.append(os.path.join(d, "%s-%02d-a%d.json" % (kind, k, i)))
+                cur.append(os.path.join(d, "%s-%02d-b%d.json" % (kind, k, i)))
+                mpirun([args.bin] + SWEEP + ["-o", base[-1], "--force"], {})
+                mpirun([args.bin] + SWEEP + ["-o", cur[-1], "--force"],
+                       {"COLLSCOPE_FAULT": SLOW} if kind == "slowed" else {})
+        yield kind, k, base, cur
 
 
 def measure(args, d):
     if args.paired:
         yield from measure_paired(args, d)
         return
-    for k in range(1, args.pairs + 1):
-        for kind in ("no-change", "slowed"):
-            base = os.path.join(d, "%s-%02d-a.json" % (kind, k))
-            cur = os.path.join(d, "%s-%02d-b.json" % (kind, k))
-            with Load(args.load, 120, args.seed * 1000 + k * 2 + (kind == "slowed")):
-                mpirun([args.bin] + SWEEP + ["-o", base, "--force"], {})
-                mpirun([args.bin] + SWEEP + ["-o", cur, "--force"],
-                       {"COLLSCOPE_FAULT": SLOW} if kind == "slowed" else {})
-            yield kind, k, base, cur
+    for k, kind in kinds(args):
+        base = os.path.join(d, "%s-%02d-a.json" % (kind, k))
+        cur = os.path.join(d, "%s-%02d-b.json" % (kind, k))
+        with Load(args.load, 120, args.seed * 1000 + k * 2 + (kind == "slowed")):
+            mpirun([args.bin] + SWEEP + ["-o", base, "--force"], {})
+            mpirun([args.bin] + SWEEP + ["-o", cur, "--force"],
+                   {"COLLSCOPE_FAULT": SLOW} if kind == "slowed" else {})
+        yield kind, k, base, cur
 
 
 def kept(d):
@@ -166,7 +188,8 @@ def kept(d):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--pairs", type=int, default=20, help="pairs of each kind (20)")
+    p.add_argument("--pairs", type=int, default=20, help="no-change pairs or trials (20)")
+    p.add_argument("--slowed", type=int, help="slowed pairs or trials (as many as --pairs)")
     p.add_argument("--load", type=int, default=3, help="busy loops (3)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bin", default="build/collscope")
@@ -175,6 +198,8 @@ def main():
     p.add_argument("--paired", type=int, default=0, metavar="K",
                    help="each trial K pairs made in turn, judged by compare --paired (0: off)")
     args = p.parse_args()
+    if args.slowed is None:
+        args.slowed = args.pairs
     # a TERM stops the busy loops too (Load.__exit__), as an interrupt does
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("compare_noise: terminated"))
     args.bin = os.path.realpath(args.bin)
@@ -199,8 +224,9 @@ def main():
               "%.0f s" % (args.load, load0, os.getloadavg()[0], time.time() - started))
     if args.paired:
         print("# each trial: %d pairs made in turn, judged by compare --paired" % args.paired)
-    print("# no-change pairs: %d of %d failed (false alarms, %.0f%%); %d more passed with "
-          "untestable points" % (nc[1], nc[0], 100.0 * nc[1] / max(nc[0], 1), nc[2]))
+    print("# no-change pairs: %d of %d failed (false alarms, %.0f%%, at most %.1f%% at 95%% "
+          "confidence); %d more passed with untestable points" %
+          (nc[1], nc[0], 100.0 * nc[1] / max(nc[0], 1), 100 * upper_95(nc[1], nc[0]), nc[2]))
     print("# 25%% slower (%s): %d of %d caught (exit 1); %d passed with untestable points" %
           (SLOW, sl[1], sl[0], sl[2]))
     if not args.keep and not args.rejudge:
