@@ -270,6 +270,11 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	count_straggler(in, out);
 	out->others_late_us = others_late(in, out->straggler_rank);
 	prefer_persistent_late(in, late_blame, samples_us, out);
+	double p50_us = out->nsamples ? stats_median(samples_us, out->nsamples) : NAN;
+	out->start_error_us = in->method != TIMING_WINDOW || nr < 2 ? NAN
+	                      : timing_straggler_persistent(out, p50_us)
+	                          ? out->others_late_us
+	                          : others_late(in, -1);
 	return 0;
 }
 

@@ -130,6 +130,10 @@ struct timing_result {
 	/* the latest other rank's median arrival after the start: the start's own error (clock
 	   offsets, the spin, the scheduler), which a late rank must stand out from; NAN unsynced */
 	double others_late_us;
+	/* window: the start's error as measured in these calls, the latest median arrival after
+	   the start of any rank but a persistent straggler (the clock model's own error comes on
+	   top: context.clock_sync.error_us); NAN otherwise */
+	double start_error_us;
 };
 
 /*

@@ -247,6 +247,7 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->late_starts_retimed = br->timing.late_retimed;
 	r->timed_from = br->timing.from;
 	r->window_lead_us = br->timing_method == TIMING_WINDOW ? br->lead_us : NAN;
+	r->start_error_us = br->timing_method == TIMING_WINDOW ? br->timing.start_error_us : NAN;
 	r->straggler_rank = br->timing.straggler_rank;
 	r->straggler_cause = br->timing.cause;
 	r->straggler_us = br->timing.straggler_us;

@@ -188,7 +188,8 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 	    !(cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS, r->late_starts) &&
 	      add_from(o, r->timed_from) &&
 	      cJSON_AddNumberToObject(o, SK_AR_LATE_STARTS_RETIMED, r->late_starts_retimed) &&
-	      report_add_number(o, SK_AR_WINDOW_LEAD_US, r->window_lead_us)))
+	      report_add_number(o, SK_AR_WINDOW_LEAD_US, r->window_lead_us) &&
+	      report_add_number(o, SK_AR_START_ERROR_US, r->start_error_us)))
 		return false;
 	if (r->stop && !(report_add_number(o, SK_AR_P50_CI_LOW_US, r->p50_ci_lo_us) &&
 	                 report_add_number(o, SK_AR_P50_CI_HIGH_US, r->p50_ci_hi_us) &&

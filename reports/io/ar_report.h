@@ -44,6 +44,7 @@ struct ar_record {
 	int late_starts_retimed;     /* window: late attempts kept, timed from the last arrival */
 	enum timing_from timed_from; /* window: the samples' origin; NONE otherwise */
 	double window_lead_us;       /* window: the lead of the last start; NAN otherwise */
+	double start_error_us;       /* window: timing_result.start_error_us; NAN otherwise */
 	const double
 	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */

@@ -210,6 +210,10 @@
 	  "timing window: late attempts kept, timed from their last arrival")                      \
 	F(AR, WINDOW_LEAD_US, "window_lead_us", NUM, NONE, N, NULL, "us",                          \
 	  "timing window: the lead of the last agreed start")                                      \
+	F(AR, START_ERROR_US, "start_error_us", NUM, NONE, N, NULL, "us",                          \
+	  "timing window: the start's error as measured in the calls, the latest median arrival "  \
+	  "after the start of any rank but a persistent straggler (add context.clock_sync."        \
+	  "error_us); null with one rank")                                                         \
 	F(AR, P50_CI_LOW_US, "p50_ci_low_us", NUM, NONE, N, NULL, "us",                            \
 	  "the p50's 95% confidence interval, low end (order statistics); null below 6 samples")   \
 	F(AR, P50_CI_HIGH_US, "p50_ci_high_us", NUM, NONE, N, NULL, "us",                          \

@@ -375,3 +375,41 @@ Test(timing, the_last_to_end_is_not_judged_persistent)
 	t.straggler_rank = -1;
 	cr_assert_not(timing_straggler_persistent(&t, 100));
 }
+
+/*
+ * The start error: each rank's median arrival after the common start, the latest of them, in
+ * the same calls. A persistent late rank is the finding, not the start's error: it is left out.
+ */
+Test(timing, the_start_error_is_the_latest_median_arrival_but_a_persistent_late_rank)
+{
+	enum { A = 40 };
+	double arrive[3 * A], end[3 * A], samples[A], late[3], inside[3], blame[2 * 3];
+	for (int i = 0; i < A; i++) {
+		arrive[0 * A + i] = 0.02 + (i == 7 ? 50 : 0); /* one stall: the median ignores it */
+		arrive[1 * A + i] = 0.03;
+		arrive[2 * A + i] = 0.01;
+		for (int r = 0; r < 3; r++)
+			end[r * A + i] = 1.0 + arrive[r * A + i];
+	}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = 3, .attempts = A,
+	                          .arrive_us = arrive, .end_us = end, .calls = 1, .synced = true,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	struct timing_result out;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect_float_eq(out.start_error_us, 0.03, 1e-12, "no persistent straggler: every rank");
+	for (int i = 0; i < A; i++) {
+		arrive[2 * A + i] = 300;
+		end[2 * A + i] = 301;
+	}
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_assert(timing_straggler_persistent(&out, samples[0]), "rank 2, 300 us late every call");
+	cr_expect_eq(out.straggler_rank, 2);
+	cr_expect_float_eq(out.start_error_us, 0.03, 1e-12, "the late rank is not the start's error");
+	in.method = TIMING_BARRIER;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect(isnan(out.start_error_us), "only a window has a common start");
+	in.method = TIMING_WINDOW;
+	in.nranks = 1;
+	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
+	cr_expect(isnan(out.start_error_us), "one rank waits for nobody");
+}
