@@ -15,7 +15,8 @@ enum { TAG_GO = 0x7c10, TAG_PING, TAG_PONG };
 /* What each rank sends rank 0 after its turn. */
 struct rank_stats {
 	double residual_s, rtt_s, offset_s, drift, jump_s;
-	int shared; /* reads rank 0's clock */
+	int shared;   /* reads rank 0's clock */
+	int measured; /* measured its clock by ping-pongs (a clock's first rank) */
 };
 
 /* Waits for rank 0's go, napping between polls. */
@@ -116,6 +117,7 @@ static void summarize(const struct rank_stats *all, int nranks, double t0,
 	*out = (struct clock_sync_stats){.jump_us = NAN};
 	for (int r = 1; r < nranks; r++) {
 		out->shared_ranks += all[r].shared;
+		out->measured_ranks += all[r].measured;
 		out->error_us = fmax(out->error_us, all[r].residual_s * 1e6);
 		out->bound_us = fmax(out->bound_us, all[r].rtt_s / 2 * 1e6);
 		out->max_offset_us = fmax(out->max_offset_us, fabs(all[r].offset_s) * 1e6);
@@ -128,14 +130,99 @@ static void summarize(const struct rank_stats *all, int nranks, double t0,
 	out->duration_us = (clock_local_s() - t0) * 1e6;
 }
 
-/* Every rank: whether it reads rank 0's clock. */
-static int reads_ref_clock(MPI_Comm comm, int rank, int *shared)
+/*
+ * Every rank: how it learns its model. The ranks are grouped by clock: a
+ * group's first rank is measured (or, in rank 0's group, reads rank 0's
+ * clock), and the others, which read its very clock, take its model. The
+ * group's colour is a hash of the clock's id, so each member checks the id
+ * itself: one that differs is measured on its own.
+ */
+enum clock_role { ROLE_REFERENCE, ROLE_SHARED, ROLE_MEASURED, ROLE_FOLLOWER };
+
+static unsigned id_hash(const char *id)
 {
-	char mine[CLOCK_ID_BYTES], ref[CLOCK_ID_BYTES];
+	unsigned h = 2166136261u; /* FNV-1a */
+	for (int i = 0; i < CLOCK_ID_BYTES; i++)
+		h = (h ^ (unsigned char)id[i]) * 16777619u;
+	return h;
+}
+
+static int clock_role(MPI_Comm comm, int rank, MPI_Comm *group, enum clock_role *role)
+{
+	char mine[CLOCK_ID_BYTES], ref[CLOCK_ID_BYTES], lead[CLOCK_ID_BYTES];
 	clock_id(mine);
 	memcpy(ref, mine, sizeof ref);
 	int rc = MPI_Bcast(ref, CLOCK_ID_BYTES, MPI_CHAR, 0, comm);
-	*shared = rank != 0 && ref[0] && memcmp(ref, mine, CLOCK_ID_BYTES) == 0;
+	/* a clock that cannot be named is a group of its own */
+	int colour = mine[0] ? (int)(id_hash(mine) & 0x3fffffff) : MPI_UNDEFINED, grank = 0;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Comm_split(comm, colour, rank, group);
+	memcpy(lead, mine, sizeof lead);
+	if (rc == MPI_SUCCESS && *group != MPI_COMM_NULL)
+		rc = MPI_Comm_rank(*group, &grank);
+	if (rc == MPI_SUCCESS && *group != MPI_COMM_NULL)
+		rc = MPI_Bcast(lead, CLOCK_ID_BYTES, MPI_CHAR, 0, *group);
+	*role = rank == 0                                                ? ROLE_REFERENCE
+	        : mine[0] && memcmp(ref, mine, CLOCK_ID_BYTES) == 0      ? ROLE_SHARED
+	        : grank > 0 && memcmp(lead, mine, CLOCK_ID_BYTES) == 0 ? ROLE_FOLLOWER
+	                                                                 : ROLE_MEASURED;
+	return rc;
+}
+
+/* Rank 0: every rank that pings, in turn (pings[r], gathered from all). */
+static int serve_all(MPI_Comm comm, int nranks, int pinger)
+{
+	int *pings = malloc((size_t)nranks * sizeof *pings), ok = pings != NULL;
+	int rc = MPI_Bcast(&ok, 1, MPI_INT, 0, comm); /* the others are in the gather too */
+	if (rc == MPI_SUCCESS && !ok)
+		return MPI_ERR_NO_MEM;
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Gather(&pinger, 1, MPI_INT, pings, 1, MPI_INT, 0, comm);
+	for (int r = 1; r < nranks && rc == MPI_SUCCESS; r++)
+		if (pings[r])
+			rc = serve(comm, r, (CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS) * CLOCK_SYNC_PINGS);
+	free(pings);
+	return rc;
+}
+
+/* A rank but 0: whether it pings, to rank 0's gather. */
+static int announce(MPI_Comm comm, int pinger)
+{
+	int ok, rc = MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+	if (rc == MPI_SUCCESS && !ok)
+		return MPI_ERR_NO_MEM;
+	return rc == MPI_SUCCESS ? MPI_Gather(&pinger, 1, MPI_INT, NULL, 0, MPI_INT, 0, comm) : rc;
+}
+
+/* Every rank: its model learnt as its role says; a follower's from its group's first rank. */
+static int learn(MPI_Comm comm, int rank, int nranks, enum clock_role role, MPI_Comm group,
+                 struct clock_model *m, struct rank_stats *mine)
+{
+	int pinger = role == ROLE_SHARED || role == ROLE_MEASURED;
+	int rc = rank == 0 ? serve_all(comm, nranks, pinger) : announce(comm, pinger);
+	if (rc == MPI_SUCCESS && role == ROLE_REFERENCE)
+		m->syncs++;
+	else if (rc == MPI_SUCCESS && pinger)
+		rc = role == ROLE_SHARED ? check_shared(comm, m, mine) : sync_rank(comm, m, mine);
+	/*
+	 * The first rank of every group hands its model and figures to the rest,
+	 * and its status: whatever happened, every member takes part, so none is
+	 * left waiting in the group.
+	 */
+	struct {
+		struct clock_model m;
+		struct rank_stats s;
+		int rc;
+	} lead = {*m, *mine, rc};
+	int brc = group != MPI_COMM_NULL ? MPI_Bcast(&lead, sizeof lead, MPI_BYTE, 0, group)
+	                                 : MPI_SUCCESS;
+	if (rc == MPI_SUCCESS)
+		rc = brc != MPI_SUCCESS ? brc : role == ROLE_FOLLOWER ? lead.rc : MPI_SUCCESS;
+	if (rc == MPI_SUCCESS && role == ROLE_FOLLOWER) {
+		*m = lead.m;
+		*mine = lead.s;
+	}
+	mine->measured = role == ROLE_MEASURED;
 	return rc;
 }
 
@@ -144,14 +231,13 @@ int clock_sync_run(MPI_Comm comm, int rank, int nranks, struct clock_model *m,
 {
 	struct rank_stats mine = {.jump_s = NAN}, *all = NULL;
 	double t0 = clock_local_s();
-	int shared = 0, rc = reads_ref_clock(comm, rank, &shared);
-	if (rc == MPI_SUCCESS && rank == 0) {
-		for (int r = 1; r < nranks && rc == MPI_SUCCESS; r++)
-			rc = serve(comm, r, (CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS) * CLOCK_SYNC_PINGS);
-		m->syncs++;
-	} else if (rc == MPI_SUCCESS) {
-		rc = shared ? check_shared(comm, m, &mine) : sync_rank(comm, m, &mine);
-	}
+	MPI_Comm group = MPI_COMM_NULL;
+	enum clock_role role;
+	int rc = clock_role(comm, rank, &group, &role);
+	if (rc == MPI_SUCCESS)
+		rc = learn(comm, rank, nranks, role, group, m, &mine);
+	if (group != MPI_COMM_NULL)
+		MPI_Comm_free(&group);
 	/* everyone learns of a failure before the gather */
 	int failed = rc != MPI_SUCCESS, worst = failed;
 	int any = MPI_Allreduce(&failed, &worst, 1, MPI_INT, MPI_MAX, comm);

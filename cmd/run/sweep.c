@@ -36,6 +36,7 @@ static void tally_sync(struct ctx_clock_sync *t, const struct clock_sync_stats *
 		    isnan(t->max_jump_us) ? st->jump_us : fmax(t->max_jump_us, st->jump_us);
 	t->last_duration_us = st->duration_us;
 	t->shared_clock_ranks = st->shared_ranks;
+	t->measured_ranks = st->measured_ranks;
 	t->syncs++;
 	t->done = true;
 }

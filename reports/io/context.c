@@ -311,9 +311,10 @@ bool report_clock_sync_to_json(cJSON *ctx, const struct ctx_clock_sync *c)
 	return o &&
 	       cJSON_AddStringToObject(o, SK_CLOCK_METHOD,
 	                               "CLOCK_MONOTONIC; a rank of rank 0's kernel reads its clock "
-	                               "(offset 0, checked); others by ping-pong to rank 0, "
-	                               "shortest round trip of each round (Jones/Koenig), drift "
-	                               "from the history of syncs") &&
+	                               "(offset 0, checked); the first rank of each other clock by "
+	                               "ping-pong to rank 0, shortest round trip of each round "
+	                               "(Jones/Koenig), drift from the history of syncs, and the "
+	                               "other ranks of that clock take its model") &&
 	       cJSON_AddNumberToObject(o, SK_CLOCK_REFERENCE_RANK, 0) &&
 	       report_add_number(o, SK_CLOCK_ERROR_US, c->error_us) &&
 	       report_add_number(o, SK_CLOCK_BOUND_US, c->bound_us) &&
@@ -324,7 +325,8 @@ bool report_clock_sync_to_json(cJSON *ctx, const struct ctx_clock_sync *c)
 	       cJSON_AddNumberToObject(o, SK_CLOCK_RESYNCS, c->syncs > 0 ? c->syncs - 1 : 0) &&
 	       report_add_number(o, SK_CLOCK_INTERVAL_S, c->interval_s) &&
 	       report_add_number(o, SK_CLOCK_LAST_DURATION_US, c->last_duration_us) &&
-	       cJSON_AddNumberToObject(o, SK_CLOCK_SHARED_CLOCK_RANKS, c->shared_clock_ranks);
+	       cJSON_AddNumberToObject(o, SK_CLOCK_SHARED_CLOCK_RANKS, c->shared_clock_ranks) &&
+	       cJSON_AddNumberToObject(o, SK_CLOCK_MEASURED_RANKS, c->measured_ranks);
 }
 
 cJSON *report_context_to_json(cJSON *root, const struct report_context *c)

@@ -62,6 +62,7 @@ struct ctx_clock_sync {
 	double interval_s;    /* a sync older than this is redone before the next point */
 	double last_duration_us;
 	int shared_clock_ranks; /* ranks reading rank 0's own clock, rank 0 included */
+	int measured_ranks;     /* ranks measured by ping-pong: one per other clock */
 };
 
 struct report_context {

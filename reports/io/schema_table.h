@@ -171,7 +171,9 @@
 	F(CLOCK, LAST_DURATION_US, "last_duration_us", NUM, NONE, RN, NULL, "us",                  \
 	  "how long the last sync took")                                                           \
 	F(CLOCK, SHARED_CLOCK_RANKS, "shared_clock_ranks", INT, NONE, 0, NULL, "",                 \
-	  "ranks that read rank 0's own clock (one kernel), rank 0 included: offset 0, not measured")
+	  "ranks reading rank 0's own clock (one kernel), rank 0 among them: offset 0, unmeasured")\
+	F(CLOCK, MEASURED_RANKS, "measured_ranks", INT, NONE, 0, NULL, "",                         \
+	  "ranks measured by ping-pong, one per other clock; the rest of its host take its model")
 
 /* allreduce: the record of a point (scale's records are these too) and the summary. */
 #define SCHEMA_FIELDS_ALLREDUCE(F)                                                                 \
