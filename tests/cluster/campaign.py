@@ -353,8 +353,11 @@ def figures(rows):
     for us in LATE_US:
         sub = [r for r in done if r["latency_us"] == us]
         if sub:
+            shares = sorted(100.0 * us / r["call_p50_us"] for r in sub if r.get("call_p50_us"))
             late.append({"latency_us": us, "draws": len(sub),
-                         "recall": _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))})
+                         "recall": _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub)),
+                         # the slowdown it is: its share of the traced call (older results: None)
+                         "median_share_of_call_pct": shares[len(shares) // 2] if shares else None})
     smallest = next((s["magnitude_pct"] for s in sens if all(
         t["recall"]["value"] is not None and t["recall"]["value"] >= 0.9 for t in sens
         if t["magnitude_pct"] >= s["magnitude_pct"])), None)

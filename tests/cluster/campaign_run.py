@@ -188,7 +188,11 @@ def run_command(d, bin_, fault, work, np):
         ok = r.returncode == 0 and os.path.exists(out)
         acc = C.trace_accusations(json.load(open(out))) if ok else None
         if ok:  # the evidence, judged or not: what thresholds from measured spread need
-            d["trace_hops"] = C.trace_evidence(json.load(open(out)))
+            report = json.load(open(out))
+            d["trace_hops"] = C.trace_evidence(report)
+            # the traced call's p50: a late start is a slowdown of latency_us / call_p50_us
+            d["call_p50_us"] = next((x["time_us"]["p50"] for x in report.get("results", [])
+                                     if x.get("time_us")), None)
     else:
         files = []
         for i in range(COMPARE_PAIRS):

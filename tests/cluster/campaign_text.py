@@ -2,6 +2,13 @@
 smoke campaign's floors (campaign.py calls these; pure but for their return values)."""
 
 
+
+def _share(m):
+    """A late start's share of the traced call, where the results have it: the slowdown it is.
+    A rank is named late only from 1% of the call (TIMING_STRAGGLER_MIN_SHARE)."""
+    x = m.get("median_share_of_call_pct")
+    return "" if x is None else " (%.2g%% of the call)" % x
+
 def _p(x):
     """A proportion with its interval: 0.83 [0.55, 0.95] (6)."""
     if x["value"] is None:
@@ -43,7 +50,7 @@ def table(results):
             "%d%% %s" % (x["magnitude_pct"], _p(x["recall"])) for x in s["sensitivity"]))
         if s["late_start"]:
             out.append("  recall of late starts: " + "; ".join(
-                "%d us %s" % (x["latency_us"], _p(x["recall"])) for x in s["late_start"]))
+                "%d us%s %s" % (x["latency_us"], _share(x), _p(x["recall"])) for x in s["late_start"]))
         out.append("  smallest magnitude from which recall stays >= 0.9: %s" % (
             "%d%%" % s["smallest_pct_with_recall_0_9"] if s["smallest_pct_with_recall_0_9"] else "none"))
     return "\n".join(out) + "\n"
@@ -103,7 +110,7 @@ def blind(summary):
             out.append("%d%% less bandwidth or more compute: recall %s" % (m["magnitude_pct"], _mp(m["recall"])))
     for m in summary["late_start"]:
         if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
-            out.append("a rank %d us late: recall %s" % (m["latency_us"], _mp(m["recall"])))
+            out.append("a rank %d us late%s: recall %s" % (m["latency_us"], _share(m), _mp(m["recall"])))
     return out
 
 
@@ -144,7 +151,8 @@ def _seed_section(res, path):
     out += ["| %d%% | %d | %s | %s | %s |" % (
         m["magnitude_pct"], m["draws"], _mp(m["recall"]), lk[m["magnitude_pct"]]["draws"] if m["magnitude_pct"] in lk else "-",
         _mp(lk[m["magnitude_pct"]]["recall"]) if m["magnitude_pct"] in lk else "-") for m in s["sensitivity"]]
-    out += ["| %d us late | %d | %s | | |" % (m["latency_us"], m["draws"], _mp(m["recall"])) for m in s["late_start"]]
+    out += ["| %d us late%s | %d | %s | | |" % (m["latency_us"], _share(m), m["draws"], _mp(m["recall"]))
+            for m in s["late_start"]]
     sm = s["smallest_pct_with_recall_0_9"]
     out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
     te = s.get("trace_evidence") or {}

@@ -241,6 +241,18 @@ class Figures(unittest.TestCase):
         smallest = g["the smallest slowdown caught with recall 0.9 stated (aim: 5%)"]
         self.assertEqual((smallest["smallest_pct"], smallest["met"]), (None, False))
 
+    def test_a_late_start_is_given_as_its_share_of_the_call(self):
+        late = {"class": "rank-late", "command": "trace", "magnitude_pct": None, "latency_us": 100,
+                "load": "none", "truth": {"kind": "rank", "direction": "late", "rank": 2, "hosts": ["h3"]}}
+        rows = [scored(dict(late, call_p50_us=p50), []) for p50 in (40000.0, 50000.0, 60000.0)]
+        rows.append(scored(dict(late), []))  # an older result, without the call's p50
+        (m,) = C.figures(rows)["late_start"]
+        self.assertEqual((m["latency_us"], m["draws"]), (100, 4))
+        self.assertAlmostEqual(m["median_share_of_call_pct"], 0.2)
+        self.assertIn("a rank 100 us late (0.2% of the call): recall 0.00", "\n".join(T.blind(C.figures(rows))))
+        del rows[:3]
+        self.assertIsNone(C.figures(rows)["late_start"][0]["median_share_of_call_pct"])
+
     def test_wilson(self):
         v, lo, hi = C.wilson(0, 10)
         self.assertEqual((v, lo), (0, 0))
