@@ -19,18 +19,28 @@ struct rank_stats {
 	int measured; /* measured its clock by ping-pongs (a clock's first rank) */
 };
 
-/* Waits for rank 0's go, napping between polls. */
-static int wait_turn(MPI_Comm comm)
+/*
+ * Completes req (rc: how starting it went), napping between polls, so that
+ * a rank waiting for others leaves the cores to the pair that measures.
+ */
+static int nap_until(int rc, MPI_Request *req)
 {
 	const struct timespec nap = {0, 50000L}; /* 50 us */
-	MPI_Request req;
-	int go, done = 0, rc = MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, comm, &req);
+	int done = 0;
 	while (rc == MPI_SUCCESS && !done) {
-		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (rc == MPI_SUCCESS && !done)
 			nanosleep(&nap, NULL);
 	}
 	return rc;
+}
+
+/* Waits for rank 0's go. */
+static int wait_turn(MPI_Comm comm)
+{
+	MPI_Request req;
+	int go;
+	return nap_until(MPI_Irecv(&go, 1, MPI_INT, 0, TAG_GO, comm, &req), &req);
 }
 
 /* Rank 0: answers every ping of rank r with its clock. */
@@ -214,8 +224,10 @@ static int learn(MPI_Comm comm, int rank, int nranks, enum clock_role role, MPI_
 		struct rank_stats s;
 		int rc;
 	} lead = {*m, *mine, rc};
-	int brc = group != MPI_COMM_NULL ? MPI_Bcast(&lead, sizeof lead, MPI_BYTE, 0, group)
-	                                 : MPI_SUCCESS;
+	MPI_Request req;
+	int brc = group != MPI_COMM_NULL
+	              ? nap_until(MPI_Ibcast(&lead, sizeof lead, MPI_BYTE, 0, group, &req), &req)
+	              : MPI_SUCCESS;
 	if (rc == MPI_SUCCESS)
 		rc = brc != MPI_SUCCESS ? brc : role == ROLE_FOLLOWER ? lead.rc : MPI_SUCCESS;
 	if (rc == MPI_SUCCESS && role == ROLE_FOLLOWER) {
