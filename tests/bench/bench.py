@@ -15,10 +15,11 @@ bound 2(n-1)/n x bytes / B means busbw <= B; busbw / memory floor) and writes a
 JSON file. At 2 ranks each run also measures --trace's overhead: pairs of ring calls at 1 MiB,
 one untraced and one traced, alternated in one process (tests/bench/trace_overhead.c, built here
 against build/algorithms), the ratio of the medians (goal at most 1.03), and the
-three --timing methods of `mpi` at 8 B and 64 KiB, one after the other in turns (the
+three --timing methods of `mpi` and `ring` at 8 B and 64 KiB, one after the other in turns (the
 order rotating from run to run): window p50 and barrier p50 against the pipelined mean,
-each ratio within a run, and the clock sync's measured error (goals: window at most 1.2x
-pipelined at 8 B; error under 0.5 us).
+each ratio within a run, the window's start error, ring/mpi under the window over ring/mpi
+pipelined, and the clock sync's measured error (goals: window at most 1.2x pipelined at 8 B;
+the variants' ratio kept within 10%; error under 0.5 us).
 Goals beside the figures: shm's p50 at 8 B-4 KiB against the library's (at most 0.7x at 2 ranks,
 1x at 4), shm at 2 ranks at 0.9 of the memory floor or above from 256 KiB to 64 MiB. Then, as root,
 a run across hosts on a virtual cluster with shaped links (vcluster_bench.py; BENCH_CLUSTER=0 leaves
@@ -83,6 +84,7 @@ CONFIGS = [
 FLOOR_MIN_BYTES = 256 << 10
 TARGETS = {"best_vs_mpi": 1.5, "best_vs_ring_bound": 0.8, "rd_8b_latency_vs_mpi": 1.2,
            "trace_overhead": 1.03, "window_vs_pipelined_8b": 1.2, "clock_error_us": 0.5,
+           "window_keeps_ratio": 1.1,
            "shm_small_latency_vs_mpi": {2: 0.7, 4: 1.0},
            "shm_vs_memory_floor": 0.9, "cluster_best_vs_bound": 0.85}
 TIMING_METHODS = ["window", "barrier", "pipelined"]
@@ -166,20 +168,24 @@ def measure_trace(tool, cfg, env):
 
 
 def measure_timing(binary, cfg, rep, env):
-    """One run of each --timing method for mpi, the order rotated by rep:
-    {method: {"points": {bytes: {p50_us, mean_us, late_starts}}, "clock_error_us": us}}."""
+    """One run of each --timing method for mpi and ring, the order rotated by rep:
+    {method: {"points": {bytes: {p50_us, mean_us, late_starts, start_error_us}} (mpi),
+    "ring": {bytes: {p50_us, mean_us}}, "clock_error_us": us}}."""
     got = {}
     sizes = ",".join(str(s) for s in TIMING_SIZES)
     order = TIMING_METHODS[rep % 3:] + TIMING_METHODS[:rep % 3]
     for m in order:
-        d = run_json(mpirun(cfg) + [binary, "allreduce", "-a", "mpi", "--sizes", sizes,
+        d = run_json(mpirun(cfg) + [binary, "allreduce", "-a", "mpi,ring", "--sizes", sizes,
                                     "--time-per-size", TIME_PER_SIZE_S, "--timing", m], env)
         got[m] = {"clock_error_us": d["context"]["clock_sync"]["error_us"],
                   "points": {r["bytes"]: {"p50_us": r["time_us"]["p50"], "mean_us": r["time_us"]["mean"],
                                           # dropped, or (most late) kept and timed from the last arrival
                                           "late_starts": None if r.get("late_starts") is None
-                                          else r["late_starts"] + r.get("late_starts_retimed", 0)}
-                             for r in d["results"]}}
+                                          else r["late_starts"] + r.get("late_starts_retimed", 0),
+                                          "start_error_us": r.get("start_error_us")}
+                             for r in d["results"] if r["algorithm"] == "mpi"},
+                  "ring": {r["bytes"]: {"p50_us": r["time_us"]["p50"], "mean_us": r["time_us"]["mean"]}
+                           for r in d["results"] if r["algorithm"] == "ring"}}
     return got
 
 
@@ -198,6 +204,14 @@ def timing_rows(reps):
             ratios = [t[m]["points"][size]["p50_us"] / t["pipelined"]["points"][size]["mean_us"] for t in runs]
             row[m + "_vs_pipelined"] = statistics.median(ratios)
             row[m + "_vs_pipelined_runs"] = ratios
+        row["window_start_error_us"] = median_of(t["window"]["points"][size].get("start_error_us")
+                                                 for t in runs)
+        # ring against mpi under the window (p50) over the same under pipelining (mean), in each
+        # run: 1 where the window keeps the ratio of two variants (goal: within 10%)
+        agree = [(t["window"]["ring"][size]["p50_us"] / t["window"]["points"][size]["p50_us"]) /
+                 (t["pipelined"]["ring"][size]["mean_us"] / t["pipelined"]["points"][size]["mean_us"])
+                 for t in runs if "ring" in t["window"]]
+        row["ring_vs_mpi_window_over_pipelined"] = statistics.median(agree) if agree else None
         rows.append(row)
     errors = [t[m]["clock_error_us"] for t in runs for m in TIMING_METHODS]
     return {"points": rows, "clock_error_us": median_of(errors), "clock_error_max_us": max(errors)}
@@ -317,6 +331,12 @@ def verdicts(rows, traces=(), timing=None):
                     "best": "mpi", "ratio": eight["window_vs_pipelined"],
                     "goal": TARGETS["window_vs_pipelined_8b"],
                     "met": eight["window_vs_pipelined"] <= TARGETS["window_vs_pipelined_8b"]})
+        for p in timing["points"]:
+            x = p.get("ring_vs_mpi_window_over_pipelined")
+            if x is not None:  # within 10% either way: the larger of x and 1/x at most 1.1
+                out.append({"config": "2 ranks", "target": "ring/mpi under window vs pipelined, "
+                            f"{human(p['bytes'])}", "best": "ring", "ratio": max(x, 1 / x),
+                            "goal": TARGETS["window_keeps_ratio"], "met": max(x, 1 / x) <= TARGETS["window_keeps_ratio"]})
         out.append({"config": "2 ranks", "target": "clock sync error, us (latency)",
                     "best": "-", "ratio": timing["clock_error_us"], "goal": TARGETS["clock_error_us"],
                     "met": timing["clock_error_us"] < TARGETS["clock_error_us"]})
@@ -372,11 +392,14 @@ def print_timing(timing, repeats):
     print(f"# --timing, mpi at 2 ranks (medians of {repeats} runs, the methods in turns): "
           f"clock error {timing['clock_error_us']:.3f} us (max {timing['clock_error_max_us']:.3f})")
     print(f"{'size':>8} {'window p50':>11} {'barrier p50':>12} {'pipelined mean':>15} "
-          f"{'window/pipe':>12} {'barrier/pipe':>13} {'late starts':>12}")
+          f"{'window/pipe':>12} {'barrier/pipe':>13} {'late starts':>12} {'start error':>12} "
+          f"{'ring/mpi w/p':>13}")
     for p in timing["points"]:
+        se, agree = p.get("window_start_error_us"), p.get("ring_vs_mpi_window_over_pipelined")
         print(f"{human(p['bytes']):>8} {p['window_p50_us']:11.3f} {p['barrier_p50_us']:12.3f} "
               f"{p['pipelined_mean_us']:15.3f} {p['window_vs_pipelined']:12.2f} "
-              f"{p['barrier_vs_pipelined']:13.2f} {p['window_late_starts']:12.0f}")
+              f"{p['barrier_vs_pipelined']:13.2f} {p['window_late_starts']:12.0f} "
+              f"{'-' if se is None else f'{se:.3f} us':>12} {'-' if agree is None else f'{agree:.2f}':>13}")
 
 
 def machine_info(load_start):
@@ -454,15 +477,19 @@ def md_timing(timing):
     if not timing:
         return []
     out = ["## Timing methods", "",
-           f"`mpi` at 2 ranks, each `--timing` method in turns, medians of {timing['points'][0]['repeats']} runs. "
+           f"`mpi` (and `ring`) at 2 ranks, each `--timing` method in turns, medians of "
+           f"{timing['points'][0]['repeats']} runs. "
            f"Clock sync error {timing['clock_error_us']:.3f} us (max {timing['clock_error_max_us']:.3f}).", "",
            "| size | window p50 | barrier p50 | pipelined mean | window / pipelined | barrier / pipelined "
-           "| window late starts |", "|---|---|---|---|---|---|---|"]
+           "| window late starts | window start error | ring / mpi, window over pipelined |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for p in timing["points"]:
         late = "-" if p.get("window_late_starts") is None else f"{p['window_late_starts']:.0f}"
+        se, agree = p.get("window_start_error_us"), p.get("ring_vs_mpi_window_over_pipelined")
         out.append(f"| {human(p['bytes'])} | {p['window_p50_us']:.3f} us | {p['barrier_p50_us']:.3f} us | "
                    f"{p['pipelined_mean_us']:.3f} us | {p['window_vs_pipelined']:.2f} | "
-                   f"{p['barrier_vs_pipelined']:.2f} | {late} |")
+                   f"{p['barrier_vs_pipelined']:.2f} | {late} | {'-' if se is None else f'{se:.3f} us'} | "
+                   f"{'-' if agree is None else f'{agree:.2f}'} |")
     return out + [""]
 
 
