@@ -109,5 +109,6 @@ void clock_model_update(struct clock_model *m, const struct clock_point *est,
 
 double clock_residual(const struct clock_model *m, const struct clock_point *p)
 {
-	return fabs(clock_to_ref(m, p->local_s) - p->local_s - p->offset_s);
+	double off = fabs(clock_to_ref(m, p->local_s) - p->local_s - p->offset_s) - p->rtt_s / 2;
+	return off > 0 ? off : 0;
 }

@@ -93,7 +93,7 @@ static int check_shared(MPI_Comm comm, struct clock_model *m, struct rank_stats 
 	m->syncs++;
 	for (int i = 0; i < CLOCK_SYNC_ROUNDS + CLOCK_SYNC_CHECKS && rc == MPI_SUCCESS; i++) {
 		rc = round_best(comm, &check);
-		s->residual_s = fmax(s->residual_s, fabs(check.offset_s) - check.rtt_s / 2);
+		s->residual_s = fmax(s->residual_s, clock_residual(m, &check)); /* m: the identity */
 	}
 	return rc;
 }

@@ -53,7 +53,7 @@ struct ctx_cvar {
  */
 struct ctx_clock_sync {
 	bool done;            /* at least one sync: the block is written */
-	double error_us;      /* the largest check residual right after a sync */
+	double error_us;      /* after a sync, a check's largest gap from the model (clock_residual) */
 	double bound_us;      /* the largest half round trip (the error if a path were one-sided) */
 	double max_offset_us; /* the largest |offset| of a rank to rank 0 */
 	double max_drift_ppm; /* the largest |drift| */

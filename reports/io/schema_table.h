@@ -157,7 +157,7 @@
 	F(CLOCK, REFERENCE_RANK, "reference_rank", INT, NONE, R, NULL, "",                         \
 	  "the clock of reference")                                                                \
 	F(CLOCK, ERROR_US, "error_us", NUM, NONE, RN, NULL, "us",                                  \
-	  "the largest check residual right after a sync")                                         \
+	  "after a sync, the largest gap of a check from the model beyond its half round trip")    \
 	F(CLOCK, BOUND_US, "bound_us", NUM, NONE, RN, NULL, "us", "the largest half round trip")   \
 	F(CLOCK, MAX_OFFSET_US, "max_offset_us", NUM, NONE, RN, NULL, "us",                        \
 	  "the largest offset of a rank to rank 0")                                                \

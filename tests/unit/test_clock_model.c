@@ -107,6 +107,13 @@ Test(clock_model, drift_comes_from_the_history_of_syncs)
 	          fabs(clock_to_ref(&m, t) - ref_of(&c, t)));
 	struct clock_point check = {.local_s = 11.0, .offset_s = ref_of(&c, 11.0) - 11.0, .rtt_s = 1e-6};
 	cr_expect(clock_residual(&m, &check) < 1e-6);
+	/* a check knows the offset within half its round trip: only the excess is the model's error */
+	struct clock_model id;
+	clock_model_init(&id);
+	struct clock_point far = {.local_s = 1.0, .offset_s = 5e-6, .rtt_s = 4e-6};
+	cr_expect_float_eq(clock_residual(&id, &far), 3e-6, 1e-12);
+	far.offset_s = -1.5e-6;
+	cr_expect_float_eq(clock_residual(&id, &far), 0, 1e-12, "within the check's own uncertainty");
 }
 
 Test(clock_model, history_keeps_the_last_syncs)
