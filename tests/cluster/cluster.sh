@@ -329,7 +329,7 @@ traced_verdict() {
 # Up to 6 rings, not $TRIES: with 8 ranks on 2 cores a rank the scheduler starves for a whole
 # run is slow in every re-measurement too, and the judge names its hop or the rank ("its
 # progress"), rightly for what it measured. On 2026-12-06 that happened in 8 of 14 clean runs of
-# c465b05 and 8 of 14 of d626e21 (alternating), and in 8 of 16 with --timing barrier: 3 tries
+# c465b05 and 8 of 14 of 341456b (alternating), and in 8 of 16 with --timing barrier: 3 tries
 # fail about one CI run in 6 (they did on d626e21's). What is asserted is that a clean ring can
 # pass: 6 failing runs in a row would be chance about once in 36 at that rate.
 TRIES=6 traced_verdict "a traced ring on equal links names no hop" none -b 1M -e 1M -n 20 -w 2
