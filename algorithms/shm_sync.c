@@ -1,5 +1,6 @@
 /* See shm_sync.h. */
 #include "algorithms/shm_sync.h"
+#include "algorithms/clock_id.h"
 
 #include <sched.h>
 #include <time.h>
@@ -26,9 +27,7 @@ void shm_sync_wait(_Atomic uint64_t *v, uint64_t n, bool crowded)
 
 static double now_us(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+	return 1e6 * clock_local_s();
 }
 
 void shm_sync_wait_long(_Atomic uint64_t *v, uint64_t n)

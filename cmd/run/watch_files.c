@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/clock_id.h"
 #include "probes/memory.h"
 #include "reports/io/report_schema.h"
 #include "reports/watch/watch_jsonl.h"
@@ -122,7 +123,7 @@ static double rss_bytes(void)
 
 static double duty_ratio(const struct watch_run *w)
 {
-	double elapsed = watch_mono_s() - w->mono0_s;
+	double elapsed = clock_local_s() - w->mono0_s;
 	return elapsed > 0 ? w->measure_s / elapsed : NAN;
 }
 

@@ -26,27 +26,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algorithms/clock_id.h"
 #include "algorithms/progress.h"
 #include "cmd/links_opts.h"
 #include "reports/watch/watch_jsonl.h"
 
 enum { NAP_SLICE_MS = 100, WATCH_MAX_EVENTS = 1024 };
 
-static double clock_s(clockid_t id)
+/* The wall clock to the nanosecond: time() lagged every stamp by up to 1 s. */
+static double epoch_s(void)
 {
 	struct timespec ts;
-	clock_gettime(id, &ts);
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-double watch_mono_s(void)
-{
-	return clock_s(CLOCK_MONOTONIC);
 }
 
 double watch_now_s(const struct watch_run *w)
 {
-	return w->epoch0_s + (watch_mono_s() - w->mono0_s) * w->o->clock_factor;
+	return w->epoch0_s + (clock_local_s() - w->mono0_s) * w->o->clock_factor;
 }
 
 /* sweep_point_fn: the point, for rank 0 to take into its series. */
@@ -158,7 +155,7 @@ static int measure_links(struct watch_run *w)
 /* One round, measured and written; an exit code, agreed. */
 static int one_round(struct watch_run *w)
 {
-	double t0 = watch_mono_s(), round_s = w->ctx->rank == 0 ? watch_now_s(w) : 0;
+	double t0 = clock_local_s(), round_s = w->ctx->rank == 0 ? watch_now_s(w) : 0;
 	uint64_t before = w->st.events_total;
 	w->round++;
 	int status = measure_allreduce(w, WATCH_LATENCY, w->o->small_bytes, w->o->small_iters);
@@ -168,7 +165,7 @@ static int one_round(struct watch_run *w)
 	if (status == EXIT_OK && w->o->links_every && w->ctx->nranks > 1 &&
 	    (w->round - 1) % (uint64_t)w->o->links_every == 0)
 		status = measure_links(w);
-	w->measure_s += watch_mono_s() - t0;
+	w->measure_s += clock_local_s() - t0;
 	if (w->ctx->rank == 0 && status == EXIT_OK) {
 		w->st.rounds = w->round;
 		/* the ring may have dropped old events: the new ones are the last n */
@@ -194,7 +191,7 @@ static double nap_length(const struct watch_run *w, double t0, double round_s)
 	double next = t0 + fmax(o->period_s / o->clock_factor, round_s * 100 / o->duty_percent);
 	if (o->duration_s > 0)
 		next = fmin(next, w->mono0_s + o->duration_s / o->clock_factor);
-	return next - watch_mono_s();
+	return next - clock_local_s();
 }
 
 /*
@@ -240,13 +237,13 @@ static int loop(struct watch_run *w)
 	int status = EXIT_OK;
 	for (;;) {
 		bool over = w->ctx->rank == 0 && w->o->duration_s > 0 &&
-		            watch_mono_s() - w->mono0_s >= w->o->duration_s / w->o->clock_factor;
+		            clock_local_s() - w->mono0_s >= w->o->duration_s / w->o->clock_factor;
 		w->expired = over;
 		if (run_any(w->ctx, over || watch_stop_signal() != 0))
 			break;
-		double t0 = watch_mono_s();
+		double t0 = clock_local_s();
 		status = one_round(w);
-		if (status != EXIT_OK || nap(w, t0, watch_mono_s() - t0))
+		if (status != EXIT_OK || nap(w, t0, clock_local_s() - t0))
 			break;
 	}
 	return status == EXIT_OK && w->reopen_failed ? EXIT_RUNTIME : status;
@@ -328,8 +325,8 @@ int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_f
 	report_context_init(&w.c);
 	topo_map_init(&w.map);
 	watch_signals_install();
-	w.mono0_s = watch_mono_s();
-	w.epoch0_s = clock_s(CLOCK_REALTIME); /* to the nanosecond: time() lagged up to 1 s */
+	w.mono0_s = clock_local_s();
+	w.epoch0_s = epoch_s();
 	int status = setup(&w);
 	if (status == EXIT_OK && watchdog_start(ctx, "watch", o->timeout_s, NULL, NULL) != 0)
 		status = EXIT_RUNTIME;

@@ -37,8 +37,6 @@ struct watch_run {
 	bool reopen_failed; /* rank 0: --jsonl could not be opened again after SIGHUP */
 };
 
-/* Real seconds, monotonic. */
-double watch_mono_s(void);
 /* Rank 0: the watch's clock, seconds since the epoch, --clock-factor times faster. */
 double watch_now_s(const struct watch_run *w);
 

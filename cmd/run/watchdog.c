@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algorithms/clock_id.h"
 #include "algorithms/progress.h"
 #include "algorithms/trace.h"
 #include "cmd/run/watchdog_int.h"
@@ -23,9 +24,7 @@ struct wd_state wd = {.stop_pipe = {-1, -1}, .up = {.fd = -1}, .host = {.leaders
 
 double wd_now_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return clock_local_s();
 }
 
 int wd_poll_ms(void)

@@ -11,6 +11,7 @@
 #include "cmd/run/watchdog_rendezvous.h"
 #include "cmd/run/run.h"
 
+#include "algorithms/clock_id.h"
 #include "algorithms/fault.h"
 #include "cmd/run/watchdog_net.h"
 
@@ -45,9 +46,7 @@ struct offer {
 
 static double now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+	return 1e3 * clock_local_s();
 }
 
 /* This host's IPv4 addresses and netmasks, loopback left out. */
