@@ -52,12 +52,12 @@ int timing_pipe_calls(int iters)
 double timing_next_lead_us(double lead_us, const double *slack_us, int attempts)
 {
 	int missed = 0, roomy = 0;
+	if (attempts <= 0)
+		return lead_us;
 	for (int i = 0; i < attempts; i++) {
 		missed += slack_us[i] <= 0;
 		roomy += slack_us[i] > lead_us / 2;
 	}
-	if (attempts <= 0)
-		return lead_us;
 	if (2 * missed >= attempts)
 		return 2 * lead_us < TIMING_LEAD_MAX_US ? 2 * lead_us : TIMING_LEAD_MAX_US;
 	if (roomy == attempts)
@@ -201,7 +201,7 @@ static double others_late(const struct timing_input *in, int straggler)
  * late arrives (issue 39's campaign: 3 such late ranks unnamed in 6 draws).
  */
 static void prefer_persistent_late(const struct timing_input *in, const double *late_blame,
-                                   const double *samples_us, struct timing_result *out)
+                                   double p50_us, struct timing_result *out)
 {
 	if (in->method != TIMING_WINDOW || !in->synced || out->cause != TIMING_CAUSE_SLOW_INSIDE)
 		return;
@@ -220,7 +220,6 @@ static void prefer_persistent_late(const struct timing_input *in, const double *
 	alt.straggler_us = most / in->attempts;
 	count_straggler(in, &alt);
 	alt.others_late_us = others_late(in, late);
-	double p50_us = out->nsamples ? stats_median(samples_us, out->nsamples) : NAN;
 	if (timing_straggler_persistent(&alt, p50_us))
 		*out = alt;
 }
@@ -269,8 +268,9 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	blame(in, late_blame, slow_blame, rank_inside_us, out);
 	count_straggler(in, out);
 	out->others_late_us = others_late(in, out->straggler_rank);
-	prefer_persistent_late(in, late_blame, samples_us, out);
+	/* the samples are final: one p50 for both persistence tests */
 	double p50_us = out->nsamples ? stats_median(samples_us, out->nsamples) : NAN;
+	prefer_persistent_late(in, late_blame, p50_us, out);
 	out->start_error_us = in->method != TIMING_WINDOW || nr < 2 ? NAN
 	                      : timing_straggler_persistent(out, p50_us)
 	                          ? out->others_late_us
