@@ -18,6 +18,7 @@
 # runs' bound (below their spread) and the slowed host's figures fall to
 # about a hundredth (20 Mbit/s); the slowed run gets up to $TRIES runs too, as
 # noise under load may leave its search inconclusive (each such run printed).
+# ACCEPT_KEEP=DIR keeps the report and output of a clean loaded run that accused a host.
 # accept's links check measures with the suite's short links options (-n,
 # --bw-bytes, ...), as the spec's own links run did.
 set -u
@@ -124,6 +125,9 @@ for run in $(seq 1 "$LOADED_RUNS"); do
 		fi
 		echo "  note  clean accept under load, run $run: a host accused"
 		sed 's/^/        | /' "$TMP/verdict"
+		# ACCEPT_KEEP=DIR keeps what an accusing run left, to see which rule named the host
+		[ -n "${ACCEPT_KEEP:-}" ] && mkdir -p "$ACCEPT_KEEP" &&
+			cp "$TMP/loaded.json" "$ACCEPT_KEEP/loaded$run.json" && cp "$TMP/out" "$ACCEPT_KEEP/loaded$run.out"
 	fi
 	echo "        run $run: exit $rc; $(grep -E '^accept: ' "$TMP/out")"
 	grep -E "^(FAIL|SEARCH)" "$TMP/out" | sed 's/^/        /'
