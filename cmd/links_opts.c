@@ -98,7 +98,7 @@ static int parse_slow_link(const char *arg, void *base, const struct opt *o, cha
 	struct links_opts *l = base;
 	char buf[128], *items[3];
 	const char *reason = NULL;
-	uint64_t a, b;
+	uint64_t a, b = 0;
 	(void)o;
 	snprintf(buf, sizeof buf, "%s", arg);
 	for (char *c = buf; *c; c++)
@@ -106,15 +106,16 @@ static int parse_slow_link(const char *arg, void *base, const struct opt *o, cha
 			*c = ',';
 	if (strlen(arg) >= sizeof buf || parse_list(buf, items, 3, &reason) != 3 ||
 	    parse_u64(items[0], 0, INT32_MAX, &a, &reason) != 0 ||
-	    parse_u64(items[1], 0, INT32_MAX, &b, &reason) != 0 || a == b ||
+	    (strcmp(items[1], "*") != 0 && parse_u64(items[1], 0, INT32_MAX, &b, &reason) != 0) ||
+	    (strcmp(items[1], "*") != 0 && a == b) ||
 	    parse_double(items[2], 1, 1000, &l->slow_factor, &reason) != 0) {
 		snprintf(why, len,
-		         "must be A:B:F, two different ranks of the job and a factor from 1 "
-		         "to 1000");
+		         "must be A:B:F, two different ranks of the job (B '*': every rank "
+		         "on another host) and a factor from 1 to 1000");
 		return -1;
 	}
 	l->slow_a = (int)a;
-	l->slow_b = (int)b;
+	l->slow_b = strcmp(items[1], "*") == 0 ? -1 : (int)b; /* -1: every rank of another host */
 	return 0;
 }
 
@@ -263,7 +264,9 @@ static const struct opt links_only[] = {
              "rank of its position on the partner host, all at once\n"
              "(a NIC per rank, as rail-optimised clusters are wired:\n"
              "every rail measured); without it a host's first rank\n"
-             "stands for the host"},
+             "stands for the host. Any pattern: each rail is judged on\n"
+             "its own too, so one slow NIC is named as its rail (a host\n"
+             "suspect with rail_rank), not as its host or its links"},
     {.name = "budget",
      .kind = OPT_CUSTOM,
      .offset = offsetof(struct links_opts, budget_s),
@@ -362,7 +365,8 @@ static const struct opt links_only[] = {
      .parse = parse_slow_link,
      .echo = echo_slow_link,
      .help = "testing only: multiply the measured window times of\n"
-             "the pair A-B by F, to exercise the detector"},
+             "the pair A-B by F, to exercise the detector (B '*': A's\n"
+             "pairs with every rank on another host, a slow NIC)"},
 };
 
 static const struct opt_group groups[] = {

@@ -26,6 +26,7 @@
 #include "reports/diagnose/scheduler.h"
 #include "reports/diagnose/traffic.h"
 #include "reports/diagnose/alone.h"
+#include "reports/diagnose/rails.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/partial.h"
 #include "algorithms/progress.h"
@@ -126,11 +127,17 @@ static int run_alloc(struct links_run *r)
 	return run_any(r->ctx, rc != MPI_SUCCESS) ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* --test-slow-link: the pair's windows made slower after the fact. */
-static void slow_down(struct probe_links *p, const struct links_opts *o)
+/*
+ * --test-slow-link: the pair's windows made slower after the fact; A:*:F,
+ * every pair of rank A with a rank of another host (as its own NIC would).
+ */
+static void slow_down(struct probe_links *p, const struct links_opts *o, const int *host_of_rank)
 {
-	bool hit = (p->rank == o->slow_a && p->peer == o->slow_b) ||
-	           (p->rank == o->slow_b && p->peer == o->slow_a);
+	bool hit = o->slow_b < 0
+	               ? (p->rank == o->slow_a || p->peer == o->slow_a) &&
+	                     host_of_rank[p->rank] != host_of_rank[p->peer]
+	               : (p->rank == o->slow_a && p->peer == o->slow_b) ||
+	                     (p->rank == o->slow_b && p->peer == o->slow_a);
 	for (int i = 0; hit && o->slow_factor > 0 && i < p->one_way.windows; i++)
 		p->window_us[i] *= o->slow_factor;
 	for (int i = 0; hit && o->slow_factor > 0 && i < p->bidir.windows; i++)
@@ -143,7 +150,7 @@ bool links_summarize(struct links_run *r, bool remeasured)
 	struct probe_links *p = &r->probe;
 	if (p->peer < 0)
 		return true;
-	slow_down(p, r->o);
+	slow_down(p, r->o, r->map.host_of_rank);
 	struct link_record *k = &r->mine[p->peer];
 	k->measured = true;
 	k->remeasured = remeasured;
@@ -334,7 +341,44 @@ struct links_view links_view_of(const struct links_run *r)
 	    .shift = r->o->pattern & LINKS_SHIFT && r->ctx->nranks > 1 ? r->shift_all : NULL,
 	    .keep_all_samples = keeps_every_sample(r),
 	    .judge_waiting = r->o->judge_oversubscribed,
+	    .rails = r->o->rails,
 	};
+}
+
+/* links --rails: each rail's matrix judged too, so a slow NIC is named as its rail (rails.h). */
+static int judge_rails(const struct links_view *v, const struct detect_params *p,
+                       struct detect_result *out)
+{
+	size_t nh = (size_t)v->nhosts, cells_per = nh * nh;
+	int *pos = malloc(((size_t)v->nranks + 1) * sizeof *pos), *rank_at = NULL;
+	double *cells = NULL;
+	const double **views = NULL;
+	int nr = pos ? links_rank_positions(v, pos) : -1, rc = -1;
+	if (nr < RAILS_MIN_JUDGED) {
+		rc = nr < 0 ? -1 : 0;
+		goto out;
+	}
+	cells = malloc((size_t)nr * cells_per * sizeof *cells);
+	views = malloc((size_t)nr * sizeof *views);
+	rank_at = malloc((size_t)nr * nh * sizeof *rank_at);
+	if (!cells || !views || !rank_at)
+		goto out;
+	for (int k = 0; k < nr; k++) {
+		views[k] = cells + (size_t)k * cells_per;
+		if (links_rail_host_matrix(v, pos, k, cells + (size_t)k * cells_per) != 0)
+			goto out;
+	}
+	for (size_t i = 0; i < (size_t)nr * nh; i++)
+		rank_at[i] = -1;
+	for (int a = 0; a < v->nranks; a++)
+		rank_at[(size_t)v->host_of_rank[a] * (size_t)nr + (size_t)pos[a]] = a;
+	rc = rails_classify(views, nr, v->nhosts, rank_at, p, out) < 0 ? -1 : 0;
+out:
+	free(pos);
+	free(cells);
+	free(views);
+	free(rank_at);
+	return rc;
 }
 
 int links_judge(struct links_run *r, struct detect_result *out, int pass)
@@ -355,6 +399,8 @@ int links_judge(struct links_run *r, struct detect_result *out, int pass)
 		                   &r->info_pairs[pass]) != 0)
 			return -1;
 		classify_reconcile(out, from);
+		if (v.rails && judge_rails(&v, &r->o->detect, out) != 0)
+			return -1;
 	}
 	if (v.shift && (links_judged_host_matrix(&v, true, r->cells) != 0 ||
 	                classify_hosts(r->cells, v.nhosts, &r->o->detect, true, out,

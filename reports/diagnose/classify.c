@@ -420,6 +420,7 @@ static struct detect_suspect verdict(struct work *w, enum detect_kind kind, cons
 	    .host_a = -1,
 	    .host_b = -1,
 	    .host = -1,
+	    .rail_rank = -1,
 	    .measured = m,
 	    .expected = w->ref_median,
 	    .ratio = m / w->ref_median,
@@ -859,6 +860,10 @@ int classify_describe(const struct detect_result *r, const struct detect_suspect
 		                name_of(host_names, back ? s->host_a : s->host_b, y, sizeof y),
 		                way(s->kind, s->direction), why);
 	}
+	if (s->kind == DETECT_HOST && s->host >= 0 && s->rail_rank >= 0) /* rails.h */
+		return snprintf(buf, len, "rail of rank %d on host %s (its NIC) is slow %s: %s",
+		                s->rail_rank, name_of(host_names, s->host, x, sizeof x),
+		                way(s->kind, s->direction), why);
 	if (s->kind == DETECT_HOST && s->host >= 0 && s->links_total > 0 && s->by_majority &&
 	    s->side == -1 && s->locality == DETECT_CROSS_HOST && s->metric == DETECT_BANDWIDTH)
 		return snprintf(buf, len, "host %s is slow %s: %s",

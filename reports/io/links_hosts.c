@@ -102,7 +102,12 @@ static bool next_pair(const struct links_view *v, bool shift, size_t *at, int *a
 	return false;
 }
 
-static int host_cells(const struct links_view *v, enum cell_kind kind, double *out)
+/*
+ * pos (NULL: every pair): a rank's position on its host; only the pairs of
+ * two ranks at position rail count (a rail: links --rails).
+ */
+static int host_cells(const struct links_view *v, enum cell_kind kind, const int *pos, int rail,
+                      double *out)
 {
 	bool shift = kind == CELLS_SHIFT || kind == CELLS_SHIFT_ROOM;
 	size_t nh = (size_t)v->nhosts, n = (size_t)v->nranks, k = 0, at = 0;
@@ -120,6 +125,8 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, double *o
 		int i = v->host_of_rank[a], j = v->host_of_rank[b];
 		if (kind != CELLS_ALL &&
 		    (i == j || (v->host_judged && (!v->host_judged[i] || !v->host_judged[j]))))
+			continue;
+		if (pos && (pos[a] != rail || pos[b] != rail))
 			continue;
 		double g = kind == CELLS_OTHER ? link_other_way(v, a, b)
 		           : shift ? shift_bandwidth_gbps(v, a, b, false)
@@ -143,22 +150,40 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, double *o
 
 int links_host_matrix(const struct links_view *v, double *out)
 {
-	return host_cells(v, CELLS_ALL, out);
+	return host_cells(v, CELLS_ALL, NULL, -1, out);
 }
 
 int links_judged_host_matrix(const struct links_view *v, bool shift, double *out)
 {
-	return host_cells(v, shift ? CELLS_SHIFT : CELLS_JUDGED, out);
+	return host_cells(v, shift ? CELLS_SHIFT : CELLS_JUDGED, NULL, -1, out);
 }
 
 int links_room_host_matrix(const struct links_view *v, bool shift, double *out)
 {
-	return host_cells(v, shift ? CELLS_SHIFT_ROOM : CELLS_ROOM, out);
+	return host_cells(v, shift ? CELLS_SHIFT_ROOM : CELLS_ROOM, NULL, -1, out);
 }
 
 int links_other_host_matrix(const struct links_view *v, double *out)
 {
-	return host_cells(v, CELLS_OTHER, out);
+	return host_cells(v, CELLS_OTHER, NULL, -1, out);
+}
+
+int links_rank_positions(const struct links_view *v, int *pos)
+{
+	int *seen = calloc((size_t)v->nhosts + 1, sizeof *seen), most = 0;
+	if (!seen)
+		return -1;
+	for (int a = 0; a < v->nranks; a++) {
+		pos[a] = seen[v->host_of_rank[a]]++;
+		most = pos[a] + 1 > most ? pos[a] + 1 : most;
+	}
+	free(seen);
+	return most;
+}
+
+int links_rail_host_matrix(const struct links_view *v, const int *pos, int rail, double *out)
+{
+	return host_cells(v, CELLS_JUDGED, pos, rail, out);
 }
 
 /*

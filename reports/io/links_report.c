@@ -470,6 +470,13 @@ static bool add_who(cJSON *o, const struct links_view *v, const struct detect_re
                     const struct detect_suspect *s)
 {
 	const signed char *sides = detect_sides(r, s);
+	if (s->kind == DETECT_HOST && s->rail_rank >= 0) { /* one NIC of the host: its rank */
+		cJSON *a = NULL;
+		return cJSON_AddStringToObject(o, SK_SUSP_HOST, v->host_names[s->host]) &&
+		       (a = cJSON_AddArrayToObject(o, SK_SUSP_RANKS)) &&
+		       cJSON_AddItemToArray(a, cJSON_CreateNumber(s->rail_rank)) &&
+		       cJSON_AddNumberToObject(o, SK_SUSP_RAIL_RANK, s->rail_rank);
+	}
 	if (s->kind == DETECT_HOST)
 		return cJSON_AddStringToObject(o, SK_SUSP_HOST, v->host_names[s->host]) &&
 		       add_ranks(o, SK_SUSP_RANKS, v, NULL, 0, s->host);
@@ -511,7 +518,9 @@ static void who_of(const struct links_view *v, const struct detect_result *r,
 	bool back = s->direction == DETECT_DIR_BA;
 	size_t used = 0;
 	buf[0] = '\0';
-	if (s->kind == DETECT_HOST) {
+	if (s->kind == DETECT_HOST && s->rail_rank >= 0) {
+		snprintf(buf, len, "%s rank %d", v->host_names[s->host], s->rail_rank);
+	} else if (s->kind == DETECT_HOST) {
 		snprintf(buf, len, "%s", v->host_names[s->host]);
 	} else if (s->kind == DETECT_SEGMENT && sides) {
 		side_names(v, sides, back ? 1 : 0, buf, len, &used);

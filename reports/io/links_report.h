@@ -112,6 +112,7 @@ struct links_view {
 	const struct shift_cell *shift;    /* nranks x nranks, or NULL: no shift pattern */
 	bool keep_all_samples; /* the report keeps every pair's samples (links_compact.h) */
 	bool judge_waiting;    /* judge latencies whatever their ranks waited */
+	bool rails;            /* links --rails: a NIC per rank, each rail judged too (rails.h) */
 };
 
 /*
@@ -227,6 +228,17 @@ int links_room_host_matrix(const struct links_view *v, bool shift, double *out);
  * none was. Which cells of the room were quiet (traffic_clear_cells).
  */
 int links_other_host_matrix(const struct links_view *v, double *out);
+/*
+ * Each rank's position among its host's ranks, in rank order, into pos
+ * (nranks): its rail with links --rails. Returns the most ranks a host has,
+ * or -1 when out of memory.
+ */
+int links_rank_positions(const struct links_view *v, int *pos);
+/*
+ * Rail k's host matrix (rails.h), as links_judged_host_matrix of the isolated
+ * pairs, of the pairs between two ranks at position k (pos: links_rank_positions).
+ */
+int links_rail_host_matrix(const struct links_view *v, const int *pos, int rail, double *out);
 /*
  * The other traffic in the way of a -> b when the pair was measured again
  * alone: the larger of what a's host sent and b's host received besides it, or NAN.

@@ -538,9 +538,12 @@
 	F(SUSP, KIND, "kind", STR, NONE, R, detect_kind_names, "", "what is named")                \
 	F(SUSP, DIRECTION, "direction", STR, NONE, R, NULL, "",                                    \
 	  "both, a->b, b->a (send, receive: a host)")                                              \
-	F(SUSP, WHO, "who", STR, NONE, R, NULL, "", "h4; 2->5; h2->h4; h1,h2<->h3,h4")             \
+	F(SUSP, WHO, "who", STR, NONE, R, NULL, "",                                                \
+	  "h4; h4 rank 7 (a rail); 2->5; h2->h4; h1,h2<->h3,h4")                                   \
 	F(SUSP, HOST, "host", STR, NONE, 0, NULL, "", "kind host: the host")                       \
 	F(SUSP, RANKS, "ranks", INTS, NONE, 0, NULL, "", "kind host: its ranks")                   \
+	F(SUSP, RAIL_RANK, "rail_rank", INT, NONE, 0, NULL, "",                                    \
+	  "kind host, links --rails: the one rank whose NIC is slow (ranks: it alone)")             \
 	F(SUSP, HOSTS_A, "hosts_a", STRS, NONE, 0, NULL, "", "kind segment: one side's hosts")     \
 	F(SUSP, HOSTS_B, "hosts_b", STRS, NONE, 0, NULL, "", "kind segment: the other side's")     \
 	F(SUSP, RANKS_A, "ranks_a", INTS, NONE, 0, NULL, "", "one side's ranks")                   \
