@@ -175,5 +175,7 @@ int cmd_accept(void *opts, struct cmd_ctx *ctx)
 	const struct accept_opts *o = opts;
 	if (o->derive_out)
 		return derive(ctx, o);
-	return o->check_spec ? check_spec(ctx, o) : accept_measure(ctx, o);
+	if (o->check_spec)
+		return check_spec(ctx, o);
+	return o->planning.only ? accept_plan_only(ctx, o) : accept_measure(ctx, o);
 }

@@ -83,6 +83,7 @@ static const struct opt accept_only[] = {
 
 static const struct opt_group groups[] = {
     OPT_GROUP(accept_only, 0),
+    OPT_GROUP(opts_plan, offsetof(struct accept_opts, planning)),
     OPT_GROUP(opts_timeout, offsetof(struct accept_opts, timeout_s)),
     OPT_GROUP(links_probe_opts, offsetof(struct accept_opts, links_probe)),
     {NULL, 0, 0},
@@ -91,7 +92,7 @@ static const struct opt_group groups[] = {
 bool accept_needs_mpi(const void *opts)
 {
 	const struct accept_opts *o = opts;
-	return !o->derive_out && !o->check_spec;
+	return !o->derive_out && !o->check_spec && !(o->planning.only && o->planning.hosts > 0);
 }
 
 /* Every output against the spec, the reports and each other, before anything runs. */
@@ -111,8 +112,13 @@ static int check(void *opts, char *err, size_t len)
 {
 	struct accept_opts *o = opts;
 	const char *why = NULL;
-	bool measuring = accept_needs_mpi(o);
-	if (o->derive_out && o->check_spec)
+	bool measuring = !o->derive_out && !o->check_spec; /* or planning a measurement */
+	if (opts_plan_check("accept", &o->planning, err, len) != EXIT_OK)
+		return EXIT_USAGE;
+	if (o->planning.only && !measuring)
+		why = "accept: --plan-only plans a measurement against SPEC, not --derive or "
+		      "--check-spec";
+	else if (o->derive_out && o->check_spec)
 		why = "accept: --derive and --check-spec are different modes: give one";
 	else if (o->derive_out && o->args.count == 0)
 		why = "accept: --derive needs the known-good reports to derive from";
@@ -158,7 +164,9 @@ const struct cmd_spec accept_cmd_spec = {
         "--window options below set how (links' defaults). The all-reduce points run\n"
         "with allreduce's defaults, at least 100 iterations when the spec has a p99; a\n"
         "point with \"collective\": \"reduce_scatter\" or \"allgather\" measures that half\n"
-        "(allreduce --collective), and its lines name it.\n\n"
+        "(allreduce --collective), and its lines name it. --plan-only prints what the\n"
+        "spec would run and cost (each check, a failing point's search, the total)\n"
+        "and measures nothing; with --hosts, without mpirun.\n\n"
         "--derive writes a spec from known-good topo, links and allreduce reports, each\n"
         "report one run: per locality class for links and per collective, variant and\n"
         "size for allreduce, a minimum is the lower of median x e^(-3 s) (s: 1.4826 x\n"

@@ -17,6 +17,7 @@ struct accept_opts {
 	double tolerance_pct;
 	int repeats;          /* measuring: each check this many times */
 	double budget_s;      /* measuring: --budget, the whole run's bound in seconds; 0: none */
+	struct plan_opts planning; /* --plan-only: what SPEC would run and cost, nothing measured */
 	const char *junit;    /* measuring: JUnit XML here */
 	double timeout_s;     /* measuring: the watchdog's */
 	struct probe_link_opts links_probe; /* measuring: how the links check measures */
@@ -24,7 +25,7 @@ struct accept_opts {
 	struct opt_args args; /* measuring: SPEC; --derive: the known-good reports */
 };
 
-/* Measuring against a spec runs under MPI; --derive and --check-spec do not. */
+/* Measuring against a spec runs under MPI; --derive, --check-spec and --plan-only --hosts do not. */
 bool accept_needs_mpi(const void *opts);
 
 /* `accept_spec` is the spec itself (reports/accept/accept_spec.h); this is the command's table. */

@@ -12,7 +12,7 @@
 int cmd_links(void *opts, struct cmd_ctx *ctx)
 {
 	const struct links_opts *o = opts;
-	if (o->plan_only)
+	if (o->planning.only)
 		return links_plan_only(ctx, o);
 	return links_run(ctx, opts, links_print);
 }

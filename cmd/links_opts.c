@@ -63,7 +63,7 @@ enum links_pattern links_pattern_for(enum links_pattern p, int nranks, int nhost
 bool links_needs_mpi(const void *opts)
 {
 	const struct links_opts *o = opts;
-	return !(o->plan_only && o->plan_hosts > 0);
+	return !(o->planning.only && o->planning.hosts > 0);
 }
 
 static int parse_pattern(const char *arg, void *base, const struct opt *o, char *why, size_t len)
@@ -279,27 +279,6 @@ static const struct opt links_only[] = {
      .help = "bound the whole run (90, 90s, 15m, 2h): the phases'\n"
              "time budgets shrink so the plan fits, and no round\n"
              "starts that would end past it (default none)"},
-    {.name = "plan-only",
-     .kind = OPT_FLAG,
-     .offset = offsetof(struct links_opts, plan_only),
-     .help = "print the plan (rounds, pairs, bytes, estimated time)\n"
-             "and measure nothing; with --hosts, without mpirun"},
-    {.name = "hosts",
-     .kind = OPT_INT,
-     .offset = offsetof(struct links_opts, plan_hosts),
-     .metavar = "N",
-     .def = "0",
-     .min = 0,
-     .max = 1 << 20,
-     .help = "--plan-only: plan for N hosts instead of the job's"},
-    {.name = "ranks-per-host",
-     .kind = OPT_INT,
-     .offset = offsetof(struct links_opts, plan_ranks_per_host),
-     .metavar = "N",
-     .def = "1",
-     .min = 1,
-     .max = 1 << 12,
-     .help = "--plan-only: ranks on each of the --hosts"},
     {.name = "tolerance",
      .kind = OPT_NUMBER,
      .offset = offsetof(struct links_opts, detect.tolerance),
@@ -372,6 +351,7 @@ static const struct opt links_only[] = {
 static const struct opt_group groups[] = {
     OPT_GROUP(links_probe_opts, offsetof(struct links_opts, probe)),
     OPT_GROUP(links_only, 0),
+    OPT_GROUP(opts_plan, offsetof(struct links_opts, planning)),
     OPT_GROUP(opts_output, offsetof(struct links_opts, out)),
     OPT_GROUP(opts_quiet, offsetof(struct links_opts, out.quiet)),
     OPT_GROUP(opts_timeout, offsetof(struct links_opts, timeout_s)),
@@ -385,15 +365,8 @@ static int check(void *opts, char *err, size_t len)
 	double tolerance = o->detect.tolerance, z = o->detect.z_threshold;
 	double latency_tolerance = o->detect.latency_tolerance;
 	detect_params_default(&o->detect);
-	if (!o->plan_only && (o->plan_hosts > 0 || o->plan_ranks_per_host != 1)) {
-		snprintf(err, len, "links: --hosts and --ranks-per-host go with --plan-only");
+	if (opts_plan_check("links", &o->planning, err, len) != EXIT_OK)
 		return EXIT_USAGE;
-	}
-	if (o->plan_ranks_per_host != 1 && o->plan_hosts == 0) {
-		snprintf(err, len, "links: --ranks-per-host %d needs --hosts",
-		         o->plan_ranks_per_host);
-		return EXIT_USAGE;
-	}
 	o->detect.tolerance = tolerance;
 	o->detect.latency_tolerance = latency_tolerance;
 	o->detect.z_threshold = z;

@@ -39,8 +39,7 @@ struct links_opts {
 	bool keep_samples; /* every pair's raw samples in the report, not a bounded sample */
 	double timeout_s; /* watchdog; 0 disables */
 	double budget_s;  /* --budget: the whole run; 0 none */
-	bool plan_only;   /* --plan-only: print the plan, measure nothing */
-	int plan_hosts, plan_ranks_per_host; /* --plan-only for hosts x ranks, without mpirun */
+	struct plan_opts planning; /* --plan-only: print the plan, measure nothing */
 	struct cmd_out out;
 	/* testing only: the window times of the pair slow_a-slow_b are multiplied by this (0: off)
 	 */

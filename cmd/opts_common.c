@@ -56,6 +56,43 @@ const struct opt opts_timeout[1] = {
              "watchdog that cannot watch stops the job: exit 5)"},
 };
 
+const struct opt opts_plan[3] = {
+    {.name = "plan-only",
+     .kind = OPT_FLAG,
+     .offset = offsetof(struct plan_opts, only),
+     .help = "print the plan (rounds, pairs, points, bytes, estimated\n"
+             "time) and measure nothing; with --hosts, without mpirun"},
+    {.name = "hosts",
+     .kind = OPT_INT,
+     .offset = offsetof(struct plan_opts, hosts),
+     .metavar = "N",
+     .def = "0",
+     .min = 0,
+     .max = 1 << 20,
+     .help = "--plan-only: plan for N hosts instead of the job's"},
+    {.name = "ranks-per-host",
+     .kind = OPT_INT,
+     .offset = offsetof(struct plan_opts, ranks_per_host),
+     .metavar = "N",
+     .def = "1",
+     .min = 1,
+     .max = 1 << 12,
+     .help = "--plan-only: ranks on each of the --hosts"},
+};
+
+int opts_plan_check(const char *command, const struct plan_opts *p, char *err, size_t len)
+{
+	if (!p->only && (p->hosts > 0 || p->ranks_per_host != 1)) {
+		snprintf(err, len, "%s: --hosts and --ranks-per-host go with --plan-only", command);
+		return EXIT_USAGE;
+	}
+	if (p->ranks_per_host != 1 && p->hosts == 0) {
+		snprintf(err, len, "%s: --ranks-per-host %d needs --hosts", command, p->ranks_per_host);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 const struct opt opts_sweep_range[2] = {
     {.name = "min-bytes",
      .letter = 'b',

@@ -8,6 +8,7 @@
 #define COLLSCOPE_CMD_OPTS_COMMON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "algorithms/dtype.h"
@@ -26,6 +27,19 @@ extern const struct opt opts_quiet[1];
 /* --timeout: the watchdog's, in seconds; 0 disables. */
 #define OPTS_DEFAULT_TIMEOUT "600"
 extern const struct opt opts_timeout[1];
+/*
+ * --plan-only, --hosts, --ranks-per-host (links, accept): print what a run
+ * would measure and cost, measure nothing; with hosts, for hosts x
+ * ranks_per_host without mpirun (ranks placed in blocks, as mpirun by slot).
+ */
+struct plan_opts {
+	bool only;
+	int hosts, ranks_per_host; /* hosts 0: the job's */
+};
+extern const struct opt opts_plan[3];
+/* --hosts or --ranks-per-host without --plan-only, or ranks without hosts: EXIT_USAGE into err. */
+int opts_plan_check(const char *command, const struct plan_opts *p, char *err, size_t len);
+
 /* --segment-bytes: a uint64_t; allreduce, scale and verify. */
 extern const struct opt opts_segment[1];
 

@@ -66,20 +66,20 @@ int links_plan_text(const struct links_plan *p, double budget_s, char *buf, size
 /* --plan-only for hosts x ranks, no MPI: ranks placed in blocks, as mpirun does by slot. */
 static int plan_for_hosts(const struct links_opts *o)
 {
-	const int64_t n = (int64_t)o->plan_hosts * o->plan_ranks_per_host;
+	const int64_t n = (int64_t)o->planning.hosts * o->planning.ranks_per_host;
 	struct links_plan plan;
 	char text[PLAN_TEXT_MAX];
 	if (n > PLAN_MAX_RANKS) {
 		fprintf(stderr,
 		        "collscope: error: links: --hosts %d x --ranks-per-host %d is %lld ranks: "
 		        "at most %d\n",
-		        o->plan_hosts, o->plan_ranks_per_host, (long long)n, PLAN_MAX_RANKS);
+		        o->planning.hosts, o->planning.ranks_per_host, (long long)n, PLAN_MAX_RANKS);
 		return EXIT_USAGE;
 	}
 	int *host = malloc((size_t)n * sizeof *host);
 	for (int64_t r = 0; host && r < n; r++)
-		host[r] = (int)(r / o->plan_ranks_per_host);
-	if (!host || links_plan_make(o, (int)n, o->plan_hosts, host, &plan) != 0) {
+		host[r] = (int)(r / o->planning.ranks_per_host);
+	if (!host || links_plan_make(o, (int)n, o->planning.hosts, host, &plan) != 0) {
 		free(host);
 		fprintf(stderr,
 		        "collscope: error: links: out of memory for the plan of %lld ranks\n",

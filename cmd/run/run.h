@@ -146,7 +146,7 @@ int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_o
 
 /*
  * links --plan-only: the plan printed, nothing measured. Without MPI for
- * o->plan_hosts x o->plan_ranks_per_host; with MPI (collective) for the
+ * o->planning.hosts x o->planning.ranks_per_host; with MPI (collective) for the
  * job's hosts. An exit code.
  */
 int links_plan_only(const struct cmd_ctx *ctx, const struct links_opts *o);
@@ -191,6 +191,12 @@ int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_f
 
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
+/*
+ * accept SPEC --plan-only (cmd/run/accept_plan.c): the plan on stdout, for
+ * the job (collective; rank 0 prints) or, without MPI, for --hosts x
+ * --ranks-per-host. Nothing measured, no report.
+ */
+int accept_plan_only(struct cmd_ctx *ctx, const struct accept_opts *o);
 /*
  * accept's spec at path into *spec (initialised here), on every rank
  * (cmd/run/accept_spec_load.c): rank 0 reads it and sends the text, each

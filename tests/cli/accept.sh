@@ -110,6 +110,33 @@ expect_exit 0 "the derived spec checks clean" "$BIN" accept --check-spec "$TMP/s
 expect_output "^accept: spec '.*' is valid: topology yes, verify 2 variants, links yes, allreduce 2 points" \
 	"--check-spec says what the spec holds"
 
+# --plan-only: what the spec would cost on 1,024 hosts of 8 ranks, without mpirun (issue 28)
+expect_exit 0 "--plan-only for 1,024 hosts x 8 ranks, without mpirun" "$BIN" accept "$TMP/spec.json" \
+	--plan-only --hosts 1024 --ranks-per-host 8
+expect_output "^# plan: accept '.*spec.json' .*: 1024 hosts, 8192 ranks, 1 repeat; checks: topology verify links allreduce$" \
+	"the plan names the spec, the job and its checks"
+expect_output "^# plan: verify: 2 variants, [0-9]+ checks \(verify's matrix at 8192 ranks\)" "verify's checks counted"
+expect_output "^# plan: screen, 1024 hosts, 8192 ranks: 19 rounds" "the links check's plan is links' own"
+expect_output "^# plan: allreduce: 2 points \(.*\), each for about 0.25 s" "the all-reduce points and their time"
+expect_output "^# plan: a failing point's culprit search: about 26 runs of it .* \(2 x 10 to suspect a host, 2 x 3 to name it\)" \
+	"a failing point's search: 2 ceil(log2 1024) + 2 x 3 runs"
+expect_output "^# plan: about [0-9.]+ s in all \(links [0-9.]+ s and allreduce 0.5 s a repeat, x 1\)" "the total"
+expect_exit 0 "--plan-only with --budget and --repeats" "$BIN" accept "$TMP/spec.json" --plan-only \
+	--hosts 64 --ranks-per-host 8 --budget 60 --repeats 2
+expect_output "^# plan: budget 15 s for the whole run" "links gets half the budget, shared by the repeats"
+expect_output "x 2\), before verify" "every repeat counted"
+expect_output "^# plan: --budget 60 s: the links check gets half of what is left" "says how --budget splits"
+expect_exit 0 "--plan-only --hosts 2: no search (too few hosts)" "$BIN" accept "$TMP/spec.json" --plan-only --hosts 2
+expect_output "^# plan: no culprit search: 2 hosts" "says why there is no search"
+expect_exit 2 "--hosts without --plan-only" "$BIN" accept "$TMP/spec.json" --hosts 3
+expect_output "accept: --hosts and --ranks-per-host go with --plan-only" "names the rule"
+expect_exit 2 "--plan-only with --check-spec" "$BIN" accept --check-spec "$TMP/spec.json" --plan-only
+expect_output "accept: --plan-only plans a measurement against SPEC" "names the rule"
+expect_exit 2 "--ranks-per-host without --hosts" "$BIN" accept "$TMP/spec.json" --plan-only --ranks-per-host 4
+expect_output "accept: --ranks-per-host 4 needs --hosts" "names the value"
+expect_exit 2 "--plan-only of a spec that is not there" "$BIN" accept "$TMP/none.json" --plan-only --hosts 3
+expect_output "cannot read '.*none.json'" "names the file"
+
 # a run of a half beside the all-reduce's: its points keep their collective, written only for it
 gen allreduce "$TMP/rs.json" --busbw 0.5 --collective reduce_scatter --started 2026-12-01T10:04:00Z
 expect_exit 0 "--derive from an all-reduce run and a reduce_scatter run" "$BIN" accept --derive \

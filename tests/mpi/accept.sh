@@ -65,6 +65,13 @@ expect_exit 0 "accept passes against the spec of three runs" mpi 2 accept -q "$T
 grep -q "fragile" "$TMP/out" && fail "no fragility warning measuring" "$TMP/out" ||
 	pass "no fragility warning measuring"
 
+# --plan-only under mpirun plans the job itself and measures nothing (no report)
+expect_exit 0 "accept --plan-only under mpirun" mpi 3 accept "${LINKS[@]}" --plan-only "$TMP/spec.json" \
+	-o "$TMP/plan.json"
+expect_output "^# plan: accept '.*spec.json'.*: 1 host, 3 ranks, 1 repeat; checks:" "the plan of the job"
+expect_output "^# plan: pairs, 1 host, 3 ranks: 3 rounds" "its links check's plan"
+expect_exit 0 "--plan-only writes no report" test ! -e "$TMP/plan.json"
+
 # --budget bounds the run: spent at once, the links check measures next to nothing (its own
 # budget, a sliver) and no all-reduce point starts: each fails as not measured, exit 1
 expect_exit 1 "accept --budget spent before the points: they fail, never pass" mpi 2 accept \

@@ -414,7 +414,7 @@ Test(opts, links_pattern_and_budget)
 	char err[256];
 	int host[64];
 	cr_assert_eq(parse(&links_spec, "", &l, err, sizeof err), OPTS_RUN);
-	cr_expect(l.pattern & LINKS_AUTO && l.budget_s == 0 && !l.plan_only);
+	cr_expect(l.pattern & LINKS_AUTO && l.budget_s == 0 && !l.planning.only);
 	for (int r = 0; r < 64; r++)
 		host[r] = r / 8;
 	cr_expect_eq(links_pattern_for(l.pattern, 64, 8, host), LINKS_PAIRS | LINKS_SCREEN,
