@@ -23,6 +23,8 @@
 #include "cmd/links_opts.h"
 #include "cmd/verify_opts.h"
 #include "reports/accept/accept_verdict.h"
+#include "reports/io/links_coverage.h"
+#include "reports/io/report_schema.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +51,7 @@ struct accept_run {
 	struct point_msg last; /* the point measured last, on the rank that recorded it */
 	double deadline_s;     /* --budget: rank 0's MPI_Wtime past which nothing starts; 0: none */
 	int points_left_out, searches_left_out; /* rank 0: what --budget left out */
+	cJSON *links_coverage; /* rank 0: {"coverage": ...} of the links check's last repeat */
 };
 
 /* Whether --budget is spent, by rank 0's clock: every rank gets the same answer. */
@@ -99,10 +102,25 @@ static int check_verify(struct accept_run *a, struct accept_figures *f)
 	return status;
 }
 
+/* The links check's figures, and its coverage for the report (the last repeat's). */
+struct links_hand {
+	struct accept_figures *figures;
+	cJSON **coverage; /* rank 0: an object holding "coverage" */
+};
+
 static int links_to_figures(void *arg, const struct links_view *v,
-                            const struct detect_result *final)
+                            const struct detect_result *final,
+                            const struct links_coverage *coverage)
 {
-	return accept_figures_add_links_view(arg, v, final);
+	struct links_hand *h = arg;
+	cJSON *c = cJSON_CreateObject();
+	if (!c || !links_report_add_coverage(c, coverage)) {
+		cJSON_Delete(c);
+		return -1;
+	}
+	cJSON_Delete(*h->coverage);
+	*h->coverage = c;
+	return accept_figures_add_links_view(h->figures, v, final);
 }
 
 /*
@@ -124,7 +142,8 @@ static int check_links(struct accept_run *a, struct accept_figures *f, int repea
 	lo.timeout_s = 0;
 	if (a->deadline_s > 0) /* a budget of 0 is none: what is spent leaves a sliver */
 		lo.budget_s = fmax(left * 0.5 / repeats_left, 0.001);
-	int status = links_measure(a->ctx, &lo, links_to_figures, f);
+	struct links_hand hand = {.figures = f, .coverage = &a->links_coverage};
+	int status = links_measure(a->ctx, &lo, links_to_figures, &hand);
 	if (status == EXIT_OK && f)
 		accept_figures_mark(f, ACCEPT_LINKS);
 	return status;
@@ -451,6 +470,19 @@ static int search_all(struct accept_run *a)
 	return status;
 }
 
+/* The links check's coverage (of its last repeat) into the report's summary; false: no memory. */
+static bool add_coverage(struct accept_run *a)
+{
+	cJSON *summary = cJSON_GetObjectItemCaseSensitive(a->root, SK_REPORT_SUMMARY);
+	cJSON *cov = cJSON_DetachItemFromObjectCaseSensitive(a->links_coverage, SK_LSUM_COVERAGE);
+	if (!cov)
+		return summary != NULL;
+	if (summary && cJSON_AddItemToObject(summary, SK_ACCSUM_COVERAGE, cov))
+		return true;
+	cJSON_Delete(cov);
+	return false;
+}
+
 /* Rank 0: every line, the report's verdict, the JUnit file. */
 static int conclude(struct accept_run *a)
 {
@@ -490,7 +522,7 @@ static int conclude(struct accept_run *a)
 	}
 	run_partial_lock(&a->report);
 	run_context_end(&a->context);
-	if (a->root && !accept_verdict_to_json(a->root, v)) {
+	if (a->root && (!accept_verdict_to_json(a->root, v) || !add_coverage(a))) {
 		cmd_error(a->ctx, "accept: out of memory for the report");
 		status = EXIT_RUNTIME;
 	} else if (a->root) {
@@ -612,6 +644,7 @@ int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o)
 	accept_verdict_release(&a.verdict);
 	accept_spec_release(&a.spec);
 	cJSON_Delete(a.root);
+	cJSON_Delete(a.links_coverage);
 	report_context_release(&a.context);
 	topo_map_release(&a.map);
 	run_partial_release(&a.report);

@@ -528,8 +528,11 @@ static int conclude(struct links_run *r)
 	/* counted again: a clearing may also confirm a segment the traffic had hidden */
 	confirmed = detect_confirmed_count(&r->final);
 	run_context_end(&r->c);
-	if (r->hand) /* inside another command, which says what it makes of it */
-		return r->hand(r->hand_arg, &v, &r->final) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	if (r->hand) { /* inside another command, which says what it makes of it */
+		struct links_coverage cov;
+		links_coverage_of(r, &cov);
+		return r->hand(r->hand_arg, &v, &r->final, &cov) == 0 ? EXIT_OK : EXIT_RUNTIME;
+	}
 	r->print(&v, r->o, &j);
 	links_print_coverage(r);
 	if (r->o->out.output)

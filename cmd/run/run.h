@@ -132,15 +132,17 @@ int verify_watched(const struct cmd_ctx *ctx, const struct verify_opts *o,
  * rank 0 print(view, options, judgement) and the report; an exit code.
  * links_measure is the same measurement inside another command (accept):
  * its watchdog none (the caller's), nothing printed, no report written; rank 0
- * hands hand() the judged run (the view and the confirmed suspects, valid
- * during the call; hand returns 0, or -1 when out of memory). Both are
+ * hands hand() the judged run (the view, the confirmed suspects and what the
+ * run covered, valid during the call; hand returns 0, or -1 when out of memory). Both are
  * collective and return an exit code.
  */
 typedef void (*links_print_fn)(const struct links_view *v, const struct links_opts *o,
                                const struct links_judgement *j);
 int links_run(const struct cmd_ctx *ctx, const struct links_opts *o, links_print_fn print);
+struct links_coverage;
 typedef int (*links_outcome_fn)(void *arg, const struct links_view *v,
-                                const struct detect_result *final);
+                                const struct detect_result *final,
+                                const struct links_coverage *coverage);
 int links_measure(const struct cmd_ctx *ctx, const struct links_opts *o, links_outcome_fn hand,
                   void *arg);
 

@@ -113,8 +113,10 @@ static int host_index(const struct watch_state *s, const char *name)
 }
 
 /* links_outcome_fn, rank 0: every host pair's bandwidth into its series. */
-static int take_links(void *arg, const struct links_view *v, const struct detect_result *final)
+static int take_links(void *arg, const struct links_view *v, const struct detect_result *final,
+                      const struct links_coverage *coverage)
 {
+	(void)coverage; /* a round's matrix is what watch follows */
 	struct watch_run *w = arg;
 	size_t nh = (size_t)v->nhosts;
 	double *cells = malloc((nh ? nh * nh : 1) * sizeof *cells), t = watch_now_s(w);

@@ -3,6 +3,7 @@
  * accept_verdict.h).
  */
 #include "reports/accept/accept_verdict.h"
+#include "reports/io/report_schema.h"
 
 #include "reports/accept/accept_util.h"
 #include "reports/render/junit.h"
@@ -509,17 +510,17 @@ cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
 
 	counts(v, by);
 	if (!results || !summary ||
-	    !cJSON_AddStringToObject(summary, "verdict",
+	    !cJSON_AddStringToObject(summary, SK_ACCSUM_VERDICT,
 	                             !accept_verdict_failed(v)       ? "PASS"
 	                             : accept_verdict_inconclusive(v) ? "INCONCLUSIVE"
 	                                                             : "FAIL") ||
-	    !cJSON_AddNumberToObject(summary, "checks", (double)v->nresults) ||
-	    !cJSON_AddNumberToObject(summary, "passed", (double)by[ACCEPT_PASS]) ||
-	    !cJSON_AddNumberToObject(summary, "failed", (double)by[ACCEPT_FAIL]) ||
-	    !cJSON_AddNumberToObject(summary, "intermittent", (double)by[ACCEPT_INTERMITTENT]) ||
-	    !cJSON_AddNumberToObject(summary, "repeats", v->repeats) ||
-	    !(hosts = cJSON_AddArrayToObject(summary, "hosts")) ||
-	    !(isolations = cJSON_AddArrayToObject(summary, "isolations")))
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_CHECKS, (double)v->nresults) ||
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_PASSED, (double)by[ACCEPT_PASS]) ||
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_FAILED, (double)by[ACCEPT_FAIL]) ||
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_INTERMITTENT, (double)by[ACCEPT_INTERMITTENT]) ||
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_REPEATS, v->repeats) ||
+	    !(hosts = cJSON_AddArrayToObject(summary, SK_ACCSUM_HOSTS)) ||
+	    !(isolations = cJSON_AddArrayToObject(summary, SK_ACCSUM_ISOLATIONS)))
 		return NULL;
 	for (size_t i = 0; i < v->nresults; i++)
 		if (!add_result(results, v, &v->results[i]))

@@ -64,6 +64,7 @@
 	O(RETEST, "summary.suspects[].retest", "the first pass against the re-test")               \
 	O(SENS, "summary.sensitivity[]", "the smallest slowdown a class would have named")         \
 	O(COVER, "summary.coverage", "links: what the run measured and what it rules out")         \
+	O(ACCSUM, "accept summary", "the verdict of a run against a spec")                         \
 	O(RULES, "summary.coverage.rules_out[]", "per verdict class: the slowdown ruled out")      \
 	O(SHIFT, "shift", "the shift pattern: every rank sending to rank + k at once")             \
 	O(PAIRS, "pairs",                                                                          \
@@ -507,6 +508,16 @@
 	F(COVER, STOPPED_BY_BUDGET, "stopped_by_budget", BOOL, NONE, R, NULL, "",                  \
 	  "rounds or re-tests were left out to keep to the budget")                                \
 	F(COVER, RULES_OUT, "rules_out", OBJS, RULES, R, NULL, "", "link, host and segment")       \
+	F(ACCSUM, VERDICT, "verdict", STR, NONE, R, NULL, "", "PASS, FAIL or INCONCLUSIVE")        \
+	F(ACCSUM, CHECKS, "checks", INT, NONE, R, NULL, "", "checks judged")                      \
+	F(ACCSUM, PASSED, "passed", INT, NONE, R, NULL, "", "of them, passed")                     \
+	F(ACCSUM, FAILED, "failed", INT, NONE, R, NULL, "", "failed")                              \
+	F(ACCSUM, INTERMITTENT, "intermittent", INT, NONE, R, NULL, "", "failed some repeats")     \
+	F(ACCSUM, REPEATS, "repeats", INT, NONE, R, NULL, "", "repeats judged")                    \
+	F(ACCSUM, HOSTS, "hosts", OBJS, NONE, R, NULL, "", "one verdict per host")                 \
+	F(ACCSUM, ISOLATIONS, "isolations", OBJS, NONE, R, NULL, "", "the culprit searches")       \
+	F(ACCSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "",                                   \
+	  "the links check's, of its last repeat: what it measured and rules out")                 \
 	F(RULES, KIND, "kind", STR, NONE, R, detect_kind_names, "", "the verdict class")           \
 	F(RULES, SLOWDOWN_PERCENT, "slowdown_percent", NUM, NONE, RN, NULL, "%",                   \
 	  "the smallest slowdown of a covered one that would be named (a link or segment: each "   \
@@ -783,7 +794,7 @@
 	C(OVERLAP, "overlap", OVL, NONE, OVSUM)                                                    \
 	C(TUNE, "tune", AR, TUNE, TSUM)                                                            \
 	C(WATCH, "watch", WSER, NONE, WSUM)                                                        \
-	C(ACCEPT, "accept", NONE, NONE, NONE)                                                      \
+	C(ACCEPT, "accept", NONE, NONE, ACCSUM)                                                    \
 	C(COMPARE, "compare", NONE, NONE, NONE)                                                    \
 	C(TREND, "trend", NONE, NONE, NONE)
 

@@ -36,7 +36,11 @@ assert kinds == {'topology', 'verify', 'links', 'allreduce'}, kinds
 assert d['config']['spec']['checks']['allreduce']['points'], d['config']
 # the links check measured as told: links' options, echoed in the config
 assert d['config']['bw_bytes'] == 262144 and d['config']['window'] == 4, d['config']
+# and the report says what it covered (issue 28): 2 ranks of 1 host, all pairs
+c = d['summary']['coverage']
+assert c['pattern'] == 'pairs' and c['pairs_measured'] == 1 and c['rounds'] >= 1, c
 "
+check_schema "$TMP/acc.json" -- "accept's report, its summary and the links check's coverage"
 expect_exit 0 "its JUnit file parses, no failure" python3 -c "
 import xml.dom.minidom as m
 x = m.parse('$TMP/acc.xml')
