@@ -345,38 +345,36 @@ struct links_view links_view_of(const struct links_run *r)
 	};
 }
 
+/* rails_cells_fn over a links view: rail k's matrix of the isolated pairs. */
+struct rail_cells {
+	const struct links_view *v;
+	const int *pos;
+};
+
+static int rail_cells(void *arg, int rail, double *out)
+{
+	const struct rail_cells *c = arg;
+	return links_rail_host_matrix(c->v, c->pos, rail, out);
+}
+
 /* links --rails: each rail's matrix judged too, so a slow NIC is named as its rail (rails.h). */
 static int judge_rails(const struct links_view *v, const struct detect_params *p,
                        struct detect_result *out)
 {
-	size_t nh = (size_t)v->nhosts, cells_per = nh * nh;
+	size_t nh = (size_t)v->nhosts;
 	int *pos = malloc(((size_t)v->nranks + 1) * sizeof *pos), *rank_at = NULL;
-	double *cells = NULL;
-	const double **views = NULL;
-	int nr = pos ? links_rank_positions(v, pos) : -1, rc = -1;
-	if (nr < RAILS_MIN_JUDGED) {
-		rc = nr < 0 ? -1 : 0;
-		goto out;
+	int nr = pos ? links_rank_positions(v, pos) : -1, rc = nr < 0 ? -1 : 0;
+	if (nr >= RAILS_MIN_JUDGED && (rank_at = malloc((size_t)nr * nh * sizeof *rank_at))) {
+		for (size_t i = 0; i < (size_t)nr * nh; i++)
+			rank_at[i] = -1;
+		for (int a = 0; a < v->nranks; a++)
+			rank_at[(size_t)v->host_of_rank[a] * (size_t)nr + (size_t)pos[a]] = a;
+		struct rail_cells c = {v, pos};
+		rc = rails_classify(rail_cells, &c, nr, v->nhosts, rank_at, p, out) < 0 ? -1 : 0;
+	} else if (nr >= RAILS_MIN_JUDGED) {
+		rc = -1;
 	}
-	cells = malloc((size_t)nr * cells_per * sizeof *cells);
-	views = malloc((size_t)nr * sizeof *views);
-	rank_at = malloc((size_t)nr * nh * sizeof *rank_at);
-	if (!cells || !views || !rank_at)
-		goto out;
-	for (int k = 0; k < nr; k++) {
-		views[k] = cells + (size_t)k * cells_per;
-		if (links_rail_host_matrix(v, pos, k, cells + (size_t)k * cells_per) != 0)
-			goto out;
-	}
-	for (size_t i = 0; i < (size_t)nr * nh; i++)
-		rank_at[i] = -1;
-	for (int a = 0; a < v->nranks; a++)
-		rank_at[(size_t)v->host_of_rank[a] * (size_t)nr + (size_t)pos[a]] = a;
-	rc = rails_classify(views, nr, v->nhosts, rank_at, p, out) < 0 ? -1 : 0;
-out:
 	free(pos);
-	free(cells);
-	free(views);
 	free(rank_at);
 	return rc;
 }

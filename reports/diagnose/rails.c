@@ -50,11 +50,14 @@ static double fine_floor(double named_ratio, double tolerance)
 	return fmin(1 - tolerance, cbrt(named_ratio));
 }
 
-/* How host h's rails judge it (per[k], info[k]: rail k's verdicts and reference). */
-static struct host_rails judge_host(const double *const *cells, int nrails, int nhosts,
-                                    const int *rank_at, const struct detect_result *per,
-                                    const struct classify_info *info, int h, double tolerance,
-                                    double *scratch)
+/*
+ * How host h's rails judge it: per[k], rail k's verdicts; ways[(k * nhosts +
+ * h) * 2 + 0 or 1], h's row (sends) and column (receives) of rail k against
+ * its reference (NAN: not judged, or not measured that way).
+ */
+static struct host_rails judge_host(int nrails, int nhosts, const int *rank_at,
+                                    const struct detect_result *per, const double *ways, int h,
+                                    double tolerance)
 {
 	struct host_rails j = {.others_fine = true, .named_ratio = 0};
 	for (int k = 0; k < nrails; k++) {
@@ -67,16 +70,12 @@ static struct host_rails judge_host(const double *const *cells, int nrails, int 
 		j.receive |= v->direction != DETECT_DIR_AB;
 	}
 	for (int k = 0; j.named && k < nrails; k++) {
-		if (host_verdict(&per[k], h) || rank_at[(size_t)h * nrails + k] < 0 ||
-		    !info[k].judged)
+		if (host_verdict(&per[k], h) || rank_at[(size_t)h * nrails + k] < 0)
 			continue;
-		double out =
-		    j.send ? way_ratio(cells[k], nhosts, h, true, info[k].expected, scratch) : 1;
-		double in = j.receive
-		                ? way_ratio(cells[k], nhosts, h, false, info[k].expected, scratch)
-		                : 1;
+		const double *w = &ways[((size_t)k * nhosts + h) * 2];
+		double out = j.send ? w[0] : 1, in = j.receive ? w[1] : 1;
 		if (!isfinite(out) || !isfinite(in))
-			continue; /* not measured that way: no evidence either way */
+			continue; /* not judged, or not measured that way: no evidence either way */
 		j.judged++;
 		double floor = fine_floor(j.named_ratio, tolerance);
 		j.others_fine &= out >= floor && in >= floor;
@@ -129,23 +128,40 @@ static int name_rails(struct detect_result *r, const struct detect_result *per, 
 	return add;
 }
 
-int rails_classify(const double *const *cells, int nrails, int nhosts, const int *rank_at,
+/* Rail k's verdicts into *per, and every host's two ways of it into ways (judge_host). */
+static int judge_rail(rails_cells_fn cells, void *arg, int k, int nhosts,
+                      const struct detect_params *p, double *m, double *scratch,
+                      struct detect_result *per, double *ways)
+{
+	struct classify_info info;
+	if (cells(arg, k, m) != 0 || classify_hosts(m, nhosts, p, false, per, &info) != 0)
+		return -1;
+	for (int h = 0; h < nhosts; h++) {
+		double *w = &ways[((size_t)k * nhosts + h) * 2];
+		w[0] = info.judged ? way_ratio(m, nhosts, h, true, info.expected, scratch) : NAN;
+		w[1] = info.judged ? way_ratio(m, nhosts, h, false, info.expected, scratch) : NAN;
+	}
+	return 0;
+}
+
+int rails_classify(rails_cells_fn cells, void *arg, int nrails, int nhosts, const int *rank_at,
                    const struct detect_params *p, struct detect_result *r)
 {
 	if (!cells || !rank_at || !p || !r || nrails < 0 || nhosts < 0)
 		return -1;
 	if (nrails < RAILS_MIN_JUDGED || nhosts < 3)
 		return 0;
+	size_t nh = (size_t)nhosts;
 	struct detect_result *per = calloc((size_t)nrails, sizeof *per);
-	struct classify_info *info = calloc((size_t)nrails, sizeof *info);
-	double *scratch = malloc((size_t)nhosts * sizeof *scratch);
+	double *m = malloc(nh * nh * sizeof *m), *scratch = malloc(nh * sizeof *scratch);
+	double *ways = malloc((size_t)nrails * nh * 2 * sizeof *ways);
 	bool *named = malloc((size_t)nrails * sizeof *named);
 	int made = 0, rails = -1;
-	if (!per || !info || !scratch || !named)
+	if (!per || !m || !scratch || !ways || !named)
 		goto out;
 	for (; made < nrails; made++) {
 		detect_result_init(&per[made]);
-		if (classify_hosts(cells[made], nhosts, p, false, &per[made], &info[made]) != 0) {
+		if (judge_rail(cells, arg, made, nhosts, p, m, scratch, &per[made], ways) != 0) {
 			made++;
 			goto out;
 		}
@@ -153,8 +169,8 @@ int rails_classify(const double *const *cells, int nrails, int nhosts, const int
 	rails = 0;
 	for (int h = 0; h < nhosts; h++) {
 		struct host_rails j =
-		    judge_host(cells, nrails, nhosts, rank_at, per, info, h, p->tolerance, scratch);
-		if (!j.named || j.named + j.judged < RAILS_MIN_JUDGED || !j.judged ||
+		    judge_host(nrails, nhosts, rank_at, per, ways, h, p->tolerance);
+		if (!j.named || !j.judged || j.named + j.judged < RAILS_MIN_JUDGED ||
 		    !j.others_fine)
 			continue;
 		int n = name_rails(r, per, nrails, h, &rank_at[(size_t)h * nrails], named);
@@ -168,8 +184,9 @@ out:
 	for (int k = 0; per && k < made; k++)
 		detect_result_release(&per[k]);
 	free(per);
-	free(info);
+	free(m);
 	free(scratch);
+	free(ways);
 	free(named);
 	return rails;
 }

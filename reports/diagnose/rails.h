@@ -29,16 +29,20 @@
 /* The fewest judged rails of a host for a rail verdict: one to name, one to clear. */
 #define RAILS_MIN_JUDGED 2
 
+/* Writes rail k's host matrix (nhosts x nhosts, NAN unknown) into out: 0, or -1. */
+typedef int (*rails_cells_fn)(void *arg, int rail, double *out);
+
 /*
- * cells[k] (k < nrails): rail k's host matrix (nhosts x nhosts, NAN unknown);
- * rank_at[h * nrails + k]: the rank at position k of host h, -1 none. Appends
- * the rail verdicts to r (kind host, rail_rank set; metric bandwidth, class
- * cross_host, not loaded) and drops from all of r the suspects they explain
- * (see above). Returns the number of rail verdicts, or -1 for bad arguments
- * or no memory (r then as it was, or with some suspects dropped and no
- * rail verdict added).
+ * cells(arg, k, out): rail k's host matrix, asked for once per rail (one
+ * matrix is held at a time: 8 rails of 4,096 hosts are 1 GiB of cells);
+ * rank_at[h * nrails + k]: the rank at position k of host h, -1 none.
+ * Appends the rail verdicts to r (kind host, rail_rank set; metric
+ * bandwidth, class cross_host, not loaded) and drops from all of r the
+ * suspects they explain (see above). Returns the number of rail verdicts,
+ * or -1 for bad arguments, a failed cells() or no memory (r then as it was,
+ * or with some suspects dropped and no rail verdict added).
  */
-int rails_classify(const double *const *cells, int nrails, int nhosts, const int *rank_at,
+int rails_classify(rails_cells_fn cells, void *arg, int nrails, int nhosts, const int *rank_at,
                    const struct detect_params *p, struct detect_result *r);
 
 #endif
