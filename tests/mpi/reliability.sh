@@ -285,6 +285,15 @@ COLLSCOPE_FAULT=stall:rank=39,after=3 expect_exit "$HANG_EXIT" \
 	-b 1K -e 1K -n 10 --timeout 5
 expect_output "rank 39 \(answering but making no progress; last at ring, 1024 bytes, timed iteration 2\)" \
 	"rank 39 is named"
+# The same 40 ranks as 10 hosts of 4 (issue 28): rank 0 holds a connection per host, 9 of them,
+# and each host's leader watches its 4 ranks; rank 38 stalls on the last host. Rank 0 may open
+# 32 files, fewer than the 39 connections a connection per rank took (40 local ranks cost Open MPI
+# itself about 20 of rank 0's files: at 24 the watchdog could not take all 9 and stopped with 5).
+COLLSCOPE_WATCHDOG_HOST_RANKS=4 COLLSCOPE_FAULT=stall:rank=38,after=3 expect_exit "$HANG_EXIT" \
+	"40 ranks as 10 hosts, rank 0 limited to 32 files: the stalled rank is a hang" \
+	timeout 300 "$MPIRUN" $MPIRUN_FLAGS -np 40 "$LIMIT" 32 32 "$BIN" allreduce -q -a ring \
+	-b 1K -e 1K -n 10 --timeout 5
+expect_output "rank 38 \(answering but making no progress" "rank 38 is named, through its host's leader"
 
 # A host per rank (30 hosts): rank 0 needs a connection per host, more than its soft limit
 # of 24 allows. The watchdog raises the soft limit to the hard one and the stall is named;
