@@ -119,8 +119,8 @@ const struct cmd_spec allreduce_spec = {
         "(warm-up, then timed iterations by the --timing method; an iteration ends when\n"
         "the slowest rank's call does), verifies every result, and prints p50/p99 time,\n"
         "algorithm and bus bandwidth (nccl-tests' definitions) per point, then the peak\n"
-        "per variant. The report is rewritten after every point, with \"complete\": false\n"
-        "until the sweep ends.\n",
+        "per variant. The report is rewritten as points end (at most once a second), with\n"
+        "\"complete\": false until the sweep ends.\n",
     .exit_codes = "exit codes: 0 ok, 1 below --min-busbw, 2 bad usage, 3 wrong results,\n"
                   "            4 hang or dead rank, 5 MPI, memory or I/O error, or a point\n"
                   "            left without a valid sample\n",

@@ -6,6 +6,7 @@
 #include "cmd/run/run.h"
 #include "reports/diagnose/flight.h"
 #include "cmd/run/watchdog.h"
+#include "algorithms/clock_id.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -40,6 +41,16 @@ static int write_locked(struct run_partial *p)
 		return EXIT_OK;
 	int status = run_report_write(p->ctx, p->path, p->root, p->written || p->force);
 	p->written = p->written || status == EXIT_OK;
+	p->written_s = clock_local_s();
+	return status;
+}
+
+int run_partial_flush_every(struct run_partial *p, double min_interval_s)
+{
+	pthread_mutex_lock(&p->lock);
+	bool due = !p->written || clock_local_s() - p->written_s >= min_interval_s;
+	int status = due ? write_locked(p) : EXIT_OK;
+	pthread_mutex_unlock(&p->lock);
 	return status;
 }
 

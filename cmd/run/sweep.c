@@ -445,7 +445,12 @@ int sweep_point(struct sweep *s, int v, uint64_t size_bytes, const struct sweep_
 		if (failed)
 			cmd_rank_error(s->ctx, "%s: out of memory while recording results",
 			               s->command);
-		status = failed ? EXIT_RUNTIME : run_partial_flush(&s->report);
+		/* adaptive points end within their budget: a second of them per write loses at
+		   most a second's points to a kill (a hang's hook writes them all) */
+		bool short_points = s->cfg.iters == 0 && s->cfg.budget_s < PARTIAL_MIN_INTERVAL_S;
+		status = failed ? EXIT_RUNTIME
+		                : run_partial_flush_every(&s->report,
+		                                          short_points ? PARTIAL_MIN_INTERVAL_S : 0);
 		if (status == EXIT_OK && !r.skipped && !ar_record_has_time(&r))
 			status = no_sample(s, &r, &br);
 	}
