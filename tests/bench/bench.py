@@ -27,6 +27,10 @@ it out, BENCH_VC_RATE sets the rate), and the overlap of a non-blocking all-redu
 MPI_Iallreduce against the best own schedule (overlap_bench.py). Informational: it exits 0 unless
 a run fails.
 
+The default sweep (sweep_bench.py, issue 36): `make run`'s sweep against the same with every point
+spending its whole budget (--ci-width 0), alternating: their wall times, the ratio (goal at most
+0.5) and each point's p50 interval width and why it stopped; --sweep-only runs it alone.
+
 The halves (halves_bench.py, issue 35): in both configurations, `--collective reduce_scatter` and
 `--collective allgather` with `-a all` (every variant that offers the half, read from the report,
 interleaved in one call) against `mpi` (MPI_Reduce_scatter, MPI_Allgatherv) at 8 B, 4 KiB, 64 KiB,
@@ -67,6 +71,7 @@ import tempfile
 import codec_bench
 import halves_bench
 import overlap_bench
+import sweep_bench
 import vcluster_bench
 
 SIZES = [8, 64, 512, 4 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 32 << 20, 64 << 20]
@@ -436,7 +441,7 @@ def settings(repeats, sizes=SIZES):
 
 def lower_is_better(check):
     """A goal on a time, a cost or an error is a maximum; the others are minimums."""
-    return any(w in check["target"] for w in ("latency", "overhead", "vs pipelined"))
+    return any(w in check["target"] for w in ("latency", "overhead", "vs pipelined", "sweep time"))
 
 
 def md_cell(value, latency):
@@ -565,6 +570,7 @@ def render_markdown(doc):
         lines += md_targets(doc)
     lines += halves_bench.markdown(doc.get("halves"), human) + overlap_bench.markdown(doc.get("overlap"), human)
     lines += codec_bench.markdown(doc.get("codecs"), human)
+    lines += sweep_bench.markdown(doc.get("sweep"), human)
     if "cluster" in doc:
         lines += md_cluster(doc["cluster"])
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -655,6 +661,8 @@ def main():
     codec_rate = os.path.join(os.path.dirname(membw), "codec_rate")
     if "--codecs-only" in sys.argv:
         return codec_bench.report(codec_bench.measure(binary, codec_rate, repeats, env), human)
+    if "--sweep-only" in sys.argv:
+        return sweep_bench.report(sweep_bench.measure(binary, repeats, env), human)
     rows, memory, traces, timing = [], [], [], None
     tracer = None if timing_only else build_trace_overhead(binary)
     if not tracer and not timing_only:
@@ -683,6 +691,8 @@ def main():
                                   repeats, TIME_PER_SIZE_S)
     overlap = overlap_bench.measure(binary, repeats, env)
     codecs = codec_bench.measure(binary, codec_rate, repeats, env)
+    sweep = sweep_bench.measure(binary, repeats, env)
+    checks.append(sweep_bench.target(sweep))
     cluster = ({"skipped": "BENCH_CLUSTER=0"} if os.environ.get("BENCH_CLUSTER") == "0"
                else vcluster_bench.measure(binary, repeats, env))
     mem = {k: {f: median_of(m[k][f] for m in memory) for f in memory[0][k]} for k in memory[0]}
@@ -722,12 +732,13 @@ def main():
     halves_bench.report(halves, human)
     overlap_bench.report(overlap, human)
     codec_bench.report(codecs, human)
+    sweep_bench.report(sweep, human)
     vcluster_bench.report(cluster, human)
     doc = {"schema_version": 1, "command": "bench", "started_utc": started, "machine": machine_info(load_start),
            "settings": settings(repeats), "repeats": repeats, "sizes_bytes": SIZES,
            "memory_bandwidth": mem, "memory_bandwidth_runs": memory, "results": rows,
            "trace_overhead": traces, "timing": timing, "targets": checks, "halves": halves, "overlap": overlap,
-           "codecs": codecs, "cluster": cluster, "complete": True}
+           "codecs": codecs, "sweep": sweep, "cluster": cluster, "complete": True}
     write_json(doc, out_path)
     write_markdown(doc, md_path)
 
