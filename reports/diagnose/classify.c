@@ -420,7 +420,6 @@ static struct detect_suspect verdict(struct work *w, enum detect_kind kind, cons
 	    .host_a = -1,
 	    .host_b = -1,
 	    .host = -1,
-	    .rail_rank = -1,
 	    .measured = m,
 	    .expected = w->ref_median,
 	    .ratio = m / w->ref_median,
@@ -860,7 +859,7 @@ int classify_describe(const struct detect_result *r, const struct detect_suspect
 		                name_of(host_names, back ? s->host_a : s->host_b, y, sizeof y),
 		                way(s->kind, s->direction), why);
 	}
-	if (s->kind == DETECT_HOST && s->host >= 0 && s->rail_rank >= 0) /* rails.h */
+	if (s->kind == DETECT_HOST && s->host >= 0 && s->rail) /* rails.h */
 		return snprintf(buf, len, "rail of rank %d on host %s (its NIC) is slow %s: %s",
 		                s->rail_rank, name_of(host_names, s->host, x, sizeof x),
 		                way(s->kind, s->direction), why);

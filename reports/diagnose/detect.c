@@ -389,7 +389,6 @@ static int judge_hosts(const struct detect_link *links, size_t n, int nhosts,
 		    .host_a = -1,
 		    .host_b = -1,
 		    .host = h,
-		    .rail_rank = -1,
 		    .measured = s->host_med[h],
 		    .links_suspect = s->host_flagged[h],
 		    .links_total = s->host_total[h],
@@ -443,7 +442,6 @@ static int push_links(const struct detect_link *links, size_t n, enum detect_loc
 		    .host_a = k->host_a,
 		    .host_b = k->host_b,
 		    .host = -1,
-		    .rail_rank = -1,
 		    .measured = k->value,
 		    .expected = s->class_spread.median,
 		    .direction = DETECT_DIR_AB,
@@ -584,7 +582,7 @@ static bool covers(const struct detect_result *r, const struct detect_suspect *s
 	const signed char *sides = detect_sides(r, s);
 	if (!detect_link_usable(k, s->locality))
 		return false;
-	if (s->kind == DETECT_HOST && s->rail_rank >= 0) /* a rail: its rank's links */
+	if (s->kind == DETECT_HOST && s->rail) /* a rail: its rank's links */
 		return k->a == s->rail_rank || k->b == s->rail_rank;
 	if (s->kind == DETECT_HOST)
 		return touches(k, s->host);
@@ -706,7 +704,7 @@ const struct detect_suspect *detect_accused_before(const struct detect_result *s
 		/* a rail of the host named before, or the host of a rail (rails.h): the
 		   re-test narrows or widens where on the host, the host is slow again */
 		if (s->kind == DETECT_HOST && f->host == s->host &&
-		    (f->rail_rank == s->rail_rank || f->rail_rank < 0 || s->rail_rank < 0))
+		    (!f->rail || !s->rail || f->rail_rank == s->rail_rank))
 			return f;
 		if (s->kind == DETECT_SEGMENT && detect_same_segment(second, s, first, f))
 			return f;

@@ -85,7 +85,8 @@ struct detect_suspect {
 	int a, b;           /* link: the ranks a -> b; host: -1 */
 	int host_a, host_b; /* link: their hosts; host: -1 */
 	int host;           /* host: its index; link: -1 */
-	int rail_rank;      /* host: the one rank whose NIC alone is slow (rails.h); else -1 */
+	bool rail;          /* host: named as one of its NICs, rank rail_rank's (rails.h) */
+	int rail_rank;
 	double measured;    /* link: its value; host: the median of its links in the class */
 	double expected;    /* the class median (host rule (b): the median of the hosts' medians) */
 	double ratio;       /* measured / expected */

@@ -88,7 +88,7 @@ static bool explained(const struct detect_suspect *s, int h, const int *ranks, c
                       int nrails)
 {
 	if (s->metric != DETECT_BANDWIDTH || s->locality != DETECT_CROSS_HOST || s->loaded ||
-	    s->rail_rank >= 0)
+	    s->rail)
 		return false;
 	if (s->kind == DETECT_HOST)
 		return s->host == h;
@@ -121,6 +121,7 @@ static int name_rails(struct detect_result *r, const struct detect_result *per, 
 		if (!named[k])
 			continue;
 		struct detect_suspect s = *host_verdict(&per[k], h);
+		s.rail = true;
 		s.rail_rank = ranks[k];
 		s.side = -1;
 		r->suspects[r->nsuspects++] = s;

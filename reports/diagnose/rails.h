@@ -16,7 +16,7 @@
  * the tolerance of that rail's reference, or a third of the named rails' way
  * down at most (in logs), has slow rails (so not a whole host 10-30% slow that
  * noise named on one rail only): each rail that
- * names it becomes a host suspect with rail_rank set, and the suspects that
+ * names it becomes a host suspect with rail and rail_rank set, and the suspects that
  * rail explains are dropped: the host's own cross-host bandwidth verdicts and
  * the rail rank's links to other hosts. A host that every judged rail names
  * keeps its verdict: the host, not a NIC, is slow.
@@ -36,7 +36,7 @@ typedef int (*rails_cells_fn)(void *arg, int rail, double *out);
  * cells(arg, k, out): rail k's host matrix, asked for once per rail (one
  * matrix is held at a time: 8 rails of 4,096 hosts are 1 GiB of cells);
  * rank_at[h * nrails + k]: the rank at position k of host h, -1 none.
- * Appends the rail verdicts to r (kind host, rail_rank set; metric
+ * Appends the rail verdicts to r (kind host, rail and rail_rank set; metric
  * bandwidth, class cross_host, not loaded) and drops from all of r the
  * suspects they explain (see above). Returns the number of rail verdicts,
  * or -1 for bad arguments, a failed cells() or no memory (r then as it was,

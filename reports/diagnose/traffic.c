@@ -38,10 +38,14 @@ int traffic_clear(struct detect_result *r, traffic_other_fn other_of, const void
 	return cleared;
 }
 
-/* A verdict of many cells that the NIC counters speak for: a host, or a link between hosts. */
+/*
+ * A verdict of many cells that the NIC counters speak for: a host, or a link
+ * between hosts. Not a rail (rails.h): the room matrix is the host's, which
+ * one slow NIC of several does not move, so the room would clear every rail.
+ */
 static bool cells_verdict(const struct detect_suspect *s, bool loaded)
 {
-	return judged_here(s) && s->loaded == loaded &&
+	return judged_here(s) && s->loaded == loaded && !s->rail &&
 	       (s->kind == DETECT_HOST || (s->kind == DETECT_LINK && s->between_hosts));
 }
 

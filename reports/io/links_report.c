@@ -470,7 +470,7 @@ static bool add_who(cJSON *o, const struct links_view *v, const struct detect_re
                     const struct detect_suspect *s)
 {
 	const signed char *sides = detect_sides(r, s);
-	if (s->kind == DETECT_HOST && s->rail_rank >= 0) { /* one NIC of the host: its rank */
+	if (s->kind == DETECT_HOST && s->rail) { /* one NIC of the host: its rank */
 		cJSON *a = NULL;
 		return cJSON_AddStringToObject(o, SK_SUSP_HOST, v->host_names[s->host]) &&
 		       (a = cJSON_AddArrayToObject(o, SK_SUSP_RANKS)) &&
@@ -518,7 +518,7 @@ static void who_of(const struct links_view *v, const struct detect_result *r,
 	bool back = s->direction == DETECT_DIR_BA;
 	size_t used = 0;
 	buf[0] = '\0';
-	if (s->kind == DETECT_HOST && s->rail_rank >= 0) {
+	if (s->kind == DETECT_HOST && s->rail) {
 		snprintf(buf, len, "%s rank %d", v->host_names[s->host], s->rail_rank);
 	} else if (s->kind == DETECT_HOST) {
 		snprintf(buf, len, "%s", v->host_names[s->host]);

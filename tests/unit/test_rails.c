@@ -77,7 +77,7 @@ static int count_kind(const struct detect_result *r, enum detect_kind kind, bool
 {
 	int n = 0;
 	for (int i = 0; i < r->nsuspects; i++)
-		n += r->suspects[i].kind == kind && (r->suspects[i].rail_rank >= 0) == rail;
+		n += r->suspects[i].kind == kind && r->suspects[i].rail == rail;
 	return n;
 }
 
@@ -95,7 +95,7 @@ Test(rails, one_of_two_rails_slow_names_the_rail_not_the_host)
 	cr_assert_eq(rails_classify(cells_of, &x, 2, H, x.rank_at, &p, &r), 1);
 	cr_assert_eq(r.nsuspects, 1, "the host's verdict replaced");
 	const struct detect_suspect *s = &r.suspects[0];
-	cr_assert(s->kind == DETECT_HOST && s->host == 3 && s->rail_rank == 3 * 2 + 1);
+	cr_assert(s->kind == DETECT_HOST && s->host == 3 && s->rail && s->rail_rank == 3 * 2 + 1);
 	cr_assert_eq(s->direction, DETECT_DIR_AB, "slow to send");
 	cr_assert(s->ratio > 0.45 && s->ratio < 0.55, "its own rail's figure: %g", s->ratio);
 	detect_result_release(&r);
@@ -123,7 +123,6 @@ Test(rails, one_of_eight_rails_slow_both_ways_replaces_its_rank_links)
 			                            .a = w ? o * 8 + 5 : 5,
 			                            .b = w ? 5 : o * 8 + 5,
 			                            .host = -1,
-			                            .rail_rank = -1,
 			                            .host_a = w ? o : 0,
 			                            .host_b = w ? 0 : o};
 	r.suspects = malloc(sizeof links);
@@ -223,11 +222,11 @@ Test(rails, a_rail_confirms_its_host_and_no_other)
 	                              .metric = DETECT_BANDWIDTH,
 	                              .locality = DETECT_CROSS_HOST,
 	                              .host = 1,
-	                              .rail_rank = -1,
 	                              .a = -1,
 	                              .b = -1,
 	                              .side = -1};
 	struct detect_suspect first[] = {host}, second[] = {host, host, host};
+	second[0].rail = second[1].rail = true;
 	second[0].rail_rank = 5; /* a rail of host 1 */
 	second[1].host = 2;      /* a rail of another host */
 	second[1].rail_rank = 6;
@@ -235,9 +234,11 @@ Test(rails, a_rail_confirms_its_host_and_no_other)
 	struct detect_result s = {.nsuspects = 3, .suspects = second, .nhosts = H};
 	cr_assert_eq(detect_confirm(&s, &f, NULL), 2);
 	cr_assert(second[0].confirmed && !second[1].confirmed && second[2].confirmed);
-	first[0].rail_rank =
-	    5; /* the rail first, the host again: confirmed; another rail of it too */
+	/* the rail first, the host again: confirmed; another rail of it not */
+	first[0].rail = true;
+	first[0].rail_rank = 5;
 	second[1] = host;
+	second[1].rail = true;
 	second[1].rail_rank = 7;
 	cr_assert_eq(detect_confirm(&s, &f, NULL), 2);
 	cr_assert(second[0].confirmed && !second[1].confirmed && second[2].confirmed);

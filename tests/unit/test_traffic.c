@@ -314,3 +314,31 @@ Test(traffic, a_segment_missing_the_streams_host_gets_its_rack_back)
 	cr_assert_eq(r.suspects[1].links_suspect, 12);
 	detect_result_release(&r);
 }
+
+/* A rail (one NIC of a host, rails.h) is not judged on the host's room: one rail does not move it. */
+Test(traffic, cells_leave_a_rail_alone)
+{
+	double room[H * H];
+	for (int i = 0; i < H * H; i++)
+		room[i] = i / H == i % H ? NAN : 1.0 + 0.005 * (double)(i % 3);
+	struct detect_suspect v = {.kind = DETECT_HOST,
+	                           .metric = DETECT_BANDWIDTH,
+	                           .locality = DETECT_CROSS_HOST,
+	                           .host = 2,
+	                           .rail = true,
+	                           .rail_rank = 5,
+	                           .a = -1,
+	                           .b = -1,
+	                           .side = -1,
+	                           .confirmed = true,
+	                           .other_traffic_gbps = 0.3,
+	                           .other_traffic_most_gbps = 0.3};
+	struct detect_result r = {.nsuspects = 1, .suspects = &v, .nhosts = H};
+	struct detect_params p;
+	detect_params_default(&p);
+	cr_assert_eq(traffic_clear_cells(&r, room, NULL, H, false, &p), 0);
+	cr_assert(v.confirmed && !v.traffic_cleared, "the room of the host says nothing of one NIC");
+	v.rail = false; /* the whole host, its room fine: cleared as before */
+	cr_assert_eq(traffic_clear_cells(&r, room, NULL, H, false, &p), 1);
+	cr_assert(!v.confirmed && v.traffic_cleared);
+}
