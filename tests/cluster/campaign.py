@@ -92,15 +92,18 @@ def smoke_draws():
     first pass names them, the interface counters clear them (traffic.h); and
     a traced ring with one link 35% slower one way, a suspect hop that the
     re-measurements confirm or clear (hops.h), which must accuse nothing
-    healthy (found or not: printed, not a floor). Fixed, so that its floors
-    are honest."""
+    healthy (found or not: printed, not a floor); and a no-change compare
+    --paired under CPU burners, which must not fail (issue 29: make check
+    prints the false alarm, the campaign's table counts it by command). Fixed,
+    so that its floors are honest."""
     out = []
     for i, (cls, truth, load, cmd, pct) in enumerate([
             ("none", {"kind": "none", "direction": "", "hosts": []}, "none", "links", None),
             ("host-both", {"kind": "host", "direction": "both", "hosts": ["h2"]}, "none", "links", 90),
             ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h4", "h1"]}, "none", "links", 90),
             ("none", {"kind": "none", "direction": "", "hosts": []}, "traffic", "links", None),
-            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h2", "h3"]}, "none", "trace", 35)]):
+            ("link-oneway", {"kind": "link", "direction": "oneway", "hosts": ["h2", "h3"]}, "none", "trace", 35),
+            ("none", {"kind": "none", "direction": "", "hosts": []}, "cpu", "compare", None)]):
         out.append({"index": i, "seed": 0, "class": cls, "load": load, "command": cmd,
                      "magnitude_pct": pct, "latency_us": None, "truth": truth})
     return out

@@ -3,8 +3,9 @@
 # virtual cluster with its fixed draws (tests/cluster/campaign.py smoke_draws:
 # a clean run of links, two gross faults, a host and one direction of a link at
 # 90% less bandwidth, a clean run beside another job's TCP stream, and a traced
-# ring with one link 35% slower one way: a suspect hop, measured again), about
-# 2 minutes. Asserts floors that are honest lower bounds, not timings: every
+# ring with one link 35% slower one way: a suspect hop, measured again, and a
+# no-change compare --paired under CPU burners: a build gate's false alarm),
+# about 2 minutes. Asserts floors that are honest lower bounds, not timings: every
 # draw ran, no clean draw accuses a healthy host or link (beside the stream:
 # its hosts are busy, not broken), the traced draw accuses nothing healthy (whether
 # it found the link is printed), at least one gross fault is found; prints the campaign's table, and

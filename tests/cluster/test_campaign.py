@@ -78,12 +78,16 @@ class Generator(unittest.TestCase):
                 a, b = (int(h[1:]) for h in d["truth"]["hosts"])
                 self.assertEqual(b, a % C.HOSTS + 1, "a hop of the traced ring")
                 continue
+            if d["command"] == "compare":  # a no-change gate under load: it must not fail
+                self.assertEqual((d["class"], d["truth"]["kind"], d["load"]), ("none", "none", "cpu"))
+                continue
             self.assertIn(d["magnitude_pct"], (None, 90))
             self.assertEqual(d["command"], "links")
             # load only beside a clean draw: its floor is that nothing healthy is accused
             self.assertTrue(d["load"] == "none" or d["class"] == "none")
         self.assertIn("traffic", {d["load"] for d in C.smoke_draws()})
         self.assertEqual(sum(d["command"] == "trace" for d in C.smoke_draws()), 1)
+        self.assertEqual(sum(d["command"] == "compare" for d in C.smoke_draws()), 1)
 
 
 class LinksEvidence(unittest.TestCase):
