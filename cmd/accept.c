@@ -28,26 +28,10 @@ static void print_lines(const struct cmd_ctx *ctx, const char *what, char *err)
 
 static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
-	const char *variants[AR_MAX_VARIANTS], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
-	bool in_all[AR_MAX_VARIANTS];
-	struct accept_names names;
 	struct accept_spec spec;
-	char err[16384], what[1100];
-	cJSON *root = NULL;
-	int rc = EXIT_USAGE;
-
-	accept_registry_names(&names, variants, in_all, dtypes, ops);
-	root = report_read(o->check_spec, err, sizeof err);
-	if (!root) {
-		cmd_error(ctx, "accept: %s", err);
-		goto out;
-	}
-	if (accept_spec_parse_names(root, &names, &spec, err, sizeof err) != 0) {
-		snprintf(what, sizeof what, "spec '%s': ", o->check_spec);
-		print_lines(ctx, what, err);
-		goto out;
-	}
-	if (!o->out.quiet)
+	accept_spec_init(&spec);
+	int rc = accept_read_spec(ctx, o->check_spec, &spec);
+	if (rc == EXIT_OK && !o->out.quiet)
 		cmd_print("accept: spec '%s' is valid: topology %s, verify %zu variant%s, links %s, "
 		          "allreduce %zu point%s%s%s%s%s",
 		          o->check_spec, spec.has[ACCEPT_TOPOLOGY] ? "yes" : "no",
@@ -57,9 +41,6 @@ static int check_spec(const struct cmd_ctx *ctx, const struct accept_opts *o)
 		          spec.fragile ? "; fragile: some thresholds come from a single run" : "",
 		          spec.name[0] ? "; named '" : "", spec.name, spec.name[0] ? "'" : "");
 	accept_spec_release(&spec);
-	rc = EXIT_OK;
-out:
-	cJSON_Delete(root);
 	return rc;
 }
 

@@ -28,31 +28,6 @@
 
 enum { ACCEPT_PLAN_TEXT = 4096, ACCEPT_PLAN_MAX_RANKS = 1 << 24 };
 
-/* The spec read here, without MPI (the measuring path sends it from rank 0). */
-static int load_spec_alone(const char *path, struct accept_spec *spec)
-{
-	const char *variants[AR_MAX_VARIANTS], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
-	bool in_all[AR_MAX_VARIANTS];
-	struct accept_names names;
-	char err[16384];
-	cJSON *root = NULL;
-	accept_registry_names(&names, variants, in_all, dtypes, ops);
-	int rc = report_load(path, &root, err, sizeof err);
-	if (rc != REPORT_OK) {
-		fprintf(stderr, "collscope: error: accept: %s\n", err);
-		return rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
-	}
-	rc = accept_spec_parse_names(root, &names, spec, err, sizeof err) == 0 ? EXIT_OK
-	                                                                       : EXIT_USAGE;
-	cJSON_Delete(root);
-	if (rc != EXIT_OK) {
-		char *save = NULL;
-		for (char *l = strtok_r(err, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			fprintf(stderr, "collscope: error: accept: spec '%s': %s\n", path, l);
-	}
-	return rc;
-}
-
 /* verify's checks of the spec's variants at nranks: its default matrix, both placements. */
 static long verify_checks(const struct accept_spec *s, int nranks)
 {
@@ -184,7 +159,7 @@ static int print_plan(const struct accept_opts *o, const struct accept_spec *s, 
 }
 
 /* --hosts x --ranks-per-host, no MPI: ranks in blocks, as mpirun places them by slot. */
-static int plan_for_hosts(const struct accept_opts *o)
+static int plan_for_hosts(const struct cmd_ctx *ctx, const struct accept_opts *o)
 {
 	const int64_t n = (int64_t)o->planning.hosts * o->planning.ranks_per_host;
 	struct accept_spec spec;
@@ -198,7 +173,7 @@ static int plan_for_hosts(const struct accept_opts *o)
 		return EXIT_USAGE;
 	}
 	accept_spec_init(&spec);
-	int status = load_spec_alone(o->args.items[0], &spec);
+	int status = accept_read_spec(ctx, o->args.items[0], &spec);
 	if (status != EXIT_OK) {
 		accept_spec_release(&spec);
 		return status;
@@ -222,7 +197,7 @@ static int plan_for_hosts(const struct accept_opts *o)
 int accept_plan_only(struct cmd_ctx *ctx, const struct accept_opts *o)
 {
 	if (!ctx->mpi)
-		return plan_for_hosts(o);
+		return plan_for_hosts(ctx, o);
 	struct accept_spec spec;
 	struct report_context c;
 	struct topo_map map;

@@ -85,3 +85,28 @@ out:
 	free(err);
 	return status;
 }
+
+int accept_read_spec(const struct cmd_ctx *ctx, const char *path, struct accept_spec *spec)
+{
+	const char *variants[AR_MAX_VARIANTS], *dtypes[AR_DTYPE_COUNT], *ops[AR_OP_COUNT];
+	bool in_all[AR_MAX_VARIANTS];
+	struct accept_names names;
+	char *err = malloc(16384);
+	cJSON *root = NULL;
+	if (!err) {
+		cmd_error(ctx, "accept: out of memory for the spec");
+		return EXIT_RUNTIME;
+	}
+	accept_registry_names(&names, variants, in_all, dtypes, ops);
+	int rc = report_load(path, &root, err, 16384), status = EXIT_OK;
+	if (rc != REPORT_OK) {
+		cmd_error(ctx, "accept: %s", err);
+		status = rc == REPORT_EIO ? EXIT_RUNTIME : EXIT_USAGE;
+	} else if (accept_spec_parse_names(root, &names, spec, err, 16384) != 0) {
+		print_spec_errors(ctx, path, err);
+		status = EXIT_USAGE;
+	}
+	cJSON_Delete(root);
+	free(err);
+	return status;
+}

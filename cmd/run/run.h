@@ -209,6 +209,12 @@ int accept_plan_only(struct cmd_ctx *ctx, const struct accept_opts *o);
 struct accept_spec;
 int accept_load_spec(struct cmd_ctx *ctx, const char *path, struct accept_spec *spec);
 /*
+ * The same on one process, without MPI (--check-spec, --plan-only --hosts):
+ * every problem named on stderr. An exit code: 2 a bad or unreadable spec,
+ * 5 an I/O error.
+ */
+int accept_read_spec(const struct cmd_ctx *ctx, const char *path, struct accept_spec *spec);
+/*
  * The names a spec may use, the registry's, into *n, pointing into the
  * caller's arrays (AR_MAX_VARIANTS, AR_DTYPE_COUNT and AR_OP_COUNT long):
  * the variants with in_all, so that "all" leaves the guideline mock-ups out,
