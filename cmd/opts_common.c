@@ -90,7 +90,22 @@ int opts_plan_check(const char *command, const struct plan_opts *p, char *err, s
 		snprintf(err, len, "%s: --ranks-per-host %d needs --hosts", command, p->ranks_per_host);
 		return EXIT_USAGE;
 	}
+	if ((int64_t)p->hosts * p->ranks_per_host > OPTS_PLAN_MAX_RANKS) {
+		snprintf(err, len, "%s: --hosts %d x --ranks-per-host %d is %lld ranks: at most %d",
+		         command, p->hosts, p->ranks_per_host,
+		         (long long)p->hosts * p->ranks_per_host, OPTS_PLAN_MAX_RANKS);
+		return EXIT_USAGE;
+	}
 	return EXIT_OK;
+}
+
+int *opts_plan_host_of_rank(const struct plan_opts *p)
+{
+	size_t n = (size_t)p->hosts * (size_t)p->ranks_per_host;
+	int *host = malloc((n ? n : 1) * sizeof *host);
+	for (size_t r = 0; host && r < n; r++)
+		host[r] = (int)(r / (size_t)p->ranks_per_host);
+	return host;
 }
 
 const struct opt opts_sweep_range[2] = {

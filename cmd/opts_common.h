@@ -37,8 +37,18 @@ struct plan_opts {
 	int hosts, ranks_per_host; /* hosts 0: the job's */
 };
 extern const struct opt opts_plan[3];
-/* --hosts or --ranks-per-host without --plan-only, or ranks without hosts: EXIT_USAGE into err. */
+/* The most ranks a plan is made for: 2^24 (1,024 hosts of 8 are 2^13). */
+#define OPTS_PLAN_MAX_RANKS (1 << 24)
+/*
+ * --hosts or --ranks-per-host without --plan-only, ranks without hosts, or
+ * more than OPTS_PLAN_MAX_RANKS ranks in all: EXIT_USAGE into err.
+ */
 int opts_plan_check(const char *command, const struct plan_opts *p, char *err, size_t len);
+/*
+ * The host of each of the hosts x ranks_per_host ranks, in blocks as mpirun
+ * places them by slot: an array the caller frees, or NULL out of memory.
+ */
+int *opts_plan_host_of_rank(const struct plan_opts *p);
 
 /* --segment-bytes: a uint64_t; allreduce, scale and verify. */
 extern const struct opt opts_segment[1];

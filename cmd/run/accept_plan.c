@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ACCEPT_PLAN_TEXT = 4096, ACCEPT_PLAN_MAX_RANKS = 1 << 24 };
+enum { ACCEPT_PLAN_TEXT = 4096 };
 
 /* verify's checks of the spec's variants at nranks: its default matrix, both placements. */
 static long verify_checks(const struct accept_spec *s, int nranks)
@@ -163,24 +163,13 @@ static int plan_for_hosts(const struct cmd_ctx *ctx, const struct accept_opts *o
 {
 	const int64_t n = (int64_t)o->planning.hosts * o->planning.ranks_per_host;
 	struct accept_spec spec;
-	if (n > ACCEPT_PLAN_MAX_RANKS) {
-		fprintf(
-		    stderr,
-		    "collscope: error: accept: --hosts %d x --ranks-per-host %d is %lld ranks: at "
-		    "most %d\n",
-		    o->planning.hosts, o->planning.ranks_per_host, (long long)n,
-		    ACCEPT_PLAN_MAX_RANKS);
-		return EXIT_USAGE;
-	}
 	accept_spec_init(&spec);
 	int status = accept_read_spec(ctx, o->args.items[0], &spec);
 	if (status != EXIT_OK) {
 		accept_spec_release(&spec);
 		return status;
 	}
-	int *host = malloc((size_t)n * sizeof *host);
-	for (int64_t r = 0; host && r < n; r++)
-		host[r] = (int)(r / o->planning.ranks_per_host);
+	int *host = opts_plan_host_of_rank(&o->planning); /* n is checked with the options */
 	if (!host) {
 		fprintf(stderr,
 		        "collscope: error: accept: out of memory for the plan of %lld ranks\n",

@@ -20,7 +20,7 @@
 #include "reports/diagnose/screen_search.h"
 #include "reports/io/links_coverage.h"
 
-enum { PLAN_TEXT_MAX = 2048, PLAN_MAX_RANKS = 1 << 24 };
+enum { PLAN_TEXT_MAX = 2048 };
 
 int links_plan_make(const struct links_opts *o, int nranks, int nhosts, const int *host_of_rank,
                     struct links_plan *out)
@@ -69,16 +69,7 @@ static int plan_for_hosts(const struct links_opts *o)
 	const int64_t n = (int64_t)o->planning.hosts * o->planning.ranks_per_host;
 	struct links_plan plan;
 	char text[PLAN_TEXT_MAX];
-	if (n > PLAN_MAX_RANKS) {
-		fprintf(stderr,
-		        "collscope: error: links: --hosts %d x --ranks-per-host %d is %lld ranks: "
-		        "at most %d\n",
-		        o->planning.hosts, o->planning.ranks_per_host, (long long)n, PLAN_MAX_RANKS);
-		return EXIT_USAGE;
-	}
-	int *host = malloc((size_t)n * sizeof *host);
-	for (int64_t r = 0; host && r < n; r++)
-		host[r] = (int)(r / o->planning.ranks_per_host);
+	int *host = opts_plan_host_of_rank(&o->planning); /* n is checked with the options */
 	if (!host || links_plan_make(o, (int)n, o->planning.hosts, host, &plan) != 0) {
 		free(host);
 		fprintf(stderr,

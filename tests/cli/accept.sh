@@ -134,6 +134,10 @@ expect_exit 2 "--plan-only with --check-spec" "$BIN" accept --check-spec "$TMP/s
 expect_output "accept: --plan-only plans a measurement against SPEC" "names the rule"
 expect_exit 2 "--ranks-per-host without --hosts" "$BIN" accept "$TMP/spec.json" --plan-only --ranks-per-host 4
 expect_output "accept: --ranks-per-host 4 needs --hosts" "names the value"
+expect_exit 2 "--plan-only for more ranks than a plan is made for" "$BIN" accept "$TMP/spec.json" \
+	--plan-only --hosts 1048576 --ranks-per-host 4096
+expect_output "accept: --hosts 1048576 x --ranks-per-host 4096 is 4294967296 ranks: at most 16777216" \
+	"names the values and the bound, before reading the spec"
 expect_exit 2 "--plan-only of a spec that is not there" "$BIN" accept "$TMP/none.json" --plan-only --hosts 3
 expect_output "cannot read '.*none.json'" "names the file"
 

@@ -26,6 +26,10 @@ expect_output "^# plan: budget 30 s for the whole run: phases of 0.0926 s \(late
 	"the budget shrinks the phases to fit 8 rounds and 8 in reserve"
 expect_exit 2 "--hosts without --plan-only" "$BIN" links --hosts 3
 expect_output "go with --plan-only" "names the rule"
+expect_exit 2 "more ranks than a plan is made for" "$BIN" links --plan-only --hosts 1048576 \
+	--ranks-per-host 4096
+expect_output "links: --hosts 1048576 x --ranks-per-host 4096 is 4294967296 ranks: at most 16777216" \
+	"names the values and the bound"
 expect_exit 2 "a bad --budget" "$BIN" links --plan-only --hosts 3 --budget 5x
 expect_output "bad value '5x' for --budget" "names the bad value"
 expect_exit 2 "a bad --pattern" "$BIN" links --plan-only --hosts 3 --pattern screens
