@@ -57,12 +57,9 @@ static int links_part(const struct accept_opts *o, int nranks, int nhosts, const
 	struct links_plan plan;
 	struct probe_plan_cost cost;
 	char err[256];
-	if (opts_defaults(&links_spec, &lo, err, sizeof err) != EXIT_OK)
-		return -1;
-	lo.probe = o->links_probe;
-	/* as accept_run.c's check_links at the start: half the budget, shared by the repeats */
-	lo.budget_s = o->budget_s > 0 ? o->budget_s * 0.5 / o->repeats : 0;
-	if (links_plan_make(&lo, nranks, nhosts, host_of_rank, &plan) != 0)
+	/* as the run's first repeat: the whole budget left, every repeat to run */
+	if (accept_links_opts(o, o->budget_s, o->repeats, &lo, err, sizeof err) != EXIT_OK ||
+	    links_plan_make(&lo, nranks, nhosts, host_of_rank, &plan) != 0)
 		return -1;
 	links_plan_text(&plan, lo.budget_s, buf, len);
 	probe_plan_cost(&plan.plan, &plan.probe, &cost);

@@ -123,25 +123,30 @@ static int links_to_figures(void *arg, const struct links_view *v,
 	return accept_figures_add_links_view(h->figures, v, final);
 }
 
-/*
- * links with its detector's defaults and accept's measurement options; the watchdog the job's.
- * Under --budget it gets half of what is left, shared by the repeats still to run.
- */
+int accept_links_opts(const struct accept_opts *o, double left_s, int repeats_left,
+                      struct links_opts *lo, char *err, size_t len)
+{
+	if (opts_defaults(&links_spec, lo, err, len) != EXIT_OK ||
+	    links_spec.check(lo, err, len) != EXIT_OK)
+		return EXIT_RUNTIME;
+	lo->probe = o->links_probe;
+	lo->out.quiet = o->out.quiet;
+	lo->timeout_s = 0;
+	if (o->budget_s > 0) /* a budget of 0 is none: what is spent leaves a sliver */
+		lo->budget_s = fmax(left_s * 0.5 / repeats_left, 0.001);
+	return EXIT_OK;
+}
+
+/* links as accept_links_opts sets it; the watchdog the job's. */
 static int check_links(struct accept_run *a, struct accept_figures *f, int repeats_left)
 {
 	double left = budget_left(a);
 	struct links_opts lo;
 	char err[256];
-	if (opts_defaults(&links_spec, &lo, err, sizeof err) != EXIT_OK ||
-	    links_spec.check(&lo, err, sizeof err) != EXIT_OK) {
+	if (accept_links_opts(a->o, left, repeats_left, &lo, err, sizeof err) != EXIT_OK) {
 		cmd_error(a->ctx, "accept: %s", err);
 		return EXIT_RUNTIME;
 	}
-	lo.probe = a->o->links_probe;
-	lo.out.quiet = a->o->out.quiet;
-	lo.timeout_s = 0;
-	if (a->deadline_s > 0) /* a budget of 0 is none: what is spent leaves a sliver */
-		lo.budget_s = fmax(left * 0.5 / repeats_left, 0.001);
 	struct links_hand hand = {.figures = f, .coverage = &a->links_coverage};
 	int status = links_measure(a->ctx, &lo, links_to_figures, &hand);
 	if (status == EXIT_OK && f)

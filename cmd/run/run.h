@@ -194,6 +194,15 @@ int watch_measure(struct cmd_ctx *ctx, const struct watch_opts *o, watch_event_f
 /* accept SPEC, measured (cmd/run/accept_run.c): the checks, the verdict, the culprit search. */
 int accept_measure(struct cmd_ctx *ctx, const struct accept_opts *o);
 /*
+ * The options of accept's links check: links' defaults and its detector's,
+ * accept's measurement options, no watchdog of its own; under --budget half
+ * of left_s, shared by the repeats still to run (at least a sliver). For the
+ * run and for --plan-only's estimate alike. An exit code, err naming a problem.
+ */
+struct links_opts;
+int accept_links_opts(const struct accept_opts *o, double left_s, int repeats_left,
+                      struct links_opts *lo, char *err, size_t len);
+/*
  * accept SPEC --plan-only (cmd/run/accept_plan.c): the plan on stdout, for
  * the job (collective; rank 0 prints) or, without MPI, for --hosts x
  * --ranks-per-host. Nothing measured, no report.
