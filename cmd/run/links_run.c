@@ -357,24 +357,26 @@ static int rail_cells(void *arg, int rail, double *out)
 	return links_rail_host_matrix(c->v, c->pos, rail, out);
 }
 
-/* links --rails: each rail's matrix judged too, so a slow NIC is named as its rail (rails.h). */
-static int judge_rails(const struct links_view *v, const struct detect_params *p,
-                       struct detect_result *out)
+/*
+ * links --rails: each rail's matrix judged too, so a slow NIC is named as its
+ * rail (rails.h). The plan knows each rank's position on its host and the
+ * ranks of each host in order.
+ */
+static int judge_rails(const struct links_view *v, const struct probe_plan *plan,
+                       const struct detect_params *p, struct detect_result *out)
 {
-	size_t nh = (size_t)v->nhosts;
-	int *pos = malloc(((size_t)v->nranks + 1) * sizeof *pos), *rank_at = NULL;
-	int nr = pos ? links_rank_positions(v, pos) : -1, rc = nr < 0 ? -1 : 0;
-	if (nr >= RAILS_MIN_JUDGED && (rank_at = malloc((size_t)nr * nh * sizeof *rank_at))) {
-		for (size_t i = 0; i < (size_t)nr * nh; i++)
-			rank_at[i] = -1;
-		for (int a = 0; a < v->nranks; a++)
-			rank_at[(size_t)v->host_of_rank[a] * (size_t)nr + (size_t)pos[a]] = a;
-		struct rail_cells c = {v, pos};
-		rc = rails_classify(rail_cells, &c, nr, v->nhosts, rank_at, p, out) < 0 ? -1 : 0;
-	} else if (nr >= RAILS_MIN_JUDGED) {
-		rc = -1;
-	}
-	free(pos);
+	int nr = plan->max_host_ranks;
+	if (nr < RAILS_MIN_JUDGED)
+		return 0;
+	int *rank_at = malloc((size_t)nr * (size_t)v->nhosts * sizeof *rank_at);
+	if (!rank_at)
+		return -1;
+	for (int h = 0; h < v->nhosts; h++)
+		for (int k = 0; k < nr; k++)
+			rank_at[(size_t)h * nr + k] =
+			    k < plan->host_size[h] ? plan->by_host[plan->host_start[h] + k] : -1;
+	struct rail_cells c = {v, plan->local};
+	int rc = rails_classify(rail_cells, &c, nr, v->nhosts, rank_at, p, out) < 0 ? -1 : 0;
 	free(rank_at);
 	return rc;
 }
@@ -397,7 +399,7 @@ int links_judge(struct links_run *r, struct detect_result *out, int pass)
 		                   &r->info_pairs[pass]) != 0)
 			return -1;
 		classify_reconcile(out, from);
-		if (v.rails && judge_rails(&v, &r->o->detect, out) != 0)
+		if (v.rails && r->plan_ready && judge_rails(&v, &r->plan.plan, &r->o->detect, out) != 0)
 			return -1;
 	}
 	if (v.shift && (links_judged_host_matrix(&v, true, r->cells) != 0 ||

@@ -168,19 +168,6 @@ int links_other_host_matrix(const struct links_view *v, double *out)
 	return host_cells(v, CELLS_OTHER, NULL, -1, out);
 }
 
-int links_rank_positions(const struct links_view *v, int *pos)
-{
-	int *seen = calloc((size_t)v->nhosts + 1, sizeof *seen), most = 0;
-	if (!seen)
-		return -1;
-	for (int a = 0; a < v->nranks; a++) {
-		pos[a] = seen[v->host_of_rank[a]]++;
-		most = pos[a] + 1 > most ? pos[a] + 1 : most;
-	}
-	free(seen);
-	return most;
-}
-
 int links_rail_host_matrix(const struct links_view *v, const int *pos, int rail, double *out)
 {
 	return host_cells(v, CELLS_JUDGED, pos, rail, out);

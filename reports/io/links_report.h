@@ -229,14 +229,9 @@ int links_room_host_matrix(const struct links_view *v, bool shift, double *out);
  */
 int links_other_host_matrix(const struct links_view *v, double *out);
 /*
- * Each rank's position among its host's ranks, in rank order, into pos
- * (nranks): its rail with links --rails. Returns the most ranks a host has,
- * or -1 when out of memory.
- */
-int links_rank_positions(const struct links_view *v, int *pos);
-/*
  * Rail k's host matrix (rails.h), as links_judged_host_matrix of the isolated
- * pairs, of the pairs between two ranks at position k (pos: links_rank_positions).
+ * pairs, of the pairs between two ranks at position k on their hosts (pos[r]:
+ * rank r's position among its host's ranks, in rank order: probe_plan.local).
  */
 int links_rail_host_matrix(const struct links_view *v, const int *pos, int rail, double *out);
 /*
