@@ -399,7 +399,8 @@ int links_judge(struct links_run *r, struct detect_result *out, int pass)
 		                   &r->info_pairs[pass]) != 0)
 			return -1;
 		classify_reconcile(out, from);
-		if (v.rails && r->plan_ready && judge_rails(&v, &r->plan.plan, &r->o->detect, out) != 0)
+		if (v.rails && r->plan_ready &&
+		    judge_rails(&v, &r->plan.plan, &r->o->detect, out) != 0)
 			return -1;
 	}
 	if (v.shift && (links_judged_host_matrix(&v, true, r->cells) != 0 ||
