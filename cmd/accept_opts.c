@@ -79,6 +79,16 @@ static const struct opt accept_only[] = {
      .kind = OPT_FLAG,
      .offset = offsetof(struct accept_opts, out.quiet),
      .help = "no summary on stdout"},
+    {.name = "test-slow-link",
+     .kind = OPT_CUSTOM,
+     .offset = offsetof(struct accept_opts, test_slow),
+     .metavar = "A:B:F",
+     .key = "test_slow_link",
+     .parse = links_parse_test_slow,
+     .echo = links_echo_test_slow,
+     .help = "testing only: as links' option, in the links check's first\n"
+             "measurement of each repeat only, not when a failing host's\n"
+             "links are measured again (a transient fault)"},
 };
 
 static const struct opt_group groups[] = {
@@ -106,6 +116,18 @@ static int outputs_apart(const struct accept_opts *o, char *err, size_t len)
 		paths[n++] = (struct opts_path){o->derive_out ? "the report" : "the spec", o->args.items[i],
 		                                false};
 	return opts_paths_distinct("accept", paths, n, err, len);
+}
+
+static int check_world(void *opts, int nranks, char *err, size_t len)
+{
+	const struct links_test_slow *s = &((const struct accept_opts *)opts)->test_slow;
+	if (s->factor > 0 && (s->a >= nranks || s->b >= nranks)) {
+		snprintf(err, len,
+		         "accept: bad value '%d:%d:%g' for --test-slow-link: the job has ranks 0 to %d",
+		         s->a, s->b, s->factor, nranks - 1);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 static int check(void *opts, char *err, size_t len)
@@ -158,8 +180,11 @@ const struct cmd_spec accept_cmd_spec = {
         "in about log2(hosts) extra rounds. A suspect is named only on evidence: its\n"
         "sub-test fails and the complement (the cleared hosts, without it) passes, 3\n"
         "times each, interleaved; otherwise the search is INCONCLUSIVE, with the\n"
-        "figures and their spread, and names no host. A host's verdict says whether\n"
-        "it failed its own checks or was isolated this way. The links check measures as\n"
+        "figures and their spread, and names no host. A host that fails its own links\n"
+        "checks has its links measured again at once, beside control hosts, and fails\n"
+        "only if that reproduces; else its check is INCONCLUSIVE (noise: the host is\n"
+        "not failed). A host's verdict says whether it failed its own checks or was\n"
+        "isolated this way. The links check measures as\n"
         "'collscope links' does; -n, -w, --lat-time and the --bw-*, --lat-bytes and\n"
         "--window options below set how (links' defaults). The all-reduce points run\n"
         "with allreduce's defaults, at least 100 iterations when the spec has a p99; a\n"
@@ -180,9 +205,10 @@ const struct cmd_spec accept_cmd_spec = {
         "--check-spec reads a spec and names every bad field with its JSON path.\n",
     .exit_codes =
         "exit codes: 0 every check passed (a spec or a derivation written), 1 a check\n"
-        "            failed or was intermittent (also INCONCLUSIVE: the job's figure\n"
-        "            failed, but no host is to blame), 2 bad usage, a bad spec (every\n"
-        "            bad field named with its path) or a report that cannot be used,\n"
+        "            failed or was intermittent (also INCONCLUSIVE: a figure failed,\n"
+        "            but noise explains it and no host is to blame), 2 bad usage,\n"
+        "            a bad spec (every bad field named with its path) or a report\n"
+        "            that cannot be used,\n"
         "            4 hang or dead rank, 5 MPI, memory or I/O error\n",
     .groups = groups,
     .size = sizeof(struct accept_opts),
@@ -191,4 +217,5 @@ const struct cmd_spec accept_cmd_spec = {
     .max_args = -1,
     .args_offset = offsetof(struct accept_opts, args),
     .check = check,
+    .check_world = check_world,
 };

@@ -7,6 +7,7 @@
 
 #include "cmd/opts.h"
 #include "cmd/opts_common.h"
+#include "cmd/links_opts.h"
 #include "probes/probe_opts.h"
 
 enum { ACCEPT_MAX_REPEATS = 100 };
@@ -21,6 +22,7 @@ struct accept_opts {
 	const char *junit;    /* measuring: JUnit XML here */
 	double timeout_s;     /* measuring: the watchdog's */
 	struct probe_link_opts links_probe; /* measuring: how the links check measures */
+	struct links_test_slow test_slow;   /* --test-slow-link: testing only */
 	struct cmd_out out;   /* measuring: -o; --derive writes derive_out; --force, -q both */
 	struct opt_args args; /* measuring: SPEC; --derive: the known-good reports */
 };

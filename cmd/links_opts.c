@@ -93,13 +93,12 @@ static bool echo_pattern(cJSON *cfg, const char *key, const void *base, const st
 }
 
 /* A:B:F, two distinct ranks and a factor from 1 to 1000; the ranks are checked against N later. */
-static int parse_slow_link(const char *arg, void *base, const struct opt *o, char *why, size_t len)
+int links_parse_test_slow(const char *arg, void *base, const struct opt *o, char *why, size_t len)
 {
-	struct links_opts *l = base;
+	struct links_test_slow *l = (struct links_test_slow *)((char *)base + o->offset);
 	char buf[128], *items[3];
 	const char *reason = NULL;
 	uint64_t a, b = 0;
-	(void)o;
 	snprintf(buf, sizeof buf, "%s", arg);
 	for (char *c = buf; *c; c++)
 		if (*c == ':')
@@ -108,27 +107,26 @@ static int parse_slow_link(const char *arg, void *base, const struct opt *o, cha
 	    parse_u64(items[0], 0, INT32_MAX, &a, &reason) != 0 ||
 	    (strcmp(items[1], "*") != 0 && parse_u64(items[1], 0, INT32_MAX, &b, &reason) != 0) ||
 	    (strcmp(items[1], "*") != 0 && a == b) ||
-	    parse_double(items[2], 1, 1000, &l->slow_factor, &reason) != 0) {
+	    parse_double(items[2], 1, 1000, &l->factor, &reason) != 0) {
 		snprintf(why, len,
 		         "must be A:B:F, two different ranks of the job (B '*': every rank "
 		         "on another host) and a factor from 1 to 1000");
 		return -1;
 	}
-	l->slow_a = (int)a;
-	l->slow_b = strcmp(items[1], "*") == 0 ? -1 : (int)b; /* -1: every rank of another host */
+	l->a = (int)a;
+	l->b = strcmp(items[1], "*") == 0 ? -1 : (int)b; /* -1: every rank of another host */
 	return 0;
 }
 
-static bool echo_slow_link(cJSON *cfg, const char *key, const void *base, const struct opt *o)
+bool links_echo_test_slow(cJSON *cfg, const char *key, const void *base, const struct opt *o)
 {
-	const struct links_opts *l = base;
-	(void)o;
-	if (!(l->slow_factor > 0))
+	const struct links_test_slow *l =
+	    (const struct links_test_slow *)((const char *)base + o->offset);
+	if (!(l->factor > 0))
 		return true; /* absent unless given */
 	cJSON *t = cJSON_AddObjectToObject(cfg, key);
-	return t && cJSON_AddNumberToObject(t, "a", l->slow_a) &&
-	       cJSON_AddNumberToObject(t, "b", l->slow_b) &&
-	       cJSON_AddNumberToObject(t, "factor", l->slow_factor);
+	return t && cJSON_AddNumberToObject(t, "a", l->a) && cJSON_AddNumberToObject(t, "b", l->b) &&
+	       cJSON_AddNumberToObject(t, "factor", l->factor);
 }
 
 /* The measurement of every link: links' and accept's (links_opts.h). */
@@ -338,11 +336,11 @@ static const struct opt links_only[] = {
              "re-tested pairs' and one in 16 of the others"},
     {.name = "test-slow-link",
      .kind = OPT_CUSTOM,
-     .offset = offsetof(struct links_opts, slow_a),
+     .offset = offsetof(struct links_opts, slow),
      .metavar = "A:B:F",
      .key = "test_slow_link",
-     .parse = parse_slow_link,
-     .echo = echo_slow_link,
+     .parse = links_parse_test_slow,
+     .echo = links_echo_test_slow,
      .help = "testing only: multiply the measured window times of\n"
              "the pair A-B by F, to exercise the detector (B '*': A's\n"
              "pairs with every rank on another host, a slow NIC)"},
@@ -376,11 +374,11 @@ static int check(void *opts, char *err, size_t len)
 static int check_world(void *opts, int nranks, char *err, size_t len)
 {
 	struct links_opts *o = opts;
-	if (o->slow_factor > 0 && (o->slow_a >= nranks || o->slow_b >= nranks)) {
+	if (o->slow.factor > 0 && (o->slow.a >= nranks || o->slow.b >= nranks)) {
 		snprintf(
 		    err, len,
 		    "links: bad value '%d:%d:%g' for --test-slow-link: the job has ranks 0 to %d",
-		    o->slow_a, o->slow_b, o->slow_factor, nranks - 1);
+		    o->slow.a, o->slow.b, o->slow.factor, nranks - 1);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;

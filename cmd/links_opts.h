@@ -29,6 +29,13 @@ enum links_pattern {
 /* Rounds a suspect may miss and still stand, each one more round for it (reports/diagnose/retest.h). */
 #define LINKS_RETEST_MISSES 1
 
+/* Testing only: the window times of the pair a-b multiplied by factor (0: off); b -1: a's
+   pairs with every rank of another host (a slow NIC). */
+struct links_test_slow {
+	int a, b;
+	double factor;
+};
+
 struct links_opts {
 	struct probe_link_opts probe;
 	int mode; /* enum probe_mode */
@@ -41,13 +48,18 @@ struct links_opts {
 	double budget_s;  /* --budget: the whole run; 0 none */
 	struct plan_opts planning; /* --plan-only: print the plan, measure nothing */
 	struct cmd_out out;
-	/* testing only: the window times of the pair slow_a-slow_b are multiplied by this (0: off)
-	 */
-	int slow_a, slow_b;
-	double slow_factor;
+	struct links_test_slow slow; /* --test-slow-link (testing only) */
 };
 
 extern const struct cmd_spec links_spec;
+
+/*
+ * --test-slow-link A:B:F (links and accept; testing only): the struct at the
+ * option's offset, parsed and echoed. Ranks are checked against the job later.
+ */
+int links_parse_test_slow(const char *arg, void *base, const struct opt *o, char *why,
+                          size_t len);
+bool links_echo_test_slow(cJSON *cfg, const char *key, const void *base, const struct opt *o);
 
 /* The options of the measurement itself (struct probe_link_opts), which accept shares. */
 enum { LINKS_PROBE_OPTS = 9 };

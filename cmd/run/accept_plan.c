@@ -137,6 +137,9 @@ static int print_plan(const struct accept_opts *o, const struct accept_spec *s, 
 			return EXIT_RUNTIME;
 		}
 		printf("# plan: links, each repeat:\n%s", text);
+		printf("# plan: a host failing its own links checks: the links of every such host "
+		       "measured again, at once, beside 2 control hosts (at most one more links "
+		       "check), before any is failed\n");
 	}
 	if (s->has[ACCEPT_ALLREDUCE])
 		points_part(s, nhosts, &f);

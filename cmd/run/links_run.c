@@ -133,15 +133,15 @@ static int run_alloc(struct links_run *r)
  */
 static void slow_down(struct probe_links *p, const struct links_opts *o, const int *host_of_rank)
 {
-	bool hit = o->slow_b < 0
-	               ? (p->rank == o->slow_a || p->peer == o->slow_a) &&
-	                     host_of_rank[p->rank] != host_of_rank[p->peer]
-	               : (p->rank == o->slow_a && p->peer == o->slow_b) ||
-	                     (p->rank == o->slow_b && p->peer == o->slow_a);
-	for (int i = 0; hit && o->slow_factor > 0 && i < p->one_way.windows; i++)
-		p->window_us[i] *= o->slow_factor;
-	for (int i = 0; hit && o->slow_factor > 0 && i < p->bidir.windows; i++)
-		p->bidir_us[i] *= o->slow_factor;
+	const struct links_test_slow *s = &o->slow;
+	bool hit = s->b < 0 ? (p->rank == s->a || p->peer == s->a) &&
+	                          host_of_rank[p->rank] != host_of_rank[p->peer]
+	                    : (p->rank == s->a && p->peer == s->b) ||
+	                          (p->rank == s->b && p->peer == s->a);
+	for (int i = 0; hit && s->factor > 0 && i < p->one_way.windows; i++)
+		p->window_us[i] *= s->factor;
+	for (int i = 0; hit && s->factor > 0 && i < p->bidir.windows; i++)
+		p->bidir_us[i] *= s->factor;
 }
 
 /* This rank's samples of rank -> peer into its row; false when out of memory. */

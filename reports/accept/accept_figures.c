@@ -24,6 +24,10 @@ void accept_figures_release(struct accept_figures *f)
 	free(f->links);
 	free(f->suspects);
 	free(f->points);
+	if (f->links_again) {
+		accept_figures_release(f->links_again);
+		free(f->links_again);
+	}
 	accept_figures_init(f);
 }
 

@@ -78,6 +78,14 @@ struct accept_figures {
 	size_t nsuspects, cap_suspects;
 	struct accept_point_figures *points;
 	size_t npoints, cap_points;
+	/*
+	 * The links measured again, at once, on the hosts whose own links checks
+	 * failed and on control hosts beside them (cmd/run/accept_run.c): a host's
+	 * links failure stands only where it reproduces there. Owned; NULL when
+	 * nothing failed, or the run could not measure again (then a failure
+	 * stands on the one measurement).
+	 */
+	struct accept_figures *links_again;
 };
 
 void accept_figures_init(struct accept_figures *f);

@@ -289,13 +289,20 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	report_escape_text(name, sizeof name, who(v, host));
 	used = appendf(buf, len, 0, "HOST    %-8s %s", name, accept_status_name(hv.status));
 	/* the status padded to its column only when something follows */
-	if (hv.failed_own || hv.isolated || hv.not_isolated || hv.inconclusive)
+	if (hv.failed_own || hv.unconfirmed_own || hv.isolated || hv.not_isolated ||
+	    hv.inconclusive)
 		used = appendf(buf, len, used, "%*s",
 		               12 - (int)strlen(accept_status_name(hv.status)), "");
 	if (hv.failed_own) {
 		fault_list(hv.own_faults, faults, sizeof faults);
 		used = appendf(buf, len, used, " own checks: %s", faults);
 		parts++;
+	}
+	if (hv.unconfirmed_own) {
+		fault_list(hv.unconfirmed_faults, faults, sizeof faults);
+		used = appendf(buf, len, used,
+		               "%s own checks not reproduced when measured again: %s",
+		               parts++ ? ";" : "", faults);
 	}
 	if (hv.isolated) {
 		fault_list(hv.isolated_faults, faults, sizeof faults);
@@ -320,15 +327,16 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 /* Counts of the results by status. */
 static void counts(const struct accept_verdict *v, size_t *by)
 {
-	by[ACCEPT_PASS] = by[ACCEPT_INTERMITTENT] = by[ACCEPT_FAIL] = 0;
+	for (int s = 0; s < ACCEPT_STATUSES; s++)
+		by[s] = 0;
 	for (size_t i = 0; i < v->nresults; i++)
 		by[v->results[i].status]++;
 }
 
 int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 {
-	size_t by[3], used;
-	char list[1024];
+	size_t by[ACCEPT_STATUSES], used;
+	char list[1024], more[96] = "";
 	int failing = 0;
 
 	counts(v, by);
@@ -338,7 +346,7 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 		struct accept_host_verdict hv;
 		char name[NAME_SHOWN_BYTES];
 		accept_host_verdict(v, h, &hv);
-		if (hv.status == ACCEPT_PASS)
+		if (hv.status == ACCEPT_PASS || hv.status == ACCEPT_INCONCLUSIVE)
 			continue;
 		report_escape_text(name, sizeof name, v->host_names[h]);
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
@@ -349,13 +357,17 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 		return snprintf(buf, len, "accept: PASS: %zu checks on %d host%s%s", v->nresults,
 		                v->nhosts, v->nhosts == 1 ? "" : "s",
 		                v->repeats > 1 ? ", every repeat" : "");
+	if (by[ACCEPT_INCONCLUSIVE])
+		snprintf(more, sizeof more, ", %zu of a host not reproduced when measured again",
+		         by[ACCEPT_INCONCLUSIVE]);
 	if (accept_verdict_inconclusive(v))
 		return snprintf(buf, len,
 		                "accept: INCONCLUSIVE: %zu of %zu checks failed on the whole job, "
-		                "%zu intermittent; no host to blame: noise explains it (see SEARCH)",
-		                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT]);
-	return snprintf(buf, len, "accept: FAIL: %zu of %zu checks failed, %zu intermittent; %s%s",
-	                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT],
+		                "%zu intermittent%s; no host to blame: noise explains it%s",
+		                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT], more,
+		                by[ACCEPT_FAIL] ? " (see SEARCH)" : "");
+	return snprintf(buf, len, "accept: FAIL: %zu of %zu checks failed, %zu intermittent%s; %s%s",
+	                by[ACCEPT_FAIL], v->nresults, by[ACCEPT_INTERMITTENT], more,
 	                failing ? "hosts failing: " : "no single host failing", list);
 }
 
@@ -377,6 +389,7 @@ static bool add_result(cJSON *list, const struct accept_verdict *v, const struct
 	          ? cJSON_AddStringToObject(o, "fault", accept_fault_name(r->fault))
 	          : cJSON_AddNullToObject(o, "fault")) ||
 	    !report_add_number(o, "measured", r->measured) ||
+	    !report_add_number(o, "measured_again", r->again) ||
 	    !report_add_number(o, "threshold", r->threshold) ||
 	    !cJSON_AddStringToObject(o, "unit", r->unit) ||
 	    !cJSON_AddStringToObject(o, "comparison", r->comparison) ||
@@ -416,7 +429,10 @@ static bool add_host(cJSON *list, const struct accept_verdict *v, int h)
 	       cJSON_AddBoolToObject(o, "isolated", hv.isolated) &&
 	       cJSON_AddBoolToObject(o, "not_isolated", hv.not_isolated) &&
 	       cJSON_AddBoolToObject(o, "inconclusive", hv.inconclusive) &&
+	       cJSON_AddBoolToObject(o, "unconfirmed_own", hv.unconfirmed_own) &&
 	       (own = cJSON_AddArrayToObject(o, "faults")) && add_names(own, hv.own_faults) &&
+	       (own = cJSON_AddArrayToObject(o, "unconfirmed_faults")) &&
+	       add_names(own, hv.unconfirmed_faults) &&
 	       (iso = cJSON_AddArrayToObject(o, "isolated_faults")) &&
 	       add_names(iso, hv.isolated_faults);
 }
@@ -506,7 +522,7 @@ cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
 {
 	cJSON *results = cJSON_AddArrayToObject(root, "results");
 	cJSON *summary = cJSON_AddObjectToObject(root, "summary"), *hosts, *isolations;
-	size_t by[3];
+	size_t by[ACCEPT_STATUSES];
 
 	counts(v, by);
 	if (!results || !summary ||
@@ -518,6 +534,8 @@ cJSON *accept_verdict_to_json(cJSON *root, const struct accept_verdict *v)
 	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_PASSED, (double)by[ACCEPT_PASS]) ||
 	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_FAILED, (double)by[ACCEPT_FAIL]) ||
 	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_INTERMITTENT, (double)by[ACCEPT_INTERMITTENT]) ||
+	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_INCONCLUSIVE,
+	                             (double)by[ACCEPT_INCONCLUSIVE]) ||
 	    !cJSON_AddNumberToObject(summary, SK_ACCSUM_REPEATS, v->repeats) ||
 	    !(hosts = cJSON_AddArrayToObject(summary, SK_ACCSUM_HOSTS)) ||
 	    !(isolations = cJSON_AddArrayToObject(summary, SK_ACCSUM_ISOLATIONS)))
@@ -573,6 +591,13 @@ static void junit_case_of(const struct accept_verdict *v, size_t i,
 		if (r->status == ACCEPT_PASS)
 			return;
 		figures(r, fig, sizeof fig);
+		if (r->status == ACCEPT_INCONCLUSIVE) {
+			/* not a failure of this host: skipped, with the figures */
+			snprintf(t->message, sizeof t->message, "INCONCLUSIVE %s on %s: %s (%s)",
+			         accept_fault_name(r->fault), who(v, r->host), fig, r->detail);
+			c->skipped_message = t->message;
+			return;
+		}
 		/* the host in the message too: a CI page often shows the message alone */
 		snprintf(t->message, sizeof t->message, "%s%s%s%s: %s%s%s%s",
 		         r->status == ACCEPT_INTERMITTENT ? "INTERMITTENT " : "",

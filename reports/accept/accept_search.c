@@ -51,8 +51,13 @@ void accept_host_verdict(const struct accept_verdict *v, int host, struct accept
 		const struct accept_result *r = &v->results[i];
 		if (r->host != host || r->status == ACCEPT_PASS)
 			continue;
-		out->failed_own = true;
-		out->own_faults |= 1u << r->fault;
+		if (r->status == ACCEPT_INCONCLUSIVE) {
+			out->unconfirmed_own = true;
+			out->unconfirmed_faults |= 1u << r->fault;
+		} else {
+			out->failed_own = true;
+			out->own_faults |= 1u << r->fault;
+		}
 		if (r->status > out->status)
 			out->status = r->status;
 	}
@@ -66,6 +71,9 @@ void accept_host_verdict(const struct accept_verdict *v, int host, struct accept
 		out->not_isolated |= iso->role[host] == ACCEPT_ROLE_NOT_ISOLATED;
 		out->inconclusive |= iso->role[host] == ACCEPT_ROLE_INCONCLUSIVE;
 	}
+	/* suspected on noise only: neither a pass nor a failure of the host */
+	if (out->inconclusive && out->status == ACCEPT_PASS)
+		out->status = ACCEPT_INCONCLUSIVE;
 }
 
 enum accept_search_verdict accept_search_verdict(const struct accept_verdict *v, size_t i)
@@ -115,6 +123,10 @@ bool accept_verdict_inconclusive(const struct accept_verdict *v)
 		const struct accept_isolation *iso;
 		if (r->status == ACCEPT_PASS)
 			continue;
+		if (r->status == ACCEPT_INCONCLUSIVE) { /* a host's, not reproduced */
+			any = true;
+			continue;
+		}
 		if (r->host >= 0 || !(iso = search_of(v, i)) ||
 		    accept_search_verdict(v, (size_t)(iso - v->isolations)) !=
 		        ACCEPT_SEARCH_INCONCLUSIVE)

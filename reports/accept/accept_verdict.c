@@ -85,7 +85,13 @@ static const struct {
 
 const char *accept_status_name(enum accept_status s)
 {
-	return s == ACCEPT_PASS ? "PASS" : s == ACCEPT_INTERMITTENT ? "INTERMITTENT" : "FAIL";
+	static const char *const names[ACCEPT_STATUSES] = {
+	    [ACCEPT_PASS] = "PASS",
+	    [ACCEPT_INCONCLUSIVE] = "INCONCLUSIVE",
+	    [ACCEPT_INTERMITTENT] = "INTERMITTENT",
+	    [ACCEPT_FAIL] = "FAIL",
+	};
+	return s >= 0 && s < ACCEPT_STATUSES ? names[s] : "FAIL";
 }
 
 const char *accept_fault_name(enum accept_fault f)
@@ -278,8 +284,10 @@ static void build_allreduce(struct builder *b)
 /* One repeat's verdict on one result. */
 struct eval {
 	bool pass;
+	bool unconfirmed; /* failed, but passed when measured again: no evidence */
 	double value,
 	    threshold; /* threshold: when the figures set it (cores, for oversubscription) */
+	double again;  /* the figure measured again; NAN: not */
 	enum accept_fault fault;
 	char detail[ACCEPT_REASON_BYTES];
 };
@@ -370,6 +378,32 @@ static size_t class_values(const struct accept_figures *f, const struct accept_l
 	return n;
 }
 
+/*
+ * A host's failing class median measured again (f->links_again): the
+ * failure stands where it reproduces; where it passes there, it was noise
+ * (e->unconfirmed). Appends what it found to e's detail.
+ */
+static void eval_again(const struct accept_figures *f, const struct accept_result *r,
+                       struct eval *e)
+{
+	const struct accept_figures *g = f->links_again;
+	bool bandwidth = r->check == CHECK_LINK_BW;
+	size_t used = strlen(e->detail);
+	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
+	size_t n = x ? class_values(g, NULL, r->index, bandwidth, r->host, x) : 0;
+
+	if (n == 0)
+		snprintf(e->detail + used, sizeof e->detail - used, "; not measured again");
+	else {
+		e->again = accept_median_inplace(x, n);
+		e->unconfirmed = bandwidth ? e->again >= r->threshold : e->again <= r->threshold;
+		snprintf(e->detail + used, sizeof e->detail - used, "; measured again: %.4g %s, %s",
+		         e->again, checks[r->check].unit,
+		         e->unconfirmed ? "passed: not reproduced" : "reproduced");
+	}
+	free(x);
+}
+
 static void eval_class(const struct accept_figures *f, const struct accept_link_index *idx,
                        const struct accept_result *r, struct eval *e)
 {
@@ -396,6 +430,8 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, bandwidth ? e->value >= r->threshold : e->value <= r->threshold,
 		       checks[r->check].fault, "median of %zu link%s, %zu %s", n, n == 1 ? "" : "s",
 		       beyond, bandwidth ? "below the minimum" : "above the maximum");
+		if (!e->pass && r->host >= 0 && f->links_again && f->links_again->has[ACCEPT_LINKS])
+			eval_again(f, r, e);
 	}
 	free(x);
 }
@@ -509,7 +545,7 @@ static void evaluate(const struct accept_spec *s, const struct accept_figures *f
                      const struct accept_link_index *idx, const struct accept_result *r,
                      struct eval *e)
 {
-	*e = (struct eval){.value = NAN, .threshold = NAN};
+	*e = (struct eval){.value = NAN, .threshold = NAN, .again = NAN};
 	switch (r->kind) {
 	case ACCEPT_TOPOLOGY: eval_topology(f, r, e); break;
 	case ACCEPT_VERIFY: eval_verify(f, r, e); break;
@@ -531,12 +567,18 @@ static bool worse(double a, double b, int better)
 	return better > 0 ? a < b : better < 0 ? a > b : false;
 }
 
+/* How bad a repeat's verdict is: passed, failed but not reproduced, failed. */
+static int badness(const struct eval *e)
+{
+	return e->pass ? 0 : e->unconfirmed ? 1 : 2;
+}
+
 /* Every repeat of one result: the status, and the worst repeat's figure and detail. */
 static void judge_result(const struct accept_spec *s, const struct accept_figures *runs,
                          const struct accept_link_index *idx, size_t nruns,
                          struct accept_result *r)
 {
-	struct eval e, chosen = {.pass = true};
+	struct eval e, chosen = {.pass = true, .again = NAN};
 	bool have = false;
 
 	for (size_t i = 0; i < nruns; i++) {
@@ -546,9 +588,10 @@ static void judge_result(const struct accept_spec *s, const struct accept_figure
 		evaluate(s, &runs[i], idx ? &idx[i] : NULL, r, &e);
 		r->per_repeat[i] = e.value;
 		r->measured_repeats++;
-		r->failed_repeats += !e.pass;
-		if (!have || (chosen.pass && !e.pass) ||
-		    (chosen.pass == e.pass &&
+		r->failed_repeats += badness(&e) == 2;
+		r->unconfirmed_repeats += badness(&e) == 1;
+		if (!have || badness(&e) > badness(&chosen) ||
+		    (badness(&e) == badness(&chosen) &&
 		     worse(e.value, chosen.value, checks[r->check].better))) {
 			chosen = e;
 			have = true;
@@ -560,13 +603,18 @@ static void judge_result(const struct accept_spec *s, const struct accept_figure
 		chosen.value = chosen.threshold = NAN;
 	}
 	r->measured = chosen.value;
+	r->again = chosen.again;
 	if (!isnan(chosen.threshold))
 		r->threshold = chosen.threshold;
 	r->fault = chosen.fault;
 	snprintf(r->detail, sizeof r->detail, "%s", chosen.detail);
-	r->status = r->failed_repeats == 0 && have            ? ACCEPT_PASS
-	            : r->failed_repeats < r->measured_repeats ? ACCEPT_INTERMITTENT
-	                                                      : ACCEPT_FAIL;
+	if (!have)
+		r->status = ACCEPT_FAIL;
+	else if (r->failed_repeats == 0)
+		r->status = r->unconfirmed_repeats ? ACCEPT_INCONCLUSIVE : ACCEPT_PASS;
+	else
+		r->status =
+		    r->failed_repeats < r->measured_repeats ? ACCEPT_INTERMITTENT : ACCEPT_FAIL;
 }
 
 /* The runs name the same hosts; their names into v. */
@@ -631,6 +679,34 @@ int accept_judge(const struct accept_spec *spec, const struct accept_figures *ru
 fail:
 	accept_verdict_release(v);
 	return -1;
+}
+
+int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
+                               bool *failing)
+{
+	const struct accept_links_spec *ls = &spec->links;
+	int count = 0;
+	for (int h = 0; h < f->nhosts; h++) {
+		failing[h] = false;
+		for (int k = 0; spec->has[ACCEPT_LINKS] && k < 2 * DETECT_LOCALITIES; k++) {
+			int l = k / 2;
+			bool bw = k % 2 == 0;
+			struct accept_result r = {
+			    .kind = ACCEPT_LINKS,
+			    .check = bw ? CHECK_LINK_BW : CHECK_LINK_LAT,
+			    .host = h,
+			    .index = l,
+			    .threshold = bw ? ls->min_bandwidth_gbps[l] : ls->max_latency_us[l]};
+			struct eval e = {.value = NAN, .threshold = NAN, .again = NAN};
+			if (isnan(r.threshold) || failing[h])
+				continue;
+			eval_class(f, NULL, &r, &e);
+			/* a class not measured on the host is not a figure to measure again */
+			failing[h] = !e.pass && e.fault != ACCEPT_LINK_NOT_MEASURED;
+		}
+		count += failing[h];
+	}
+	return count;
 }
 
 bool accept_verdict_failed(const struct accept_verdict *v)

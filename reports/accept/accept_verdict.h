@@ -27,8 +27,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* In order of severity. */
-enum accept_status { ACCEPT_PASS, ACCEPT_INTERMITTENT, ACCEPT_FAIL };
+/*
+ * In order of severity. INCONCLUSIVE: a host's own links check failed, but
+ * the failure did not reproduce when its links were measured again: noise,
+ * not evidence against the host (it does not fail the host; the run still
+ * exits 1, as the figure did fail).
+ */
+enum accept_status { ACCEPT_PASS, ACCEPT_INCONCLUSIVE, ACCEPT_INTERMITTENT, ACCEPT_FAIL };
+#define ACCEPT_STATUSES (ACCEPT_FAIL + 1)
 
 /* Stable fault codes: their names are an interface (scripts grep them). Append only. */
 enum accept_fault {
@@ -52,7 +58,7 @@ enum accept_fault {
 	ACCEPT_FAULTS
 };
 
-/* "PASS", "INTERMITTENT", "FAIL". */
+/* "PASS", "INCONCLUSIVE", "INTERMITTENT", "FAIL". */
 const char *accept_status_name(enum accept_status s);
 /* "TOPO_HOSTS", ...; "" for ACCEPT_NO_FAULT. */
 const char *accept_fault_name(enum accept_fault f);
@@ -74,8 +80,10 @@ struct accept_result {
 	enum accept_status status;
 	enum accept_fault fault; /* of the failing repeats (also when intermittent) */
 	double measured;    /* the worst repeat's figure (a failing one if any); NAN when none */
+	double again;       /* that repeat's figure measured again (a host's links); NAN: not */
 	double *per_repeat; /* owned: one per repeat, NAN where not measured */
 	int measured_repeats, failed_repeats;
+	int unconfirmed_repeats; /* failed, but not when measured again (not in failed_repeats) */
 	char detail[ACCEPT_REASON_BYTES]; /* of that repeat: "median of 12 links, 12 below" */
 };
 
@@ -118,12 +126,15 @@ struct accept_verdict {
 
 /* A host's verdict, from its results and the searches. */
 struct accept_host_verdict {
-	enum accept_status status; /* FAIL when it failed a check or was named; else its worst */
+	/* FAIL when it failed a check or was named; else its worst (INCONCLUSIVE: only noise) */
+	enum accept_status status;
 	bool failed_own;           /* FAIL or INTERMITTENT in one of its own checks */
 	bool isolated;             /* named a culprit by a search */
 	bool not_isolated;         /* in a set a search could not divide */
 	bool inconclusive;         /* suspected by a search, but noise explains it: not failed */
+	bool unconfirmed_own;      /* an own check INCONCLUSIVE: not reproduced measured again */
 	unsigned own_faults;       /* bit 1 << fault of its own failing checks */
+	unsigned unconfirmed_faults; /* bit 1 << fault of its own INCONCLUSIVE checks */
 	unsigned isolated_faults;  /* bit 1 << fault of the searched checks it was named by */
 };
 
@@ -142,9 +153,10 @@ int accept_judge(const struct accept_spec *spec, const struct accept_figures *ru
 /* Any result not a PASS: the command exits 1. */
 bool accept_verdict_failed(const struct accept_verdict *v);
 /*
- * Failed, but only in job-wide results whose searches were inconclusive:
- * noise explains the failure, no host is to blame (still exit 1: a check
- * failed). The summary's verdict is then INCONCLUSIVE, not FAIL.
+ * Failed, but only in job-wide results whose searches were inconclusive and
+ * in hosts' own results that did not reproduce (INCONCLUSIVE): noise
+ * explains the failure, no host is to blame (still exit 1: a check failed).
+ * The summary's verdict is then INCONCLUSIVE, not FAIL.
  */
 bool accept_verdict_inconclusive(const struct accept_verdict *v);
 
@@ -154,6 +166,16 @@ bool accept_verdict_inconclusive(const struct accept_verdict *v);
  * indices into out (at most v->nresults) and returns the count.
  */
 size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out);
+
+/*
+ * The hosts whose own links checks (a class's bandwidth or latency) fail on
+ * figures f, into failing[0 .. f->nhosts) (every host's flag set); their
+ * count. Their links are measured again before a failure is named
+ * (figures.links_again): a host's failure that does not reproduce there is
+ * INCONCLUSIVE.
+ */
+int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
+                               bool *failing);
 
 /*
  * Whether figures f pass the check of results[result] (one test of a culprit

@@ -513,6 +513,7 @@
 	F(ACCSUM, PASSED, "passed", INT, NONE, R, NULL, "", "of them, passed")                     \
 	F(ACCSUM, FAILED, "failed", INT, NONE, R, NULL, "", "failed")                              \
 	F(ACCSUM, INTERMITTENT, "intermittent", INT, NONE, R, NULL, "", "failed some repeats")     \
+	F(ACCSUM, INCONCLUSIVE, "inconclusive", INT, NONE, 0, NULL, "", "not reproduced again")    \
 	F(ACCSUM, REPEATS, "repeats", INT, NONE, R, NULL, "", "repeats judged")                    \
 	F(ACCSUM, HOSTS, "hosts", OBJS, NONE, R, NULL, "", "one verdict per host")                 \
 	F(ACCSUM, ISOLATIONS, "isolations", OBJS, NONE, R, NULL, "", "the culprit searches")       \

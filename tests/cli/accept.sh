@@ -115,6 +115,8 @@ expect_exit 0 "--plan-only for 1,024 hosts x 8 ranks, without mpirun" "$BIN" acc
 	--plan-only --hosts 1024 --ranks-per-host 8
 expect_output "^# plan: accept '.*spec.json' .*: 1024 hosts, 8192 ranks, 1 repeat; checks: topology verify links allreduce$" \
 	"the plan names the spec, the job and its checks"
+expect_output "^# plan: a host failing its own links checks: the links of every such host measured again" \
+	"the plan says a host's links failure is measured again before it is failed"
 expect_output "^# plan: verify: 2 variants, [0-9]+ checks \(verify's matrix at 8192 ranks\)" "verify's checks counted"
 expect_output "^# plan: screen, 1024 hosts, 8192 ranks: 19 rounds" "the links check's plan is links' own"
 expect_output "^# plan: allreduce: 2 points \(.*\), each for about 0.25 s" "the all-reduce points and their time"

@@ -283,7 +283,8 @@ def flight(path, stopped):
 def accept(path, culprit):
     d = load(path, "accept")
     s = d["summary"]
-    failing = sorted(h["name"] for h in s["hosts"] if h["status"] != "PASS")
+    # INCONCLUSIVE is no charge against a host: noise explained its failure
+    failing = sorted(h["name"] for h in s["hosts"] if h["status"] in ("FAIL", "INTERMITTENT"))
     faults = sorted({r["fault"] for r in d["results"] if r["status"] != "PASS"})
     named = [sorted(i["culprits"]) for i in s["isolations"]]
     print("accept: %s; failing hosts %s; faults %s; searches named %s" %

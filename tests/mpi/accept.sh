@@ -131,6 +131,61 @@ types = {f.getAttribute('type') for f in m.parse('$TMP/accf.xml').getElementsByT
 assert {'AR_BUSBW_LOW', 'LINK_LAT_HIGH'} <= types, types
 "
 
+# the host failing the unreachable latency: measured again, and it reproduced (issue 29)
+expect_exit 0 "a failure that reproduces measured again stands" python3 -c "
+import json
+d = json.load(open('$TMP/accf.json'))
+r = [r for r in d['results'] if r['host'] and r['fault'] == 'LINK_LAT_HIGH']
+assert r and all(x['status'] == 'FAIL' and x['measured_again'] > 0 for x in r), r
+assert all('measured again: ' in x['detail'] and 'reproduced' in x['detail'] for x in r), r
+assert all(h['status'] == 'FAIL' and h['failed_own'] for h in d['summary']['hosts']), d['summary']
+"
+
+# A host's own links failure must reproduce (issue 29): on 3 emulated hosts (ranks round
+# robin: h0 holds 0 and 3), pair 0-3 slowed 50x in the first measurement only (a core taken
+# for a moment) fails h0's same-host check; its links measured again beside control hosts
+# pass: INCONCLUSIVE, no host failed, exit 1 (the figure did fail)
+export COLLSCOPE_TEST_HOSTS=3
+expect_exit 0 "topo of 3 emulated hosts" mpi 6 topo -q -o "$TMP/topo3.json"
+expect_exit 0 "links of 3 emulated hosts" mpi 6 links -q "${LINKS[@]}" -o "$TMP/links3.json"
+expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived3h.json" \
+	--tolerance 90 "$TMP/topo3.json" "$TMP/links3.json"
+python3 - "$TMP/derived3h.json" "$TMP/spec3h.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+links = d["checks"]["links"]
+links.pop("max_latency_us", None)  # latency on 2 shared cores is the scheduler's
+links["allow_suspects"] = True     # links names the slowed pair itself: judged here by class
+d["checks"].pop("topology", None)  # 6 ranks on 2 cores: oversubscribed
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 1 "a transient slow pair: accept exits 1" mpi 6 accept "${LINKS[@]}" "$TMP/spec3h.json" \
+	--test-slow-link 0:3:50 -o "$TMP/acc3h.json" --junit "$TMP/acc3h.xml"
+expect_output "failed their own links checks: their links measured again" "it says it measures again"
+expect_output "^INCONCLUSIVE +LINK_BW_LOW +vm-v0 +links bandwidth same_numa: .*measured again: .* passed: not reproduced" \
+	"the host's check is INCONCLUSIVE, with the figure measured again"
+expect_output "^HOST +vm-v0 +INCONCLUSIVE +own checks not reproduced when measured again: LINK_BW_LOW" \
+	"the host is INCONCLUSIVE, not failed"
+expect_output "^accept: INCONCLUSIVE: .*no host to blame" "the summary names no host"
+expect_exit 0 "the report and the JUnit file name no host" python3 -c "
+import json, xml.dom.minidom as m
+d = json.load(open('$TMP/acc3h.json'))
+s = d['summary']
+assert s['verdict'] == 'INCONCLUSIVE' and s['inconclusive'] >= 1, s
+assert not [h for h in s['hosts'] if h['status'] in ('FAIL', 'INTERMITTENT')], s['hosts']
+assert d['config']['test_slow_link'] == {'a': 0, 'b': 3, 'factor': 50}, d['config']
+x = m.parse('$TMP/acc3h.xml')
+assert not x.getElementsByTagName('failure'), x.toxml()
+assert any('INCONCLUSIVE LINK_BW_LOW on vm-v0' in k.getAttribute('message')
+           for k in x.getElementsByTagName('skipped')), x.toxml()
+"
+check_schema "$TMP/acc3h.json" -- "an INCONCLUSIVE accept report"
+expect_exit 2 "--test-slow-link past the job's ranks is refused" mpi 6 accept "$TMP/spec3h.json" \
+	--test-slow-link 0:6:50
+expect_output "accept: bad value '0:6:50' for --test-slow-link: the job has ranks 0 to 5" \
+	"naming the bad value"
+unset COLLSCOPE_TEST_HOSTS
+
 # a bad spec: every bad field named by its path, exit 2, nothing measured
 python3 - "$TMP/spec.json" "$TMP/bad.json" <<'PY'
 import json, sys

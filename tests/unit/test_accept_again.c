@@ -1,0 +1,272 @@
+/*
+ * A host's own links failure measured again (figures.links_again, issue 29):
+ * it stands where it reproduces; where it passes when measured again it is
+ * INCONCLUSIVE, which fails no host (the run still exits 1, and names no
+ * one). The hosts to measure again are those failing their own links checks.
+ */
+#include "reports/accept/accept_verdict.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { HOSTS = 4, RANKS = 8 };
+
+static char err[4096], line[1024];
+
+/* Links checks only: the same_host class is what a busy core hits (one pair per host). */
+static const char spec_text[] =
+    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, \"checks\": {"
+    " \"links\": {\"min_bandwidth_gbps\": {\"same_host\": 18, \"cross_host\": 9}}}}";
+
+static void parse_spec(struct accept_spec *s)
+{
+	cJSON *root = cJSON_Parse(spec_text);
+	cr_assert_not_null(root);
+	cr_assert_eq(accept_spec_parse(root, s, err, sizeof err), 0, "%s", err);
+	cJSON_Delete(root);
+}
+
+static void set_hosts(struct accept_figures *f)
+{
+	struct ctx_host hosts[HOSTS];
+	struct report_context c;
+	int ranks[HOSTS][2];
+
+	report_context_init(&c);
+	memset(hosts, 0, sizeof hosts);
+	for (int h = 0; h < HOSTS; h++) {
+		snprintf(hosts[h].name, sizeof hosts[h].name, "h%d", h);
+		hosts[h].cores = 2;
+		hosts[h].numa_nodes = 1;
+		hosts[h].nranks = 2;
+		ranks[h][0] = 2 * h;
+		ranks[h][1] = 2 * h + 1;
+		hosts[h].ranks = ranks[h];
+	}
+	c.nhosts = HOSTS;
+	c.hosts = hosts;
+	accept_figures_init(f);
+	cr_assert_eq(accept_figures_set_hosts(f, &c), 0);
+}
+
+/*
+ * The links between the ranks of hosts[0 .. n) (2 ranks each): same-host 20 GB/s,
+ * cross-host 10, host slow's same-host pair at 2 (a tenth: its cores taken).
+ */
+static void add_links(struct accept_figures *f, const int *hosts, int n, int slow)
+{
+	for (int i = 0; i < 2 * n; i++)
+		for (int j = 0; j < 2 * n; j++) {
+			int a = 2 * hosts[i / 2] + i % 2, b = 2 * hosts[j / 2] + j % 2;
+			bool same = a / 2 == b / 2;
+			struct accept_link_figures l = {
+			    .a = a,
+			    .b = b,
+			    .host_a = a / 2,
+			    .host_b = b / 2,
+			    .locality = same ? DETECT_SAME_HOST : DETECT_CROSS_HOST,
+			    .bandwidth_gbps = same ? (a / 2 == slow ? 2 : 20) : 10,
+			    .latency_us = same ? 1 : 5,
+			};
+			if (a != b)
+				cr_assert_eq(accept_figures_add_link(f, &l), 0);
+		}
+	accept_figures_mark(f, ACCEPT_LINKS);
+}
+
+static const int all[HOSTS] = {0, 1, 2, 3};
+
+/* A run in which host 3's pair read slow; measured again on {3, 0, 1} with again_slow (or not). */
+static void make_run(struct accept_figures *f, int again_slow, bool again)
+{
+	static const int measured_again[3] = {0, 1, 3};
+	set_hosts(f);
+	add_links(f, all, HOSTS, 3);
+	if (!again)
+		return;
+	f->links_again = calloc(1, sizeof *f->links_again);
+	cr_assert_not_null(f->links_again);
+	set_hosts(f->links_again);
+	add_links(f->links_again, measured_again, 3, again_slow);
+}
+
+static const struct accept_result *find(const struct accept_verdict *v, const char *label, int host)
+{
+	for (size_t i = 0; i < v->nresults; i++)
+		if (strcmp(v->results[i].label, label) == 0 && v->results[i].host == host)
+			return &v->results[i];
+	cr_assert_fail("no result '%s' on host %d", label, host);
+	return NULL;
+}
+
+Test(accept_again, the_hosts_failing_their_own_links_checks_are_measured_again)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	bool failing[HOSTS];
+
+	parse_spec(&s);
+	make_run(&f, -1, false);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 1);
+	cr_assert(failing[3] && !failing[0] && !failing[1] && !failing[2]);
+	accept_figures_release(&f);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "a clean run: none");
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, a_failure_that_passes_measured_again_is_inconclusive_and_names_no_host)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+	struct html_buf x;
+
+	parse_spec(&s);
+	make_run(&f, -1, true);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_eq(r->fault, ACCEPT_LINK_BW_LOW);
+	cr_assert_eq(r->measured, 2.0);
+	cr_assert_eq(r->again, 20.0);
+	cr_assert_eq(r->failed_repeats, 0);
+	cr_assert_eq(r->unconfirmed_repeats, 1);
+	cr_assert_eq(find(&v, "links bandwidth same_host", -1)->status, ACCEPT_PASS,
+	             "the job's median: 6 of 8 links fast");
+	accept_format_result(&v, (size_t)(r - v.results), line, sizeof line);
+	cr_assert_str_eq(line,
+	                 "INCONCLUSIVE LINK_BW_LOW         h3       links bandwidth same_host: "
+	                 "2 GB/s < min 18 GB/s (median of 2 links, 2 below the minimum; "
+	                 "measured again: 20 GB/s, passed: not reproduced)");
+	accept_host_verdict(&v, 3, &hv);
+	cr_assert_eq(hv.status, ACCEPT_INCONCLUSIVE);
+	cr_assert(hv.unconfirmed_own && !hv.failed_own);
+	cr_assert_eq(hv.unconfirmed_faults, 1u << ACCEPT_LINK_BW_LOW);
+	accept_format_host(&v, 3, line, sizeof line);
+	cr_assert_str_eq(line, "HOST    h3       INCONCLUSIVE own checks not reproduced when "
+	                       "measured again: LINK_BW_LOW");
+	cr_assert(accept_verdict_failed(&v), "the figure did fail: exit 1");
+	cr_assert(accept_verdict_inconclusive(&v));
+	accept_format_summary(&v, line, sizeof line);
+	cr_assert_str_eq(line, "accept: INCONCLUSIVE: 0 of 15 checks failed on the whole job, 0 "
+	                       "intermittent, 1 of a host not reproduced when measured again; no "
+	                       "host to blame: noise explains it");
+	cJSON *root = cJSON_CreateObject();
+	cr_assert_not_null(accept_verdict_to_json(root, &v));
+	const cJSON *summary = cJSON_GetObjectItem(root, "summary");
+	cr_assert_str_eq(cJSON_GetObjectItem(summary, "verdict")->valuestring, "INCONCLUSIVE");
+	cr_assert_eq(cJSON_GetObjectItem(summary, "inconclusive")->valueint, 1);
+	cr_assert_eq(cJSON_GetObjectItem(summary, "failed")->valueint, 0);
+	const cJSON *h3 = cJSON_GetArrayItem(cJSON_GetObjectItem(summary, "hosts"), 3);
+	cr_assert_str_eq(cJSON_GetObjectItem(h3, "status")->valuestring, "INCONCLUSIVE");
+	cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(h3, "unconfirmed_own")));
+	cr_assert(cJSON_IsFalse(cJSON_GetObjectItem(h3, "failed_own")));
+	const cJSON *results = cJSON_GetObjectItem(root, "results");
+	bool seen = false;
+	for (int i = 0; i < cJSON_GetArraySize(results); i++) {
+		const cJSON *o = cJSON_GetArrayItem(results, i);
+		if (strcmp(cJSON_GetObjectItem(o, "status")->valuestring, "INCONCLUSIVE") != 0)
+			continue;
+		cr_assert_eq(cJSON_GetObjectItem(o, "measured_again")->valuedouble, 20.0);
+		seen = true;
+	}
+	cr_assert(seen);
+	cJSON_Delete(root);
+	/* JUnit: skipped, not a failure of the host */
+	html_buf_init(&x);
+	cr_assert_eq(accept_junit(&v, &x), 0);
+	cr_assert_not_null(
+	    strstr(x.data, "<skipped message=\"INCONCLUSIVE LINK_BW_LOW on h3: 2 GB/s"), "%s",
+	    x.data);
+	cr_assert_null(strstr(x.data, "<failure"), "%s", x.data);
+	html_buf_release(&x);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, a_failure_that_reproduces_fails_the_host)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+
+	parse_spec(&s);
+	make_run(&f, 3, true);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL);
+	cr_assert_eq(r->again, 2.0);
+	cr_assert_str_eq(r->detail,
+	                 "median of 2 links, 2 below the minimum; measured again: 2 GB/s, "
+	                 "reproduced");
+	accept_host_verdict(&v, 3, &hv);
+	cr_assert_eq(hv.status, ACCEPT_FAIL);
+	cr_assert(hv.failed_own && !hv.unconfirmed_own);
+	cr_assert_not(accept_verdict_inconclusive(&v));
+	accept_format_summary(&v, line, sizeof line);
+	cr_assert_str_eq(line, "accept: FAIL: 1 of 15 checks failed, 0 intermittent; hosts "
+	                       "failing: h3");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, a_host_not_measured_again_stands_on_its_one_measurement)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	static const int others[2] = {0, 1};
+
+	parse_spec(&s);
+	make_run(&f, -1, false);
+	f.links_again = calloc(1, sizeof *f.links_again);
+	cr_assert_not_null(f.links_again);
+	set_hosts(f.links_again);
+	add_links(f.links_again, others, 2, -1);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL);
+	cr_assert(isnan(r->again));
+	cr_assert_str_eq(r->detail, "median of 2 links, 2 below the minimum; not measured again");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, over_repeats_a_failure_that_reproduces_once_is_intermittent)
+{
+	struct accept_spec s;
+	struct accept_figures runs[2];
+	struct accept_verdict v;
+
+	parse_spec(&s);
+	/* not reproduced, then clean: inconclusive */
+	make_run(&runs[0], -1, true);
+	set_hosts(&runs[1]);
+	add_links(&runs[1], all, HOSTS, -1);
+	cr_assert_eq(accept_judge(&s, runs, 2, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(find(&v, "links bandwidth same_host", 3)->status, ACCEPT_INCONCLUSIVE);
+	accept_verdict_release(&v);
+	accept_figures_release(&runs[1]);
+	/* not reproduced, then reproduced: it failed a repeat on evidence */
+	make_run(&runs[1], 3, true);
+	cr_assert_eq(accept_judge(&s, runs, 2, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INTERMITTENT);
+	cr_assert_eq(r->failed_repeats, 1);
+	cr_assert_eq(r->unconfirmed_repeats, 1);
+	cr_assert_eq(r->again, 2.0, "the reproduced repeat's figure");
+	accept_verdict_release(&v);
+	accept_figures_release(&runs[0]);
+	accept_figures_release(&runs[1]);
+	accept_spec_release(&s);
+}
