@@ -6,7 +6,9 @@
 # burners and bursty traffic inside the cluster's namespaces, killed on
 # exit), $LOADED_RUNS more clean runs must name no host (they may fail, or be
 # INCONCLUSIVE: noise, but never accuse): the suite prints the count of false
-# accusations. Once one host chosen at random (CULPRIT=hN picks it) has its
+# accusations, and of runs where a host's own links failure did not reproduce
+# when measured again (INCONCLUSIVE: in CI of d17a662, before that rule, 2 of 3
+# loaded runs failed a healthy host on its one same-host pair). Once one host chosen at random (CULPRIT=hN picks it) has its
 # link limited to 20 Mbit/s, still under load, accept fails, the links check
 # with a LINK_ fault code, the all-reduce point with AR_BUSBW_LOW, and the
 # culprit search names that host alone, on its evidence: it is the only
@@ -116,12 +118,13 @@ grep -E "^accept: " "$TMP/out" | sed 's/^/        /'
 expect_exit 0 "a background load on the cluster" bash "$LOAD" start 900 2 2
 sed 's/^/        /' "$TMP/out"
 accused=0 by_links=0
-broken=0
+broken=0 unconfirmed=0
 for run in $(seq 1 "$LOADED_RUNS"); do
 	rm -f "$TMP/loaded.json"
 	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/loaded.json" >"$TMP/out" 2>&1
 	rc=$?
 	cp "$TMP/out" "$TMP/loaded$run.out"
+	grep -q "passed: not reproduced" "$TMP/out" && unconfirmed=$((unconfirmed + 1))
 	if [ $rc -gt 1 ] || [ ! -s "$TMP/loaded.json" ]; then
 		broken=$((broken + 1))
 		echo "  note  clean accept under load, run $run: exit $rc, no verdict"
@@ -143,6 +146,7 @@ for run in $(seq 1 "$LOADED_RUNS"); do
 	grep -E "^(FAIL|SEARCH)" "$TMP/out" | sed 's/^/        /'
 done
 echo "        false accusations under load: $((accused + by_links)) of $LOADED_RUNS clean runs, $by_links by links' suspects alone ($broken without a verdict)"
+echo "        a host's own links failure not reproduced when measured again (INCONCLUSIVE): $unconfirmed of $LOADED_RUNS runs"
 [ "$broken" = 0 ] && pass "clean runs under load reach a verdict ($broken of $LOADED_RUNS did not)" ||
 	fail "clean runs under load reach a verdict ($broken of $LOADED_RUNS did not)" "$TMP/out"
 [ "$accused" = 0 ] && pass "clean runs under load: no host accused by the all-reduce's checks or search ($accused of $LOADED_RUNS)" ||
