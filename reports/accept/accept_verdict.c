@@ -378,6 +378,15 @@ static size_t class_values(const struct accept_figures *f, const struct accept_l
 	return n;
 }
 
+/* Whether links named host h itself (its NIC) among f's suspects. */
+static bool host_suspected(const struct accept_figures *f, int h)
+{
+	for (size_t i = 0; h >= 0 && i < f->nsuspects; i++)
+		if (f->suspects[i].host == h)
+			return true;
+	return false;
+}
+
 /*
  * A host's failing class median measured again (f->links_again): the
  * failure stands where it reproduces; where it passes there, it was noise
@@ -430,20 +439,17 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, bandwidth ? e->value >= r->threshold : e->value <= r->threshold,
 		       checks[r->check].fault, "median of %zu link%s, %zu %s", n, n == 1 ? "" : "s",
 		       beyond, bandwidth ? "below the minimum" : "above the maximum");
-		if (!e->pass && r->host >= 0 && f->links_again && f->links_again->has[ACCEPT_LINKS])
+		if (!e->pass && r->host >= 0 && host_suspected(f, r->host)) {
+			size_t used = strlen(e->detail);
+			snprintf(e->detail + used, sizeof e->detail - used,
+			         "; reproduced by links' re-tests (a suspect host)");
+		} else if (!e->pass && r->host >= 0 && f->links_again &&
+		           f->links_again->has[ACCEPT_LINKS])
 			eval_again(f, r, e);
 	}
 	free(x);
 }
 
-/* Whether links named host h itself (its NIC) among f's suspects. */
-static bool host_suspected(const struct accept_figures *f, int h)
-{
-	for (size_t i = 0; h >= 0 && i < f->nsuspects; i++)
-		if (f->suspects[i].host == h)
-			return true;
-	return false;
-}
 
 /*
  * A host's own suspects: it named, or a link of it. A link whose other end is
@@ -701,8 +707,10 @@ int accept_links_failing_hosts(const struct accept_spec *spec, const struct acce
 			if (isnan(r.threshold) || failing[h])
 				continue;
 			eval_class(f, NULL, &r, &e);
-			/* a class not measured on the host is not a figure to measure again */
-			failing[h] = !e.pass && e.fault != ACCEPT_LINK_NOT_MEASURED;
+			/* a class not measured on the host is not a figure to measure again, and
+			   a suspect host was measured again by links' own re-tests */
+			failing[h] = !e.pass && e.fault != ACCEPT_LINK_NOT_MEASURED &&
+			             !host_suspected(f, h);
 		}
 		count += failing[h];
 	}

@@ -119,6 +119,29 @@ Test(accept_again, the_hosts_failing_their_own_links_checks_are_measured_again)
 	accept_spec_release(&s);
 }
 
+Test(accept_again, a_suspect_host_is_not_measured_again_its_failure_was_reproduced_by_links)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	bool failing[HOSTS];
+	struct accept_suspect_figures k = {.host = 3, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+
+	parse_spec(&s);
+	make_run(&f, -1, false);
+	snprintf(k.reason, sizeof k.reason, "host h3: confirmed by 5 re-tests");
+	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "nothing to measure again");
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL);
+	cr_assert_str_eq(r->detail, "median of 2 links, 2 below the minimum; reproduced by links' "
+	                            "re-tests (a suspect host)");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_again, a_failure_that_passes_measured_again_is_inconclusive_and_names_no_host)
 {
 	struct accept_spec s;
