@@ -107,10 +107,10 @@ int links_parse_test_slow(const char *arg, void *base, const struct opt *o, char
 	    parse_u64(items[0], 0, INT32_MAX, &a, &reason) != 0 ||
 	    (strcmp(items[1], "*") != 0 && parse_u64(items[1], 0, INT32_MAX, &b, &reason) != 0) ||
 	    (strcmp(items[1], "*") != 0 && a == b) ||
-	    parse_double(items[2], 1, 1000, &l->factor, &reason) != 0) {
+	    parse_double(items[2], 1, 1e6, &l->factor, &reason) != 0) {
 		snprintf(why, len,
 		         "must be A:B:F, two different ranks of the job (B '*': every rank "
-		         "on another host) and a factor from 1 to 1000");
+		         "on another host) and a factor from 1 to 1000000");
 		return -1;
 	}
 	l->a = (int)a;

@@ -389,27 +389,51 @@ static bool host_suspected(const struct accept_figures *f, int h)
 
 /*
  * A host's failing class median measured again (f->links_again): the
- * failure stands where it reproduces; where it passes there, it was noise
- * (e->unconfirmed). Appends what it found to e's detail.
+ * failure stands where it reproduces and separates from the control hosts
+ * measured beside it (their links of the class, not touching the host,
+ * pass); where it passes there, or the controls fail as well (the whole
+ * cluster was slow that moment), it was noise: e->unconfirmed. With no
+ * control link of the class, reproducing is the evidence. Appends what it
+ * found to e's detail.
  */
 static void eval_again(const struct accept_figures *f, const struct accept_result *r,
                        struct eval *e)
 {
 	const struct accept_figures *g = f->links_again;
 	bool bandwidth = r->check == CHECK_LINK_BW;
-	size_t used = strlen(e->detail);
+	size_t used = strlen(e->detail), n = 0, nc = 0;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
-	size_t n = x ? class_values(g, NULL, r->index, bandwidth, r->host, x) : 0;
+	double *c = x; /* x is free again once the host's median is taken */
 
-	if (n == 0)
+	if (x)
+		n = class_values(g, NULL, r->index, bandwidth, r->host, x);
+	if (n == 0) {
 		snprintf(e->detail + used, sizeof e->detail - used, "; not measured again");
-	else {
-		e->again = accept_median_inplace(x, n);
-		e->unconfirmed = bandwidth ? e->again >= r->threshold : e->again <= r->threshold;
+		free(x);
+		return;
+	}
+	e->again = accept_median_inplace(x, n);
+	bool fails = bandwidth ? e->again < r->threshold : e->again > r->threshold;
+	/* the controls: the class's links measured again that do not touch the host */
+	for (size_t i = 0; i < g->nlinks; i++)
+		if (g->links[i].host_a != r->host && g->links[i].host_b != r->host)
+			class_value(g, i, r->index, bandwidth, c, &nc);
+	double control = nc ? accept_median_inplace(c, nc) : NAN;
+	bool control_fails = nc && (bandwidth ? control < r->threshold : control > r->threshold);
+	e->unconfirmed = !fails || control_fails;
+	if (!fails)
+		snprintf(e->detail + used, sizeof e->detail - used,
+		         "; measured again: %.4g %s, passed: not reproduced", e->again,
+		         checks[r->check].unit);
+	else if (control_fails)
+		snprintf(e->detail + used, sizeof e->detail - used,
+		         "; measured again: %.4g %s, but the control hosts beside it failed too "
+		         "(%.4g %s): not separated",
+		         e->again, checks[r->check].unit, control, checks[r->check].unit);
+	else
 		snprintf(e->detail + used, sizeof e->detail - used, "; measured again: %.4g %s, %s",
 		         e->again, checks[r->check].unit,
-		         e->unconfirmed ? "passed: not reproduced" : "reproduced");
-	}
+		         nc ? "reproduced, the control hosts passed" : "reproduced");
 	free(x);
 }
 

@@ -142,29 +142,18 @@ assert all(h['status'] == 'FAIL' and h['failed_own'] for h in d['summary']['host
 "
 
 # A host's own links failure must reproduce (issue 29): on 3 emulated hosts (ranks round
-# robin: h0 holds 0 and 3), pair 0-3 slowed 1000x in the first measurement only (a core taken
+# robin: h0 holds 0 and 3), pair 0-3 slowed 1e5x in the first measurement only (a core taken
 # for a moment) fails h0's same-host check; its links measured again beside control hosts
-# pass: INCONCLUSIVE, no host failed, exit 1 (the figure did fail)
+# pass: INCONCLUSIVE, no host failed, exit 1 (the figure did fail). The minima are 10 MB/s,
+# by hand: 6 ranks on 2 cores spread 20x between runs (a spec derived from one run failed
+# the pair measured again), but never to 10 MB/s, nor past 1 TB/s slowed 1e5x
 export COLLSCOPE_TEST_HOSTS=3
-expect_exit 0 "topo of 3 emulated hosts" mpi 6 topo -q -o "$TMP/topo3.json"
-expect_exit 0 "links of 3 emulated hosts" mpi 6 links -q "${LINKS[@]}" -o "$TMP/links3.json"
-expect_exit 0 "a spec derived from them" "$BIN" accept --derive "$TMP/derived3h.json" \
-	--tolerance 90 "$TMP/topo3.json" "$TMP/links3.json"
-python3 - "$TMP/derived3h.json" "$TMP/spec3h.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-links = d["checks"]["links"]
-links.pop("max_latency_us", None)  # latency on 2 shared cores is the scheduler's
-# minima at a hundredth of the clean run (6 ranks on 2 cores spread 10x): the pair slowed
-# 1000x fails, the same pair measured again passes, each by a factor of 10 to spare
-for k in links["min_bandwidth_gbps"]:
-    links["min_bandwidth_gbps"][k] /= 10
-links["allow_suspects"] = True     # links names the slowed pair itself: judged here by class
-d["checks"].pop("topology", None)  # 6 ranks on 2 cores: oversubscribed
-json.dump(d, open(sys.argv[2], "w"))
-PY
+cat >"$TMP/spec3h.json" <<'JSON'
+{"schema_version": 1, "command": "accept-spec", "spec_version": 1, "checks": {"links": {
+ "min_bandwidth_gbps": {"same_numa": 0.01, "cross_host": 0.01}, "allow_suspects": true}}}
+JSON
 expect_exit 1 "a transient slow pair: accept exits 1" mpi 6 accept "${LINKS[@]}" "$TMP/spec3h.json" \
-	--test-slow-link 0:3:1000 -o "$TMP/acc3h.json" --junit "$TMP/acc3h.xml"
+	--test-slow-link 0:3:100000 -o "$TMP/acc3h.json" --junit "$TMP/acc3h.xml"
 expect_output "failed their own links checks: their links measured again" "it says it measures again"
 expect_output "^INCONCLUSIVE +LINK_BW_LOW +vm-v0 +links bandwidth same_numa: .*measured again: .* passed: not reproduced" \
 	"the host's check is INCONCLUSIVE, with the figure measured again"
@@ -177,7 +166,7 @@ d = json.load(open('$TMP/acc3h.json'))
 s = d['summary']
 assert s['verdict'] == 'INCONCLUSIVE' and s['inconclusive'] >= 1, s
 assert not [h for h in s['hosts'] if h['status'] in ('FAIL', 'INTERMITTENT')], s['hosts']
-assert d['config']['test_slow_link'] == {'a': 0, 'b': 3, 'factor': 1000}, d['config']
+assert d['config']['test_slow_link'] == {'a': 0, 'b': 3, 'factor': 100000}, d['config']
 x = m.parse('$TMP/acc3h.xml')
 assert not x.getElementsByTagName('failure'), x.toxml()
 assert any('INCONCLUSIVE LINK_BW_LOW on vm-v0' in k.getAttribute('message')

@@ -55,6 +55,8 @@ static void set_hosts(struct accept_figures *f)
  * The links between the ranks of hosts[0 .. n) (2 ranks each): same-host 20 GB/s,
  * cross-host 10, host slow's same-host pair at 2 (a tenth: its cores taken).
  */
+enum { ALL = -2 }; /* every host's same-host pair slow */
+
 static void add_links(struct accept_figures *f, const int *hosts, int n, int slow)
 {
 	for (int i = 0; i < 2 * n; i++)
@@ -67,7 +69,7 @@ static void add_links(struct accept_figures *f, const int *hosts, int n, int slo
 			    .host_a = a / 2,
 			    .host_b = b / 2,
 			    .locality = same ? DETECT_SAME_HOST : DETECT_CROSS_HOST,
-			    .bandwidth_gbps = same ? (a / 2 == slow ? 2 : 20) : 10,
+			    .bandwidth_gbps = same ? (a / 2 == slow || slow == ALL ? 2 : 20) : 10,
 			    .latency_us = same ? 1 : 5,
 			};
 			if (a != b)
@@ -229,7 +231,7 @@ Test(accept_again, a_failure_that_reproduces_fails_the_host)
 	cr_assert_eq(r->again, 2.0);
 	cr_assert_str_eq(r->detail,
 	                 "median of 2 links, 2 below the minimum; measured again: 2 GB/s, "
-	                 "reproduced");
+	                 "reproduced, the control hosts passed");
 	accept_host_verdict(&v, 3, &hv);
 	cr_assert_eq(hv.status, ACCEPT_FAIL);
 	cr_assert(hv.failed_own && !hv.unconfirmed_own);
@@ -237,6 +239,31 @@ Test(accept_again, a_failure_that_reproduces_fails_the_host)
 	accept_format_summary(&v, line, sizeof line);
 	cr_assert_str_eq(line, "accept: FAIL: 1 of 15 checks failed, 0 intermittent; hosts "
 	                       "failing: h3");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, a_failure_the_control_hosts_share_when_measured_again_is_inconclusive)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+
+	parse_spec(&s);
+	make_run(&f, ALL,
+	         true); /* measured again, every host's pair read slow: the cluster's moment */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_str_eq(r->detail,
+	                 "median of 2 links, 2 below the minimum; measured again: 2 GB/s, "
+	                 "but the control hosts beside it failed too (2 GB/s): not "
+	                 "separated");
+	accept_host_verdict(&v, 3, &hv);
+	cr_assert_eq(hv.status, ACCEPT_INCONCLUSIVE);
+	cr_assert(accept_verdict_inconclusive(&v));
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
