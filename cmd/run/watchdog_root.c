@@ -63,7 +63,6 @@ static void fill_views(double now)
  * appends the verdict to the event and keeps it for the hook
  * (watchdog_flight). A rank that missed two heartbeats is not answering.
  */
-#define WD_SILENT_S 2.5
 
 static struct {
 	struct flight_rank *ranks;

@@ -1,6 +1,7 @@
 /* See watchdog_verdict.h. */
 #include "cmd/run/watchdog_verdict.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -56,8 +57,10 @@ int wd_describe(char *buf, size_t len, const char *command, double timeout_s,
 	add(buf, len, &used,
 	    "hang in %s: no progress within the %.0f s timeout; ranks that had not arrived:",
 	    command, timeout_s);
+	/* the hang waited the timeout; who is not answering is judged by missed heartbeats */
+	double quiet_s = fmin(timeout_s, WD_SILENT_S);
 	for (int r = 0; r < n; r++) {
-		bool silent = wd_silent(&v[r], now, timeout_s);
+		bool silent = wd_silent(&v[r], now, quiet_s);
 		if (!v[r].seen || (!silent && (v[r].ticks == most || v[r].phase == PROGRESS_IDLE)))
 			continue;
 		where(at, sizeof at, &v[r]);
@@ -76,7 +79,7 @@ int wd_describe(char *buf, size_t len, const char *command, double timeout_s,
 		    " none: every rank is inside the same operation (a deadlock or a lost "
 		    "message)");
 	for (int r = 0; r < n; r++)
-		if (v[r].seen && v[r].ticks == most && !wd_silent(&v[r], now, timeout_s)) {
+		if (v[r].seen && v[r].ticks == most && !wd_silent(&v[r], now, quiet_s)) {
 			where(at, sizeof at, &v[r]);
 			add(buf, len, &used, "; rank %d waits at %s", r, at);
 			break; /* one example of where the others wait */

@@ -24,6 +24,15 @@ struct wd_view {
 	int phase; /* enum progress_phase */
 };
 
+/*
+ * A rank not heard from for this long has missed two heartbeats (one a
+ * second): in a hang's words it is not answering, whatever the timeout. One
+ * figure for the verdict's text and the flight record's, so that a rank
+ * stopped just after its last step is not "answering" in one and "not
+ * answering" in the other (CI of 9f9a76d, mpi/reliability under load).
+ */
+#define WD_SILENT_S 2.5
+
 /* Silent: connected but not heard from for the timeout (stopped, stuck or dead). */
 bool wd_silent(const struct wd_view *v, double now, double timeout_s);
 /*
@@ -36,7 +45,8 @@ bool wd_hung(const struct wd_view *v, int n, double now, double timeout_s);
  * The verdict in words: "hang in CMD: no progress within the T s timeout;
  * ranks that had not arrived: rank 2 (not answering for 40 s: ...; last at
  * ...); rank 0 waits at ...". The ranks behind are those with fewer ticks
- * than the most advanced, and the silent ones; when none is behind, every
+ * than the most advanced, and the silent ones (here: not heard for
+ * WD_SILENT_S, or the timeout if shorter); when none is behind, every
  * rank is inside the same operation (a deadlock or a lost message). Returns
  * the length snprintf would write.
  */

@@ -72,6 +72,25 @@ Test(watchdog_verdict, a_silent_rank_is_named_as_not_answering)
 	          text);
 }
 
+Test(watchdog_verdict, a_rank_stopped_just_after_its_last_step_is_not_answering)
+{
+	struct wd_view v[N];
+	char text[2048];
+	healthy(v);
+	/* rank 2 stepped, beat once more, then stopped: the others stuck behind it a timeout
+	   later, when it was last heard less than the timeout ago (CI of 9f9a76d) */
+	for (int r = 0; r < N; r++)
+		v[r].moved_s = NOW - T - 0.1;
+	v[2].ticks = 96;
+	v[2].heard_s = NOW - T + 0.3;
+	cr_assert(wd_hung(v, N, NOW, T));
+	wd_describe(text, sizeof text, "allreduce", T, v, N, NOW);
+	cr_expect(strstr(text, "rank 2 (not answering for 60 s: stopped, stuck or dead; last at "
+	                       "ring, 1048576 bytes, timed iteration 7)"),
+	          "%s", text);
+	cr_expect(!strstr(text, "answering but making no progress"), "%s", text);
+}
+
 Test(watchdog_verdict, idle_and_unwatched_ranks_are_never_hung)
 {
 	struct wd_view v[N];
