@@ -204,6 +204,15 @@ def trace_evidence(report):
     return out
 
 
+def accept_accusations(report):
+    """The hosts an accept report fails (FAIL or INTERMITTENT: its own checks, or named by a
+    culprit search; an INCONCLUSIVE host is not accused). accept names a host to pull, not a
+    direction: "any" matches the truth's."""
+    hosts = report.get("summary", {}).get("hosts", [])
+    return [{"kind": "host", "direction": "any", "hosts": [h["name"]]}
+            for h in hosts if h.get("status") in ("FAIL", "INTERMITTENT")]
+
+
 def compare_accusations(exit_status):
     """compare's verdict: exit 1 is a regression of the code path."""
     return [{"kind": "regression", "direction": "slower", "hosts": []}] if exit_status == 1 else []
@@ -240,7 +249,7 @@ def _judge(truth, acc):
     if not set(got) <= want and not (kind == "host" and acc["kind"] in ("link", "hop") and want & set(got)):
         return "healthy"
     if kind == "host":
-        ok = acc["kind"] == "host" and acc["direction"] == truth["direction"]
+        ok = acc["kind"] == "host" and acc["direction"] in (truth["direction"], "any")
     else:
         ok = acc["kind"] in ("link", "hop") and acc["direction"] == "oneway" and got == truth["hosts"]
     return "right" if ok else "wrong_class"
@@ -346,7 +355,7 @@ def figures(rows):
         if sub:
             classes.append(dict(block(sub), **{"class": c}))
     commands = []
-    for c in ("links", "trace", "compare"):
+    for c in ("links", "accept", "trace", "compare"):
         sub = [r for r in done if r["command"] == c]
         if sub:
             commands.append(dict(block(sub), **{"command": c}))

@@ -5,8 +5,12 @@ clean baseline runs and the draw's runs made in turn), and scores each verdict
 against the truth.
 
 usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--class K]
-                       [--load L] [--magnitude PCT]... [--bin B]
+                       [--load L] [--magnitude PCT]... [--accept] [--bin B]
                        -o RESULT.json
+
+--accept: the draws links judges are judged by `accept SPEC` instead, as a user accepting the
+cluster would; SPEC is derived (accept --derive, its default tolerance) from ACCEPT_RUNS clean
+topo, links and all-reduce runs of the cluster, made before the first draw and without load.
 
 One cluster of campaign.HOSTS namespace hosts in campaign.RACKS racks, one rank
 a host, every host shaped to BASE_MBIT both ways (so that a loss of 5% is one of
@@ -49,6 +53,10 @@ LINKS = ["-q", "-n", "300", "-w", "30", "--bw-iters", "5", "--bw-warmup", "0", "
 LINKS_MORE = os.environ.get("CAMPAIGN_LINKS_MORE", "").split()
 TRACE = ["allreduce", "-a", "ring", "--sizes", "1M", "-n", "10", "-w", "2", "--trace", "-q"]
 COMPARE_RUN = ["allreduce", "-a", "ring", "--sizes", "256K", "-n", "30", "-w", "3", "-q"]
+# accept: its links check measures with links' probe options (LINKS without the pattern and
+# the verdict's), and its spec's all-reduce point is COMPARE_RUN's; derived from ACCEPT_RUNS runs
+ACCEPT_LINKS = LINKS[1:LINKS.index("--pattern")]
+ACCEPT_RUNS = 3
 # compare: a clean baseline run and the draw's run, in turn, this many times, judged by
 # compare --paired (the way to gate a build on a busy cluster: reports/compare/README.md)
 COMPARE_PAIRS = 4
@@ -183,6 +191,13 @@ def run_command(d, bin_, fault, work, np):
             d["cleared"] = cleared
             d["cleared_detail"] = detail  # what was named first and why it went
             d["links_matrix"] = C.links_matrix(report)  # the evidence, judged or not
+    elif d["command"] == "accept":
+        r = mpirun(bin_, fault, ["accept", "-q"] + ACCEPT_LINKS + [spec_path(work), "-o", out], np)
+        ok = r.returncode in (0, 1) and os.path.exists(out)
+        acc = C.accept_accusations(json.load(open(out))) if ok else None
+        if ok:  # what it said of each host that did not pass
+            d["accept_hosts"] = {h["name"]: [h["status"]] + h.get("faults", []) + h.get("unconfirmed_faults", [])
+                                 for h in json.load(open(out))["summary"]["hosts"] if h["status"] != "PASS"}
     elif d["command"] == "trace":
         r = mpirun(bin_, fault, TRACE + ["-o", out], np)
         ok = r.returncode == 0 and os.path.exists(out)
@@ -219,6 +234,31 @@ def run_command(d, bin_, fault, work, np):
     return acc, secs, err
 
 
+def spec_path(work):
+    return os.path.join(work, "accept-spec.json")
+
+
+def derive_spec(bin_, work, np):
+    """accept's spec from ACCEPT_RUNS clean runs of the healed cluster, no load (--accept)."""
+    reports = []
+    for what, args in [("topo", ["topo", "-q"])] + [
+            ("links%d" % i, ["links", "-q"] + ACCEPT_LINKS) for i in range(ACCEPT_RUNS)] + [
+            ("ar%d" % i, COMPARE_RUN) for i in range(ACCEPT_RUNS)]:
+        path = os.path.join(work, "spec-%s.json" % what)
+        for _ in range(3):  # a clean links run may name a suspect now and then: --derive refuses it
+            r = mpirun(bin_, "", args + ["-o", path], np)
+            if r.returncode == 0 and not json.load(open(path)).get("summary", {}).get("suspects"):
+                break
+        else:
+            raise RuntimeError("accept's spec: %s did not run clean: %s" % (what, (r.stderr or r.stdout)[-300:]))
+        reports.append(path)
+    r = subprocess.run([bin_, "accept", "--derive", spec_path(work), "--force"] + reports,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("accept --derive: exit %d: %s" % (r.returncode, r.stderr.strip()[-300:]))
+    return json.load(open(spec_path(work)))
+
+
 def context(bin_, started):
     v = subprocess.run([bin_, "--version"], capture_output=True, text=True).stdout.strip()
     git = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
@@ -240,7 +280,8 @@ def result_doc(args, ctx, rows, complete, started_s):
                        "racks": C.RACKS, "ranks": C.HOSTS, "base_rate_mbit": BASE_MBIT,
                        "traffic_share_of_base": TRAFFIC_SHARE, "ladder_pct": C.LADDER_PCT,
                        "late_us": C.LATE_US, "command_line": " ".join(sys.argv),
-                       "links_options": LINKS + LINKS_MORE},
+                       "links_options": LINKS + LINKS_MORE, "accept": args.accept,
+                       "accept_spec": getattr(args, "spec", None)},
             "summary": dict(C.figures(rows), runs_failed=len(failed)), "results": rows}
 
 
@@ -269,6 +310,8 @@ def one(d, args, work):
 def run(args):
     started, t0 = now_utc(), time.monotonic()
     plan = C.smoke_draws() if args.smoke else C.draws(args.seed, args.draws)
+    if args.accept:  # judged by accept instead of links: the same draws, a user's other command
+        plan = [dict(d, command="accept") if d["command"] == "links" else d for d in plan]
     if args.command:  # the draws of one command: a detector's before and after, quickly
         plan = [d for d in plan if d["command"] == args.command]
     if args.only_class:  # one fault class's draws (and the clean ones, for what it accuses)
@@ -289,6 +332,10 @@ def run(args):
             shutil.copy2(args.bin, os.path.join(work, "collscope"))
             args.bin = os.path.join(work, "collscope")
             heal(C.HOSTS)
+            if args.accept:
+                args.spec = derive_spec(args.bin, work, C.HOSTS)
+                print("accept: a spec derived from %d clean runs of each: %s" % (
+                    ACCEPT_RUNS, json.dumps(args.spec["checks"].get("links", {}))), flush=True)
             for d in plan:
                 if args.budget_s and time.monotonic() - t0 > args.budget_s:
                     break
@@ -354,7 +401,7 @@ def main():
     p.add_argument("--draws", type=int, default=200)
     p.add_argument("--smoke", action="store_true", help="the smoke campaign's fixed draws")
     p.add_argument("--budget-s", type=float, default=0, help="start no draw after this many seconds")
-    p.add_argument("--command", choices=["links", "trace", "compare"],
+    p.add_argument("--command", choices=["links", "trace", "compare", "accept"],
                    help="run only the draws judged by this command")
     p.add_argument("--class", dest="only_class", choices=C.CLASSES,
                    help="run only this fault class's draws and the draws without a fault")
@@ -362,6 +409,8 @@ def main():
                    help="run only the draws under this background load")
     p.add_argument("--magnitude", type=int, action="append", choices=C.LADDER_PCT,
                    help="run only the draws of this magnitude (repeatable) and those without a fault")
+    p.add_argument("--accept", action="store_true",
+                   help="judge the draws links judges by accept SPEC instead (a spec derived first)")
     p.add_argument("--bin", default="build/collscope")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()

@@ -193,6 +193,21 @@ class Scorer(unittest.TestCase):
         self.assertEqual(self.outcome(self.rank, C.trace_accusations(other)), "healthy_accused")
         self.assertEqual(self.outcome(self.none, C.trace_accusations(other)), "healthy_accused")
 
+    def test_accept(self):
+        def report(*hosts):
+            return {"summary": {"hosts": [{"name": n, "status": s} for n, s in hosts]}}
+        acc = C.accept_accusations
+        self.assertEqual(self.outcome(self.host, acc(report(("h1", "PASS"), ("h3", "FAIL")))), "right")
+        self.assertEqual(self.outcome(self.host, acc(report(("h3", "INTERMITTENT")))), "right")
+        # INCONCLUSIVE: noise explained the failure, no host accused
+        self.assertEqual(self.outcome(self.host, acc(report(("h3", "INCONCLUSIVE")))), "missed")
+        self.assertEqual(self.outcome(self.none, acc(report(("h2", "INCONCLUSIVE")))), "clean_ok")
+        self.assertEqual(self.outcome(self.none, acc(report(("h2", "FAIL")))), "healthy_accused")
+        self.assertEqual(self.outcome(self.host, acc(report(("h3", "FAIL"), ("h2", "FAIL")))),
+                         "healthy_accused")
+        # a link's end named as a host: the culprit, the wrong class
+        self.assertEqual(self.outcome(self.link, acc(report(("h4", "FAIL")))), "wrong_class")
+
     def test_regression(self):
         self.assertEqual(self.outcome(self.regression, C.compare_accusations(1)), "right")
         self.assertEqual(self.outcome(self.regression, C.compare_accusations(0)), "missed")
