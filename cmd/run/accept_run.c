@@ -158,8 +158,8 @@ static int check_links(struct accept_run *a, struct accept_figures *f, int repea
 /*
  * Rank 0: the hosts whose own links checks failed on f (their count), and
  * beside them control hosts: rank 0's (it holds the figures) and one host
- * that passed, so a host's cross-host links have partners and the figures
- * are of one moment.
+ * that passed them and that links did not name, so a host's cross-host
+ * links have partners and the figures are of one moment.
  */
 static int hosts_to_measure_again(struct accept_run *a, const struct accept_figures *f,
                                   bool *member)
@@ -169,7 +169,7 @@ static int hosts_to_measure_again(struct accept_run *a, const struct accept_figu
 		return 0;
 	member[a->map.host_of_rank[0]] = true;
 	for (int h = 0; h < a->map.nhosts; h++)
-		if (!member[h]) {
+		if (!member[h] && accept_links_control_host(&a->spec, f, h)) {
 			member[h] = true;
 			break;
 		}

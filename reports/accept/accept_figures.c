@@ -144,6 +144,22 @@ static int add_view_suspect(struct accept_figures *f, const struct links_view *v
 	return accept_figures_add_suspect(f, &out);
 }
 
+/* Whether confirmed suspect s (a segment or a link, not a host) covers the ranks' link a -> b. */
+static bool explains(const struct detect_result *final, const struct detect_suspect *s,
+                     const struct links_view *v, int a, int b)
+{
+	int ha = v->host_of_rank[a], hb = v->host_of_rank[b];
+	if (!s->confirmed)
+		return false;
+	if (s->kind == DETECT_SEGMENT)
+		return detect_sides_cross(detect_sides(final, s), final->nhosts, ha, hb);
+	if (s->kind != DETECT_LINK)
+		return false;
+	if (s->between_hosts)
+		return (ha == s->host_a && hb == s->host_b) || (ha == s->host_b && hb == s->host_a);
+	return (a == s->a && b == s->b) || (a == s->b && b == s->a);
+}
+
 int accept_figures_add_links_view(struct accept_figures *f, const struct links_view *v,
                                   const struct detect_result *final)
 {
@@ -159,6 +175,11 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 		    .bandwidth_gbps = link_bandwidth_gbps(r, v->window_bytes),
 		    .latency_us = link_latency_us(r),
 		};
+		for (int i = 0; final && i < final->nsuspects; i++)
+			if (explains(final, &final->suspects[i], v, a, b)) {
+				l.explained_bw |= final->suspects[i].metric == DETECT_BANDWIDTH;
+				l.explained_lat |= final->suspects[i].metric == DETECT_LATENCY;
+			}
 		if (accept_figures_add_link(f, &l) != 0)
 			return -1;
 	}
@@ -166,6 +187,17 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 		if (final->suspects[i].confirmed &&
 		    add_view_suspect(f, v, &final->suspects[i]) != 0)
 			return -1;
+	for (int i = 0; final && i < final->nsuspects; i++) {
+		const struct detect_suspect *s = &final->suspects[i];
+		int ends[3] = {s->kind == DETECT_HOST ? s->host : -1,
+		               s->kind == DETECT_LINK ? s->host_a : -1,
+		               s->kind == DETECT_LINK ? s->host_b : -1};
+		for (int k = 0; s->traffic_cleared && k < 3; k++) {
+			int h = view_host(f, v, ends[k]);
+			if (h >= 0)
+				f->hosts[h].traffic_cleared = true;
+		}
+	}
 	accept_figures_mark(f, ACCEPT_LINKS);
 	return 0;
 }

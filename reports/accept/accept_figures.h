@@ -28,6 +28,9 @@ struct accept_host_figures {
 	char name[CTX_NAME_BYTES]; /* as it is (printers escape it) */
 	int ranks, cores, numa_nodes;
 	bool oversubscribed;
+	/* links cleared a suspect of it (the host, or a link of it to another host) by what
+	   else its NIC carried (the interface counters: another job's traffic) */
+	bool traffic_cleared;
 };
 
 /* One measured ordered pair of ranks. */
@@ -36,6 +39,9 @@ struct accept_link_figures {
 	int host_a, host_b; /* host indices */
 	enum detect_locality locality;
 	double bandwidth_gbps, latency_us; /* p50; NAN when not measured */
+	/* a confirmed segment or link suspect of that metric covers it: the suspects check
+	   judges it, a host's own class median leaves it out (its hosts may be healthy) */
+	bool explained_bw, explained_lat;
 };
 
 /* A suspect of `links`: a host (host >= 0), or a link (host -1, its ends). */

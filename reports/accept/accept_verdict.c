@@ -360,21 +360,42 @@ static void class_value(const struct accept_figures *f, size_t i, int l, bool ba
 }
 
 /*
- * The links of class l (touching host, unless -1) with a finite figure into
- * x, through the host index when there is one; their count.
+ * The same for a host's own check: not a link that a confirmed segment or
+ * link suspect explains (a slow uplink makes every host's links across it
+ * slow: the segment is the job's suspect, and its hosts are healthy), which
+ * *explained counts.
+ */
+static void own_value(const struct accept_figures *f, size_t i, int l, bool bandwidth, double *x,
+                      size_t *n, size_t *explained)
+{
+	const struct accept_link_figures *k = &f->links[i];
+	if ((int)k->locality == l && (bandwidth ? k->explained_bw : k->explained_lat))
+		++*explained;
+	else
+		class_value(f, i, l, bandwidth, x, n);
+}
+
+/*
+ * The links of class l (touching host, unless -1: then every one) with a
+ * finite figure into x, through the host index when there is one; their
+ * count. A host's leave out what a suspect explains (own_value), counted
+ * into *explained.
  */
 static size_t class_values(const struct accept_figures *f, const struct accept_link_index *idx,
-                           int l, bool bandwidth, int host, double *x)
+                           int l, bool bandwidth, int host, double *x, size_t *explained)
 {
 	size_t n = 0;
+	*explained = 0;
 	if (host >= 0 && idx && idx->first) {
 		for (size_t j = idx->first[host]; j < idx->first[host + 1]; j++)
-			class_value(f, idx->by_host[j], l, bandwidth, x, &n);
+			own_value(f, idx->by_host[j], l, bandwidth, x, &n, explained);
 		return n;
 	}
 	for (size_t i = 0; i < f->nlinks; i++)
-		if (host < 0 || f->links[i].host_a == host || f->links[i].host_b == host)
+		if (host < 0)
 			class_value(f, i, l, bandwidth, x, &n);
+		else if (f->links[i].host_a == host || f->links[i].host_b == host)
+			own_value(f, i, l, bandwidth, x, &n, explained);
 	return n;
 }
 
@@ -385,6 +406,20 @@ static bool host_suspected(const struct accept_figures *f, int h)
 		if (f->suspects[i].host == h)
 			return true;
 	return false;
+}
+
+/*
+ * Whether what else the host's NIC carried (links cleared a suspect of it by
+ * the interface counters, here or when measured again) explains its
+ * cross-host figures, bandwidth and the latency of a queue behind another
+ * job's stream alike.
+ */
+static bool traffic_on_nic(const struct accept_figures *f, const struct accept_result *r)
+{
+	const struct accept_figures *g = f->links_again;
+	return r->index == DETECT_CROSS_HOST &&
+	       (f->hosts[r->host].traffic_cleared ||
+	        (g && r->host < g->nhosts && g->hosts[r->host].traffic_cleared));
 }
 
 /*
@@ -401,12 +436,12 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 {
 	const struct accept_figures *g = f->links_again;
 	bool bandwidth = r->check == CHECK_LINK_BW;
-	size_t used = strlen(e->detail), n = 0, nc = 0;
+	size_t used = strlen(e->detail), n = 0, nc = 0, explained = 0;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	double *c = x; /* x is free again once the host's median is taken */
 
 	if (x)
-		n = class_values(g, NULL, r->index, bandwidth, r->host, x);
+		n = class_values(g, NULL, r->index, bandwidth, r->host, x, &explained);
 	if (n == 0) {
 		snprintf(e->detail + used, sizeof e->detail - used, "; not measured again");
 		free(x);
@@ -414,10 +449,14 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 	}
 	e->again = accept_median_inplace(x, n);
 	bool fails = bandwidth ? e->again < r->threshold : e->again > r->threshold;
-	/* the controls: the class's links measured again that do not touch the host */
-	for (size_t i = 0; i < g->nlinks; i++)
-		if (g->links[i].host_a != r->host && g->links[i].host_b != r->host)
-			class_value(g, i, r->index, bandwidth, c, &nc);
+	/* the controls: the class's links measured again that touch neither the host nor a
+	   host links named (its links are slow for a reason of its own) */
+	for (size_t i = 0; i < g->nlinks; i++) {
+		const struct accept_link_figures *k = &g->links[i];
+		if (k->host_a != r->host && k->host_b != r->host && !host_suspected(f, k->host_a) &&
+		    !host_suspected(f, k->host_b))
+			own_value(g, i, r->index, bandwidth, c, &nc, &explained);
+	}
 	double control = nc ? accept_median_inplace(c, nc) : NAN;
 	bool control_fails = nc && (bandwidth ? control < r->threshold : control > r->threshold);
 	e->unconfirmed = !fails || control_fails;
@@ -451,22 +490,39 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, false, checks[r->check].missing, "out of memory");
 		return;
 	}
-	n = class_values(f, idx, r->index, bandwidth, r->host, x);
+	size_t explained;
+	char more[96] = "";
+	n = class_values(f, idx, r->index, bandwidth, r->host, x, &explained);
 	for (size_t i = 0; i < n; i++)
 		beyond += bandwidth ? x[i] < r->threshold : x[i] > r->threshold;
-	if (n == 0)
+	if (explained)
+		snprintf(more, sizeof more, "; %zu more a confirmed segment or link suspect's",
+		         explained);
+	if (n == 0 && explained)
+		judged(e, true, checks[r->check].fault,
+		       "every %s link of the host a confirmed segment or link suspect's (%zu): "
+		       "judged by the suspects check",
+		       detect_locality_name((enum detect_locality)r->index), explained);
+	else if (n == 0)
 		judged(e, false, ACCEPT_LINK_NOT_MEASURED, "no %s link measured%s",
 		       detect_locality_name((enum detect_locality)r->index),
 		       r->host >= 0 ? " on this host" : "");
 	else {
 		e->value = accept_median_inplace(x, n);
 		judged(e, bandwidth ? e->value >= r->threshold : e->value <= r->threshold,
-		       checks[r->check].fault, "median of %zu link%s, %zu %s", n, n == 1 ? "" : "s",
-		       beyond, bandwidth ? "below the minimum" : "above the maximum");
+		       checks[r->check].fault, "median of %zu link%s, %zu %s%s", n,
+		       n == 1 ? "" : "s", beyond,
+		       bandwidth ? "below the minimum" : "above the maximum", more);
 		if (!e->pass && r->host >= 0 && host_suspected(f, r->host)) {
 			size_t used = strlen(e->detail);
 			snprintf(e->detail + used, sizeof e->detail - used,
 			         "; reproduced by links' re-tests (a suspect host)");
+		} else if (!e->pass && r->host >= 0 && traffic_on_nic(f, r)) {
+			size_t used = strlen(e->detail);
+			e->unconfirmed = true;
+			snprintf(e->detail + used, sizeof e->detail - used,
+			         "; links found another job's traffic on its NIC (interface "
+			         "counters), which explains it");
 		} else if (!e->pass && r->host >= 0 && f->links_again &&
 		           f->links_again->has[ACCEPT_LINKS])
 			eval_again(f, r, e);
@@ -711,34 +767,55 @@ fail:
 	return -1;
 }
 
+/*
+ * Host h's own links checks (a class's bandwidth or latency) on f: whether
+ * one fails (*fails), and one that nothing explains or reproduced already
+ * (*again: to measure again).
+ */
+static void own_links(const struct accept_spec *spec, const struct accept_figures *f, int h,
+                      bool *fails, bool *again)
+{
+	const struct accept_links_spec *ls = &spec->links;
+	*fails = *again = false;
+	for (int k = 0; spec->has[ACCEPT_LINKS] && k < 2 * DETECT_LOCALITIES; k++) {
+		int l = k / 2;
+		bool bw = k % 2 == 0;
+		struct accept_result r = {
+		    .kind = ACCEPT_LINKS,
+		    .check = bw ? CHECK_LINK_BW : CHECK_LINK_LAT,
+		    .host = h,
+		    .index = l,
+		    .threshold = bw ? ls->min_bandwidth_gbps[l] : ls->max_latency_us[l]};
+		struct eval e = {.value = NAN, .threshold = NAN, .again = NAN};
+		if (isnan(r.threshold))
+			continue;
+		eval_class(f, NULL, &r, &e);
+		*fails |= !e.pass;
+		/* a class not measured on the host is not a figure to measure again, and
+		   a suspect host was measured again by links' own re-tests */
+		*again |= !e.pass && e.fault != ACCEPT_LINK_NOT_MEASURED && !host_suspected(f, h) &&
+		          !e.unconfirmed;
+	}
+}
+
 int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
                                bool *failing)
 {
-	const struct accept_links_spec *ls = &spec->links;
 	int count = 0;
 	for (int h = 0; h < f->nhosts; h++) {
-		failing[h] = false;
-		for (int k = 0; spec->has[ACCEPT_LINKS] && k < 2 * DETECT_LOCALITIES; k++) {
-			int l = k / 2;
-			bool bw = k % 2 == 0;
-			struct accept_result r = {
-			    .kind = ACCEPT_LINKS,
-			    .check = bw ? CHECK_LINK_BW : CHECK_LINK_LAT,
-			    .host = h,
-			    .index = l,
-			    .threshold = bw ? ls->min_bandwidth_gbps[l] : ls->max_latency_us[l]};
-			struct eval e = {.value = NAN, .threshold = NAN, .again = NAN};
-			if (isnan(r.threshold) || failing[h])
-				continue;
-			eval_class(f, NULL, &r, &e);
-			/* a class not measured on the host is not a figure to measure again, and
-			   a suspect host was measured again by links' own re-tests */
-			failing[h] = !e.pass && e.fault != ACCEPT_LINK_NOT_MEASURED &&
-			             !host_suspected(f, h);
-		}
+		bool fails;
+		own_links(spec, f, h, &fails, &failing[h]);
 		count += failing[h];
 	}
 	return count;
+}
+
+bool accept_links_control_host(const struct accept_spec *spec, const struct accept_figures *f,
+                               int h)
+{
+	bool fails, again;
+	own_links(spec, f, h, &fails, &again);
+	return !fails && !host_suspected(f, h);
 }
 
 bool accept_verdict_failed(const struct accept_verdict *v)

@@ -176,6 +176,10 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out);
  */
 int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
                                bool *failing);
+/* Whether host h makes a control beside them: it passes its own links checks and links did
+   not name it. */
+bool accept_links_control_host(const struct accept_spec *spec, const struct accept_figures *f,
+                               int h);
 
 /*
  * Whether figures f pass the check of results[result] (one test of a culprit

@@ -269,6 +269,137 @@ Test(accept_again, a_failure_the_control_hosts_share_when_measured_again_is_inco
 	accept_spec_release(&s);
 }
 
+Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	bool failing[HOSTS];
+
+	parse_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	/* an uplink between {h0, h1} and {h2, h3} at a tenth, and a segment suspect over it */
+	for (size_t i = 0; i < f.nlinks; i++) {
+		struct accept_link_figures *l = &f.links[i];
+		if ((l->host_a < 2) != (l->host_b < 2)) {
+			l->bandwidth_gbps = 1;
+			l->explained_bw = true;
+		}
+	}
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "no host to measure again");
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	for (int h = 0; h < HOSTS; h++) {
+		const struct accept_result *r = find(&v, "links bandwidth cross_host", h);
+		cr_assert_eq(r->status, ACCEPT_PASS,
+		             "h%d: its links across the uplink are the segment's", h);
+		cr_assert_str_eq(r->detail,
+		                 "median of 8 links, 0 below the minimum; 16 more a confirmed "
+		                 "segment or link suspect's");
+	}
+	cr_assert_eq(
+	    find(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL,
+	    "the job's median, over every link (32 of 48 across the uplink): the job fails");
+	for (int h = 0; h < HOSTS; h++) {
+		struct accept_host_verdict hv;
+		accept_host_verdict(&v, h, &hv);
+		cr_assert_eq(hv.status, ACCEPT_PASS, "h%d is not to blame", h);
+	}
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, another_job_s_traffic_on_a_host_s_nic_explains_its_cross_host_failure)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	bool failing[HOSTS];
+
+	parse_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, 3); /* h3's same-host pair slow too: not the NIC's */
+	for (size_t i = 0; i < f.nlinks; i++)
+		if (f.links[i].host_a == 2 && f.links[i].host_b != 2)
+			f.links[i].bandwidth_gbps = 3; /* h2 sends beside another job's stream */
+	f.hosts[2].traffic_cleared = true;
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 1);
+	cr_assert(failing[3] && !failing[2], "h2's failure is explained: nothing to measure again");
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth cross_host", 2);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 12 below the minimum; links found another "
+	                 "job's traffic on its NIC (interface counters), which explains it");
+	cr_assert_eq(find(&v, "links bandwidth same_host", 3)->status, ACCEPT_FAIL,
+	             "h3 not measured again: its failure stands");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+/* Cross-host links touching host h at 1 GB/s (under the minimum of 9). */
+static void slow_cross(struct accept_figures *f, int h)
+{
+	for (size_t i = 0; i < f->nlinks; i++) {
+		struct accept_link_figures *l = &f->links[i];
+		if (l->locality == DETECT_CROSS_HOST && (l->host_a == h || l->host_b == h))
+			l->bandwidth_gbps = 1;
+	}
+}
+
+Test(accept_again, a_control_host_passes_its_own_checks_and_is_not_named)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_suspect_figures k = {.host = 2, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+
+	parse_spec(&s);
+	make_run(&f, -1, false); /* h3's same-host pair slow */
+	snprintf(k.reason, sizeof k.reason, "host h2");
+	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
+	cr_assert(accept_links_control_host(&s, &f, 0) && accept_links_control_host(&s, &f, 1));
+	cr_assert_not(accept_links_control_host(&s, &f, 2), "a host links named");
+	cr_assert_not(accept_links_control_host(&s, &f, 3), "a host failing its own checks");
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	static const int measured_again[3] = {0, 2, 3};
+	struct accept_suspect_figures k = {.host = 2, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+
+	parse_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	slow_cross(&f, 3); /* h3 slow, not named by links; h2 slow and named */
+	slow_cross(&f, 2);
+	snprintf(k.reason, sizeof k.reason, "host h2");
+	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
+	/* measured again on h3, h0 and h2: h0 <-> h2 is slow for h2's reason, not the moment's:
+	   no control; with no control link left, reproducing is the evidence */
+	f.links_again = calloc(1, sizeof *f.links_again);
+	cr_assert_not_null(f.links_again);
+	set_hosts(f.links_again);
+	add_links(f.links_again, measured_again, 3, -1);
+	slow_cross(f.links_again, 3);
+	slow_cross(f.links_again, 2);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 24 below the minimum; measured again: 1 GB/s, "
+	                 "reproduced");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_again, a_host_not_measured_again_stands_on_its_one_measurement)
 {
 	struct accept_spec s;

@@ -111,6 +111,94 @@ Test(accept_figures, from_a_links_view)
 	accept_figures_release(&f);
 }
 
+Test(accept_figures, a_confirmed_segment_or_link_suspect_explains_its_links)
+{
+	static struct link_record records[N * N];
+	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 0};
+	static const char *const names[] = {"a", "b"};
+	static signed char sides[2] = {0, 1}; /* host a on one side of the cut, b on the other */
+	struct links_view view = {.nranks = N,
+	                          .nhosts = 2,
+	                          .records = records,
+	                          .host_of_rank = host_of,
+	                          .numa_of_rank = numa_of,
+	                          .host_names = names,
+	                          .window_bytes = 8e3};
+	struct detect_result final;
+	struct detect_suspect sus[3] = {
+	    {.kind = DETECT_SEGMENT, .a = -1, .b = -1, .host_a = -1, .host_b = -1, .host = -1,
+	     .side = 0, .confirmed = true, .metric = DETECT_BANDWIDTH},
+	    {.kind = DETECT_LINK, .a = 0, .b = 1, .host_a = 0, .host_b = 0, .host = -1,
+	     .side = -1, .confirmed = true, .metric = DETECT_LATENCY},
+	    {.kind = DETECT_LINK, .a = 2, .b = 3, .host_a = 1, .host_b = 1, .host = -1,
+	     .side = -1, .confirmed = false, .metric = DETECT_LATENCY},
+	};
+	struct accept_figures f;
+
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			records[a * N + b] =
+			    (struct link_record){.a = a, .b = b, .measured = a != b};
+			records[a * N + b].latency_us = summary(1);
+			records[a * N + b].window_us = summary(1);
+		}
+	detect_result_init(&final);
+	final.suspects = sus;
+	final.nsuspects = 3;
+	final.nhosts = 2;
+	final.nsides = 1;
+	final.sides = sides;
+	context_hosts(&f);
+	cr_assert_eq(accept_figures_add_links_view(&f, &view, &final), 0);
+	for (int h = 0; h < 2; h++)
+		cr_assert_not(f.hosts[h].traffic_cleared, "no suspect was cleared by traffic");
+	for (size_t i = 0; i < f.nlinks; i++) {
+		const struct accept_link_figures *l = &f.links[i];
+		bool across = host_of[l->a] != host_of[l->b];
+		bool pair01 = (l->a == 0 && l->b == 1) || (l->a == 1 && l->b == 0);
+		cr_assert_eq(l->explained_bw, across, "%d->%d: the segment's, bandwidth", l->a,
+		             l->b);
+		cr_assert_eq(l->explained_lat, pair01, "%d->%d: the confirmed link's, latency", l->a,
+		             l->b);
+	}
+	accept_figures_release(&f);
+}
+
+Test(accept_figures, a_suspect_cleared_by_other_traffic_marks_its_hosts)
+{
+	static struct link_record records[N * N];
+	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 0};
+	static const char *const names[] = {"a", "b"};
+	struct links_view view = {.nranks = N,
+	                          .nhosts = 2,
+	                          .records = records,
+	                          .host_of_rank = host_of,
+	                          .numa_of_rank = numa_of,
+	                          .host_names = names,
+	                          .window_bytes = 8e3};
+	struct detect_result final;
+	struct detect_suspect s = {.kind = DETECT_LINK, .a = 0, .b = 2, .host_a = 0, .host_b = 1,
+	                           .host = -1, .side = -1, .metric = DETECT_BANDWIDTH,
+	                           .locality = DETECT_CROSS_HOST, .traffic_cleared = true};
+	struct accept_figures f;
+
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			records[a * N + b] =
+			    (struct link_record){.a = a, .b = b, .measured = a != b};
+			records[a * N + b].latency_us = summary(1);
+			records[a * N + b].window_us = summary(1);
+		}
+	detect_result_init(&final);
+	final.suspects = &s;
+	final.nsuspects = 1;
+	context_hosts(&f);
+	cr_assert_eq(accept_figures_add_links_view(&f, &view, &final), 0);
+	cr_assert(f.hosts[0].traffic_cleared && f.hosts[1].traffic_cleared, "both ends of the link");
+	cr_assert_eq(f.nsuspects, 0, "a cleared suspect is no suspect");
+	accept_figures_release(&f);
+}
+
 Test(accept_figures, from_allreduce_records)
 {
 	struct ar_record r = {.algorithm = "ring",

@@ -195,8 +195,10 @@ Test(junit, accept_verdict_with_a_hostile_host)
 	cr_assert_eq(accept_figures_set_hosts(&f, &c), 0);
 	for (int a = 0; a < 3; a++)
 		for (int d = 0; d < 3; d++) {
-			struct accept_link_figures l = {
-			    a, d, a, d, DETECT_CROSS_HOST, a == 1 || d == 1 ? 1.0 : 10.0, 5};
+			struct accept_link_figures l = {.a = a, .b = d, .host_a = a, .host_b = d};
+			l.locality = DETECT_CROSS_HOST;
+			l.bandwidth_gbps = a == 1 || d == 1 ? 1.0 : 10.0;
+			l.latency_us = 5;
 			if (a != d)
 				cr_assert_eq(accept_figures_add_link(&f, &l), 0);
 		}
