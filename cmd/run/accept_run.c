@@ -571,11 +571,23 @@ static int search_all(struct accept_run *a)
 {
 	size_t *list = NULL;
 	long n = 0;
+	bool segment = false;
 	if (a->ctx->rank == 0) {
 		list = calloc(a->verdict.nresults + 1, sizeof *list);
 		n = list ? (long)one_per_point(&a->verdict, list,
 		                               accept_verdict_searchable(&a->verdict, list))
 		         : -1;
+		for (int k = 0; k < a->o->repeats; k++)
+			segment |= accept_figures_segment(&a->runs[k]);
+		/* a slow segment explains the point; a search would name the hosts behind it */
+		if (n > 0 && segment) {
+			if (!a->o->out.quiet)
+				printf("SEARCH  none: links confirmed a slow segment between sets of hosts, "
+				       "which explains the failing point%s (the links suspects line names "
+				       "it); a search would name the hosts on one side of it\n",
+				       n > 1 ? "s" : "");
+			n = 0;
+		}
 	}
 	if (MPI_Bcast(&n, 1, MPI_LONG, 0, a->ctx->comm) != MPI_SUCCESS || n < 0 ||
 	    run_any(a->ctx, a->ctx->rank == 0 && !list)) {

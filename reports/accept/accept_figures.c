@@ -31,6 +31,14 @@ void accept_figures_release(struct accept_figures *f)
 	accept_figures_init(f);
 }
 
+bool accept_figures_segment(const struct accept_figures *f)
+{
+	for (size_t i = 0; i < f->nsuspects; i++)
+		if (f->suspects[i].host < 0 && f->suspects[i].host_a < 0 && f->suspects[i].host_b < 0)
+			return true;
+	return false;
+}
+
 int accept_figures_set_hosts(struct accept_figures *f, const struct report_context *c)
 {
 	if (f->hosts || c->nhosts < 1)

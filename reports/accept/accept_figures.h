@@ -103,6 +103,13 @@ void accept_figures_release(struct accept_figures *f);
  */
 int accept_figures_set_hosts(struct accept_figures *f, const struct report_context *c);
 
+/*
+ * Whether links confirmed a slow segment (a cut between sets of hosts) in f:
+ * it explains a failing all-reduce point, whose culprit search would name
+ * the hosts on one side of it (every sub-test with them crosses the cut).
+ */
+bool accept_figures_segment(const struct accept_figures *f);
+
 /* The index of the host named name, or -1. */
 int accept_figures_host(const struct accept_figures *f, const char *name);
 

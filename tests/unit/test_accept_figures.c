@@ -106,6 +106,7 @@ Test(accept_figures, from_a_links_view)
 		}
 	}
 	cr_assert_eq(f.nsuspects, 1, "only the confirmed suspect");
+	cr_assert_not(accept_figures_segment(&f), "a host suspect is no segment");
 	cr_assert_eq(f.suspects[0].host, 0, "host b is the figures' host 0");
 	cr_assert_not_null(strstr(f.suspects[0].reason, "b"), "%s", f.suspects[0].reason);
 	accept_figures_release(&f);
@@ -152,6 +153,7 @@ Test(accept_figures, a_confirmed_segment_or_link_suspect_explains_its_links)
 	cr_assert_eq(accept_figures_add_links_view(&f, &view, &final), 0);
 	for (int h = 0; h < 2; h++)
 		cr_assert_not(f.hosts[h].traffic_cleared, "no suspect was cleared by traffic");
+	cr_assert(accept_figures_segment(&f), "the confirmed segment: no culprit search");
 	for (size_t i = 0; i < f.nlinks; i++) {
 		const struct accept_link_figures *l = &f.links[i];
 		bool across = host_of[l->a] != host_of[l->b];
