@@ -124,7 +124,7 @@ for run in $(seq 1 "$LOADED_RUNS"); do
 	vmpi "$BIN" accept "${LINKS[@]:1}" "$TMP/spec.json" -o "$TMP/loaded.json" >"$TMP/out" 2>&1
 	rc=$?
 	cp "$TMP/out" "$TMP/loaded$run.out"
-	grep -q "passed: not reproduced" "$TMP/out" && unconfirmed=$((unconfirmed + 1))
+	grep -Eq "passed: not reproduced|: not separated" "$TMP/out" && unconfirmed=$((unconfirmed + 1))
 	if [ $rc -gt 1 ] || [ ! -s "$TMP/loaded.json" ]; then
 		broken=$((broken + 1))
 		echo "  note  clean accept under load, run $run: exit $rc, no verdict"
@@ -143,7 +143,7 @@ for run in $(seq 1 "$LOADED_RUNS"); do
 			cp "$TMP/loaded.json" "$ACCEPT_KEEP/loaded$run.json" && cp "$TMP/out" "$ACCEPT_KEEP/loaded$run.out"
 	fi
 	echo "        run $run: exit $rc; $(grep -E '^accept: ' "$TMP/out")"
-	grep -E "^(FAIL|SEARCH)" "$TMP/out" | sed 's/^/        /'
+	grep -E "^(FAIL|SEARCH|INCONCLUSIVE)" "$TMP/out" | sed 's/^/        /'
 done
 echo "        false accusations under load: $((accused + by_links)) of $LOADED_RUNS clean runs, $by_links by links' suspects alone ($broken without a verdict)"
 echo "        a host's own links failure not reproduced when measured again (INCONCLUSIVE): $unconfirmed of $LOADED_RUNS runs"
