@@ -181,27 +181,40 @@ static int hosts_to_measure_again(struct accept_run *a, const struct accept_figu
 }
 
 /*
+ * The communicator of the ranks on hosts[] (by world rank: world rank 0 is its
+ * rank 0 when it is in), errors returned; MPI_COMM_NULL elsewhere. An MPI
+ * code (named, on the rank that saw it, as the communicator of what).
+ */
+static int split_hosts(struct accept_run *a, const bool *hosts, const char *what, MPI_Comm *comm,
+                       int *rank, int *size)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	int in = hosts[a->map.host_of_rank[a->ctx->rank]];
+	int rc = MPI_Comm_split(a->ctx->comm, in ? 0 : MPI_UNDEFINED, a->ctx->rank, comm);
+	if (rc == MPI_SUCCESS && in)
+		rc = MPI_Comm_set_errhandler(*comm, MPI_ERRORS_RETURN);
+	if (rc == MPI_SUCCESS && in)
+		rc = MPI_Comm_rank(*comm, rank);
+	if (rc == MPI_SUCCESS && in)
+		rc = MPI_Comm_size(*comm, size);
+	if (rc != MPI_SUCCESS)
+		cmd_rank_error(a->ctx, "accept: cannot make the communicator of %s: %s", what,
+		               run_mpi_error_text(rc, msg, sizeof msg));
+	return rc;
+}
+
+/*
  * The links of the hosts in member[] measured again, on their communicator,
  * into *again (rank 0, always a member: the communicator's rank 0 too).
  */
 static int measure_again(struct accept_run *a, const bool *member, double left, int repeats_left,
                          struct accept_figures *again)
 {
-	char msg[MPI_MAX_ERROR_STRING];
 	struct cmd_ctx sub = *a->ctx;
 	struct links_opts lo;
 	cJSON *coverage = NULL;
 	int in = member[a->map.host_of_rank[a->ctx->rank]];
-	int rc = MPI_Comm_split(a->ctx->comm, in ? 0 : MPI_UNDEFINED, a->ctx->rank, &sub.comm);
-	if (rc == MPI_SUCCESS && in)
-		rc = MPI_Comm_set_errhandler(sub.comm, MPI_ERRORS_RETURN);
-	if (rc == MPI_SUCCESS && in)
-		rc = MPI_Comm_rank(sub.comm, &sub.rank);
-	if (rc == MPI_SUCCESS && in)
-		rc = MPI_Comm_size(sub.comm, &sub.nranks);
-	if (rc != MPI_SUCCESS)
-		cmd_rank_error(a->ctx, "accept: cannot make the communicator of a links re-test: %s",
-		               run_mpi_error_text(rc, msg, sizeof msg));
+	int rc = split_hosts(a, member, "a links re-test", &sub.comm, &sub.rank, &sub.nranks);
 	int status = rc == MPI_SUCCESS ? EXIT_OK : EXIT_RUNTIME;
 	if (status == EXIT_OK && in) {
 		char err[256];
@@ -463,25 +476,15 @@ static long point_of(const struct accept_verdict *v, size_t result)
 static int test_subset(struct accept_run *a, const bool *subset, long point, bool p99,
                        size_t result, enum accept_outcome *outcome, double *figure)
 {
-	char msg[MPI_MAX_ERROR_STRING];
 	struct sweep_comm c = {.comm = MPI_COMM_NULL};
 	struct accept_figures f;
-	int member = subset[a->map.host_of_rank[a->ctx->rank]], lowest = -1, hosts = 0;
+	int lowest = -1, hosts = 0;
 	for (int r = 0; r < a->ctx->nranks && lowest < 0; r++)
 		if (subset[a->map.host_of_rank[r]])
 			lowest = r;
 	for (int h = 0; h < a->map.nhosts; h++)
 		hosts += subset[h];
-	int rc = MPI_Comm_split(a->ctx->comm, member ? 0 : MPI_UNDEFINED, a->ctx->rank, &c.comm);
-	if (rc == MPI_SUCCESS && member)
-		rc = MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-	if (rc == MPI_SUCCESS && member)
-		rc = MPI_Comm_rank(c.comm, &c.rank);
-	if (rc == MPI_SUCCESS && member)
-		rc = MPI_Comm_size(c.comm, &c.nranks);
-	if (rc != MPI_SUCCESS)
-		cmd_rank_error(a->ctx, "accept: cannot make the communicator of a search: %s",
-		               run_mpi_error_text(rc, msg, sizeof msg));
+	int rc = split_hosts(a, subset, "a search", &c.comm, &c.rank, &c.nranks);
 	if (run_any(a->ctx, rc != MPI_SUCCESS))
 		return EXIT_RUNTIME;
 	c.hosts = hosts;

@@ -6,6 +6,8 @@
  */
 #include "reports/accept/accept_verdict.h"
 
+#include "accept_fixtures.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,25 +32,7 @@ static void parse_spec(struct accept_spec *s)
 
 static void set_hosts(struct accept_figures *f)
 {
-	struct ctx_host hosts[HOSTS];
-	struct report_context c;
-	int ranks[HOSTS][2];
-
-	report_context_init(&c);
-	memset(hosts, 0, sizeof hosts);
-	for (int h = 0; h < HOSTS; h++) {
-		snprintf(hosts[h].name, sizeof hosts[h].name, "h%d", h);
-		hosts[h].cores = 2;
-		hosts[h].numa_nodes = 1;
-		hosts[h].nranks = 2;
-		ranks[h][0] = 2 * h;
-		ranks[h][1] = 2 * h + 1;
-		hosts[h].ranks = ranks[h];
-	}
-	c.nhosts = HOSTS;
-	c.hosts = hosts;
-	accept_figures_init(f);
-	cr_assert_eq(accept_figures_set_hosts(f, &c), 0);
+	fx_accept_hosts(f, HOSTS);
 }
 
 /*
@@ -81,17 +65,22 @@ static void add_links(struct accept_figures *f, const int *hosts, int n, int slo
 static const int all[HOSTS] = {0, 1, 2, 3};
 
 /* A run in which host 3's pair read slow; measured again on {3, 0, 1} with again_slow (or not). */
+/* f's links measured again on hosts[0 .. n), host slow's same-host pair slow (or ALL). */
+static void measure_again(struct accept_figures *f, const int *hosts, int n, int slow)
+{
+	f->links_again = calloc(1, sizeof *f->links_again);
+	cr_assert_not_null(f->links_again);
+	set_hosts(f->links_again);
+	add_links(f->links_again, hosts, n, slow);
+}
+
 static void make_run(struct accept_figures *f, int again_slow, bool again)
 {
 	static const int measured_again[3] = {0, 1, 3};
 	set_hosts(f);
 	add_links(f, all, HOSTS, 3);
-	if (!again)
-		return;
-	f->links_again = calloc(1, sizeof *f->links_again);
-	cr_assert_not_null(f->links_again);
-	set_hosts(f->links_again);
-	add_links(f->links_again, measured_again, 3, again_slow);
+	if (again)
+		measure_again(f, measured_again, 3, again_slow);
 }
 
 static const struct accept_result *find(const struct accept_verdict *v, const char *label, int host)
@@ -383,10 +372,7 @@ Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
 	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
 	/* measured again on h3, h0 and h2: h0 <-> h2 is slow for h2's reason, not the moment's:
 	   no control; with no control link left, reproducing is the evidence */
-	f.links_again = calloc(1, sizeof *f.links_again);
-	cr_assert_not_null(f.links_again);
-	set_hosts(f.links_again);
-	add_links(f.links_again, measured_again, 3, -1);
+	measure_again(&f, measured_again, 3, -1);
 	slow_cross(f.links_again, 3);
 	slow_cross(f.links_again, 2);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
@@ -409,10 +395,7 @@ Test(accept_again, a_host_not_measured_again_stands_on_its_one_measurement)
 
 	parse_spec(&s);
 	make_run(&f, -1, false);
-	f.links_again = calloc(1, sizeof *f.links_again);
-	cr_assert_not_null(f.links_again);
-	set_hosts(f.links_again);
-	add_links(f.links_again, others, 2, -1);
+	measure_again(&f, others, 2, -1);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);

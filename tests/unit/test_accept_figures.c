@@ -41,18 +41,38 @@ static void context_hosts(struct accept_figures *f)
 	cr_assert_eq(accept_figures_set_hosts(f, &c), -1, "hosts are set once");
 }
 
+/* Ranks 0, 1 on host "a", 2, 3 on "b": a links view of records, with numa_of. */
+static const int host_of[N] = {0, 0, 1, 1};
+static const char *const host_names[] = {"a", "b"};
+
+static struct links_view view_of(const struct link_record *records, const int *numa_of)
+{
+	return (struct links_view){.nranks = N,
+	                           .nhosts = 2,
+	                           .records = records,
+	                           .host_of_rank = host_of,
+	                           .numa_of_rank = numa_of,
+	                           .host_names = host_names,
+	                           .window_bytes = 8e3};
+}
+
+/* Every pair but a rank with itself measured: 1 us of latency and a window of 1 us. */
+static void uniform(struct link_record *records)
+{
+	for (int a = 0; a < N; a++)
+		for (int b = 0; b < N; b++) {
+			records[a * N + b] =
+			    (struct link_record){.a = a, .b = b, .measured = a != b};
+			records[a * N + b].latency_us = summary(1);
+			records[a * N + b].window_us = summary(1);
+		}
+}
+
 Test(accept_figures, from_a_links_view)
 {
 	static struct link_record records[N * N];
-	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 1};
-	static const char *const names[] = {"a", "b"};
-	struct links_view view = {.nranks = N,
-	                          .nhosts = 2,
-	                          .records = records,
-	                          .host_of_rank = host_of,
-	                          .numa_of_rank = numa_of,
-	                          .host_names = names,
-	                          .window_bytes = 8e3};
+	static const int numa_of[N] = {0, 0, 0, 1};
+	struct links_view view = view_of(records, numa_of);
 	struct detect_result final;
 	struct detect_suspect sus[2] = {
 	    {.kind = DETECT_HOST,
@@ -115,16 +135,9 @@ Test(accept_figures, from_a_links_view)
 Test(accept_figures, a_confirmed_segment_or_link_suspect_explains_its_links)
 {
 	static struct link_record records[N * N];
-	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 0};
-	static const char *const names[] = {"a", "b"};
+	static const int numa_of[N] = {0, 0, 0, 0};
 	static signed char sides[2] = {0, 1}; /* host a on one side of the cut, b on the other */
-	struct links_view view = {.nranks = N,
-	                          .nhosts = 2,
-	                          .records = records,
-	                          .host_of_rank = host_of,
-	                          .numa_of_rank = numa_of,
-	                          .host_names = names,
-	                          .window_bytes = 8e3};
+	struct links_view view = view_of(records, numa_of);
 	struct detect_result final;
 	struct detect_suspect sus[3] = {
 	    {.kind = DETECT_SEGMENT, .a = -1, .b = -1, .host_a = -1, .host_b = -1, .host = -1,
@@ -136,13 +149,7 @@ Test(accept_figures, a_confirmed_segment_or_link_suspect_explains_its_links)
 	};
 	struct accept_figures f;
 
-	for (int a = 0; a < N; a++)
-		for (int b = 0; b < N; b++) {
-			records[a * N + b] =
-			    (struct link_record){.a = a, .b = b, .measured = a != b};
-			records[a * N + b].latency_us = summary(1);
-			records[a * N + b].window_us = summary(1);
-		}
+	uniform(records);
 	detect_result_init(&final);
 	final.suspects = sus;
 	final.nsuspects = 3;
@@ -169,28 +176,15 @@ Test(accept_figures, a_confirmed_segment_or_link_suspect_explains_its_links)
 Test(accept_figures, a_suspect_cleared_by_other_traffic_marks_its_hosts)
 {
 	static struct link_record records[N * N];
-	static const int host_of[N] = {0, 0, 1, 1}, numa_of[N] = {0, 0, 0, 0};
-	static const char *const names[] = {"a", "b"};
-	struct links_view view = {.nranks = N,
-	                          .nhosts = 2,
-	                          .records = records,
-	                          .host_of_rank = host_of,
-	                          .numa_of_rank = numa_of,
-	                          .host_names = names,
-	                          .window_bytes = 8e3};
+	static const int numa_of[N] = {0, 0, 0, 0};
+	struct links_view view = view_of(records, numa_of);
 	struct detect_result final;
 	struct detect_suspect s = {.kind = DETECT_LINK, .a = 0, .b = 2, .host_a = 0, .host_b = 1,
 	                           .host = -1, .side = -1, .metric = DETECT_BANDWIDTH,
 	                           .locality = DETECT_CROSS_HOST, .traffic_cleared = true};
 	struct accept_figures f;
 
-	for (int a = 0; a < N; a++)
-		for (int b = 0; b < N; b++) {
-			records[a * N + b] =
-			    (struct link_record){.a = a, .b = b, .measured = a != b};
-			records[a * N + b].latency_us = summary(1);
-			records[a * N + b].window_us = summary(1);
-		}
+	uniform(records);
 	detect_result_init(&final);
 	final.suspects = &s;
 	final.nsuspects = 1;

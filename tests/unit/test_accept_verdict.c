@@ -8,6 +8,8 @@
  */
 #include "reports/accept/accept_verdict.h"
 
+#include "accept_fixtures.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -38,25 +40,7 @@ static void parse_spec(const char *text, struct accept_spec *s)
 /* 4 hosts of 2 ranks (2 cores, 1 NUMA node); host slow (or -1) has links 10x worse. */
 static void make_figures(struct accept_figures *f, int slow, double ring_busbw)
 {
-	struct ctx_host hosts[HOSTS];
-	struct report_context c;
-	int ranks[HOSTS][2];
-
-	report_context_init(&c);
-	memset(hosts, 0, sizeof hosts);
-	for (int h = 0; h < HOSTS; h++) {
-		snprintf(hosts[h].name, sizeof hosts[h].name, "h%d", h);
-		hosts[h].cores = 2;
-		hosts[h].numa_nodes = 1;
-		hosts[h].nranks = 2;
-		ranks[h][0] = 2 * h;
-		ranks[h][1] = 2 * h + 1;
-		hosts[h].ranks = ranks[h];
-	}
-	c.nhosts = HOSTS;
-	c.hosts = hosts;
-	accept_figures_init(f);
-	cr_assert_eq(accept_figures_set_hosts(f, &c), 0);
+	fx_accept_hosts(f, HOSTS);
 	for (int a = 0; a < RANKS; a++)
 		for (int b = 0; b < RANKS; b++) {
 			bool same = a / 2 == b / 2, slowed = a / 2 == slow || b / 2 == slow;
