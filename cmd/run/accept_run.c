@@ -216,6 +216,8 @@ static int measure_again(struct accept_run *a, const bool *member, double left, 
 	int in = member[a->map.host_of_rank[a->ctx->rank]];
 	int rc = split_hosts(a, member, "a links re-test", &sub.comm, &sub.rank, &sub.nranks);
 	int status = rc == MPI_SUCCESS ? EXIT_OK : EXIT_RUNTIME;
+	if (!in) /* waiting for the members, never late (the watchdog) */
+		progress_step(PROGRESS_IDLE, 0);
 	if (status == EXIT_OK && in) {
 		char err[256];
 		struct links_hand hand = {.figures = again, .coverage = &coverage};

@@ -301,7 +301,7 @@ int accept_format_host(const struct accept_verdict *v, int host, char *buf, size
 	if (hv.unconfirmed_own) {
 		fault_list(hv.unconfirmed_faults, faults, sizeof faults);
 		used = appendf(buf, len, used,
-		               "%s own checks not reproduced when measured again: %s",
+		               "%s own checks not confirmed when measured again: %s",
 		               parts++ ? ";" : "", faults);
 	}
 	if (hv.isolated) {
@@ -358,7 +358,7 @@ int accept_format_summary(const struct accept_verdict *v, char *buf, size_t len)
 		                v->nhosts, v->nhosts == 1 ? "" : "s",
 		                v->repeats > 1 ? ", every repeat" : "");
 	if (by[ACCEPT_INCONCLUSIVE])
-		snprintf(more, sizeof more, ", %zu of a host not reproduced when measured again",
+		snprintf(more, sizeof more, ", %zu of a host not confirmed when measured again",
 		         by[ACCEPT_INCONCLUSIVE]);
 	if (accept_verdict_inconclusive(v))
 		return snprintf(buf, len,

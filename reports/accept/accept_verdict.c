@@ -476,6 +476,32 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 	free(x);
 }
 
+/*
+ * The job's failing class median beside what was measured again (the
+ * failing hosts and the controls, f->links_again): the hosts that pull a
+ * job's median down are the ones measured again, so where their class passes
+ * there the job's failure did not reproduce either (e->unconfirmed); on one
+ * host, the job's median is that host's.
+ */
+static void eval_job_again(const struct accept_figures *f, const struct accept_result *r,
+                           struct eval *e)
+{
+	const struct accept_figures *g = f->links_again;
+	bool bandwidth = r->check == CHECK_LINK_BW;
+	size_t used = strlen(e->detail), n = 0, explained;
+	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
+	if (x)
+		n = class_values(g, NULL, r->index, bandwidth, -1, x, &explained);
+	if (n > 0) {
+		e->again = accept_median_inplace(x, n);
+		e->unconfirmed = bandwidth ? e->again >= r->threshold : e->again <= r->threshold;
+		snprintf(e->detail + used, sizeof e->detail - used,
+		         "; measured again on the failing hosts and controls: %.4g %s, %s", e->again,
+		         checks[r->check].unit, e->unconfirmed ? "passed: not reproduced" : "reproduced");
+	}
+	free(x);
+}
+
 static void eval_class(const struct accept_figures *f, const struct accept_link_index *idx,
                        const struct accept_result *r, struct eval *e)
 {
@@ -526,6 +552,8 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		} else if (!e->pass && r->host >= 0 && f->links_again &&
 		           f->links_again->has[ACCEPT_LINKS])
 			eval_again(f, r, e);
+		else if (!e->pass && r->host < 0 && f->links_again && f->links_again->has[ACCEPT_LINKS])
+			eval_job_again(f, r, e);
 	}
 	free(x);
 }

@@ -163,13 +163,13 @@ Test(accept_again, a_failure_that_passes_measured_again_is_inconclusive_and_name
 	cr_assert(hv.unconfirmed_own && !hv.failed_own);
 	cr_assert_eq(hv.unconfirmed_faults, 1u << ACCEPT_LINK_BW_LOW);
 	accept_format_host(&v, 3, line, sizeof line);
-	cr_assert_str_eq(line, "HOST    h3       INCONCLUSIVE own checks not reproduced when "
+	cr_assert_str_eq(line, "HOST    h3       INCONCLUSIVE own checks not confirmed when "
 	                       "measured again: LINK_BW_LOW");
 	cr_assert(accept_verdict_failed(&v), "the figure did fail: exit 1");
 	cr_assert(accept_verdict_inconclusive(&v));
 	accept_format_summary(&v, line, sizeof line);
 	cr_assert_str_eq(line, "accept: INCONCLUSIVE: 0 of 15 checks failed on the whole job, 0 "
-	                       "intermittent, 1 of a host not reproduced when measured again; no "
+	                       "intermittent, 1 of a host not confirmed when measured again; no "
 	                       "host to blame: noise explains it");
 	cJSON *root = cJSON_CreateObject();
 	cr_assert_not_null(accept_verdict_to_json(root, &v));
@@ -381,6 +381,43 @@ Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
 	cr_assert_str_eq(r->detail,
 	                 "median of 24 links, 24 below the minimum; measured again: 1 GB/s, "
 	                 "reproduced");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+Test(accept_again, the_job_s_failing_median_is_judged_again_on_what_was_measured_again)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+
+	parse_spec(&s);
+	/* every host's same-host pair slow at first: the job's median too; measured again, fast */
+	fx_accept_hosts(&f, HOSTS);
+	add_links(&f, all, HOSTS, ALL);
+	measure_again(&f, all, HOSTS, -1);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = find(&v, "links bandwidth same_host", -1);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_str_eq(r->detail, "median of 8 links, 8 below the minimum; measured again on the "
+	                            "failing hosts and controls: 20 GB/s, passed: not reproduced");
+	cr_assert(accept_verdict_inconclusive(&v));
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	/* slow again everywhere: the job's failure stands, and no host separates from the rest */
+	fx_accept_hosts(&f, HOSTS);
+	add_links(&f, all, HOSTS, ALL);
+	measure_again(&f, all, HOSTS, ALL);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(find(&v, "links bandwidth same_host", -1)->status, ACCEPT_FAIL);
+	for (int h = 0; h < HOSTS; h++)
+		cr_assert_eq(find(&v, "links bandwidth same_host", h)->status, ACCEPT_INCONCLUSIVE,
+		             "h%d: the controls failed too", h);
+	accept_format_summary(&v, line, sizeof line);
+	cr_assert_str_eq(line,
+	                 "accept: FAIL: 1 of 15 checks failed, 0 intermittent, 4 of a host not "
+	                 "confirmed when measured again; no single host failing");
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
