@@ -497,7 +497,8 @@ static void eval_job_again(const struct accept_figures *f, const struct accept_r
 		e->unconfirmed = bandwidth ? e->again >= r->threshold : e->again <= r->threshold;
 		snprintf(e->detail + used, sizeof e->detail - used,
 		         "; measured again on the failing hosts and controls: %.4g %s, %s", e->again,
-		         checks[r->check].unit, e->unconfirmed ? "passed: not reproduced" : "reproduced");
+		         checks[r->check].unit,
+		         e->unconfirmed ? "passed: not reproduced" : "reproduced");
 	}
 	free(x);
 }
@@ -552,7 +553,8 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		} else if (!e->pass && r->host >= 0 && f->links_again &&
 		           f->links_again->has[ACCEPT_LINKS])
 			eval_again(f, r, e);
-		else if (!e->pass && r->host < 0 && f->links_again && f->links_again->has[ACCEPT_LINKS])
+		else if (!e->pass && r->host < 0 && f->links_again &&
+		         f->links_again->has[ACCEPT_LINKS])
 			eval_job_again(f, r, e);
 	}
 	free(x);
