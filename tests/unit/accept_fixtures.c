@@ -28,3 +28,12 @@ void fx_accept_hosts(struct accept_figures *f, int nhosts)
 	accept_figures_init(f);
 	cr_assert_eq(accept_figures_set_hosts(f, &c), 0);
 }
+
+const struct accept_result *fx_result(const struct accept_verdict *v, const char *label, int host)
+{
+	for (size_t i = 0; i < v->nresults; i++)
+		if (strcmp(v->results[i].label, label) == 0 && v->results[i].host == host)
+			return &v->results[i];
+	cr_assert_fail("no result '%s' on host %d", label, host);
+	return NULL;
+}

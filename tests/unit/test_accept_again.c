@@ -83,15 +83,6 @@ static void make_run(struct accept_figures *f, int again_slow, bool again)
 		measure_again(f, measured_again, 3, again_slow);
 }
 
-static const struct accept_result *find(const struct accept_verdict *v, const char *label, int host)
-{
-	for (size_t i = 0; i < v->nresults; i++)
-		if (strcmp(v->results[i].label, label) == 0 && v->results[i].host == host)
-			return &v->results[i];
-	cr_assert_fail("no result '%s' on host %d", label, host);
-	return NULL;
-}
-
 Test(accept_again, the_hosts_failing_their_own_links_checks_are_measured_again)
 {
 	struct accept_spec s;
@@ -124,7 +115,7 @@ Test(accept_again, a_suspect_host_is_not_measured_again_its_failure_was_reproduc
 	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
 	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "nothing to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_str_eq(r->detail, "median of 2 links, 2 below the minimum; reproduced by links' "
 	                            "re-tests (a suspect host)");
@@ -144,14 +135,14 @@ Test(accept_again, a_failure_that_passes_measured_again_is_inconclusive_and_name
 	parse_spec(&s);
 	make_run(&f, -1, true);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
 	cr_assert_eq(r->fault, ACCEPT_LINK_BW_LOW);
 	cr_assert_eq(r->measured, 2.0);
 	cr_assert_eq(r->again, 20.0);
 	cr_assert_eq(r->failed_repeats, 0);
 	cr_assert_eq(r->unconfirmed_repeats, 1);
-	cr_assert_eq(find(&v, "links bandwidth same_host", -1)->status, ACCEPT_PASS,
+	cr_assert_eq(fx_result(&v, "links bandwidth same_host", -1)->status, ACCEPT_PASS,
 	             "the job's median: 6 of 8 links fast");
 	accept_format_result(&v, (size_t)(r - v.results), line, sizeof line);
 	cr_assert_str_eq(line,
@@ -215,7 +206,7 @@ Test(accept_again, a_failure_that_reproduces_fails_the_host)
 	parse_spec(&s);
 	make_run(&f, 3, true);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_eq(r->again, 2.0);
 	cr_assert_str_eq(r->detail,
@@ -244,7 +235,7 @@ Test(accept_again, a_failure_the_control_hosts_share_when_measured_again_is_inco
 	make_run(&f, ALL,
 	         true); /* measured again, every host's pair read slow: the cluster's moment */
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
 	cr_assert_str_eq(r->detail,
 	                 "median of 2 links, 2 below the minimum; measured again: 2 GB/s, "
@@ -279,7 +270,7 @@ Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
 	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "no host to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	for (int h = 0; h < HOSTS; h++) {
-		const struct accept_result *r = find(&v, "links bandwidth cross_host", h);
+		const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", h);
 		cr_assert_eq(r->status, ACCEPT_PASS,
 		             "h%d: its links across the uplink are the segment's", h);
 		cr_assert_str_eq(r->detail,
@@ -287,7 +278,7 @@ Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
 		                 "segment or link suspect's");
 	}
 	cr_assert_eq(
-	    find(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL,
+	    fx_result(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL,
 	    "the job's median, over every link (32 of 48 across the uplink): the job fails");
 	for (int h = 0; h < HOSTS; h++) {
 		struct accept_host_verdict hv;
@@ -316,12 +307,12 @@ Test(accept_again, another_job_s_traffic_on_a_host_s_nic_explains_its_cross_host
 	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 1);
 	cr_assert(failing[3] && !failing[2], "h2's failure is explained: nothing to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth cross_host", 2);
+	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 2);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
 	cr_assert_str_eq(r->detail,
 	                 "median of 24 links, 12 below the minimum; links found another "
 	                 "job's traffic on its NIC (interface counters), which explains it");
-	cr_assert_eq(find(&v, "links bandwidth same_host", 3)->status, ACCEPT_FAIL,
+	cr_assert_eq(fx_result(&v, "links bandwidth same_host", 3)->status, ACCEPT_FAIL,
 	             "h3 not measured again: its failure stands");
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
@@ -376,7 +367,7 @@ Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
 	slow_cross(f.links_again, 3);
 	slow_cross(f.links_again, 2);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth cross_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_str_eq(r->detail,
 	                 "median of 24 links, 24 below the minimum; measured again: 1 GB/s, "
@@ -398,7 +389,7 @@ Test(accept_again, the_job_s_failing_median_is_judged_again_on_what_was_measured
 	add_links(&f, all, HOSTS, ALL);
 	measure_again(&f, all, HOSTS, -1);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", -1);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", -1);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
 	cr_assert_str_eq(r->detail, "median of 8 links, 8 below the minimum; measured again on the "
 	                            "failing hosts and controls: 20 GB/s, passed: not reproduced");
@@ -410,10 +401,10 @@ Test(accept_again, the_job_s_failing_median_is_judged_again_on_what_was_measured
 	add_links(&f, all, HOSTS, ALL);
 	measure_again(&f, all, HOSTS, ALL);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(find(&v, "links bandwidth same_host", -1)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links bandwidth same_host", -1)->status, ACCEPT_FAIL);
 	for (int h = 0; h < HOSTS; h++)
-		cr_assert_eq(find(&v, "links bandwidth same_host", h)->status, ACCEPT_INCONCLUSIVE,
-		             "h%d: the controls failed too", h);
+		cr_assert_eq(fx_result(&v, "links bandwidth same_host", h)->status,
+		             ACCEPT_INCONCLUSIVE, "h%d: the controls failed too", h);
 	accept_format_summary(&v, line, sizeof line);
 	cr_assert_str_eq(line,
 	                 "accept: FAIL: 1 of 15 checks failed, 0 intermittent, 4 of a host not "
@@ -434,7 +425,7 @@ Test(accept_again, a_host_not_measured_again_stands_on_its_one_measurement)
 	make_run(&f, -1, false);
 	measure_again(&f, others, 2, -1);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert(isnan(r->again));
 	cr_assert_str_eq(r->detail, "median of 2 links, 2 below the minimum; not measured again");
@@ -455,13 +446,13 @@ Test(accept_again, over_repeats_a_failure_that_reproduces_once_is_intermittent)
 	set_hosts(&runs[1]);
 	add_links(&runs[1], all, HOSTS, -1);
 	cr_assert_eq(accept_judge(&s, runs, 2, &v, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(find(&v, "links bandwidth same_host", 3)->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_eq(fx_result(&v, "links bandwidth same_host", 3)->status, ACCEPT_INCONCLUSIVE);
 	accept_verdict_release(&v);
 	accept_figures_release(&runs[1]);
 	/* not reproduced, then reproduced: it failed a repeat on evidence */
 	make_run(&runs[1], 3, true);
 	cr_assert_eq(accept_judge(&s, runs, 2, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = find(&v, "links bandwidth same_host", 3);
+	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_INTERMITTENT);
 	cr_assert_eq(r->failed_repeats, 1);
 	cr_assert_eq(r->unconfirmed_repeats, 1);

@@ -86,16 +86,6 @@ static void make_figures(struct accept_figures *f, int slow, double ring_busbw)
 	cr_assert_eq(accept_figures_add_point(f, &p), 0);
 }
 
-/* The result of label on host (-1: the job); fails the test when there is none. */
-static const struct accept_result *find(const struct accept_verdict *v, const char *label, int host)
-{
-	for (size_t i = 0; i < v->nresults; i++)
-		if (strcmp(v->results[i].label, label) == 0 && v->results[i].host == host)
-			return &v->results[i];
-	cr_assert_fail("no result '%s' on host %d", label, host);
-	return NULL;
-}
-
 static size_t index_of(const struct accept_verdict *v, const struct accept_result *r)
 {
 	return (size_t)(r - v->results);
@@ -121,7 +111,7 @@ Test(accept_verdict, a_clean_run_passes)
 	cr_assert_not(accept_verdict_failed(&v));
 	accept_format_summary(&v, line, sizeof line);
 	cr_assert_str_eq(line, "accept: PASS: 38 checks on 4 hosts");
-	accept_format_result(&v, index_of(&v, find(&v, "links bandwidth cross_host", 1)), line,
+	accept_format_result(&v, index_of(&v, fx_result(&v, "links bandwidth cross_host", 1)), line,
 	                     sizeof line);
 	cr_assert_str_eq(line,
 	                 "PASS         -                   h1       links bandwidth cross_host: "
@@ -151,13 +141,14 @@ Test(accept_verdict, a_link_to_a_slow_host_does_not_fail_the_healthy_end)
 	snprintf(l.reason, sizeof l.reason, "bandwidth 0.1 GB/s is 0.01x the cross_host median");
 	cr_assert_eq(accept_figures_add_suspect(&f, &l), 0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(find(&v, "links suspects", 1)->status, ACCEPT_PASS);
+	cr_assert_eq(fx_result(&v, "links suspects", 1)->status, ACCEPT_PASS);
 	accept_host_verdict(&v, 1, &hv);
 	cr_assert_eq(hv.status, ACCEPT_PASS, "h1 is only the healthy end of a link to h3");
-	cr_assert_eq(find(&v, "links suspects", 3)->status, ACCEPT_FAIL);
-	cr_assert_eq(find(&v, "links suspects", 3)->measured, 2.0, "h3: its NIC and its link to h1");
-	cr_assert_eq(find(&v, "links suspects", 0)->status, ACCEPT_FAIL);
-	cr_assert_eq(find(&v, "links suspects", 2)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links suspects", 3)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links suspects", 3)->measured, 2.0,
+	             "h3: its NIC and its link to h1");
+	cr_assert_eq(fx_result(&v, "links suspects", 0)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links suspects", 2)->status, ACCEPT_FAIL);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
@@ -171,14 +162,15 @@ Test(accept_verdict, a_segment_fails_the_job_alone_and_a_host_link_names_its_hos
 
 	parse_spec(spec_text, &s);
 	make_figures(&f, -1, 1.0);
-	struct accept_suspect_figures seg = {.host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+	struct accept_suspect_figures seg = {
+	    .host = -1, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 	snprintf(seg.reason, sizeof seg.reason, "segment h0,h1|h2,h3 slow");
 	cr_assert_eq(accept_figures_add_suspect(&f, &seg), 0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	cr_assert_eq(find(&v, "links suspects", -1)->status, ACCEPT_FAIL);
-	cr_assert_str_eq(find(&v, "links suspects", -1)->detail, "segment h0,h1|h2,h3 slow");
+	cr_assert_eq(fx_result(&v, "links suspects", -1)->status, ACCEPT_FAIL);
+	cr_assert_str_eq(fx_result(&v, "links suspects", -1)->detail, "segment h0,h1|h2,h3 slow");
 	for (int h = 0; h < HOSTS; h++)
-		cr_assert_eq(find(&v, "links suspects", h)->status, ACCEPT_PASS, "h%d", h);
+		cr_assert_eq(fx_result(&v, "links suspects", h)->status, ACCEPT_PASS, "h%d", h);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 
@@ -187,9 +179,10 @@ Test(accept_verdict, a_segment_fails_the_job_alone_and_a_host_link_names_its_hos
 	snprintf(l.reason, sizeof l.reason, "slow both ways");
 	cr_assert_eq(accept_figures_add_suspect(&f, &l), 0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	cr_assert_str_eq(find(&v, "links suspects", 1)->detail, "link h1 -> h2: slow both ways");
-	cr_assert_eq(find(&v, "links suspects", 2)->status, ACCEPT_FAIL);
-	cr_assert_eq(find(&v, "links suspects", 0)->status, ACCEPT_PASS);
+	cr_assert_str_eq(fx_result(&v, "links suspects", 1)->detail,
+	                 "link h1 -> h2: slow both ways");
+	cr_assert_eq(fx_result(&v, "links suspects", 2)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links suspects", 0)->status, ACCEPT_PASS);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
@@ -206,7 +199,7 @@ Test(accept_verdict, a_slow_host_fails_its_own_checks_and_only_it)
 	parse_spec(spec_text, &s);
 	make_figures(&f, 3, 1.0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "links bandwidth cross_host", 3);
+	r = fx_result(&v, "links bandwidth cross_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_eq(r->fault, ACCEPT_LINK_BW_LOW);
 	cr_assert_eq(r->measured, 1.0);
@@ -217,18 +210,18 @@ Test(accept_verdict, a_slow_host_fails_its_own_checks_and_only_it)
 	                 "FAIL         LINK_BW_LOW         h3       links bandwidth cross_host: "
 	                 "1 GB/s < min 9 GB/s (median of 24 links, 24 below the minimum; "
 	                 "reproduced by links' re-tests (a suspect host))");
-	cr_assert_eq(find(&v, "links latency cross_host", 3)->fault, ACCEPT_LINK_LAT_HIGH);
-	r = find(&v, "links suspects", 3);
+	cr_assert_eq(fx_result(&v, "links latency cross_host", 3)->fault, ACCEPT_LINK_LAT_HIGH);
+	r = fx_result(&v, "links suspects", 3);
 	cr_assert_eq(r->fault, ACCEPT_LINK_SUSPECT);
 	cr_assert_str_eq(r->detail, "host h3: 12 of 12 cross_host links at 0.10x");
 	/* the job's class medians: half of the cross-host links are slow */
-	cr_assert_eq(find(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL);
-	cr_assert_eq(find(&v, "links latency cross_host", -1)->status, ACCEPT_FAIL);
-	cr_assert_eq(find(&v, "links suspects", -1)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links latency cross_host", -1)->status, ACCEPT_FAIL);
+	cr_assert_eq(fx_result(&v, "links suspects", -1)->status, ACCEPT_FAIL);
 	for (int h = 0; h < 3; h++) {
 		accept_host_verdict(&v, h, &hv);
 		cr_assert_eq(hv.status, ACCEPT_PASS, "h%d: only the slow host fails", h);
-		cr_assert_eq(find(&v, "links bandwidth cross_host", h)->measured, 10.0);
+		cr_assert_eq(fx_result(&v, "links bandwidth cross_host", h)->measured, 10.0);
 	}
 	accept_host_verdict(&v, 3, &hv);
 	cr_assert_eq(hv.status, ACCEPT_FAIL);
@@ -259,7 +252,7 @@ Test(accept_verdict, failing_some_repeats_is_intermittent_never_a_pass)
 	make_figures(&f[1], -1, 0.5);
 	make_figures(&f[2], -1, 1.1);
 	cr_assert_eq(accept_judge(&s, f, 3, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "allreduce ring 4 MiB busbw", -1);
+	r = fx_result(&v, "allreduce ring 4 MiB busbw", -1);
 	cr_assert_eq(r->status, ACCEPT_INTERMITTENT);
 	cr_assert_eq(r->fault, ACCEPT_AR_BUSBW_LOW);
 	cr_assert_eq(r->failed_repeats, 1);
@@ -278,7 +271,7 @@ Test(accept_verdict, failing_some_repeats_is_intermittent_never_a_pass)
 	                 "accept: FAIL: 0 of 38 checks failed, 1 intermittent; no single host "
 	                 "failing");
 	/* passing repeats report the worst of them */
-	r = find(&v, "links bandwidth cross_host", -1);
+	r = fx_result(&v, "links bandwidth cross_host", -1);
 	cr_assert_eq(r->status, ACCEPT_PASS);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
 	cr_assert_not_null(strstr(line, "(median of 48 links, 0 below the minimum; 3 repeats)"),
@@ -287,7 +280,7 @@ Test(accept_verdict, failing_some_repeats_is_intermittent_never_a_pass)
 	/* every repeat fails: FAIL */
 	f[0].points[0].busbw_gbps = f[2].points[0].busbw_gbps = 0.1;
 	cr_assert_eq(accept_judge(&s, f, 3, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "allreduce ring 4 MiB busbw", -1);
+	r = fx_result(&v, "allreduce ring 4 MiB busbw", -1);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_eq(r->measured, 0.1, "the worst failing repeat");
 	accept_verdict_release(&v);
@@ -311,17 +304,17 @@ Test(accept_verdict, what_the_run_did_not_deliver_fails)
 	f[0].nlinks = 0; /* links ran but measured nothing */
 	snprintf(f[0].points[1].variant, sizeof f[0].points[1].variant, "tree");
 	cr_assert_eq(accept_judge(&s, f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "allreduce ring 4 MiB p99", -1);
+	r = fx_result(&v, "allreduce ring 4 MiB p99", -1);
 	cr_assert_eq(r->fault, ACCEPT_AR_NOT_MEASURED);
 	cr_assert_str_eq(r->detail, "p99 undefined (fewer than 100 iterations)");
-	cr_assert_eq(find(&v, "allreduce ring 4 MiB busbw", -1)->status, ACCEPT_PASS);
-	r = find(&v, "allreduce mpi 64 KiB busbw", -1);
+	cr_assert_eq(fx_result(&v, "allreduce ring 4 MiB busbw", -1)->status, ACCEPT_PASS);
+	r = fx_result(&v, "allreduce mpi 64 KiB busbw", -1);
 	cr_assert_eq(r->fault, ACCEPT_AR_NOT_MEASURED);
 	cr_assert_str_eq(r->detail, "not run (float32 sum)");
-	r = find(&v, "verify tree", -1);
+	r = fx_result(&v, "verify tree", -1);
 	cr_assert_eq(r->fault, ACCEPT_VERIFY_NOT_RUN);
 	cr_assert_str_eq(r->detail, "skipped: needs 2^k ranks");
-	r = find(&v, "links bandwidth same_host", 2);
+	r = fx_result(&v, "links bandwidth same_host", 2);
 	cr_assert_eq(r->fault, ACCEPT_LINK_NOT_MEASURED);
 	cr_assert_str_eq(r->detail, "no same_host link measured on this host");
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
@@ -339,19 +332,19 @@ Test(accept_verdict, what_the_run_did_not_deliver_fails)
 	f[1].has[ACCEPT_ALLREDUCE] = false;
 	f[0].verify[1].wrong = 7;
 	cr_assert_eq(accept_judge(&s, f, 2, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "allreduce ring 4 MiB busbw", -1);
+	r = fx_result(&v, "allreduce ring 4 MiB busbw", -1);
 	cr_assert_eq(r->status, ACCEPT_FAIL, "failed in the only repeat that ran it");
 	cr_assert_eq(r->measured_repeats, 1);
 	cr_assert_str_eq(r->detail, "skipped: no room in /dev/shm");
-	cr_assert_eq(find(&v, "allreduce mpi 64 KiB busbw", -1)->fault, ACCEPT_AR_WRONG);
-	r = find(&v, "verify tree", -1);
+	cr_assert_eq(fx_result(&v, "allreduce mpi 64 KiB busbw", -1)->fault, ACCEPT_AR_WRONG);
+	r = fx_result(&v, "verify tree", -1);
 	cr_assert_eq(r->fault, ACCEPT_VERIFY_WRONG);
 	cr_assert_eq(r->status, ACCEPT_INTERMITTENT, "wrong in one repeat of two");
 	accept_verdict_release(&v);
 	/* no repeat ran a kind at all */
 	f[0].has[ACCEPT_ALLREDUCE] = false;
 	cr_assert_eq(accept_judge(&s, f, 2, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "allreduce mpi 64 KiB busbw", -1);
+	r = fx_result(&v, "allreduce mpi 64 KiB busbw", -1);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_eq(r->fault, ACCEPT_AR_NOT_MEASURED);
 	cr_assert_str_eq(r->detail, "no repeat ran the allreduce checks");
@@ -378,21 +371,21 @@ Test(accept_verdict, topology)
 	f.hosts[2].oversubscribed = true;
 	f.hosts[0].numa_nodes = 2;
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = find(&v, "topology hosts", -1);
+	r = fx_result(&v, "topology hosts", -1);
 	cr_assert_eq(r->fault, ACCEPT_TOPO_HOSTS);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
 	cr_assert_str_eq(line, "FAIL         TOPO_HOSTS          job      topology hosts: 4 hosts, "
 	                       "expected 5");
-	cr_assert_eq(find(&v, "topology ranks", 1)->fault, ACCEPT_TOPO_RANKS);
-	cr_assert_eq(find(&v, "topology ranks", 0)->status, ACCEPT_PASS);
-	cr_assert_eq(find(&v, "topology NUMA nodes", 0)->fault, ACCEPT_TOPO_NUMA);
-	r = find(&v, "topology oversubscription", 2);
+	cr_assert_eq(fx_result(&v, "topology ranks", 1)->fault, ACCEPT_TOPO_RANKS);
+	cr_assert_eq(fx_result(&v, "topology ranks", 0)->status, ACCEPT_PASS);
+	cr_assert_eq(fx_result(&v, "topology NUMA nodes", 0)->fault, ACCEPT_TOPO_NUMA);
+	r = fx_result(&v, "topology oversubscription", 2);
 	cr_assert_eq(r->fault, ACCEPT_TOPO_OVERSUBSCRIBED);
 	accept_format_result(&v, index_of(&v, r), line, sizeof line);
 	cr_assert_str_eq(line,
 	                 "FAIL         TOPO_OVERSUBSCRIBED h2       topology oversubscription: "
 	                 "4 ranks > max 2 ranks (4 ranks on 2 cores)");
-	cr_assert_eq(find(&v, "topology oversubscription", 3)->status, ACCEPT_PASS);
+	cr_assert_eq(fx_result(&v, "topology oversubscription", 3)->status, ACCEPT_PASS);
 	accept_verdict_release(&v);
 	accept_spec_release(&s);
 	/* allowed: not checked */
@@ -420,13 +413,13 @@ Test(accept_verdict, verify_all_judges_what_ran)
 	f.verify[0].wrong = 1;
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(v.nresults, 2);
-	cr_assert_eq(find(&v, "verify ring", -1)->fault, ACCEPT_VERIFY_WRONG);
-	cr_assert_eq(find(&v, "verify tree", -1)->status, ACCEPT_PASS);
+	cr_assert_eq(fx_result(&v, "verify ring", -1)->fault, ACCEPT_VERIFY_WRONG);
+	cr_assert_eq(fx_result(&v, "verify tree", -1)->status, ACCEPT_PASS);
 	accept_verdict_release(&v);
 	f.nverify = 0;
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	cr_assert_eq(v.nresults, 1);
-	cr_assert_eq(find(&v, "verify (any variant)", -1)->fault, ACCEPT_VERIFY_NOT_RUN);
+	cr_assert_eq(fx_result(&v, "verify (any variant)", -1)->fault, ACCEPT_VERIFY_NOT_RUN);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
@@ -552,12 +545,12 @@ Test(accept_verdict, noise_that_does_not_reproduce_names_nobody)
 	search_noisy(&v, found[0], 2, true);
 	cr_assert_eq(accept_search_verdict(&v, 0), ACCEPT_SEARCH_INCONCLUSIVE);
 	accept_format_isolation(&v, 0, line, sizeof line);
-	cr_assert_str_eq(line,
-	                 "SEARCH  allreduce ring 4 MiB busbw: INCONCLUSIVE: h2 (its sub-test of 3 "
-	                 "hosts failed 1 of 3: 0.3, 1, 1 GB/s; the 3 cleared hosts without it passed "
-	                 "3 of 3: 1, 1, 1 GB/s; min 0.9 GB/s; spread 0 GB/s): suspected, not "
-	                 "separated from the rest; noise explains it, no host named (10 runs of the "
-	                 "check)");
+	cr_assert_str_eq(
+	    line, "SEARCH  allreduce ring 4 MiB busbw: INCONCLUSIVE: h2 (its sub-test of 3 "
+	          "hosts failed 1 of 3: 0.3, 1, 1 GB/s; the 3 cleared hosts without it passed "
+	          "3 of 3: 1, 1, 1 GB/s; min 0.9 GB/s; spread 0 GB/s): suspected, not "
+	          "separated from the rest; noise explains it, no host named (10 runs of the "
+	          "check)");
 	accept_host_verdict(&v, 2, &hv);
 	cr_assert_eq(hv.status, ACCEPT_INCONCLUSIVE, "never FAIL of a host on noise");
 	cr_assert(hv.inconclusive && !hv.isolated);
@@ -804,7 +797,8 @@ Test(accept_verdict, fault_names_are_stable)
 Test(accept_verdict, a_half_is_judged_by_its_own_figure_and_named)
 {
 	static const char text[] =
-	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, \"checks\": {"
+	    "{\"schema_version\": 1, \"command\": \"accept-spec\", \"spec_version\": 1, "
+	    "\"checks\": {"
 	    " \"allreduce\": {\"points\": [{\"variant\": \"ring\", \"bytes\": 4194304,"
 	    "   \"min_busbw_gbps\": 0.9},"
 	    "  {\"collective\": \"reduce_scatter\", \"variant\": \"ring\", \"bytes\": 4194304,"
@@ -828,8 +822,8 @@ Test(accept_verdict, a_half_is_judged_by_its_own_figure_and_named)
 	                                 .p99_us = NAN};
 	cr_assert_eq(accept_figures_add_point(&f, &p), 0);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	ar = find(&v, "allreduce ring 4 MiB busbw", -1);
-	rs = find(&v, "reduce_scatter ring 4 MiB busbw", -1);
+	ar = fx_result(&v, "allreduce ring 4 MiB busbw", -1);
+	rs = fx_result(&v, "reduce_scatter ring 4 MiB busbw", -1);
 	cr_assert_eq(ar->status, ACCEPT_PASS);
 	cr_assert_eq(ar->measured, 2.0);
 	cr_assert_eq(rs->status, ACCEPT_FAIL);
@@ -853,7 +847,7 @@ Test(accept_verdict, a_half_is_judged_by_its_own_figure_and_named)
 	         "no reduce-scatter form");
 	accept_verdict_release(&v);
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	rs = find(&v, "reduce_scatter ring 4 MiB busbw", -1);
+	rs = fx_result(&v, "reduce_scatter ring 4 MiB busbw", -1);
 	cr_assert_eq(rs->fault, ACCEPT_AR_NOT_MEASURED);
 	accept_format_result(&v, index_of(&v, rs), line, sizeof line);
 	cr_assert_not_null(strstr(line, "skipped: no reduce-scatter form"), "%s", line);
