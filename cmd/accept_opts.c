@@ -120,14 +120,8 @@ static int outputs_apart(const struct accept_opts *o, char *err, size_t len)
 
 static int check_world(void *opts, int nranks, char *err, size_t len)
 {
-	const struct links_test_slow *s = &((const struct accept_opts *)opts)->test_slow;
-	if (s->factor > 0 && (s->a >= nranks || s->b >= nranks)) {
-		snprintf(err, len,
-		         "accept: bad value '%d:%d:%g' for --test-slow-link: the job has ranks 0 to %d",
-		         s->a, s->b, s->factor, nranks - 1);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return links_check_test_slow("accept", &((struct accept_opts *)opts)->test_slow, nranks, err,
+	                             len);
 }
 
 static int check(void *opts, char *err, size_t len)

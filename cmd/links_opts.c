@@ -371,17 +371,21 @@ static int check(void *opts, char *err, size_t len)
 	return EXIT_OK;
 }
 
-static int check_world(void *opts, int nranks, char *err, size_t len)
+int links_check_test_slow(const char *command, const struct links_test_slow *s, int nranks,
+                          char *err, size_t len)
 {
-	struct links_opts *o = opts;
-	if (o->slow.factor > 0 && (o->slow.a >= nranks || o->slow.b >= nranks)) {
-		snprintf(
-		    err, len,
-		    "links: bad value '%d:%d:%g' for --test-slow-link: the job has ranks 0 to %d",
-		    o->slow.a, o->slow.b, o->slow.factor, nranks - 1);
+	if (s->factor > 0 && (s->a >= nranks || s->b >= nranks)) {
+		snprintf(err, len,
+		         "%s: bad value '%d:%d:%g' for --test-slow-link: the job has ranks 0 to %d",
+		         command, s->a, s->b, s->factor, nranks - 1);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+static int check_world(void *opts, int nranks, char *err, size_t len)
+{
+	return links_check_test_slow("links", &((struct links_opts *)opts)->slow, nranks, err, len);
 }
 
 static bool echo(cJSON *cfg, const void *opts)

@@ -60,6 +60,9 @@ extern const struct cmd_spec links_spec;
 int links_parse_test_slow(const char *arg, void *base, const struct opt *o, char *why,
                           size_t len);
 bool links_echo_test_slow(cJSON *cfg, const char *key, const void *base, const struct opt *o);
+/* Its ranks against the job's: EXIT_OK, or EXIT_USAGE and "COMMAND: bad value ..." in err. */
+int links_check_test_slow(const char *command, const struct links_test_slow *s, int nranks,
+                          char *err, size_t len);
 
 /* The options of the measurement itself (struct probe_link_opts), which accept shares. */
 enum { LINKS_PROBE_OPTS = 9 };

@@ -162,14 +162,14 @@ static int check_links(struct accept_run *a, struct accept_figures *f, int repea
  * links have partners and the figures are of one moment.
  */
 static int hosts_to_measure_again(struct accept_run *a, const struct accept_figures *f,
-                                  bool *member)
+                                  bool *member, bool *control)
 {
-	int failing = accept_links_failing_hosts(&a->spec, f, member);
+	int failing = accept_links_failing_hosts(&a->spec, f, member, control);
 	if (failing == 0)
 		return 0;
 	member[a->map.host_of_rank[0]] = true;
 	for (int h = 0; h < a->map.nhosts; h++)
-		if (!member[h] && accept_links_control_host(&a->spec, f, h)) {
+		if (!member[h] && control[h]) {
 			member[h] = true;
 			break;
 		}
@@ -246,10 +246,15 @@ static int check_links_again(struct accept_run *a, struct accept_figures *f, int
 {
 	int nhosts = a->map.nhosts, failing = 0, status = EXIT_OK;
 	bool *member = calloc((size_t)(nhosts > 0 ? nhosts : 1), sizeof *member);
+	/* rank 0: the hosts that may stand beside them as controls */
+	bool *control = a->ctx->rank == 0 ? calloc((size_t)(nhosts > 0 ? nhosts : 1), sizeof(bool))
+	                                  : NULL;
+	bool no_memory = !member || (a->ctx->rank == 0 && !control);
 	struct accept_figures *again = NULL;
-	if (member && a->ctx->rank == 0)
-		failing = hosts_to_measure_again(a, f, member);
-	if (run_any(a->ctx, !member)) {
+	if (!no_memory && a->ctx->rank == 0)
+		failing = hosts_to_measure_again(a, f, member, control);
+	free(control);
+	if (run_any(a->ctx, no_memory)) {
 		cmd_rank_error(a->ctx, "accept: out of memory for a links re-test");
 		free(member);
 		return EXIT_RUNTIME;

@@ -304,6 +304,23 @@ judged(struct eval *e, bool pass, enum accept_fault fault, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Appends to e's detail what a second look found. */
+__attribute__((format(printf, 2, 3))) static void noted(struct eval *e, const char *fmt, ...)
+{
+	va_list ap;
+	size_t used = strlen(e->detail);
+
+	va_start(ap, fmt);
+	vsnprintf(e->detail + used, sizeof e->detail - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether link figure v meets a links check's threshold: a minimum bandwidth, a maximum latency. */
+static bool meets(const struct accept_result *r, double v)
+{
+	return r->check == CHECK_LINK_BW ? v >= r->threshold : v <= r->threshold;
+}
+
 static void eval_topology(const struct accept_figures *f, const struct accept_result *r,
                           struct eval *e)
 {
@@ -436,19 +453,19 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 {
 	const struct accept_figures *g = f->links_again;
 	bool bandwidth = r->check == CHECK_LINK_BW;
-	size_t used = strlen(e->detail), n = 0, nc = 0, explained = 0;
+	size_t n = 0, nc = 0, explained = 0;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	double *c = x; /* x is free again once the host's median is taken */
 
 	if (x)
 		n = class_values(g, NULL, r->index, bandwidth, r->host, x, &explained);
 	if (n == 0) {
-		snprintf(e->detail + used, sizeof e->detail - used, "; not measured again");
+		noted(e, "; not measured again");
 		free(x);
 		return;
 	}
 	e->again = accept_median_inplace(x, n);
-	bool fails = bandwidth ? e->again < r->threshold : e->again > r->threshold;
+	bool fails = !meets(r, e->again);
 	/* the controls: the class's links measured again that touch neither the host nor a
 	   host links named (its links are slow for a reason of its own) */
 	for (size_t i = 0; i < g->nlinks; i++) {
@@ -458,21 +475,19 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 			own_value(g, i, r->index, bandwidth, c, &nc, &explained);
 	}
 	double control = nc ? accept_median_inplace(c, nc) : NAN;
-	bool control_fails = nc && (bandwidth ? control < r->threshold : control > r->threshold);
+	bool control_fails = nc && !meets(r, control);
 	e->unconfirmed = !fails || control_fails;
 	if (!fails)
-		snprintf(e->detail + used, sizeof e->detail - used,
-		         "; measured again: %.4g %s, passed: not reproduced", e->again,
-		         checks[r->check].unit);
+		noted(e, "; measured again: %.4g %s, passed: not reproduced", e->again,
+		      checks[r->check].unit);
 	else if (control_fails)
-		snprintf(e->detail + used, sizeof e->detail - used,
-		         "; measured again: %.4g %s, but the control hosts beside it failed too "
-		         "(%.4g %s): not separated",
-		         e->again, checks[r->check].unit, control, checks[r->check].unit);
+		noted(e,
+		      "; measured again: %.4g %s, but the control hosts beside it failed too (%.4g "
+		      "%s): not separated",
+		      e->again, checks[r->check].unit, control, checks[r->check].unit);
 	else
-		snprintf(e->detail + used, sizeof e->detail - used, "; measured again: %.4g %s, %s",
-		         e->again, checks[r->check].unit,
-		         nc ? "reproduced, the control hosts passed" : "reproduced");
+		noted(e, "; measured again: %.4g %s, %s", e->again, checks[r->check].unit,
+		      nc ? "reproduced, the control hosts passed" : "reproduced");
 	free(x);
 }
 
@@ -487,20 +502,39 @@ static void eval_job_again(const struct accept_figures *f, const struct accept_r
                            struct eval *e)
 {
 	const struct accept_figures *g = f->links_again;
-	bool bandwidth = r->check == CHECK_LINK_BW;
-	size_t used = strlen(e->detail), n = 0, explained;
+	size_t n = 0, explained;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	if (x)
-		n = class_values(g, NULL, r->index, bandwidth, -1, x, &explained);
+		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, x, &explained);
 	if (n > 0) {
 		e->again = accept_median_inplace(x, n);
-		e->unconfirmed = bandwidth ? e->again >= r->threshold : e->again <= r->threshold;
-		snprintf(e->detail + used, sizeof e->detail - used,
-		         "; measured again on the failing hosts and controls: %.4g %s, %s", e->again,
-		         checks[r->check].unit,
-		         e->unconfirmed ? "passed: not reproduced" : "reproduced");
+		e->unconfirmed = meets(r, e->again);
+		noted(e, "; measured again on the failing hosts and controls: %.4g %s, %s", e->again,
+		      checks[r->check].unit,
+		      e->unconfirmed ? "passed: not reproduced" : "reproduced");
 	}
 	free(x);
+}
+
+/*
+ * A failing class median, before it is charged: a host links named was
+ * reproduced by links' own re-tests; another job's traffic on a host's NIC
+ * explains it; else it is judged on what was measured again, if anything was.
+ */
+static void second_look(const struct accept_figures *f, const struct accept_result *r,
+                        struct eval *e)
+{
+	bool again = f->links_again && f->links_again->has[ACCEPT_LINKS];
+	if (r->host >= 0 && host_suspected(f, r->host))
+		noted(e, "; reproduced by links' re-tests (a suspect host)");
+	else if (r->host >= 0 && traffic_on_nic(f, r)) {
+		e->unconfirmed = true;
+		noted(e, "; links found another job's traffic on its NIC (interface counters), "
+		         "which explains it");
+	} else if (again && r->host >= 0)
+		eval_again(f, r, e);
+	else if (again)
+		eval_job_again(f, r, e);
 }
 
 static void eval_class(const struct accept_figures *f, const struct accept_link_index *idx,
@@ -521,7 +555,7 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 	char more[96] = "";
 	n = class_values(f, idx, r->index, bandwidth, r->host, x, &explained);
 	for (size_t i = 0; i < n; i++)
-		beyond += bandwidth ? x[i] < r->threshold : x[i] > r->threshold;
+		beyond += !meets(r, x[i]);
 	if (explained)
 		snprintf(more, sizeof more, "; %zu more a confirmed segment or link suspect's",
 		         explained);
@@ -536,26 +570,11 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		       r->host >= 0 ? " on this host" : "");
 	else {
 		e->value = accept_median_inplace(x, n);
-		judged(e, bandwidth ? e->value >= r->threshold : e->value <= r->threshold,
-		       checks[r->check].fault, "median of %zu link%s, %zu %s%s", n,
-		       n == 1 ? "" : "s", beyond,
+		judged(e, meets(r, e->value), checks[r->check].fault,
+		       "median of %zu link%s, %zu %s%s", n, n == 1 ? "" : "s", beyond,
 		       bandwidth ? "below the minimum" : "above the maximum", more);
-		if (!e->pass && r->host >= 0 && host_suspected(f, r->host)) {
-			size_t used = strlen(e->detail);
-			snprintf(e->detail + used, sizeof e->detail - used,
-			         "; reproduced by links' re-tests (a suspect host)");
-		} else if (!e->pass && r->host >= 0 && traffic_on_nic(f, r)) {
-			size_t used = strlen(e->detail);
-			e->unconfirmed = true;
-			snprintf(e->detail + used, sizeof e->detail - used,
-			         "; links found another job's traffic on its NIC (interface "
-			         "counters), which explains it");
-		} else if (!e->pass && r->host >= 0 && f->links_again &&
-		           f->links_again->has[ACCEPT_LINKS])
-			eval_again(f, r, e);
-		else if (!e->pass && r->host < 0 && f->links_again &&
-		         f->links_again->has[ACCEPT_LINKS])
-			eval_job_again(f, r, e);
+		if (!e->pass)
+			second_look(f, r, e);
 	}
 	free(x);
 }
@@ -802,8 +821,8 @@ fail:
  * one fails (*fails), and one that nothing explains or reproduced already
  * (*again: to measure again).
  */
-static void own_links(const struct accept_spec *spec, const struct accept_figures *f, int h,
-                      bool *fails, bool *again)
+static void own_links(const struct accept_spec *spec, const struct accept_figures *f,
+                      const struct accept_link_index *idx, int h, bool *fails, bool *again)
 {
 	const struct accept_links_spec *ls = &spec->links;
 	*fails = *again = false;
@@ -819,7 +838,7 @@ static void own_links(const struct accept_spec *spec, const struct accept_figure
 		struct eval e = {.value = NAN, .threshold = NAN, .again = NAN};
 		if (isnan(r.threshold))
 			continue;
-		eval_class(f, NULL, &r, &e);
+		eval_class(f, idx, &r, &e);
 		*fails |= !e.pass;
 		/* a class not measured on the host is not a figure to measure again, and
 		   a suspect host was measured again by links' own re-tests */
@@ -829,23 +848,21 @@ static void own_links(const struct accept_spec *spec, const struct accept_figure
 }
 
 int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
-                               bool *failing)
+                               bool *failing, bool *control)
 {
+	/* through the index: every host's checks over every link was O(hosts x links) */
+	struct accept_link_index idx = {0};
+	bool indexed = accept_link_index_build(&idx, f) == 0;
 	int count = 0;
 	for (int h = 0; h < f->nhosts; h++) {
 		bool fails;
-		own_links(spec, f, h, &fails, &failing[h]);
+		own_links(spec, f, indexed ? &idx : NULL, h, &fails, &failing[h]);
+		control[h] = !fails && !host_suspected(f, h);
 		count += failing[h];
 	}
+	if (indexed)
+		accept_link_index_release(&idx);
 	return count;
-}
-
-bool accept_links_control_host(const struct accept_spec *spec, const struct accept_figures *f,
-                               int h)
-{
-	bool fails, again;
-	own_links(spec, f, h, &fails, &again);
-	return !fails && !host_suspected(f, h);
 }
 
 bool accept_verdict_failed(const struct accept_verdict *v)

@@ -169,17 +169,14 @@ size_t accept_verdict_searchable(const struct accept_verdict *v, size_t *out);
 
 /*
  * The hosts whose own links checks (a class's bandwidth or latency) fail on
- * figures f, into failing[0 .. f->nhosts) (every host's flag set); their
- * count. Their links are measured again before a failure is named
- * (figures.links_again): a host's failure that does not reproduce there is
- * INCONCLUSIVE.
+ * figures f and that nothing explains yet, into failing[0 .. f->nhosts)
+ * (every host's flag set); their count. Their links are measured again
+ * before a failure is named (figures.links_again): a host's failure that does
+ * not reproduce there is INCONCLUSIVE. control[h]: host h can stand beside
+ * them, as it passes its own links checks and links did not name it.
  */
 int accept_links_failing_hosts(const struct accept_spec *spec, const struct accept_figures *f,
-                               bool *failing);
-/* Whether host h makes a control beside them: it passes its own links checks and links did
-   not name it. */
-bool accept_links_control_host(const struct accept_spec *spec, const struct accept_figures *f,
-                               int h);
+                               bool *failing, bool *control);
 
 /*
  * Whether figures f pass the check of results[result] (one test of a culprit

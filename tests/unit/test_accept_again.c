@@ -87,16 +87,16 @@ Test(accept_again, the_hosts_failing_their_own_links_checks_are_measured_again)
 {
 	struct accept_spec s;
 	struct accept_figures f;
-	bool failing[HOSTS];
+	bool failing[HOSTS], control[HOSTS];
 
 	parse_spec(&s);
 	make_run(&f, -1, false);
-	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 1);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 1);
 	cr_assert(failing[3] && !failing[0] && !failing[1] && !failing[2]);
 	accept_figures_release(&f);
 	set_hosts(&f);
 	add_links(&f, all, HOSTS, -1);
-	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "a clean run: none");
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 0, "a clean run: none");
 	accept_figures_release(&f);
 	accept_spec_release(&s);
 }
@@ -106,14 +106,15 @@ Test(accept_again, a_suspect_host_is_not_measured_again_its_failure_was_reproduc
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_verdict v;
-	bool failing[HOSTS];
+	bool failing[HOSTS], control[HOSTS];
 	struct accept_suspect_figures k = {.host = 3, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
 
 	parse_spec(&s);
 	make_run(&f, -1, false);
 	snprintf(k.reason, sizeof k.reason, "host h3: confirmed by 5 re-tests");
 	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
-	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "nothing to measure again");
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 0,
+	             "nothing to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	const struct accept_result *r = fx_result(&v, "links bandwidth same_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
@@ -254,7 +255,7 @@ Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_verdict v;
-	bool failing[HOSTS];
+	bool failing[HOSTS], control[HOSTS];
 
 	parse_spec(&s);
 	set_hosts(&f);
@@ -267,7 +268,8 @@ Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
 			l->explained_bw = true;
 		}
 	}
-	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 0, "no host to measure again");
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 0,
+	             "no host to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	for (int h = 0; h < HOSTS; h++) {
 		const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", h);
@@ -295,7 +297,7 @@ Test(accept_again, another_job_s_traffic_on_a_host_s_nic_explains_its_cross_host
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_verdict v;
-	bool failing[HOSTS];
+	bool failing[HOSTS], control[HOSTS];
 
 	parse_spec(&s);
 	set_hosts(&f);
@@ -304,7 +306,7 @@ Test(accept_again, another_job_s_traffic_on_a_host_s_nic_explains_its_cross_host
 		if (f.links[i].host_a == 2 && f.links[i].host_b != 2)
 			f.links[i].bandwidth_gbps = 3; /* h2 sends beside another job's stream */
 	f.hosts[2].traffic_cleared = true;
-	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing), 1);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 1);
 	cr_assert(failing[3] && !failing[2], "h2's failure is explained: nothing to measure again");
 	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
 	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 2);
@@ -334,14 +336,16 @@ Test(accept_again, a_control_host_passes_its_own_checks_and_is_not_named)
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_suspect_figures k = {.host = 2, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+	bool failing[HOSTS], control[HOSTS];
 
 	parse_spec(&s);
 	make_run(&f, -1, false); /* h3's same-host pair slow */
 	snprintf(k.reason, sizeof k.reason, "host h2");
 	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
-	cr_assert(accept_links_control_host(&s, &f, 0) && accept_links_control_host(&s, &f, 1));
-	cr_assert_not(accept_links_control_host(&s, &f, 2), "a host links named");
-	cr_assert_not(accept_links_control_host(&s, &f, 3), "a host failing its own checks");
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 1);
+	cr_assert(control[0] && control[1]);
+	cr_assert_not(control[2], "a host links named");
+	cr_assert_not(control[3], "a host failing its own checks");
 	accept_figures_release(&f);
 	accept_spec_release(&s);
 }
