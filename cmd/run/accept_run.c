@@ -51,7 +51,8 @@ struct accept_run {
 	struct point_msg last; /* the point measured last, on the rank that recorded it */
 	double deadline_s;     /* --budget: rank 0's MPI_Wtime past which nothing starts; 0: none */
 	int points_left_out, searches_left_out; /* rank 0: what --budget left out */
-	cJSON *links_coverage; /* rank 0: {"coverage": ...} of the links check's last repeat */
+	/* rank 0: {"coverage": ..., "suspects": [...]} of the links check's last repeat */
+	cJSON *links_coverage;
 };
 
 /* Whether --budget is spent, by rank 0's clock: every rank gets the same answer. */
@@ -102,11 +103,23 @@ static int check_verify(struct accept_run *a, struct accept_figures *f)
 	return status;
 }
 
-/* The links check's figures, and its coverage for the report (the last repeat's). */
+/* The links check's figures, and its coverage and suspects for the report (the last repeat's). */
 struct links_hand {
 	struct accept_figures *figures;
-	cJSON **coverage; /* rank 0: an object holding "coverage" */
+	cJSON **coverage; /* rank 0: an object holding "coverage" and "suspects" */
 };
+
+/* The confirmed suspects of final into c's "suspects", as links' summary lists them. */
+static bool add_links_suspects(cJSON *c, const struct links_view *v,
+                               const struct detect_result *final)
+{
+	cJSON *list = cJSON_AddArrayToObject(c, SK_LSUM_SUSPECTS);
+	for (int i = 0; list && final && i < final->nsuspects; i++)
+		if (final->suspects[i].confirmed &&
+		    !links_report_add_suspect(list, v, final, &final->suspects[i]))
+			return false;
+	return list != NULL;
+}
 
 static int links_to_figures(void *arg, const struct links_view *v,
                             const struct detect_result *final,
@@ -114,7 +127,7 @@ static int links_to_figures(void *arg, const struct links_view *v,
 {
 	struct links_hand *h = arg;
 	cJSON *c = cJSON_CreateObject();
-	if (!c || !links_report_add_coverage(c, coverage)) {
+	if (!c || !links_report_add_coverage(c, coverage) || !add_links_suspects(c, v, final)) {
 		cJSON_Delete(c);
 		return -1;
 	}
@@ -617,17 +630,28 @@ static int search_all(struct accept_run *a)
 	return status;
 }
 
-/* The links check's coverage (of its last repeat) into the report's summary; false: no memory. */
+/* One item of the links check's (of its last repeat) into the report's summary as key. */
+static bool move_links_item(struct accept_run *a, cJSON *summary, const char *from,
+                            const char *key)
+{
+	cJSON *x = cJSON_DetachItemFromObjectCaseSensitive(a->links_coverage, from);
+	if (!x)
+		return true;
+	if (cJSON_AddItemToObject(summary, key, x))
+		return true;
+	cJSON_Delete(x);
+	return false;
+}
+
+/*
+ * The links check's coverage and confirmed suspects (of its last repeat)
+ * into the report's summary; false: no memory.
+ */
 static bool add_coverage(struct accept_run *a)
 {
 	cJSON *summary = cJSON_GetObjectItemCaseSensitive(a->root, SK_REPORT_SUMMARY);
-	cJSON *cov = cJSON_DetachItemFromObjectCaseSensitive(a->links_coverage, SK_LSUM_COVERAGE);
-	if (!cov)
-		return summary != NULL;
-	if (summary && cJSON_AddItemToObject(summary, SK_ACCSUM_COVERAGE, cov))
-		return true;
-	cJSON_Delete(cov);
-	return false;
+	return summary && move_links_item(a, summary, SK_LSUM_COVERAGE, SK_ACCSUM_COVERAGE) &&
+	       move_links_item(a, summary, SK_LSUM_SUSPECTS, SK_ACCSUM_LINKS_SUSPECTS);
 }
 
 /* Rank 0: every line, the report's verdict, the JUnit file. */

@@ -519,6 +519,8 @@
 	F(ACCSUM, ISOLATIONS, "isolations", OBJS, NONE, R, NULL, "", "the culprit searches")       \
 	F(ACCSUM, COVERAGE, "coverage", OBJ, COVER, 0, NULL, "",                                   \
 	  "the links check's, of its last repeat: what it measured and rules out")                 \
+	F(ACCSUM, LINKS_SUSPECTS, "links_suspects", OBJS, SUSP, 0, NULL, "",                       \
+	  "the links check's confirmed suspects, of its last repeat, as links' summary.suspects")  \
 	F(RULES, KIND, "kind", STR, NONE, R, detect_kind_names, "", "the verdict class")           \
 	F(RULES, SLOWDOWN_PERCENT, "slowdown_percent", NUM, NONE, RN, NULL, "%",                   \
 	  "the smallest slowdown of a covered one that would be named (a link or segment: each "   \

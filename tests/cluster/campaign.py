@@ -206,11 +206,13 @@ def trace_evidence(report):
 
 def accept_accusations(report):
     """The hosts an accept report fails (FAIL or INTERMITTENT: its own checks, or named by a
-    culprit search; an INCONCLUSIVE host is not accused). accept names a host to pull, not a
-    direction: "any" matches the truth's."""
-    hosts = report.get("summary", {}).get("hosts", [])
+    culprit search; an INCONCLUSIVE host is not accused), and what its links check confirmed
+    (summary.links_suspects: a slow link or segment fails the job, no host). accept names a
+    host to pull, not a direction: "any" matches the truth's."""
+    summary = report.get("summary", {})
     return [{"kind": "host", "direction": "any", "hosts": [h["name"]]}
-            for h in hosts if h.get("status") in ("FAIL", "INTERMITTENT")]
+            for h in summary.get("hosts", []) if h.get("status") in ("FAIL", "INTERMITTENT")] + \
+        links_accusations({"summary": {"suspects": summary.get("links_suspects", [])}})
 
 
 def compare_accusations(exit_status):

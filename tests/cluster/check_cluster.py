@@ -298,6 +298,9 @@ def accept(path, culprit):
         return
     need(s["verdict"] == "FAIL", "verdict %s, expected FAIL" % s["verdict"])
     need(failing == [culprit], "failing hosts %s, expected %s alone" % (failing, culprit))
+    # the links check's confirmed suspects, in the report: the slowed host is one of them
+    hosts = [k.get("host") for k in s.get("links_suspects", []) if k["kind"] == "host"]
+    need(culprit in hosts, "summary.links_suspects names hosts %s, expected %s" % (hosts, culprit))
     # a search runs only for an all-reduce point the spec gates (--derive leaves out a
     # point too noisy to gate); then every search names the culprit alone
     gated = d.get("config", {}).get("spec", {}).get("checks", {}).get("allreduce")

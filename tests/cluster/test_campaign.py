@@ -207,6 +207,23 @@ class Scorer(unittest.TestCase):
                          "healthy_accused")
         # a link's end named as a host: the culprit, the wrong class
         self.assertEqual(self.outcome(self.link, acc(report(("h4", "FAIL")))), "wrong_class")
+        # what its links check confirmed: a segment or a link fails the job, no host
+        def confirmed(*suspects, hosts=()):
+            r = report(*hosts)
+            r["summary"]["links_suspects"] = list(suspects)
+            return r
+        seg = {"kind": "segment", "direction": "both", "hosts_a": ["h4", "h5"],
+               "hosts_b": ["h1", "h2", "h3"], "metric": "bandwidth", "locality": "cross_host"}
+        self.assertEqual(self.outcome(self.uplink, acc(confirmed(seg, hosts=[("h4", "PASS")]))), "right")
+        self.assertEqual(self.outcome(self.uplink, acc(confirmed(seg, hosts=[("h4", "FAIL")]))),
+                         "healthy_accused")
+        self.assertEqual(self.outcome(self.link, acc(confirmed(link_suspect("h2", "h4", "b->a")))), "right")
+        self.assertEqual(self.outcome(self.none, acc(confirmed(host_suspect("h1")))), "healthy_accused")
+        self.assertEqual(self.outcome(self.host, acc(confirmed(host_suspect("h3", "send"),
+                                                                 hosts=[("h3", "FAIL")]))), "right")
+        # latency suspects are not what was injected
+        self.assertEqual(self.outcome(self.none, acc(confirmed(host_suspect("h1", metric="latency")))),
+                         "clean_ok")
 
     def test_regression(self):
         self.assertEqual(self.outcome(self.regression, C.compare_accusations(1)), "right")

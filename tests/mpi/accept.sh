@@ -39,6 +39,8 @@ assert d['config']['bw_bytes'] == 262144 and d['config']['window'] == 4, d['conf
 # and the report says what it covered (issue 28): 2 ranks of 1 host, all pairs
 c = d['summary']['coverage']
 assert c['pattern'] == 'pairs' and c['pairs_measured'] == 1 and c['rounds'] >= 1, c
+# and what its links check confirmed (a list, as links' summary.suspects)
+assert isinstance(d['summary']['links_suspects'], list), d['summary']
 "
 check_schema "$TMP/acc.json" -- "accept's report, its summary and the links check's coverage"
 expect_exit 0 "its JUnit file parses, no failure" python3 -c "
