@@ -170,9 +170,10 @@ static int check_links(struct accept_run *a, struct accept_figures *f, int repea
 
 /*
  * Rank 0: the hosts whose own links checks failed on f (their count), and
- * beside them control hosts: rank 0's (it holds the figures) and one host
- * that passed them and that links did not name, so a host's cross-host
- * links have partners and the figures are of one moment.
+ * beside them control hosts: rank 0's (it holds the figures) and hosts that
+ * passed them and that links did not name, two such in all where there are,
+ * so a host's cross-host links have partners, the controls have a link
+ * between them to compare with, and the figures are of one moment.
  */
 static int hosts_to_measure_again(struct accept_run *a, const struct accept_figures *f,
                                   bool *member, bool *control)
@@ -180,11 +181,12 @@ static int hosts_to_measure_again(struct accept_run *a, const struct accept_figu
 	int failing = accept_links_failing_hosts(&a->spec, f, member, control);
 	if (failing == 0)
 		return 0;
-	member[a->map.host_of_rank[0]] = true;
-	for (int h = 0; h < a->map.nhosts; h++)
+	int h0 = a->map.host_of_rank[0], controls = control[h0];
+	member[h0] = true;
+	for (int h = 0; h < a->map.nhosts && controls < 2; h++)
 		if (!member[h] && control[h]) {
 			member[h] = true;
-			break;
+			controls++;
 		}
 	cmd_progress(a->ctx, a->o->out.quiet,
 	             "accept: %d host(s) failed their own links checks: their links measured again, "

@@ -277,7 +277,7 @@ Test(accept_again, links_a_confirmed_segment_explains_leave_a_host_s_own_median)
 		             "h%d: its links across the uplink are the segment's", h);
 		cr_assert_str_eq(r->detail,
 		                 "median of 8 links, 0 below the minimum; 16 more a confirmed "
-		                 "segment or link suspect's");
+		                 "suspect's");
 	}
 	cr_assert_eq(
 	    fx_result(&v, "links bandwidth cross_host", -1)->status, ACCEPT_FAIL,
@@ -365,8 +365,9 @@ Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
 	slow_cross(&f, 2);
 	snprintf(k.reason, sizeof k.reason, "host h2");
 	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
-	/* measured again on h3, h0 and h2: h0 <-> h2 is slow for h2's reason, not the moment's:
-	   no control; with no control link left, reproducing is the evidence */
+	/* h3's own median leaves out its links to h2 (h2's failure, as the suspects check has
+	   it); measured again on h3, h0 and h2: h0 <-> h2 is slow for h2's reason, not the
+	   moment's: no control; with no control link left, reproducing is the evidence */
 	measure_again(&f, measured_again, 3, -1);
 	slow_cross(f.links_again, 3);
 	slow_cross(f.links_again, 2);
@@ -374,8 +375,107 @@ Test(accept_again, the_controls_leave_out_the_links_of_a_host_links_named)
 	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL);
 	cr_assert_str_eq(r->detail,
-	                 "median of 24 links, 24 below the minimum; measured again: 1 GB/s, "
-	                 "reproduced");
+	                 "median of 16 links, 16 below the minimum; 8 more a confirmed suspect's; "
+	                 "measured again: 1 GB/s, reproduced");
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+/* Host h's cross-host links at latency us (the fixture's are at 5). */
+static void slow_latency(struct accept_figures *f, int h, double us)
+{
+	for (size_t i = 0; i < f->nlinks; i++) {
+		struct accept_link_figures *l = &f->links[i];
+		if (l->locality == DETECT_CROSS_HOST && (l->host_a == h || l->host_b == h))
+			l->latency_us = us;
+	}
+}
+
+static void parse_latency_spec(struct accept_spec *s)
+{
+	cJSON *root = cJSON_Parse("{\"schema_version\": 1, \"command\": \"accept-spec\", "
+	                          "\"spec_version\": 1, \"checks\": "
+	                          "{\"links\": {\"max_latency_us\": {\"cross_host\": 8}}}}");
+	cr_assert_not_null(root);
+	cr_assert_eq(accept_spec_parse(root, s, err, sizeof err), 0, "%s", err);
+	cJSON_Delete(root);
+}
+
+/* The campaign's draw (seed 3, draw 4): h3's NIC slowed and named, h0's latency failed on
+   its links to h3 alone, and was failed too. */
+Test(accept_again, links_to_a_host_links_named_leave_the_other_end_s_own_median)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	bool failing[HOSTS], control[HOSTS];
+	struct accept_suspect_figures k = {.host = 3, .a = -1, .b = -1, .host_a = -1, .host_b = -1};
+
+	parse_latency_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	slow_latency(&f, 3, 50);
+	/* h0's links to h1 and h2 at 9 us, just past the maximum: with h3's, most of h0's fail */
+	for (size_t i = 0; i < f.nlinks; i++) {
+		struct accept_link_figures *l = &f.links[i];
+		if (l->locality == DETECT_CROSS_HOST && (l->host_a == 0 || l->host_b == 0) &&
+		    l->host_a != 3 && l->host_b != 3 && (l->a + l->b) % 2)
+			l->latency_us = 9;
+	}
+	snprintf(k.reason, sizeof k.reason, "host h3");
+	cr_assert_eq(accept_figures_add_suspect(&f, &k), 0);
+	cr_assert_eq(accept_links_failing_hosts(&s, &f, failing, control), 0,
+	             "no host but h3 fails, and h3 is links' own");
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = fx_result(&v, "links latency cross_host", 0);
+	cr_assert_eq(r->status, ACCEPT_PASS, "%s", r->detail);
+	cr_assert_str_eq(r->detail, "median of 16 links, 8 above the maximum; 8 more a confirmed "
+	                            "suspect's");
+	cr_assert_eq(fx_result(&v, "links latency cross_host", 3)->status, ACCEPT_FAIL);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
+/* The campaign's draws (seed 3, draws 0 and 14): under load every host's latency crossed
+   the maximum; measured again one host's crossed it again, but no further than the control
+   hosts' own links spread. */
+Test(accept_again, a_failure_within_the_controls_spread_when_measured_again_is_inconclusive)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	static const int measured_again[3] = {0, 1, 3};
+
+	parse_latency_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	slow_latency(&f, 3, 9);
+	measure_again(&f, measured_again, 3, -1);
+	slow_latency(f.links_again, 3, 9);
+	/* the controls' (h0 <-> h1) links: half at 5 us, half at 10 (a busy moment) */
+	for (size_t i = 0; i < f.links_again->nlinks; i++) {
+		struct accept_link_figures *l = &f.links_again->links[i];
+		if (l->locality == DETECT_CROSS_HOST && l->host_a != 3 && l->host_b != 3 &&
+		    l->a % 2)
+			l->latency_us = 10;
+	}
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = fx_result(&v, "links latency cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 24 above the maximum; measured again: 9 us, "
+	                 "but within the control hosts' links (90th percentile 10 us): "
+	                 "not separated");
+	/* the same beside controls all at 5 us: separated, it fails */
+	for (size_t i = 0; i < f.links_again->nlinks; i++)
+		if (f.links_again->links[i].latency_us == 10)
+			f.links_again->links[i].latency_us = 5;
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links latency cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
 	accept_spec_release(&s);
