@@ -166,20 +166,34 @@ def _seed_section(res, path):
     return out
 
 
+def _before(results, after):
+    """What after (one command's draws) is set beside: an earlier result of the same seed and
+    command (a build before a change), else the seed's full result."""
+    only, seed = after["config"].get("only_command"), after["config"]["seed"]
+    same = [r for r in results if r["config"]["seed"] == seed and r["config"].get("only_command") == only
+            and r["context"].get("started_utc", "") < after["context"].get("started_utc", "")]
+    full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")]
+    return (same or full or [None])[-1 if same else 0]
+
+
 def before_after(results):
     """A result of one command's draws (a detector changed since) beside the same
-    draws of the full result of its seed: their figures before and after."""
+    draws of an earlier result of that command, or of the full result of its seed:
+    their figures before and after."""
     import campaign as C
     out = []
     for after in results:
         only, seed = after["config"].get("only_command"), after["config"]["seed"]
-        full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")]
-        if not only or not full:
+        before = _before(results, after)
+        if not only or not before:
             continue
+        full = [before]
         done = {r["index"] for r in after["results"]}
         rows_b = [r for r in full[0]["results"] if r["command"] == only and r["index"] in done]
         common = {r["index"] for r in rows_b}
         rows_a = [r for r in after["results"] if r["index"] in common]
+        if not rows_a:  # the full result judged these draws by another command
+            continue
         out += ["## Seed %s, `%s` before and after: the same %d draws" % (seed, only, len(rows_a)), "",
                 "Before: %s; after: %s." % (full[0]["context"].get("tool", {}).get("collscope_version", "?"),
                                             after["config"].get("note") or after["context"].get("tool", {}).get(

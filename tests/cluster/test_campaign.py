@@ -356,6 +356,24 @@ class Text(unittest.TestCase):
         self.assertIn("## Seeds 1, 2 together: the goals", md)
         self.assertIn("| precision >= 0.99 | 0.67 [0.21, 0.94], 2/3 | **no** |", md)
 
+    def test_before_after_an_earlier_build_of_the_same_command(self):
+        def accept_only(clean_accused, started, version):
+            r = self.result(clean_accused)
+            for row in r["results"]:
+                row["command"] = "accept"
+            r["config"]["only_command"] = "accept"
+            r["context"]["started_utc"] = started
+            r["context"]["tool"] = {"collscope_version": version}
+            return r
+        old, new = accept_only(True, "2026-12-07T00:20", "old"), accept_only(False, "2026-12-07T01:00", "new")
+        self.assertIs(T._before([new, old], new), old)
+        self.assertIsNone(T._before([new, old], old), "nothing earlier, no full result")
+        md = T.markdown([old, new], ["old.json", "new.json"])
+        self.assertIn("## Seed 1, `accept` before and after: the same 2 draws", md)
+        self.assertIn("Before: old; after: new.", md)
+        self.assertIn("| overall | 2 | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | "
+                      "0.50 [0.09, 0.91], 1/2 | 1.00 [0.21, 1.00], 1/1 |", md)
+
 
 if __name__ == "__main__":
     unittest.main()
