@@ -42,6 +42,11 @@ struct accept_link_figures {
 	/* a confirmed segment or link suspect of that metric covers it: the suspects check
 	   judges it, a host's own class median leaves it out (its hosts may be healthy) */
 	bool explained_bw, explained_lat;
+	/* links judges no latency of it: its ranks waited for a core that share of their
+	   ping-pongs (links_report.h's LINK_LATENCY_WAIT_UNJUDGED): a failing latency median
+	   is judged without it too (the scheduler's). Bandwidth inside a host, which links
+	   also leaves unjudged then, stays judged here: its failure is measured again. */
+	bool unjudged_lat;
 };
 
 /* A suspect of `links`: a host (host >= 0), or a link (host -1, its ends). */

@@ -367,13 +367,24 @@ static void eval_verify(const struct accept_figures *f, const struct accept_resu
 	}
 }
 
-/* Link i of class l with a finite figure into x[n]. */
+/* What a median leaves out: links a confirmed suspect explains, links whose figure is the
+   scheduler's (links does not judge them: their ranks waited for a core, links_report.h). */
+struct left_out {
+	size_t explained, waited;
+	bool judged_only; /* in: leave out (and count) what links judges no figure of */
+};
+
+/* Link i of class l with a finite figure into x[n], unless links left it unjudged (counted). */
 static void class_value(const struct accept_figures *f, size_t i, int l, bool bandwidth, double *x,
-                        size_t *n)
+                        size_t *n, struct left_out *out)
 {
 	const struct accept_link_figures *k = &f->links[i];
 	double v = bandwidth ? k->bandwidth_gbps : k->latency_us;
-	if ((int)k->locality == l && isfinite(v))
+	if ((int)k->locality != l || !isfinite(v))
+		return;
+	if (out->judged_only && !bandwidth && k->unjudged_lat)
+		out->waited++;
+	else
 		x[(*n)++] = v;
 }
 
@@ -392,18 +403,18 @@ static bool host_suspected(const struct accept_figures *f, int h)
  * slow: the segment is the job's suspect, and its hosts are healthy), nor a
  * link to another host that links named (a slow NIC makes every link to it
  * slow, in latency as well: that is its host's failure, as the suspects
- * check has it), which *explained counts.
+ * check has it), which out->explained counts.
  */
 static void own_value(const struct accept_figures *f, size_t i, int l, bool bandwidth, int host,
-                      double *x, size_t *n, size_t *explained)
+                      double *x, size_t *n, struct left_out *out)
 {
 	const struct accept_link_figures *k = &f->links[i];
 	bool named_end = (k->host_a != host && host_suspected(f, k->host_a)) ||
 	                 (k->host_b != host && host_suspected(f, k->host_b));
 	if ((int)k->locality == l && ((bandwidth ? k->explained_bw : k->explained_lat) || named_end))
-		++*explained;
+		out->explained++;
 	else
-		class_value(f, i, l, bandwidth, x, n);
+		class_value(f, i, l, bandwidth, x, n, out);
 }
 
 /*
@@ -413,20 +424,20 @@ static void own_value(const struct accept_figures *f, size_t i, int l, bool band
  * into *explained.
  */
 static size_t class_values(const struct accept_figures *f, const struct accept_link_index *idx,
-                           int l, bool bandwidth, int host, double *x, size_t *explained)
+                           int l, bool bandwidth, int host, double *x, struct left_out *out)
 {
 	size_t n = 0;
-	*explained = 0;
+	*out = (struct left_out){.judged_only = out->judged_only};
 	if (host >= 0 && idx && idx->first) {
 		for (size_t j = idx->first[host]; j < idx->first[host + 1]; j++)
-			own_value(f, idx->by_host[j], l, bandwidth, host, x, &n, explained);
+			own_value(f, idx->by_host[j], l, bandwidth, host, x, &n, out);
 		return n;
 	}
 	for (size_t i = 0; i < f->nlinks; i++)
 		if (host < 0)
-			class_value(f, i, l, bandwidth, x, &n);
+			class_value(f, i, l, bandwidth, x, &n, out);
 		else if (f->links[i].host_a == host || f->links[i].host_b == host)
-			own_value(f, i, l, bandwidth, host, x, &n, explained);
+			own_value(f, i, l, bandwidth, host, x, &n, out);
 	return n;
 }
 
@@ -459,12 +470,13 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 {
 	const struct accept_figures *g = f->links_again;
 	bool bandwidth = r->check == CHECK_LINK_BW;
-	size_t n = 0, nc = 0, explained = 0;
+	size_t n = 0, nc = 0;
+	struct left_out out = {0};
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	double *c = x; /* x is free again once the host's median is taken */
 
 	if (x)
-		n = class_values(g, NULL, r->index, bandwidth, r->host, x, &explained);
+		n = class_values(g, NULL, r->index, bandwidth, r->host, x, &out);
 	if (n == 0) {
 		noted(e, "; not measured again");
 		free(x);
@@ -478,7 +490,7 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 		const struct accept_link_figures *k = &g->links[i];
 		if (k->host_a != r->host && k->host_b != r->host && !host_suspected(f, k->host_a) &&
 		    !host_suspected(f, k->host_b))
-			own_value(g, i, r->index, bandwidth, r->host, c, &nc, &explained);
+			own_value(g, i, r->index, bandwidth, r->host, c, &nc, &out);
 	}
 	double control = nc ? accept_median_inplace(c, nc) : NAN;
 	bool control_fails = nc && !meets(r, control);
@@ -519,10 +531,11 @@ static void eval_job_again(const struct accept_figures *f, const struct accept_r
                            struct eval *e)
 {
 	const struct accept_figures *g = f->links_again;
-	size_t n = 0, explained;
+	size_t n = 0;
+	struct left_out out;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	if (x)
-		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, x, &explained);
+		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, x, &out);
 	if (n > 0) {
 		e->again = accept_median_inplace(x, n);
 		e->unconfirmed = meets(r, e->again);
@@ -554,6 +567,36 @@ static void second_look(const struct accept_figures *f, const struct accept_resu
 		eval_job_again(f, r, e);
 }
 
+/*
+ * A failing class median without the links whose figure links judges none of
+ * (their ranks waited for a core that share of the time: the scheduler's, as
+ * links_report.h has it; x: room for every link): where the rest passes, or
+ * nothing is left, the failure is the scheduler's and no evidence against the
+ * host (e->unconfirmed, true returned), as links clears a suspect the
+ * scheduler explains. It never makes a failure of a pass.
+ */
+static bool scheduler_s(const struct accept_figures *f, const struct accept_link_index *idx,
+                        const struct accept_result *r, double *x, struct eval *e)
+{
+	struct left_out out = {.judged_only = true};
+	size_t n = class_values(f, idx, r->index, r->check == CHECK_LINK_BW, r->host, x, &out);
+	if (out.waited == 0)
+		return false;
+	double rest = n ? accept_median_inplace(x, n) : NAN;
+	if (n && !meets(r, rest))
+		return false;
+	e->unconfirmed = true;
+	if (n)
+		noted(e,
+		      "; without the %zu whose ranks waited for a core (links judges none): %.4g %s, "
+		      "passed: the scheduler's",
+		      out.waited, rest, checks[r->check].unit);
+	else
+		noted(e, "; the ranks of every one waited for a core (links judges none): the "
+		         "scheduler's");
+	return true;
+}
+
 static void eval_class(const struct accept_figures *f, const struct accept_link_index *idx,
                        const struct accept_result *r, struct eval *e)
 {
@@ -568,18 +611,18 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, false, checks[r->check].missing, "out of memory");
 		return;
 	}
-	size_t explained;
+	struct left_out out = {0};
 	char more[96] = "";
-	n = class_values(f, idx, r->index, bandwidth, r->host, x, &explained);
+	n = class_values(f, idx, r->index, bandwidth, r->host, x, &out);
 	for (size_t i = 0; i < n; i++)
 		beyond += !meets(r, x[i]);
-	if (explained)
-		snprintf(more, sizeof more, "; %zu more a confirmed suspect's", explained);
-	if (n == 0 && explained)
+	if (out.explained)
+		snprintf(more, sizeof more, "; %zu more a confirmed suspect's", out.explained);
+	if (n == 0 && out.explained)
 		judged(e, true, checks[r->check].fault,
 		       "every %s link of the host a confirmed suspect's (%zu): "
 		       "judged by the suspects check",
-		       detect_locality_name((enum detect_locality)r->index), explained);
+		       detect_locality_name((enum detect_locality)r->index), out.explained);
 	else if (n == 0)
 		judged(e, false, ACCEPT_LINK_NOT_MEASURED, "no %s link measured%s",
 		       detect_locality_name((enum detect_locality)r->index),
@@ -589,7 +632,7 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, meets(r, e->value), checks[r->check].fault,
 		       "median of %zu link%s, %zu %s%s", n, n == 1 ? "" : "s", beyond,
 		       bandwidth ? "below the minimum" : "above the maximum", more);
-		if (!e->pass)
+		if (!e->pass && !scheduler_s(f, idx, r, x, e))
 			second_look(f, r, e);
 	}
 	free(x);

@@ -481,6 +481,53 @@ Test(accept_again, a_failure_within_the_controls_spread_when_measured_again_is_i
 	accept_spec_release(&s);
 }
 
+/* The campaign's draws under CPU burners (seed 3, draws 24 and 30 of 7102491): a host's
+   latency past the maximum where its ranks waited for a core, which links judges none of. */
+Test(accept_again, a_failure_of_links_whose_ranks_waited_for_a_core_is_the_scheduler_s)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+
+	parse_latency_spec(&s);
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	slow_latency(&f, 3, 90);
+	/* 16 of h3's 24 cross-host links (to h0 and h1) are the scheduler's */
+	for (size_t i = 0; i < f.nlinks; i++) {
+		struct accept_link_figures *l = &f.links[i];
+		int other = l->host_a == 3 ? l->host_b : l->host_a;
+		l->unjudged_lat = (l->host_a == 3 || l->host_b == 3) && other < 2;
+	}
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = fx_result(&v, "links latency cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "the rest fail too: %s", r->detail);
+	accept_verdict_release(&v);
+	/* the links its ranks ran for at 5 us: the failure is the scheduler's */
+	for (size_t i = 0; i < f.nlinks; i++)
+		if (f.links[i].latency_us == 90 && !f.links[i].unjudged_lat)
+			f.links[i].latency_us = 5;
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links latency cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 16 above the maximum; without the 16 whose "
+	                 "ranks waited for a core (links judges none): 5 us, passed: the "
+	                 "scheduler's");
+	accept_verdict_release(&v);
+	/* every link the scheduler's: nothing to judge, no evidence either */
+	for (size_t i = 0; i < f.nlinks; i++)
+		if (f.links[i].host_a == 3 || f.links[i].host_b == 3)
+			f.links[i].unjudged_lat = true, f.links[i].latency_us = 90;
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links latency cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
+	cr_assert(strstr(r->detail, "the ranks of every one waited for a core"), "%s", r->detail);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_again, the_job_s_failing_median_is_judged_again_on_what_was_measured_again)
 {
 	struct accept_spec s;
