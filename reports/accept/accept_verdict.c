@@ -371,7 +371,7 @@ static void eval_verify(const struct accept_figures *f, const struct accept_resu
    scheduler's (links does not judge them: their ranks waited for a core, links_report.h). */
 struct left_out {
 	size_t explained, waited;
-	bool judged_only; /* in: leave out (and count) what links judges no figure of */
+	bool judged_only; /* leave out (and count) what links judges no figure of */
 };
 
 /* Link i of class l with a finite figure into x[n], unless links left it unjudged (counted). */
@@ -424,10 +424,11 @@ static void own_value(const struct accept_figures *f, size_t i, int l, bool band
  * into *explained.
  */
 static size_t class_values(const struct accept_figures *f, const struct accept_link_index *idx,
-                           int l, bool bandwidth, int host, double *x, struct left_out *out)
+                           int l, bool bandwidth, int host, bool judged_only, double *x,
+                           struct left_out *out)
 {
 	size_t n = 0;
-	*out = (struct left_out){.judged_only = out->judged_only};
+	*out = (struct left_out){.judged_only = judged_only};
 	if (host >= 0 && idx && idx->first) {
 		for (size_t j = idx->first[host]; j < idx->first[host + 1]; j++)
 			own_value(f, idx->by_host[j], l, bandwidth, host, x, &n, out);
@@ -476,7 +477,7 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 	double *c = x; /* x is free again once the host's median is taken */
 
 	if (x)
-		n = class_values(g, NULL, r->index, bandwidth, r->host, x, &out);
+		n = class_values(g, NULL, r->index, bandwidth, r->host, false, x, &out);
 	if (n == 0) {
 		noted(e, "; not measured again");
 		free(x);
@@ -535,7 +536,7 @@ static void eval_job_again(const struct accept_figures *f, const struct accept_r
 	struct left_out out;
 	double *x = malloc((g->nlinks ? g->nlinks : 1) * sizeof *x);
 	if (x)
-		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, x, &out);
+		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, false, x, &out);
 	if (n > 0) {
 		e->again = accept_median_inplace(x, n);
 		e->unconfirmed = meets(r, e->again);
@@ -578,8 +579,8 @@ static void second_look(const struct accept_figures *f, const struct accept_resu
 static bool scheduler_s(const struct accept_figures *f, const struct accept_link_index *idx,
                         const struct accept_result *r, double *x, struct eval *e)
 {
-	struct left_out out = {.judged_only = true};
-	size_t n = class_values(f, idx, r->index, r->check == CHECK_LINK_BW, r->host, x, &out);
+	struct left_out out;
+	size_t n = class_values(f, idx, r->index, r->check == CHECK_LINK_BW, r->host, true, x, &out);
 	if (out.waited == 0)
 		return false;
 	double rest = n ? accept_median_inplace(x, n) : NAN;
@@ -611,9 +612,9 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		judged(e, false, checks[r->check].missing, "out of memory");
 		return;
 	}
-	struct left_out out = {0};
+	struct left_out out;
 	char more[96] = "";
-	n = class_values(f, idx, r->index, bandwidth, r->host, x, &out);
+	n = class_values(f, idx, r->index, bandwidth, r->host, false, x, &out);
 	for (size_t i = 0; i < n; i++)
 		beyond += !meets(r, x[i]);
 	if (out.explained)
