@@ -398,7 +398,7 @@ static bool host_suspected(const struct accept_figures *f, int h)
 }
 
 /*
- * The same for host's own check: not a link that a confirmed segment or
+ * The same for a host's own check: not a link that a confirmed segment or
  * link suspect explains (a slow uplink makes every host's links across it
  * slow: the segment is the job's suspect, and its hosts are healthy), nor a
  * link to another host that links named (a slow NIC makes every link to it
@@ -420,8 +420,9 @@ static void own_value(const struct accept_figures *f, size_t i, int l, bool band
 /*
  * The links of class l (touching host, unless -1: then every one) with a
  * finite figure into x, through the host index when there is one; their
- * count. A host's leave out what a suspect explains (own_value), counted
- * into *explained.
+ * count. A host's leave out what a suspect explains (own_value); with
+ * judged_only, every median leaves out what links judges no figure of. What
+ * was left out is counted into *out.
  */
 static size_t class_values(const struct accept_figures *f, const struct accept_link_index *idx,
                            int l, bool bandwidth, int host, bool judged_only, double *x,
@@ -441,7 +442,6 @@ static size_t class_values(const struct accept_figures *f, const struct accept_l
 			own_value(f, i, l, bandwidth, host, x, &n, out);
 	return n;
 }
-
 
 /*
  * Whether what else the host's NIC carried (links cleared a suspect of it by
