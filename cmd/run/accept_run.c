@@ -109,25 +109,14 @@ struct links_hand {
 	cJSON **coverage; /* rank 0: an object holding "coverage" and "suspects" */
 };
 
-/* The confirmed suspects of final into c's "suspects", as links' summary lists them. */
-static bool add_links_suspects(cJSON *c, const struct links_view *v,
-                               const struct detect_result *final)
-{
-	cJSON *list = cJSON_AddArrayToObject(c, SK_LSUM_SUSPECTS);
-	for (int i = 0; list && final && i < final->nsuspects; i++)
-		if (final->suspects[i].confirmed &&
-		    !links_report_add_suspect(list, v, final, &final->suspects[i]))
-			return false;
-	return list != NULL;
-}
-
 static int links_to_figures(void *arg, const struct links_view *v,
                             const struct detect_result *final,
                             const struct links_coverage *coverage)
 {
 	struct links_hand *h = arg;
 	cJSON *c = cJSON_CreateObject();
-	if (!c || !links_report_add_coverage(c, coverage) || !add_links_suspects(c, v, final)) {
+	if (!c || !links_report_add_coverage(c, coverage) ||
+	    !links_report_add_confirmed(c, v, final)) {
 		cJSON_Delete(c);
 		return -1;
 	}

@@ -689,17 +689,26 @@ static bool add_cleared(cJSON *cleared, const struct links_view *v, const struct
  * suspects: the confirmed ones of final; cleared: those the scheduler explains (their
  * re-test's figures), then those of first that final does not confirm otherwise.
  */
+cJSON *links_report_add_confirmed(cJSON *parent, const struct links_view *v,
+                                  const struct detect_result *final)
+{
+	cJSON *suspects = cJSON_AddArrayToObject(parent, SK_LSUM_SUSPECTS);
+	for (int i = 0; suspects && final && i < final->nsuspects; i++)
+		if (final->suspects[i].confirmed &&
+		    !links_report_add_suspect(suspects, v, final, &final->suspects[i]))
+			return NULL;
+	return suspects;
+}
+
 static bool add_suspects(cJSON *summary, const struct links_view *v,
                          const struct detect_result *first, const struct detect_result *final)
 {
-	cJSON *suspects = cJSON_AddArrayToObject(summary, SK_LSUM_SUSPECTS);
+	cJSON *suspects = links_report_add_confirmed(summary, v, final);
 	cJSON *cleared = cJSON_AddArrayToObject(summary, SK_LSUM_CLEARED);
 	if (!suspects || !cleared)
 		return false;
 	for (int i = 0; i < final->nsuspects; i++) {
 		const struct detect_suspect *s = &final->suspects[i];
-		if (s->confirmed && !links_report_add_suspect(suspects, v, final, s))
-			return false;
 		if (s->scheduler_cleared &&
 		    !add_cleared(cleared, v, final, s, CLEARED_BY_SCHEDULER))
 			return false;

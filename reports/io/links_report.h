@@ -331,4 +331,12 @@ cJSON *links_report_add_summary(cJSON *root, const struct links_view *v,
 cJSON *links_report_add_suspect(cJSON *array, const struct links_view *v,
                                 const struct detect_result *r, const struct detect_suspect *s);
 
+/*
+ * "suspects" into parent: every confirmed suspect of final (links_report_add_suspect),
+ * as a links report's summary lists them and accept's report repeats them
+ * (summary.links_suspects). The array, or NULL when out of memory.
+ */
+cJSON *links_report_add_confirmed(cJSON *parent, const struct links_view *v,
+                                  const struct detect_result *final);
+
 #endif
