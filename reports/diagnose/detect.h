@@ -212,9 +212,11 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
  * pairs (ranks under nranks) every suspect link and every
  * judged link of a suspect host in the suspect's class or of a link between
  * hosts (a segment's: retest_plan, retest.h). links and n are those given to detect_run. At
- * most max_per_suspect pairs of each suspect (evenly spaced; 0: all) are
- * marked; suspects of the shift pattern (loaded) mark none. Returns the
- * number of pairs newly marked, or -1 when out of memory.
+ * most max_per_suspect pairs of each suspect (0: all) are marked: a host's
+ * slowest link in its direction (the lowest value), then the others evenly
+ * spaced, so a host named on one slow link is told from it by the re-test;
+ * suspects of the shift pattern (loaded) mark none. Returns the number of
+ * pairs newly marked, or -1 when out of memory.
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
                            int nranks, int max_per_suspect, struct pair_set *pairs);

@@ -370,6 +370,63 @@ Test(detect, a_named_host_marks_all_its_links_for_remeasuring)
 	pair_set_release(&pairs);
 }
 
+/* A host suspect made by hand, as screening's first pass named it: host h, one direction. */
+static void host_suspect(struct detect_result *r, int nhosts, int h, enum detect_direction d)
+{
+	static struct detect_suspect s;
+	detect_result_init(r);
+	s = (struct detect_suspect){.kind = DETECT_HOST,
+	                            .metric = DETECT_BANDWIDTH,
+	                            .locality = DETECT_CROSS_HOST,
+	                            .a = -1,
+	                            .b = -1,
+	                            .host_a = -1,
+	                            .host_b = -1,
+	                            .host = h,
+	                            .side = -1,
+	                            .direction = d};
+	r->nsuspects = 1;
+	r->suspects = &s;
+	r->nhosts = nhosts;
+}
+
+/*
+ * Issue 28: screening named h3 "slow to send" on a cell that was one slow
+ * link, 3 -> 5; four pairs of h3 evenly spaced leave out 3-5, so the re-test
+ * cleared h3 and the link was never measured again. Its worst cell is always
+ * among them, in the suspect's direction.
+ */
+Test(detect, a_host_is_measured_again_on_its_worst_cell)
+{
+	struct cluster c;
+	struct detect_result r;
+	struct pair_set pairs;
+	rng_state = 10;
+	layout(&c, 7, 1, 1);
+	fill(&c, BW, 0.02);
+	c.value[3][5] = 0.2;  /* the slow link, one way */
+	c.value[1][3] = 0.15; /* slower, but into h3: not its sending side */
+	build(&c);
+	host_suspect(&r, c.nhosts, 3, DETECT_DIR_AB);
+	pair_set_init(&pairs);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 4, &pairs), 4);
+	cr_assert(pair_set_has(&pairs, 3, 5), "its worst sending cell");
+	pair_set_release(&pairs);
+	/* receiving: 1 -> 3 is its worst */
+	r.suspects[0].direction = DETECT_DIR_BA;
+	pair_set_init(&pairs);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 4, &pairs), 4);
+	cr_assert(pair_set_has(&pairs, 1, 3));
+	pair_set_release(&pairs);
+	/* one pair allowed: the worst alone; none limit: all six */
+	r.suspects[0].direction = DETECT_DIR_BOTH;
+	pair_set_init(&pairs);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 1, &pairs), 1);
+	cr_assert(pair_set_has(&pairs, 1, 3));
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 0, &pairs), 5);
+	pair_set_release(&pairs);
+}
+
 Test(detect, bad_arguments)
 {
 	struct detect_params p;
