@@ -80,7 +80,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 # One target per suite script: suite/mpi/verify runs tests/mpi/verify.sh.
 MPI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/mpi/*.sh))
 CLI_SUITES     := $(patsubst tests/%.sh,suite/%,$(wildcard tests/cli/*.sh))
-CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign suite/cluster/congestion suite/cluster/compress suite/cluster/watch
+CLUSTER_SUITES := suite/cluster/cluster suite/cluster/accept suite/cluster/campaign suite/cluster/congestion suite/cluster/compress suite/cluster/watch suite/cluster/screen
 MPI_TIMED      := suite/mpi/accept suite/mpi/compare_ci suite/mpi/links suite/mpi/timing # verdicts on timings
 # make check: provision, build on every core, CHECK_SIDE_BY_SIDE (CHECK_JOBS at once, the longest
 # first; none judges a speed, only reliability runs MPI), then CHECK_ALONE one by one: MPI suites

@@ -10,6 +10,11 @@
 # timed assertions: on 2 shared cores time is the scheduler's too).
 #
 #   bash tests/cluster/screen.sh [build/collscope]
+# Every host gets the htb a slowed link is made with (vcluster.sh classful)
+# first: on an unshaped veth that qdisc alone cost its host 22% of what it sent
+# to everyone at 2 hosts and 43% at 24 (2 cores), so a "link" fault was read,
+# rightly, as a host slow to send 0.57x (2026-12-07). (Every host shaped to
+# 300mbit instead: one run missed a host at 50mbit in both tries, not looked into.)
 # Environment: HOSTS (24), RATE (50mbit), TRIES (2) measurements per verdict;
 # SEGMENT_PAIRS=1 also runs all pairs on the slowed uplink (about 140 s more: every
 # round crosses it; make check leaves it out and compares the clean runs).
@@ -81,6 +86,12 @@ verdict() {
 expect_exit 0 "vcluster up $HOSTS 1 --racks $INJ_RACKS" in_bg timeout 300 bash "$VC" up "$HOSTS" 1 \
 	--racks "$INJ_RACKS"
 
+# heal: no fault, every host with the same htb (a slowed host replaces its own)
+heal() {
+	bash "$VC" heal >/dev/null 2>&1 && bash "$VC" classful $(seq -f 'h%g' 1 "$HOSTS") >/dev/null
+}
+expect_exit 0 "every host with an htb" heal
+
 # Clean: no bandwidth suspect (check_cluster.py verdict none). Exit 1 is let
 # through there: on 2 cores shared by 24 hosts a descheduled rank's
 # ping-pongs take milliseconds, and a latency suspect fails --fail-on-suspect.
@@ -117,7 +128,7 @@ for class in host-both link-oneway segment; do
 		verdict "all pairs, segment: $INJ_CULPRIT" pairs 1 "$INJ_KIND" "$INJ_DIR" "$INJ_CULPRIT"
 		SEG_PAIRS_S=$LAST_S SEG_PAIRS_IN=$LAST_IN
 	fi
-	bash "$VC" heal
+	heal
 done
 echo "  links on $HOSTS hosts, wall (measuring): all pairs $PAIRS_S s ($PAIRS_IN s) clean," \
 	"${SEG_PAIRS_S:-?} s (${SEG_PAIRS_IN:-?} s) with the segment; screening $CLEAN_S s ($CLEAN_IN s) clean," \

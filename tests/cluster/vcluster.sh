@@ -31,6 +31,11 @@
 #                                the sender's eth0 whose slow class a u32 filter on
 #                                the destination address chooses; other traffic
 #                                goes through an unlimited class
+#   vcluster.sh classful HOST... give each HOST's eth0 the htb that slow-link
+#                                adds, without a slow class: on an unshaped veth
+#                                the qdisc alone costs its host 20-40% of what it
+#                                sends (2 cores), so a suite that slows one link
+#                                among unshaped hosts puts it on every host first
 #   vcluster.sh slow-uplink [RACK] RATE  limit rack RACK's uplink (default 1) to RATE,
 #                                both ways (tbf at both ends of its veth pair)
 #   vcluster.sh fast HOST        remove HOST's limits (its eth0 and its bridge port)
@@ -308,16 +313,28 @@ cmd_slow_ingress() {
 
 # route_slow FROM TO RATE: on FROM's eth0, an htb whose class 1:2 (RATE) takes
 # the packets to TO's address and class 1:1 (unlimited) everything else.
+# htb_root NS: an htb root on NS's eth0 whose default class is unlimited (kept if there)
+htb_root() {
+	tc -n "$1" qdisc show dev eth0 | grep -q '^qdisc htb 1: root' && return 0
+	tc -n "$1" qdisc replace dev eth0 root handle 1: htb default 1 &&
+		tc -n "$1" class add dev eth0 parent 1: classid 1:1 htb rate 32gbit quantum 60000
+}
+
+cmd_classful() {
+	local h ns
+	for h in "$@"; do
+		ns=$(ns_of "$h") || exit $?
+		htb_root "$ns" || die 5 "cannot put an htb on $h's eth0"
+	done
+	say "classful: an htb on the eth0 of $*"
+}
+
 route_slow() {
 	local ns ip
 	ns=$(ns_of "$1") || exit $?
 	ns_of "$2" >/dev/null || exit $?
 	ip=$(host_ip "$(host_index "$2")")
-	if ! tc -n "$ns" qdisc show dev eth0 | grep -q '^qdisc htb 1: root'; then
-		tc -n "$ns" qdisc replace dev eth0 root handle 1: htb default 1 &&
-			tc -n "$ns" class add dev eth0 parent 1: classid 1:1 htb rate 32gbit ||
-			return 1
-	fi
+	htb_root "$ns" || return 1
 	# one slow class per destination, numbered after its host
 	local id=$((100 + $(host_index "$2")))
 	tc -n "$ns" class replace dev eth0 parent 1: classid "1:$id" htb rate "$3" ceil "$3" burst "$VC_BURST" &&
@@ -449,6 +466,7 @@ fast) [ $# = 1 ] || usage; cmd_fast "$@" ;;
 slow-egress) [ $# = 2 ] || usage; cmd_slow_egress "$@" ;;
 slow-ingress) [ $# = 2 ] || usage; cmd_slow_ingress "$@" ;;
 slow-link) [ $# = 3 ] || [ $# = 4 ] || usage; cmd_slow_link "$@" ;;
+classful) [ $# -ge 1 ] || usage; cmd_classful "$@" ;;
 slow-uplink) [ $# = 1 ] || [ $# = 2 ] || usage; cmd_slow_uplink "$@" ;;
 heal) [ $# = 0 ] || usage; cmd_heal ;;
 run) [ $# -ge 1 ] || usage; cmd_exec h1 "$@" ;;
