@@ -486,6 +486,54 @@ Test(accept_again, a_failure_within_the_controls_spread_when_measured_again_is_i
 	accept_spec_release(&s);
 }
 
+/* h's cross-host links in f at gbps, and with controls, the others' at control_gbps (-1: kept). */
+static void cross_bandwidth(struct accept_figures *f, int h, double gbps, double control_gbps)
+{
+	for (size_t i = 0; i < f->nlinks; i++) {
+		struct accept_link_figures *l = &f->links[i];
+		if (l->locality != DETECT_CROSS_HOST)
+			continue;
+		if (l->host_a == h || l->host_b == h)
+			l->bandwidth_gbps = gbps;
+		else if (control_gbps >= 0)
+			l->bandwidth_gbps = control_gbps + 0.2 * (l->a % 2); /* a spread of 0.2 */
+	}
+}
+
+/* The campaign's draw under CPU burners (seed 3, draw 2 of 113ee92): measured again, a
+   healthy host's bandwidth stood 2% under the minimum and just past the controls' slower
+   link, which two control hosts, one pair, make their tail. */
+Test(accept_again, a_failure_close_to_the_controls_median_when_measured_again_is_inconclusive)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	static const int measured_again[3] = {0, 1, 3};
+
+	parse_spec(&s); /* cross_host at least 9 GB/s */
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	cross_bandwidth(&f, 3, 8.8, -1);
+	measure_again(&f, measured_again, 3, -1);
+	cross_bandwidth(f.links_again, 3, 8.8, 9.0); /* the controls' links at 9.0 and 9.2 */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 24 below the minimum; measured again: 8.8 GB/s, "
+	                 "but within 10% of the control hosts' links (median 9.1 GB/s): not "
+	                 "separated");
+	/* a tenth or more below them: separated, it fails */
+	cross_bandwidth(f.links_again, 3, 8.1, -1);
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 /* The campaign's draws under CPU burners (seed 3, draws 24 and 30 of 7102491): a host's
    latency past the maximum where its ranks waited for a core, which links judges none of. */
 Test(accept_again, a_failure_of_links_whose_ranks_waited_for_a_core_is_the_scheduler_s)
