@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum phase { IDLE, WHOLE, HALF_A, HALF_B, PAIR_A, PAIR_B, EVIDENCE, DONE };
+enum phase { IDLE, WHOLE, HALF_A, HALF_B, PAIR_A, PAIR_B, EVIDENCE, TOGETHER, DONE };
 
 enum {
 	G_DEFERRED =
@@ -339,6 +339,29 @@ static bool evidence_next(struct accept_bisect *b)
 	return false;
 }
 
+/* After the evidence: the culprits together, alone, when there are two or more. */
+static bool together_next(struct accept_bisect *b)
+{
+	int n = 0;
+	for (int h = 0; h < b->nhosts; h++)
+		n += b->subset[h] = b->role[h] == ACCEPT_ROLE_CULPRIT;
+	return b->repeats > 0 && n >= 2 && hand_out_subset(b);
+}
+
+/* Culprits that passed together are slow only with the others: the path between. */
+static void judge_together(struct accept_bisect *b, enum accept_outcome o)
+{
+	b->phase = DONE;
+	if (o != ACCEPT_TEST_PASS)
+		return;
+	for (int h = 0; h < b->nhosts; h++)
+		if (b->role[h] == ACCEPT_ROLE_CULPRIT) {
+			b->role[h] = ACCEPT_ROLE_NOT_ISOLATED;
+			b->group[h] = b->ngroups;
+		}
+	b->reason[b->ngroups++] = ACCEPT_GROUP_ACROSS;
+}
+
 bool accept_bisect_next(struct accept_bisect *b, bool *hosts_in_subset)
 {
 	if (!b->order)
@@ -357,7 +380,7 @@ bool accept_bisect_next(struct accept_bisect *b, bool *hosts_in_subset)
 		} else if (b->phase == WHOLE && !hand_out(b, b->cur.lo, b->cur.hi)) {
 			judge_whole(b, ACCEPT_TEST_UNKNOWN);
 		} else if (b->phase == EVIDENCE && !evidence_next(b)) {
-			b->phase = DONE;
+			b->phase = together_next(b) ? TOGETHER : DONE;
 		} else if (b->phase == IDLE) {
 			b->phase = pop(b) ? begin(b) : EVIDENCE;
 		}
@@ -396,6 +419,8 @@ int accept_bisect_record(struct accept_bisect *b, enum accept_outcome outcome, d
 	b->tests++;
 	if (b->phase == EVIDENCE)
 		evidence_record(b, outcome, figure);
+	else if (b->phase == TOGETHER)
+		judge_together(b, outcome);
 	else if (b->phase == WHOLE)
 		judge_whole(b, outcome);
 	else if (b->phase == HALF_A || b->phase == PAIR_A) {
@@ -459,6 +484,12 @@ const struct accept_evidence *accept_bisect_evidence(const struct accept_bisect 
 {
 	static const struct accept_evidence none;
 	return host >= 0 && host < b->nhosts ? &b->evidence[host] : &none;
+}
+
+const char *accept_group_reason_name(enum accept_group_reason r)
+{
+	static const char *const names[] = {"together", "too small", "across"};
+	return r >= 0 && r <= ACCEPT_GROUP_ACROSS ? names[r] : "unknown";
 }
 
 const char *accept_role_name(enum accept_role r)

@@ -45,6 +45,13 @@
  * 1/2), on top of the failures that made h a suspect. With fewer than two
  * cleared hosts there is no complement to compare with: inconclusive.
  *
+ * Two culprits or more are then tested together, without the cleared hosts
+ * (once, with repeats > 0): failing, they stand; passing, they are fine among
+ * themselves and slow only with the others, which is the path between the two
+ * sets (a rack's uplink), not the hosts: not isolated, ACCEPT_GROUP_ACROSS.
+ * The campaign (issue 39, seed 3, draw 34) had the search name both hosts of
+ * the rack behind an uplink 90% slow where links had not confirmed the segment.
+ *
  * Cost: one culprit among n hosts takes about 2 ceil(log2 n) tests to be
  * suspected and 2 x repeats to be confirmed. Assumes a host-level fault; a
  * fault between two given hosts (a cable) may name one end, or none; the
@@ -79,6 +86,7 @@ enum accept_outcome {
 enum accept_group_reason {
 	ACCEPT_GROUP_TOGETHER,  /* both halves passed: the fault needs them together */
 	ACCEPT_GROUP_TOO_SMALL, /* its halves are single hosts with no cleared host beside */
+	ACCEPT_GROUP_ACROSS,    /* culprits that passed together: slow only with the others */
 };
 
 /* The evidence about one suspect: its sub-test S and the complement C, interleaved. */
@@ -151,6 +159,8 @@ bool accept_bisect_isolated(const struct accept_bisect *b);
 /* The evidence about host (tested false when it was never a suspect). */
 const struct accept_evidence *accept_bisect_evidence(const struct accept_bisect *b, int host);
 
+/* "together", "too small", "across": a not-isolated set's reason in the report. */
+const char *accept_group_reason_name(enum accept_group_reason r);
 /* "untested", "cleared", "culprit", "not isolated", "inconclusive". */
 const char *accept_role_name(enum accept_role r);
 

@@ -242,6 +242,12 @@ int accept_format_isolation(const struct accept_verdict *v, size_t i, char *buf,
 			               parts++ ? "; " : "", hosts);
 			used = links_hint(v, iso, g, buf, len, used);
 		}
+		else if (iso->reason[g] == ACCEPT_GROUP_ACROSS)
+			used = appendf(buf, len, used,
+			               "%snot isolated: %s passed together and failed only with the "
+			               "others: the path between them and the rest (a segment), not "
+			               "the hosts",
+			               parts++ ? "; " : "", hosts);
 		else
 			used = appendf(buf, len, used, "%snot isolated: the fault needs %s together",
 			               parts++ ? "; " : "", hosts);
@@ -511,8 +517,7 @@ static bool add_isolation(cJSON *list, const struct accept_verdict *v,
 		if (!set || !cJSON_AddItemToArray(sets, set) ||
 		    !add_role_list(set, "hosts", v, iso, ACCEPT_ROLE_NOT_ISOLATED, g) ||
 		    !cJSON_AddStringToObject(set, "reason",
-		                             iso->reason[g] == ACCEPT_GROUP_TOO_SMALL ? "too small"
-		                                                                      : "together"))
+		                             accept_group_reason_name(iso->reason[g])))
 			return false;
 	}
 	return true;

@@ -724,6 +724,54 @@ Test(accept_verdict, a_search_that_cannot_isolate_says_so)
 	accept_spec_release(&s);
 }
 
+/* The campaign's draw (seed 3, draw 34): sub-tests fail where they cross a slow uplink
+   with hosts 1 and 3 behind it; the search's two culprits pass together. */
+Test(accept_verdict, culprits_that_pass_together_are_a_path_not_hosts)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	struct accept_host_verdict hv;
+	struct accept_bisect b;
+	bool subset[HOSTS];
+	size_t found[64];
+
+	parse_spec(spec_text, &s);
+	make_figures(&f, -1, 0.3);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(accept_verdict_searchable(&v, found), 1);
+	cr_assert_eq(accept_bisect_init(&b, HOSTS), 0);
+	while (accept_bisect_next(&b, subset)) {
+		bool near = subset[0] || subset[2], far = subset[1] || subset[3];
+		accept_bisect_record(&b, near && far ? ACCEPT_TEST_FAIL : ACCEPT_TEST_PASS,
+		                     near && far ? 0.3 : 1.0);
+	}
+	cr_assert_eq(accept_verdict_add_isolation(&v, found[0], &b), 0);
+	accept_bisect_release(&b);
+	accept_format_isolation(&v, 0, line, sizeof line);
+	cr_assert(strstr(line, ": not isolated: h1, h3 passed together and failed only with the "
+	                       "others: the path between them and the rest (a segment), not the "
+	                       "hosts"),
+	          "%s", line);
+	accept_host_verdict(&v, 3, &hv);
+	cr_assert(hv.not_isolated && !hv.isolated);
+	cr_assert_eq(hv.status, ACCEPT_PASS, "not named");
+	cJSON *root = cJSON_CreateObject();
+	cr_assert_not_null(accept_verdict_to_json(root, &v));
+	cJSON *set = cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(
+	        cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "summary"),
+	                                               "isolations"),
+	                           0),
+	        "not_isolated"),
+	    0);
+	cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(set, "reason")), "across");
+	cJSON_Delete(root);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 Test(accept_verdict, hostile_host_names_are_printable_in_lines)
 {
 	struct accept_spec s;
