@@ -391,10 +391,11 @@ static void host_suspect(struct detect_result *r, int nhosts, int h, enum detect
 }
 
 /*
- * Issue 28: screening named h3 "slow to send" on a cell that was one slow
- * link, 3 -> 5; four pairs of h3 evenly spaced leave out 3-5, so the re-test
- * cleared h3 and the link was never measured again. Its worst cell is always
- * among them, in the suspect's direction.
+ * Issue 28: screening named a host "slow to send" where one of its links was
+ * slow (and its other sends a little); four of its pairs evenly spaced left
+ * that link out, the re-test cleared the host and the link was never measured
+ * again. Here h3 and 3 -> 5: its worst cell is always among the pairs, in the
+ * suspect's direction.
  */
 Test(detect, a_host_is_measured_again_on_its_worst_cell)
 {
