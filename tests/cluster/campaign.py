@@ -206,13 +206,24 @@ def trace_evidence(report):
 
 def accept_accusations(report):
     """The hosts an accept report fails (FAIL or INTERMITTENT: its own checks, or named by a
-    culprit search; an INCONCLUSIVE host is not accused), and what its links check confirmed
-    (summary.links_suspects: a slow link or segment fails the job, no host). accept names a
-    host to pull, not a direction: "any" matches the truth's."""
+    culprit search; an INCONCLUSIVE host is not accused), what its links check confirmed
+    (summary.links_suspects: a slow link or segment fails the job, no host), and the path a
+    culprit search found (a set not isolated for "across": its hosts passed together and
+    failed only with the others, a segment between them and the rest). accept names a host to
+    pull, not a direction: "any" matches the truth's."""
     summary = report.get("summary", {})
+    names = [h["name"] for h in summary.get("hosts", [])]
+    paths = []
+    for iso in summary.get("isolations", []):
+        for s in iso.get("not_isolated", []):
+            far = s.get("hosts", [])
+            near = [h for h in names if h not in far]
+            if s.get("reason") == "across" and far and near:
+                paths.append({"kind": "segment", "direction": "both", "hosts": near + far,
+                              "sides": [near, far]})
     return [{"kind": "host", "direction": "any", "hosts": [h["name"]]}
             for h in summary.get("hosts", []) if h.get("status") in ("FAIL", "INTERMITTENT")] + \
-        links_accusations({"summary": {"suspects": summary.get("links_suspects", [])}})
+        links_accusations({"summary": {"suspects": summary.get("links_suspects", [])}}) + paths
 
 
 def compare_accusations(exit_status):

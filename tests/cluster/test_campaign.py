@@ -224,6 +224,16 @@ class Scorer(unittest.TestCase):
         # latency suspects are not what was injected
         self.assertEqual(self.outcome(self.none, acc(confirmed(host_suspect("h1", metric="latency")))),
                          "clean_ok")
+        # a culprit search's set that passed together: the path between it and the rest
+        def searched(reason, *far):
+            r = report(*[(h, "PASS") for h in ("h1", "h2", "h3", "h4", "h5")])
+            r["summary"]["isolations"] = [{"not_isolated": [{"hosts": list(far), "reason": reason}]}]
+            return r
+        self.assertEqual(self.outcome(self.uplink, acc(searched("across", "h4", "h5"))), "right")
+        self.assertEqual(self.outcome(self.uplink, acc(searched("across", "h3", "h5"))),
+                         "healthy_accused")
+        self.assertEqual(self.outcome(self.uplink, acc(searched("together", "h4", "h5"))), "missed")
+        self.assertEqual(self.outcome(self.none, acc(searched("across", "h4", "h5"))), "healthy_accused")
 
     def test_regression(self):
         self.assertEqual(self.outcome(self.regression, C.compare_accusations(1)), "right")
