@@ -212,6 +212,44 @@ def before_after(results):
     return out
 
 
+def command_seeds(results):
+    """Each command judged alone (only_command) on two seeds or more: the latest result of each
+    seed, side by side, recall and precision per class (issue 39: a second seed agrees)."""
+    import campaign as C
+    out = []
+    for only in sorted({r["config"].get("only_command") for r in results} - {None}):
+        latest = {}
+        for r in results:
+            if r["config"].get("only_command") == only:
+                seed = r["config"]["seed"]
+                if seed not in latest or r["context"].get("started_utc", "") > latest[seed]["context"].get(
+                        "started_utc", ""):
+                    latest[seed] = r
+        if len(latest) < 2:
+            continue
+        (sa, a), (sb, b) = sorted(latest.items())[:2]
+        va = a["config"].get("note") or a["context"].get("tool", {}).get("collscope_version", "?")
+        vb = b["config"].get("note") or b["context"].get("tool", {}).get("collscope_version", "?")
+        out += ["## `%s`: seed %s beside seed %s" % (only, sa, sb), "",
+                "Seed %s: %s. Seed %s: %s." % (sa, va, sb, vb), "",
+                "| class | recall, seed %s | recall, seed %s | precision, seed %s | precision, seed %s "
+                "| intervals overlap |" % (sa, sb, sa, sb), "|---|---|---|---|---|---|"]
+        for c in C.CLASSES + ["overall"]:
+            ra = [r for r in a["results"] if c in ("overall", r["class"]) and "score" in r]
+            rb = [r for r in b["results"] if c in ("overall", r["class"]) and "score" in r]
+            if not ra or not rb:
+                continue
+            fa, fb = C.block(ra), C.block(rb)
+            # "-": a figure with nothing to count on a side, no disagreement
+            both = _overlap(fa["recall"], fb["recall"]) != "**no**" and _overlap(
+                fa["precision"], fb["precision"]) != "**no**"
+            out.append("| %s | %s | %s | %s | %s | %s |" % (
+                c, _mp(fa["recall"]), _mp(fb["recall"]), _mp(fa["precision"]), _mp(fb["precision"]),
+                "yes" if both else "**no**"))
+        out.append("")
+    return out
+
+
 def pooled(results):
     """The seeds' draws together: issue 39's goals, each with its figure and interval."""
     import campaign as C
@@ -248,6 +286,7 @@ def markdown(results, paths):
     for res, p in zip(results, paths):
         out += _seed_section(res, p)
     out += before_after(results)
+    out += command_seeds(results)
     full = [r for r in results if not r["config"].get("only_command")]
     if len(full) >= 2:
         results = full

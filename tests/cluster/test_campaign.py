@@ -384,6 +384,21 @@ class Text(unittest.TestCase):
         self.assertIn("| overall | 2 | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | "
                       "0.50 [0.09, 0.91], 1/2 | 1.00 [0.21, 1.00], 1/1 |", md)
 
+    def test_one_command_on_two_seeds_side_by_side(self):
+        def accept_only(clean_accused, seed):
+            r = self.result(clean_accused, seed)
+            for row in r["results"]:
+                row["command"] = "accept"
+            r["config"]["only_command"] = "accept"
+            r["config"]["note"] = "accept as of X"
+            return r
+        md = T.markdown([accept_only(False, 3), accept_only(True, 11)], ["a.json", "b.json"])
+        self.assertIn("## `accept`: seed 3 beside seed 11", md)
+        self.assertIn("Seed 3: accept as of X. Seed 11: accept as of X.", md)
+        self.assertIn("| overall | 1.00 [0.21, 1.00], 1/1 | 1.00 [0.21, 1.00], 1/1 | "
+                      "1.00 [0.21, 1.00], 1/1 | 0.50 [0.09, 0.91], 1/2 | yes |", md)
+        self.assertNotIn("`accept`: seed 3 beside seed 11", T.markdown([accept_only(False, 3)], ["a"]))
+
 
 if __name__ == "__main__":
     unittest.main()
