@@ -612,6 +612,8 @@ static const struct detect_link *worst_cell(const struct detect_result *r,
                                             const struct detect_link *links, size_t n)
 {
 	const struct detect_link *w = NULL;
+	if (s->kind != DETECT_HOST)
+		return NULL; /* a link between hosts: all its pairs are its cells */
 	for (size_t j = 0; j < n; j++) {
 		const struct detect_link *k = &links[j];
 		bool from = s->rail ? k->a == s->rail_rank : k->host_a == s->host;
@@ -619,7 +621,7 @@ static const struct detect_link *worst_cell(const struct detect_result *r,
 		bool way = s->direction == DETECT_DIR_AB   ? from
 		           : s->direction == DETECT_DIR_BA ? to
 		                                           : from || to;
-		if (s->kind == DETECT_HOST && way && covers(r, s, k) && (!w || k->value < w->value))
+		if (way && covers(r, s, k) && (!w || k->value < w->value))
 			w = k;
 	}
 	return w;

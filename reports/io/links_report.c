@@ -685,10 +685,6 @@ static bool add_cleared(cJSON *cleared, const struct links_view *v, const struct
 	return o && cJSON_AddStringToObject(o, SK_SUSP_CLEARED_BY, suspect_cleared_by_names[by]);
 }
 
-/*
- * suspects: the confirmed ones of final; cleared: those the scheduler explains (their
- * re-test's figures), then those of first that final does not confirm otherwise.
- */
 cJSON *links_report_add_confirmed(cJSON *parent, const struct links_view *v,
                                   const struct detect_result *final)
 {
@@ -700,6 +696,10 @@ cJSON *links_report_add_confirmed(cJSON *parent, const struct links_view *v,
 	return suspects;
 }
 
+/*
+ * suspects: the confirmed ones of final; cleared: those the scheduler explains (their
+ * re-test's figures), then those of first that final does not confirm otherwise.
+ */
 static bool add_suspects(cJSON *summary, const struct links_view *v,
                          const struct detect_result *first, const struct detect_result *final)
 {

@@ -311,8 +311,6 @@ cmd_slow_ingress() {
 	say "slow-ingress: what $1 receives limited to $2"
 }
 
-# route_slow FROM TO RATE: on FROM's eth0, an htb whose class 1:2 (RATE) takes
-# the packets to TO's address and class 1:1 (unlimited) everything else.
 # htb_root NS: an htb root on NS's eth0 whose default class is unlimited (kept if there)
 htb_root() {
 	tc -n "$1" qdisc show dev eth0 | grep -q '^qdisc htb 1: root' && return 0
@@ -329,6 +327,8 @@ cmd_classful() {
 	say "classful: an htb on the eth0 of $*"
 }
 
+# route_slow FROM TO RATE: on FROM's eth0 (htb_root), a class 1:(100 + TO's
+# index) at RATE takes the packets to TO's address; class 1:1 everything else.
 route_slow() {
 	local ns ip
 	ns=$(ns_of "$1") || exit $?
