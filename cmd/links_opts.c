@@ -446,7 +446,10 @@ const struct cmd_spec links_spec = {
         "added no longer names (a stream beside an uplink slows its rack's hosts' other\n"
         "cells), a segment that matrix names being confirmed in their place. A link\n"
         "only the shift pattern names, whose pair alone runs within its class, is\n"
-        "cleared too (cleared_by alone): the pattern's load slowed it, not the link. Links\n"
+        "cleared too (cleared_by alone): the pattern's load slowed it, not the link. So\n"
+        "is a link across a confirmed segment's cut, the segment's way, no slower than\n"
+        "the segment by more than the tolerance (cleared_by segment): one of its cells,\n"
+        "which a stream beside the uplink had set apart. Links\n"
         "of an oversubscribed host (more ranks than cores) are measured and reported but\n"
         "not judged, nor is the latency of a pair whose ranks waited for a core half of\n"
         "its ping-pongs or more: their times are the scheduler's as much as the link's.\n",

@@ -7,6 +7,7 @@
 
 #include "cmd/links_cmd.h"
 #include "reports/diagnose/scheduler.h"
+#include "reports/diagnose/traffic.h"
 #include "reports/render/fixed.h"
 #include "cmd/cmd.h"
 #include "reports/render/report_text.h"
@@ -231,20 +232,46 @@ static void print_scheduler_cleared(const struct links_view *v, const struct det
 	       100 * s->cpu_wait_fraction, isnan(w0) ? 0.0 : 100 * w0, ran);
 }
 
-/* A suspect the re-test confirmed and another job's traffic explains (traffic.h). */
+/*
+ * A suspect the re-test confirmed and another job's traffic explains
+ * (traffic.h): its own figures add up (traffic_explains), or the cells read
+ * again with each pair's other traffic added no longer name it
+ * (traffic_clear_cells), which its own sum need not show.
+ */
 static void print_traffic_cleared(const struct links_view *v, const struct detect_result *r,
-                                  const struct detect_suspect *s)
+                                  const struct detect_suspect *s, const struct detect_params *p)
 {
-	char line[1024], got[32], other[32], want[32];
+	char line[1024], got[32], other[32], want[32], most[32];
+	double tolerance = detect_tolerance(p, s->metric, s->locality);
+	report_fixed(most, sizeof most, s->other_traffic_most_gbps, 0, 3);
 	classify_describe(r, s, v->host_names, line, sizeof line);
 	report_fixed(got, sizeof got, s->measured, 0, 3);
 	report_fixed(other, sizeof other, s->other_traffic_gbps, 0, 3);
 	report_fixed(want, sizeof want, s->expected, 0, 3);
 	printf("# cleared, other traffic: ");
 	report_fput_escaped(stdout, line);
-	printf("; while measured again its NICs carried %s GB/s besides it, and %s + %s GB/s "
-	       "is within the tolerance of the class's %s GB/s: busy, not broken\n",
-	       other, got, other, want);
+	if (traffic_explains(s, s->other_traffic_gbps, tolerance))
+		printf("; while measured again its NICs carried %s GB/s besides it, and %s + %s GB/s "
+		       "is within the tolerance of the class's %s GB/s: busy, not broken\n",
+		       other, got, other, want);
+	else
+		printf("; another job's stream was in the way of some of its pairs (up to %s GB/s "
+		       "besides one), and read again with what each pair's NICs carried besides it "
+		       "added, the cells no longer name it: the stream's and a fault beside it, not "
+		       "its own\n",
+		       most);
+}
+
+/* A link at the level of a confirmed segment across whose cut it runs (segment_links.h). */
+static void print_segment_cleared(const struct links_view *v, const struct detect_result *r,
+                                  const struct detect_suspect *s)
+{
+	char line[1024];
+	classify_describe(r, s, v->host_names, line, sizeof line);
+	printf("# cleared, the segment's: ");
+	report_fput_escaped(stdout, line);
+	printf("; it crosses a confirmed segment's cut the segment's way and is no slower than the "
+	       "segment by more than the tolerance: one of its cells, not a fault of its own\n");
 }
 
 /* A link of the shift pattern that is fine alone (alone.h). */
@@ -284,10 +311,13 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 		}
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].traffic_cleared)
-			print_traffic_cleared(v, final, &final->suspects[i]);
+			print_traffic_cleared(v, final, &final->suspects[i], j->params);
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].alone_cleared)
 			print_alone_cleared(v, final, &final->suspects[i]);
+	for (int i = 0; i < final->nsuspects; i++)
+		if (final->suspects[i].segment_cleared)
+			print_segment_cleared(v, final, &final->suspects[i]);
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

@@ -26,6 +26,7 @@
 #include "reports/diagnose/scheduler.h"
 #include "reports/diagnose/traffic.h"
 #include "reports/diagnose/alone.h"
+#include "reports/diagnose/segment_links.h"
 #include "reports/diagnose/rails.h"
 #include "reports/io/report_schema.h"
 #include "cmd/run/partial.h"
@@ -507,7 +508,8 @@ static int clear_busy(struct links_run *r, const struct links_view *v)
 		cleared += alone_clear(&r->final, r->cells, v->nhosts, r->info_pairs[1].expected,
 		                       &r->o->detect);
 	}
-	return cleared;
+	/* last: a segment the clearings above confirmed explains its cells named as links */
+	return cleared + segment_clear_links(&r->final, &r->o->detect);
 }
 
 /* Rank 0: the verdict, stdout, the report and the exit code. */

@@ -114,6 +114,8 @@ struct detect_suspect {
 	bool traffic_cleared;
 	/* alone.h: a link of the shift pattern whose pair alone runs within its class */
 	bool alone_cleared;
+	/* segment_links.h: a link across a confirmed segment's cut, at the segment's level */
+	bool segment_cleared;
 };
 
 struct detect_class {

@@ -29,7 +29,7 @@ enum detect_locality links_locality(const struct links_view *v, int a, int b)
 
 const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1] = {"pairs", "shift", NULL};
 const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1] = {
-    "retest", "scheduler", "traffic", "alone", NULL};
+    "retest", "scheduler", "traffic", "alone", "segment", NULL};
 
 static double typical(const struct stats_summary *s)
 {
@@ -644,12 +644,16 @@ static bool add_hosts(cJSON *summary, const struct links_view *v)
 	return ok;
 }
 
-/* Was s confirmed (CLEARED_BY_RETEST), or cleared by the scheduler, by traffic, as fine alone? */
+/*
+ * Was s confirmed (CLEARED_BY_RETEST), or cleared by the scheduler, by traffic, as fine
+ * alone, as a segment's?
+ */
 static bool in_state(const struct detect_suspect *s, enum suspect_cleared_by state)
 {
 	return state == CLEARED_BY_SCHEDULER ? s->scheduler_cleared
 	       : state == CLEARED_BY_TRAFFIC ? s->traffic_cleared
 	       : state == CLEARED_BY_ALONE   ? s->alone_cleared
+	       : state == CLEARED_BY_SEGMENT ? s->segment_cleared
 	                                     : s->confirmed;
 }
 
@@ -716,6 +720,8 @@ static bool add_suspects(cJSON *summary, const struct links_view *v,
 			return false;
 		if (s->alone_cleared && !add_cleared(cleared, v, final, s, CLEARED_BY_ALONE))
 			return false;
+		if (s->segment_cleared && !add_cleared(cleared, v, final, s, CLEARED_BY_SEGMENT))
+			return false;
 	}
 	for (int i = 0; first && i < first->nsuspects; i++) {
 		const struct detect_suspect *f = &first->suspects[i];
@@ -723,6 +729,7 @@ static bool add_suspects(cJSON *summary, const struct links_view *v,
 		    !kept(first, f, final, CLEARED_BY_SCHEDULER) &&
 		    !kept(first, f, final, CLEARED_BY_TRAFFIC) &&
 		    !kept(first, f, final, CLEARED_BY_ALONE) &&
+		    !kept(first, f, final, CLEARED_BY_SEGMENT) &&
 		    !add_cleared(cleared, v, first, f, CLEARED_BY_RETEST))
 			return false;
 	}

@@ -261,15 +261,17 @@ extern const char *const suspect_pattern_names[SUSPECT_PATTERNS + 1];
 /*
  * Why a suspect of the first pass is in cleared[]: its re-test did not confirm
  * it, the scheduler explains it (reports/diagnose/scheduler.h), another job's
- * traffic (traffic.h), or it is a link of the shift pattern that is fine
- * alone (alone.h). suspect_cleared_by_names ("retest", "scheduler",
- * "traffic", "alone", NULL): the reports' "cleared_by".
+ * traffic (traffic.h), it is a link of the shift pattern that is fine
+ * alone (alone.h), or a link across a confirmed segment at its level
+ * (segment_links.h). suspect_cleared_by_names ("retest", "scheduler",
+ * "traffic", "alone", "segment", NULL): the reports' "cleared_by".
  */
 enum suspect_cleared_by {
 	CLEARED_BY_RETEST,
 	CLEARED_BY_SCHEDULER,
 	CLEARED_BY_TRAFFIC,
 	CLEARED_BY_ALONE,
+	CLEARED_BY_SEGMENT,
 	CLEARED_BY_COUNT
 };
 extern const char *const suspect_cleared_by_names[CLEARED_BY_COUNT + 1];

@@ -1,0 +1,125 @@
+/* A link a confirmed segment explains: reports/diagnose/segment_links.c. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "reports/diagnose/segment_links.h"
+
+enum { H = 5 };
+
+/* Racks {h1, h2, h3} (indices 0-2) and {h4, h5} (3-4), as the campaign's two racks. */
+static signed char racks[H] = {0, 0, 0, 1, 1};
+
+static struct detect_suspect link_of(int from, int to, enum detect_direction d, double gbps)
+{
+	return (struct detect_suspect){.kind = DETECT_LINK,
+	                               .metric = DETECT_BANDWIDTH,
+	                               .locality = DETECT_CROSS_HOST,
+	                               .a = -1,
+	                               .b = -1,
+	                               .host = -1,
+	                               .host_a = from,
+	                               .host_b = to,
+	                               .between_hosts = true,
+	                               .direction = d,
+	                               .side = -1,
+	                               .confirmed = true,
+	                               .measured = gbps,
+	                               .expected = 0.0352,
+	                               .ratio = gbps / 0.0352};
+}
+
+static struct detect_suspect segment(enum detect_direction d, double gbps)
+{
+	return (struct detect_suspect){.kind = DETECT_SEGMENT,
+	                               .metric = DETECT_BANDWIDTH,
+	                               .locality = DETECT_CROSS_HOST,
+	                               .a = -1,
+	                               .b = -1,
+	                               .host = -1,
+	                               .host_a = -1,
+	                               .host_b = -1,
+	                               .direction = d,
+	                               .side = 0,
+	                               .confirmed = true,
+	                               .measured = gbps,
+	                               .expected = 0.0339,
+	                               .ratio = gbps / 0.0339};
+}
+
+static struct detect_result result_of(struct detect_suspect *v, int n)
+{
+	return (struct detect_result){.nsuspects = n, .suspects = v, .nhosts = H, .nsides = 1,
+	                              .sides = racks};
+}
+
+/*
+ * Seed 11, draw 29: an uplink 90% slow and a stream h3 -> h1 within its rack.
+ * links named the segment at 0.00359 GB/s and four links across it one way at
+ * 0.00358: the segment's cells. A link slower than the segment by more than the
+ * tolerance, one within a rack, and one of another pattern stay.
+ */
+Test(segment_links, the_links_across_a_segment_at_its_level_are_its_cells)
+{
+	struct detect_suspect v[] = {
+	    segment(DETECT_DIR_BOTH, 0.00359),
+	    link_of(0, 3, DETECT_DIR_AB, 0.00358), /* h1 -> h4 */
+	    link_of(0, 4, DETECT_DIR_AB, 0.00358), /* h1 -> h5 */
+	    link_of(3, 2, DETECT_DIR_AB, 0.00358), /* h4 -> h3 */
+	    link_of(4, 2, DETECT_DIR_BOTH, 0.0034),
+	    link_of(1, 3, DETECT_DIR_AB, 0.0020),  /* 0.56x the segment: a fault of its own */
+	    link_of(0, 1, DETECT_DIR_AB, 0.0035),  /* within rack 0: the segment is not in its way */
+	    link_of(2, 4, DETECT_DIR_AB, 0.00358), /* of the shift pattern */
+	};
+	v[7].loaded = true;
+	struct detect_result r = result_of(v, 8);
+	struct detect_params p;
+	detect_params_default(&p);
+	cr_assert_eq(segment_clear_links(&r, &p), 4);
+	for (int i = 1; i <= 4; i++)
+		cr_assert(!v[i].confirmed && v[i].segment_cleared, "link %d is the segment's", i);
+	for (int i = 5; i <= 7; i++)
+		cr_assert(v[i].confirmed && !v[i].segment_cleared, "link %d stays", i);
+	cr_assert(v[0].confirmed && !v[0].segment_cleared, "the segment stays");
+	cr_assert_eq(segment_clear_links(&r, &p), 0, "once");
+}
+
+/* A segment slow one way explains the links that way only; one not confirmed explains none. */
+Test(segment_links, only_the_segments_way_and_only_a_confirmed_segment)
+{
+	struct detect_suspect v[] = {
+	    segment(DETECT_DIR_AB, 0.004),         /* side 0 -> side 1 slow */
+	    link_of(0, 3, DETECT_DIR_AB, 0.004),   /* h1 -> h4: that way */
+	    link_of(3, 0, DETECT_DIR_AB, 0.004),   /* h4 -> h1: the other */
+	    link_of(1, 4, DETECT_DIR_BOTH, 0.004), /* both ways: half of it is not the segment's */
+	    link_of(4, 2, DETECT_DIR_BA, 0.004),   /* h3 -> h5, written from h5: that way */
+	};
+	struct detect_result r = result_of(v, 5);
+	struct detect_params p;
+	detect_params_default(&p);
+	cr_assert(segment_explains_link(&r, &v[0], &v[1], &p));
+	cr_assert(!segment_explains_link(&r, &v[0], &v[2], &p));
+	cr_assert(!segment_explains_link(&r, &v[0], &v[3], &p));
+	cr_assert(segment_explains_link(&r, &v[0], &v[4], &p));
+	v[0].confirmed = false;
+	cr_assert_eq(segment_clear_links(&r, &p), 0);
+	v[0].confirmed = true;
+	cr_assert_eq(segment_clear_links(&r, &p), 2);
+	cr_assert(!v[1].confirmed && v[2].confirmed && v[3].confirmed && !v[4].confirmed);
+}
+
+/* At the tolerance's edge: 10% slower than the segment is still its; more is not. */
+Test(segment_links, the_tolerance_is_the_classs)
+{
+	struct detect_params p;
+	detect_params_default(&p);
+	double t = detect_tolerance(&p, DETECT_BANDWIDTH, DETECT_CROSS_HOST);
+	struct detect_suspect v[] = {
+	    segment(DETECT_DIR_BOTH, 0.01),
+	    link_of(0, 3, DETECT_DIR_AB, 0.01 * (1 - t) * 1.001),
+	    link_of(0, 4, DETECT_DIR_AB, 0.01 * (1 - t) * 0.98),
+	    link_of(1, 4, DETECT_DIR_AB, NAN),
+	};
+	struct detect_result r = result_of(v, 4);
+	cr_assert_eq(segment_clear_links(&r, &p), 1);
+	cr_assert(!v[1].confirmed && v[2].confirmed && v[3].confirmed);
+}
