@@ -689,6 +689,11 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	info_init(info);
 	if (!r || !p || nhosts < 0 || (nhosts > 0 && !cells) || (r->nsides > 0 && r->nhosts != nhosts))
 		return -1;
+	/* the matrix's hosts, segment or not: a re-test round that reads none must still
+	   judge the segment it re-tests (retest_judge_segments compares the host counts;
+	   a round of seed 11's draw 29 read hosts and links, and the uplink it had
+	   measured again at 0.08x within its rack's 1.0x was dropped) */
+	r->nhosts = nhosts;
 	if (nhosts == 0)
 		return 0;
 	size_t nn = (size_t)nhosts * (size_t)nhosts;

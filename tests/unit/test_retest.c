@@ -1,4 +1,5 @@
 /* The chain of re-tests (reports/diagnose/retest.h). */
+#include "reports/diagnose/classify.h"
 #include "reports/diagnose/retest.h"
 
 #include <criterion/criterion.h>
@@ -395,6 +396,35 @@ Test(retest, a_segment_is_judged_by_its_own_steps)
 		cr_assert_eq(hosts, 1, "case %zu: the host is not the segment's", c);
 		detect_result_release(&now);
 	}
+	free(x.list);
+}
+
+/*
+ * A re-test round whose classifier reads no segment (hosts and links, or
+ * nothing) still has the segment it measured again judged by its steps: the
+ * round's result knows its hosts (seed 11's draw 29, where an uplink at 0.08x
+ * of its rack's pairs was dropped because the round read hosts instead).
+ */
+Test(retest, a_segment_is_judged_in_a_round_that_read_none)
+{
+	static struct planned x;
+	struct detect_params p;
+	detect_params_default(&p);
+	plan_two_racks(&x);
+	set_uplink(x.links, x.n, x.sides, 0.1);
+	double cells[PLAN_HOSTS * PLAN_HOSTS];
+	for (int i = 0; i < PLAN_HOSTS * PLAN_HOSTS; i++)
+		cells[i] = i / PLAN_HOSTS == i % PLAN_HOSTS ? NAN : 1.0;
+	struct detect_result now;
+	detect_result_init(&now);
+	cr_assert_eq(classify_hosts(cells, PLAN_HOSTS, &p, false, &now, NULL), 0);
+	cr_assert_eq(now.nsuspects, 0);
+	cr_assert_eq(now.nhosts, PLAN_HOSTS, "the round's result knows its hosts");
+	cr_assert_eq(retest_judge_segments(&now, &x.accused, x.list, x.count, x.links, x.n, &p), 0);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].kind, DETECT_SEGMENT);
+	cr_assert(detect_same_segment(&now, &now.suspects[0], &x.accused, &x.seg));
+	detect_result_release(&now);
 	free(x.list);
 }
 
