@@ -270,7 +270,7 @@ static int run_phase(struct probe_links *p, int peer, enum phase ph)
  * traffic only when no other pair of this host runs meanwhile (alone, or in
  * a re-test step, whose pairs are on distinct hosts: reports/diagnose/retest.h);
  * in concurrent rounds the other pairs of the host move their bytes between
- * the two readings.
+ * the two readings, unless the host has no other rank (p->nic_in_rounds).
  */
 static int run_pair(struct probe_links *p, int peer, bool sync, bool nic)
 {
@@ -358,7 +358,8 @@ static int any_round(struct probe_links *p, const struct probe_plan *plan, int r
 {
 	int rc = MPI_SUCCESS, me = -1;
 	if (mode == PROBE_CONCURRENT)
-		return run_pair(p, partner_of(plan, p->nranks, round, p->rank), true, false);
+		return run_pair(p, partner_of(plan, p->nranks, round, p->rank), true,
+		                p->nic_in_rounds);
 	/* isolated: the pairs of the round one after the other, in order of lo */
 	for (int lo = 0; lo < p->nranks; lo++) {
 		int hi = partner_of(plan, p->nranks, round, lo);

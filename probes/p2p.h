@@ -78,11 +78,16 @@ struct probe_links {
 	double cpu_wait_share;     /* of the last pair's time, waiting for a CPU; NAN unknown */
 	double cpu_wait_share_lat; /* the same of its ping-pongs alone: what a latency suffers */
 	/* what this host's NICs carried besides the pair during its one-way bandwidth
-	   phases, in GB/s (probes/nic_bytes.h); NAN unknown, and in concurrent rounds */
+	   phases, in GB/s (probes/nic_bytes.h); NAN unknown, and in concurrent rounds
+	   unless nic_in_rounds */
 	double nic_other_gbps;
 	/* the same of what the NICs sent and what they received (another job's stream
 	   out of a host takes its sending side only) */
 	double nic_other_sent_gbps, nic_other_received_gbps;
+	/* set by the caller when every host has one rank of comm: a concurrent round's
+	   pairs are then on distinct hosts, and the counters read around a pair see its
+	   own bytes and another job's only, as a pair alone does (false after init) */
+	bool nic_in_rounds;
 	/* payload this rank sent and received in those phases */
 	uint64_t bw_sent_bytes, bw_received_bytes;
 	/* the shift step measured last (probe_links_shift): */

@@ -122,6 +122,8 @@ static int run_alloc(struct links_run *r)
 		return EXIT_RUNTIME;
 	int rc = n > 1 ? probe_links_init(&r->probe, r->ctx->comm, &r->o->probe) : MPI_SUCCESS;
 	r->probe_ready = n > 1 && rc == MPI_SUCCESS;
+	/* one rank per host: the rounds read another job's traffic too (accept's room) */
+	r->probe.nic_in_rounds = r->probe_ready && r->map.nhosts == n;
 	if (rc != MPI_SUCCESS)
 		cmd_rank_error(r->ctx, "links: cannot allocate the message buffers (%zu bytes)",
 		               r->o->probe.bw_bytes);

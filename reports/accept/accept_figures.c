@@ -183,6 +183,7 @@ int accept_figures_add_links_view(struct accept_figures *f, const struct links_v
 		    .bandwidth_gbps = link_bandwidth_gbps(r, v->window_bytes),
 		    .latency_us = link_latency_us(r),
 		    .unjudged_lat = !link_latency_judged(v, a, b),
+		    .other_gbps = link_other_way_any(v, a, b),
 		};
 		for (int i = 0; final && i < final->nsuspects; i++)
 			if (explains(final, &final->suspects[i], v, a, b)) {

@@ -47,6 +47,10 @@ struct accept_link_figures {
 	   is judged without it too (the scheduler's). Bandwidth inside a host, which links
 	   also leaves unjudged then, stays judged here: its failure is measured again. */
 	bool unjudged_lat;
+	/* what else the NICs in its way carried while it was measured (the sender's host
+	   out, the receiver's in; links_report.h's link_other_way_any), GB/s; NAN or 0:
+	   nothing known */
+	double other_gbps;
 };
 
 /* A suspect of `links`: a host (host >= 0), or a link (host -1, its ends). */

@@ -197,8 +197,11 @@ static bool add_samples(cJSON *o, const char *name, const double *x, int n)
 /* Both ends' figures of a pair: fmax, which takes the one known when the other is NAN. */
 double link_other_way(const struct links_view *v, int a, int b)
 {
-	if (!record(v, a, b)->remeasured)
-		return NAN;
+	return record(v, a, b)->remeasured ? link_other_way_any(v, a, b) : NAN;
+}
+
+double link_other_way_any(const struct links_view *v, int a, int b)
+{
 	return fmax(record(v, a, b)->nic_other_sent_gbps, record(v, b, a)->nic_other_received_gbps);
 }
 

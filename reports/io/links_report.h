@@ -239,6 +239,13 @@ int links_rail_host_matrix(const struct links_view *v, const int *pos, int rail,
  * alone: the larger of what a's host sent and b's host received besides it, or NAN.
  */
 double link_other_way(const struct links_view *v, int a, int b);
+/*
+ * The same of its last measurement, alone or in a round (a round's counters
+ * are known where every host has one rank: probe_links.nic_in_rounds), or
+ * NAN. links' own rules keep to the pairs measured again alone; accept's
+ * host checks read it of every link (reports/accept/accept_verdict.c).
+ */
+double link_other_way_any(const struct links_view *v, int a, int b);
 
 /* What the summary says besides the view. Borrowed; any pointer but final may be NULL. */
 struct links_judgement {

@@ -534,6 +534,60 @@ Test(accept_again, a_failure_close_to_the_controls_median_when_measured_again_is
 	accept_spec_release(&s);
 }
 
+/* h's cross-host links out of it in f at gbps, with other_gbps of another job's traffic. */
+static void busy_sending(struct accept_figures *f, int h, double gbps, double other_gbps)
+{
+	for (size_t i = 0; i < f->nlinks; i++) {
+		struct accept_link_figures *l = &f->links[i];
+		if (l->locality == DETECT_CROSS_HOST && l->host_a == h) {
+			l->bandwidth_gbps = gbps;
+			l->other_gbps = other_gbps;
+		}
+	}
+}
+
+/* The campaign's seed 11, draw 29 (73676d1): h3, the source of another job's stream,
+   measured again 12% under the controls and failed; with the stream's bytes its links had
+   the controls' room. A NIC slower than its stream explains still fails. */
+Test(accept_again, another_job_s_stream_out_of_a_host_measured_again_is_inconclusive)
+{
+	struct accept_spec s;
+	struct accept_figures f;
+	struct accept_verdict v;
+	static const int measured_again[3] = {0, 1, 3};
+
+	parse_spec(&s); /* cross_host at least 9 GB/s */
+	set_hosts(&f);
+	add_links(&f, all, HOSTS, -1);
+	busy_sending(&f, 3, 7.0, 3.0);
+	measure_again(&f, measured_again, 3, -1);
+	cross_bandwidth(f.links_again, 3, 10.0, 10.0); /* the controls' at 10.0 and 10.2 */
+	busy_sending(f.links_again, 3, 7.0, 3.0);      /* its sends at 7.0 beside 3.0 of a stream */
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
+	cr_assert_str_eq(r->detail,
+	                 "median of 24 links, 12 below the minimum; measured again: 8.5 GB/s, but "
+	                 "another job's traffic was in the way of 8 of its links (interface "
+	                 "counters): with it, 10 GB/s, within 10% of the control hosts' links (10.1 "
+	                 "GB/s with theirs): not separated");
+	/* the same failure with nothing else known on its NIC: separated, it fails */
+	busy_sending(f.links_again, 3, 7.0, NAN);
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
+	/* a stream too small for the shortfall: 5.0 + 1.0 out, the median 8.0 with it */
+	busy_sending(f.links_again, 3, 5.0, 1.0);
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links bandwidth cross_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
+	accept_verdict_release(&v);
+	accept_figures_release(&f);
+	accept_spec_release(&s);
+}
+
 /* The campaign's draws under CPU burners (seed 3, draws 24 and 30 of 7102491): a host's
    latency past the maximum where its ranks waited for a core, which links judges none of. */
 Test(accept_again, a_failure_of_links_whose_ranks_waited_for_a_core_is_the_scheduler_s)
