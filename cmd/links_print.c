@@ -262,28 +262,15 @@ static void print_traffic_cleared(const struct links_view *v, const struct detec
 		       most);
 }
 
-/* A link at the level of a confirmed segment across whose cut it runs (segment_links.h). */
-static void print_segment_cleared(const struct links_view *v, const struct detect_result *r,
-                                  const struct detect_suspect *s)
+/* "# cleared, <by>: <the suspect>; <why>" */
+static void print_cleared(const struct links_view *v, const struct detect_result *r,
+                          const struct detect_suspect *s, const char *by, const char *why)
 {
 	char line[1024];
 	classify_describe(r, s, v->host_names, line, sizeof line);
-	printf("# cleared, the segment's: ");
+	printf("# cleared, %s: ", by);
 	report_fput_escaped(stdout, line);
-	printf("; it crosses a confirmed segment's cut the segment's way and is no slower than the "
-	       "segment by more than the tolerance: one of its cells, not a fault of its own\n");
-}
-
-/* A link of the shift pattern that is fine alone (alone.h). */
-static void print_alone_cleared(const struct links_view *v, const struct detect_result *r,
-                                const struct detect_suspect *s)
-{
-	char line[1024];
-	classify_describe(r, s, v->host_names, line, sizeof line);
-	printf("# cleared, fine alone: ");
-	report_fput_escaped(stdout, line);
-	printf("; its pair measured alone runs within the tolerance of its class: the pattern's "
-	       "load slowed it, not the link\n");
+	printf("; %s\n", why);
 }
 
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)
@@ -312,12 +299,19 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].traffic_cleared)
 			print_traffic_cleared(v, final, &final->suspects[i], j->params);
+	/* a link of the shift pattern that is fine alone (alone.h) */
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].alone_cleared)
-			print_alone_cleared(v, final, &final->suspects[i]);
+			print_cleared(v, final, &final->suspects[i], "fine alone",
+			              "its pair measured alone runs within the tolerance of its class: "
+			              "the pattern's load slowed it, not the link");
+	/* a link at the level of a confirmed segment across whose cut it runs (segment_links.h) */
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].segment_cleared)
-			print_segment_cleared(v, final, &final->suspects[i]);
+			print_cleared(v, final, &final->suspects[i], "the segment's",
+			              "it crosses a confirmed segment's cut the segment's way and is no "
+			              "slower than the segment by more than the tolerance: one of its "
+			              "cells, not a fault of its own");
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

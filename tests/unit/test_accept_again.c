@@ -500,6 +500,17 @@ static void cross_bandwidth(struct accept_figures *f, int h, double gbps, double
 	}
 }
 
+/* f judged by s into v (released first when again), and host h's cross-host bandwidth check. */
+static const struct accept_result *judge_cross_bw(const struct accept_spec *s,
+                                                  const struct accept_figures *f,
+                                                  struct accept_verdict *v, bool again, int h)
+{
+	if (again)
+		accept_verdict_release(v);
+	cr_assert_eq(accept_judge(s, f, 1, v, err, sizeof err), 0, "%s", err);
+	return fx_result(v, "links bandwidth cross_host", h);
+}
+
 /* The campaign's draw under CPU burners (seed 3, draw 2 of 113ee92): measured again, a
    healthy host's bandwidth stood 2% under the minimum and just past the controls' slower
    link, which two control hosts, one pair, make their tail. */
@@ -516,8 +527,7 @@ Test(accept_again, a_failure_close_to_the_controls_median_when_measured_again_is
 	cross_bandwidth(&f, 3, 8.8, -1);
 	measure_again(&f, measured_again, 3, -1);
 	cross_bandwidth(f.links_again, 3, 8.8, 9.0); /* the controls' links at 9.0 and 9.2 */
-	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
+	const struct accept_result *r = judge_cross_bw(&s, &f, &v, false, 3);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
 	cr_assert_str_eq(r->detail,
 	                 "median of 24 links, 24 below the minimum; measured again: 8.8 GB/s, "
@@ -525,9 +535,7 @@ Test(accept_again, a_failure_close_to_the_controls_median_when_measured_again_is
 	                 "separated");
 	/* a tenth or more below them: separated, it fails */
 	cross_bandwidth(f.links_again, 3, 8.1, -1);
-	accept_verdict_release(&v);
-	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = fx_result(&v, "links bandwidth cross_host", 3);
+	r = judge_cross_bw(&s, &f, &v, true, 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
@@ -563,8 +571,7 @@ Test(accept_again, another_job_s_stream_out_of_a_host_measured_again_is_inconclu
 	measure_again(&f, measured_again, 3, -1);
 	cross_bandwidth(f.links_again, 3, 10.0, 10.0); /* the controls' at 10.0 and 10.2 */
 	busy_sending(f.links_again, 3, 7.0, 3.0);      /* its sends at 7.0 beside 3.0 of a stream */
-	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	const struct accept_result *r = fx_result(&v, "links bandwidth cross_host", 3);
+	const struct accept_result *r = judge_cross_bw(&s, &f, &v, false, 3);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
 	cr_assert_str_eq(r->detail,
 	                 "median of 24 links, 12 below the minimum; measured again: 8.5 GB/s, but "
@@ -573,15 +580,11 @@ Test(accept_again, another_job_s_stream_out_of_a_host_measured_again_is_inconclu
 	                 "GB/s with theirs): not separated");
 	/* the same failure with nothing else known on its NIC: separated, it fails */
 	busy_sending(f.links_again, 3, 7.0, NAN);
-	accept_verdict_release(&v);
-	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = fx_result(&v, "links bandwidth cross_host", 3);
+	r = judge_cross_bw(&s, &f, &v, true, 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
 	/* a stream too small for the shortfall: 5.0 + 1.0 out, the median 8.0 with it */
 	busy_sending(f.links_again, 3, 5.0, 1.0);
-	accept_verdict_release(&v);
-	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
-	r = fx_result(&v, "links bandwidth cross_host", 3);
+	r = judge_cross_bw(&s, &f, &v, true, 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
 	accept_verdict_release(&v);
 	accept_figures_release(&f);
