@@ -511,6 +511,16 @@ static const struct accept_result *judge_cross_bw(const struct accept_spec *s,
 	return fx_result(v, "links bandwidth cross_host", h);
 }
 
+/* A clean run of every host, host 3's links measured again beside hosts 0 and 1 (spec_text). */
+static void clean_run_measured_again(struct accept_spec *s, struct accept_figures *f)
+{
+	static const int measured_again[3] = {0, 1, 3};
+	parse_spec(s); /* cross_host at least 9 GB/s */
+	set_hosts(f);
+	add_links(f, all, HOSTS, -1);
+	measure_again(f, measured_again, 3, -1);
+}
+
 /* The campaign's draw under CPU burners (seed 3, draw 2 of 113ee92): measured again, a
    healthy host's bandwidth stood 2% under the minimum and just past the controls' slower
    link, which two control hosts, one pair, make their tail. */
@@ -519,13 +529,9 @@ Test(accept_again, a_failure_close_to_the_controls_median_when_measured_again_is
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_verdict v;
-	static const int measured_again[3] = {0, 1, 3};
 
-	parse_spec(&s); /* cross_host at least 9 GB/s */
-	set_hosts(&f);
-	add_links(&f, all, HOSTS, -1);
+	clean_run_measured_again(&s, &f);
 	cross_bandwidth(&f, 3, 8.8, -1);
-	measure_again(&f, measured_again, 3, -1);
 	cross_bandwidth(f.links_again, 3, 8.8, 9.0); /* the controls' links at 9.0 and 9.2 */
 	const struct accept_result *r = judge_cross_bw(&s, &f, &v, false, 3);
 	cr_assert_eq(r->status, ACCEPT_INCONCLUSIVE, "%s", r->detail);
@@ -562,13 +568,9 @@ Test(accept_again, another_job_s_stream_out_of_a_host_measured_again_is_inconclu
 	struct accept_spec s;
 	struct accept_figures f;
 	struct accept_verdict v;
-	static const int measured_again[3] = {0, 1, 3};
 
-	parse_spec(&s); /* cross_host at least 9 GB/s */
-	set_hosts(&f);
-	add_links(&f, all, HOSTS, -1);
+	clean_run_measured_again(&s, &f);
 	busy_sending(&f, 3, 7.0, 3.0);
-	measure_again(&f, measured_again, 3, -1);
 	cross_bandwidth(f.links_again, 3, 10.0, 10.0); /* the controls' at 10.0 and 10.2 */
 	busy_sending(f.links_again, 3, 7.0, 3.0);      /* its sends at 7.0 beside 3.0 of a stream */
 	const struct accept_result *r = judge_cross_bw(&s, &f, &v, false, 3);
