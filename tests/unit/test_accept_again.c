@@ -584,6 +584,20 @@ Test(accept_again, another_job_s_stream_out_of_a_host_measured_again_is_inconclu
 	busy_sending(f.links_again, 3, 7.0, NAN);
 	r = judge_cross_bw(&s, &f, &v, true, 3);
 	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
+	/* a same-host failure beside the same counters: they say nothing of a copy in a host */
+	struct accept_figures *runs[2] = {&f, f.links_again};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < runs[k]->nlinks; i++) {
+			struct accept_link_figures *l = &runs[k]->links[i];
+			if (l->locality == DETECT_SAME_HOST && l->host_a == 3) {
+				l->bandwidth_gbps = 12.0; /* under the minimum 18, 40% under the others' 20 */
+				l->other_gbps = 10.0;
+			}
+		}
+	accept_verdict_release(&v);
+	cr_assert_eq(accept_judge(&s, &f, 1, &v, err, sizeof err), 0, "%s", err);
+	r = fx_result(&v, "links bandwidth same_host", 3);
+	cr_assert_eq(r->status, ACCEPT_FAIL, "%s", r->detail);
 	/* a stream too small for the shortfall: 5.0 + 1.0 out, the median 8.0 with it */
 	busy_sending(f.links_again, 3, 5.0, 1.0);
 	r = judge_cross_bw(&s, &f, &v, true, 3);
