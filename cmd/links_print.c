@@ -232,36 +232,6 @@ static void print_scheduler_cleared(const struct links_view *v, const struct det
 	       100 * s->cpu_wait_fraction, isnan(w0) ? 0.0 : 100 * w0, ran);
 }
 
-/*
- * A suspect the re-test confirmed and another job's traffic explains
- * (traffic.h): its own figures add up (traffic_explains), or the cells read
- * again with each pair's other traffic added no longer name it
- * (traffic_clear_cells), which its own sum need not show.
- */
-static void print_traffic_cleared(const struct links_view *v, const struct detect_result *r,
-                                  const struct detect_suspect *s, const struct detect_params *p)
-{
-	char line[1024], got[32], other[32], want[32], most[32];
-	double tolerance = detect_tolerance(p, s->metric, s->locality);
-	report_fixed(most, sizeof most, s->other_traffic_most_gbps, 0, 3);
-	classify_describe(r, s, v->host_names, line, sizeof line);
-	report_fixed(got, sizeof got, s->measured, 0, 3);
-	report_fixed(other, sizeof other, s->other_traffic_gbps, 0, 3);
-	report_fixed(want, sizeof want, s->expected, 0, 3);
-	printf("# cleared, other traffic: ");
-	report_fput_escaped(stdout, line);
-	if (traffic_explains(s, s->other_traffic_gbps, tolerance))
-		printf("; while measured again its NICs carried %s GB/s besides it, and %s + %s GB/s "
-		       "is within the tolerance of the class's %s GB/s: busy, not broken\n",
-		       other, got, other, want);
-	else
-		printf("; another job's stream was in the way of some of its pairs (up to %s GB/s "
-		       "besides one), and read again with what each pair's NICs carried besides it "
-		       "added, the cells no longer name it: the stream's and a fault beside it, not "
-		       "its own\n",
-		       most);
-}
-
 /* "# cleared, <by>: <the suspect>; <why>" */
 static void print_cleared(const struct links_view *v, const struct detect_result *r,
                           const struct detect_suspect *s, const char *by, const char *why)
@@ -271,6 +241,35 @@ static void print_cleared(const struct links_view *v, const struct detect_result
 	printf("# cleared, %s: ", by);
 	report_fput_escaped(stdout, line);
 	printf("; %s\n", why);
+}
+
+/*
+ * A suspect the re-test confirmed and another job's traffic explains
+ * (traffic.h): its own figures add up (traffic_explains), or the cells read
+ * again with each pair's other traffic added no longer name it
+ * (traffic_clear_cells), which its own sum need not show.
+ */
+static void print_traffic_cleared(const struct links_view *v, const struct detect_result *r,
+                                  const struct detect_suspect *s, const struct detect_params *p)
+{
+	char why[512], got[32], other[32], want[32], most[32];
+	report_fixed(got, sizeof got, s->measured, 0, 3);
+	report_fixed(other, sizeof other, s->other_traffic_gbps, 0, 3);
+	report_fixed(want, sizeof want, s->expected, 0, 3);
+	report_fixed(most, sizeof most, s->other_traffic_most_gbps, 0, 3);
+	if (traffic_explains(s, s->other_traffic_gbps, detect_tolerance(p, s->metric, s->locality)))
+		snprintf(why, sizeof why,
+		         "while measured again its NICs carried %s GB/s besides it, and %s + %s GB/s "
+		         "is within the tolerance of the class's %s GB/s: busy, not broken",
+		         other, got, other, want);
+	else
+		snprintf(why, sizeof why,
+		         "another job's stream was in the way of some of its pairs (up to %s GB/s "
+		         "besides one), and read again with what each pair's NICs carried besides it "
+		         "added, the cells no longer name it: the stream's and a fault beside it, not "
+		         "its own",
+		         most);
+	print_cleared(v, r, s, "other traffic", why);
 }
 
 static void print_suspects(const struct links_view *v, const struct links_judgement *j)

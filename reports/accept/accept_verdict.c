@@ -488,7 +488,7 @@ static size_t control_values(const struct accept_figures *f, const struct accept
 }
 
 /* The room medians of a host and its controls measured again; busy: the host's links that
-   carried other traffic, where that explains its failure (else 0). */
+   carried other traffic. */
 struct room {
 	double host, control;
 	size_t busy;
@@ -502,7 +502,7 @@ struct room {
  * median is within tol of the controls', the NIC was busy, not broken (the
  * campaign's seed 11, draw 29: h3, the source of a stream to h1, failed 12%
  * under the controls). Only where some of its links carried other traffic
- * (*room busy); c: room for every link.
+ * (room->busy); c: room for every link.
  */
 static bool room_explains(const struct accept_figures *f, const struct accept_result *r,
                           double tol, double *c, struct room *room)
@@ -511,15 +511,13 @@ static bool room_explains(const struct accept_figures *f, const struct accept_re
 	struct left_out out;
 	*room = (struct room){.host = NAN, .control = NAN};
 	size_t n = class_values(g, NULL, r->index, true, r->host, VALUES_ROOM, c, &out);
+	room->busy = out.busy;
 	if (n == 0 || out.busy == 0)
 		return false;
 	room->host = accept_median_inplace(c, n);
 	size_t nc = control_values(f, r, true, true, c);
 	room->control = nc ? accept_median_inplace(c, nc) : NAN;
-	if (!(room->host > (1 - tol) * room->control))
-		return false;
-	room->busy = out.busy;
-	return true;
+	return room->host > (1 - tol) * room->control;
 }
 
 /*
@@ -570,9 +568,10 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 	             (bandwidth ? e->again > (1 - tol) * control : e->again < control / (1 - tol));
 	e->unconfirmed = !fails || control_fails || within || close;
 	/* across hosts only: a NIC's other traffic says nothing of a copy within a host */
-	struct room room = {.busy = 0};
-	if (!e->unconfirmed && bandwidth && nc && r->index == DETECT_CROSS_HOST)
-		e->unconfirmed = room_explains(f, r, tol, c, &room);
+	struct room room = {0};
+	bool busy = !e->unconfirmed && bandwidth && nc && r->index == DETECT_CROSS_HOST &&
+	            room_explains(f, r, tol, c, &room);
+	e->unconfirmed = e->unconfirmed || busy;
 	if (!fails)
 		noted(e, "; measured again: %.4g %s, passed: not reproduced", e->again,
 		      checks[r->check].unit);
@@ -592,7 +591,7 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 		      "; measured again: %.4g %s, but within %.0f%% of the control hosts' links "
 		      "(median %.4g %s): not separated",
 		      e->again, checks[r->check].unit, 100 * tol, control, checks[r->check].unit);
-	else if (room.busy)
+	else if (busy)
 		noted(e,
 		      "; measured again: %.4g %s, but another job's traffic was in the way of %zu of "
 		      "its links (interface counters): with it, %.4g %s, within %.0f%% of the control "
