@@ -12,6 +12,9 @@
  *   block into the result of every rank of the host (one host), or into its
  *   own result (several hosts): with streaming stores when the host's
  *   buffers overflow the cache, else with ordinary ones (ar_stream_pays).
+ *   A float32 sum that streams takes one pass instead, no block: each
+ *   vector of the inputs summed and stored into every result at once
+ *   (stream_sum.h), so reading and writing memory overlap.
  *   Across hosts it is hierarchical. From SHM_PIPE_MIN_BYTES (1 MiB) the
  *   host's first rank is its leader: the other ranks sum the host's inputs
  *   segment by segment into its result, it all-reduces each segment with the

@@ -4,6 +4,7 @@
 #include "algorithms/shm_host.h"
 
 #include "algorithms/stream_copy.h"
+#include "algorithms/stream_sum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,9 +190,38 @@ int shm_gather_offsets(struct shm_state *st, const struct ar_call *c, size_t byt
 	return rc;
 }
 
+/*
+ * float32 sums whose results stream: one pass, every input read and every result written at
+ * once (stream_sum.h), instead of a block reduced in cache and then streamed out. Side by side
+ * at 2 ranks, the two builds in turns, three runs each (busbw, GB/s, blocks -> one pass):
+ * 16 MiB 18.0-18.4 -> 29.8-34.0, 64 MiB 10.9-12.0 -> 18.7-23.0, 256 MiB 9.5-11.1 -> 15.1-17.6,
+ * with the all-core memcpy rate C at 33.0 GB/s in the same minutes (the memory limit
+ * 2(n-1)/n^2 x C = 16.5 GB/s).
+ */
+static bool sum_range_fused(const struct shm_state *st, const struct ar_call *c, size_t first,
+                            size_t n, int lead, int to)
+{
+	if (c->dtype != AR_FLOAT32 || c->op != AR_SUM || !st->stream ||
+	    st->nlocal > AR_STREAM_SUM_MAX)
+		return false;
+	const float *src[AR_STREAM_SUM_MAX];
+	float *dst[AR_STREAM_SUM_MAX];
+	int nsrc = 0, ndst = 0;
+	src[nsrc++] = (const float *)shm_input_of(st, lead) + first;
+	for (int j = 0; j < st->nlocal; j++) {
+		if (j != lead)
+			src[nsrc++] = (const float *)shm_input_of(st, j) + first;
+		if (to < 0 || j == to)
+			dst[ndst++] = (float *)shm_result_of(st, j) + first;
+	}
+	return ar_stream_sum_f32(dst, ndst, src, nsrc, n);
+}
+
 void shm_sum_range(const struct shm_state *st, const struct ar_call *c, size_t first, size_t n,
                    int lead, int to)
 {
+	if (sum_range_fused(st, c, first, n, lead, to))
+		return;
 	const size_t w = ar_dtype_bytes(c->dtype), per_block = SHM_BLOCK_BYTES / w;
 	for (size_t done = 0; done < n; done += per_block) {
 		size_t k = n - done < per_block ? n - done : per_block, at = (first + done) * w;

@@ -86,7 +86,8 @@ static inline char *shm_result_of(const struct shm_state *st, int i)
 /*
  * Elements [first, first + n) of the host's inputs combined, rank lead's
  * first, block by block in cache; each block is stored into the result of
- * rank `to`, or of every rank of the host when to < 0.
+ * rank `to`, or of every rank of the host when to < 0. A float32 sum whose
+ * results stream takes one pass instead, no block (stream_sum.h).
  */
 void shm_sum_range(const struct shm_state *st, const struct ar_call *c, size_t first, size_t n,
                    int lead, int to);
