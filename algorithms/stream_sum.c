@@ -38,11 +38,13 @@ __attribute__((target("avx2"))) static void sum_stream(float *const *dst, int nd
 	}
 }
 
+bool ar_stream_sum_supported(void) { return __builtin_cpu_supports("avx2"); }
+
 bool ar_stream_sum_f32(float *const *dst, int ndst, const float *const *src, int nsrc,
                        size_t count)
 {
 	if (ndst < 1 || nsrc < 1 || ndst > AR_STREAM_SUM_MAX || nsrc > AR_STREAM_SUM_MAX ||
-	    !__builtin_cpu_supports("avx2"))
+	    !ar_stream_sum_supported())
 		return false;
 	const uintptr_t misalign = (uintptr_t)dst[0] & 31;
 	for (int d = 1; d < ndst; d++)
@@ -62,6 +64,8 @@ bool ar_stream_sum_f32(float *const *dst, int ndst, const float *const *src, int
 }
 
 #else
+
+bool ar_stream_sum_supported(void) { return false; }
 
 bool ar_stream_sum_f32(float *const *dst, int ndst, const float *const *src, int nsrc,
                        size_t count)

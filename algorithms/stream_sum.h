@@ -30,4 +30,7 @@ enum { AR_STREAM_SUM_MAX = 64 };
 bool ar_stream_sum_f32(float *const *dst, int ndst, const float *const *src, int nsrc,
                        size_t count);
 
+/* Whether this build on this CPU streams at all (false under ASan, which the intrinsics skip). */
+bool ar_stream_sum_supported(void);
+
 #endif
