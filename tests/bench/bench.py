@@ -502,11 +502,16 @@ def md_timing(timing):
     return out + [""]
 
 
+def no_goal(check):
+    """A target without a goal, and why, where the check says."""
+    return f"no goal: {check['why']}" if check.get("why") else "no goal"
+
+
 def md_targets(doc):
     out = ["## Targets", ""]
     for c in doc.get("targets", []):
         lower = lower_is_better(c)
-        goal = (f"no goal{': ' + c['why'] if c.get('why') else ''}" if c["goal"] is None else
+        goal = (no_goal(c) if c["goal"] is None else
                 f"goal {'<=' if lower else '>='} {c['goal']}: {'met' if c['met'] else 'MISSED'}")
         out.append(f"- {c['config']}, {c['target']}: {c['best']} {c['ratio']:.2f} ({goal})")
     for t in doc.get("trace_overhead", []):
@@ -742,7 +747,7 @@ def main():
     print("# targets")
     for c in checks:
         lower = lower_is_better(c)
-        goal = (f"(no goal{': ' + c['why'] if c.get('why') else ''})" if c["goal"] is None else
+        goal = (f"({no_goal(c)})" if c["goal"] is None else
                 f"(goal {'<=' if lower else '>='} {c['goal']}) {'met' if c['met'] else 'MISSED'}")
         print(f"  {c['config']:<24} {c['target']:<40} {c['best']:<19} {c['ratio']:6.2f} {goal}")
     memory_bench.report(limit, human)
