@@ -16,6 +16,22 @@ struct shm_arena {
 	struct shm_arena *next;
 };
 
+/*
+ * Where a segment starts: the first page boundary in what the library gave.
+ * Open MPI 4.1's shared windows put a segment 8 B past a cache line, so a
+ * slot line of shm_small.h straddled two lines: its data and its flag were
+ * two cache misses, and an 8 B all-reduce took 0.70 us where 0.60 does (2
+ * ranks, window p50, 4 runs each in turns). Every process maps the window on
+ * page boundaries, so a segment's offset within its page, and this rounding,
+ * are the same in every process that maps it.
+ */
+enum { ARENA_ALIGN = 4096 };
+
+static char *page_start(void *base)
+{
+	return (char *)(((uintptr_t)base + ARENA_ALIGN - 1) & ~(uintptr_t)(ARENA_ALIGN - 1));
+}
+
 /* The live arenas, for shm_arena_find: few (one per command), so a list. */
 static struct shm_arena *arenas;
 
@@ -59,7 +75,7 @@ static int map_segments(struct shm_arena *a, MPI_Comm node)
 		void *base;
 		rc = MPI_Win_shared_query(a->win, i, &size, &disp, &base);
 		if (rc == MPI_SUCCESS)
-			a->segment[world_ranks[i]] = base;
+			a->segment[world_ranks[i]] = page_start(base);
 	}
 out:
 	if (world_group != MPI_GROUP_NULL)
@@ -97,11 +113,12 @@ int shm_arena_new(MPI_Comm comm, size_t bytes, struct shm_arena **out)
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Info_set(info, "alloc_shared_noncontig", "true");
 	if (rc == MPI_SUCCESS)
-		rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &a->win);
+		rc = MPI_Win_allocate_shared((MPI_Aint)(bytes + ARENA_ALIGN - 1), 1, info, node, &base,
+		                             &a->win);
 	if (rc == MPI_SUCCESS)
 		rc = map_segments(a, node);
 	if (rc == MPI_SUCCESS) {
-		memset(base, 0, bytes);
+		memset(shm_arena_base(a), 0, bytes);
 		a->next = arenas;
 		arenas = a;
 		*out = a;

@@ -22,7 +22,7 @@ struct shm_arena;
 
 /*
  * Collective over comm: every rank gets `bytes` bytes (zeroed) that its host
- * peers can read. Returns MPI_SUCCESS or an MPI error code; on success the
+ * peers can read, starting on a page boundary. Returns MPI_SUCCESS or an MPI error code; on success the
  * caller owns *out (shm_arena_free, collective).
  */
 int shm_arena_new(MPI_Comm comm, size_t bytes, struct shm_arena **out);

@@ -6,6 +6,7 @@
 #include "algorithms/stream_copy.h"
 #include "algorithms/stream_sum.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,6 +94,9 @@ static int control_new(struct shm_state *st)
 	for (int i = 0; rc == MPI_SUCCESS && i < st->nlocal; i++) {
 		st->slot[i] = (struct shm_slot *)shm_arena_peer(st->control, i);
 		st->small_region[i] = st->slot[i] + 1;
+		/* shm_small.h's contract: a flag shares its line with its data (shm_arena.c) */
+		if ((uintptr_t)st->small_region[i] % SHM_LINE_BYTES)
+			rc = MPI_ERR_INTERN;
 	}
 	st->crowded = cores > 0 && st->nlocal > cores;
 	st->small = (struct shm_small){.region = st->small_region,
