@@ -14,6 +14,7 @@
 #include "algorithms/exec_codec.h"
 #include "algorithms/fault.h"
 #include "algorithms/progress.h"
+#include "algorithms/reduce_timed.h"
 
 #include <string.h>
 
@@ -179,9 +180,11 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 		progress_waiting((int)k, st->recv_peer, PROGRESS_WAIT_RECV);
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&rreq, MPI_STATUS_IGNORE);
-		if (traced)
+		if (traced) {
 			e.recv_done_ns = e.reduced_ns =
 			    st->recv_peer >= 0 ? trace_now_ns() : e.start_ns;
+			e.reduce_busy_ns = 0;
+		}
 		progress_waiting((int)k, st->send_peer, PROGRESS_WAIT_SEND);
 		if (rc == MPI_SUCCESS && st->recv_peer >= 0 && st->action == SCHED_REDUCE) {
 			/* the reduction may overwrite what is being sent: let the send finish */
@@ -191,12 +194,15 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 				rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
 			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
 			char *out = res + st->recv_offset * w;
-			if (compute_pct > 0)
-				slow_reduce(out, lhs, tmp[k & 1], st->recv_count, c, compute_pct);
-			else
-				ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
-			if (traced)
+			if (traced) {
+				e.reduce_busy_ns = reduce_timed(out, lhs, tmp[k & 1], st->recv_count,
+				                                c->dtype, c->op, compute_pct);
 				e.reduced_ns = trace_now_ns();
+			} else if (compute_pct > 0) {
+				slow_reduce(out, lhs, tmp[k & 1], st->recv_count, c, compute_pct);
+			} else {
+				ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
+			}
 		}
 		if (rc == MPI_SUCCESS)
 			rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);

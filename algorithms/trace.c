@@ -47,6 +47,7 @@ void trace_unpack(const uint64_t w[TRACE_WORDS], struct trace_entry *e)
 	e->recv_done_ns = w[7];
 	e->reduced_ns = w[8];
 	e->end_ns = w[9];
+	e->reduce_busy_ns = w[10];
 }
 
 /* Entry i if it is whole and still there; false when torn or overwritten. */

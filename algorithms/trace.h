@@ -33,7 +33,7 @@
 #define TRACE_MIN_ENTRIES     16
 #define TRACE_MAX_ENTRIES     (1u << 22)
 #define TRACE_DEFAULT_ENTRIES 8192
-#define TRACE_WORDS           10 /* 64-bit words of one entry, in memory and on the wire */
+#define TRACE_WORDS           11 /* 64-bit words of one entry, in memory and on the wire */
 
 /* A step of a reduce-scatter then all-gather schedule (sched.halves), or neither. */
 enum trace_half { TRACE_HALF_NONE, TRACE_HALF_REDUCE_SCATTER, TRACE_HALF_ALLGATHER };
@@ -45,7 +45,9 @@ enum trace_half { TRACE_HALF_NONE, TRACE_HALF_REDUCE_SCATTER, TRACE_HALF_ALLGATH
  * receive): recv_done_ns - start_ns is the time it waited on its receive,
  * posting included. reduced_ns is when the received segment was reduced
  * (recv_done_ns for a copy), end_ns when the send was complete too: the next
- * step's start_ns.
+ * step's start_ns. reduce_busy_ns is the reduction's time on the core
+ * (reduce_timed.h: what the core's absence added to reduced_ns - recv_done_ns
+ * left out), 0 for none.
  */
 struct trace_entry {
 	int variant;              /* index into ar_variants; -1 unknown */
@@ -57,6 +59,7 @@ struct trace_entry {
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
 	uint64_t start_ns, recv_done_ns, reduced_ns, end_ns;
+	uint64_t reduce_busy_ns;
 };
 
 struct trace_slot {
@@ -121,6 +124,7 @@ static inline void trace_pack(const struct trace_entry *e, uint64_t w[TRACE_WORD
 	w[7] = e->recv_done_ns;
 	w[8] = e->reduced_ns;
 	w[9] = e->end_ns;
+	w[10] = e->reduce_busy_ns;
 }
 
 /* The writer (one thread only): no allocation, no lock, no wait. */

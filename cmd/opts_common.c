@@ -321,7 +321,7 @@ const struct opt opts_trace[2] = {
      .max = 4194304,
      .key = "trace_entries",
      .help = "steps each rank's trace ring holds; rank 0 gathers every\n"
-             "rank's, and that must fit 256 MiB (about 1.1M / ranks)"},
+             "rank's, and that must fit 256 MiB (about 1.0M / ranks)"},
 };
 
 const struct opt opts_compress[3] = {

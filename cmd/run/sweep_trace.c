@@ -199,7 +199,8 @@ struct hops_step *run_trace_steps(const struct trace_gathered *g, size_t *n)
 		                               .start_us = (double)(e->start_ns - t0) / 1e3,
 		                               .recv_done_us = (double)(e->recv_done_ns - t0) / 1e3,
 		                               .reduced_us = (double)(e->reduced_ns - t0) / 1e3,
-		                               .end_us = (double)(e->end_ns - t0) / 1e3};
+		                               .end_us = (double)(e->end_ns - t0) / 1e3,
+		                               .reduce_busy_us = (double)e->reduce_busy_ns / 1e3};
 	}
 	return s;
 }

@@ -84,10 +84,15 @@
  * When more than half of a rank's hops (in and out, at least 2) are slow, the
  * rank is named instead ("hops": its network interface or its progress is
  * slow both ways) and its hops are not listed apart. A rank that is slow at
- * its own work (a starved or throttled core) delays its sends, which the
+ * its own work (a throttled core, or one doing other work) delays its sends, which the
  * attribution above takes away from its hops, so it is judged on its
- * reduction rate: bytes reduced per second of reduce time (reduced_us -
- * recv_done_us of its reduce steps: a step whose two times are equal
+ * reduction rate: bytes reduced per second of reduce time (reduce_busy_us,
+ * its time on the core, where known: on 2 cores shared by 5 ranks the wall
+ * time reduced_us - recv_done_us was 0.5-1.5x between clean ranks, and a rank
+ * 35% slower at its work stood at 0.94-1.64x; on the core, 0.77-1.21x, and a
+ * rank 90% slower 2.0-2.1x (reduce_timed.h); a rank that waits for a core is
+ * no slower at its work). Else reduced_us - recv_done_us of its reduce
+ * steps: a step whose two times are equal
  * copied), the median over iterations, each rank against the others
  * ("reduce"). It is named at once with the hops' ratio, z, excess and share
  * tests. Short of them, it is a suspect when that rate is reduce_min_ratio
@@ -143,6 +148,7 @@ struct hops_step {
 	int send_peer, recv_peer; /* -1: none */
 	uint64_t send_bytes, recv_bytes;
 	double start_us, recv_done_us, reduced_us, end_us;
+	double reduce_busy_us; /* the reduction's time on the core (trace.h); 0: not known */
 };
 
 struct hops_params {

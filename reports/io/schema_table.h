@@ -369,7 +369,7 @@
 	F(SLOWRANK, HOPS_SLOW, "hops_slow", INT, NONE, R, NULL, "", "its slow hops")               \
 	F(SLOWRANK, HOPS_TOTAL, "hops_total", INT, NONE, R, NULL, "", "its hops")                  \
 	F(SLOWRANK, REDUCE_GBPS, "reduce_gbps", NUM, NONE, RN, NULL, "GB/s",                       \
-	  "its reduction speed")                                                                   \
+	  "its reduction speed, on the core (reduce_timed.h)")                                     \
 	F(SLOWRANK, MEDIAN_REDUCE_GBPS, "median_reduce_gbps", NUM, NONE, RN, NULL, "GB/s",         \
 	  "the median rank's")                                                                     \
 	F(SLOWRANK, RATIO, "ratio", NUM, NONE, RN, NULL, "", "its figure / the median")            \

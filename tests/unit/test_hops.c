@@ -26,6 +26,8 @@ struct ring_model {
 	bool uneven;       /* odd steps carry half the bytes in half the time */
 	int drop_first;    /* rank 1 loses its first drop_first steps (a ring that wrapped) */
 	int late_receiver; /* > 0: this rank always starts its steps after its data arrived */
+	double preempt_us[MAX_RANKS]; /* per reduce step, rank r's core away: wall time only */
+	bool busy_known;              /* reduce_busy_us set: the reduction's time on the core */
 };
 
 static unsigned lcg = 12345;
@@ -78,9 +80,9 @@ static struct hops_step *play(const struct ring_model *m, size_t *count)
 			for (int r = 0; r < n; r++) {
 				int from = (r + n - 1) % n, to = (r + 1) % n;
 				double recv_done = fmax(start[r] + m->post_us, arrive[r]);
-				done[r] =
-				    recv_done +
-				    (reduce ? jittered(m->reduce_us[r] * scale, m->jitter) : 0);
+				double busy =
+				    reduce ? jittered(m->reduce_us[r] * scale, m->jitter) : 0;
+				done[r] = recv_done + busy + (reduce ? m->preempt_us[r] : 0);
 				out[k++] =
 				    (struct hops_step){.rank = r,
 				                       .iteration = it,
@@ -91,7 +93,8 @@ static struct hops_step *play(const struct ring_model *m, size_t *count)
 				                       .recv_bytes = (uint64_t)(262144 * scale),
 				                       .start_us = start[r],
 				                       .recv_done_us = recv_done,
-				                       .reduced_us = done[r]};
+				                       .reduced_us = done[r],
+				                       .reduce_busy_us = m->busy_known ? busy : 0};
 			}
 			for (int r = 0; r < n; r++) {
 				end[r] =
@@ -425,6 +428,38 @@ Test(hops, a_reducer_on_a_busy_host_or_off_its_core_is_cleared)
 	const double alike[5] = {0.75, 0.75, 0.75, 0.75, 0.75};
 	cr_assert_eq(hops_clear_waiting_reducers(&r, alike, 5, &p), 5);
 	cr_assert_eq(r.nrank_suspects, 1, "a wait every rank shares explains no one");
+	hops_result_release(&r);
+}
+
+/*
+ * A rank whose core is taken away in every reduction (its wall time 3x the
+ * others') is no slower at its work: judged on its time on the core it is no
+ * suspect, where its wall time made it one; and a rank 1.5x slower at its
+ * work is still found beside it (reduce_timed.h).
+ */
+Test(hops, a_reducer_is_judged_on_its_time_on_the_core)
+{
+	struct ring_model m;
+	struct hops_result r;
+	model_default(&m, 5);
+	for (int q = 0; q < 5; q++)
+		m.xfer_us[q] = 20000;
+	m.preempt_us[1] = 60;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nrank_suspects, 1, "by wall time: the rank off its core");
+	cr_assert_eq(r.rank_suspects[0].rank, 1);
+	hops_result_release(&r);
+	m.busy_known = true;
+	lcg = 12345;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nranks + r.nrank_suspects, 0, "on the core: nobody");
+	hops_result_release(&r);
+	m.reduce_us[2] = 45;
+	lcg = 12345;
+	run(&m, NULL, &r);
+	cr_assert_eq(r.nrank_suspects, 1, "the slow worker");
+	cr_assert_eq(r.rank_suspects[0].rank, 2);
+	cr_assert_float_eq(r.rank_suspects[0].ratio, 1.5, 0.15);
 	hops_result_release(&r);
 }
 

@@ -70,7 +70,8 @@ Test(trace, pack_keeps_negative_fields)
 	                        .step = TRACE_WHOLE_CALL,
 	                        .send_peer = -1,
 	                        .recv_peer = 70000,
-	                        .bytes = UINT64_MAX};
+	                        .bytes = UINT64_MAX,
+	                        .reduce_busy_ns = 123456789};
 	uint64_t w[TRACE_WORDS];
 	struct trace_entry back;
 	trace_pack(&e, w);
@@ -82,6 +83,7 @@ Test(trace, pack_keeps_negative_fields)
 	cr_assert_eq(back.send_peer, -1);
 	cr_assert_eq(back.recv_peer, 70000);
 	cr_assert_eq(back.bytes, UINT64_MAX);
+	cr_assert_eq(back.reduce_busy_ns, 123456789, "the reduction's time on the core travels too");
 }
 
 Test(trace, snapshot_keeps_the_last_entries_oldest_first)
