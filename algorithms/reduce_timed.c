@@ -1,6 +1,7 @@
 /* See reduce_timed.h. */
 #include "algorithms/reduce_timed.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "algorithms/fault.h"
@@ -56,6 +57,7 @@ uint64_t reduce_timed(void *out, const void *lhs, const void *rhs, size_t count,
 		per = (count + REDUCE_MAX_CHUNKS - 1) / REDUCE_MAX_CHUNKS;
 	uint64_t chunk[REDUCE_MAX_CHUNKS], all = 0;
 	size_t n = 0;
+	bool backwards = false;
 	if (count == 0)
 		return 0;
 	const uint64_t wall0 = trace_now_ns();
@@ -68,12 +70,16 @@ uint64_t reduce_timed(void *out, const void *lhs, const void *rhs, size_t count,
 		if (slow_pct > 0)
 			fault_spin_ns((trace_now_ns() - s0) * (uint64_t)slow_pct / 100);
 		uint64_t c1 = ticks();
+		backwards |= c1 < c0;
 		chunk[n++] = c1 - c0;
 		all += c1 - c0;
 		c0 = c1;
 	}
 	const uint64_t wall = trace_now_ns() - wall0;
-	/* the median chunk's share of the ticks, of the wall time: no tick rate needed */
+	/* the median chunk's share of the ticks, of the wall time: no tick rate needed; a
+	   tick count that ran back (moved to a core whose TSC lags) times nothing: the wall */
+	if (backwards || all == 0)
+		return wall;
 	uint64_t busy = reduce_busy_ns(chunk, n, count, per);
-	return all ? (uint64_t)((double)wall * (double)busy / (double)all + 0.5) : wall;
+	return (uint64_t)((double)wall * (double)busy / (double)all + 0.5);
 }
