@@ -108,15 +108,6 @@ static int post_recv(const struct sched_step *st, const struct ar_call *c, char 
 	                 req);
 }
 
-/* A reduction that takes pct percent longer than it did (COLLSCOPE_FAULT=compute): it spins. */
-static void slow_reduce(void *out, const void *lhs, const void *rhs, size_t count,
-                        const struct ar_call *c, int64_t pct)
-{
-	uint64_t t0 = trace_now_ns();
-	ar_reduce(out, lhs, rhs, count, c->dtype, c->op);
-	fault_spin_ns((trace_now_ns() - t0) * (uint64_t)pct / 100);
-}
-
 struct trace_entry exec_call_entry(void)
 {
 	return (struct trace_entry){
@@ -194,12 +185,14 @@ static inline __attribute__((always_inline)) int run_steps(const struct exec_pla
 				rc = MPI_Wait(&sreq, MPI_STATUS_IGNORE);
 			const char *lhs = (st->reduce_from_input ? in : res) + st->recv_offset * w;
 			char *out = res + st->recv_offset * w;
-			if (traced) {
-				e.reduce_busy_ns = reduce_timed(out, lhs, tmp[k & 1], st->recv_count,
-				                                c->dtype, c->op, compute_pct);
-				e.reduced_ns = trace_now_ns();
-			} else if (compute_pct > 0) {
-				slow_reduce(out, lhs, tmp[k & 1], st->recv_count, c, compute_pct);
+			/* traced, or with COLLSCOPE_FAULT=compute: reduce_timed's chunks (its spins) */
+			if (traced || compute_pct > 0) {
+				uint64_t busy = reduce_timed(out, lhs, tmp[k & 1], st->recv_count,
+				                             c->dtype, c->op, compute_pct);
+				if (traced) {
+					e.reduce_busy_ns = busy;
+					e.reduced_ns = trace_now_ns();
+				}
 			} else {
 				ar_reduce(out, lhs, tmp[k & 1], st->recv_count, c->dtype, c->op);
 			}

@@ -22,8 +22,8 @@ struct shm_arena;
 
 /*
  * Collective over comm: every rank gets `bytes` bytes (zeroed) that its host
- * peers can read, starting on a page boundary. Returns MPI_SUCCESS or an MPI error code; on success the
- * caller owns *out (shm_arena_free, collective).
+ * peers can read, starting on a page boundary. Returns MPI_SUCCESS or an MPI
+ * error code; on success the caller owns *out (shm_arena_free, collective).
  */
 int shm_arena_new(MPI_Comm comm, size_t bytes, struct shm_arena **out);
 void shm_arena_free(struct shm_arena **a);

@@ -88,7 +88,7 @@ static int reduce_rates(const struct hops_step *steps, size_t n, int nranks,
 		/* a copy leaves its two times equal: only reductions take time between them; on
 		 * the core where known (hops.h, "Ranks") */
 		double t = s->reduce_busy_us > 0 ? s->reduce_busy_us : s->reduced_us - s->recv_done_us;
-		if (s->recv_peer >= 0 && s->reduced_us > s->recv_done_us && t > 0)
+		if (s->recv_peer >= 0 && s->reduced_us > s->recv_done_us)
 			rs[k++] = (struct reduce_step){s->rank, s->iteration, t, (double)s->recv_bytes};
 	}
 	if (rc == 0)
