@@ -204,6 +204,23 @@ def trace_evidence(report):
     return out
 
 
+def straggler_evidence(report):
+    """The late-start judge's view of a traced report's first point (algorithms/timing.h): the
+    rank it blamed, why, in how many calls that rank was the last, the chance of that, its lead
+    per call (us) and that lead's share of the call's p50 (%), and whether it was named; None
+    without a point."""
+    for r in report.get("results", []):
+        p50 = (r.get("time_us") or {}).get("p50")
+        lead = r.get("straggler_us")
+        if r.get("straggler_rank") is None or not p50 or lead is None:
+            continue
+        return {"rank": r["straggler_rank"], "cause": r.get("straggler_cause"),
+                "count": r.get("straggler_count"), "calls": r.get("iterations"),
+                "p_value": r.get("straggler_p_value"), "lead_us": round(lead, 1),
+                "share_pct": round(100.0 * lead / p50, 3), "persistent": bool(r.get("straggler_persistent"))}
+    return None
+
+
 def accept_accusations(report):
     """The hosts an accept report fails (FAIL or INTERMITTENT: its own checks, or named by a
     culprit search; an INCONCLUSIVE host is not accused), what its links check confirmed
@@ -389,7 +406,7 @@ def figures(rows):
     return {"overall": block(done), "classes": classes, "commands": commands,
             "sensitivity": sens, "sensitivity_links_bandwidth": links_sens, "late_start": late,
             "smallest_pct_with_recall_0_9": smallest,
-            "trace_evidence": trace_spread(done)}
+            "trace_evidence": trace_spread(done), "late_evidence": late_spread(done)}
 
 
 def goals(rows):
@@ -433,6 +450,30 @@ def curve(rows):
             out.append({"magnitude_pct": pct, "draws": len(sub),
                         "recall": _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))})
     return out
+
+
+def late_spread(rows):
+    """What the late-start judge saw in the draws of a late rank, named or not, by its delay:
+    in how many the late rank itself was blamed for arriving late, and there the median of its
+    lead per call and of that lead's share of the call (a rank is named late from 1% of it,
+    with p at most 0.001 and 3x the other ranks' own lateness); in the clean traced draws, the
+    largest share a rank blamed for arriving late reached, and in how many p passed."""
+    out = []
+    for us in LATE_US:
+        sub = [r for r in rows if r["class"] == "rank-late" and r["latency_us"] == us and r.get("straggler")]
+        mine = sorted((r["straggler"] for r in sub if r["straggler"]["rank"] == r["truth"]["rank"]
+                       and r["straggler"]["cause"] == "late_arrival"), key=lambda x: x["share_pct"])
+        if sub:
+            lead = sorted(x["lead_us"] for x in mine)
+            out.append({"latency_us": us, "draws": len(sub), "blamed": len(mine),
+                        "median_lead_us": lead[len(lead) // 2] if lead else None,
+                        "median_share_pct": mine[len(mine) // 2]["share_pct"] if mine else None,
+                        "p_passed": sum(1 for x in mine if x["p_value"] is not None and x["p_value"] <= 1e-3)})
+    clean = [r["straggler"] for r in rows if r["class"] == "none" and r["command"] == "trace" and r.get("straggler")]
+    late = [x for x in clean if x["cause"] == "late_arrival"]
+    return {"by_latency": out, "clean_draws": len(clean),
+            "clean_max_share_pct": max((x["share_pct"] for x in late), default=None),
+            "clean_p_passed": sum(1 for x in late if x["p_value"] is not None and x["p_value"] <= 1e-3)}
 
 
 def trace_spread(rows):

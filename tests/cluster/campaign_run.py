@@ -205,6 +205,7 @@ def run_command(d, bin_, fault, work, np):
         if ok:  # the evidence, judged or not: what thresholds from measured spread need
             report = json.load(open(out))
             d["trace_hops"] = C.trace_evidence(report)
+            d["straggler"] = C.straggler_evidence(report)
             # the traced call's p50: a late start is a slowdown of latency_us / call_p50_us
             d["call_p50_us"] = next((x["time_us"]["p50"] for x in report.get("results", [])
                                      if x.get("time_us")), None)

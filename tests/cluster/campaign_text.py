@@ -155,6 +155,13 @@ def _seed_section(res, path):
             for m in s["late_start"]]
     sm = s["smallest_pct_with_recall_0_9"]
     out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
+    return out + evidence(s)
+
+
+def evidence(s):
+    """The traced runs' own evidence behind a seed's figures, named or not: the slowed hop's
+    and the late rank's, beside what the clean draws reached."""
+    out = []
     te = s.get("trace_evidence") or {}
     if te.get("slowed_hop_draws") or te.get("clean_draws"):
         out += ["The traced runs' own evidence, named or not: the slowed ring hop had the largest ratio of "
@@ -163,6 +170,18 @@ def _seed_section(res, path):
                     te["slowed_hop_has_top_ratio"], te["slowed_hop_draws"], "; ".join(
                         "%d%%: %.2f, %.1f" % (x["magnitude_pct"], x["ratio"], x["score"]) for x in te["slowed_hops"]),
                     te["clean_draws"], te["clean_max_ratio"], te["clean_max_score"]), ""]
+    le = s.get("late_evidence") or {}
+    if le.get("by_latency"):
+        out += ["The late-start judge's evidence, named or not (a rank is named late from 1%% of the call, "
+                "with p at most 0.001 and 3x the other ranks' own lateness): %s; in %d clean traced draws "
+                "a rank blamed for arriving late reached %s of the call, with p at most 0.001 in %d." % (
+                    "; ".join("%d us: the late rank blamed in %d of %d draws%s" % (
+                        x["latency_us"], x["blamed"], x["draws"],
+                        "" if not x["blamed"] else ", its lead %.0f us a call (%.2g%% of it), p passed in %d" % (
+                            x["median_lead_us"], x["median_share_pct"], x["p_passed"]))
+                              for x in le["by_latency"]),
+                    le["clean_draws"], "-" if le["clean_max_share_pct"] is None else "%.2g%%" % le["clean_max_share_pct"],
+                    le["clean_p_passed"]), ""]
     return out
 
 

@@ -299,6 +299,39 @@ class Figures(unittest.TestCase):
         del rows[:3]
         self.assertIsNone(C.figures(rows)["late_start"][0]["median_share_of_call_pct"])
 
+    def test_the_late_start_judges_evidence_is_kept_named_or_not(self):
+        def report(rank, cause, count, p, lead, persistent, p50=50000.0):
+            return {"results": [{"straggler_rank": rank, "straggler_cause": cause, "straggler_count": count,
+                                 "iterations": 10, "straggler_p_value": p, "straggler_us": lead,
+                                 "straggler_persistent": persistent, "time_us": {"p50": p50}}]}
+        ev = C.straggler_evidence(report(2, "late_arrival", 8, 3.9e-4, 400.0, False))
+        self.assertEqual((ev["rank"], ev["count"], ev["calls"], ev["share_pct"], ev["persistent"]),
+                         (2, 8, 10, 0.8, False))
+        self.assertIsNone(C.straggler_evidence({"results": [{"time_us": {"p50": 1.0}}]}))
+        late = {"class": "rank-late", "command": "trace", "magnitude_pct": None, "load": "none",
+                "truth": {"kind": "rank", "direction": "late", "rank": 2, "hosts": ["h3"]}}
+        rows = [dict(late, latency_us=100, straggler=C.straggler_evidence(report(2, "late_arrival", 8, 3.9e-4,
+                                                                                   400.0, False))),
+                dict(late, latency_us=100, straggler=C.straggler_evidence(report(2, "late_arrival", 7, 4e-3,
+                                                                                   600.0, False))),
+                # another rank blamed: not the late rank's evidence
+                dict(late, latency_us=100, straggler=C.straggler_evidence(report(0, "late_arrival", 9, 2e-5,
+                                                                                   900.0, False))),
+                dict(late, latency_us=3000, straggler=C.straggler_evidence(report(2, "late_arrival", 10, 5e-7,
+                                                                                    3500.0, True))),
+                {"class": "none", "command": "trace", "latency_us": None, "truth": {"kind": "none"},
+                 "straggler": C.straggler_evidence(report(0, "late_arrival", 8, 3.9e-4, 1000.0, False))}]
+        le = C.late_spread(rows)
+        by = {x["latency_us"]: x for x in le["by_latency"]}
+        self.assertEqual((by[100]["draws"], by[100]["blamed"], by[100]["p_passed"]), (3, 2, 1))
+        self.assertEqual(by[100]["median_lead_us"], 600.0)
+        self.assertEqual((by[3000]["blamed"], by[3000]["p_passed"]), (1, 1))
+        self.assertEqual((le["clean_draws"], le["clean_max_share_pct"], le["clean_p_passed"]), (1, 2.0, 1))
+        text = "\n".join(T.evidence({"late_evidence": le}))
+        self.assertIn("100 us: the late rank blamed in 2 of 3 draws, its lead 600 us a call (1.2% of it), "
+                      "p passed in 1", text)
+        self.assertIn("in 1 clean traced draws a rank blamed for arriving late reached 2% of the call", text)
+
     def test_wilson(self):
         v, lo, hi = C.wilson(0, 10)
         self.assertEqual((v, lo), (0, 0))
