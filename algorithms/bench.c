@@ -27,16 +27,20 @@ int bench_bufs_alloc(struct bench_bufs *b, size_t bytes, size_t scratch_bytes, i
 	size_t all = (size_t)nranks * (size_t)max_samples;
 	b->arrive_us = calloc((size_t)max_samples, sizeof(double));
 	b->end_us = calloc((size_t)max_samples, sizeof(double));
+	b->learnt_us = calloc((size_t)max_samples, sizeof(double));
 	b->all_arrive_us = calloc(all, sizeof(double));
 	b->all_end_us = calloc(all, sizeof(double));
+	b->all_learnt_us = calloc(all, sizeof(double));
 	b->max_us = calloc((size_t)max_samples, sizeof(double));
 	b->rank_mean_us = calloc((size_t)nranks, sizeof(double));
 	b->rank_late_us = calloc((size_t)nranks, sizeof(double));
+	b->rank_learnt_us = calloc((size_t)nranks, sizeof(double));
 	b->blame_us = calloc(2 * (size_t)nranks, sizeof(double));
 	b->sorted_us = calloc((size_t)max_samples, sizeof(double));
 	if (!b->input || !b->result || !b->scratch || !b->arrive_us || !b->end_us ||
-	    !b->all_arrive_us || !b->all_end_us || !b->max_us || !b->rank_mean_us ||
-	    !b->rank_late_us || !b->blame_us || !b->sorted_us)
+	    !b->learnt_us || !b->all_arrive_us || !b->all_end_us || !b->all_learnt_us ||
+	    !b->max_us || !b->rank_mean_us ||
+	    !b->rank_late_us || !b->rank_learnt_us || !b->blame_us || !b->sorted_us)
 		return -1;
 	/* touch every page now, so no timed iteration pays a first-touch fault */
 	memset(b->input, 0, bytes);
@@ -86,11 +90,14 @@ void bench_bufs_free(struct bench_bufs *b)
 	free(b->scratch);
 	free(b->arrive_us);
 	free(b->end_us);
+	free(b->learnt_us);
 	free(b->all_arrive_us);
 	free(b->all_end_us);
+	free(b->all_learnt_us);
 	free(b->max_us);
 	free(b->rank_mean_us);
 	free(b->rank_late_us);
+	free(b->rank_learnt_us);
 	free(b->blame_us);
 	free(b->sorted_us);
 	memset(b, 0, sizeof *b);
@@ -154,9 +161,11 @@ static int timed_call(const struct point *p)
  * Window: every rank proposes a start lead_us ahead on the reference clock
  * and the latest proposal is the start (so a rank still busy with the
  * previous iteration does not miss it); every rank spins until its corrected clock reaches it,
- * calls, and stamps both ends relative to it.
+ * calls, and stamps both ends relative to it, and when it learnt the start (learnt: after it
+ * by so much, or before it when negative; timing.h says what that excuses).
  */
-static int window_attempt(struct point *p, bool poison, double *arrive, double *end)
+static int window_attempt(struct point *p, bool poison, double *arrive, double *end,
+                          double *learnt)
 {
 	prepare(p, poison);
 	/* the latest proposal wins: the start is lead_us after the last rank is ready */
@@ -171,6 +180,7 @@ static int window_attempt(struct point *p, bool poison, double *arrive, double *
 	 */
 	double t = now_ref(p);
 	p->slack_us[p->batch] = (start - t) * 1e6;
+	*learnt = -p->slack_us[p->batch];
 	for (; t < start; t = now_ref(p))
 		if (p->cfg->yield)
 			sched_yield();
@@ -222,11 +232,13 @@ static int barrier_attempt(struct point *p, bool poison, int calls, double *arri
 	return rc;
 }
 
-static int attempt(struct point *p, bool poison, int calls, double *arrive, double *end)
+static int attempt(struct point *p, bool poison, int calls, double *arrive, double *end,
+                   double *learnt)
 {
+	*learnt = 0;
 	if (p->cfg->timing != TIMING_WINDOW)
 		return barrier_attempt(p, poison, calls, arrive, end);
-	int rc = window_attempt(p, poison, arrive, end);
+	int rc = window_attempt(p, poison, arrive, end, learnt);
 	return rc == MPI_SUCCESS ? window_adapt(p) : rc;
 }
 
@@ -383,6 +395,10 @@ static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
 	if (rc == MPI_SUCCESS)
 		rc = MPI_Gather(b->end_us, attempts, MPI_DOUBLE, b->all_end_us, attempts,
 		                MPI_DOUBLE, 0, comm);
+	bool window = p->cfg->timing == TIMING_WINDOW;
+	if (rc == MPI_SUCCESS && window)
+		rc = MPI_Gather(b->learnt_us, attempts, MPI_DOUBLE, b->all_learnt_us, attempts,
+		                MPI_DOUBLE, 0, comm);
 	if (rc != MPI_SUCCESS || p->c.rank != 0)
 		return rc;
 	struct timing_input in = {.method = p->cfg->timing,
@@ -390,12 +406,14 @@ static int analyze(const struct point *p, struct bench_bufs *b, int attempts,
 	                          .attempts = attempts,
 	                          .arrive_us = b->all_arrive_us,
 	                          .end_us = b->all_end_us,
+	                          .learnt_us = window ? b->all_learnt_us : NULL,
 	                          .calls = out->calls,
 	                          .synced = p->cfg->synced,
 	                          .slack_us = TIMING_LATE_SLACK_US};
 	if (timing_analyze(&in, b->max_us, b->rank_late_us, b->rank_mean_us, b->blame_us,
 	                   &out->timing) != 0)
 		return MPI_ERR_INTERN;
+	timing_rank_learnt_late(&in, b->rank_learnt_us);
 	out->iterations = (int)out->timing.nsamples;
 	return MPI_SUCCESS;
 }
@@ -436,7 +454,8 @@ static int timed_attempts(struct point *p, struct bench_bufs *b, struct bench_re
 			fault_stall();
 		progress_step(PROGRESS_TIMED, i);
 		bool last = i + 1 == next || i + 1 == *attempts;
-		rc = attempt(p, cfg->check && last, out->calls, &b->arrive_us[i], &b->end_us[i]);
+		rc = attempt(p, cfg->check && last, out->calls, &b->arrive_us[i], &b->end_us[i],
+		             &b->learnt_us[i]);
 		if (rc != MPI_SUCCESS || !check_rule || i + 1 != next || next == *attempts)
 			continue;
 		int stop;
@@ -467,7 +486,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 	                  .mine = &mine,
 	                  .in_place = in_place,
 	                  .lead_us = TIMING_LEAD_FIRST_US};
-	double best = -1, a, e;
+	double best = -1, a, e, learnt;
 	int rc = MPI_SUCCESS, iters = cfg->iters, warmup = cfg->warmup, attempts = 0;
 	memset(out, 0, sizeof *out);
 	out->ci_lo_us = out->ci_hi_us = NAN;
@@ -496,7 +515,7 @@ int bench_point(const struct exec_plan *plan, const struct ar_call *tmpl, bool i
 		warmup = 1; /* the adaptive count needs one call to go by */
 	for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++) {
 		progress_step(PROGRESS_WARMUP, i);
-		rc = attempt(&p, false, 1, &a, &e);
+		rc = attempt(&p, false, 1, &a, &e, &learnt);
 		best = best < 0 || e - a < best ? e - a : best;
 		if (rc == MPI_SUCCESS && adaptive && i == 0 && warmup > 1)
 			rc = fit_warmup(&p.c, cfg, e - a, &warmup);

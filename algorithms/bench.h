@@ -50,10 +50,13 @@ struct bench_bufs {
 	void *shared_input, *shared_result;
 	const char *shared_skip; /* static: why there is no arena, when there is none */
 	double *arrive_us, *end_us;         /* this rank's stamps, per attempt */
+	double *learnt_us;                  /* window: when this rank learnt the start, after it */
 	double *all_arrive_us, *all_end_us; /* rank 0: nranks x attempts, rank-major */
+	double *all_learnt_us;              /* rank 0 (window): the same of learnt_us */
 	double *max_us;       /* rank 0: the samples (kept attempts) */
 	double *rank_mean_us; /* rank 0: nranks, mean time inside one call */
 	double *rank_late_us; /* rank 0: nranks, mean arrival after the start */
+	double *rank_learnt_us; /* rank 0 (window): nranks, mean time the start was learnt after it */
 	double *blame_us;     /* rank 0: 2 x nranks, timing_analyze's scratch */
 	double *sorted_us;    /* rank 0: max_samples, the stopping rule's scratch */
 	int max_samples;

@@ -95,6 +95,37 @@ static double origin_of(const struct timing_input *in, int i)
 	return o;
 }
 
+/*
+ * Rank r's own lateness in attempt i: its arrival after the attempt's origin, less how long
+ * after the start it learnt it (timing_input.learnt_us).
+ */
+static double own_late(const struct timing_input *in, int r, int i)
+{
+	double late = in->arrive_us[r * in->attempts + i] - origin_of(in, i);
+	if (in->method == TIMING_WINDOW && in->learnt_us)
+		late -= fmax(0.0, in->learnt_us[r * in->attempts + i]);
+	return late;
+}
+
+/* The rank latest by its own lateness in attempt i, that lateness, and the runner-up's. */
+static int last_own(const struct timing_input *in, int i, double *first, double *second)
+{
+	int who = 0;
+	*first = own_late(in, 0, i);
+	*second = -INFINITY;
+	for (int r = 1; r < in->nranks; r++) {
+		double v = own_late(in, r, i);
+		if (v > *first) {
+			*second = *first;
+			*first = v;
+			who = r;
+		} else if (v > *second) {
+			*second = v;
+		}
+	}
+	return who;
+}
+
 /* Window: some rank of attempt i arrived after the start by more than the slack. */
 static bool late_at(const struct timing_input *in, int i)
 {
@@ -157,10 +188,12 @@ static void count_straggler(const struct timing_input *in, struct timing_result 
 	out->straggler_p = NAN;
 	if (out->cause == TIMING_CAUSE_NONE || in->nranks < 2 || in->attempts < 1)
 		return;
-	const double *x = out->cause == TIMING_CAUSE_LATE_ARRIVAL ? in->arrive_us : in->end_us;
 	for (int i = 0; i < in->attempts; i++)
-		out->straggler_count += last_of(x, in->nranks, in->attempts, i, &first, &second) ==
-		                        out->straggler_rank;
+		out->straggler_count +=
+		    (out->cause == TIMING_CAUSE_LATE_ARRIVAL
+		         ? last_own(in, i, &first, &second)
+		         : last_of(in->end_us, in->nranks, in->attempts, i, &first, &second)) ==
+		    out->straggler_rank;
 	/* only a common start makes arrivals the ranks' own: after a barrier they are
 	   its exit order (rank 0 the last in 60 of 60 calls here, with no fault) */
 	if (in->method != TIMING_WINDOW || out->cause != TIMING_CAUSE_LATE_ARRIVAL)
@@ -173,9 +206,10 @@ static void count_straggler(const struct timing_input *in, struct timing_result 
 /*
  * The latest of the other ranks' median arrival after the start: a median, so that a start
  * a rank missed once (a stall, a busy NIC) does not raise the bar a persistent late rank
- * must pass. NAN unsynced, with one rank, or with no memory.
+ * must pass. Own: each rank's own lateness (own_late: the bar a straggler must pass), else
+ * its arrival (the start's error). NAN unsynced, with one rank, or with no memory.
  */
-static double others_late(const struct timing_input *in, int straggler)
+static double others_late(const struct timing_input *in, int straggler, bool own)
 {
 	int n = in->attempts;
 	double worst = NAN, *x = n > 0 ? malloc((size_t)n * sizeof *x) : NULL;
@@ -183,7 +217,7 @@ static double others_late(const struct timing_input *in, int straggler)
 		if (r == straggler)
 			continue;
 		for (int i = 0; i < n; i++)
-			x[i] = in->arrive_us[r * n + i] - origin_of(in, i);
+			x[i] = own ? own_late(in, r, i) : in->arrive_us[r * n + i] - origin_of(in, i);
 		double m = stats_median(x, (size_t)n);
 		worst = isnan(worst) ? m : fmax(worst, m);
 	}
@@ -219,7 +253,7 @@ static void prefer_persistent_late(const struct timing_input *in, const double *
 	alt.cause = TIMING_CAUSE_LATE_ARRIVAL;
 	alt.straggler_us = most / in->attempts;
 	count_straggler(in, &alt);
-	alt.others_late_us = others_late(in, late);
+	alt.others_late_us = others_late(in, late, true);
 	if (timing_straggler_persistent(&alt, p50_us))
 		*out = alt;
 }
@@ -256,7 +290,7 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 		out->late_retimed += late && retime;
 		if (nr < 2)
 			continue;
-		int who = last_of(in->arrive_us, nr, n, i, &first, &second);
+		int who = last_own(in, i, &first, &second);
 		late_blame[who] += first - second;
 		who = last_of(in->end_us, nr, n, i, &first, &second);
 		slow_blame[who] += first - second;
@@ -267,15 +301,26 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 	}
 	blame(in, late_blame, slow_blame, rank_inside_us, out);
 	count_straggler(in, out);
-	out->others_late_us = others_late(in, out->straggler_rank);
+	out->others_late_us = others_late(in, out->straggler_rank, true);
 	/* the samples are final: one p50 for both persistence tests */
 	double p50_us = out->nsamples ? stats_median(samples_us, out->nsamples) : NAN;
 	prefer_persistent_late(in, late_blame, p50_us, out);
 	out->start_error_us = in->method != TIMING_WINDOW || nr < 2 ? NAN
 	                      : timing_straggler_persistent(out, p50_us)
-	                          ? out->others_late_us
-	                          : others_late(in, -1);
+	                          ? others_late(in, out->straggler_rank, false)
+	                          : others_late(in, -1, false);
 	return 0;
+}
+
+void timing_rank_learnt_late(const struct timing_input *in, double *rank_learnt_us)
+{
+	int n = in->attempts;
+	for (int r = 0; r < in->nranks; r++) {
+		double sum = 0;
+		for (int i = 0; in->learnt_us && i < n; i++)
+			sum += fmax(0.0, in->learnt_us[r * n + i]);
+		rank_learnt_us[r] = n > 0 ? sum / n : 0;
+	}
 }
 
 bool timing_straggler_persistent(const struct timing_result *t, double p50_us)

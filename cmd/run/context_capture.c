@@ -252,6 +252,8 @@ int run_record_measured(struct ar_record *r, const struct bench_result *br,
 	r->straggler_cause = br->timing.cause;
 	r->straggler_us = br->timing.straggler_us;
 	r->rank_late_us = br->timing.cause != TIMING_CAUSE_NONE ? b->rank_late_us : NULL;
+	r->rank_learnt_late_us =
+	    r->rank_late_us && br->timing_method == TIMING_WINDOW ? b->rank_learnt_us : NULL;
 	r->p50_ci_lo_us = br->ci_lo_us;
 	r->p50_ci_hi_us = br->ci_hi_us;
 	r->stop = sample_stop_name(br->stop);

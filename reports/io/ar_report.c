@@ -207,7 +207,9 @@ static bool add_timing(cJSON *o, const struct ar_record *r)
 	         report_add_number(o, SK_AR_STRAGGLER_P_VALUE, r->straggler_p_value) &&
 	         cJSON_AddBoolToObject(o, SK_AR_STRAGGLER_PERSISTENT, r->straggler_persistent))) &&
 	       (!r->rank_late_us ||
-	        add_array(o, SK_AR_RANK_LATE_US, r->rank_late_us, (size_t)r->ranks));
+	        add_array(o, SK_AR_RANK_LATE_US, r->rank_late_us, (size_t)r->ranks)) &&
+	       (!r->rank_learnt_late_us ||
+	        add_array(o, SK_AR_RANK_LEARNT_LATE_US, r->rank_learnt_late_us, (size_t)r->ranks));
 }
 
 /* A compressed variant's bytes and accuracy (issue 40). */

@@ -47,6 +47,8 @@ struct ar_record {
 	double start_error_us;       /* window: timing_result.start_error_us; NAN otherwise */
 	const double
 	    *rank_late_us; /* borrowed: per rank, mean arrival after the start; NULL: none */
+	const double *rank_learnt_late_us; /* borrowed: window, per rank (timing_rank_learnt_late);
+	                                      NULL: none */
 	enum timing_cause straggler_cause; /* TIMING_CAUSE_NONE: not known (null) */
 	double straggler_us; /* the straggler's own delay per iteration; NAN: not known */
 	int straggler_count;       /* iterations it was the last (algorithms/timing.h) */

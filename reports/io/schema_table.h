@@ -237,9 +237,14 @@
 	  "none slower (ranks x binomial tail); else null")                                        \
 	F(AR, STRAGGLER_PERSISTENT, "straggler_persistent", BOOL, NONE, 0, NULL, "",               \
 	  "the straggler is the point's finding: late to a window's start, p at most 0.001, its "  \
-	  "delay at least 3x the other ranks' lateness and 1% of the p50 (algorithms/timing.h)")   \
+	  "delay at least 3x the other ranks' lateness and 1% of the p50, each rank's less how "   \
+	  "late it learnt the start (algorithms/timing.h)")                                        \
 	F(AR, RANK_LATE_US, "rank_late_us", NUMS, NONE, 0, NULL, "us",                             \
 	  "per rank, the mean arrival after the start")                                            \
+	F(AR, RANK_LEARNT_LATE_US, "rank_learnt_late_us", NUMS, NONE, 0, NULL, "us",               \
+	  "window timing: per rank, how long after the start it learnt it, on average (0: in "     \
+	  "time); that part of its arrival is the start's delivery, not the rank's lateness, "     \
+	  "and the straggler is judged without it (algorithms/timing.h)")                          \
 	F(AR, SAMPLES_US, "samples_us", NUMS, NONE, 0, NULL, "us",                                 \
 	  "per iteration, the time to the last rank's end")                                        \
 	F(AR, TRACE, "trace", OBJ, TRACE, 0, NULL, "", "where the time went (--trace)")            \

@@ -413,3 +413,55 @@ Test(timing, the_start_error_is_the_latest_median_arrival_but_a_persistent_late_
 	cr_assert_eq(timing_analyze(&in, samples, late, inside, blame, &out), 0);
 	cr_expect(isnan(out.start_error_us), "one rank waits for nobody");
 }
+
+/*
+ * Five ranks, ten window calls of 80 ms, the others 100-180 us late (a busy host's spin):
+ * rank 0 learns each start 1.3 ms after it in 8 of 10 calls (the MPI_Allreduce that agrees
+ * on it reaches rank 0 last) and arrives then; rank 3 learns it in time and arrives 1.3 ms
+ * late in 8 of 10 (a late start of its own). Without learnt_us both look the same; with it
+ * only rank 3 is late.
+ */
+static void learnt_case(int late_rank, bool learnt_late, bool known, struct timing_result *t)
+{
+	enum { R5 = 5, N10 = 10 };
+	double arrive[R5 * N10], end[R5 * N10], learnt[R5 * N10], samples[N10], lat[R5],
+	    inside[R5], blame[2 * R5];
+	for (int r = 0; r < R5; r++)
+		for (int i = 0; i < N10; i++) {
+			bool late = r == late_rank && i < 8;
+			arrive[r * N10 + i] = late ? 1300.0 + 10 * i : 100.0 + 20 * ((r + i) % R5);
+			learnt[r * N10 + i] = late && learnt_late ? arrive[r * N10 + i] - 0.5 : -20.0;
+			end[r * N10 + i] = 80000.0 + (i < 8 ? 1300.0 : 0) + r * 0.01;
+		}
+	struct timing_input in = {.method = TIMING_WINDOW, .nranks = R5, .attempts = N10,
+	                          .arrive_us = arrive, .end_us = end,
+	                          .learnt_us = known ? learnt : NULL, .calls = 1, .synced = true,
+	                          .slack_us = TIMING_LATE_SLACK_US};
+	cr_assert_eq(timing_analyze(&in, samples, lat, inside, blame, t), 0);
+	cr_assert_gt(lat[late_rank], 1000, "its arrivals are late either way: %g us", lat[late_rank]);
+	double learnt_mean[R5];
+	timing_rank_learnt_late(&in, learnt_mean);
+	for (int r = 0; r < R5; r++) /* 8 of 10 at 1300 + 10 i - 0.5 us (i < 8): 1067.6 */
+		cr_expect_float_eq(learnt_mean[r],
+		                   r == late_rank && learnt_late && known ? 0.8 * 1334.5 : 0, 1e-9,
+		                   "rank %d: %g us", r, learnt_mean[r]);
+}
+
+Test(timing, a_rank_that_learnt_the_start_after_it_is_not_late)
+{
+	struct timing_result t;
+	learnt_case(0, true, false, &t);
+	cr_assert_eq(t.straggler_rank, 0, "unknown when it learnt: the arrivals alone");
+	cr_assert(timing_straggler_persistent(&t, 80000), "named late: the false accusation");
+	learnt_case(0, true, true, &t);
+	cr_assert_not(t.straggler_rank == 0 && t.cause == TIMING_CAUSE_LATE_ARRIVAL,
+	              "rank 0 arrived as soon as it learnt the start");
+	cr_assert_not(timing_straggler_persistent(&t, 80000));
+	cr_assert_gt(t.start_error_us, 1000, "the start's error still shows it: %g us",
+	             t.start_error_us);
+	learnt_case(3, false, true, &t);
+	cr_assert_eq(t.straggler_rank, 3, "knew the start in time and came 1.3 ms after it");
+	cr_assert_eq(t.cause, TIMING_CAUSE_LATE_ARRIVAL);
+	cr_assert_eq(t.straggler_count, 8);
+	cr_assert(timing_straggler_persistent(&t, 80000));
+}
