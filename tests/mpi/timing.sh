@@ -187,6 +187,15 @@ sys.exit(not (all(t[k] is not None and math.isfinite(t[k]) and t[k] > 0 for k in
               and r['iterations'] == 60 and r['late_starts'] == 0 and r['late_starts_retimed'] > 30
               and r['timed_from'] == 'last_arrival'
               and r['straggler_rank'] == $last and r['straggler_cause'] == 'late_arrival'))"
+	# when each rank learnt the start (algorithms/timing.h): never after it arrived, and the
+	# delayed rank, which sleeps after its spin, came late by more than it learnt late
+	expect_exit 0 "each rank learnt the start no later than it arrived; the late rank's lateness is its own ($n ranks)" python3 -c "
+import json, sys
+r = json.load(open('$TMP/late$n.json'))['results'][0]
+late, learnt = r['rank_late_us'], r['rank_learnt_late_us']
+print('mean arrival', late, 'mean learnt late', learnt)
+sys.exit(not (len(learnt) == $n and all(0 <= b <= a + 1e-6 for a, b in zip(late, learnt))
+              and late[$last] - learnt[$last] >= 250))"
 	COLLSCOPE_FAULT=slow:rank=1,us=300 expect_exit 0 "window, rank 1 slow 300 us, $n ranks" \
 		mpi "$n" allreduce --timing window -a ring --sizes 1K -n 60 -w 2 -q -o "$TMP/slow300-$n.json"
 	# 300 us is within this machine's noise under load: who is named is left to the 2 ms faults above
