@@ -191,7 +191,9 @@ def _before(results, after):
     only, seed = after["config"].get("only_command"), after["config"]["seed"]
     same = [r for r in results if r["config"]["seed"] == seed and r["config"].get("only_command") == only
             and r["context"].get("started_utc", "") < after["context"].get("started_utc", "")]
-    full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")]
+    # a full result measured after it is no "before" (a later build's run of every class)
+    full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")
+            and r["context"].get("started_utc", "") < after["context"].get("started_utc", "")]
     return (same or full or [None])[-1 if same else 0]
 
 

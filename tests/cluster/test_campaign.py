@@ -411,6 +411,11 @@ class Text(unittest.TestCase):
         old, new = accept_only(True, "2026-12-07T00:20", "old"), accept_only(False, "2026-12-07T01:00", "new")
         self.assertIs(T._before([new, old], new), old)
         self.assertIsNone(T._before([new, old], old), "nothing earlier, no full result")
+        full = self.result(False)
+        full["context"]["started_utc"] = "2026-12-07T02:00"
+        self.assertIsNone(T._before([full, new, old], old), "a full run after it is no before")
+        full["context"]["started_utc"] = "2026-12-06T23:00"
+        self.assertIs(T._before([full, new, old], old), full, "a full run before it is")
         md = T.markdown([old, new], ["old.json", "new.json"])
         self.assertIn("## Seed 1, `accept` before and after: the same 2 draws", md)
         self.assertIn("Before: old; after: new.", md)
