@@ -65,25 +65,6 @@ double timing_next_lead_us(double lead_us, const double *slack_us, int attempts)
 	return lead_us;
 }
 
-/* The largest of x[r * stride + i] over r, its rank, and the runner-up's value. */
-static int last_of(const double *x, int nranks, int stride, int i, double *first, double *second)
-{
-	int who = 0;
-	*first = x[i];
-	*second = -INFINITY;
-	for (int r = 1; r < nranks; r++) {
-		double v = x[r * stride + i];
-		if (v > *first) {
-			*second = *first;
-			*first = v;
-			who = r;
-		} else if (v > *second) {
-			*second = v;
-		}
-	}
-	return who;
-}
-
 /* The attempt's origin of lateness: its start (window), or its first arrival. */
 static double origin_of(const struct timing_input *in, int i)
 {
@@ -95,27 +76,34 @@ static double origin_of(const struct timing_input *in, int i)
 	return o;
 }
 
-/*
- * Rank r's own lateness in attempt i: its arrival after the attempt's origin, less how long
- * after the start it learnt it (timing_input.learnt_us).
- */
-static double own_late(const struct timing_input *in, int r, int i)
+/* Rank r's arrival in attempt i less how long after the start it learnt it (learnt_us). */
+static double arrival_own(const struct timing_input *in, int r, int i)
 {
-	double late = in->arrive_us[r * in->attempts + i] - origin_of(in, i);
+	double a = in->arrive_us[r * in->attempts + i];
 	if (in->method == TIMING_WINDOW && in->learnt_us)
-		late -= fmax(0.0, in->learnt_us[r * in->attempts + i]);
-	return late;
+		a -= fmax(0.0, in->learnt_us[r * in->attempts + i]);
+	return a;
 }
 
-/* The rank latest by its own lateness in attempt i, that lateness, and the runner-up's. */
-static int last_own(const struct timing_input *in, int i, double *first, double *second)
+/* Rank r's own lateness in attempt i: arrival_own after the attempt's origin. */
+static double own_late(const struct timing_input *in, int r, int i)
 {
-	int who = 0;
-	*first = own_late(in, 0, i);
-	*second = -INFINITY;
-	for (int r = 1; r < in->nranks; r++) {
-		double v = own_late(in, r, i);
-		if (v > *first) {
+	return arrival_own(in, r, i) - origin_of(in, i);
+}
+
+/*
+ * The last rank of attempt i, by its own arrival (arrival_own; the origin, the same for every
+ * rank of an attempt, changes neither who nor by how much) or by its end; its value and the
+ * runner-up's.
+ */
+static int last_of(const struct timing_input *in, int i, bool arrival, double *first,
+                   double *second)
+{
+	int who = -1;
+	*first = *second = -INFINITY;
+	for (int r = 0; r < in->nranks; r++) {
+		double v = arrival ? arrival_own(in, r, i) : in->end_us[r * in->attempts + i];
+		if (who < 0 || v > *first) {
 			*second = *first;
 			*first = v;
 			who = r;
@@ -190,9 +178,7 @@ static void count_straggler(const struct timing_input *in, struct timing_result 
 		return;
 	for (int i = 0; i < in->attempts; i++)
 		out->straggler_count +=
-		    (out->cause == TIMING_CAUSE_LATE_ARRIVAL
-		         ? last_own(in, i, &first, &second)
-		         : last_of(in->end_us, in->nranks, in->attempts, i, &first, &second)) ==
+		    last_of(in, i, out->cause == TIMING_CAUSE_LATE_ARRIVAL, &first, &second) ==
 		    out->straggler_rank;
 	/* only a common start makes arrivals the ranks' own: after a barrier they are
 	   its exit order (rank 0 the last in 60 of 60 calls here, with no fault) */
@@ -290,9 +276,9 @@ int timing_analyze(const struct timing_input *in, double *samples_us, double *ra
 		out->late_retimed += late && retime;
 		if (nr < 2)
 			continue;
-		int who = last_own(in, i, &first, &second);
+		int who = last_of(in, i, true, &first, &second);
 		late_blame[who] += first - second;
-		who = last_of(in->end_us, nr, n, i, &first, &second);
+		who = last_of(in, i, false, &first, &second);
 		slow_blame[who] += first - second;
 	}
 	for (int r = 0; r < nr && n > 0; r++) {

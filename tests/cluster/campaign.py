@@ -458,6 +458,8 @@ def late_spread(rows):
     lead per call and of that lead's share of the call (a rank is named late from 1% of it,
     with p at most 0.001 and 3x the other ranks' own lateness); in the clean traced draws, the
     largest share a rank blamed for arriving late reached, and in how many p passed."""
+    def p_passed(xs):  # TIMING_STRAGGLER_ALPHA
+        return sum(1 for x in xs if x["p_value"] is not None and x["p_value"] <= 1e-3)
     out = []
     for us in LATE_US:
         sub = [r for r in rows if r["class"] == "rank-late" and r["latency_us"] == us and r.get("straggler")]
@@ -468,12 +470,12 @@ def late_spread(rows):
             out.append({"latency_us": us, "draws": len(sub), "blamed": len(mine),
                         "median_lead_us": lead[len(lead) // 2] if lead else None,
                         "median_share_pct": mine[len(mine) // 2]["share_pct"] if mine else None,
-                        "p_passed": sum(1 for x in mine if x["p_value"] is not None and x["p_value"] <= 1e-3)})
+                        "p_passed": p_passed(mine)})
     clean = [r["straggler"] for r in rows if r["class"] == "none" and r["command"] == "trace" and r.get("straggler")]
     late = [x for x in clean if x["cause"] == "late_arrival"]
     return {"by_latency": out, "clean_draws": len(clean),
             "clean_max_share_pct": max((x["share_pct"] for x in late), default=None),
-            "clean_p_passed": sum(1 for x in late if x["p_value"] is not None and x["p_value"] <= 1e-3)}
+            "clean_p_passed": p_passed(late)}
 
 
 def trace_spread(rows):

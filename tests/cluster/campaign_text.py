@@ -189,11 +189,12 @@ def _before(results, after):
     """What after (one command's draws) is set beside: an earlier result of the same seed and
     command (a build before a change), else the seed's full result."""
     only, seed = after["config"].get("only_command"), after["config"]["seed"]
-    same = [r for r in results if r["config"]["seed"] == seed and r["config"].get("only_command") == only
-            and r["context"].get("started_utc", "") < after["context"].get("started_utc", "")]
-    # a full result measured after it is no "before" (a later build's run of every class)
-    full = [r for r in results if r["config"]["seed"] == seed and not r["config"].get("only_command")
-            and r["context"].get("started_utc", "") < after["context"].get("started_utc", "")]
+
+    def earlier(r):  # a result measured after it is no "before", a later full run's neither
+        return r["config"]["seed"] == seed and r["context"].get("started_utc", "") < after[
+            "context"].get("started_utc", "")
+    same = [r for r in results if earlier(r) and r["config"].get("only_command") == only]
+    full = [r for r in results if earlier(r) and not r["config"].get("only_command")]
     return (same or full or [None])[-1 if same else 0]
 
 
