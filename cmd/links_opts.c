@@ -449,7 +449,12 @@ const struct cmd_spec links_spec = {
         "cleared too (cleared_by alone): the pattern's load slowed it, not the link. So\n"
         "is a link across a confirmed segment's cut, the segment's way, no slower than\n"
         "the segment by more than the tolerance (cleared_by segment): one of its cells,\n"
-        "which a stream beside the uplink had set apart. Links\n"
+        "which a stream beside the uplink had set apart; and so is a host on a side of\n"
+        "that cut, slow the segment's ways at its level, whose cells within its side run\n"
+        "as the other cells within the sides do (a side of few hosts makes its hosts'\n"
+        "rows and columns mostly cells across the cut). Two confirmed segments naming\n"
+        "one cut (each pattern and a segment's re-test judge it on their own) are one\n"
+        "accusation: the one naming fewer hosts is cleared (cleared_by segment). Links\n"
         "of an oversubscribed host (more ranks than cores) are measured and reported but\n"
         "not judged, nor is the latency of a pair whose ranks waited for a core half of\n"
         "its ping-pongs or more: their times are the scheduler's as much as the link's.\n",

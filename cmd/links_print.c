@@ -304,13 +304,21 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 			print_cleared(v, final, &final->suspects[i], "fine alone",
 			              "its pair measured alone runs within the tolerance of its class: "
 			              "the pattern's load slowed it, not the link");
-	/* a link at the level of a confirmed segment across whose cut it runs (segment_links.h) */
+	/* a host or link at the level of a confirmed segment across whose cut it runs */
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].segment_cleared)
 			print_cleared(v, final, &final->suspects[i], "the segment's",
-			              "it crosses a confirmed segment's cut the segment's way and is no "
-			              "slower than the segment by more than the tolerance: one of its "
-			              "cells, not a fault of its own");
+			              final->suspects[i].kind == DETECT_SEGMENT
+			                  ? "another confirmed segment names the same cut with as many "
+			                    "hosts or more: one uplink, one accusation"
+			              : final->suspects[i].kind == DETECT_HOST
+			                  ? "it sits on a side of a confirmed segment, is no slower "
+			                    "across its cut than the segment by more than the tolerance, "
+			                    "and runs within its side as the other cells within the "
+			                    "sides do: the segment's cells, not a fault of its own"
+			                  : "it crosses a confirmed segment's cut the segment's way and "
+			                    "is no slower than the segment by more than the tolerance: "
+			                    "one of its cells, not a fault of its own");
 }
 
 /* With nothing named: the smallest slowdown of each class that would have been. */

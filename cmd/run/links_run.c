@@ -510,8 +510,20 @@ static int clear_busy(struct links_run *r, const struct links_view *v)
 		cleared += alone_clear(&r->final, r->cells, v->nhosts, r->info_pairs[1].expected,
 		                       &r->o->detect);
 	}
-	/* last: a segment the clearings above confirmed explains its cells named as links */
-	return cleared + segment_clear_links(&r->final, &r->o->detect);
+	/* last: a segment the clearings above confirmed explains its cells named as hosts or links */
+	for (int shift = 0; shift < 2; shift++) {
+		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
+			continue;
+		int n = links_judged_host_matrix(v, shift, r->cells) != 0
+		            ? -1
+		            : segment_clear_hosts(&r->final, r->cells, shift, &r->o->detect);
+		if (n < 0)
+			return -1;
+		cleared += n;
+	}
+	cleared += segment_clear_links(&r->final, &r->o->detect);
+	/* and one cut is one accusation, whichever readings confirmed it */
+	return cleared + segment_clear_repeats(&r->final);
 }
 
 /* Rank 0: the verdict, stdout, the report and the exit code. */

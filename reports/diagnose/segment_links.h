@@ -15,6 +15,21 @@
  * same metric, class and pattern, its slow ways are among the segment's,
  * and it is no slower than the segment by more than the class's tolerance.
  * A link slower than that is a fault beside the segment and stays.
+ *
+ * A host on one side of the cut reads the same way: its cells across are the
+ * segment's, and when the cut leaves few cells per host (two of a side's
+ * host's cells out of eight stay within its side on 5 hosts in racks of 3
+ * and 2) the classifier names the host as well (the campaign, seed 11 draw
+ * 59: an uplink 90% slow named the segment and hosts h4 and h5 slow both
+ * ways, at the segment's 0.07x-0.09x, while h4 <-> h5 ran as fast as the
+ * other rack's cells). Such a host is cleared the same way when its host is
+ * on a side of a confirmed segment of the same metric, class and pattern, the
+ * ways it is slow across the cut are among the segment's, it is no slower
+ * than the segment by more than the tolerance, and its own cells within its
+ * side (its slow ways) run, their median, within the tolerance of the median
+ * of the cells within either side that do not touch it. A host slow of its
+ * own is slow within its side too and stays; one with no cell within its
+ * side (a side of one host), or no cell to compare it with, stays.
  */
 #ifndef COLLSCOPE_SEGMENT_LINKS_H
 #define COLLSCOPE_SEGMENT_LINKS_H
@@ -30,5 +45,36 @@ bool segment_explains_link(const struct detect_result *r, const struct detect_su
  * explains and sets its segment_cleared. Returns how many.
  */
 int segment_clear_links(struct detect_result *r, const struct detect_params *p);
+
+/*
+ * Does segment g of r explain host suspect s (both of r), as above
+ * (confirmation aside)? cells: the host x host matrix (r->nhosts squared)
+ * of s's pattern that the classifier judged, NAN where unknown.
+ */
+bool segment_explains_host(const struct detect_result *r, const struct detect_suspect *g,
+                           const struct detect_suspect *s, const double *cells,
+                           const struct detect_params *p);
+
+/*
+ * Un-confirms every confirmed host of r of the pattern loaded that a
+ * confirmed segment of r explains on cells (that pattern's matrix, as above)
+ * and sets its segment_cleared. Returns how many, or -1 when out of memory.
+ */
+int segment_clear_hosts(struct detect_result *r, const double *cells, bool loaded,
+                        const struct detect_params *p);
+
+/*
+ * One cut, one accusation. links judges each pattern (the isolated pairs, the
+ * shift) and a segment's re-test on its own, and each may confirm the uplink:
+ * seed 11's draw 51 (an uplink 35% slow) named "h1 h3 <-> h4 h5" from one
+ * reading and "h1 h2 h3 <-> h4 h5" from another, the same cable twice, one
+ * of them with a host left out. A confirmed segment of the same metric and
+ * class as another confirmed segment that names the same cut
+ * (detect_same_segment: sides that agree on every host both name) and names
+ * no more hosts than it (no fewer, and later in r, on a tie) is un-confirmed
+ * and its segment_cleared set. Returns how many. Run after the hosts and
+ * links are cleared: each pattern's are judged against its own segment.
+ */
+int segment_clear_repeats(struct detect_result *r);
 
 #endif
