@@ -302,8 +302,12 @@ static void print_suspects(const struct links_view *v, const struct links_judgem
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].alone_cleared)
 			print_cleared(v, final, &final->suspects[i], "fine alone",
-			              "its pair measured alone runs within the tolerance of its class: "
-			              "the pattern's load slowed it, not the link");
+			              final->suspects[i].kind == DETECT_HOST
+			                  ? "its pairs measured alone run within the tolerance of their "
+			                    "class, one way and both ways at once: the pattern's load "
+			                    "slowed it, not its NIC"
+			                  : "its pair measured alone runs within the tolerance of its "
+			                    "class: the pattern's load slowed it, not the link");
 	/* a host or link at the level of a confirmed segment across whose cut it runs */
 	for (int i = 0; i < final->nsuspects; i++)
 		if (final->suspects[i].segment_cleared)

@@ -99,9 +99,10 @@ static void before_retest(void *arg, int k)
 	int from = l->start[k], pairs = l->start[k + 1] - from;
 	if (pairs == 1)
 		cmd_progress(r->ctx, r->o->out.quiet,
-		             "links: measuring %d-%d again, alone (step %d of %d, re-test %d of at most %d)",
-		             l->list[from].a, l->list[from].b, k + 1, l->nsteps, r->retest_rounds + 1,
-		             r->retest_limit);
+		             "links: measuring %d-%d %s, alone (step %d of %d, re-test %d of at most %d)",
+		             l->list[from].a, l->list[from].b,
+		             l->pairs[from].suspect == RETEST_CONTROL ? "as a control" : "again", k + 1,
+		             l->nsteps, r->retest_rounds + 1, r->retest_limit);
 	else
 		cmd_progress(r->ctx, r->o->out.quiet,
 		             "links: measuring %d pairs again, at once (a segment's), %d-%d first (step "
@@ -166,8 +167,10 @@ int links_judge_round(struct links_run *r, const struct detect_result *accused,
 		return -1;
 	struct links_view v = links_view_of(r);
 	size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
-	if (r->nretested > 0 && retest_judge_segments(out, accused, r->retested, r->nretested,
-	                                              r->dlinks, nl, &r->o->detect) != 0)
+	if (r->nretested > 0 && (retest_judge_segments(out, accused, r->retested, r->nretested,
+	                                               r->dlinks, nl, &r->o->detect) != 0 ||
+	                         retest_judge_alone(out, accused, r->retested, r->nretested,
+	                                            r->dlinks, nl, &r->o->detect) != 0))
 		return -1;
 	return detect_confirm(out, accused, &r->pairs);
 }

@@ -489,28 +489,34 @@ static int clear_by_cells(struct links_run *r, const struct links_view *v)
 }
 
 /*
- * Rank 0: un-confirms the final suspects that the scheduler or another job's
- * traffic explains (scheduler.h, traffic.h); how many, or -1 when out of memory.
+ * A link or a host only the shift names, fine alone (alone.h): how many it
+ * cleared, or -1 when out of memory.
  */
-static int clear_busy(struct links_run *r, const struct links_view *v)
+static int clear_alone(struct links_run *r, const struct links_view *v)
 {
-	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(v),
-	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(v)};
-	int cleared = scheduler_clear(&r->final, wait_of_pair, v, typical, &r->o->detect);
-	cleared += traffic_clear(&r->final, other_traffic, v, &r->o->detect);
-	/* then cell by cell, each pattern: a host beside a fault and a stream (traffic.h) */
-	int by_cells = clear_by_cells(r, v);
-	if (by_cells < 0)
+	if (!v->shift || !(r->o->pattern & LINKS_PAIRS))
+		return 0;
+	if (links_judged_host_matrix(v, false, r->cells) != 0)
 		return -1;
-	cleared += by_cells;
-	/* a link only the shift names, fine alone (alone.h) */
-	if (v->shift && r->o->pattern & LINKS_PAIRS) {
-		if (links_judged_host_matrix(v, false, r->cells) != 0)
-			return -1;
-		cleared += alone_clear(&r->final, r->cells, v->nhosts, r->info_pairs[1].expected,
-		                       &r->o->detect);
-	}
-	/* last: a segment the clearings above confirmed explains its cells named as hosts or links */
+	int cleared = alone_clear(&r->final, r->cells, v->nhosts, r->info_pairs[1].expected,
+	                          &r->o->detect);
+	size_t nh = (size_t)v->nhosts;
+	double *bidir = malloc((nh * nh + 1) * sizeof *bidir);
+	int n = !bidir || links_bidir_host_matrix(v, bidir) != 0
+	            ? -1
+	            : alone_clear_hosts(&r->final, r->cells, bidir, v->nhosts,
+	                                r->info_pairs[1].expected, &r->o->detect);
+	free(bidir);
+	return n < 0 ? -1 : cleared + n;
+}
+
+/*
+ * What a confirmed segment explains (segment_links.h), each pattern's hosts on
+ * its matrix, then links; then one cut, one accusation. How many, or -1.
+ */
+static int clear_by_segments(struct links_run *r, const struct links_view *v)
+{
+	int cleared = 0;
 	for (int shift = 0; shift < 2; shift++) {
 		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
 			continue;
@@ -522,8 +528,26 @@ static int clear_busy(struct links_run *r, const struct links_view *v)
 		cleared += n;
 	}
 	cleared += segment_clear_links(&r->final, &r->o->detect);
-	/* and one cut is one accusation, whichever readings confirmed it */
 	return cleared + segment_clear_repeats(&r->final);
+}
+
+/*
+ * Rank 0: un-confirms the final suspects that the scheduler or another job's
+ * traffic explains (scheduler.h, traffic.h), that are fine alone, or that a
+ * segment explains; how many, or -1 when out of memory.
+ */
+static int clear_busy(struct links_run *r, const struct links_view *v)
+{
+	double typical[DETECT_METRICS] = {[DETECT_LATENCY] = links_typical_cpu_wait_latency(v),
+	                                  [DETECT_BANDWIDTH] = links_typical_cpu_wait(v)};
+	int cleared = scheduler_clear(&r->final, wait_of_pair, v, typical, &r->o->detect);
+	cleared += traffic_clear(&r->final, other_traffic, v, &r->o->detect);
+	/* then cell by cell, each pattern: a host beside a fault and a stream (traffic.h) */
+	int by_cells = clear_by_cells(r, v);
+	int alone = by_cells < 0 ? -1 : clear_alone(r, v);
+	/* last: a segment the clearings above confirmed explains its cells named as hosts or links */
+	int by_segments = alone < 0 ? -1 : clear_by_segments(r, v);
+	return by_segments < 0 ? -1 : cleared + by_cells + alone + by_segments;
 }
 
 /* Rank 0: the verdict, stdout, the report and the exit code. */

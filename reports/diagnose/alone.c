@@ -102,3 +102,73 @@ out:
 	free(part);
 	return cleared;
 }
+
+static int double_order(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The median of v[0 .. n-1], sorted here; NAN for none. */
+static double median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof *v, double_order);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Host h's finite cells of m, out (i -> x) and/or in (x -> i), into v; their count. */
+static size_t host_cells_of(const double *m, int nhosts, int h, bool out, bool in, double *v)
+{
+	size_t k = 0;
+	for (int x = 0; x < nhosts; x++) {
+		double o = m[(size_t)h * (size_t)nhosts + (size_t)x];
+		double i = m[(size_t)x * (size_t)nhosts + (size_t)h];
+		if (x != h && out && isfinite(o))
+			v[k++] = o;
+		if (x != h && in && isfinite(i))
+			v[k++] = i;
+	}
+	return k;
+}
+
+int alone_clear_hosts(struct detect_result *r, const double *pairs, const double *bidir,
+                      int nhosts, double expected, const struct detect_params *p)
+{
+	if (!pairs || !bidir || !(expected > 0) || nhosts <= 0)
+		return 0;
+	size_t cells = (size_t)nhosts * (size_t)nhosts;
+	double *v = malloc((cells + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	size_t k;
+	int cleared = 0;
+	for (int i = 0; i < r->nsuspects; i++) {
+		struct detect_suspect *s = &r->suspects[i];
+		if (!s->confirmed || !s->loaded || s->kind != DETECT_HOST || s->rail ||
+		    s->metric != DETECT_BANDWIDTH || s->locality != DETECT_CROSS_HOST || s->host < 0 ||
+		    s->host >= nhosts)
+			continue;
+		double floor = 1 - detect_tolerance(p, s->metric, s->locality);
+		bool out = s->direction != DETECT_DIR_BA, in = s->direction != DETECT_DIR_AB;
+		k = host_cells_of(pairs, nhosts, s->host, out, in, v);
+		double one_way = median_of(v, k);
+		k = host_cells_of(bidir, nhosts, s->host, true, true, v);
+		double both = median_of(v, k);
+		/* both ways at once, against the cells that do not touch it */
+		k = 0;
+		for (size_t c = 0; c < cells; c++)
+			if (c / (size_t)nhosts != (size_t)s->host &&
+			    c % (size_t)nhosts != (size_t)s->host && isfinite(bidir[c]))
+				v[k++] = bidir[c];
+		double others = median_of(v, k);
+		if (one_way >= floor * expected && both >= floor * others) {
+			s->confirmed = false;
+			s->alone_cleared = true;
+			cleared++;
+		}
+	}
+	free(v);
+	return cleared;
+}

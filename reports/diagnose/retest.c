@@ -145,6 +145,67 @@ static void within(struct plan *p, const struct detect_suspect *s, int index,
 	close_step(p, from);
 }
 
+/* Is s a host or a link that retest_judge_alone judges on its pairs alone? */
+static bool judged_alone(const struct detect_suspect *s)
+{
+	return (s->kind == DETECT_HOST || s->kind == DETECT_LINK) && !s->rail && !s->loaded &&
+	       s->metric == DETECT_BANDWIDTH && s->locality == DETECT_CROSS_HOST;
+}
+
+/*
+ * Marks in touched (nhosts) the hosts of r's host and link suspects; false when
+ * none of them is judged alone (no controls wanted).
+ */
+static bool suspect_hosts(const struct detect_result *r, bool *touched)
+{
+	bool any = false;
+	for (int i = 0; i < r->nsuspects; i++) {
+		const struct detect_suspect *s = &r->suspects[i];
+		int h[3] = {s->host, s->host_a, s->host_b};
+		if (s->kind == DETECT_SEGMENT)
+			continue;
+		any |= judged_alone(s);
+		for (int j = 0; j < 3; j++)
+			if (h[j] >= 0 && h[j] < r->nhosts)
+				touched[h[j]] = true;
+	}
+	return any;
+}
+
+/*
+ * The controls, one a step: pairs between hosts none of r's host or link
+ * suspects touches, each time the pair whose hosts are in the fewest controls
+ * so far (the first in links' order on a tie).
+ */
+static void controls(struct plan *p, const struct detect_result *r)
+{
+	bool *touched = calloc((size_t)p->nhosts + 1, sizeof *touched);
+	int *used = calloc((size_t)p->nhosts + 1, sizeof *used);
+	if (!touched || !used)
+		p->failed = true;
+	else if (suspect_hosts(r, touched))
+		for (int c = 0; c < RETEST_CONTROL_PAIRS; c++) {
+			const struct detect_link *best = NULL;
+			for (size_t j = 0; j < p->n; j++) {
+				const struct detect_link *k = &p->links[j];
+				if (fits(p, k, DETECT_CROSS_HOST) && !touched[k->host_a] &&
+				    !touched[k->host_b] &&
+				    (!best || used[k->host_a] + used[k->host_b] <
+				                  used[best->host_a] + used[best->host_b]))
+					best = k;
+			}
+			if (!best)
+				break;
+			used[best->host_a]++;
+			used[best->host_b]++;
+			int from = p->count;
+			take(p, best, RETEST_CONTROL, 0);
+			close_step(p, from);
+		}
+	free(touched);
+	free(used);
+}
+
 int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
                 int nranks, int max_per_suspect, struct pair_set *pairs, struct retest_pair **out)
 {
@@ -156,7 +217,7 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 	for (int i = 0; i < r->nsuspects; i++)
 		segments += r->suspects[i].kind == DETECT_SEGMENT && !r->suspects[i].loaded;
 	/* a step has at most nhosts / 2 pairs, a segment two steps */
-	size_t cap = (size_t)alone + segments * ((size_t)r->nhosts + 1) + 1;
+	size_t cap = (size_t)alone + segments * ((size_t)r->nhosts + 1) + RETEST_CONTROL_PAIRS + 1;
 	struct plan p = {.links = links, .n = n, .nranks = nranks, .pairs = pairs,
 	                 .nhosts = r->nhosts};
 	p.list = malloc(cap * sizeof *p.list);
@@ -182,6 +243,8 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 		if (crossing > 0)
 			within(&p, s, i, sides, crossing);
 	}
+	if (!p.failed && alone > 0)
+		controls(&p, r);
 	free(p.busy);
 	if (p.count == 0 || p.failed) {
 		free(p.list);
@@ -327,5 +390,113 @@ int retest_judge_segments(struct detect_result *now, const struct detect_result 
 	}
 	free(x);
 	free(w);
+	return rc;
+}
+
+/* Is the way from -> to (hosts, ranks) one of link f's slow ways? */
+static bool link_way(const struct detect_suspect *f, int from_host, int to_host, int from, int to)
+{
+	bool ab = f->between_hosts ? from_host == f->host_a && to_host == f->host_b
+	                           : from == f->a && to == f->b;
+	bool ba = f->between_hosts ? from_host == f->host_b && to_host == f->host_a
+	                           : from == f->b && to == f->a;
+	return (ab && f->direction != DETECT_DIR_BA) || (ba && f->direction != DETECT_DIR_AB);
+}
+
+/* Is cell k (measured alone) one of f's, a host's or a link's, its slow ways? */
+static bool cell_of(const struct detect_suspect *f, const struct detect_link *k)
+{
+	if (f->kind == DETECT_HOST)
+		return (k->host_a == f->host && f->direction != DETECT_DIR_BA) ||
+		       (k->host_b == f->host && f->direction != DETECT_DIR_AB);
+	return link_way(f, k->host_a, k->host_b, k->a, k->b);
+}
+
+/*
+ * The cells of this round's pairs into x: the controls' (f NULL) or f's
+ * measured alone (suspect -1), both ways of each pair; their count.
+ */
+static size_t alone_cells(const struct retest_pair *pairs, int count,
+                          const struct detect_link *links, size_t n,
+                          const struct detect_suspect *f, double *x)
+{
+	size_t nx = 0;
+	for (int i = 0; i < count; i++) {
+		if (pairs[i].suspect != (f ? -1 : RETEST_CONTROL))
+			continue;
+		for (int d = 0; d < 2; d++) {
+			const struct detect_link *k =
+			    link_of(links, n, d ? pairs[i].b : pairs[i].a, d ? pairs[i].a : pairs[i].b);
+			if (k && detect_link_usable(k, DETECT_CROSS_HOST) && k->value > 0 &&
+			    (!f || cell_of(f, k)))
+				x[nx++] = k->value;
+		}
+	}
+	return nx;
+}
+
+/* The test of retest_judge_alone on f's cells x against the controls' logs; true: holds. */
+static bool test_alone(const double *x, size_t nx, double reference, double log_mad,
+                       const struct detect_params *p, struct detect_suspect *k)
+{
+	k->measured = stats_median(x, nx);
+	k->expected = reference;
+	k->ratio = k->measured / reference;
+	k->score = STATS_MAD_TO_Z * log(k->ratio) / log_mad * sqrt(2.0 * (double)nx / M_PI);
+	int slow = 0;
+	for (size_t i = 0; i < nx; i++)
+		slow += x[i] <= (1 - p->tolerance) * reference;
+	k->links_suspect = slow;
+	k->links_total = (int)nx;
+	return isfinite(k->ratio) && k->ratio <= 1 - p->tolerance && k->score <= -p->z_threshold;
+}
+
+/* Appends k to now; -1 when out of memory. */
+static int put(struct detect_result *now, const struct detect_suspect *k)
+{
+	struct detect_suspect *s = realloc(now->suspects, (size_t)(now->nsuspects + 1) * sizeof *s);
+	if (!s)
+		return -1;
+	now->suspects = s;
+	now->suspects[now->nsuspects++] = *k;
+	return 0;
+}
+
+int retest_judge_alone(struct detect_result *now, const struct detect_result *accused,
+                       const struct retest_pair *pairs, int count,
+                       const struct detect_link *links, size_t n, const struct detect_params *p)
+{
+	double *x = malloc(((size_t)count * 2 + 1) * sizeof *x);
+	double *c = malloc(((size_t)count * 2 + 1) * sizeof *c);
+	int rc = x && c ? 0 : -1;
+	size_t nc = rc == 0 ? alone_cells(pairs, count, links, n, NULL, c) : 0;
+	double reference = nc >= 2 ? stats_median(c, nc) : NAN;
+	for (size_t i = 0; i < nc; i++)
+		c[i] = log(c[i]);
+	double mad = nc >= 2 ? stats_mad(c, nc) : NAN, floor = log1p(p->mad_floor_fraction);
+	double log_mad = mad > floor ? mad : floor;
+	for (int i = 0; rc == 0 && isfinite(reference) && i < accused->nsuspects; i++) {
+		const struct detect_suspect *f = &accused->suspects[i];
+		size_t nx = judged_alone(f) ? alone_cells(pairs, count, links, n, f, x) : 0;
+		if (nx == 0)
+			continue;
+		struct detect_suspect k = *f;
+		bool holds = test_alone(x, nx, reference, log_mad, p, &k);
+		int kept = 0;
+		for (int j = 0; j < now->nsuspects; j++) {
+			const struct detect_suspect *s = &now->suspects[j];
+			if (s->kind != f->kind || detect_accused_before(now, s, accused) != f)
+				now->suspects[kept++] = *s;
+		}
+		now->nsuspects = kept;
+		k.confirmed = false;
+		k.first_measured = k.first_ratio = k.first_score = NAN;
+		k.retest_misses = 0;
+		k.cpu_wait_fraction = k.other_traffic_gbps = k.other_traffic_most_gbps = NAN;
+		if (holds)
+			rc = put(now, &k);
+	}
+	free(x);
+	free(c);
 	return rc;
 }

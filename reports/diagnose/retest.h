@@ -49,20 +49,58 @@ int retest_keep_standing(const struct detect_result *now, const struct detect_re
 struct retest_pair {
 	int a, b;    /* ranks, a < b */
 	int step;    /* 0, 1, ...: the pairs of a step are consecutive */
-	int suspect; /* the segment of r it re-tests (its index), or -1 */
+	int suspect; /* the segment of r it re-tests (its index), -1, or RETEST_CONTROL */
 	int across;  /* 1: across that segment's cut, 0: within a side (or alone) */
 };
 
 /*
+ * Controls: a host's or a link's pairs measured alone read faster than the
+ * first pass's rounds, whose pairs ran at once and shared the cores. On the
+ * campaign's 5 namespace hosts (2 cores, 2026-12-07, links with the campaign's
+ * options, 3 runs each way, no fault) the median cross-host cell read 0.0345-0.0348
+ * GB/s in rounds and 0.0354-0.0358 alone; under 2 CPU burners 0.0269-0.0293 in
+ * rounds and 0.0315-0.0338 alone, 12-17% faster. A host 20% slow to receive
+ * (0.030 GB/s at the line) measured alone then reads above the rounds' median,
+ * and the re-test cleared every such host the first pass named under load. So
+ * each round also measures, alone, up to RETEST_CONTROL_PAIRS pairs of hosts
+ * no host or link suspect touches (suspect RETEST_CONTROL; each host in as few
+ * of them as it can), and a host or a link is judged on its pairs alone
+ * against them (retest_judge_alone).
+ */
+#define RETEST_CONTROL (-2)
+#define RETEST_CONTROL_PAIRS 3
+
+/*
  * Adds to pairs (emptied by the caller) every pair of r's suspects to
  * measure again (detect_remeasure_pairs, and a segment's as above; each pair
- * once) and lists them into *out
+ * once), then, when a host or a link is among them, the controls (above), and
+ * lists them into *out
  * (malloc'd, the caller frees; NULL when none). links and n are those given to
  * detect_run. Returns the number of pairs, or -1 when out of memory (*out
  * NULL).
  */
 int retest_plan(const struct detect_result *r, const struct detect_link *links, size_t n,
                 int nranks, int max_per_suspect, struct pair_set *pairs, struct retest_pair **out);
+
+/*
+ * A host's or a link's own verdict from this round's pairs measured alone,
+ * against the controls measured alone in the same round: for each host or
+ * link suspect of accused (bandwidth between hosts, not of the shift pattern,
+ * not a rail) with at least one cell measured alone this round (its slow
+ * ways: a host's out for send, in for receive; a link's one way or both) and
+ * at least 2 control cells (both ways of each control pair), the readings of
+ * it in now (the same kind, host or link; detect_accused_before) are removed,
+ * and when it holds it is put in their place with these figures: the median
+ * of its cells at most (1 - tolerance) x the controls' median, and the
+ * modified z of its median's log among the controls' logs (MAD floored as the
+ * detector's), with the gain sqrt(2k / pi) of a median of k cells, at most
+ * -z_threshold. Without controls (every host a suspect's) nothing changes:
+ * the classifier's reading of the whole matrix stands, as before. Returns 0,
+ * or -1 when out of memory (now then as it was or with readings removed only).
+ */
+int retest_judge_alone(struct detect_result *now, const struct detect_result *accused,
+                       const struct retest_pair *pairs, int count,
+                       const struct detect_link *links, size_t n, const struct detect_params *p);
 
 /*
  * A segment's own verdict from its two steps, which were measured moments

@@ -122,8 +122,7 @@ static void put_pair(struct jtext *col, const struct links_view *v, const struct
 	jt_int(&col[COL_BW_COUNT], (long long)r->window_us.n);
 	jt_int(&col[COL_BW_MSGS], r->window_msgs);
 	jt_int(&col[COL_BW_STOPPED], r->stopped_by_time);
-	jt_num(&col[COL_BIDIR_P50], r->bidir_window_us.n ? gbps(2 * wb, r->bidir_window_us.p50_us)
-	                                                  : NAN);
+	jt_num(&col[COL_BIDIR_P50], link_bidir_gbps(r, wb));
 	jt_num(&col[COL_CPU_WAIT], cpu_wait(v, r));
 	jt_int(&col[COL_REMEASURED], r->remeasured);
 }

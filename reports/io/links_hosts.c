@@ -38,7 +38,15 @@ static int cell_value_order(const void *pa, const void *pb)
  * carried besides it that way when it was measured alone; other: that
  * traffic alone (the pairs measured again alone, NAN where none was).
  */
-enum cell_kind { CELLS_ALL, CELLS_JUDGED, CELLS_SHIFT, CELLS_ROOM, CELLS_SHIFT_ROOM, CELLS_OTHER };
+enum cell_kind {
+	CELLS_ALL,
+	CELLS_JUDGED,
+	CELLS_SHIFT,
+	CELLS_ROOM,
+	CELLS_SHIFT_ROOM,
+	CELLS_OTHER,
+	CELLS_BIDIR
+};
 
 /* The median of each run of equal cells of cv[0..k) (sorted) into out[cell]. */
 static void cell_medians(const struct cell_value *cv, size_t k, double *out)
@@ -128,9 +136,10 @@ static int host_cells(const struct links_view *v, enum cell_kind kind, const int
 			continue;
 		if (pos && (pos[a] != rail || pos[b] != rail))
 			continue;
-		double g = kind == CELLS_OTHER ? link_other_way(v, a, b)
-		           : shift ? shift_bandwidth_gbps(v, a, b, false)
-		                   : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
+		double g = kind == CELLS_OTHER   ? link_other_way(v, a, b)
+		           : kind == CELLS_BIDIR ? link_bidir_gbps(record(v, a, b), v->window_bytes)
+		           : shift               ? shift_bandwidth_gbps(v, a, b, false)
+		                                 : link_bandwidth_gbps(record(v, a, b), v->window_bytes);
 		double other = NAN;
 		if (kind == CELLS_ROOM)
 			other = link_other_way(v, a, b);
@@ -161,6 +170,11 @@ int links_judged_host_matrix(const struct links_view *v, bool shift, double *out
 int links_room_host_matrix(const struct links_view *v, bool shift, double *out)
 {
 	return host_cells(v, shift ? CELLS_SHIFT_ROOM : CELLS_ROOM, NULL, -1, out);
+}
+
+int links_bidir_host_matrix(const struct links_view *v, double *out)
+{
+	return host_cells(v, CELLS_BIDIR, NULL, -1, out);
 }
 
 int links_other_host_matrix(const struct links_view *v, double *out)

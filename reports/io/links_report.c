@@ -54,6 +54,13 @@ double link_bandwidth_gbps(const struct link_record *r, double window_bytes)
 	return r->measured ? gbps(window_bytes, typical(&r->window_us)) : NAN;
 }
 
+double link_bidir_gbps(const struct link_record *r, double window_bytes)
+{
+	return r && r->measured && r->bidir_window_us.n
+	           ? gbps(2 * window_bytes, r->bidir_window_us.p50_us)
+	           : NAN;
+}
+
 static const struct link_record *record(const struct links_view *v, int a, int b)
 {
 	return links_view_record(v, a, b);

@@ -176,6 +176,8 @@ double links_other_traffic(const struct links_view *v, const struct detect_suspe
 double link_latency_us(const struct link_record *r);
 /* The typical bandwidth a -> b in GB/s (window bytes over the p50 window time), or NAN. */
 double link_bandwidth_gbps(const struct link_record *r, double window_bytes);
+/* Both ways at once, a window each way (2 x window bytes over the p50 time), or NAN. */
+double link_bidir_gbps(const struct link_record *r, double window_bytes);
 
 /*
  * The detector's view of every measured ordered pair for metric: writes at
@@ -222,6 +224,11 @@ int links_judged_host_matrix(const struct links_view *v, bool shift, double *out
  * again alone.
  */
 int links_room_host_matrix(const struct links_view *v, bool shift, double *out);
+/*
+ * The isolated pairs' bidirectional bandwidth (both ways at once, as the pair's
+ * first rank saw it: link_bidir_gbps) as links_judged_host_matrix lays it out.
+ */
+int links_bidir_host_matrix(const struct links_view *v, double *out);
 /*
  * Of the isolated pairs, what was in each one's way alone (link_other_way):
  * the median over the pairs of a host pair measured again alone, NAN where

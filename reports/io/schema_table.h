@@ -588,8 +588,9 @@
 	  "meanwhile, the median over them of the busier end (null: not known)")                   \
 	F(SUSP, CLEARED_BY, "cleared_by", STR, NONE, 0, suspect_cleared_by_names, "",              \
 	  "cleared[]: retest (not confirmed), scheduler (the wait for a core explains it), "       \
-	  "traffic (another job's traffic on the NICs explains it), alone (a link of the "         \
-	  "shift pattern whose pair alone runs within its class) or segment (a link across a "     \
+	  "traffic (another job's traffic on the NICs explains it), alone (a link or a host of "   \
+	  "the shift pattern whose pairs alone run within their class; a host's both ways at "     \
+	  "once too) or segment (a link across a "                                                 \
 	  "confirmed segment's cut, or a host on a side of it that runs within its side, at the "  \
 	  "segment's level: its cells; or a segment another names with as many hosts or more)")  \
 	F(SUSP, LINKS_SUSPECT, "links_suspect", INT, NONE, R, NULL, "",                            \

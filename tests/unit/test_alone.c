@@ -127,3 +127,69 @@ Test(alone, each_part_on_its_own)
 	for (int i = 3; i < 7; i++)
 		cr_assert(v[i].confirmed, "h3 h4 <-> h5 h6 stays");
 }
+
+static struct detect_suspect shift_host(int h, enum detect_direction d)
+{
+	struct detect_suspect s = shift_link(-1, -1, d);
+	s.kind = DETECT_HOST;
+	s.between_hosts = false;
+	s.host = h;
+	return s;
+}
+
+/*
+ * Seed 3, draw 35 (2026-12-07): h4 received 20% slow (index 3 here), and the shift
+ * named h2 (index 1) slow to send, its pairs alone fine one way and both ways: cleared.
+ * h4's own reading, slow to receive, is slow in the pairs too: it stays.
+ */
+Test(alone, a_shift_host_fine_alone_both_ways_is_cleared)
+{
+	double pairs[H * H], bidir[H * H];
+	all_fine(pairs, H);
+	all_fine(bidir, H);
+	for (int x = 0; x < H; x++)
+		if (x != 3)
+			pairs[x * H + 3] = 0.8;
+	struct detect_suspect v[] = {shift_host(1, DETECT_DIR_AB), shift_host(3, DETECT_DIR_BA),
+	                             shift_host(3, DETECT_DIR_AB)};
+	struct detect_result r = {.nsuspects = 3, .suspects = v};
+	struct detect_params p;
+	detect_params_default(&p);
+	cr_assert_eq(alone_clear_hosts(&r, pairs, bidir, H, 1.0, &p), 2);
+	cr_assert(!v[0].confirmed && v[0].alone_cleared);
+	cr_assert(v[1].confirmed && !v[1].alone_cleared, "slow to receive alone too");
+	cr_assert(!v[2].confirmed, "its sends are fine alone");
+	cr_assert_eq(alone_clear_hosts(&r, pairs, bidir, H, 1.0, &p), 0, "once");
+}
+
+/*
+ * A NIC that cannot send and receive at once: fine one way at a time, slow in
+ * the bidirectional windows: the shift's reason to name a host, it stays. So
+ * does a host of the isolated pairs, and one whose pairs were not measured.
+ */
+Test(alone, a_host_slow_both_ways_at_once_stays)
+{
+	struct detect_params p;
+	detect_params_default(&p);
+	double t = detect_tolerance(&p, DETECT_BANDWIDTH, DETECT_CROSS_HOST);
+	double pairs[H * H], bidir[H * H];
+	all_fine(pairs, H);
+	all_fine(bidir, H);
+	for (int x = 0; x < H; x++)
+		if (x != 2)
+			bidir[x * H + 2] = bidir[2 * H + x] = (1 - t) * 0.97;
+	struct detect_suspect v[] = {shift_host(2, DETECT_DIR_BOTH), shift_host(0, DETECT_DIR_AB),
+	                             shift_host(1, DETECT_DIR_AB)};
+	v[1].loaded = false;
+	for (int x = 0; x < H; x++)
+		pairs[1 * H + x] = NAN;
+	struct detect_result r = {.nsuspects = 3, .suspects = v};
+	cr_assert_eq(alone_clear_hosts(&r, pairs, bidir, H, 1.0, &p), 0);
+	cr_assert(v[0].confirmed && v[1].confirmed && v[2].confirmed);
+	/* at the tolerance's edge the other way: cleared */
+	for (int x = 0; x < H; x++)
+		if (x != 2)
+			bidir[x * H + 2] = bidir[2 * H + x] = (1 - t) * 1.02;
+	cr_assert_eq(alone_clear_hosts(&r, pairs, bidir, H, 1.0, &p), 1);
+	cr_assert(!v[0].confirmed && v[0].alone_cleared);
+}

@@ -193,7 +193,9 @@ static size_t all_links(struct detect_link *k)
 /*
  * A link's pair is measured alone, a step of its own; a segment's 4 pairs
  * across its cut at once (no host twice), then 4 within its sides at once (2
- * on each side); every pair listed once, marked, and listed steps in order.
+ * on each side); then 3 controls for the link, alone, between hosts it does
+ * not touch, each host in as few as can be; every pair listed once, marked,
+ * and listed steps in order.
  */
 Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 {
@@ -211,8 +213,20 @@ Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 	struct pair_set pairs;
 	pair_set_init(&pairs);
 	struct retest_pair *list = NULL;
-	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 9);
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 12);
 	cr_assert(list[0].a == 0 && list[0].b == 4 && list[0].step == 0, "the link alone, first");
+	int in_control[PLAN_HOSTS] = {0};
+	for (int i = 9; i < 12; i++) {
+		cr_assert_eq(list[i].suspect, RETEST_CONTROL);
+		cr_assert_eq(list[i].step, 3 + (i - 9), "a control alone, after the segment's");
+		cr_assert(list[i].a != 0 && list[i].b != 4 && list[i].a != 4 && list[i].b != 0);
+		in_control[list[i].a]++;
+		in_control[list[i].b]++;
+	}
+	/* 1-2, 3-5; then 6-7 is the segment's: a host in two, as few as can be */
+	cr_assert(list[9].a == 1 && list[9].b == 2 && list[10].a == 3 && list[10].b == 5);
+	for (int h = 0; h < PLAN_HOSTS; h++)
+		cr_assert_leq(in_control[h], 2);
 	int across = 0, within[2] = {0, 0}, listed = 0;
 	for (int step = 1; step <= 2; step++) {
 		bool busy[PLAN_HOSTS] = {false};
@@ -230,10 +244,10 @@ Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 	}
 	cr_assert_eq(across, 4);
 	cr_assert(within[0] == 2 && within[1] == 2);
-	for (int i = 0; i < 9; i++)
+	for (int i = 0; i < 12; i++)
 		listed += pair_set_has(&pairs, list[i].a, list[i].b);
-	cr_assert_eq(listed, 9, "every pair listed is marked");
-	cr_assert_eq(pairs.count, 9, "and no other");
+	cr_assert_eq(listed, 12, "every pair listed is marked");
+	cr_assert_eq(pairs.count, 12, "and no other");
 	free(list);
 	pair_set_release(&pairs);
 }
@@ -454,4 +468,147 @@ Test(retest, a_segment_one_way_is_judged_on_its_way)
 		detect_result_release(&now);
 	}
 	free(x.list);
+}
+
+/* A host suspect of cross-host bandwidth, as the classifier names one. */
+static struct detect_suspect host_suspect(int h, enum detect_direction d)
+{
+	return (struct detect_suspect){.kind = DETECT_HOST, .metric = DETECT_BANDWIDTH,
+	                               .locality = DETECT_CROSS_HOST, .a = -1, .b = -1,
+	                               .host = h, .host_a = -1, .host_b = -1, .direction = d,
+	                               .side = -1, .measured = 0.84, .expected = 1, .ratio = 0.84,
+	                               .score = -3.5, .first_measured = NAN,
+	                               .cpu_wait_fraction = NAN};
+}
+
+/*
+ * 8 hosts as all_links makes them, host 7's pairs with hosts 0-3 measured alone
+ * (its slow ways to_7 in, from_7 out), and 3 controls alone (0.97, 1.0, 1.03 both ways).
+ */
+static int alone_round(struct detect_link *links, size_t n, double to_7, double from_7,
+                       struct retest_pair *pairs)
+{
+	static const double control[3] = {0.97, 1.0, 1.03};
+	int k = 0;
+	for (int h = 0; h < 4; h++)
+		pairs[k++] = (struct retest_pair){.a = h, .b = 7, .step = k, .suspect = -1};
+	for (int c = 0; c < 3; c++)
+		pairs[k++] = (struct retest_pair){
+		    .a = 4 + (c == 2), .b = 5 + c - (c == 2), .step = k, .suspect = RETEST_CONTROL};
+	for (size_t j = 0; j < n; j++) {
+		struct detect_link *l = &links[j];
+		l->value = l->b == 7 ? to_7 : l->a == 7 ? from_7 : 1;
+		for (int c = 4; c < 7; c++)
+			if (pairs[c].a == l->a && pairs[c].b == l->b)
+				l->value = control[c - 4];
+			else if (pairs[c].a == l->b && pairs[c].b == l->a)
+				l->value = control[c - 4];
+	}
+	return k;
+}
+
+/*
+ * Host 7, 20% slow to receive, named by the first pass; the round's matrix of
+ * pairs alone and pairs in rounds named nothing. Judged on its pairs alone
+ * against the controls it holds, at 0.8x, and is put in; slow to send it does not.
+ */
+Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
+{
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	struct retest_pair pairs[8];
+	int count = alone_round(links, n, 0.8, 1.0, pairs);
+	struct detect_suspect was[2] = {host_suspect(7, DETECT_DIR_BA),
+	                                host_suspect(6, DETECT_DIR_AB)};
+	struct detect_result accused = {.nsuspects = 1, .suspects = was, .nhosts = PLAN_HOSTS};
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_result now;
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].kind, DETECT_HOST);
+	cr_assert_eq(now.suspects[0].host, 7);
+	cr_assert_float_eq(now.suspects[0].ratio, 0.8, 1e-9);
+	cr_assert_eq(now.suspects[0].links_total, 4, "its 4 cells in, not its cells out");
+	cr_assert_not(now.suspects[0].confirmed, "detect_confirm confirms it");
+	detect_result_release(&now);
+	/* the other way round: its cells out are fine, so slow to send it is not */
+	was[0].direction = DETECT_DIR_AB;
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 0);
+	detect_result_release(&now);
+}
+
+/*
+ * The round's matrix named host 7 (a burst in the rounds' cells), its pairs
+ * alone run as the controls: the reading is removed. A link the round named
+ * from its cells stays (a host narrowed to its link). With fewer than 2
+ * control cells nothing changes.
+ */
+Test(retest, a_reading_the_pairs_alone_do_not_hold_is_removed)
+{
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	struct retest_pair pairs[8];
+	int count = alone_round(links, n, 0.99, 1.0, pairs);
+	struct detect_suspect was = host_suspect(7, DETECT_DIR_BA);
+	struct detect_result accused = {.nsuspects = 1, .suspects = &was, .nhosts = PLAN_HOSTS};
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_suspect link = link_suspect(3, 7, false);
+	link.metric = DETECT_BANDWIDTH;
+	link.host_a = 3, link.host_b = 7;
+	struct detect_result now;
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	now.suspects = malloc(2 * sizeof *now.suspects);
+	now.suspects[0] = host_suspect(7, DETECT_DIR_BOTH);
+	now.suspects[1] = link;
+	now.nsuspects = 2;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].kind, DETECT_LINK, "the link stays");
+	/* no controls: the round's reading stands */
+	now.suspects[1] = host_suspect(7, DETECT_DIR_BOTH);
+	now.nsuspects = 2;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, 4, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 2);
+	detect_result_release(&now);
+}
+
+/*
+ * A link one way: its one cell alone at 0.6x holds (a single cell's z over the
+ * controls' spread); at 0.93x, inside the tolerance, it does not.
+ */
+Test(retest, a_link_is_judged_on_its_way_alone)
+{
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	struct retest_pair pairs[8];
+	int count = alone_round(links, n, 0.6, 1.0, pairs);
+	struct detect_suspect was = link_suspect(2, 7, false);
+	was.metric = DETECT_BANDWIDTH;
+	was.host_a = 2, was.host_b = 7;
+	was.direction = DETECT_DIR_AB;
+	struct detect_result accused = {.nsuspects = 1, .suspects = &was, .nhosts = PLAN_HOSTS};
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_result now;
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].links_total, 1, "2 -> 7 only");
+	cr_assert_float_eq(now.suspects[0].ratio, 0.6, 1e-9);
+	detect_result_release(&now);
+	count = alone_round(links, n, 0.93, 1.0, pairs);
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 0);
+	detect_result_release(&now);
 }
