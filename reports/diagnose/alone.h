@@ -48,10 +48,9 @@ int alone_clear(struct detect_result *r, const double *pairs, int nhosts, double
  * nhosts, NAN unknown) is at least (1 - tolerance) x the median of the
  * finite cells of bidir that do not touch it. A host without such cells keeps the verdict. The
  * campaign's links draws of seed 3 (2026-12-07, under 2 CPU burners on the 2
- * cores the 5 hosts share) named hosts under the shift alone that their pairs
- * ran within their class: h5 slow to send where h5 received 20% slow, h4 slow
- * to send where one link of h4 was 50% slow. Returns how many it cleared, or
- * -1 when out of memory.
+ * cores the 5 hosts share) named under the shift alone h5 slow to send where
+ * h5 received 20% slow; its pairs ran at 0.98x one way and 1.05x both ways at
+ * once. Returns how many it cleared, or -1 when out of memory.
  */
 int alone_clear_hosts(struct detect_result *r, const double *pairs, const double *bidir,
                       int nhosts, double expected, const struct detect_params *p);
