@@ -15,6 +15,7 @@
 #include "cmd/parse.h"
 #include "probes/plan.h"
 #include "probes/tournament.h"
+#include "reports/diagnose/retest.h"
 
 enum {
 	LINKS_MAX_ITERS = 10000000,
@@ -431,7 +432,10 @@ const struct cmd_spec links_spec = {
         "judged each as one figure, their median, whose z-score gains sqrt(2k / pi) from\n"
         "its k cells: a host 15% slow to every partner is named where no one cell is.\n"
         "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
-        "or segment; the shift pattern whole), " TEXT_OF(LINKS_RETESTS) " re-tests, and only what the last of them\n"
+        "or segment; the shift pattern whole, its links' pairs also alone), a host or a\n"
+        "link between hosts judged on its pairs alone against up to " TEXT_OF(RETEST_CONTROL_PAIRS) " control pairs\n"
+        "of untouched hosts measured alone in the same re-test (pairs alone outrun pairs\n"
+        "in rounds), " TEXT_OF(LINKS_RETESTS) " re-tests, and only what the last of them\n"
         "and all others but at most " TEXT_OF(LINKS_RETEST_MISSES) " found again is reported, a miss costing one\n"
         "more re-test (a burst of other work that lasts one re-test accuses no one, and\n"
         "one that hides a fault for one re-test clears no one); with none, the smallest\n"

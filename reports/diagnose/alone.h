@@ -13,8 +13,11 @@
  * named such links at 0.81-0.88x under CPU burners, their pairs alone at
  * 0.94-1.00x). Such a confirmed link is cleared (alone_cleared; cleared_by
  * alone) when every cell it names of the isolated pairs' host matrix is at
- * least (1 - tolerance) x that matrix's reference. A cell not measured
- * alone keeps the verdict. So do such links that together run between two
+ * least (1 - tolerance) x that matrix's reference. The re-tests measure a
+ * shift link's pairs alone (detect_remeasure_pairs), so its cells are read
+ * alone, not as the first pass's rounds left them (a healthy link h5 -> h2 of
+ * the campaign's seed 3 stood at 0.81x there under CPU burners and was named).
+ * A cell not measured keeps the verdict. So do such links that together run between two
  * groups of two hosts or more (every link from one group to the other, none
  * within one): that is a segment's shape, flows of a step sharing an uplink
  * that one flow alone fills (the campaign's uplink at 95% of a host's rate:

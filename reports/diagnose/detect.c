@@ -640,8 +640,9 @@ int detect_remeasure_pairs(const struct detect_result *r, const struct detect_li
 	int fresh = 0;
 	for (int i = 0; i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
-		if (s->loaded)
-			continue; /* the shift pattern is measured again whole */
+		/* the shift pattern is measured again whole; a link of it also alone (alone.h) */
+		if (s->loaded && s->kind != DETECT_LINK)
+			continue;
 		if (s->kind == DETECT_SEGMENT)
 			continue; /* measured as the rounds did: retest.h plans its pairs */
 		if (s->kind == DETECT_LINK && !s->between_hosts) {

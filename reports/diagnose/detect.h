@@ -217,8 +217,12 @@ int detect_run(const struct detect_link *links, size_t n, int nhosts, enum detec
  * most max_per_suspect pairs of each suspect (0: all) are marked: a host's
  * slowest link in its direction (the lowest value), then the others evenly
  * spaced, so a host named on one slow link is told from it by the re-test;
- * suspects of the shift pattern (loaded) mark none. Returns the number of
- * pairs newly marked, or -1 when out of memory.
+ * of the suspects of the shift pattern (loaded) only links mark theirs (what
+ * alone.h asks of them: fine alone, measured alone, as the re-tests measure
+ * pairs; the campaign's seed 3 named a healthy link h5 -> h2 under the shift,
+ * its pair at 0.81x in the first pass's rounds under CPU burners and never
+ * measured alone). Returns the number of pairs newly marked, or -1 when out
+ * of memory.
  */
 int detect_remeasure_pairs(const struct detect_result *r, const struct detect_link *links, size_t n,
                            int nranks, int max_per_suspect, struct pair_set *pairs);

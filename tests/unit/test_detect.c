@@ -561,3 +561,30 @@ Test(detect, sides_cross)
 	cr_assert_not(detect_sides_cross(sides, 4, -1, 2), "out of range");
 	cr_assert_not(detect_sides_cross(NULL, 4, 0, 2), "no sides");
 }
+
+/*
+ * A link of the shift pattern marks its pairs, to be measured alone (alone.h
+ * judges it on them); a host or a segment of the shift marks none: the shift
+ * is measured again whole.
+ */
+Test(detect, a_shift_link_is_measured_again_alone_a_shift_host_not)
+{
+	struct cluster c;
+	struct detect_result r;
+	struct pair_set pairs;
+	rng_state = 11;
+	layout(&c, 7, 1, 1);
+	fill(&c, BW, 0.02);
+	build(&c);
+	host_suspect(&r, c.nhosts, 3, DETECT_DIR_AB);
+	r.suspects[0].loaded = true;
+	pair_set_init(&pairs);
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 4, &pairs), 0);
+	r.suspects[0].kind = DETECT_LINK;
+	r.suspects[0].between_hosts = true;
+	r.suspects[0].host_a = 5;
+	r.suspects[0].host_b = 2;
+	cr_assert_eq(detect_remeasure_pairs(&r, c.links, c.nlinks, c.nranks, 4, &pairs), 1);
+	cr_assert(pair_set_has(&pairs, 2, 5), "h5 -> h2's pair, alone");
+	pair_set_release(&pairs);
+}
