@@ -8,6 +8,7 @@
 #include "reports/accept/accept_spread.h"
 #include "reports/accept/accept_util.h"
 #include "reports/io/report_io.h"
+#include "reports/stats/stats.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -288,7 +289,7 @@ static int weakest_host(const struct deriving *d, size_t run, enum detect_locali
 
 	for (int h = 0; h < d->figs[0].nhosts; h++) {
 		size_t k = class_values(d, run, l, bandwidth, h, x);
-		double m = k ? accept_median_inplace(x, k) : NAN;
+		double m = k ? stats_median_inplace(x, k) : NAN;
 		if (k && (found < 0 || (bandwidth ? m < *weakest : m > *weakest))) {
 			*weakest = m;
 			found = h;
@@ -313,14 +314,14 @@ static int derive_class(struct deriving *d, enum detect_locality l, bool bandwid
 
 	if (n == 0)
 		return 0;
-	median = accept_median_inplace(x, n);
+	median = stats_median_inplace(x, n);
 	host = weakest_host(d, d->n, l, bandwidth, x, &weakest);
 	for (size_t i = 0; i < d->n; i++) {
 		size_t k = class_values(d, i, l, bandwidth, -1, x);
 		double run_median, run_weakest = NAN;
 		if (k == 0)
 			continue;
-		run_median = accept_median_inplace(x, k);
+		run_median = stats_median_inplace(x, k);
 		if (weakest_host(d, i, l, bandwidth, x, &run_weakest) < 0)
 			run_weakest = run_median;
 		d->runs[nruns++] =
@@ -454,7 +455,7 @@ static int derive_metric(struct deriving *d, const struct point_key *key, size_t
 		}
 		if (n == 0)
 			continue;
-		d->runs[nruns++] = accept_median_inplace(x, n);
+		d->runs[nruns++] = stats_median_inplace(x, n);
 		if (!prov) {
 			accept_format_bytes(size, sizeof size, key->bytes);
 			snprintf(stat, sizeof stat, "%s of %s%s at %s",

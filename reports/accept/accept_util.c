@@ -162,15 +162,3 @@ void accept_format_bytes(char *buf, size_t len, unsigned long long bytes)
 	}
 	snprintf(buf, len, "%llu %s", v, units[u]);
 }
-
-static int cmp_double(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
-double accept_median_inplace(double *x, size_t n)
-{
-	qsort(x, n, sizeof *x, cmp_double);
-	return stats_percentile(x, n, 0.5);
-}

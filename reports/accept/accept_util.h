@@ -56,7 +56,4 @@ int accept_grow(void **items, size_t *cap, size_t n, size_t size);
 /* "8 B", "64 KiB", "4 MiB", "1 GiB"; other sizes in bytes ("1000 B"). */
 void accept_format_bytes(char *buf, size_t len, unsigned long long bytes);
 
-/* Median of x[0..n) (n > 0), sorting x in place. */
-double accept_median_inplace(double *x, size_t n);
-
 #endif

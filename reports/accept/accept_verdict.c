@@ -514,9 +514,9 @@ static bool room_explains(const struct accept_figures *f, const struct accept_re
 	room->busy = out.busy;
 	if (n == 0 || out.busy == 0)
 		return false;
-	room->host = accept_median_inplace(c, n);
+	room->host = stats_median_inplace(c, n);
 	size_t nc = control_values(f, r, true, true, c);
-	room->control = nc ? accept_median_inplace(c, nc) : NAN;
+	room->control = nc ? stats_median_inplace(c, nc) : NAN;
 	return room->host > (1 - tol) * room->control;
 }
 
@@ -546,10 +546,10 @@ static void eval_again(const struct accept_figures *f, const struct accept_resul
 		free(x);
 		return;
 	}
-	e->again = accept_median_inplace(x, n);
+	e->again = stats_median_inplace(x, n);
 	bool fails = !meets(r, e->again);
 	nc = control_values(f, r, bandwidth, false, c);
-	double control = nc ? accept_median_inplace(c, nc) : NAN;
+	double control = nc ? stats_median_inplace(c, nc) : NAN;
 	bool control_fails = nc && !meets(r, control);
 	/* separated: worse than the controls' worse tail (c is sorted), not only than the
 	   threshold: on a busy cluster a healthy host's median can cross it twice while the
@@ -621,7 +621,7 @@ static void eval_job_again(const struct accept_figures *f, const struct accept_r
 	if (x)
 		n = class_values(g, NULL, r->index, r->check == CHECK_LINK_BW, -1, 0, x, &out);
 	if (n > 0) {
-		e->again = accept_median_inplace(x, n);
+		e->again = stats_median_inplace(x, n);
 		e->unconfirmed = meets(r, e->again);
 		noted(e, "; measured again on the failing hosts and controls: %.4g %s, %s", e->again,
 		      checks[r->check].unit,
@@ -667,7 +667,7 @@ static bool scheduler_s(const struct accept_figures *f, const struct accept_link
 	                        VALUES_JUDGED_ONLY, x, &out);
 	if (out.waited == 0)
 		return false;
-	double rest = n ? accept_median_inplace(x, n) : NAN;
+	double rest = n ? stats_median_inplace(x, n) : NAN;
 	if (n && !meets(r, rest))
 		return false;
 	e->unconfirmed = true;
@@ -713,7 +713,7 @@ static void eval_class(const struct accept_figures *f, const struct accept_link_
 		       detect_locality_name((enum detect_locality)r->index),
 		       r->host >= 0 ? " on this host" : "");
 	else {
-		e->value = accept_median_inplace(x, n);
+		e->value = stats_median_inplace(x, n);
 		judged(e, meets(r, e->value), checks[r->check].fault,
 		       "median of %zu link%s, %zu %s%s", n, n == 1 ? "" : "s", beyond,
 		       bandwidth ? "below the minimum" : "above the maximum", more);

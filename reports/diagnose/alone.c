@@ -1,6 +1,8 @@
 /* See alone.h. */
 #include "reports/diagnose/alone.h"
 
+#include "reports/stats/stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -103,21 +105,6 @@ out:
 	return cleared;
 }
 
-static int double_order(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-/* The median of v[0 .. n-1], sorted here; NAN for none. */
-static double median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof *v, double_order);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Host h's finite cells of m, out (i -> x) and/or in (x -> i), into v; their count. */
 static size_t host_cells_of(const double *m, int nhosts, int h, bool out, bool in, double *v)
 {
@@ -153,16 +140,16 @@ int alone_clear_hosts(struct detect_result *r, const double *pairs, const double
 		double floor = 1 - detect_tolerance(p, s->metric, s->locality);
 		bool out = s->direction != DETECT_DIR_BA, in = s->direction != DETECT_DIR_AB;
 		k = host_cells_of(pairs, nhosts, s->host, out, in, v);
-		double one_way = median_of(v, k);
+		double one_way = stats_median_inplace(v, k);
 		k = host_cells_of(bidir, nhosts, s->host, true, true, v);
-		double both = median_of(v, k);
+		double both = stats_median_inplace(v, k);
 		/* both ways at once, against the cells that do not touch it */
 		k = 0;
 		for (size_t c = 0; c < cells; c++)
 			if (c / (size_t)nhosts != (size_t)s->host &&
 			    c % (size_t)nhosts != (size_t)s->host && isfinite(bidir[c]))
 				v[k++] = bidir[c];
-		double others = median_of(v, k);
+		double others = stats_median_inplace(v, k);
 		if (one_way >= floor * expected && both >= floor * others) {
 			s->confirmed = false;
 			s->alone_cleared = true;

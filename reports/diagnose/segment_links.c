@@ -1,6 +1,8 @@
 /* See segment_links.h. */
 #include "reports/diagnose/segment_links.h"
 
+#include "reports/stats/stats.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -44,21 +46,6 @@ int segment_clear_links(struct detect_result *r, const struct detect_params *p)
 		}
 	}
 	return cleared;
-}
-
-static int double_order(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-/* The median of v[0 .. n-1], sorted here; NAN for none. */
-static double median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	qsort(v, n, sizeof *v, double_order);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /*
@@ -111,7 +98,7 @@ static bool explains_host(const struct detect_result *r, const struct detect_sus
 		return false; /* slower than the segment: a fault of its own */
 	size_t nown, nref;
 	cells_within(cells, r->nhosts, sides, s->host, s->direction, own, &nown, ref, &nref);
-	double mine = median_of(own, nown), others = median_of(ref, nref);
+	double mine = stats_median_inplace(own, nown), others = stats_median_inplace(ref, nref);
 	return isfinite(mine) && isfinite(others) && mine >= (1 - t) * others;
 }
 

@@ -116,6 +116,14 @@ bool stats_percentile_defined(size_t n, double q)
 	return (double)n >= need;
 }
 
+double stats_median_inplace(double *x, size_t n)
+{
+	if (!x || n == 0)
+		return NAN;
+	qsort(x, n, sizeof *x, cmp_double);
+	return stats_percentile(x, n, 0.5);
+}
+
 double stats_median(const double *x, size_t n)
 {
 	double *sorted = NULL;

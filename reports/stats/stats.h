@@ -44,6 +44,8 @@ double stats_binomial_tail(int n, int k, double q);
 
 /* Median of x (unsorted; sorted in a private copy). NAN for n = 0 or no memory. */
 double stats_median(const double *x, size_t n);
+/* Median of x[0..n), sorting x in place (no copy: for scratch arrays). NAN for n = 0. */
+double stats_median_inplace(double *x, size_t n);
 
 /*
  * Median absolute deviation, raw (not scaled by 1.4826): the median of

@@ -508,18 +508,15 @@ static int alone_round(struct detect_link *links, size_t n, double to_7, double 
 }
 
 /*
- * Host 7, 20% slow to receive, named by the first pass; the round's matrix of
- * pairs alone and pairs in rounds named nothing. Judged on its pairs alone
- * against the controls it holds, at 0.8x, and is put in; slow to send it does not.
+ * What retest_judge_alone puts in an empty round for was, host 7's pairs alone at
+ * to_7 (in) and from_7 (out) against alone_round's controls (released by the caller).
  */
-Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
+static struct detect_result alone_verdict(struct detect_suspect *was, double to_7, double from_7)
 {
 	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
 	size_t n = all_links(links);
 	struct retest_pair pairs[8];
-	int count = alone_round(links, n, 0.8, 1.0, pairs);
-	struct detect_suspect was[2] = {host_suspect(7, DETECT_DIR_BA),
-	                                host_suspect(6, DETECT_DIR_AB)};
+	int count = alone_round(links, n, to_7, from_7, pairs);
 	struct detect_result accused = {.nsuspects = 1, .suspects = was, .nhosts = PLAN_HOSTS};
 	struct detect_params p;
 	detect_params_default(&p);
@@ -527,6 +524,18 @@ Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
 	detect_result_init(&now);
 	now.nhosts = PLAN_HOSTS;
 	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	return now;
+}
+
+/*
+ * Host 7, 20% slow to receive, named by the first pass; the round's matrix of
+ * pairs alone and pairs in rounds named nothing. Judged on its pairs alone
+ * against the controls it holds, at 0.8x, and is put in; slow to send it does not.
+ */
+Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
+{
+	struct detect_suspect was = host_suspect(7, DETECT_DIR_BA);
+	struct detect_result now = alone_verdict(&was, 0.8, 1.0);
 	cr_assert_eq(now.nsuspects, 1);
 	cr_assert_eq(now.suspects[0].kind, DETECT_HOST);
 	cr_assert_eq(now.suspects[0].host, 7);
@@ -535,10 +544,8 @@ Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
 	cr_assert_not(now.suspects[0].confirmed, "detect_confirm confirms it");
 	detect_result_release(&now);
 	/* the other way round: its cells out are fine, so slow to send it is not */
-	was[0].direction = DETECT_DIR_AB;
-	detect_result_init(&now);
-	now.nhosts = PLAN_HOSTS;
-	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	was.direction = DETECT_DIR_AB;
+	now = alone_verdict(&was, 0.8, 1.0);
 	cr_assert_eq(now.nsuspects, 0);
 	detect_result_release(&now);
 }
@@ -586,29 +593,16 @@ Test(retest, a_reading_the_pairs_alone_do_not_hold_is_removed)
  */
 Test(retest, a_link_is_judged_on_its_way_alone)
 {
-	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
-	size_t n = all_links(links);
-	struct retest_pair pairs[8];
-	int count = alone_round(links, n, 0.6, 1.0, pairs);
 	struct detect_suspect was = link_suspect(2, 7, false);
 	was.metric = DETECT_BANDWIDTH;
 	was.host_a = 2, was.host_b = 7;
 	was.direction = DETECT_DIR_AB;
-	struct detect_result accused = {.nsuspects = 1, .suspects = &was, .nhosts = PLAN_HOSTS};
-	struct detect_params p;
-	detect_params_default(&p);
-	struct detect_result now;
-	detect_result_init(&now);
-	now.nhosts = PLAN_HOSTS;
-	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	struct detect_result now = alone_verdict(&was, 0.6, 1.0);
 	cr_assert_eq(now.nsuspects, 1);
 	cr_assert_eq(now.suspects[0].links_total, 1, "2 -> 7 only");
 	cr_assert_float_eq(now.suspects[0].ratio, 0.6, 1e-9);
 	detect_result_release(&now);
-	count = alone_round(links, n, 0.93, 1.0, pairs);
-	detect_result_init(&now);
-	now.nhosts = PLAN_HOSTS;
-	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	now = alone_verdict(&was, 0.93, 1.0);
 	cr_assert_eq(now.nsuspects, 0);
 	detect_result_release(&now);
 }

@@ -348,3 +348,16 @@ Test(stats, mann_whitney_too_small)
 	cr_assert_eq(u, -7);
 	cr_assert_eq(stats_mann_whitney(a, 2, a + 1, 2, &u, &p), 0);
 }
+
+/* The in-place median sorts its scratch array and agrees with the copying one. */
+Test(stats, median_inplace_sorts_and_agrees)
+{
+	double x[] = {5, 1, 4, 2, 3, 6};
+	double y[] = {5, 1, 4, 2, 3, 6};
+	cr_assert_float_eq(stats_median_inplace(x, 6), stats_median(y, 6), 1e-12);
+	cr_assert_float_eq(stats_median_inplace(x, 5), 3.0, 1e-12);
+	for (int i = 1; i < 6; i++)
+		cr_assert_leq(x[i - 1], x[i]);
+	cr_assert(isnan(stats_median_inplace(x, 0)));
+	cr_assert(isnan(stats_median_inplace(NULL, 3)));
+}
