@@ -87,14 +87,16 @@ static bool explains_host(const struct detect_result *r, const struct detect_sus
                           const struct detect_params *p, double *own, double *ref)
 {
 	const signed char *sides = detect_sides(r, g);
+	/* a host of the shift may be read on the isolated pairs' segment and matrix */
+	bool same = s->loaded == g->loaded;
 	if (!sides || s->kind != DETECT_HOST || s->metric != DETECT_BANDWIDTH ||
-	    s->metric != g->metric || s->locality != g->locality || s->loaded != g->loaded ||
+	    s->metric != g->metric || s->locality != g->locality || (!same && g->loaded) ||
 	    s->host < 0 || s->host >= r->nhosts || sides[s->host] < 0 ||
 	    !host_ways_are_segments(g, sides, s) || !isfinite(s->measured) ||
 	    !isfinite(g->measured))
 		return false;
 	double t = detect_tolerance(p, s->metric, s->locality);
-	if (s->measured < (1 - t) * g->measured)
+	if (same && s->measured < (1 - t) * g->measured)
 		return false; /* slower than the segment: a fault of its own */
 	size_t nown, nref;
 	cells_within(cells, r->nhosts, sides, s->host, s->direction, own, &nown, ref, &nref);
@@ -133,7 +135,7 @@ static bool any_candidate(const struct detect_result *r, bool loaded)
 	bool host = false, segment = false;
 	for (int i = 0; i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
-		host |= s->confirmed && s->loaded == loaded && s->kind == DETECT_HOST;
+		host |= s->confirmed && (s->loaded == loaded || !loaded) && s->kind == DETECT_HOST;
 		segment |= s->confirmed && s->loaded == loaded && s->kind == DETECT_SEGMENT;
 	}
 	return host && segment;
@@ -150,11 +152,11 @@ int segment_clear_hosts(struct detect_result *r, const double *cells, bool loade
 	int cleared = 0;
 	for (int i = 0; i < r->nsuspects; i++) {
 		struct detect_suspect *s = &r->suspects[i];
-		if (!s->confirmed || s->kind != DETECT_HOST || s->loaded != loaded)
+		if (!s->confirmed || s->kind != DETECT_HOST || (s->loaded != loaded && loaded))
 			continue;
 		for (int j = 0; s->confirmed && j < r->nsuspects; j++) {
 			const struct detect_suspect *g = &r->suspects[j];
-			if (g->confirmed && g->kind == DETECT_SEGMENT &&
+			if (g->confirmed && g->kind == DETECT_SEGMENT && g->loaded == loaded &&
 			    explains_host(r, g, s, cells, p, own, ref)) {
 				s->confirmed = false;
 				s->segment_cleared = true;

@@ -29,7 +29,13 @@
  * side (its slow ways) run, their median, within the tolerance of the median
  * of the cells within either side that do not touch it. A host slow of its
  * own is slow within its side too and stays; one with no cell within its
- * side (a side of one host), or no cell to compare it with, stays.
+ * side (a side of one host), or no cell to compare it with, stays. A host of
+ * the shift pattern is also read on a segment of the isolated pairs and
+ * their matrix (what it does within its side alone), without the level test
+ * (the two patterns' levels differ): the shift named host h4 both ways beside
+ * an uplink 50% slow that the pairs' re-test confirmed (seed 3, draw 1,
+ * 2026-12-07), where the isolated pairs had h4 -> h5 and h5 -> h4 at 1.21x
+ * and 0.95x of the other rack's cells.
  */
 #ifndef COLLSCOPE_SEGMENT_LINKS_H
 #define COLLSCOPE_SEGMENT_LINKS_H
@@ -49,16 +55,17 @@ int segment_clear_links(struct detect_result *r, const struct detect_params *p);
 /*
  * Does segment g of r explain host suspect s (both of r), as above
  * (confirmation aside)? cells: the host x host matrix (r->nhosts squared)
- * of s's pattern that the classifier judged, NAN where unknown.
+ * of g's pattern that the classifier judged, NAN where unknown.
  */
 bool segment_explains_host(const struct detect_result *r, const struct detect_suspect *g,
                            const struct detect_suspect *s, const double *cells,
                            const struct detect_params *p);
 
 /*
- * Un-confirms every confirmed host of r of the pattern loaded that a
- * confirmed segment of r explains on cells (that pattern's matrix, as above)
- * and sets its segment_cleared. Returns how many, or -1 when out of memory.
+ * Un-confirms every confirmed host of r that a confirmed segment of r of the
+ * pattern loaded explains on cells (that pattern's matrix, as above: hosts
+ * of that pattern, and of the shift too when loaded is false) and sets its
+ * segment_cleared. Returns how many, or -1 when out of memory.
  */
 int segment_clear_hosts(struct detect_result *r, const double *cells, bool loaded,
                         const struct detect_params *p);

@@ -263,3 +263,32 @@ Test(segment_links, one_cut_is_one_accusation)
 	cr_assert(v[3].confirmed && v[4].confirmed);
 	cr_assert_eq(segment_clear_repeats(&r), 0, "once");
 }
+
+/*
+ * Seed 3, draw 1 (2026-12-07): the shift named h4 slow both ways beside an uplink
+ * 50% slow that the isolated pairs' re-test confirmed; alone, h4 <-> h5 ran as the
+ * other rack's cells. A shift host is read on the pairs' segment and matrix, whatever
+ * its level in the shift; a segment of the shift does not explain a host of the pairs.
+ */
+Test(segment_links, a_shift_host_is_read_on_the_pairs_segment)
+{
+	double cells[H * H];
+	uplink_matrix(cells, -1, 1);
+	struct detect_suspect v[] = {segment(DETECT_DIR_BOTH, 0.00863),
+	                             host_of(3, DETECT_DIR_BOTH, 0.0114 * 0.3)};
+	v[1].loaded = true;
+	struct detect_result r = result_of(v, 2);
+	struct detect_params p;
+	detect_params_default(&p);
+	cr_assert_eq(segment_clear_hosts(&r, cells, true, &p), 0, "no segment of the shift");
+	cr_assert_eq(segment_clear_hosts(&r, cells, false, &p), 1);
+	cr_assert(!v[1].confirmed && v[1].segment_cleared);
+	/* the other way round: a shift's segment, a host of the pairs */
+	v[1].confirmed = true;
+	v[1].segment_cleared = false;
+	v[0].loaded = true;
+	v[1].loaded = false;
+	cr_assert_eq(segment_clear_hosts(&r, cells, false, &p), 0);
+	cr_assert_eq(segment_clear_hosts(&r, cells, true, &p), 0);
+	cr_assert(v[1].confirmed);
+}
