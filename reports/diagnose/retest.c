@@ -442,13 +442,18 @@ static bool test_alone(const double *x, size_t nx, double reference, double log_
 	k->measured = stats_median(x, nx);
 	k->expected = reference;
 	k->ratio = k->measured / reference;
-	k->score = STATS_MAD_TO_Z * log(k->ratio) / log_mad * sqrt(2.0 * (double)nx / M_PI);
+	/* for the reader: the median of k cells gains sqrt(2k / pi), one cell none */
+	double gain = nx > 1 ? sqrt(2.0 * (double)nx / M_PI) : 1;
+	k->score = STATS_MAD_TO_Z * log(k->ratio) / log_mad * gain;
 	int slow = 0;
-	for (size_t i = 0; i < nx; i++)
+	bool top_under = true;
+	for (size_t i = 0; i < nx; i++) {
 		slow += x[i] <= (1 - p->tolerance) * reference;
+		top_under = top_under && x[i] < reference;
+	}
 	k->links_suspect = slow;
 	k->links_total = (int)nx;
-	return isfinite(k->ratio) && k->ratio <= 1 - p->tolerance && k->score <= -p->z_threshold;
+	return isfinite(k->ratio) && k->ratio <= 1 - p->tolerance && top_under;
 }
 
 /* Appends k to now; -1 when out of memory. */

@@ -91,12 +91,18 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
  * at least 2 control cells (both ways of each control pair), the readings of
  * it in now (the same kind, host or link; detect_accused_before) are removed,
  * and when it holds it is put in their place with these figures: the median
- * of its cells at most (1 - tolerance) x the controls' median, and the
- * modified z of its median's log among the controls' logs (MAD floored as the
- * detector's), with the gain sqrt(2k / pi) of a median of k cells, at most
- * -z_threshold. Without controls (every host a suspect's) nothing changes:
- * the classifier's reading of the whole matrix stands, as before. Returns 0,
- * or -1 when out of memory (now then as it was or with readings removed only).
+ * of its cells at most (1 - tolerance) x the controls' median, and none of
+ * its cells at or above that median (as a segment's test below asks of its
+ * cells across). Its score, the modified z of its median's log among the
+ * controls' logs (MAD floored as the detector's, with the gain sqrt(2k / pi)
+ * of a median of k > 1 cells), is for the reader, not a test: beside another
+ * job's stream the controls split into two levels (3 cells at 0.0357 GB/s and
+ * 3 at 0.0244, seed 3's draw 62, 2026-12-07), their spread as wide as the
+ * levels, and a z against it cleared a link 70% slow at 0.38x and a host 50%
+ * slow to send at 0.6x (draw 109). Without controls (every host a
+ * suspect's) nothing changes: the classifier's reading of the whole matrix
+ * stands, as before. Returns 0, or -1 when out of memory (now then as it was
+ * or with readings removed only).
  */
 int retest_judge_alone(struct detect_result *now, const struct detect_result *accused,
                        const struct retest_pair *pairs, int count,

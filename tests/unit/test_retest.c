@@ -606,3 +606,52 @@ Test(retest, a_link_is_judged_on_its_way_alone)
 	cr_assert_eq(now.nsuspects, 0);
 	detect_result_release(&now);
 }
+
+/*
+ * Seed 3, draw 62 (2026-12-07): beside another job's stream the controls split
+ * into two levels (here 1.0 one way, 0.68 the other), so wide a spread that a z
+ * against it cleared a link 70% slow. The ratio to their median and the link's
+ * cell under it decide: 0.38 holds. A host one of whose cells reaches the
+ * controls' median does not hold, its median past the tolerance or not.
+ */
+Test(retest, controls_on_two_levels_still_judge)
+{
+	struct detect_link links[PLAN_HOSTS * PLAN_HOSTS];
+	size_t n = all_links(links);
+	struct retest_pair pairs[8];
+	int count = alone_round(links, n, 0.38, 1.0, pairs);
+	for (size_t j = 0; j < n; j++)
+		for (int c = 4; c < 7; c++) {
+			if (pairs[c].a == links[j].a && pairs[c].b == links[j].b)
+				links[j].value = 1.0;
+			if (pairs[c].b == links[j].a && pairs[c].a == links[j].b)
+				links[j].value = 0.68;
+		}
+	struct detect_suspect was = link_suspect(1, 7, false);
+	was.metric = DETECT_BANDWIDTH;
+	was.host_a = 1, was.host_b = 7;
+	was.direction = DETECT_DIR_AB;
+	struct detect_result accused = {.nsuspects = 1, .suspects = &was, .nhosts = PLAN_HOSTS};
+	struct detect_params p;
+	detect_params_default(&p);
+	struct detect_result now;
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 1, "a link 0.45x the controls' median, their spread aside");
+	cr_assert_gt(now.suspects[0].score, -p.z_threshold, "which a z test would have cleared");
+	detect_result_release(&now);
+	/* host 7 slow to receive: 3 cells at 0.38, one (0 -> 7) at the controls' median */
+	for (size_t j = 0; j < n; j++)
+		if (links[j].a == 0 && links[j].b == 7)
+			links[j].value = 0.9;
+	was = (struct detect_suspect){.kind = DETECT_HOST, .metric = DETECT_BANDWIDTH,
+	                              .locality = DETECT_CROSS_HOST, .a = -1, .b = -1, .host = 7,
+	                              .host_a = -1, .host_b = -1, .direction = DETECT_DIR_BA,
+	                              .side = -1};
+	detect_result_init(&now);
+	now.nhosts = PLAN_HOSTS;
+	cr_assert_eq(retest_judge_alone(&now, &accused, pairs, count, links, n, &p), 0);
+	cr_assert_eq(now.nsuspects, 0, "a cell at the controls' median: not every way slow");
+	detect_result_release(&now);
+}
