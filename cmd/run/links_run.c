@@ -463,6 +463,12 @@ static double other_traffic(const void *view, const struct detect_suspect *s, do
 	return links_other_traffic(view, s, most);
 }
 
+/* Did the pattern run: the shift (shift true) or the isolated pairs? */
+static bool pattern_ran(const struct links_run *r, const struct links_view *v, bool shift)
+{
+	return shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0;
+}
+
 /*
  * traffic_clear_cells on each pattern's room; the isolated pairs say which
  * cells were alone (the shift's ran at once). How many, or -1 out of memory.
@@ -473,7 +479,7 @@ static int clear_by_cells(struct links_run *r, const struct links_view *v)
 	double *other = malloc((nh * nh + 1) * sizeof *other);
 	int cleared = other ? 0 : -1;
 	for (int shift = 0; cleared >= 0 && shift < 2; shift++) {
-		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
+		if (!pattern_ran(r, v, shift))
 			continue;
 		if (links_room_host_matrix(v, shift, r->cells) != 0 ||
 		    (!shift && links_other_host_matrix(v, other) != 0)) {
@@ -494,7 +500,7 @@ static int clear_by_cells(struct links_run *r, const struct links_view *v)
  */
 static int clear_alone(struct links_run *r, const struct links_view *v)
 {
-	if (!v->shift || !(r->o->pattern & LINKS_PAIRS))
+	if (!pattern_ran(r, v, true) || !pattern_ran(r, v, false))
 		return 0;
 	if (links_judged_host_matrix(v, false, r->cells) != 0)
 		return -1;
@@ -518,7 +524,7 @@ static int clear_by_segments(struct links_run *r, const struct links_view *v)
 {
 	int cleared = 0;
 	for (int shift = 0; shift < 2; shift++) {
-		if (!(shift ? v->shift != NULL : (r->o->pattern & LINKS_PAIRS) != 0))
+		if (!pattern_ran(r, v, shift))
 			continue;
 		int n = links_judged_host_matrix(v, shift, r->cells) != 0
 		            ? -1

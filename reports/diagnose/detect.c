@@ -616,15 +616,31 @@ static const struct detect_link *worst_cell(const struct detect_result *r,
 		return NULL; /* a link between hosts: all its pairs are its cells */
 	for (size_t j = 0; j < n; j++) {
 		const struct detect_link *k = &links[j];
-		bool from = s->rail ? k->a == s->rail_rank : k->host_a == s->host;
-		bool to = s->rail ? k->b == s->rail_rank : k->host_b == s->host;
-		bool way = s->direction == DETECT_DIR_AB   ? from
-		           : s->direction == DETECT_DIR_BA ? to
-		                                           : from || to;
-		if (way && covers(r, s, k) && (!w || k->value < w->value))
+		if (detect_link_in_way(s, k) && covers(r, s, k) && (!w || k->value < w->value))
 			w = k;
 	}
 	return w;
+}
+
+bool detect_link_in_way(const struct detect_suspect *s, const struct detect_link *k)
+{
+	bool from, to;
+	if (s->kind == DETECT_HOST) {
+		from = s->rail ? k->a == s->rail_rank : k->host_a == s->host;
+		to = s->rail ? k->b == s->rail_rank : k->host_b == s->host;
+	} else if (s->kind == DETECT_LINK) {
+		/* its way a -> b is from host_a (rank a) to host_b (rank b) */
+		bool ab = s->between_hosts ? k->host_a == s->host_a && k->host_b == s->host_b
+		                           : k->a == s->a && k->b == s->b;
+		bool ba = s->between_hosts ? k->host_a == s->host_b && k->host_b == s->host_a
+		                           : k->a == s->b && k->b == s->a;
+		return (ab && s->direction != DETECT_DIR_BA) || (ba && s->direction != DETECT_DIR_AB);
+	} else {
+		return false;
+	}
+	return s->direction == DETECT_DIR_AB   ? from
+	       : s->direction == DETECT_DIR_BA ? to
+	                                       : from || to;
 }
 
 /* A pair of s other than its worst cell w (w may be NULL), counted once: as a -> b with a < b. */

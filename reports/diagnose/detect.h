@@ -188,6 +188,14 @@ double detect_tolerance(const struct detect_params *p, enum detect_metric m,
 double detect_sensitivity(const struct detect_class *cls, enum detect_metric m,
                           const struct detect_params *p);
 
+/*
+ * Does link k run one of host or link suspect s's slow ways? A host's out
+ * (send) or in (receive), of its rail's rank for a rail; a link's a -> b
+ * (DIR_AB, from host_a or rank a), b -> a, or both. Class and judgement
+ * aside; false for a segment.
+ */
+bool detect_link_in_way(const struct detect_suspect *s, const struct detect_link *k);
+
 /* Is k judged in class loc, with a value (what a suspect of that class may be measured by)? */
 bool detect_link_usable(const struct detect_link *k, enum detect_locality loc);
 

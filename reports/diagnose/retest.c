@@ -333,15 +333,30 @@ static bool reading_of(const struct detect_result *now, const struct detect_susp
 	       detect_sides_cross(sides, accused->nhosts, s->host_a, s->host_b);
 }
 
+/*
+ * Appends k to now as this round's own reading: not confirmed yet (detect_confirm
+ * does that), with no first pass's figures, misses or clearings' figures. -1
+ * when out of memory.
+ */
+static int put_fresh(struct detect_result *now, struct detect_suspect k)
+{
+	struct detect_suspect *s = realloc(now->suspects, (size_t)(now->nsuspects + 1) * sizeof *s);
+	if (!s)
+		return -1;
+	now->suspects = s;
+	k.confirmed = false;
+	k.first_measured = k.first_ratio = k.first_score = NAN;
+	k.retest_misses = 0;
+	k.cpu_wait_fraction = k.other_traffic_gbps = k.other_traffic_most_gbps = NAN;
+	now->suspects[now->nsuspects++] = k;
+	return 0;
+}
+
 /* Appends f with the test's figures to now; -1 when out of memory. */
 static int put_segment(struct detect_result *now, const struct detect_suspect *f,
                        const signed char *sides, const struct segment_test *t)
 {
 	size_t nh = (size_t)now->nhosts;
-	struct detect_suspect *s = realloc(now->suspects, (size_t)(now->nsuspects + 1) * sizeof *s);
-	if (!s)
-		return -1;
-	now->suspects = s;
 	signed char *rows = realloc(now->sides, (size_t)(now->nsides + 1) * nh);
 	if (!rows)
 		return -1;
@@ -354,12 +369,7 @@ static int put_segment(struct detect_result *now, const struct detect_suspect *f
 	k.ratio = t->across / t->within;
 	k.score = t->score;
 	k.links_suspect = k.links_total = t->cells;
-	k.confirmed = false;
-	k.first_measured = k.first_ratio = k.first_score = NAN;
-	k.retest_misses = 0;
-	k.cpu_wait_fraction = k.other_traffic_gbps = k.other_traffic_most_gbps = NAN;
-	now->suspects[now->nsuspects++] = k;
-	return 0;
+	return put_fresh(now, k);
 }
 
 int retest_judge_segments(struct detect_result *now, const struct detect_result *accused,
@@ -393,25 +403,6 @@ int retest_judge_segments(struct detect_result *now, const struct detect_result 
 	return rc;
 }
 
-/* Is the way from -> to (hosts, ranks) one of link f's slow ways? */
-static bool link_way(const struct detect_suspect *f, int from_host, int to_host, int from, int to)
-{
-	bool ab = f->between_hosts ? from_host == f->host_a && to_host == f->host_b
-	                           : from == f->a && to == f->b;
-	bool ba = f->between_hosts ? from_host == f->host_b && to_host == f->host_a
-	                           : from == f->b && to == f->a;
-	return (ab && f->direction != DETECT_DIR_BA) || (ba && f->direction != DETECT_DIR_AB);
-}
-
-/* Is cell k (measured alone) one of f's, a host's or a link's, its slow ways? */
-static bool cell_of(const struct detect_suspect *f, const struct detect_link *k)
-{
-	if (f->kind == DETECT_HOST)
-		return (k->host_a == f->host && f->direction != DETECT_DIR_BA) ||
-		       (k->host_b == f->host && f->direction != DETECT_DIR_AB);
-	return link_way(f, k->host_a, k->host_b, k->a, k->b);
-}
-
 /*
  * The cells of this round's pairs into x: the controls' (f NULL) or f's
  * measured alone (suspect -1), both ways of each pair; their count.
@@ -428,7 +419,7 @@ static size_t alone_cells(const struct retest_pair *pairs, int count,
 			const struct detect_link *k =
 			    link_of(links, n, d ? pairs[i].b : pairs[i].a, d ? pairs[i].a : pairs[i].b);
 			if (k && detect_link_usable(k, DETECT_CROSS_HOST) && k->value > 0 &&
-			    (!f || cell_of(f, k)))
+			    (!f || detect_link_in_way(f, k)))
 				x[nx++] = k->value;
 		}
 	}
@@ -454,17 +445,6 @@ static bool test_alone(const double *x, size_t nx, double reference, double log_
 	k->links_suspect = slow;
 	k->links_total = (int)nx;
 	return isfinite(k->ratio) && k->ratio <= 1 - p->tolerance && top_under;
-}
-
-/* Appends k to now; -1 when out of memory. */
-static int put(struct detect_result *now, const struct detect_suspect *k)
-{
-	struct detect_suspect *s = realloc(now->suspects, (size_t)(now->nsuspects + 1) * sizeof *s);
-	if (!s)
-		return -1;
-	now->suspects = s;
-	now->suspects[now->nsuspects++] = *k;
-	return 0;
 }
 
 int retest_judge_alone(struct detect_result *now, const struct detect_result *accused,
@@ -494,12 +474,8 @@ int retest_judge_alone(struct detect_result *now, const struct detect_result *ac
 				now->suspects[kept++] = *s;
 		}
 		now->nsuspects = kept;
-		k.confirmed = false;
-		k.first_measured = k.first_ratio = k.first_score = NAN;
-		k.retest_misses = 0;
-		k.cpu_wait_fraction = k.other_traffic_gbps = k.other_traffic_most_gbps = NAN;
 		if (holds)
-			rc = put(now, &k);
+			rc = put_fresh(now, k);
 	}
 	free(x);
 	free(c);
