@@ -66,7 +66,14 @@ t = d['thresholds']['checks.allreduce.points[0].min_busbw_gbps']
 assert t['runs'] == 3 and len(t['run_values']) == 3 and t['log_spread'] is not None, t
 assert t['threshold'] <= min(t['run_values']) * 0.5, t
 "
-python3 "$(dirname "$0")/../bandwidth_spec.py" "$TMP/derived3.json" "$TMP/spec3.json"
+# measured against the same three runs at 90%, as the single run's spec above: three runs a
+# minute apart can agree closely and the next one still read half of them beside the other
+# suites on 2 shared cores (256 KiB busbw 0.87 GB/s against a minimum of 0.98 from runs at 1.96+
+# in a CI run of 1ae2223); what this check asks is that a spread-derived spec is not fragile
+expect_exit 0 "the three runs' spec at 90% to measure against" "$BIN" accept --derive \
+	"$TMP/derived3m.json" --tolerance 90 "$TMP/topo.json" "$TMP/ar.json" "$TMP/ar2.json" \
+	"$TMP/ar3.json"
+python3 "$(dirname "$0")/../bandwidth_spec.py" "$TMP/derived3m.json" "$TMP/spec3.json"
 expect_exit 0 "accept passes against the spec of three runs" mpi 2 accept -q "$TMP/spec3.json"
 grep -q "fragile" "$TMP/out" && fail "no fragility warning measuring" "$TMP/out" ||
 	pass "no fragility warning measuring"
