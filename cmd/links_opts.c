@@ -15,6 +15,7 @@
 #include "cmd/parse.h"
 #include "probes/plan.h"
 #include "probes/tournament.h"
+#include "reports/diagnose/classify.h"
 #include "reports/diagnose/retest.h"
 
 enum {
@@ -431,6 +432,10 @@ const struct cmd_spec links_spec = {
         "uplink). A host's row (what it sends) and column (what it receives) are also\n"
         "judged each as one figure, their median, whose z-score gains sqrt(2k / pi) from\n"
         "its k cells: a host 15% slow to every partner is named where no one cell is.\n"
+        "The isolated pairs' first pass also takes the " TEXT_OF(CLASSIFY_SCREEN_LINES) " rows or columns past the\n"
+        "tolerance with the lowest z-scores short of -Z, down to -" TEXT_OF(CLASSIFY_SCREEN_Z) ", as suspects\n"
+        "to measure again: a screen, which names nothing the re-tests do not find\n"
+        "again (a loaded cluster's spread hides a NIC 20-35% slow in the first pass).\n"
         "Suspects are measured again, one pair at a time (at most 4 pairs of a host, link\n"
         "or segment; the shift pattern whole, its links' pairs also alone), a host or a\n"
         "link between hosts judged on its pairs alone against up to " TEXT_OF(RETEST_CONTROL_PAIRS) " control pairs\n"

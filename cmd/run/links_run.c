@@ -397,9 +397,11 @@ int links_judge(struct links_run *r, struct detect_result *out, int pass)
 				return -1;
 		}
 		int from = out->nsuspects;
+		/* the first pass screens hosts for the re-tests to judge (classify.h, step 2c) */
+		struct detect_params hosts = r->o->detect;
+		hosts.screen_z = pass == 0 ? CLASSIFY_SCREEN_Z : 0;
 		if (links_judged_host_matrix(&v, false, r->cells) != 0 ||
-		    classify_hosts(r->cells, v.nhosts, &r->o->detect, false, out,
-		                   &r->info_pairs[pass]) != 0)
+		    classify_hosts(r->cells, v.nhosts, &hosts, false, out, &r->info_pairs[pass]) != 0)
 			return -1;
 		classify_reconcile(out, from);
 		if (v.rails && r->plan_ready &&

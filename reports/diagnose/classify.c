@@ -23,6 +23,7 @@ struct work {
 	size_t *list;      /* 2n: the cells of one host or link verdict */
 	double *row_z;     /* n: host h's row (what it sends) as one figure: judge_rows */
 	double *col_z;     /* n: its column (what it receives) */
+	bool *screened;    /* 2n: line 2h + dir judged by step 2c (screen_rows) */
 	double ref_log_median, ref_log_mad, ref_median;
 	size_t top_split; /* step 1's second reading's split (two_levels); 0: it has none, or no other */
 	bool gap;         /* the first reading found a gap (its levels split there) */
@@ -257,8 +258,8 @@ static bool own_reference(struct work *w, const struct detect_params *p, int h, 
  * moves each of its rack's rows, and the groups of step 3 still tell a
  * segment from a host. Here one line of host h: dir 0 its row, 1 its column.
  */
-static void judge_line(struct work *w, const struct detect_params *p, int dir, int h,
-                       double floor_log, double ref, double mad)
+static bool judge_line(struct work *w, const struct detect_params *p, int dir, int h,
+                       double floor_log, double ref, double mad, double z_threshold)
 {
 	int n = w->n;
 	size_t k;
@@ -266,11 +267,11 @@ static void judge_line(struct work *w, const struct detect_params *p, int dir, i
 	double m = line_median(w, dir, h, floor_log, &k);
 	*z = NAN;
 	if (k < 3)
-		return;
+		return false;
 	double gain = sqrt(2.0 * (double)k / M_PI);
 	*z = STATS_MAD_TO_Z * (m - ref) / mad * gain;
-	if (!(exp(m - ref) < 1 - p->tolerance && *z < -p->z_threshold))
-		return;
+	if (!(exp(m - ref) < 1 - p->tolerance && *z < -z_threshold))
+		return false;
 	double cut = 0.5 * (m + ref), top = -INFINITY;
 	size_t below = 0;
 	for (size_t i = 0; i < k; i++) {
@@ -286,6 +287,7 @@ static void judge_line(struct work *w, const struct detect_params *p, int dir, i
 		if (v >= floor_log && (one_level || v < cut))
 			w->slow[c] = true;
 	}
+	return true;
 }
 
 double classify_host_sensitivity(const struct classify_info *info, const struct detect_params *p,
@@ -299,7 +301,40 @@ double classify_host_sensitivity(const struct classify_info *info, const struct 
 	return by_z > t ? by_z : t;
 }
 
-/* Step 2b for every host: its own reference once, then its row and its column. */
+/* Line 2h + dir of host h (dir 0 its row): its z for step 2c's search, NAN when out of it. */
+static double screen_z_of(const struct work *w, const struct detect_params *p, int line)
+{
+	int h = line / 2;
+	double z = line % 2 == 0 ? w->row_z[h] : w->col_z[h];
+	return !w->screened[line] && z < -p->screen_z && z >= -p->z_threshold ? z : NAN;
+}
+
+/*
+ * Step 2c, the first pass's screen (p->screen_z > 0): of the lines that step
+ * 2b did not name, the CLASSIFY_SCREEN_LINES with the lowest z below
+ * -screen_z and past the tolerance are judged with screen_z instead.
+ */
+static void screen_rows(struct work *w, const struct detect_params *p, double floor_log)
+{
+	for (int named = 0; named < CLASSIFY_SCREEN_LINES;) {
+		int worst = -1;
+		for (int line = 0; line < 2 * w->n; line++) {
+			double z = screen_z_of(w, p, line);
+			if (z == z && (worst < 0 || z < screen_z_of(w, p, worst)))
+				worst = line;
+		}
+		if (worst < 0)
+			return;
+		int h = worst / 2, dir = worst % 2;
+		double ref, mad;
+		w->screened[worst] = true; /* judged once: out of the search */
+		bool slow = own_reference(w, p, h, floor_log, &ref, &mad) &&
+		            judge_line(w, p, dir, h, floor_log, ref, mad, p->screen_z);
+		named += slow;
+	}
+}
+
+/* Step 2b for every host: its own reference once, then its row and its column; then 2c. */
 static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
 {
 	for (int h = 0; h < w->n; h++) {
@@ -308,9 +343,11 @@ static void judge_rows(struct work *w, const struct detect_params *p, double flo
 			w->row_z[h] = w->col_z[h] = NAN;
 			continue;
 		}
-		judge_line(w, p, 0, h, floor_log, ref, mad);
-		judge_line(w, p, 1, h, floor_log, ref, mad);
+		judge_line(w, p, 0, h, floor_log, ref, mad, p->z_threshold);
+		judge_line(w, p, 1, h, floor_log, ref, mad, p->z_threshold);
 	}
+	if (p->screen_z > 0 && p->screen_z < p->z_threshold)
+		screen_rows(w, p, floor_log);
 }
 
 /* An info of nothing judged yet: its figures undefined. */
@@ -329,6 +366,7 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 	info_init(info);
 	memset(w->slow, 0, (size_t)w->n * (size_t)w->n * sizeof *w->slow);
 	memset(w->explained, 0, (size_t)w->n * (size_t)w->n * sizeof *w->explained);
+	memset(w->screened, 0, 2 * (size_t)w->n * sizeof *w->screened);
 	info->cells = (int)k;
 	info->judged = w->n >= 3 && (int)k >= p->min_class_links;
 	if (k == 0)
@@ -621,6 +659,7 @@ static void work_free(struct work *w)
 	free(w->list);
 	free(w->row_z);
 	free(w->col_z);
+	free(w->screened);
 }
 
 /* Does r name a host or a segment from index `from` on? */
@@ -705,9 +744,10 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	w.list = malloc(2 * (size_t)nhosts * sizeof *w.list);
 	w.row_z = malloc((size_t)nhosts * sizeof *w.row_z);
 	w.col_z = malloc((size_t)nhosts * sizeof *w.col_z);
+	w.screened = calloc(2 * (size_t)nhosts, sizeof *w.screened);
 	pick = calloc(nn, sizeof *pick);
 	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !w.list || !w.row_z ||
-	    !w.col_z || !pick)
+	    !w.col_z || !w.screened || !pick)
 		goto out;
 	if (judge_cells(&w, p, info, false) != 0)
 		goto out;

@@ -33,6 +33,18 @@
  *    against the reference: value < (1 - tolerance) x its median, and a
  *    modified z-score, over the floored MAD of the reference's logs, below
  *    -z_threshold.
+ * 2c. A first pass's screen (detect_params.screen_z > 0; links sets
+ *    CLASSIFY_SCREEN_Z for its isolated pairs' first pass only): of the rows
+ *    and columns step 2b did not name, the CLASSIFY_SCREEN_LINES with the
+ *    lowest z below -screen_z (past the tolerance, as in 2b) are named as in
+ *    2b. Such a host is a suspect to measure again, not a verdict: the
+ *    re-tests judge it on its pairs alone against controls (retest.h), and
+ *    name it only when they find it again. On 5 namespace hosts under CPU
+ *    burners or another job's stream, the one host's row or column of a NIC
+ *    20-50% slow was at z -2.3 to -3.4 in 8 of the campaign's misses
+ *    (2026-12-07, 7edf327): the reference's spread is the load's (a core
+ *    shared by a round's pairs, a stream on a healthy host), not the NIC's,
+ *    and what its pairs read alone is not.
  * 3. Hosts i and j are joined when both cells between them are fine; the
  *    groups are the connected parts. A host alone in its group, with more
  *    than half of its row or of its column slow, is named (kind host; send,
@@ -52,6 +64,10 @@
 #define CLASSIFY_LEVEL_GAP 0.3
 /* The fewest cells (4 hosts) for step 1's second reading, from the fastest quarter. */
 #define CLASSIFY_TOP_LEVEL_CELLS 12
+
+/* Step 2c: the screen's z, and how many rows or columns it may name beyond 2b's. */
+#define CLASSIFY_SCREEN_Z 2.0
+#define CLASSIFY_SCREEN_LINES 2
 
 /* Up to this many hosts, a host's row and column are judged against the cells that do not touch it. */
 #define CLASSIFY_OWN_REFERENCE_HOSTS 64

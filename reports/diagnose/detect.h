@@ -76,6 +76,8 @@ struct detect_params {
 	double host_majority;      /* rule (a): fraction of a host's links */
 	double mad_floor_fraction; /* MAD' >= log(1 + this) */
 	double latency_floor_us;   /* MAD' >= log(1 + this / median) for latency */
+	/* classify.h, step 2c: a first pass's screen for a host's row or column (0: none) */
+	double screen_z;
 };
 
 struct detect_suspect {

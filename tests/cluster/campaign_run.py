@@ -6,7 +6,11 @@ against the truth.
 
 usage: campaign_run.py [--seed S] [--draws N] [--smoke] [--budget-s T] [--command C] [--class K]
                        [--load L] [--magnitude PCT]... [--accept] [--bin B]
-                       -o RESULT.json
+                       [--against B2 --against-output RESULT2.json] -o RESULT.json
+
+--against: every draw is also judged by the build B2, in the same minute, under the same fault and
+the same load, the two builds in turns (the first in even draws, B2 in odd ones), into
+RESULT2.json: two builds compared side by side, not an hour apart.
 
 --accept: the draws links judges are judged by `accept SPEC` instead, as a user accepting the
 cluster would; SPEC is derived (accept --derive, its default tolerance) from ACCEPT_RUNS clean
@@ -173,9 +177,9 @@ def mpirun(bin_, fault, args, np):
               timeout=CMD_TIMEOUT_S, env=env)
 
 
-def run_command(d, bin_, fault, work, np):
+def run_command(d, bin_, fault, work, np, suffix=""):
     """The user's command; returns (accusations, seconds, error or None)."""
-    out = os.path.join(work, "d%d.json" % d["index"])
+    out = os.path.join(work, "d%d%s.json" % (d["index"], suffix))
     t0 = time.monotonic()
     if d["command"] == "links":
         r = mpirun(bin_, fault, ["links"] + LINKS + LINKS_MORE + ["-o", out], np)
@@ -230,7 +234,7 @@ def run_command(d, bin_, fault, work, np):
     keep = os.environ.get("CAMPAIGN_KEEP")  # a folder: each draw's report, to read its evidence
     if keep and os.path.exists(out):
         os.makedirs(keep, exist_ok=True)
-        shutil.copy2(out, os.path.join(keep, "d%d.json" % d["index"]))
+        shutil.copy2(out, os.path.join(keep, "d%d%s.json" % (d["index"], suffix)))
     err = None if ok else "exit %d: %s" % (r.returncode, (r.stderr or r.stdout).strip()[-300:])
     return acc, secs, err
 
@@ -291,21 +295,29 @@ def now_utc():
 
 
 def one(d, args, work):
+    """The draw judged by each build (one, or two in turns: --against); a row for each."""
     d = dict(d, load_average_1m=round(os.getloadavg()[0], 2))
     heal(C.HOSTS)
     fault = inject(d)
-    procs = start_load(d, C.HOSTS, CMD_TIMEOUT_S + 30)
+    builds = [(0, args.bin, "")] + ([(1, args.against, "-b")] if args.against else [])
+    if d["index"] % 2:
+        builds.reverse()
+    procs = start_load(d, C.HOSTS, len(builds) * CMD_TIMEOUT_S + 30)
+    rows = [None] * len(builds)
     try:
-        acc, secs, err = run_command(d, args.bin, fault, work, C.HOSTS)
+        for k, bin_, suffix in builds:
+            row = dict(d)
+            acc, secs, err = run_command(row, bin_, fault, work, C.HOSTS, suffix)
+            row.update(fault_env=fault or None, time_to_verdict_s=round(secs, 2))
+            if err:
+                row["run_error"] = err
+            else:
+                row["accusations"] = acc
+                row["score"] = C.score(row, acc)
+            rows[k] = row
     finally:
         stop_load(procs)
-    d.update(fault_env=fault or None, time_to_verdict_s=round(secs, 2))
-    if err:
-        d["run_error"] = err
-    else:
-        d["accusations"] = acc
-        d["score"] = C.score(d, acc)
-    return d
+    return rows
 
 
 def run(args):
@@ -322,16 +334,20 @@ def run(args):
     if args.magnitude:  # the small faults, say, and the clean draws
         plan = [d for d in plan if d["magnitude_pct"] in args.magnitude or d["class"] == "none"]
     ctx = context(args.bin, started)
+    ctx_b = context(args.against, started) if args.against else None
     r = vc("up", C.HOSTS, 1, "--racks", C.RACKS, check=False)
     if r.returncode != 0:
         sys.stderr.write(r.stderr)
         return r.returncode
-    rows = []
+    rows, rows_b = [], []
     try:
         with tempfile.TemporaryDirectory(prefix="campaign.") as work:
             # a copy: a rebuild during a long campaign must not change the binary under it
             shutil.copy2(args.bin, os.path.join(work, "collscope"))
             args.bin = os.path.join(work, "collscope")
+            if args.against:
+                shutil.copy2(args.against, os.path.join(work, "collscope-b"))
+                args.against = os.path.join(work, "collscope-b")
             heal(C.HOSTS)
             if args.accept:
                 args.spec = derive_spec(args.bin, work, C.HOSTS)
@@ -340,34 +356,45 @@ def run(args):
             for d in plan:
                 if args.budget_s and time.monotonic() - t0 > args.budget_s:
                     break
-                row = one(d, args, work)
-                rows.append(row)
-                s = row.get("score", {})
-                size = "%d%%" % row["magnitude_pct"] if row["magnitude_pct"] else (
-                    "%d us" % row["latency_us"] if row["latency_us"] else "-")
-                print("draw %3d %-12s %-7s %-7s load %-7s %5.1f s  %s%s" % (
-                    row["index"], row["class"], row["command"], size,
-                    row["load"], row["time_to_verdict_s"], s.get("outcome", "run failed"),
-                    "" if s else ": " + row.get("run_error", "")), flush=True)
-                for a, j in zip(row.get("accusations", []), s.get("judged", [])):
-                    print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
-                if row.get("cleared"):
-                    print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
-                    for by, line, r1, r2 in row.get("cleared_detail", []):
-                        print("           by %s: %s (first ratio %s, re-test %s)" % (by, line, r1, r2))
-                for name in row["truth"]["hosts"][:2] if row.get("links_matrix") and row["truth"]["kind"] in ("host", "link") else []:
-                    snd, rcv = C.line_ratios(row["links_matrix"], name)  # the evidence behind a links verdict
-                    print("         %s: sends at %sx, receives at %sx the cells not touching it" % (name, snd, rcv))
-                top = sorted((h for h in row.get("trace_hops") or [] if h[2] is not None), key=lambda h: -h[2])[:1]
-                for h in top:  # the evidence behind a traced verdict: its slowest hop
-                    print("         slowest hop %d->%d: %.2fx, z %.1f, share %.2f, %s" % (
-                        h[0], h[1], h[2], h[3] or 0, h[4] or 0, "slow" if h[5] else
-                        "re-measured %d, found %d" % (h[6], h[7]) if len(h) > 7 and h[6] else "not a suspect"))
+                both = one(d, args, work)
+                rows.append(both[0])
+                rows_b += both[1:]
+                for label, row in zip(("", "against: ") if args.against else ("",), both):
+                    report_row(row, label)
                 C.write_atomic(args.output, result_doc(args, ctx, rows, False, t0))
+                if args.against:
+                    C.write_atomic(args.against_output, result_doc(args, ctx_b, rows_b, False, t0))
     finally:
         vc("down", check=False)
     C.write_atomic(args.output, result_doc(args, ctx, rows, True, t0))
+    if args.against:
+        C.write_atomic(args.against_output, result_doc(args, ctx_b, rows_b, True, t0))
     return 0
+
+
+def report_row(row, label):
+    """A draw's lines on stdout: its verdict, what was cleared, the evidence."""
+    s = row.get("score", {})
+    size = "%d%%" % row["magnitude_pct"] if row["magnitude_pct"] else (
+        "%d us" % row["latency_us"] if row["latency_us"] else "-")
+    print("%sdraw %3d %-12s %-7s %-7s load %-7s %5.1f s  %s%s" % (
+        label, row["index"], row["class"], row["command"], size,
+        row["load"], row["time_to_verdict_s"], s.get("outcome", "run failed"),
+        "" if s else ": " + row.get("run_error", "")), flush=True)
+    for a, j in zip(row.get("accusations", []), s.get("judged", [])):
+        print("         named (%s): %s %s %s" % (j, a["kind"], a["direction"], ",".join(a["hosts"])))
+    if row.get("cleared"):
+        print("         cleared: %s" % ", ".join("%d by %s" % (n, by) for by, n in sorted(row["cleared"].items())))
+        for by, line, r1, r2 in row.get("cleared_detail", []):
+            print("           by %s: %s (first ratio %s, re-test %s)" % (by, line, r1, r2))
+    for name in row["truth"]["hosts"][:2] if row.get("links_matrix") and row["truth"]["kind"] in ("host", "link") else []:
+        snd, rcv = C.line_ratios(row["links_matrix"], name)  # the evidence behind a links verdict
+        print("         %s: sends at %sx, receives at %sx the cells not touching it" % (name, snd, rcv))
+    top = sorted((h for h in row.get("trace_hops") or [] if h[2] is not None), key=lambda h: -h[2])[:1]
+    for h in top:  # the evidence behind a traced verdict: its slowest hop
+        print("         slowest hop %d->%d: %.2fx, z %.1f, share %.2f, %s" % (
+            h[0], h[1], h[2], h[3] or 0, h[4] or 0, "slow" if h[5] else
+            "re-measured %d, found %d" % (h[6], h[7]) if len(h) > 7 and h[6] else "not a suspect"))
 
 
 def sink(port):
@@ -413,9 +440,15 @@ def main():
     p.add_argument("--accept", action="store_true",
                    help="judge the draws links judges by accept SPEC instead (a spec derived first)")
     p.add_argument("--bin", default="build/collscope")
+    p.add_argument("--against", help="a second build judging every draw in turn with --bin")
+    p.add_argument("--against-output", help="the second build's result (with --against)")
     p.add_argument("-o", "--output", required=True)
     args = p.parse_args()
     args.bin = os.path.realpath(args.bin)
+    if bool(args.against) != bool(args.against_output):
+        p.error("--against and --against-output go together")
+    if args.against:
+        args.against = os.path.realpath(args.against)
     if os.geteuid() != 0:
         print("campaign: SKIP (not root: network namespaces need CAP_SYS_ADMIN)")
         return 77
