@@ -215,7 +215,7 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 		return -1;
 	size_t segments = 0;
 	for (int i = 0; i < r->nsuspects; i++)
-		segments += r->suspects[i].kind == DETECT_SEGMENT && !r->suspects[i].loaded;
+		segments += r->suspects[i].kind == DETECT_SEGMENT;
 	/* a step has at most nhosts / 2 pairs, a segment two steps */
 	size_t cap = (size_t)alone + segments * ((size_t)r->nhosts + 1) + RETEST_CONTROL_PAIRS + 1;
 	struct plan p = {.links = links, .n = n, .nranks = nranks, .pairs = pairs,
@@ -237,8 +237,7 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
 	free(held);
 	for (int i = 0; !p.failed && i < r->nsuspects; i++) {
 		const struct detect_suspect *s = &r->suspects[i];
-		const signed char *sides = s->kind == DETECT_SEGMENT && !s->loaded ? detect_sides(r, s)
-		                                                                   : NULL;
+		const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(r, s) : NULL;
 		int crossing = sides ? across(&p, s, i, sides, max_per_suspect) : 0;
 		if (crossing > 0)
 			within(&p, s, i, sides, crossing);

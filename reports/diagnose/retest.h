@@ -45,6 +45,11 @@ int retest_keep_standing(const struct detect_result *now, const struct detect_re
  * in two of them), then one step of as many pairs within its sides (half on
  * each side where they have them), the same number of pairs in flight, so that
  * what it is judged against was measured at the same load moments later.
+ * A segment of the shift pattern too: the shift measured again whole found its
+ * own artefacts again (the campaign's clean draw 91 of seed 3, 2026-12-07: h2
+ * h3 -> h4 h5 at 0.52x, twice, where the isolated pairs named nothing; five
+ * ranks sending at once on two cores), as the alone test (alone.h) found its
+ * links' and hosts'. Its test, and its figures when it holds, are then these.
  */
 struct retest_pair {
 	int a, b;    /* ranks, a < b */

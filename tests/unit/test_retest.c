@@ -254,8 +254,9 @@ Test(retest, a_segment_is_measured_again_as_rounds_measure_it)
 
 /*
  * A side of one host has no pair within it: the pairs within the other side
- * take its share. No limit (0): every host across the cut at once. A suspect
- * of the shift pattern is measured again whole: none of its pairs here.
+ * take its share. No limit (0): every host across the cut at once. A segment
+ * of the shift pattern is measured again the same way (the shift's own
+ * artefacts are found again when it is measured again whole).
  */
 Test(retest, a_segment_of_one_host_on_a_side)
 {
@@ -278,8 +279,11 @@ Test(retest, a_segment_of_one_host_on_a_side)
 
 	pair_set_clear(&pairs);
 	seg.loaded = true;
-	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 0);
-	cr_assert_null(list);
+	cr_assert_eq(retest_plan(&r, links, n, PLAN_HOSTS, 4, &pairs, &list), 2,
+	             "a segment of the shift: its pairs across, then within");
+	cr_assert(list[0].a == 0 && list[0].step == 0 && list[0].across == 1);
+	cr_assert(list[1].a != 0 && list[1].step == 1 && list[1].across == 0);
+	free(list);
 	pair_set_release(&pairs);
 }
 
@@ -408,6 +412,49 @@ Test(retest, a_segment_is_judged_by_its_own_steps)
 		cr_assert_eq(segments, cases[c].holds, "case %zu", c);
 		cr_assert_eq(links_across, !cases[c].holds, "case %zu: the link across", c);
 		cr_assert_eq(hosts, 1, "case %zu: the host is not the segment's", c);
+		detect_result_release(&now);
+	}
+	free(x.list);
+}
+
+/*
+ * A segment of the shift pattern is judged by its own steps too: the shift's
+ * reading of it (found again when the shift was measured again whole) is
+ * removed when its pairs across at once run as those within, and replaced by
+ * the steps' figures, still the shift's, when they hold.
+ */
+Test(retest, a_segment_of_the_shift_is_judged_by_its_own_steps)
+{
+	static struct planned x;
+	struct detect_params p;
+	detect_params_default(&p);
+	plan_two_racks(&x);
+	free(x.list);
+	x.seg.loaded = true;
+	struct pair_set pairs;
+	pair_set_init(&pairs);
+	x.count = retest_plan(&x.accused, x.links, x.n, PLAN_HOSTS, 4, &pairs, &x.list);
+	pair_set_release(&pairs);
+	cr_assert_eq(x.count, 8, "4 pairs across, 4 within");
+	const double across[] = {0.35, 0.95};
+	for (size_t c = 0; c < 2; c++) {
+		set_uplink(x.links, x.n, x.sides, across[c]);
+		struct detect_result now;
+		detect_result_init(&now);
+		now.nhosts = PLAN_HOSTS;
+		now.suspects = calloc(1, sizeof *now.suspects);
+		now.sides = malloc(PLAN_HOSTS);
+		memcpy(now.sides, x.sides, PLAN_HOSTS);
+		now.nsides = 1;
+		now.suspects[0] = x.seg; /* the shift's reading, at 0.52x */
+		now.suspects[0].ratio = 0.52;
+		now.nsuspects = 1;
+		cr_assert_eq(retest_judge_segments(&now, &x.accused, x.list, x.count, x.links, x.n, &p), 0);
+		cr_assert_eq(now.nsuspects, c == 0, "across at %g", across[c]);
+		if (c == 0) {
+			cr_assert(now.suspects[0].loaded, "still the shift's");
+			cr_assert_float_eq(now.suspects[0].ratio, 0.35, 1e-9);
+		}
 		detect_result_release(&now);
 	}
 	free(x.list);
