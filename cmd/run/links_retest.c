@@ -128,6 +128,7 @@ static int retest_round(struct links_run *r, const struct detect_result *accused
 {
 	struct retest_list l;
 	int status = share_pairs(r, accused, &l), ran = 0;
+	r->planned = accused;
 	struct retest_hooks t = {r, &l};
 	const struct probe_rounds_hooks hooks = {before_retest, after_retest, &t};
 	if (status == EXIT_OK &&
@@ -160,16 +161,16 @@ static int retest_round(struct links_run *r, const struct detect_result *accused
 	return status;
 }
 
-int links_judge_round(struct links_run *r, const struct detect_result *accused,
-                      struct detect_result *out)
+int links_judge_round(struct links_run *r, const struct detect_result *planned,
+                      const struct detect_result *accused, struct detect_result *out)
 {
 	if (links_judge(r, out, 1) != 0)
 		return -1;
 	struct links_view v = links_view_of(r);
 	size_t nl = links_to_detect(&v, DETECT_BANDWIDTH, r->dlinks);
-	if (r->nretested > 0 && (retest_judge_segments(out, accused, r->retested, r->nretested,
+	if (r->nretested > 0 && (retest_judge_segments(out, planned, r->retested, r->nretested,
 	                                               r->dlinks, nl, &r->o->detect) != 0 ||
-	                         retest_judge_alone(out, accused, r->retested, r->nretested,
+	                         retest_judge_alone(out, planned, r->retested, r->nretested,
 	                                            r->dlinks, nl, &r->o->detect) != 0))
 		return -1;
 	return detect_confirm(out, accused, &r->pairs);
@@ -183,7 +184,7 @@ static int narrow_standing(struct links_run *r)
 {
 	struct detect_result now, kept;
 	const struct detect_result *before = r->has_standing ? &r->standing : &r->first;
-	if (links_judge_round(r, before, &now) < 0) {
+	if (links_judge_round(r, before, before, &now) < 0) {
 		detect_result_release(&now);
 		return -1;
 	}
@@ -191,7 +192,12 @@ static int narrow_standing(struct links_run *r)
 	detect_result_release(&now);
 	if (rc < 0)
 		return -1;
-	detect_result_release(&r->standing);
+	/* kept: the round just judged was planned from it, and conclude judges that round
+	   again against what stands now (a segment's index differs between the two) */
+	detect_result_release(&r->previous);
+	r->previous = r->standing;
+	if (r->planned == &r->standing)
+		r->planned = &r->previous;
 	r->standing = kept;
 	r->has_standing = true;
 	return 0;

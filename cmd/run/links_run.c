@@ -60,6 +60,7 @@ static void run_release(struct links_run *r)
 	detect_result_release(&r->first);
 	detect_result_release(&r->final);
 	detect_result_release(&r->standing);
+	detect_result_release(&r->previous);
 	cJSON_Delete(r->root);
 	run_partial_release(&r->report);
 }
@@ -565,7 +566,8 @@ static int conclude(struct links_run *r)
 	struct links_judgement j = judgement_of(r);
 	int status = EXIT_OK, confirmed;
 	detect_result_release(&r->final);
-	confirmed = links_judge_round(r, r->has_standing ? &r->standing : &r->first, &r->final);
+	const struct detect_result *accused = r->has_standing ? &r->standing : &r->first;
+	confirmed = links_judge_round(r, r->planned ? r->planned : accused, accused, &r->final);
 	if (confirmed < 0) {
 		cmd_error(r->ctx, "links: out of memory in the detector");
 		return EXIT_RUNTIME;

@@ -61,6 +61,10 @@ struct links_run {
 	struct detect_result first, final;
 	struct detect_result standing; /* rank 0: what every re-test round so far confirmed */
 	bool has_standing;             /* a round narrowed the suspects: final is matched to standing */
+	/* rank 0: the standing before the last narrowing, and what the last round was planned
+	   from (first, standing or previous): its pairs name its segments by their index there */
+	struct detect_result previous;
+	const struct detect_result *planned;
 	int remeasured, retest_rounds;
 	struct retest_pair *retested; /* rank 0: the last re-test round's pairs measured */
 	int nretested;
@@ -94,12 +98,14 @@ int links_judge(struct links_run *r, struct detect_result *out, int pass);
  * (retest_plan), up to LINKS_RETESTS rounds (one more for a suspect that
  * missed one), each only what still stands (retest.h), then the shift once
  * more; an exit code. links_judge_round: rank 0, the last re-test round
- * judged into out, the segments of accused by their own steps
- * (retest_judge_segments), then matched to accused: the number confirmed, or
- * -1 when out of memory.
+ * judged into out, the segments of planned (what the round was planned from:
+ * its pairs name them by index) by their own steps (retest_judge_segments),
+ * its hosts and links alone, then matched to accused: the number confirmed,
+ * or -1 when out of memory.
  */
 int links_remeasure(struct links_run *r);
-int links_judge_round(struct links_run *r, const struct detect_result *accused,
+int links_judge_round(struct links_run *r, const struct detect_result *planned,
+                      const struct detect_result *accused,
                       struct detect_result *out);
 
 /*

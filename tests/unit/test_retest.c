@@ -176,6 +176,25 @@ Test(retest, a_suspect_may_miss_one_round)
 	detect_result_release(&out);
 }
 
+/*
+ * What stands is in the round's order, what it found first: a suspect's index
+ * there is not its index in what the round was planned from, which the
+ * round's pairs name a segment by (links judges the last round again against
+ * what stands, with the segments of the plan's own list: links_judge_round).
+ */
+Test(retest, what_stands_is_in_the_rounds_order)
+{
+	struct detect_suspect was[2] = {link_suspect(1, 3, false), link_suspect(0, 2, false)};
+	struct detect_result before = {.nsuspects = 2, .suspects = was, .nhosts = 4};
+	struct detect_suspect now_v[1] = {link_suspect(0, 2, true)};
+	struct detect_result now = {.nsuspects = 1, .suspects = now_v, .nhosts = 4};
+	struct detect_result out;
+	cr_assert_eq(retest_keep_standing(&now, &before, 1, &out), 2);
+	cr_assert_eq(out.suspects[0].a, 0, "index 1 before, 0 now");
+	cr_assert_eq(out.suspects[1].a, 1, "index 0 before, 1 now (missed once)");
+	detect_result_release(&out);
+}
+
 /* 8 hosts of one rank each, every ordered pair a judged cross-host link of bandwidth 1 */
 #define PLAN_HOSTS 8
 static size_t all_links(struct detect_link *k)
