@@ -24,6 +24,8 @@ struct work {
 	double *row_z;     /* n: host h's row (what it sends) as one figure: judge_rows */
 	double *col_z;     /* n: its column (what it receives) */
 	bool *screened;    /* 2n: line 2h + dir judged by step 2c (screen_rows) */
+	bool *screen_slow; /* n x n: the cells of the lines step 2c names, apart from slow */
+	bool *screen_line; /* 2n: the lines step 2c names */
 	double ref_log_median, ref_log_mad, ref_median;
 	size_t top_split; /* step 1's second reading's split (two_levels); 0: it has none, or no other */
 	bool gap;         /* the first reading found a gap (its levels split there) */
@@ -259,7 +261,7 @@ static bool own_reference(struct work *w, const struct detect_params *p, int h, 
  * segment from a host. Here one line of host h: dir 0 its row, 1 its column.
  */
 static bool judge_line(struct work *w, const struct detect_params *p, int dir, int h,
-                       double floor_log, double ref, double mad, double z_threshold)
+                       double floor_log, double ref, double mad, double z_threshold, bool *slow)
 {
 	int n = w->n;
 	size_t k;
@@ -285,7 +287,7 @@ static bool judge_line(struct work *w, const struct detect_params *p, int dir, i
 		               ? log_of(w->cells[c])
 		               : NAN;
 		if (v >= floor_log && (one_level || v < cut))
-			w->slow[c] = true;
+			slow[c] = true;
 	}
 	return true;
 }
@@ -310,9 +312,12 @@ static double screen_z_of(const struct work *w, const struct detect_params *p, i
 }
 
 /*
- * Step 2c, the first pass's screen (p->screen_z > 0): of the lines that step
- * 2b did not name, the CLASSIFY_SCREEN_LINES with the lowest z below
- * -screen_z and past the tolerance are judged with screen_z instead.
+ * Step 2c, the first pass's screen (p->screen_z > 0), after the first
+ * reading: of the lines that step 2b did not name, the CLASSIFY_SCREEN_LINES
+ * with the lowest z below -screen_z and past the tolerance are judged with
+ * screen_z instead, their cells into w->screen_slow (not w->slow: the screen
+ * changes nothing the classifier reads; a host's line marked slow there broke
+ * a rack's group and hid its uplink, named as hosts the re-tests cleared).
  */
 static void screen_rows(struct work *w, const struct detect_params *p, double floor_log)
 {
@@ -329,12 +334,13 @@ static void screen_rows(struct work *w, const struct detect_params *p, double fl
 		double ref, mad;
 		w->screened[worst] = true; /* judged once: out of the search */
 		bool slow = own_reference(w, p, h, floor_log, &ref, &mad) &&
-		            judge_line(w, p, dir, h, floor_log, ref, mad, p->screen_z);
+		            judge_line(w, p, dir, h, floor_log, ref, mad, p->screen_z, w->screen_slow);
+		w->screen_line[worst] = slow;
 		named += slow;
 	}
 }
 
-/* Step 2b for every host: its own reference once, then its row and its column; then 2c. */
+/* Step 2b for every host: its own reference once, then its row and its column. */
 static void judge_rows(struct work *w, const struct detect_params *p, double floor_log)
 {
 	for (int h = 0; h < w->n; h++) {
@@ -343,11 +349,9 @@ static void judge_rows(struct work *w, const struct detect_params *p, double flo
 			w->row_z[h] = w->col_z[h] = NAN;
 			continue;
 		}
-		judge_line(w, p, 0, h, floor_log, ref, mad, p->z_threshold);
-		judge_line(w, p, 1, h, floor_log, ref, mad, p->z_threshold);
+		judge_line(w, p, 0, h, floor_log, ref, mad, p->z_threshold, w->slow);
+		judge_line(w, p, 1, h, floor_log, ref, mad, p->z_threshold, w->slow);
 	}
-	if (p->screen_z > 0 && p->screen_z < p->z_threshold)
-		screen_rows(w, p, floor_log);
 }
 
 /* An info of nothing judged yet: its figures undefined. */
@@ -366,7 +370,6 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 	info_init(info);
 	memset(w->slow, 0, (size_t)w->n * (size_t)w->n * sizeof *w->slow);
 	memset(w->explained, 0, (size_t)w->n * (size_t)w->n * sizeof *w->explained);
-	memset(w->screened, 0, 2 * (size_t)w->n * sizeof *w->screened);
 	info->cells = (int)k;
 	info->judged = w->n >= 3 && (int)k >= p->min_class_links;
 	if (k == 0)
@@ -400,6 +403,8 @@ static int judge_cells(struct work *w, const struct detect_params *p, struct cla
 		}
 	if (info->judged)
 		judge_rows(w, p, level);
+	if (info->judged && !top_level && p->screen_z > 0 && p->screen_z < p->z_threshold)
+		screen_rows(w, p, level);
 	for (size_t c = 0; info->judged && c < (size_t)w->n * (size_t)w->n; c++)
 		info->slow_cells += w->slow[c];
 	return 0;
@@ -660,6 +665,8 @@ static void work_free(struct work *w)
 	free(w->row_z);
 	free(w->col_z);
 	free(w->screened);
+	free(w->screen_slow);
+	free(w->screen_line);
 }
 
 /* Does r name a host or a segment from index `from` on? */
@@ -673,6 +680,51 @@ static bool names_bulk(const struct detect_result *r, int from)
 
 static bool explains(const struct detect_result *r, const struct detect_suspect *v,
                      const struct detect_suspect *s);
+
+/*
+ * Step 2c's hosts, with the first reading's figures, into out (room for n):
+ * each host with a line it named, send, receive or both by which.
+ * Their count.
+ */
+static int screen_hosts(struct work *w, bool loaded, struct detect_suspect *out)
+{
+	int count = 0;
+	for (int h = 0; h < w->n; h++) {
+		size_t k = 0;
+		bool send = w->screen_line[2 * h], receive = w->screen_line[2 * h + 1];
+		for (int x = 0; x < w->n; x++) {
+			if (send && w->screen_slow[h * w->n + x])
+				w->list[k++] = (size_t)h * (size_t)w->n + (size_t)x;
+			if (receive && w->screen_slow[x * w->n + h])
+				w->list[k++] = (size_t)x * (size_t)w->n + (size_t)h;
+		}
+		if (k == 0)
+			continue;
+		struct detect_suspect s = verdict_list(w, DETECT_HOST, k, loaded);
+		s.host = h;
+		s.direction = direction_of(send, receive);
+		int out_total, in_total, unused;
+		host_counts(w, h, &unused, &out_total, &unused, &in_total);
+		s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
+		double agg = send && receive ? fmax(w->row_z[h], w->col_z[h])
+		                             : send ? w->row_z[h] : w->col_z[h];
+		s.score = agg < s.score ? agg : s.score;
+		out[count++] = s;
+	}
+	return count;
+}
+
+/* Is host h named in r from index `from` on, as a host or on a side of a segment? */
+static bool host_named(const struct detect_result *r, int from, int h)
+{
+	for (int i = from; i < r->nsuspects; i++) {
+		const struct detect_suspect *s = &r->suspects[i];
+		const signed char *sides = s->kind == DETECT_SEGMENT ? detect_sides(r, s) : NULL;
+		if ((s->kind == DETECT_HOST && s->host == h) || (sides && sides[h] >= 0))
+			return true;
+	}
+	return false;
+}
 
 /*
  * Step 1 again, the fast level read from the fastest quarter (two_levels),
@@ -722,7 +774,8 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	struct classify_info scratch_info;
 	struct work w = {.n = nhosts, .cells = cells};
 	bool *pick = NULL;
-	int rc = -1, before = r ? r->nsuspects : 0;
+	struct detect_suspect *screened = NULL;
+	int rc = -1, before = r ? r->nsuspects : 0, nscreened = 0;
 	if (!info)
 		info = &scratch_info;
 	info_init(info);
@@ -745,15 +798,19 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	w.row_z = malloc((size_t)nhosts * sizeof *w.row_z);
 	w.col_z = malloc((size_t)nhosts * sizeof *w.col_z);
 	w.screened = calloc(2 * (size_t)nhosts, sizeof *w.screened);
+	w.screen_slow = calloc(nn, sizeof *w.screen_slow);
+	w.screen_line = calloc(2 * (size_t)nhosts, sizeof *w.screen_line);
+	screened = malloc((size_t)nhosts * sizeof *screened);
 	pick = calloc(nn, sizeof *pick);
 	if (!w.vals || !w.slow || !w.explained || !w.group || !w.group_size || !w.list || !w.row_z ||
-	    !w.col_z || !w.screened || !pick)
+	    !w.col_z || !w.screened || !w.screen_slow || !w.screen_line || !screened || !pick)
 		goto out;
 	if (judge_cells(&w, p, info, false) != 0)
 		goto out;
 	rc = 0;
 	if (!info->judged)
 		goto out;
+	nscreened = screen_hosts(&w, loaded, screened);
 	if (info->slow_cells > 0) {
 		groups(&w);
 		rc = name_hosts(&w, loaded, r) != 0 || name_segments(&w, loaded, pick, r) != 0 ||
@@ -764,11 +821,16 @@ int classify_hosts(const double *cells, int nhosts, const struct detect_params *
 	/* the second reading only where it differs from the first (its split found while sorted) */
 	if (rc == 0 && w.top_split && !names_bulk(r, before))
 		rc = judge_top_level(&w, p, loaded, pick, r, before, info);
+	/* step 2c's hosts last, where neither reading named them (nor a segment their side) */
+	for (int i = 0; rc == 0 && i < nscreened; i++)
+		if (!host_named(r, before, screened[i].host))
+			rc = push(r, &screened[i]);
 out:
 	if (rc != 0 && r)
 		r->nsuspects = before;
 	work_free(&w);
 	free(pick);
+	free(screened);
 	return rc;
 }
 

@@ -36,8 +36,11 @@
  * 2c. A first pass's screen (detect_params.screen_z > 0; links sets
  *    CLASSIFY_SCREEN_Z for its isolated pairs' first pass only): of the rows
  *    and columns step 2b did not name, the CLASSIFY_SCREEN_LINES with the
- *    lowest z below -screen_z (past the tolerance, as in 2b) are named as in
- *    2b. Such a host is a suspect to measure again, not a verdict: the
+ *    lowest z below -screen_z (past the tolerance, as in 2b) name their
+ *    hosts, after every other verdict and apart from them: the screen changes
+ *    nothing steps 1-3 read (a host's line read as slow there broke a rack's
+ *    group and hid its uplink), and names no host that a host or a segment's
+ *    side already names. Such a host is a suspect to measure again, not a verdict: the
  *    re-tests judge it on its pairs alone against controls (retest.h), and
  *    name it only when they find it again. On 5 namespace hosts under CPU
  *    burners or another job's stream, the one host's row or column of a NIC
