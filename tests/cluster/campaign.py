@@ -405,7 +405,7 @@ def figures(rows):
         if t["magnitude_pct"] >= s["magnitude_pct"])), None)
     return {"overall": block(done), "classes": classes, "commands": commands,
             "sensitivity": sens, "sensitivity_links_bandwidth": links_sens, "late_start": late,
-            "smallest_pct_with_recall_0_9": smallest,
+            "smallest_pct_with_recall_0_9": smallest, "links_effective": effective(done),
             "trace_evidence": trace_spread(done), "late_evidence": late_spread(done)}
 
 
@@ -439,6 +439,57 @@ def goals(rows):
     out.append({"goal": "the smallest slowdown caught with recall 0.9 stated (aim: 5%)",
                 "smallest_pct": smallest, "sensitivity": sens, "met": smallest == 5})
     return out
+
+
+# Results written before rows recorded their shaped rate were all run at this one.
+BASE_MBIT_DEFAULT = 300
+# links' host and link faults, each shaping its own pair's path (an uplink's rate is shared by
+# the pairs crossing it at once, so what one of them would run at is not its rate)
+OWN_PATH = {"host-send", "host-receive", "host-both", "link-oneway"}
+EFFECTIVE_BINS_PCT = [0, 10, 20, 35, 50, 101]
+
+
+def reference_gbps(matrix, culprits):
+    """The median cell of a links matrix that touches no culprit host: what a healthy pair ran
+    at in that run, under that draw's load. None when no such cell."""
+    hosts, rows = matrix["hosts"], matrix["bw_gbps"]
+    out = [i for i, h in enumerate(hosts) if h in culprits]
+    v = sorted(rows[a][b] for a in range(len(hosts)) for b in range(len(hosts))
+               if a != b and a not in out and b not in out and rows[a][b] is not None)
+    return v[len(v) // 2] if v else None
+
+
+def effective(rows):
+    """links' host and link faults by the slowdown they left in the measurement. A fault caps
+    its pair at (1 - magnitude) x the shaped rate; a pair runs at E x its cap, E the median over
+    the draws without load of a healthy pair's bandwidth over the shaped rate; under load a
+    healthy pair runs at the run's reference (reference_gbps), often below a mild fault's cap:
+    the fault then slows nothing, for any tool. Effective slowdown: 1 - min(1, E x cap /
+    reference). None when no draw without load has a matrix."""
+    pts = []
+    for r in rows:
+        if (r.get("command") != "links" or r["class"] not in OWN_PATH or not r.get("magnitude_pct")
+                or "score" not in r or not r.get("links_matrix")):
+            continue
+        ref = reference_gbps(r["links_matrix"], r["truth"]["hosts"])
+        base = r.get("base_rate_mbit", BASE_MBIT_DEFAULT) / 8000.0  # GB/s
+        if ref:
+            pts.append((r, ref, base))
+    idle = sorted(ref / base for r, ref, base in pts if r["load"] == "none")
+    if not idle:
+        return None
+    e = idle[len(idle) // 2]
+    eff = [(r, 1 - min(1.0, e * (1 - r["magnitude_pct"] / 100.0) * base / ref)) for r, ref, base in pts]
+    bins = []
+    for lo, hi in zip(EFFECTIVE_BINS_PCT, EFFECTIVE_BINS_PCT[1:]):
+        sub = [r for r, x in eff if lo <= 100 * x < hi]
+        if sub:
+            bins.append({"from_pct": lo, "to_pct": min(hi, 100), "draws": len(sub),
+                         "loads": {ld: sum(1 for r in sub if r["load"] == ld) for ld in LOADS},
+                         "recall": _prop(sum(1 for r in sub if r["score"]["culprit_found"]), len(sub))})
+    from20 = [r for r, x in eff if x >= 0.2]
+    return {"link_efficiency": round(e, 3), "idle_draws": len(idle), "draws": len(eff), "bins": bins,
+            "recall_from_20_pct": _prop(sum(1 for r in from20 if r["score"]["culprit_found"]), len(from20))}
 
 
 def curve(rows):

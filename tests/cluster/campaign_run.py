@@ -296,7 +296,7 @@ def now_utc():
 
 def one(d, args, work):
     """The draw judged by each build (one, or two in turns: --against); a row for each."""
-    d = dict(d, load_average_1m=round(os.getloadavg()[0], 2))
+    d = dict(d, load_average_1m=round(os.getloadavg()[0], 2), base_rate_mbit=BASE_MBIT)
     heal(C.HOSTS)
     fault = inject(d)
     builds = [(0, args.bin, "")] + ([(1, args.against, "-b")] if args.against else [])

@@ -111,7 +111,30 @@ def blind(summary):
     for m in summary["late_start"]:
         if m["recall"]["value"] is not None and m["recall"]["value"] < 0.9:
             out.append("a rank %d us late%s: recall %s" % (m["latency_us"], _share(m), _mp(m["recall"])))
+    e = summary.get("links_effective")
+    unbound = [b for b in (e or {}).get("bins", []) if b["to_pct"] <= 10]
+    if unbound:
+        out.append("`links`: %d of %d host and link faults left their pair less than 10%% slower than a "
+                   "healthy pair ran under the draw's load (the load, not the fault, bounded it), which no "
+                   "bandwidth test can tell; of those that slowed it 20%% or more, recall %s" % (
+                       unbound[0]["draws"], e["draws"], _mp(e["recall_from_20_pct"])))
     return out
+
+
+def effective_lines(e):
+    """links' host and link faults by the slowdown they left in the measurement (campaign.effective)."""
+    if not e:
+        return []
+    out = ["`links`' host and link faults by the slowdown they left in the measurement: 1 - min(1, E x "
+           "cap / reference), the cap (1 - magnitude) x the shaped rate, E = %.3f a healthy pair's bandwidth "
+           "over the shaped rate without load (median of %d draws), the reference what a healthy pair ran "
+           "at in the draw, under its load (a fault whose cap is above it slows nothing):" % (
+               e["link_efficiency"], e["idle_draws"]), "",
+           "| effective slowdown | draws | of them none / cpu / traffic | recall [95%] |", "|---|---|---|---|"]
+    out += ["| %d-%d%% | %d | %d / %d / %d | %s |" % (
+        b["from_pct"], b["to_pct"], b["draws"], b["loads"]["none"], b["loads"]["cpu"], b["loads"]["traffic"],
+        _mp(b["recall"])) for b in e["bins"]]
+    return out + ["", "From 20%% effective: recall %s." % _mp(e["recall_from_20_pct"]), ""]
 
 
 def _seed_section(res, path):
@@ -155,7 +178,7 @@ def _seed_section(res, path):
             for m in s["late_start"]]
     sm = s["smallest_pct_with_recall_0_9"]
     out += ["", "Smallest magnitude from which recall stays at 0.9 or more: %s." % ("%d%%" % sm if sm else "none"), ""]
-    return out + evidence(s)
+    return out + effective_lines(s.get("links_effective")) + evidence(s)
 
 
 def evidence(s):

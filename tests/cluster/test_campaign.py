@@ -240,6 +240,36 @@ class Scorer(unittest.TestCase):
         self.assertEqual(self.outcome(self.regression, C.compare_accusations(0)), "missed")
 
 
+class Effective(unittest.TestCase):
+    """links' host and link faults by the slowdown they left in the measurement."""
+
+    @staticmethod
+    def row(pct, load, ref, found):
+        # 3 hosts at 300 Mbit/s (0.0375 GB/s); h3 the culprit; the other cells at ref
+        cells = [[None, ref, 0.01], [ref, None, 0.01], [ref, ref, None]]
+        d = dict(Scorer.host, command="links", magnitude_pct=pct, latency_us=None, load=load,
+                 base_rate_mbit=300, links_matrix={"hosts": ["h1", "h2", "h3"], "bw_gbps": cells})
+        return scored(d, [{"kind": "host", "direction": "send", "hosts": ["h3"]}] if found else [])
+
+    def test_a_cap_above_what_the_load_left_slows_nothing(self):
+        self.assertEqual(C.reference_gbps({"hosts": ["h1", "h2", "h3"], "bw_gbps": [
+            [None, 2, 9], [4, None, 9], [9, 9, None]]}, ["h3"]), 4, "cells off the culprit")
+        rows = [self.row(50, "none", 0.03, True),       # E = 0.8: idle, 50% is 50% effective
+                self.row(35, "cpu", 0.015, False),      # 0.8 x 0.65 x 0.0375 = 0.0195 above 0.015: 0%
+                self.row(70, "cpu", 0.015, True),       # 0.009 against 0.015: 40%
+                self.row(35, "traffic", 0.024, False)]  # 0.0195 against 0.024: 19%
+        e = C.effective(rows)
+        self.assertAlmostEqual(e["link_efficiency"], 0.8)
+        self.assertEqual((e["idle_draws"], e["draws"]), (1, 4))
+        got = {(b["from_pct"], b["to_pct"]): (b["draws"], b["recall"]["count"]) for b in e["bins"]}
+        self.assertEqual(got, {(0, 10): (1, 0), (10, 20): (1, 0), (35, 50): (1, 1), (50, 100): (1, 1)})
+        self.assertEqual((e["recall_from_20_pct"]["count"], e["recall_from_20_pct"]["of"]), (2, 2))
+        self.assertIn("1 of 4 host and link faults left their pair less than 10% slower",
+                      "\n".join(T.blind(C.figures(rows))))
+        # without a draw free of load there is no E: none
+        self.assertIsNone(C.effective([dict(r, load="cpu") for r in rows]))
+
+
 class Figures(unittest.TestCase):
     def rows(self):
         h = dict(Scorer.host, command="links", magnitude_pct=50, latency_us=None)
