@@ -98,7 +98,9 @@ int retest_plan(const struct detect_result *r, const struct detect_link *links, 
  * and when it holds it is put in their place with these figures: the median
  * of its cells at most (1 - tolerance) x the controls' median, and none of
  * its cells at or above that median (as a segment's test below asks of its
- * cells across). Its score, the modified z of its median's log among the
+ * cells across). One named both ways whose cells do not hold together is
+ * judged each way on its own, and put narrowed to the one way that holds. Its
+ * score, the modified z of its median's log among the
  * controls' logs (MAD floored as the detector's, with the gain sqrt(2k / pi)
  * of a median of k > 1 cells), is for the reader, not a test: beside another
  * job's stream the controls split into two levels (3 cells at 0.0357 GB/s and

@@ -617,6 +617,29 @@ Test(retest, a_host_is_judged_on_its_pairs_alone_against_controls)
 }
 
 /*
+ * Host 7 named slow both ways, 40% slow to send alone and fine to receive: its
+ * cells do not hold together, its way out does, and it is put narrowed to
+ * send; slow both ways alone it stays both; slow neither way it goes.
+ */
+Test(retest, a_host_named_both_ways_is_narrowed_to_the_way_that_holds)
+{
+	struct detect_suspect was = host_suspect(7, DETECT_DIR_BOTH);
+	struct detect_result now = alone_verdict(&was, 1.0, 0.6);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].direction, DETECT_DIR_AB, "slow to send");
+	cr_assert_float_eq(now.suspects[0].ratio, 0.6, 1e-9);
+	cr_assert_eq(now.suspects[0].links_total, 4, "its cells out");
+	detect_result_release(&now);
+	now = alone_verdict(&was, 0.7, 0.6);
+	cr_assert_eq(now.nsuspects, 1);
+	cr_assert_eq(now.suspects[0].direction, DETECT_DIR_BOTH);
+	detect_result_release(&now);
+	now = alone_verdict(&was, 1.0, 1.0);
+	cr_assert_eq(now.nsuspects, 0);
+	detect_result_release(&now);
+}
+
+/*
  * The round's matrix named host 7 (a burst in the rounds' cells), its pairs
  * alone run as the controls: the reading is removed. A link the round named
  * from its cells stays (a host narrowed to its link). With fewer than 2
