@@ -389,6 +389,9 @@ int retest_judge_segments(struct detect_result *now, const struct detect_result 
 		cells_of(pairs, count, i, f, sides, links, n, x, &nx, w, &nw);
 		if (!test_segment(x, nx, w, nw, p, &t))
 			continue;
+		/* the shift's segment: these steps may only clear it, its own reading decides */
+		if (f->loaded && t.holds)
+			continue;
 		int kept = 0;
 		for (int j = 0; j < now->nsuspects; j++)
 			if (!reading_of(now, &now->suspects[j], accused, f, sides, t.holds))

@@ -49,7 +49,11 @@ int retest_keep_standing(const struct detect_result *now, const struct detect_re
  * own artefacts again (the campaign's clean draw 91 of seed 3, 2026-12-07: h2
  * h3 -> h4 h5 at 0.52x, twice, where the isolated pairs named nothing; five
  * ranks sending at once on two cores), as the alone test (alone.h) found its
- * links' and hosts'. Its test, and its figures when it holds, are then these.
+ * links' and hosts'. Its steps may only clear it: when they hold, the shift's
+ * own reading stands (found again when the shift is measured again whole). A
+ * shift's segment of the wrong cut has pairs that cross the real one in both
+ * steps, and held by chance in one run (seed 11's draw 18, 2026-12-07: an uplink
+ * 10% slow, the shift's h2 h4 -> h1 h3 h5 confirmed at 0.57x).
  */
 struct retest_pair {
 	int a, b;    /* ranks, a < b */
