@@ -529,35 +529,48 @@ static void host_counts(const struct work *w, int h, int *out, int *out_total, i
 	}
 }
 
+/*
+ * Host h's verdict from the cells of slow in its row (send) and its column
+ * (receive), as asked; those cells stay in w->list (s.links_suspect of them).
+ */
+static struct detect_suspect host_verdict(struct work *w, int h, bool send, bool receive,
+                                          const bool *slow, bool loaded)
+{
+	size_t k = 0;
+	for (int x = 0; x < w->n; x++) {
+		if (send && slow[h * w->n + x])
+			w->list[k++] = (size_t)h * (size_t)w->n + (size_t)x;
+		if (receive && slow[x * w->n + h])
+			w->list[k++] = (size_t)x * (size_t)w->n + (size_t)h;
+	}
+	struct detect_suspect s = verdict_list(w, DETECT_HOST, k, loaded);
+	int out, out_total, in, in_total;
+	host_counts(w, h, &out, &out_total, &in, &in_total);
+	s.host = h;
+	s.direction = direction_of(send, receive);
+	s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
+	/* the z the decision used: a row or column as one figure, where that is stronger */
+	double agg = send && receive ? fmax(w->row_z[h], w->col_z[h])
+	                             : send ? w->row_z[h] : w->col_z[h];
+	if (agg < s.score)
+		s.score = agg;
+	return s;
+}
+
 /* Hosts alone in their group with most of a row or column slow. */
 static int name_hosts(struct work *w, bool loaded, struct detect_result *r)
 {
 	for (int h = 0; h < w->n; h++) {
 		int out, out_total, in, in_total;
-		size_t k = 0;
 		if (w->group_size[w->group[h]] != 1)
 			continue;
 		host_counts(w, h, &out, &out_total, &in, &in_total);
 		bool send = 2 * out > out_total, receive = 2 * in > in_total;
 		if (!send && !receive)
 			continue;
-		for (int x = 0; x < w->n; x++) {
-			if (send && w->slow[h * w->n + x])
-				w->list[k++] = (size_t)h * (size_t)w->n + (size_t)x;
-			if (receive && w->slow[x * w->n + h])
-				w->list[k++] = (size_t)x * (size_t)w->n + (size_t)h;
-		}
-		struct detect_suspect s = verdict_list(w, DETECT_HOST, k, loaded);
-		s.host = h;
-		s.direction = direction_of(send, receive);
-		s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
+		struct detect_suspect s = host_verdict(w, h, send, receive, w->slow, loaded);
 		s.by_majority = true;
-		/* the z the decision used: a row or column as one figure, where that is stronger */
-		double agg = send && receive ? fmax(w->row_z[h], w->col_z[h])
-		                             : send ? w->row_z[h] : w->col_z[h];
-		if (agg < s.score)
-			s.score = agg;
-		for (size_t i = 0; i < k; i++)
+		for (int i = 0; i < s.links_suspect; i++)
 			w->explained[w->list[i]] = true;
 		if (push(r, &s) != 0)
 			return -1;
@@ -690,26 +703,12 @@ static int screen_hosts(struct work *w, bool loaded, struct detect_suspect *out)
 {
 	int count = 0;
 	for (int h = 0; h < w->n; h++) {
-		size_t k = 0;
 		bool send = w->screen_line[2 * h], receive = w->screen_line[2 * h + 1];
-		for (int x = 0; x < w->n; x++) {
-			if (send && w->screen_slow[h * w->n + x])
-				w->list[k++] = (size_t)h * (size_t)w->n + (size_t)x;
-			if (receive && w->screen_slow[x * w->n + h])
-				w->list[k++] = (size_t)x * (size_t)w->n + (size_t)h;
-		}
-		if (k == 0)
+		if (!send && !receive)
 			continue;
-		struct detect_suspect s = verdict_list(w, DETECT_HOST, k, loaded);
-		s.host = h;
-		s.direction = direction_of(send, receive);
-		int out_total, in_total, unused;
-		host_counts(w, h, &unused, &out_total, &unused, &in_total);
-		s.links_total = (send ? out_total : 0) + (receive ? in_total : 0);
-		double agg = send && receive ? fmax(w->row_z[h], w->col_z[h])
-		                             : send ? w->row_z[h] : w->col_z[h];
-		s.score = agg < s.score ? agg : s.score;
-		out[count++] = s;
+		struct detect_suspect s = host_verdict(w, h, send, receive, w->screen_slow, loaded);
+		if (s.links_suspect > 0)
+			out[count++] = s;
 	}
 	return count;
 }
